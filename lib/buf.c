@@ -1,0 +1,238 @@
+/* Growable buffers, string vectors and allocation wrappers (see buf.h). */
+#include "buf.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void oom(size_t n)
+{
+	fprintf(stderr, "fatal: out of memory (%zu bytes)\n", n);
+	abort();
+}
+
+void *tm_xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (!p)
+		oom(n);
+	return p;
+}
+
+void *tm_xcalloc(size_t nmemb, size_t size)
+{
+	void *p = calloc(nmemb ? nmemb : 1, size ? size : 1);
+
+	if (!p)
+		oom(nmemb * size);
+	return p;
+}
+
+void *tm_xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+
+	if (!q)
+		oom(n);
+	return q;
+}
+
+char *tm_xstrdup(const char *s)
+{
+	return tm_xstrndup(s, strlen(s));
+}
+
+char *tm_xstrndup(const char *s, size_t n)
+{
+	char *p = tm_xmalloc(n + 1);
+
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+char *tm_xstrdup_or_null(const char *s)
+{
+	return s ? tm_xstrdup(s) : NULL;
+}
+
+void tm_xgrow(void **items, size_t *alloc, size_t want, size_t size)
+{
+	size_t n;
+
+	if (want <= *alloc)
+		return;
+	n = *alloc ? *alloc : 8;
+	while (n < want) {
+		if (n > ((size_t)-1) / 2)
+			oom(want);
+		n *= 2;
+	}
+	if (n > ((size_t)-1) / size)
+		oom(n);
+	*items = tm_xrealloc(*items, n * size);
+	*alloc = n;
+}
+
+void tm_buf_init(tm_buf *b)
+{
+	b->ptr = NULL;
+	b->size = 0;
+	b->asize = 0;
+}
+
+void tm_buf_release(tm_buf *b)
+{
+	free(b->ptr);
+	tm_buf_init(b);
+}
+
+void tm_buf_clear(tm_buf *b)
+{
+	b->size = 0;
+	if (b->ptr)
+		b->ptr[0] = '\0';
+}
+
+void tm_buf_grow(tm_buf *b, size_t extra)
+{
+	size_t want = b->size + extra + 1;
+
+	if (want < b->size)
+		oom((size_t)-1);
+	tm_xgrow((void **)&b->ptr, &b->asize, want, 1);
+}
+
+void tm_buf_put(tm_buf *b, const void *data, size_t len)
+{
+	tm_buf_grow(b, len);
+	if (len)
+		memmove(b->ptr + b->size, data, len);
+	b->size += len;
+	b->ptr[b->size] = '\0';
+}
+
+void tm_buf_puts(tm_buf *b, const char *s)
+{
+	tm_buf_put(b, s, strlen(s));
+}
+
+void tm_buf_putc(tm_buf *b, char c)
+{
+	tm_buf_put(b, &c, 1);
+}
+
+void tm_buf_vprintf(tm_buf *b, const char *fmt, va_list ap)
+{
+	va_list cp;
+	int n;
+
+	va_copy(cp, ap);
+	n = vsnprintf(NULL, 0, fmt, cp);
+	va_end(cp);
+	if (n < 0)
+		return;
+	tm_buf_grow(b, (size_t)n);
+	vsnprintf(b->ptr + b->size, (size_t)n + 1, fmt, ap);
+	b->size += (size_t)n;
+}
+
+void tm_buf_printf(tm_buf *b, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	tm_buf_vprintf(b, fmt, ap);
+	va_end(ap);
+}
+
+void tm_buf_truncate(tm_buf *b, size_t len)
+{
+	if (len < b->size) {
+		b->size = len;
+		b->ptr[len] = '\0';
+	}
+}
+
+const char *tm_buf_cstr(const tm_buf *b)
+{
+	return b->ptr ? b->ptr : "";
+}
+
+char *tm_buf_detach(tm_buf *b)
+{
+	char *p = b->ptr ? b->ptr : tm_xstrdup("");
+
+	tm_buf_init(b);
+	return p;
+}
+
+void tm_strv_push_owned(tm_strv *v, char *s)
+{
+	tm_xgrow((void **)&v->items, &v->alloc, v->n + 1, sizeof(char *));
+	v->items[v->n++] = s;
+}
+
+void tm_strv_push(tm_strv *v, const char *s)
+{
+	tm_strv_push_owned(v, tm_xstrdup(s));
+}
+
+long tm_strv_find(const tm_strv *v, const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < v->n; i++)
+		if (!strcmp(v->items[i], s))
+			return (long)i;
+	return -1;
+}
+
+bool tm_strv_contains(const tm_strv *v, const char *s)
+{
+	return tm_strv_find(v, s) >= 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void tm_strv_sort(tm_strv *v)
+{
+	if (v->n > 1)
+		qsort(v->items, v->n, sizeof(char *), cmp_str);
+}
+
+void tm_strv_copy(tm_strv *dst, const tm_strv *src)
+{
+	size_t i;
+
+	for (i = 0; i < src->n; i++)
+		tm_strv_push(dst, src->items[i]);
+}
+
+bool tm_strv_equal(const tm_strv *a, const tm_strv *b)
+{
+	size_t i;
+
+	if (a->n != b->n)
+		return false;
+	for (i = 0; i < a->n; i++)
+		if (strcmp(a->items[i], b->items[i]))
+			return false;
+	return true;
+}
+
+void tm_strv_clear(tm_strv *v)
+{
+	size_t i;
+
+	for (i = 0; i < v->n; i++)
+		free(v->items[i]);
+	free(v->items);
+	v->items = NULL;
+	v->n = 0;
+	v->alloc = 0;
+}

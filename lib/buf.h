@@ -1,0 +1,76 @@
+/*
+ * Growable byte buffers (tm_buf), string vectors (tm_strv) and the
+ * allocation wrappers used across the library.  Allocation failure aborts
+ * the process (as git's xmalloc does): no caller has a better answer.
+ */
+#ifndef TM_BUF_H
+#define TM_BUF_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+void *tm_xmalloc(size_t n);
+void *tm_xcalloc(size_t nmemb, size_t size);
+void *tm_xrealloc(void *p, size_t n);
+char *tm_xstrdup(const char *s);
+char *tm_xstrndup(const char *s, size_t n);
+/* Duplicate `s`, or return NULL when `s` is NULL. */
+char *tm_xstrdup_or_null(const char *s);
+/* Grow an array to hold at least `want` items of `size` bytes each. */
+void tm_xgrow(void **items, size_t *alloc, size_t want, size_t size);
+
+/*
+ * A byte buffer, always NUL-terminated once it holds anything (ptr may be
+ * NULL while empty: use tm_buf_cstr for a string).
+ */
+typedef struct {
+	char *ptr;
+	size_t size;  /* bytes used, not counting the NUL */
+	size_t asize; /* bytes allocated */
+} tm_buf;
+
+#define TM_BUF_INIT {NULL, 0, 0}
+
+void tm_buf_init(tm_buf *b);
+/* Free the memory and reset to empty. */
+void tm_buf_release(tm_buf *b);
+/* Keep the memory, make it empty. */
+void tm_buf_clear(tm_buf *b);
+/* Make room for `extra` more bytes. */
+void tm_buf_grow(tm_buf *b, size_t extra);
+void tm_buf_put(tm_buf *b, const void *data, size_t len);
+void tm_buf_puts(tm_buf *b, const char *s);
+void tm_buf_putc(tm_buf *b, char c);
+void tm_buf_printf(tm_buf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void tm_buf_vprintf(tm_buf *b, const char *fmt, va_list ap);
+/* Drop bytes past `len`. */
+void tm_buf_truncate(tm_buf *b, size_t len);
+/* The content as a C string ("" when empty). Valid until the next change. */
+const char *tm_buf_cstr(const tm_buf *b);
+/* Hand the content to the caller (free() it) and reset the buffer. */
+char *tm_buf_detach(tm_buf *b);
+
+/* A vector of owned, NUL-terminated strings. */
+typedef struct {
+	char **items;
+	size_t n;
+	size_t alloc;
+} tm_strv;
+
+#define TM_STRV_INIT {NULL, 0, 0}
+
+void tm_strv_push(tm_strv *v, const char *s);
+/* Take ownership of `s` (which must come from malloc). */
+void tm_strv_push_owned(tm_strv *v, char *s);
+/* Index of `s`, or -1. */
+long tm_strv_find(const tm_strv *v, const char *s);
+bool tm_strv_contains(const tm_strv *v, const char *s);
+/* Sort bytewise (strcmp). */
+void tm_strv_sort(tm_strv *v);
+void tm_strv_copy(tm_strv *dst, const tm_strv *src);
+bool tm_strv_equal(const tm_strv *a, const tm_strv *b);
+void tm_strv_clear(tm_strv *v);
+
+#endif

@@ -1,0 +1,90 @@
+/* The per-thread last error message (see error.h). */
+#include "error.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#define TM_ERROR_MAX 1024
+
+static _Thread_local char last_msg[TM_ERROR_MAX];
+static _Thread_local int last_code;
+
+static int set_v(int code, int with_errno, const char *fmt, va_list ap)
+{
+	int saved = errno;
+	int n;
+
+	n = vsnprintf(last_msg, sizeof(last_msg), fmt, ap);
+	if (n < 0)
+		last_msg[0] = '\0';
+	if (with_errno) {
+		size_t len = strlen(last_msg);
+		snprintf(last_msg + len, sizeof(last_msg) - len, ": %s",
+			 strerror(saved));
+	}
+	last_code = code;
+	errno = saved;
+	return code;
+}
+
+int tm_error_set(int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	set_v(code, 0, fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+int tm_error_set_errno(int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	set_v(code, 1, fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+const char *tm_error_last(void)
+{
+	return last_msg;
+}
+
+int tm_error_last_code(void)
+{
+	return last_code;
+}
+
+void tm_error_clear(void)
+{
+	last_msg[0] = '\0';
+	last_code = 0;
+}
+
+const char *tm_error_name(int code)
+{
+	switch (code) {
+	case TM_OK:
+		return "ok";
+	case TM_ENOTFOUND:
+		return "not found";
+	case TM_EEXISTS:
+		return "exists";
+	case TM_ELOCKED:
+		return "locked";
+	case TM_EPARSE:
+		return "parse error";
+	case TM_EINVALID:
+		return "invalid";
+	case TM_ECONFLICT:
+		return "conflict";
+	case TM_EAMBIGUOUS:
+		return "ambiguous";
+	default:
+		return "error";
+	}
+}

@@ -1,0 +1,45 @@
+/*
+ * Error codes and the last error message of the calling thread.
+ * Every library function returns 0 or a negative TM_E* code and, on error,
+ * leaves a one-line message (naming the file or thread, and what to do)
+ * for tm_error_last().
+ */
+#ifndef TM_ERROR_H
+#define TM_ERROR_H
+
+enum {
+	TM_OK = 0,
+	TM_ERROR = -1,     /* generic failure (I/O, git, ...) */
+	TM_ENOTFOUND = -3, /* a file, thread, project or key does not exist */
+	TM_EEXISTS = -4,   /* refusing to clobber something that exists */
+	TM_ELOCKED = -5,   /* the store lock could not be taken in time */
+	TM_EPARSE = -6,    /* a file does not parse */
+	TM_EINVALID = -7,  /* bad input: id, path, symlink, size, argument */
+	TM_ECONFLICT = -8, /* a merge left conflicts / a cycle was refused */
+	TM_EAMBIGUOUS = -9 /* a prefix matches more than one thread */
+};
+
+/*
+ * Set the calling thread's last error message (printf format) and return
+ * `code`, so that callers can write `return tm_error_set(TM_EINVALID, ...)`.
+ */
+int tm_error_set(int code, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Like tm_error_set, appending ": strerror(errno)". */
+int tm_error_set_errno(int code, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* The last message set in this thread ("" when none). Never NULL. */
+const char *tm_error_last(void);
+
+/* The last code set with the message (0 when none). */
+int tm_error_last_code(void);
+
+/* Forget the last message. */
+void tm_error_clear(void);
+
+/* A short name for a code ("not found", "exists", ...). */
+const char *tm_error_name(int code);
+
+#endif

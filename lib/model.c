@@ -1,0 +1,106 @@
+/* Allocation helpers of the in-memory thread (see model.h). */
+#include "model.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+tm_thread *tm_thread_new(void)
+{
+	return tm_xcalloc(1, sizeof(tm_thread));
+}
+
+tm_thread *tm_thread_dup(const tm_thread *t)
+{
+	tm_thread *c = tm_thread_new();
+	size_t i;
+
+	c->id = tm_xstrdup_or_null(t->id);
+	c->field_id = tm_xstrdup_or_null(t->field_id);
+	c->title = tm_xstrdup_or_null(t->title);
+	c->parent_id = tm_xstrdup_or_null(t->parent_id);
+	c->author = tm_xstrdup_or_null(t->author);
+	c->created_at = tm_xstrdup_or_null(t->created_at);
+	c->updated_at = tm_xstrdup_or_null(t->updated_at);
+	c->status = tm_xstrdup_or_null(t->status);
+	c->branch = tm_xstrdup_or_null(t->branch);
+	c->commit = tm_xstrdup_or_null(t->commit);
+	c->has_paths = t->has_paths;
+	tm_strv_copy(&c->paths, &t->paths);
+	c->merged_into = tm_xstrdup_or_null(t->merged_into);
+	if (t->nextra) {
+		c->extra = tm_xcalloc(t->nextra, sizeof(tm_extra_field));
+		for (i = 0; i < t->nextra; i++) {
+			c->extra[i].key = tm_xstrdup_or_null(t->extra[i].key);
+			c->extra[i].raw = tm_xstrdup_or_null(t->extra[i].raw);
+		}
+		c->nextra = t->nextra;
+	}
+	if (t->body)
+		tm_thread_set_body(c, t->body, t->body_len);
+	c->crlf = t->crlf;
+	return c;
+}
+
+void tm_thread_free(tm_thread *t)
+{
+	size_t i;
+
+	if (!t)
+		return;
+	free(t->id);
+	free(t->field_id);
+	free(t->title);
+	free(t->parent_id);
+	free(t->author);
+	free(t->created_at);
+	free(t->updated_at);
+	free(t->status);
+	free(t->branch);
+	free(t->commit);
+	tm_strv_clear(&t->paths);
+	free(t->merged_into);
+	for (i = 0; i < t->nextra; i++) {
+		free(t->extra[i].key);
+		free(t->extra[i].raw);
+	}
+	free(t->extra);
+	free(t->body);
+	free(t);
+}
+
+void tm_thread_set(char **field, const char *value)
+{
+	char *copy = tm_xstrdup_or_null(value);
+
+	free(*field);
+	*field = copy;
+}
+
+void tm_thread_set_body(tm_thread *t, const char *body, size_t len)
+{
+	char *copy = tm_xstrndup(body, len);
+
+	free(t->body);
+	t->body = copy;
+	t->body_len = len;
+}
+
+bool tm_thread_is_active(const tm_thread *t)
+{
+	return t->status == NULL;
+}
+
+bool tm_thread_is_finished(const tm_thread *t)
+{
+	return t->status && (!strcmp(t->status, TM_STATUS_DONE) ||
+			     !strcmp(t->status, TM_STATUS_ABANDONED));
+}
+
+void tm_thread_array_free(tm_thread **threads, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		tm_thread_free(threads[i]);
+	free(threads);
+}

@@ -1,0 +1,109 @@
+/* Unit tests of lib/buf.c and lib/error.c: buffers, vectors, messages. */
+#include "lib/buf.h"
+#include "lib/error.h"
+
+#include <check.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+START_TEST(test_buf_put_and_printf)
+{
+	tm_buf b = TM_BUF_INIT;
+	char *s;
+
+	ck_assert_str_eq(tm_buf_cstr(&b), "");
+	tm_buf_puts(&b, "abc");
+	tm_buf_putc(&b, '-');
+	tm_buf_printf(&b, "%d/%s", 42, "x");
+	ck_assert_str_eq(tm_buf_cstr(&b), "abc-42/x");
+	ck_assert_uint_eq(b.size, 8);
+	tm_buf_truncate(&b, 3);
+	ck_assert_str_eq(tm_buf_cstr(&b), "abc");
+	s = tm_buf_detach(&b);
+	ck_assert_str_eq(s, "abc");
+	ck_assert_ptr_null(b.ptr);
+	free(s);
+}
+END_TEST
+
+START_TEST(test_buf_grows_past_large_sizes)
+{
+	tm_buf b = TM_BUF_INIT;
+	size_t i;
+
+	for (i = 0; i < 100000; i++)
+		tm_buf_putc(&b, (char)('a' + i % 26));
+	ck_assert_uint_eq(b.size, 100000);
+	ck_assert_int_eq(b.ptr[99999], 'a' + 99999 % 26);
+	ck_assert_int_eq(b.ptr[100000], '\0');
+	tm_buf_clear(&b);
+	ck_assert_uint_eq(b.size, 0);
+	ck_assert_str_eq(tm_buf_cstr(&b), "");
+	tm_buf_release(&b);
+}
+END_TEST
+
+START_TEST(test_buf_binary_bytes)
+{
+	tm_buf b = TM_BUF_INIT;
+
+	tm_buf_put(&b, "a\0b", 3);
+	ck_assert_uint_eq(b.size, 3);
+	ck_assert_int_eq(memcmp(b.ptr, "a\0b", 3), 0);
+	tm_buf_release(&b);
+}
+END_TEST
+
+START_TEST(test_buf_strv)
+{
+	tm_strv v = TM_STRV_INIT, w = TM_STRV_INIT;
+
+	tm_strv_push(&v, "b");
+	tm_strv_push(&v, "a");
+	tm_strv_push(&v, "c");
+	ck_assert_int_eq(tm_strv_find(&v, "a"), 1);
+	ck_assert_int_eq(tm_strv_find(&v, "z"), -1);
+	tm_strv_copy(&w, &v);
+	ck_assert(tm_strv_equal(&v, &w));
+	tm_strv_sort(&v);
+	ck_assert_str_eq(v.items[0], "a");
+	ck_assert_str_eq(v.items[2], "c");
+	ck_assert(!tm_strv_equal(&v, &w));
+	tm_strv_clear(&v);
+	tm_strv_clear(&w);
+	ck_assert_uint_eq(v.n, 0);
+}
+END_TEST
+
+START_TEST(test_buf_error_messages)
+{
+	int rc;
+
+	tm_error_clear();
+	ck_assert_str_eq(tm_error_last(), "");
+	rc = tm_error_set(TM_ENOTFOUND, "no thread '%s'", "x");
+	ck_assert_int_eq(rc, TM_ENOTFOUND);
+	ck_assert_str_eq(tm_error_last(), "no thread 'x'");
+	ck_assert_int_eq(tm_error_last_code(), TM_ENOTFOUND);
+	errno = ENOENT;
+	tm_error_set_errno(TM_ERROR, "cannot open '%s'", "f");
+	ck_assert_str_eq(tm_error_last(),
+			 "cannot open 'f': No such file or directory");
+	ck_assert_str_eq(tm_error_name(TM_ELOCKED), "locked");
+}
+END_TEST
+
+Suite *buf_suite(void)
+{
+	Suite *s = suite_create("buf");
+	TCase *tc = tcase_create("buf");
+
+	tcase_add_test(tc, test_buf_put_and_printf);
+	tcase_add_test(tc, test_buf_grows_past_large_sizes);
+	tcase_add_test(tc, test_buf_binary_bytes);
+	tcase_add_test(tc, test_buf_strv);
+	tcase_add_test(tc, test_buf_error_messages);
+	suite_add_tcase(s, tc);
+	return s;
+}

@@ -1,0 +1,117 @@
+/* Helpers shared by the unit tests (see test_util.h). */
+#include "test_util.h"
+
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+char *tmt_mkdtemp(void)
+{
+	const char *base = getenv("TMPDIR");
+	char *path;
+
+	if (!base || !*base)
+		base = "/tmp";
+	path = tmt_join(base, "tm-unit-XXXXXX");
+	ck_assert_msg(mkdtemp(path) != NULL, "mkdtemp: %s", strerror(errno));
+	return path;
+}
+
+static int rm_one(const char *path, const struct stat *st, int flag,
+		  struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	if (flag == FTW_DP)
+		chmod(path, 0700), rmdir(path);
+	else
+		unlink(path);
+	return 0;
+}
+
+void tmt_rmtree(const char *path)
+{
+	if (path)
+		nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+char *tmt_resource(const char *rel)
+{
+	const char *base = getenv("TM_TEST_RESOURCES");
+
+	if (!base || !*base)
+		base = "../resources";
+	return tmt_join(base, rel);
+}
+
+char *tmt_read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *data = NULL;
+	size_t n = 0, cap = 0, got;
+
+	ck_assert_msg(f != NULL, "open %s: %s", path, strerror(errno));
+	do {
+		if (n + 4096 + 1 > cap) {
+			cap = (n + 4096 + 1) * 2;
+			data = realloc(data, cap);
+			ck_assert_ptr_nonnull(data);
+		}
+		got = fread(data + n, 1, 4096, f);
+		n += got;
+	} while (got > 0);
+	fclose(f);
+	data[n] = '\0';
+	if (len)
+		*len = n;
+	return data;
+}
+
+void tmt_mkdirs(const char *path)
+{
+	char *p = strdup(path), *s;
+
+	for (s = p + 1; *s; s++) {
+		if (*s == '/') {
+			*s = '\0';
+			mkdir(p, 0755);
+			*s = '/';
+		}
+	}
+	mkdir(p, 0755);
+	free(p);
+}
+
+void tmt_write_file(const char *path, const char *data, size_t len)
+{
+	char *dir = strdup(path), *slash = strrchr(dir, '/');
+	FILE *f;
+
+	if (slash) {
+		*slash = '\0';
+		tmt_mkdirs(dir);
+	}
+	free(dir);
+	f = fopen(path, "wb");
+	ck_assert_msg(f != NULL, "write %s: %s", path, strerror(errno));
+	ck_assert_uint_eq(fwrite(data, 1, len, f), len);
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+char *tmt_join(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	char *p = malloc(la + lb + 2);
+
+	ck_assert_ptr_nonnull(p);
+	memcpy(p, a, la);
+	p[la] = '/';
+	memcpy(p + la + 1, b, lb + 1);
+	return p;
+}

@@ -1,0 +1,26 @@
+/* Helpers shared by the unit tests: temp folders, resources, file I/O. */
+#ifndef TM_TEST_UTIL_H
+#define TM_TEST_UTIL_H
+
+#include <stddef.h>
+
+/*
+ * A fresh temporary directory (under $TMPDIR or /tmp), removed with
+ * tmt_rmtree.  Aborts the test on failure.  Returns a malloc'd path.
+ */
+char *tmt_mkdtemp(void);
+/* rm -rf `path` (never follows symlinks). */
+void tmt_rmtree(const char *path);
+/* Path of a file under tests/resources (malloc'd). */
+char *tmt_resource(const char *rel);
+/* Read a whole file (malloc'd, NUL-terminated); *len may be NULL. Aborts the
+ * test when the file cannot be read. */
+char *tmt_read_file(const char *path, size_t *len);
+/* Write a file (creating parent folders); aborts the test on failure. */
+void tmt_write_file(const char *path, const char *data, size_t len);
+/* mkdir -p */
+void tmt_mkdirs(const char *path);
+/* Join two path parts (malloc'd). */
+char *tmt_join(const char *a, const char *b);
+
+#endif
