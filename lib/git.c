@@ -1,0 +1,358 @@
+/* The libgit2 wrapper: repository, HEAD, branch, config, author id. */
+#include "git.h"
+#include "buf.h"
+#include "error.h"
+#include "slug.h"
+
+#include <git2.h>
+#include <git2/sys/repository.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct tm_git {
+	git_repository *repo;
+};
+
+static pthread_once_t init_once = PTHREAD_ONCE_INIT;
+static int init_status;
+
+/*
+ * libgit2 stays initialised until the process exits: tm_git objects can be
+ * opened and freed in any order, from any thread.
+ */
+static void init_libgit2(void)
+{
+	if (git_libgit2_init() < 0)
+		init_status = -1;
+}
+
+static int ensure_init(void)
+{
+	pthread_once(&init_once, init_libgit2);
+	if (init_status < 0)
+		return tm_error_set(TM_ERROR, "cannot initialise libgit2");
+	return 0;
+}
+
+/* Set `code` with "<what>: <libgit2's message>". */
+static int git_fail(int code, const char *what)
+{
+	const git_error *e = git_error_last();
+
+	return tm_error_set(code, "%s: %s", what,
+	                    e && e->message ? e->message : "libgit2 error");
+}
+
+/* An environment variable, NULL when unset or empty. */
+static const char *env(const char *name)
+{
+	const char *v = getenv(name);
+
+	return v && *v ? v : NULL;
+}
+
+/*
+ * libgit2 1.5 refuses GIT_WORK_TREE under GIT_REPOSITORY_OPEN_FROM_ENV, so
+ * with a work tree in the environment the other variables git reads are
+ * applied here.
+ */
+static int open_with_work_tree(git_repository **out, const char *path,
+                               const char *work_tree)
+{
+	git_repository *repo = NULL;
+	const char *git_dir = env("GIT_DIR"), *ceiling = NULL, *v;
+	unsigned flags = 0;
+	int across = 0, error;
+
+	if (env("GIT_COMMON_DIR"))
+		return tm_error_set(
+		        TM_ERROR, "GIT_COMMON_DIR is not supported: unset it");
+	if (git_dir) {
+		path = git_dir;
+		flags = GIT_REPOSITORY_OPEN_NO_SEARCH |
+		        GIT_REPOSITORY_OPEN_NO_DOTGIT;
+	} else {
+		ceiling = env("GIT_CEILING_DIRECTORIES");
+		v = env("GIT_DISCOVERY_ACROSS_FILESYSTEM");
+		if (v && git_config_parse_bool(&across, v) == 0 && across)
+			flags |= GIT_REPOSITORY_OPEN_CROSS_FS;
+	}
+	error = git_repository_open_ext(&repo, path ? path : ".", flags,
+	                                ceiling);
+	if (error == GIT_ENOTFOUND)
+		return TM_ENOTFOUND;
+	if (error < 0)
+		return git_fail(TM_ERROR, "cannot open the repository");
+	if (git_repository_set_workdir(repo, work_tree, 0) < 0) {
+		error = git_fail(TM_ERROR, "cannot use GIT_WORK_TREE");
+		goto fail;
+	}
+	if ((v = env("GIT_INDEX_FILE")) != NULL) {
+		git_index *index = NULL;
+
+		if (git_index_open(&index, v) < 0) {
+			error = git_fail(TM_ERROR, "cannot use GIT_INDEX_FILE");
+			goto fail;
+		}
+		git_repository_set_index(repo, index);
+		git_index_free(index);
+	}
+	if ((v = env("GIT_NAMESPACE")) != NULL &&
+	    git_repository_set_namespace(repo, v) < 0) {
+		error = git_fail(TM_ERROR, "cannot use GIT_NAMESPACE");
+		goto fail;
+	}
+	*out = repo;
+	return 0;
+fail:
+	git_repository_free(repo);
+	return error;
+}
+
+static int open_from_env(git_repository **out, const char *path)
+{
+	const char *work_tree = env("GIT_WORK_TREE");
+	int error;
+
+	if (work_tree)
+		return open_with_work_tree(out, path, work_tree);
+	/* a NULL path is how libgit2 is told to use GIT_DIR */
+	error = git_repository_open_ext(out, env("GIT_DIR") ? NULL : path,
+	                                GIT_REPOSITORY_OPEN_FROM_ENV, NULL);
+	if (error == GIT_ENOTFOUND)
+		return TM_ENOTFOUND;
+	if (error < 0)
+		return git_fail(TM_ERROR, "cannot open the repository");
+	return 0;
+}
+
+int tm_git_open(tm_git **out, const char *path, bool from_env)
+{
+	git_repository *repo = NULL;
+	const char *where;
+	tm_git *g;
+	int error;
+
+	if ((error = ensure_init()) < 0)
+		return error;
+	if (from_env) {
+		error = open_from_env(&repo, path);
+	} else if (!path) {
+		return tm_error_set(TM_EINVALID,
+		                    "no path to look for a repository from");
+	} else {
+		error = git_repository_open_ext(&repo, path, 0, NULL);
+		if (error == GIT_ENOTFOUND)
+			error = TM_ENOTFOUND;
+		else if (error < 0)
+			error = git_fail(TM_ERROR,
+			                 "cannot open the repository");
+	}
+	if (error == TM_ENOTFOUND) {
+		where = from_env && env("GIT_DIR") ? env("GIT_DIR")
+		                                   : (path ? path : ".");
+		return tm_error_set(TM_ENOTFOUND,
+		                    "not a git repository (or any of the "
+		                    "parent directories): '%s'",
+		                    where);
+	}
+	if (error < 0)
+		return error;
+	g = tm_xcalloc(1, sizeof(*g));
+	g->repo = repo;
+	*out = g;
+	return 0;
+}
+
+void tm_git_free(tm_git *g)
+{
+	if (!g)
+		return;
+	git_repository_free(g->repo);
+	free(g);
+}
+
+const char *tm_git_workdir(const tm_git *g)
+{
+	return git_repository_workdir(g->repo);
+}
+
+const char *tm_git_gitdir(const tm_git *g)
+{
+	return git_repository_path(g->repo);
+}
+
+const char *tm_git_commondir(const tm_git *g)
+{
+	return git_repository_commondir(g->repo);
+}
+
+int tm_git_current_branch(char **out, tm_git *g)
+{
+	git_reference *head = NULL;
+	const char *target;
+
+	if (git_reference_lookup(&head, g->repo, "HEAD") < 0)
+		return git_fail(TM_ERROR, "cannot read HEAD");
+	if (git_reference_type(head) != GIT_REFERENCE_SYMBOLIC) {
+		*out = NULL;
+	} else {
+		/* not resolved further: an unborn branch has a name too */
+		target = git_reference_symbolic_target(head);
+		if (strncmp(target, "refs/heads/", 11) == 0)
+			target += 11;
+		*out = tm_xstrdup(target);
+	}
+	git_reference_free(head);
+	return 0;
+}
+
+int tm_git_head(char *out_hex41, tm_git *g)
+{
+	git_oid oid;
+	int error;
+
+	error = git_reference_name_to_id(&oid, g->repo, "HEAD");
+	if (error == GIT_ENOTFOUND)
+		return tm_error_set(TM_ENOTFOUND,
+		                    "HEAD has no commit yet (unborn branch)");
+	if (error < 0)
+		return git_fail(TM_ERROR, "cannot resolve HEAD");
+	git_oid_tostr(out_hex41, GIT_OID_HEXSZ + 1, &oid);
+	return 0;
+}
+
+/*
+ * The value of `key` (malloc'd; "" for a key without a value, which sets
+ * *valueless).
+ */
+static int config_value(char **out, bool *valueless, tm_git *g, const char *key)
+{
+	git_config *cfg = NULL;
+	git_config_entry *entry = NULL;
+	int error;
+
+	if (!key || !*key)
+		return tm_error_set(TM_EINVALID, "empty config key");
+	if ((error = ensure_init()) < 0)
+		return error;
+	if (g)
+		error = git_repository_config(&cfg, g->repo);
+	else
+		error = git_config_open_default(&cfg);
+	if (error < 0)
+		return git_fail(TM_ERROR, "cannot read the git config");
+	error = git_config_get_entry(&entry, cfg, key);
+	if (error == GIT_ENOTFOUND) {
+		error = tm_error_set(TM_ENOTFOUND, "config '%s' is not set",
+		                     key);
+	} else if (error == GIT_EINVALIDSPEC) {
+		error = tm_error_set(TM_EINVALID,
+		                     "invalid config key '%s': use "
+		                     "section.name",
+		                     key);
+	} else if (error < 0) {
+		error = git_fail(TM_ERROR, "cannot read the git config");
+	} else {
+		*valueless = entry->value == NULL;
+		*out = tm_xstrdup(entry->value ? entry->value : "");
+		error = 0;
+	}
+	git_config_entry_free(entry);
+	git_config_free(cfg);
+	return error;
+}
+
+int tm_git_config_string(char **out, tm_git *g, const char *key)
+{
+	bool valueless;
+
+	return config_value(out, &valueless, g, key);
+}
+
+int tm_git_config_bool(bool *out, tm_git *g, const char *key, bool dflt)
+{
+	char *value = NULL;
+	bool valueless = false;
+	int b = 0, error;
+
+	error = config_value(&value, &valueless, g, key);
+	if (error == TM_ENOTFOUND) {
+		tm_error_clear();
+		*out = dflt;
+		return 0;
+	}
+	if (error < 0)
+		return error;
+	if (valueless)
+		b = 1;
+	else if (git_config_parse_bool(&b, value) < 0)
+		error = tm_error_set(TM_EINVALID,
+		                     "bad boolean config value '%s' for '%s'",
+		                     value, key);
+	free(value);
+	if (error < 0)
+		return error;
+	*out = b != 0;
+	return 0;
+}
+
+int tm_author_id(char **out, const char *name, const char *email)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+	tm_buf id = TM_BUF_INIT;
+	git_oid oid;
+	char *slug;
+	int error;
+
+	if (!email)
+		email = "";
+	if ((error = ensure_init()) < 0)
+		return error;
+	if (git_odb_hash(&oid, email, strlen(email), GIT_OBJECT_BLOB) < 0)
+		return git_fail(TM_ERROR, "cannot hash the e-mail address");
+	git_oid_tostr(hex, sizeof(hex), &oid);
+	slug = tm_slugify_or(name, "user");
+	tm_buf_printf(&id, "%s-%.4s", slug, hex);
+	free(slug);
+	*out = tm_buf_detach(&id);
+	return 0;
+}
+
+int tm_git_author_id(char **out, tm_git *g)
+{
+	char *name = NULL, *email = NULL;
+	int error;
+
+	error = tm_git_config_string(&name, g, "user.name");
+	if (error == TM_ENOTFOUND)
+		error = 0;
+	if (error == 0)
+		error = tm_git_config_string(&email, g, "user.email");
+	if (error == TM_ENOTFOUND)
+		error = 0;
+	if (error == 0) {
+		tm_error_clear();
+		error = tm_author_id(out, name, email);
+	}
+	free(name);
+	free(email);
+	return error;
+}
+
+bool tm_git_has_commit(tm_git *g, const char *hex)
+{
+	git_commit *commit = NULL;
+	git_oid oid;
+
+	if (!g || !hex || strlen(hex) != GIT_OID_HEXSZ ||
+	    strspn(hex, "0123456789abcdefABCDEF") != GIT_OID_HEXSZ)
+		return false;
+	if (git_oid_fromstr(&oid, hex) < 0)
+		return false;
+	if (git_commit_lookup(&commit, g->repo, &oid) < 0)
+		return false;
+	git_commit_free(commit);
+	return true;
+}

@@ -1,0 +1,118 @@
+/*
+ * The few things threadmind asks of git, through libgit2: finding the
+ * repository, HEAD and the current branch, config values, the author id.
+ * libgit2 types stay inside git.c.
+ */
+#ifndef TM_GIT_H
+#define TM_GIT_H
+
+#include <stdbool.h>
+
+/* An open repository (opaque). */
+typedef struct tm_git tm_git;
+
+/*
+ * Open the repository containing `path`, walking up its parent folders,
+ * into *out (free it with tm_git_free).  libgit2 is initialised on the
+ * first call (once, thread-safe).
+ *
+ * With `from_env` false, only `path` counts.  With `from_env` true this
+ * function READS THE ENVIRONMENT the way git does: GIT_DIR (then `path`
+ * is not searched: GIT_DIR is the git dir, relative to the current
+ * directory), GIT_WORK_TREE, GIT_CEILING_DIRECTORIES,
+ * GIT_DISCOVERY_ACROSS_FILESYSTEM, GIT_INDEX_FILE and GIT_NAMESPACE (and,
+ * without GIT_WORK_TREE, GIT_OBJECT_DIRECTORY and
+ * GIT_ALTERNATE_OBJECT_DIRECTORIES); `path` may then be NULL for the
+ * current directory.
+ *
+ * Errors: TM_ENOTFOUND when `path` is not inside a repository, TM_ERROR
+ * when a repository was found but could not be opened.
+ */
+int tm_git_open(tm_git **out, const char *path, bool from_env);
+
+/* Close the repository.  NULL is allowed. */
+void tm_git_free(tm_git *g);
+
+/*
+ * The root of the worktree with a trailing '/', or NULL for a bare
+ * repository.  Owned by `g`.
+ */
+const char *tm_git_workdir(const tm_git *g);
+
+/*
+ * This worktree's git dir (".git/" or ".git/worktrees/<name>/"), with a
+ * trailing '/'.  Owned by `g`.
+ */
+const char *tm_git_gitdir(const tm_git *g);
+
+/*
+ * The git dir shared by all worktrees (the same as tm_git_gitdir outside a
+ * linked worktree), with a trailing '/'.  Owned by `g`.
+ */
+const char *tm_git_commondir(const tm_git *g);
+
+/*
+ * The current branch's short name ("feature/auth-ui") into *out
+ * (malloc'd; the caller frees it), or *out = NULL when HEAD is detached.
+ * A branch without a commit yet (unborn) still has its name.
+ * Errors: TM_ERROR when HEAD cannot be read.
+ */
+int tm_git_current_branch(char **out, tm_git *g);
+
+/*
+ * The commit HEAD points at, as 40 lower-case hex digits and a NUL, into
+ * `out_hex41`.  Errors: TM_ENOTFOUND when the branch is unborn (no commit
+ * yet), TM_ERROR when HEAD cannot be read.
+ */
+int tm_git_head(char *out_hex41, tm_git *g);
+
+/*
+ * The value of config `key` ("user.name") into *out (malloc'd; the caller
+ * frees it), read as git reads it: the repository's config and the
+ * global, XDG and system files (libgit2 finds these from HOME and
+ * XDG_CONFIG_HOME as it read them when it was initialised).  With g ==
+ * NULL, only the global, XDG and system files.  A key given without a value
+ * ("[core] key") reads as "".
+ *
+ * Errors: TM_ENOTFOUND when unset, TM_EINVALID for a malformed key name,
+ * TM_ERROR when a config file cannot be read.
+ */
+int tm_git_config_string(char **out, tm_git *g, const char *key);
+
+/*
+ * The boolean config `key` into *out, with git's spellings (true/yes/on,
+ * false/no/off/"", integers; a key without a value is true); `dflt` when
+ * unset.  Config files as tm_git_config_string.
+ *
+ * Errors: TM_EINVALID when the value is not a boolean (the message names
+ * the key and the value), or as tm_git_config_string.
+ */
+int tm_git_config_bool(bool *out, tm_git *g, const char *key, bool dflt);
+
+/*
+ * The author id into *out (malloc'd; the caller frees it):
+ * tm_slugify_or(name, "user") + "-" + the first 4 hex digits of the git
+ * blob hash of `email`'s bytes (what `printf %s "$email" | git hash-object
+ * --stdin` prints).  `name` NULL, empty or without any letter or digit
+ * gives "user"; `email` NULL is taken as "".  The slug part is at most
+ * TM_SLUG_MAX bytes, so the id at most TM_SLUG_MAX + 5.
+ *
+ * Errors: TM_ERROR when hashing fails.
+ */
+int tm_author_id(char **out, const char *name, const char *email);
+
+/*
+ * tm_author_id with user.name and user.email from g's config (or, with
+ * g == NULL, from the global, XDG and system files); unset values count as
+ * NULL.  Errors: those of tm_git_config_string other than TM_ENOTFOUND.
+ */
+int tm_git_author_id(char **out, tm_git *g);
+
+/*
+ * Whether `hex` (40 hex digits) names a commit present in the repository.
+ * Anything else (malformed, missing, another type of object) is false.
+ * Never sets an error message.
+ */
+bool tm_git_has_commit(tm_git *g, const char *hex);
+
+#endif

@@ -1,0 +1,709 @@
+/*
+ * Unit tests of lib/git.c against throwaway repositories built with the
+ * real git binary, HOME pointing into the test's temp dir.
+ */
+#include "lib/git.h"
+#include "lib/error.h"
+#include "lib/slug.h"
+#include "test_util.h"
+
+#include <check.h>
+#include <git2.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* git with a fixed identity and no surprises from the user's setup. */
+#define GIT                                                         \
+	"git -c user.name=Tester -c user.email=tester@example.com " \
+	"-c init.defaultBranch=main -c commit.gpgsign=false "       \
+	"-c advice.detachedHead=false "
+
+static char *tmp;  /* the test's temp dir */
+static char *home; /* $HOME inside it */
+
+/* Variables through which git or libgit2 could see the caller's setup. */
+static const char *const git_env[] = {
+        "GIT_DIR",
+        "GIT_WORK_TREE",
+        "GIT_INDEX_FILE",
+        "GIT_COMMON_DIR",
+        "GIT_CEILING_DIRECTORIES",
+        "GIT_DISCOVERY_ACROSS_FILESYSTEM",
+        "GIT_OBJECT_DIRECTORY",
+        "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+        "GIT_NAMESPACE",
+        "GIT_CONFIG",
+        "GIT_CONFIG_GLOBAL",
+        "GIT_CONFIG_SYSTEM",
+        "GIT_CONFIG_PARAMETERS",
+        "GIT_CONFIG_COUNT",
+        "GIT_AUTHOR_NAME",
+        "GIT_AUTHOR_EMAIL",
+        "GIT_COMMITTER_NAME",
+        "GIT_COMMITTER_EMAIL",
+        "EMAIL",
+};
+
+static void setup(void)
+{
+	char *etc, *xdg;
+	size_t i;
+
+	tmp = tmt_mkdtemp();
+	home = tmt_join(tmp, "home");
+	xdg = tmt_join(home, ".config");
+	etc = tmt_join(tmp, "etc");
+	tmt_mkdirs(xdg);
+	tmt_mkdirs(etc);
+	for (i = 0; i < sizeof(git_env) / sizeof(git_env[0]); i++)
+		unsetenv(git_env[i]);
+	setenv("HOME", home, 1);
+	setenv("XDG_CONFIG_HOME", xdg, 1);
+	setenv("GIT_CONFIG_NOSYSTEM", "1", 1);
+	/*
+	 * libgit2 looks HOME up when it is initialised: have it look again
+	 * (NULL), and keep the machine's /etc/gitconfig out.  The reference
+	 * taken here is dropped in teardown; the library keeps its own.
+	 */
+	ck_assert_int_ge(git_libgit2_init(), 1);
+	git_libgit2_opts(GIT_OPT_SET_SEARCH_PATH, GIT_CONFIG_LEVEL_GLOBAL,
+	                 NULL);
+	git_libgit2_opts(GIT_OPT_SET_SEARCH_PATH, GIT_CONFIG_LEVEL_XDG, NULL);
+	git_libgit2_opts(GIT_OPT_SET_SEARCH_PATH, GIT_CONFIG_LEVEL_SYSTEM, etc);
+	free(xdg);
+	free(etc);
+}
+
+static void teardown(void)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(git_env) / sizeof(git_env[0]); i++)
+		unsetenv(git_env[i]);
+	git_libgit2_shutdown();
+	tmt_rmtree(tmp);
+	free(tmp);
+	free(home);
+	tmp = home = NULL;
+}
+
+static char *vformat(const char *fmt, va_list ap)
+{
+	char *s = NULL;
+
+	ck_assert_int_ge(vasprintf(&s, fmt, ap), 0);
+	return s;
+}
+
+/* Run a shell command (printf format); it must succeed. */
+static void sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void sh(const char *fmt, ...)
+{
+	va_list ap;
+	char *cmd;
+	int status;
+
+	va_start(ap, fmt);
+	cmd = vformat(fmt, ap);
+	va_end(ap);
+	status = system(cmd);
+	ck_assert_msg(status == 0, "'%s' failed (%d)", cmd, status);
+	free(cmd);
+}
+
+/* The standard output of a shell command, trailing newline removed. */
+static char *sh_out(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static char *sh_out(const char *fmt, ...)
+{
+	char buf[4096];
+	va_list ap;
+	char *cmd;
+	FILE *p;
+	size_t n;
+
+	va_start(ap, fmt);
+	cmd = vformat(fmt, ap);
+	va_end(ap);
+	p = popen(cmd, "r");
+	ck_assert_ptr_nonnull(p);
+	n = fread(buf, 1, sizeof(buf) - 1, p);
+	ck_assert_msg(pclose(p) == 0, "'%s' failed", cmd);
+	buf[n] = '\0';
+	while (n > 0 && buf[n - 1] == '\n')
+		buf[--n] = '\0';
+	free(cmd);
+	return strdup(buf);
+}
+
+/* A new repository tmp/<name> on branch main, with `commits` commits. */
+static char *make_repo(const char *name, int commits)
+{
+	char *path = tmt_join(tmp, name);
+	int i;
+
+	sh(GIT "init -q '%s'", path);
+	for (i = 0; i < commits; i++)
+		sh(GIT "-C '%s' commit -q --allow-empty -m 'commit %d'", path,
+		   i);
+	return path;
+}
+
+/* realpath(path) + suffix (libgit2 reports resolved paths). */
+static char *real(const char *path, const char *suffix)
+{
+	char buf[PATH_MAX];
+	char *s = NULL;
+
+	ck_assert_ptr_nonnull(realpath(path, buf));
+	ck_assert_int_ge(asprintf(&s, "%s%s", buf, suffix), 0);
+	return s;
+}
+
+static tm_git *open_ok(const char *path, bool from_env)
+{
+	tm_git *g = NULL;
+
+	ck_assert_msg(tm_git_open(&g, path, from_env) == 0, "open %s: %s", path,
+	              tm_error_last());
+	ck_assert_ptr_nonnull(g);
+	return g;
+}
+
+static void assert_paths(tm_git *g, const char *workdir, const char *gitdir,
+                         const char *commondir)
+{
+	if (workdir)
+		ck_assert_str_eq(tm_git_workdir(g), workdir);
+	else
+		ck_assert_ptr_null(tm_git_workdir(g));
+	ck_assert_str_eq(tm_git_gitdir(g), gitdir);
+	ck_assert_str_eq(tm_git_commondir(g), commondir);
+}
+
+START_TEST(test_git_open_from_subdir)
+{
+	char *repo = make_repo("repo", 1);
+	char *sub = tmt_join(repo, "a/b");
+	char *wd = real(repo, "/"), *gd = real(repo, "/.git/");
+	tm_git *g;
+
+	tmt_mkdirs(sub);
+	g = open_ok(sub, false);
+	assert_paths(g, wd, gd, gd);
+	tm_git_free(g);
+	g = open_ok(repo, false);
+	assert_paths(g, wd, gd, gd);
+	tm_git_free(g);
+	tm_git_free(NULL);
+	free(wd);
+	free(gd);
+	free(sub);
+	free(repo);
+}
+END_TEST
+
+START_TEST(test_git_open_linked_worktree)
+{
+	char *repo = make_repo("repo", 1);
+	char *wt = tmt_join(tmp, "wt");
+	char *wd, *gd, *cd, *branch = NULL;
+	tm_git *g;
+
+	sh(GIT "-C '%s' worktree add -q -b side '%s'", repo, wt);
+	wd = real(wt, "/");
+	gd = real(repo, "/.git/worktrees/wt/");
+	cd = real(repo, "/.git/");
+	g = open_ok(wt, false);
+	assert_paths(g, wd, gd, cd);
+	ck_assert_int_eq(tm_git_current_branch(&branch, g), 0);
+	ck_assert_str_eq(branch, "side");
+	free(branch);
+	tm_git_free(g);
+	g = open_ok(repo, false);
+	ck_assert_int_eq(tm_git_current_branch(&branch, g), 0);
+	ck_assert_str_eq(branch, "main");
+	free(branch);
+	tm_git_free(g);
+	free(wd);
+	free(gd);
+	free(cd);
+	free(wt);
+	free(repo);
+}
+END_TEST
+
+START_TEST(test_git_open_bare)
+{
+	char *repo = tmt_join(tmp, "bare.git");
+	char *gd;
+	tm_git *g;
+
+	sh(GIT "init -q --bare '%s'", repo);
+	gd = real(repo, "/");
+	g = open_ok(repo, false);
+	assert_paths(g, NULL, gd, gd);
+	tm_git_free(g);
+	free(gd);
+	free(repo);
+}
+END_TEST
+
+START_TEST(test_git_open_not_a_repo)
+{
+	char *plain = tmt_join(tmp, "plain");
+	tm_git *g = (tm_git *)&g; /* must stay untouched */
+
+	tmt_mkdirs(plain);
+	/* git agrees (the temp dir must not lie inside a repository) */
+	sh("! git -C '%s' rev-parse 2>/dev/null", plain);
+	ck_assert_int_eq(tm_git_open(&g, plain, false), TM_ENOTFOUND);
+	ck_assert_ptr_eq(g, (tm_git *)&g);
+	ck_assert_ptr_nonnull(strstr(tm_error_last(), "not a git repository"));
+	ck_assert_ptr_nonnull(strstr(tm_error_last(), plain));
+	free(plain);
+}
+END_TEST
+
+START_TEST(test_git_open_from_env)
+{
+	char *repo = make_repo("repo", 1);
+	char *sub = tmt_join(repo, "a/b"), *ceiling = tmt_join(repo, "a");
+	char *other = tmt_join(tmp, "other"), *plain = tmt_join(tmp, "plain");
+	char *gitdir = tmt_join(repo, ".git");
+	char *wd = real(repo, "/"), *gd = real(repo, "/.git/"), *owd;
+	tm_git *g = NULL;
+
+	tmt_mkdirs(sub);
+	tmt_mkdirs(other);
+	tmt_mkdirs(plain);
+	owd = real(other, "/");
+
+	/* a ceiling above the repository stops the search, as in git */
+	setenv("GIT_CEILING_DIRECTORIES", ceiling, 1);
+	ck_assert_int_eq(tm_git_open(&g, sub, true), TM_ENOTFOUND);
+	g = open_ok(sub, false);
+	tm_git_free(g);
+	unsetenv("GIT_CEILING_DIRECTORIES");
+	g = open_ok(sub, true);
+	assert_paths(g, wd, gd, gd);
+	tm_git_free(g);
+
+	/* GIT_DIR wins over the path */
+	setenv("GIT_DIR", gitdir, 1);
+	g = open_ok(plain, true);
+	assert_paths(g, wd, gd, gd);
+	tm_git_free(g);
+	ck_assert_int_eq(tm_git_open(&g, plain, false), TM_ENOTFOUND);
+
+	/* and GIT_WORK_TREE moves the work tree */
+	setenv("GIT_WORK_TREE", other, 1);
+	g = open_ok(plain, true);
+	assert_paths(g, owd, gd, gd);
+	tm_git_free(g);
+	g = open_ok(repo, false);
+	assert_paths(g, wd, gd, gd);
+	tm_git_free(g);
+
+	/* GIT_DIR that is no repository */
+	setenv("GIT_DIR", plain, 1);
+	ck_assert_int_eq(tm_git_open(&g, repo, true), TM_ENOTFOUND);
+	ck_assert_ptr_nonnull(strstr(tm_error_last(), plain));
+	unsetenv("GIT_WORK_TREE");
+	ck_assert_int_eq(tm_git_open(&g, repo, true), TM_ENOTFOUND);
+
+	free(owd);
+	free(wd);
+	free(gd);
+	free(gitdir);
+	free(plain);
+	free(other);
+	free(ceiling);
+	free(sub);
+	free(repo);
+}
+END_TEST
+
+/* The current branch of `repo` (NULL when detached). */
+static char *branch_of(const char *repo)
+{
+	char *branch = (char *)"unset";
+	tm_git *g = open_ok(repo, false);
+
+	ck_assert_msg(tm_git_current_branch(&branch, g) == 0, "%s",
+	              tm_error_last());
+	tm_git_free(g);
+	return branch;
+}
+
+START_TEST(test_git_branch_main)
+{
+	char *repo = make_repo("repo", 1);
+	char *branch = branch_of(repo);
+
+	ck_assert_str_eq(branch, "main");
+	free(branch);
+	free(repo);
+}
+END_TEST
+
+START_TEST(test_git_branch_with_slash)
+{
+	char *repo = make_repo("repo", 1);
+	char *branch;
+
+	sh(GIT "-C '%s' checkout -q -b feature/x", repo);
+	branch = branch_of(repo);
+	ck_assert_str_eq(branch, "feature/x");
+	free(branch);
+	free(repo);
+}
+END_TEST
+
+START_TEST(test_git_branch_detached)
+{
+	char *repo = make_repo("repo", 2);
+	char *branch;
+
+	sh(GIT "-C '%s' checkout -q --detach HEAD~1", repo);
+	branch = branch_of(repo);
+	ck_assert_ptr_null(branch);
+	free(repo);
+}
+END_TEST
+
+START_TEST(test_git_branch_unborn)
+{
+	char *repo = make_repo("repo", 0);
+	char *branch = branch_of(repo);
+
+	ck_assert_str_eq(branch, "main");
+	free(branch);
+	sh(GIT "-C '%s' symbolic-ref HEAD refs/heads/feature/new", repo);
+	branch = branch_of(repo);
+	ck_assert_str_eq(branch, "feature/new");
+	free(branch);
+	free(repo);
+}
+END_TEST
+
+START_TEST(test_git_head_matches_rev_parse)
+{
+	char *repo = make_repo("repo", 2);
+	char *want = sh_out("git -C '%s' rev-parse HEAD", repo);
+	char hex[41];
+	tm_git *g = open_ok(repo, false);
+
+	ck_assert_int_eq(tm_git_head(hex, g), 0);
+	ck_assert_uint_eq(strlen(hex), 40);
+	ck_assert_str_eq(hex, want);
+	tm_git_free(g);
+	free(want);
+
+	/* detached at another commit */
+	sh(GIT "-C '%s' checkout -q --detach HEAD~1", repo);
+	want = sh_out("git -C '%s' rev-parse HEAD", repo);
+	g = open_ok(repo, false);
+	ck_assert_int_eq(tm_git_head(hex, g), 0);
+	ck_assert_str_eq(hex, want);
+	tm_git_free(g);
+	free(want);
+	free(repo);
+}
+END_TEST
+
+START_TEST(test_git_head_unborn)
+{
+	char *repo = make_repo("repo", 0);
+	char hex[41] = "untouched";
+	tm_git *g = open_ok(repo, false);
+
+	ck_assert_int_eq(tm_git_head(hex, g), TM_ENOTFOUND);
+	ck_assert_str_eq(hex, "untouched");
+	tm_git_free(g);
+	free(repo);
+}
+END_TEST
+
+START_TEST(test_git_config_string)
+{
+	char *repo = make_repo("repo", 0);
+	char *v = NULL;
+	tm_git *g;
+
+	sh("git config --global threadmind.global from-home");
+	sh("git config --global threadmind.both from-home");
+	sh("git -C '%s' config threadmind.local 'from repo'", repo);
+	sh("git -C '%s' config threadmind.both from-repo", repo);
+	g = open_ok(repo, false);
+
+	ck_assert_int_eq(tm_git_config_string(&v, g, "threadmind.local"), 0);
+	ck_assert_str_eq(v, "from repo");
+	free(v);
+	ck_assert_int_eq(tm_git_config_string(&v, g, "threadmind.global"), 0);
+	ck_assert_str_eq(v, "from-home");
+	free(v);
+	ck_assert_int_eq(tm_git_config_string(&v, g, "threadmind.both"), 0);
+	ck_assert_str_eq(v, "from-repo");
+	free(v);
+	v = NULL;
+	ck_assert_int_eq(tm_git_config_string(&v, g, "threadmind.unset"),
+	                 TM_ENOTFOUND);
+	ck_assert_ptr_null(v);
+	ck_assert_ptr_nonnull(strstr(tm_error_last(), "threadmind.unset"));
+	ck_assert_int_eq(tm_git_config_string(&v, g, "nodot"), TM_EINVALID);
+	ck_assert_int_eq(tm_git_config_string(&v, g, ""), TM_EINVALID);
+
+	/* without a repository: the global file only */
+	ck_assert_int_eq(tm_git_config_string(&v, NULL, "threadmind.both"), 0);
+	ck_assert_str_eq(v, "from-home");
+	free(v);
+	v = NULL;
+	ck_assert_int_eq(tm_git_config_string(&v, NULL, "threadmind.local"),
+	                 TM_ENOTFOUND);
+	ck_assert_ptr_null(v);
+	tm_git_free(g);
+	free(repo);
+}
+END_TEST
+
+START_TEST(test_git_config_xdg)
+{
+	char *path = tmt_join(home, ".config/git/config");
+	const char text[] = "[threadmind]\n\txdg = from-xdg\n";
+	char *v = NULL;
+
+	tmt_write_file(path, text, sizeof(text) - 1);
+	ck_assert_int_eq(tm_git_config_string(&v, NULL, "threadmind.xdg"), 0);
+	ck_assert_str_eq(v, "from-xdg");
+	free(v);
+	free(path);
+}
+END_TEST
+
+START_TEST(test_git_config_bool)
+{
+	static const struct {
+		const char *value;
+		bool want;
+	} cases[] = {
+	        {"yes", true},  {"true", true}, {"on", true},     {"1", true},
+	        {"TRUE", true}, {"no", false},  {"off", false},   {"0", false},
+	        {"", false},    {"10", true},   {"false", false},
+	};
+	char *repo = make_repo("repo", 0);
+	char *config = tmt_join(repo, ".git/config");
+	char key[64];
+	bool b;
+	size_t i;
+	tm_git *g;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		sh("git -C '%s' config threadmind.case%zu '%s'", repo, i,
+		   cases[i].value);
+	sh("git -C '%s' config threadmind.bad maybe", repo);
+	sh("printf '[threadmind]\\n\\tbare\\n' >> '%s'", config);
+	g = open_ok(repo, false);
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(key, sizeof(key), "threadmind.case%zu", i);
+		b = !cases[i].want;
+		ck_assert_msg(tm_git_config_bool(&b, g, key, !cases[i].want) ==
+		                      0,
+		              "%s", tm_error_last());
+		ck_assert_msg(b == cases[i].want, "'%s' read as %d",
+		              cases[i].value, b);
+	}
+	b = false;
+	ck_assert_int_eq(tm_git_config_bool(&b, g, "threadmind.bare", false),
+	                 0);
+	ck_assert(b);
+	ck_assert_int_eq(tm_git_config_bool(&b, g, "threadmind.unset", true),
+	                 0);
+	ck_assert(b);
+	ck_assert_int_eq(tm_git_config_bool(&b, g, "threadmind.unset", false),
+	                 0);
+	ck_assert(!b);
+	b = true;
+	ck_assert_int_eq(tm_git_config_bool(&b, g, "threadmind.bad", false),
+	                 TM_EINVALID);
+	ck_assert(b);
+	ck_assert_str_eq(tm_error_last(), "bad boolean config value 'maybe' "
+	                                  "for 'threadmind.bad'");
+	tm_git_free(g);
+	free(config);
+	free(repo);
+}
+END_TEST
+
+/* What the real git says: the first 4 hex digits of the blob hash. */
+static char *git_hash4(const char *email)
+{
+	return sh_out("printf %%s '%s' | git hash-object --stdin | cut -c1-4",
+	              email);
+}
+
+static char *author(const char *name, const char *email)
+{
+	char *id = NULL;
+
+	ck_assert_msg(tm_author_id(&id, name, email) == 0, "%s",
+	              tm_error_last());
+	return id;
+}
+
+/* Assert that `id` is `slug` + "-" + git_hash4(email). */
+static void assert_author(char *id, const char *slug, const char *email)
+{
+	char *hash = git_hash4(email);
+	char *want = NULL;
+
+	ck_assert_uint_eq(strlen(hash), 4);
+	ck_assert_int_ge(asprintf(&want, "%s-%s", slug, hash), 0);
+	ck_assert_str_eq(id, want);
+	free(want);
+	free(hash);
+	free(id);
+}
+
+START_TEST(test_git_author_id_hash)
+{
+	static const char *emails[] = {"mahmoud@example.com", "a@b",
+	                               "x.y+tag@example.org",
+	                               "someone@exämple.com"};
+	size_t i;
+
+	for (i = 0; i < sizeof(emails) / sizeof(emails[0]); i++)
+		assert_author(author("Mahmoud", emails[i]), "mahmoud",
+		              emails[i]);
+	assert_author(author("Jean-Éric Dupont", "je@d.fr"), "jean-eric-dupont",
+	              "je@d.fr");
+}
+END_TEST
+
+START_TEST(test_git_author_id_empty_email)
+{
+	assert_author(author("Mahmoud", ""), "mahmoud", "");
+	assert_author(author("Mahmoud", NULL), "mahmoud", "");
+}
+END_TEST
+
+START_TEST(test_git_author_id_name_fallback)
+{
+	assert_author(author(NULL, "a@b"), "user", "a@b");
+	assert_author(author("", "a@b"), "user", "a@b");
+	assert_author(author("认证", "a@b"), "user", "a@b");
+	assert_author(author("!!!", "a@b"), "user", "a@b");
+}
+END_TEST
+
+START_TEST(test_git_author_id_from_config)
+{
+	char *repo = make_repo("repo", 0);
+	char *id = NULL;
+	tm_git *g;
+
+	/* nothing configured anywhere */
+	ck_assert_int_eq(tm_git_author_id(&id, NULL), 0);
+	assert_author(id, "user", "");
+
+	sh("git config --global user.name Mahmoud");
+	sh("git config --global user.email m@example.com");
+	sh("git -C '%s' config user.name 'Ada Lovelace'", repo);
+	ck_assert_int_eq(tm_git_author_id(&id, NULL), 0);
+	assert_author(id, "mahmoud", "m@example.com");
+
+	/* the repository's name, the global e-mail */
+	g = open_ok(repo, false);
+	ck_assert_int_eq(tm_git_author_id(&id, g), 0);
+	assert_author(id, "ada-lovelace", "m@example.com");
+	tm_git_free(g);
+	free(repo);
+}
+END_TEST
+
+START_TEST(test_git_has_commit)
+{
+	char *repo = make_repo("repo", 2);
+	char *head = sh_out("git -C '%s' rev-parse HEAD", repo);
+	char *parent = sh_out("git -C '%s' rev-parse HEAD~1", repo);
+	char *tree = sh_out("git -C '%s' rev-parse 'HEAD^{tree}'", repo);
+	char *blob = sh_out("printf blob | git -C '%s' hash-object -w --stdin",
+	                    repo);
+	char upper[41], other[41];
+	tm_git *g = open_ok(repo, false);
+	size_t i;
+
+	ck_assert(tm_git_has_commit(g, head));
+	ck_assert(tm_git_has_commit(g, parent));
+	for (i = 0; i < 41; i++)
+		upper[i] =
+		        (char)(head[i] >= 'a' ? head[i] - 'a' + 'A' : head[i]);
+	ck_assert(tm_git_has_commit(g, upper));
+
+	/* a random 40-hex name, and HEAD with its last digit changed */
+	ck_assert(!tm_git_has_commit(
+	        g, "3f1c9a2b7d4e5f60718293a4b5c6d7e8f9012345"));
+	memcpy(other, head, 41);
+	other[39] = other[39] == '0' ? '1' : '0';
+	ck_assert(!tm_git_has_commit(g, other));
+
+	ck_assert(!tm_git_has_commit(g, tree));
+	ck_assert(!tm_git_has_commit(g, blob));
+	ck_assert(!tm_git_has_commit(g, NULL));
+	ck_assert(!tm_git_has_commit(g, ""));
+	head[39] = '\0';
+	ck_assert(!tm_git_has_commit(g, head));
+	head[39] = 'g';
+	ck_assert(!tm_git_has_commit(g, head));
+	tm_git_free(g);
+	free(blob);
+	free(tree);
+	free(parent);
+	free(head);
+	free(repo);
+}
+END_TEST
+
+Suite *git_suite(void)
+{
+	Suite *s = suite_create("git");
+	TCase *tc = tcase_create("open");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_git_open_from_subdir);
+	tcase_add_test(tc, test_git_open_linked_worktree);
+	tcase_add_test(tc, test_git_open_bare);
+	tcase_add_test(tc, test_git_open_not_a_repo);
+	tcase_add_test(tc, test_git_open_from_env);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("head");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_git_branch_main);
+	tcase_add_test(tc, test_git_branch_with_slash);
+	tcase_add_test(tc, test_git_branch_detached);
+	tcase_add_test(tc, test_git_branch_unborn);
+	tcase_add_test(tc, test_git_head_matches_rev_parse);
+	tcase_add_test(tc, test_git_head_unborn);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("config");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_git_config_string);
+	tcase_add_test(tc, test_git_config_xdg);
+	tcase_add_test(tc, test_git_config_bool);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("author");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_git_author_id_hash);
+	tcase_add_test(tc, test_git_author_id_empty_email);
+	tcase_add_test(tc, test_git_author_id_name_fallback);
+	tcase_add_test(tc, test_git_author_id_from_config);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("commit");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_git_has_commit);
+	suite_add_tcase(s, tc);
+	return s;
+}
