@@ -1,9 +1,42 @@
-/* JSON files and JSON strings (see json.h). */
+/*
+ * JSON files and JSON values (see json.h, json_cjson.h): cJSON for reading,
+ * our own writer for JSON.stringify's exact output.
+ */
 #include "json.h"
+#include "json_cjson.h"
+#include "error.h"
+#include "model.h"
 
+#include <ctype.h>
+#include <limits.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-void tm_json_put_string(tm_buf *out, const char *s, size_t len)
+#define CONFIG_NAME "config.json"
+
+struct tm_config {
+	cJSON *root; /* always an object */
+	char *path;  /* for error messages */
+};
+
+struct tm_project {
+	cJSON *root; /* always an object */
+};
+
+/* cJSON reports allocation failure with NULL; like tm_xmalloc, give up. */
+static cJSON *must(cJSON *item)
+{
+	if (!item)
+		abort();
+	return item;
+}
+
+/* Strings */
+
+static void put_string(tm_buf *out, const char *s, size_t len, bool yaml)
 {
 	static const char hex[] = "0123456789abcdef";
 	const unsigned char *p = (const unsigned char *)s;
@@ -39,17 +72,19 @@ void tm_json_put_string(tm_buf *out, const char *s, size_t len)
 			esc = "\\t";
 			break;
 		default:
-			if (c < 0x20 || c == 0x7f) {
+			if (c < 0x20 || (yaml && c == 0x7f)) {
 				u[0] = '\\', u[1] = 'u', u[2] = '0', u[3] = '0';
-				u[4] = hex[c >> 4], u[5] = hex[c & 15], u[6] = 0;
+				u[4] = hex[c >> 4], u[5] = hex[c & 15],
+				u[6] = 0;
 				esc = u;
-			} else if (c == 0xc2 && i + 1 < len && p[i + 1] >= 0x80 &&
-				   p[i + 1] <= 0x9f) {
+			} else if (yaml && c == 0xc2 && i + 1 < len &&
+			           p[i + 1] >= 0x80 && p[i + 1] <= 0x9f) {
 				/* U+0080..U+009F, encoded C2 80..C2 9F */
 				unsigned cp = p[i + 1];
 
 				u[0] = '\\', u[1] = 'u', u[2] = '0', u[3] = '0';
-				u[4] = hex[cp >> 4], u[5] = hex[cp & 15], u[6] = 0;
+				u[4] = hex[cp >> 4], u[5] = hex[cp & 15],
+				u[6] = 0;
 				esc = u;
 				skip = 2;
 			}
@@ -63,4 +98,725 @@ void tm_json_put_string(tm_buf *out, const char *s, size_t len)
 	}
 	tm_buf_put(out, s + start, len - start);
 	tm_buf_putc(out, '"');
+}
+
+void tm_json_put_string(tm_buf *out, const char *s, size_t len)
+{
+	put_string(out, s, len, true);
+}
+
+void tm_json_put_string_js(tm_buf *out, const char *s, size_t len)
+{
+	put_string(out, s, len, false);
+}
+
+/* Numbers */
+
+/*
+ * The double that the decimal d[0..k) x 10^e reads as.  Written without a
+ * decimal point so that the locale's LC_NUMERIC cannot matter.
+ */
+static double read_back(const char *d, int k, int e)
+{
+	char buf[48];
+
+	snprintf(buf, sizeof(buf), "%.*se%d", k, d, e);
+	return strtod(buf, NULL);
+}
+
+/* Step the k-digit decimal d x 10^e one unit of its last digit up or down. */
+static void step(char *d, int k, int *e, bool up)
+{
+	int i = k - 1;
+
+	if (up) {
+		while (i >= 0 && d[i] == '9')
+			d[i--] = '0';
+		if (i >= 0) {
+			d[i]++;
+		} else {
+			/* 99..9 + 1: one more digit, keep k of them */
+			d[0] = '1';
+			(*e)++;
+		}
+	} else {
+		while (i >= 0 && d[i] == '0')
+			d[i--] = '9';
+		d[i]--; /* d[0] is never '0' */
+		if (d[0] == '0') {
+			/* 10..0 - 1 = 9..9, one digit shorter: refill */
+			memset(d, '9', (size_t)k);
+			(*e)--;
+		}
+	}
+}
+
+/*
+ * The shortest decimal digits d[0..k) (returned k, no trailing zero) such
+ * that 0.d x 10^*n reads back as `v` (finite, > 0), the closest to `v` when
+ * several have that length, as ECMAScript's Number::toString asks.
+ */
+static int shortest_digits(double v, char *d, int *n)
+{
+	char buf[48];
+	int p, k = 0, e = 0;
+	double r = 0;
+
+	for (p = 1; p <= 17; p++) {
+		const char *s;
+
+		/* correctly rounded to p digits: the closest candidate */
+		snprintf(buf, sizeof(buf), "%.*e", p - 1, v);
+		for (k = 0, s = buf; *s && *s != 'e'; s++)
+			if (*s >= '0' && *s <= '9')
+				d[k++] = *s;
+		e = atoi(s + 1) - (k - 1);
+		r = read_back(d, k, e);
+		if (r == v)
+			break;
+		/* the candidate on the other side of v may still read back */
+		step(d, k, &e, r < v);
+		if (read_back(d, k, e) == v)
+			break;
+	}
+	while (k > 1 && d[k - 1] == '0')
+		k--, e++;
+	*n = e + k;
+	return k;
+}
+
+void tm_json_put_number(tm_buf *out, double v)
+{
+	char d[24];
+	int k, n, i;
+
+	if (!isfinite(v)) {
+		tm_buf_puts(out, "null");
+		return;
+	}
+	if (v == 0) {
+		tm_buf_putc(out, '0'); /* -0 too */
+		return;
+	}
+	if (v < 0) {
+		tm_buf_putc(out, '-');
+		v = -v;
+	}
+	k = shortest_digits(v, d, &n);
+	if (k <= n && n <= 21) {
+		tm_buf_put(out, d, (size_t)k);
+		for (i = k; i < n; i++)
+			tm_buf_putc(out, '0');
+	} else if (0 < n && n <= 21) {
+		tm_buf_put(out, d, (size_t)n);
+		tm_buf_putc(out, '.');
+		tm_buf_put(out, d + n, (size_t)(k - n));
+	} else if (-6 < n && n <= 0) {
+		tm_buf_puts(out, "0.");
+		for (i = n; i < 0; i++)
+			tm_buf_putc(out, '0');
+		tm_buf_put(out, d, (size_t)k);
+	} else {
+		tm_buf_putc(out, d[0]);
+		if (k > 1) {
+			tm_buf_putc(out, '.');
+			tm_buf_put(out, d + 1, (size_t)(k - 1));
+		}
+		tm_buf_printf(out, "e%c%d", n - 1 < 0 ? '-' : '+', abs(n - 1));
+	}
+}
+
+/* Stringify */
+
+static void put_str(tm_buf *out, const char *s)
+{
+	tm_json_put_string_js(out, s ? s : "", s ? strlen(s) : 0);
+}
+
+static void put_indent(tm_buf *out, int depth)
+{
+	int i;
+
+	tm_buf_putc(out, '\n');
+	for (i = 0; i < depth; i++)
+		tm_buf_puts(out, "  ");
+}
+
+/* `pretty`: JSON.stringify's indent of 2 (at nesting `depth`), or none. */
+static void stringify(tm_buf *out, const cJSON *v, bool pretty, int depth)
+{
+	const cJSON *c;
+	bool object;
+
+	switch (v->type & 0xff) {
+	case cJSON_False:
+		tm_buf_puts(out, "false");
+		return;
+	case cJSON_True:
+		tm_buf_puts(out, "true");
+		return;
+	case cJSON_Number:
+		tm_json_put_number(out, v->valuedouble);
+		return;
+	case cJSON_String:
+		put_str(out, v->valuestring);
+		return;
+	case cJSON_Raw:
+		tm_buf_puts(out, v->valuestring ? v->valuestring : "null");
+		return;
+	case cJSON_Array:
+	case cJSON_Object:
+		break;
+	default:
+		tm_buf_puts(out, "null");
+		return;
+	}
+	object = (v->type & 0xff) == cJSON_Object;
+	tm_buf_putc(out, object ? '{' : '[');
+	for (c = v->child; c; c = c->next) {
+		if (c != v->child)
+			tm_buf_putc(out, ',');
+		if (pretty)
+			put_indent(out, depth + 1);
+		if (object) {
+			put_str(out, c->string);
+			tm_buf_puts(out, pretty ? ": " : ":");
+		}
+		stringify(out, c, pretty, depth + 1);
+	}
+	if (pretty && v->child)
+		put_indent(out, depth);
+	tm_buf_putc(out, object ? '}' : ']');
+}
+
+void tm_json_stringify(tm_buf *out, const cJSON *v)
+{
+	stringify(out, v, true, 0);
+}
+
+void tm_json_stringify_compact(tm_buf *out, const cJSON *v)
+{
+	stringify(out, v, false, 0);
+}
+
+/* Parse */
+
+static size_t skip_blanks(const char *s, size_t at, size_t len)
+{
+	while (at < len && (s[at] == ' ' || s[at] == '\t' || s[at] == '\n' ||
+	                    s[at] == '\r'))
+		at++;
+	return at;
+}
+
+/*
+ * A strict RFC 8259 scanner run before cJSON: cJSON accepts a little more
+ * than JSON (leading zeros, raw control characters in strings, bad \u
+ * escapes that cut a string short) and its error pointer is sometimes one
+ * byte past the culprit.  The scanner finds the first byte that cannot
+ * continue a JSON text (the end, for a truncated one).
+ */
+struct scan {
+	const char *s;
+	size_t len, at;
+	int depth;
+};
+
+#define SCAN_MAX_DEPTH 1000 /* cJSON's nesting limit */
+
+static int peek(const struct scan *sc)
+{
+	return sc->at < sc->len ? (unsigned char)sc->s[sc->at] : -1;
+}
+
+static bool eat(struct scan *sc, int c)
+{
+	if (peek(sc) != c)
+		return false;
+	sc->at++;
+	return true;
+}
+
+static bool scan_digits(struct scan *sc)
+{
+	if (!isdigit(peek(sc)))
+		return false;
+	while (isdigit(peek(sc)))
+		sc->at++;
+	return true;
+}
+
+static bool scan_number(struct scan *sc)
+{
+	eat(sc, '-');
+	if (!eat(sc, '0') && !scan_digits(sc))
+		return false;
+	if (eat(sc, '.') && !scan_digits(sc))
+		return false;
+	if (eat(sc, 'e') || eat(sc, 'E')) {
+		if (!eat(sc, '+'))
+			eat(sc, '-');
+		return scan_digits(sc);
+	}
+	return true;
+}
+
+static bool scan_string(struct scan *sc)
+{
+	int c, i;
+
+	if (!eat(sc, '"'))
+		return false;
+	while ((c = peek(sc)) != '"') {
+		if (c < 0x20) /* the end, or a raw control character */
+			return false;
+		sc->at++;
+		if (c != '\\')
+			continue;
+		c = peek(sc);
+		if (c == 'u') {
+			sc->at++;
+			for (i = 0; i < 4; i++, sc->at++)
+				if (!isxdigit(peek(sc)))
+					return false;
+		} else if (c > 0 && strchr("\"\\/bfnrt", c)) {
+			sc->at++;
+		} else {
+			return false;
+		}
+	}
+	sc->at++;
+	return true;
+}
+
+static bool scan_value(struct scan *sc);
+
+/* A '[' or '{' container, from its opening bracket. */
+static bool scan_container(struct scan *sc, int close, bool object)
+{
+	if (++sc->depth > SCAN_MAX_DEPTH)
+		return false;
+	sc->at = skip_blanks(sc->s, sc->at + 1, sc->len);
+	if (!eat(sc, close)) {
+		for (;;) {
+			if (object) {
+				if (!scan_string(sc))
+					return false;
+				sc->at = skip_blanks(sc->s, sc->at, sc->len);
+				if (!eat(sc, ':'))
+					return false;
+				sc->at = skip_blanks(sc->s, sc->at, sc->len);
+			}
+			if (!scan_value(sc))
+				return false;
+			sc->at = skip_blanks(sc->s, sc->at, sc->len);
+			if (eat(sc, close))
+				break;
+			if (!eat(sc, ','))
+				return false;
+			sc->at = skip_blanks(sc->s, sc->at, sc->len);
+		}
+	}
+	sc->depth--;
+	return true;
+}
+
+static bool scan_word(struct scan *sc, const char *word)
+{
+	while (*word)
+		if (!eat(sc, *word++))
+			return false;
+	return true;
+}
+
+static bool scan_value(struct scan *sc)
+{
+	switch (peek(sc)) {
+	case '{':
+		return scan_container(sc, '}', true);
+	case '[':
+		return scan_container(sc, ']', false);
+	case '"':
+		return scan_string(sc);
+	case 't':
+		return scan_word(sc, "true");
+	case 'f':
+		return scan_word(sc, "false");
+	case 'n':
+		return scan_word(sc, "null");
+	default:
+		return scan_number(sc);
+	}
+}
+
+/*
+ * Set *at to the offset of the first error in s[0..len) and return true, or
+ * return false when the scanner finds none (or gives up: nesting deeper than
+ * cJSON allows).
+ */
+static bool find_error(const char *s, size_t len, size_t *at)
+{
+	struct scan sc = {s, len, 0, 0};
+
+	if (len >= 3 && !memcmp(s, "\xef\xbb\xbf", 3))
+		sc.at = 3; /* cJSON skips a byte order mark */
+	sc.at = skip_blanks(s, sc.at, len);
+	if (scan_value(&sc)) {
+		sc.at = skip_blanks(s, sc.at, len);
+		if (sc.at == len)
+			return false;
+	} else if (sc.depth > SCAN_MAX_DEPTH) {
+		return false;
+	}
+	*at = sc.at;
+	return true;
+}
+
+/* 1-based line (LF-ended) and column (in UTF-8 characters) of byte `at`. */
+static void locate(const char *s, size_t at, size_t *line, size_t *col)
+{
+	size_t i;
+
+	*line = 1;
+	*col = 1;
+	for (i = 0; i < at; i++) {
+		if (s[i] == '\n') {
+			(*line)++;
+			*col = 1;
+		} else if (((unsigned char)s[i] & 0xc0) != 0x80) {
+			(*col)++;
+		}
+	}
+}
+
+int tm_json_parse(cJSON **out, const char *data, size_t len, const char *path)
+{
+	const char *end = NULL;
+	size_t at, line, col;
+	char *copy;
+	cJSON *v;
+
+	/* NUL-terminated, so that no cJSON version reads past the input */
+	copy = tm_xmalloc(len + 1);
+	if (len)
+		memcpy(copy, data, len);
+	copy[len] = '\0';
+	if (!find_error(copy, len, &at)) {
+		v = cJSON_ParseWithLengthOpts(copy, len, &end, false);
+		at = end ? (size_t)(end - copy) : 0;
+		if (v && skip_blanks(copy, at, len) == len) {
+			free(copy);
+			*out = v;
+			return 0;
+		}
+		/* valid JSON that cJSON refuses (a lone surrogate escape) */
+		cJSON_Delete(v);
+	}
+	locate(copy, at, &line, &col);
+	free(copy);
+	return tm_error_set(TM_EPARSE,
+	                    "'%s' is not valid JSON (line %zu, column %zu): "
+	                    "fix it or delete it; it was not modified",
+	                    path ? path : "JSON input", line, col);
+}
+
+/* Objects shared by config.json and project files */
+
+static int parse_object(cJSON **out, const char *data, size_t len,
+                        const char *path)
+{
+	size_t at = 0, line, col;
+	cJSON *root;
+	int error;
+
+	if ((error = tm_json_parse(&root, data, len, path)) < 0)
+		return error;
+	if (cJSON_IsObject(root)) {
+		*out = root;
+		return 0;
+	}
+	cJSON_Delete(root);
+	if (len >= 3 && !memcmp(data, "\xef\xbb\xbf", 3))
+		at = 3; /* cJSON skips a byte order mark */
+	at = skip_blanks(data, at, len);
+	locate(data, at, &line, &col);
+	return tm_error_set(TM_EPARSE,
+	                    "'%s' does not hold a JSON object (line %zu, "
+	                    "column %zu): fix it or delete it; it was not "
+	                    "modified",
+	                    path, line, col);
+}
+
+static cJSON *member(const cJSON *obj, const char *key)
+{
+	return cJSON_GetObjectItemCaseSensitive(obj, key);
+}
+
+static const char *string_member(const cJSON *obj, const char *key)
+{
+	const cJSON *v = member(obj, key);
+
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+/* Put `item` in `old`'s place in `parent`, under the same key; frees `old`. */
+static void replace_member(cJSON *parent, cJSON *old, cJSON *item)
+{
+	item->string = old->string;
+	item->type |= old->type & cJSON_StringIsConst;
+	old->string = NULL;
+	old->type &= ~cJSON_StringIsConst;
+	cJSON_ReplaceItemViaPointer(parent, old, item);
+}
+
+/* obj[key] = item: in place when the key exists, else appended. */
+static void set_member(cJSON *obj, const char *key, cJSON *item)
+{
+	cJSON *old = member(obj, key);
+
+	if (old)
+		replace_member(obj, old, item);
+	else if (!cJSON_AddItemToObject(obj, key, item))
+		abort();
+}
+
+static cJSON *string_or_null(const char *value)
+{
+	return must(value ? cJSON_CreateString(value) : cJSON_CreateNull());
+}
+
+/* config.json */
+
+tm_config *tm_config_new(void)
+{
+	tm_config *c = tm_xcalloc(1, sizeof(*c));
+
+	c->root = must(cJSON_CreateObject());
+	c->path = tm_xstrdup(CONFIG_NAME);
+	set_member(c->root, "activeProjectId", must(cJSON_CreateNull()));
+	set_member(c->root, "activeThreadId", must(cJSON_CreateNull()));
+	set_member(c->root, "version", must(cJSON_CreateNumber(1)));
+	set_member(c->root, "branchThreads", must(cJSON_CreateObject()));
+	set_member(c->root, "sessions", must(cJSON_CreateArray()));
+	return c;
+}
+
+int tm_config_parse(tm_config **out, const char *data, size_t len,
+                    const char *path)
+{
+	cJSON *root;
+	tm_config *c;
+	int error;
+
+	if (!path)
+		path = CONFIG_NAME;
+	if ((error = parse_object(&root, data, len, path)) < 0)
+		return error;
+	c = tm_xcalloc(1, sizeof(*c));
+	c->root = root;
+	c->path = tm_xstrdup(path);
+	*out = c;
+	return 0;
+}
+
+void tm_config_free(tm_config *c)
+{
+	if (!c)
+		return;
+	cJSON_Delete(c->root);
+	free(c->path);
+	free(c);
+}
+
+void tm_config_write(tm_buf *out, const tm_config *c)
+{
+	tm_json_stringify(out, c->root);
+	tm_buf_putc(out, '\n');
+}
+
+const char *tm_config_get_string(const tm_config *c, const char *key)
+{
+	return string_member(c->root, key);
+}
+
+void tm_config_set_string(tm_config *c, const char *key, const char *value)
+{
+	set_member(c->root, key, string_or_null(value));
+}
+
+/* branchThreads[project], when it is an object. */
+static cJSON *project_threads(const tm_config *c, const char *project)
+{
+	cJSON *bt = member(c->root, "branchThreads");
+	cJSON *pt = cJSON_IsObject(bt) ? member(bt, project) : NULL;
+
+	return cJSON_IsObject(pt) ? pt : NULL;
+}
+
+const char *tm_config_branch_thread(const tm_config *c, const char *project,
+                                    const char *branch)
+{
+	return string_member(project_threads(c, project), branch);
+}
+
+static int not_an_object(const tm_config *c, const char *project)
+{
+	if (project)
+		return tm_error_set(TM_EPARSE,
+		                    "'branchThreads.%s' in '%s' is not an "
+		                    "object: fix it or delete it; it was not "
+		                    "modified",
+		                    project, c->path);
+	return tm_error_set(TM_EPARSE,
+	                    "'branchThreads' in '%s' is not an object: fix it "
+	                    "or delete it; it was not modified",
+	                    c->path);
+}
+
+int tm_config_set_branch_thread(tm_config *c, const char *project,
+                                const char *branch, const char *thread)
+{
+	cJSON *bt, *pt, *old;
+
+	if (!thread) {
+		pt = project_threads(c, project);
+		while ((old = member(pt, branch)) != NULL)
+			cJSON_Delete(cJSON_DetachItemViaPointer(pt, old));
+		return 0;
+	}
+	/* check both levels before changing anything */
+	bt = member(c->root, "branchThreads");
+	if (bt && !cJSON_IsObject(bt) && !cJSON_IsNull(bt))
+		return not_an_object(c, NULL);
+	pt = cJSON_IsObject(bt) ? member(bt, project) : NULL;
+	if (pt && !cJSON_IsObject(pt) && !cJSON_IsNull(pt))
+		return not_an_object(c, project);
+	if (!cJSON_IsObject(bt)) {
+		bt = must(cJSON_CreateObject());
+		set_member(c->root, "branchThreads", bt);
+	}
+	if (!cJSON_IsObject(pt)) {
+		pt = must(cJSON_CreateObject());
+		set_member(bt, project, pt);
+	}
+	set_member(pt, branch, must(cJSON_CreateString(thread)));
+	return 0;
+}
+
+size_t tm_config_forget_thread(tm_config *c, const char *project,
+                               const char *thread)
+{
+	cJSON *pt = project_threads(c, project), *m, *next;
+	char *name = tm_xstrdup(thread); /* `thread` may live in the tree */
+	size_t n = 0;
+
+	for (m = pt ? pt->child : NULL; m; m = next) {
+		next = m->next;
+		if (cJSON_IsString(m) && !strcmp(m->valuestring, name)) {
+			cJSON_Delete(cJSON_DetachItemViaPointer(pt, m));
+			n++;
+		}
+	}
+	free(name);
+	return n;
+}
+
+void tm_config_rename_thread(tm_config *c, const char *project,
+                             const char *from, const char *to)
+{
+	cJSON *pt = project_threads(c, project), *m, *next;
+	/* copies: `from` and `to` may live in the tree */
+	char *old_id = tm_xstrdup(from), *new_id = tm_xstrdup(to);
+	const char *active_project, *active;
+
+	for (m = pt ? pt->child : NULL; m; m = next) {
+		next = m->next;
+		if (cJSON_IsString(m) && !strcmp(m->valuestring, old_id))
+			replace_member(pt, m, must(cJSON_CreateString(new_id)));
+	}
+	active_project = tm_config_get_string(c, "activeProjectId");
+	active = tm_config_get_string(c, "activeThreadId");
+	if (active && !strcmp(active, old_id) &&
+	    (!active_project || !strcmp(active_project, project)))
+		tm_config_set_string(c, "activeThreadId", new_id);
+	free(old_id);
+	free(new_id);
+}
+
+size_t tm_config_session_count(const tm_config *c)
+{
+	const cJSON *s = member(c->root, "sessions");
+
+	return cJSON_IsArray(s) ? (size_t)cJSON_GetArraySize(s) : 0;
+}
+
+int tm_config_version(const tm_config *c)
+{
+	const cJSON *v = member(c->root, "version");
+	double d;
+
+	if (!cJSON_IsNumber(v) || isnan(v->valuedouble))
+		return 0;
+	d = v->valuedouble;
+	if (d >= (double)INT_MAX)
+		return INT_MAX;
+	if (d <= (double)INT_MIN)
+		return INT_MIN;
+	return (int)d;
+}
+
+/* projects/{id}.json */
+
+tm_project *tm_project_new(const char *id, const char *title)
+{
+	tm_project *p = tm_xcalloc(1, sizeof(*p));
+
+	p->root = must(cJSON_CreateObject());
+	set_member(p->root, "id", string_or_null(id));
+	set_member(p->root, "title", string_or_null(title));
+	set_member(p->root, "systemContext", string_or_null(""));
+	set_member(p->root, "mode", string_or_null("solo"));
+	set_member(p->root, "rootThreadId", string_or_null(TM_ROOT_THREAD_ID));
+	return p;
+}
+
+int tm_project_parse(tm_project **out, const char *data, size_t len,
+                     const char *path)
+{
+	cJSON *root;
+	tm_project *p;
+	int error;
+
+	if (!path)
+		path = "project file";
+	if ((error = parse_object(&root, data, len, path)) < 0)
+		return error;
+	p = tm_xcalloc(1, sizeof(*p));
+	p->root = root;
+	*out = p;
+	return 0;
+}
+
+void tm_project_free(tm_project *p)
+{
+	if (!p)
+		return;
+	cJSON_Delete(p->root);
+	free(p);
+}
+
+void tm_project_write(tm_buf *out, const tm_project *p)
+{
+	tm_json_stringify(out, p->root);
+	tm_buf_putc(out, '\n');
+}
+
+const char *tm_project_get(const tm_project *p, const char *key)
+{
+	return string_member(p->root, key);
+}
+
+void tm_project_set(tm_project *p, const char *key, const char *value)
+{
+	set_member(p->root, key, string_or_null(value));
 }
