@@ -1,0 +1,593 @@
+/*
+ * Thread files: the frontmatter block read into a tm_thread and written
+ * back canonically, and the summary body (see frontmatter.h).
+ */
+#include "frontmatter.h"
+#include "error.h"
+
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* One line of the block, without its line end. */
+struct line {
+	const char *p;
+	size_t len;
+};
+
+/* The block between the `---` lines; lines[i] is line i + 2 of the file. */
+struct block {
+	const char *path;
+	struct line *lines;
+	size_t n;
+	size_t alloc;
+	tm_strv seen; /* keys read so far */
+};
+
+#define LINE_NO(i) ((i) + 2)
+
+/* The frontmatter fields held in a `char *` of tm_thread. */
+static const struct {
+	const char *key;
+	size_t offset;
+} scalar_fields[] = {
+        {"id", offsetof(tm_thread, field_id)},
+        {"title", offsetof(tm_thread, title)},
+        {"parentId", offsetof(tm_thread, parent_id)},
+        {"author", offsetof(tm_thread, author)},
+        {"createdAt", offsetof(tm_thread, created_at)},
+        {"updatedAt", offsetof(tm_thread, updated_at)},
+        {"status", offsetof(tm_thread, status)},
+        {"branch", offsetof(tm_thread, branch)},
+        {"commit", offsetof(tm_thread, commit)},
+        {"mergedInto", offsetof(tm_thread, merged_into)},
+};
+
+static char **scalar_field(tm_thread *t, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(scalar_fields) / sizeof(*scalar_fields); i++)
+		if (!strcmp(scalar_fields[i].key, key))
+			return (char **)((char *)t + scalar_fields[i].offset);
+	return NULL;
+}
+
+/* Split off the line at *pos; a trailing CR is dropped (*crlf tells). */
+static bool next_line(const char **pos, const char *end, struct line *l,
+                      bool *crlf)
+{
+	const char *p = *pos, *nl;
+
+	if (p >= end)
+		return false;
+	nl = memchr(p, '\n', end - p);
+	l->p = p;
+	l->len = (nl ? nl : end) - p;
+	*crlf = false;
+	if (l->len && p[l->len - 1] == '\r') {
+		l->len--;
+		*crlf = nl != NULL;
+	}
+	*pos = nl ? nl + 1 : end;
+	return true;
+}
+
+static bool is_fence(const struct line *l)
+{
+	return l->len == 3 && !memcmp(l->p, "---", 3);
+}
+
+static bool is_space(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+static bool is_blank(const struct line *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->len; i++)
+		if (!is_space(l->p[i]))
+			return false;
+	return true;
+}
+
+/*
+ * A line that continues the entry above it: indented, or a block sequence
+ * item at column 0 (`paths:` then `- a`, as some YAML writers do).
+ */
+static bool is_continuation(const struct line *l)
+{
+	if (is_blank(l))
+		return false;
+	if (is_space(l->p[0]))
+		return true;
+	return l->p[0] == '-' && (l->len == 1 || is_space(l->p[1]));
+}
+
+/* Length of the valid UTF-8 prefix of s (len when all of it is valid). */
+static size_t utf8_valid_prefix(const unsigned char *s, size_t len)
+{
+	size_t i = 0, k, n;
+	unsigned long cp, min;
+
+	while (i < len) {
+		if (s[i] < 0x80) {
+			i++;
+			continue;
+		}
+		if (s[i] >= 0xc2 && s[i] <= 0xdf)
+			n = 1, cp = s[i] & 0x1f, min = 0x80;
+		else if ((s[i] & 0xf0) == 0xe0)
+			n = 2, cp = s[i] & 0x0f, min = 0x800;
+		else if (s[i] >= 0xf0 && s[i] <= 0xf4)
+			n = 3, cp = s[i] & 0x07, min = 0x10000;
+		else
+			return i;
+		if (len - i <= n)
+			return i;
+		for (k = 1; k <= n; k++) {
+			if ((s[i + k] & 0xc0) != 0x80)
+				return i;
+			cp = cp << 6 | (s[i + k] & 0x3f);
+		}
+		if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+			return i;
+		i += n + 1;
+	}
+	return len;
+}
+
+static size_t line_of(const char *data, const char *at)
+{
+	size_t no = 1;
+	const char *p;
+
+	for (p = data; p < at; p++)
+		no += *p == '\n';
+	return no;
+}
+
+/* Where the key of an entry line ends: its first ':' before a blank or
+ * the end of the line; 0 when the line has none (or an empty key). */
+static size_t key_end(const struct line *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->len; i++)
+		if (l->p[i] == ':' &&
+		    (i + 1 == l->len || is_space(l->p[i + 1])))
+			return i;
+	return 0;
+}
+
+/* Index just past the last line of the entry starting at lines[i]. */
+static size_t entry_end(const struct block *b, size_t i)
+{
+	size_t j = i + 1, k;
+
+	while (j < b->n) {
+		if (is_continuation(&b->lines[j])) {
+			j++;
+			continue;
+		}
+		if (!is_blank(&b->lines[j]))
+			break;
+		/* blank lines belong to the entry when it goes on after them */
+		for (k = j; k < b->n && is_blank(&b->lines[k]); k++)
+			;
+		if (k == b->n || !is_continuation(&b->lines[k]))
+			break;
+		j = k;
+	}
+	return j;
+}
+
+static void add_extra(tm_thread *t, char *key, char *raw)
+{
+	t->extra = tm_xrealloc(t->extra, (t->nextra + 1) * sizeof(*t->extra));
+	t->extra[t->nextra].key = key;
+	t->extra[t->nextra].raw = raw;
+	t->nextra++;
+}
+
+static bool is_null_word(const char *s, size_t len)
+{
+	return !len || (len == 1 && *s == '~') ||
+	       (len == 4 && (!memcmp(s, "null", 4) || !memcmp(s, "Null", 4) ||
+	                     !memcmp(s, "NULL", 4)));
+}
+
+/* Printable ASCII but `"` and `\`: a double-quoted scalar means as is. */
+static bool is_simple_quoted(const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (s[i] < 0x20 || s[i] > 0x7e || s[i] == '"' || s[i] == '\\')
+			return false;
+	return true;
+}
+
+/*
+ * The fast path for what the writer itself writes: `"text"` and
+ * `["a","b"]` with simple quoted strings.  Anything else, even when valid,
+ * is left to libyaml (false).
+ */
+static bool read_simple(tm_yaml_value *v, const char *s, size_t len)
+{
+	size_t i, start;
+
+	if (len >= 2 && s[0] == '"' && s[len - 1] == '"') {
+		if (!is_simple_quoted(s + 1, len - 2))
+			return false;
+		v->kind = TM_YAML_STRING;
+		v->str = tm_xstrndup(s + 1, len - 2);
+		return true;
+	}
+	if (len < 2 || s[0] != '[' || s[len - 1] != ']')
+		return false;
+	v->kind = TM_YAML_LIST;
+	for (i = 1; i < len - 1; i++) {
+		if (s[i] != '"')
+			goto other;
+		start = ++i;
+		while (i < len - 1 && s[i] != '"')
+			i++;
+		if (i == len - 1 || !is_simple_quoted(s + start, i - start))
+			goto other;
+		tm_strv_push_owned(&v->items,
+		                   tm_xstrndup(s + start, i - start));
+		if (++i < len - 1 && s[i] != ',')
+			goto other;
+		if (i == len - 2)
+			goto other; /* a trailing comma */
+	}
+	return true;
+other:
+	tm_yaml_value_clear(v);
+	return false;
+}
+
+/* Read the value of a known field from lines[i..j). */
+static int read_value(tm_yaml_value *v, struct block *b, size_t i, size_t j,
+                      const char *key, size_t colon)
+{
+	const struct line *l = &b->lines[i];
+	const char *s = l->p + colon + 1;
+	size_t len = l->len - colon - 1, k;
+	tm_buf text = TM_BUF_INIT;
+	int error;
+
+	while (len && is_space(*s))
+		s++, len--;
+	while (len && is_space(s[len - 1]))
+		len--;
+	if (j == i + 1) {
+		if (len && strchr("\"'[{|>&*!", *s)) {
+			if (read_simple(v, s, len))
+				return 0;
+		} else {
+			/* plain: the raw rest of the line (`Fix #12 login`) */
+			if (!is_null_word(s, len)) {
+				v->kind = TM_YAML_STRING;
+				v->str = tm_xstrndup(s, len);
+			}
+			return 0;
+		}
+	}
+	for (k = i; k < j; k++) {
+		tm_buf_put(&text, b->lines[k].p, b->lines[k].len);
+		tm_buf_putc(&text, '\n');
+	}
+	error = tm_yaml_read_entry(v, text.ptr, text.size, key, b->path,
+	                           LINE_NO(i));
+	tm_buf_release(&text);
+	return error;
+}
+
+/* Store the value of a known field. */
+static int set_field(tm_thread *t, struct block *b, size_t i, const char *key,
+                     tm_yaml_value *v)
+{
+	char **field = scalar_field(t, key);
+
+	if (field) {
+		if (v->kind == TM_YAML_LIST || v->kind == TM_YAML_OTHER)
+			return tm_error_set(TM_EPARSE,
+			                    "'%s' line %zu: field '%s' must be "
+			                    "a single value, not a list or "
+			                    "mapping",
+			                    b->path, LINE_NO(i), key);
+		*field = v->str;
+		v->str = NULL;
+		return 0;
+	}
+	/* paths */
+	switch (v->kind) {
+	case TM_YAML_NULL:
+		break;
+	case TM_YAML_STRING:
+		t->has_paths = true;
+		tm_strv_push_owned(&t->paths, v->str);
+		v->str = NULL;
+		break;
+	case TM_YAML_LIST:
+		t->has_paths = true;
+		t->paths = v->items;
+		v->items = (tm_strv)TM_STRV_INIT;
+		break;
+	default:
+		return tm_error_set(TM_EPARSE,
+		                    "'%s' line %zu: field 'paths' must be a "
+		                    "list of strings",
+		                    b->path, LINE_NO(i));
+	}
+	return 0;
+}
+
+/* Read the entry in lines[i..j), whose key ends at `colon`. */
+static int read_entry(tm_thread *t, struct block *b, size_t i, size_t j,
+                      size_t colon)
+{
+	const struct line *l = &b->lines[i];
+	tm_yaml_value v = TM_YAML_VALUE_INIT;
+	tm_buf raw = TM_BUF_INIT;
+	char *key = tm_xstrndup(l->p, colon);
+	size_t k;
+	int error = 0;
+
+	if (tm_strv_contains(&b->seen, key)) {
+		error = tm_error_set(TM_EPARSE,
+		                     "'%s' line %zu: duplicate key '%s'",
+		                     b->path, LINE_NO(i), key);
+		goto done;
+	}
+	tm_strv_push(&b->seen, key);
+	if (!scalar_field(t, key) && strcmp(key, "paths")) {
+		tm_buf_put(&raw, l->p + colon + 1, l->len - colon - 1);
+		for (k = i + 1; k < j; k++) {
+			tm_buf_putc(&raw, '\n');
+			tm_buf_put(&raw, b->lines[k].p, b->lines[k].len);
+		}
+		add_extra(t, key, tm_buf_detach(&raw));
+		return 0;
+	}
+	if ((error = read_value(&v, b, i, j, key, colon)) == 0)
+		error = set_field(t, b, i, key, &v);
+done:
+	tm_yaml_value_clear(&v);
+	free(key);
+	return error;
+}
+
+static int read_block(tm_thread *t, struct block *b)
+{
+	const struct line *l;
+	size_t i = 0, j, colon;
+	int error;
+
+	while (i < b->n) {
+		l = &b->lines[i];
+		if (is_blank(l)) {
+			i++;
+			continue;
+		}
+		if (l->p[0] == '#') {
+			add_extra(t, NULL, tm_xstrndup(l->p, l->len));
+			i++;
+			continue;
+		}
+		if (is_continuation(l))
+			return tm_error_set(TM_EPARSE,
+			                    "'%s' line %zu: indented line "
+			                    "continues no field",
+			                    b->path, LINE_NO(i));
+		if (!(colon = key_end(l)))
+			return tm_error_set(TM_EPARSE,
+			                    "'%s' line %zu: expected 'key: "
+			                    "value', a comment or '---'",
+			                    b->path, LINE_NO(i));
+		j = entry_end(b, i);
+		if ((error = read_entry(t, b, i, j, colon)) < 0)
+			return error;
+		i = j;
+	}
+	return 0;
+}
+
+int tm_frontmatter_parse(tm_thread **out, const char *data, size_t len,
+                         const char *id, const char *path)
+{
+	struct block b = {path, NULL, 0, 0, TM_STRV_INIT};
+	const char *pos = data, *end = data + len, *nul;
+	struct line l;
+	tm_thread *t = NULL;
+	bool crlf, open_crlf, closed = false;
+	int error = 0;
+
+	if ((nul = memchr(data, 0, len)))
+		return tm_error_set(TM_EPARSE,
+		                    "'%s' line %zu: NUL byte (not a text file)",
+		                    path, line_of(data, nul));
+	if (len >= 3 && !memcmp(data, "\xef\xbb\xbf", 3))
+		pos += 3;
+	if (!next_line(&pos, end, &l, &open_crlf) || !is_fence(&l))
+		return tm_error_set(TM_EPARSE,
+		                    "'%s' does not start with a '---' "
+		                    "frontmatter line",
+		                    path);
+	while (next_line(&pos, end, &l, &crlf)) {
+		if (is_fence(&l)) {
+			closed = true;
+			break;
+		}
+		if (utf8_valid_prefix((const unsigned char *)l.p, l.len) !=
+		    l.len) {
+			error = tm_error_set(TM_EPARSE,
+			                     "'%s' line %zu: invalid UTF-8 in "
+			                     "the frontmatter",
+			                     path, LINE_NO(b.n));
+			goto done;
+		}
+		tm_xgrow((void **)&b.lines, &b.alloc, b.n + 1, sizeof(l));
+		b.lines[b.n++] = l;
+	}
+	if (!closed) {
+		error = tm_error_set(TM_EPARSE,
+		                     "'%s': no closing '---' line after the "
+		                     "frontmatter",
+		                     path);
+		goto done;
+	}
+	t = tm_thread_new();
+	t->id = tm_xstrdup(id);
+	t->crlf = open_crlf;
+	if ((error = read_block(t, &b)) < 0)
+		goto done;
+	tm_thread_set_body(t, pos, end - pos);
+	*out = t;
+	t = NULL;
+done:
+	tm_thread_free(t);
+	tm_strv_clear(&b.seen);
+	free(b.lines);
+	return error;
+}
+
+#define LF   "\n"
+#define CRLF "\r\n"
+
+/* Append `len` bytes of `s`, its LF line ends made `eol`. */
+static void put_lines(tm_buf *out, const char *eol, const char *s, size_t len)
+{
+	const char *nl, *end = s + len;
+
+	while ((nl = memchr(s, '\n', end - s))) {
+		tm_buf_put(out, s, nl - s);
+		tm_buf_puts(out, eol);
+		s = nl + 1;
+	}
+	tm_buf_put(out, s, end - s);
+}
+
+static void put_field(tm_buf *out, const char *eol, const char *key,
+                      const char *value)
+{
+	if (!value)
+		return;
+	tm_buf_puts(out, key);
+	tm_buf_puts(out, ": ");
+	tm_yaml_put_scalar(out, value);
+	tm_buf_puts(out, eol);
+}
+
+static void put_header(tm_buf *out, const tm_thread *t, const char *eol)
+{
+	size_t i;
+
+	tm_buf_puts(out, "---");
+	tm_buf_puts(out, eol);
+	put_field(out, eol, "id", t->id ? t->id : t->field_id);
+	put_field(out, eol, "title", t->title);
+	if (t->parent_id) {
+		put_field(out, eol, "parentId", t->parent_id);
+	} else {
+		tm_buf_puts(out, "parentId: null"); /* plain: a root */
+		tm_buf_puts(out, eol);
+	}
+	put_field(out, eol, "author", t->author);
+	put_field(out, eol, "createdAt", t->created_at);
+	put_field(out, eol, "updatedAt", t->updated_at);
+	put_field(out, eol, "status", t->status);
+	put_field(out, eol, "branch", t->branch);
+	put_field(out, eol, "commit", t->commit);
+	if (t->has_paths) {
+		tm_buf_puts(out, "paths: [");
+		for (i = 0; i < t->paths.n; i++) {
+			if (i)
+				tm_buf_putc(out, ',');
+			tm_yaml_put_quoted(out, t->paths.items[i]);
+		}
+		tm_buf_putc(out, ']');
+		tm_buf_puts(out, eol);
+	}
+	put_field(out, eol, "mergedInto", t->merged_into);
+	for (i = 0; i < t->nextra; i++) {
+		if (t->extra[i].key) {
+			tm_buf_puts(out, t->extra[i].key);
+			tm_buf_putc(out, ':');
+		}
+		if (t->extra[i].raw)
+			put_lines(out, eol, t->extra[i].raw,
+			          strlen(t->extra[i].raw));
+		tm_buf_puts(out, eol);
+	}
+	tm_buf_puts(out, "---");
+	tm_buf_puts(out, eol);
+}
+
+void tm_frontmatter_write_header(tm_buf *out, const tm_thread *t)
+{
+	put_header(out, t, LF);
+}
+
+void tm_frontmatter_write(tm_buf *out, const tm_thread *t)
+{
+	put_header(out, t, t->crlf ? CRLF : LF);
+	if (t->body)
+		tm_buf_put(out, t->body, t->body_len);
+}
+
+static bool is_blank_char(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
+}
+
+void tm_thread_set_summary(tm_thread *t, const char *text, size_t len)
+{
+	tm_buf norm = TM_BUF_INIT, body = TM_BUF_INIT;
+	const char *eol = t->crlf ? CRLF : LF;
+	size_t i, keep = 0;
+	bool blank = true;
+
+	for (i = 0; i < len; i++)
+		if (text[i] != '\r' || i + 1 == len || text[i + 1] != '\n')
+			tm_buf_putc(&norm, text[i]);
+	/* keep up to the end of the last line holding more than blanks */
+	for (i = 0; i < norm.size; i++) {
+		if (norm.ptr[i] == '\n')
+			blank = true;
+		else if (!is_blank_char(norm.ptr[i]))
+			blank = false;
+		if (!blank && (i + 1 == norm.size || norm.ptr[i + 1] == '\n'))
+			keep = i + 1;
+	}
+	if (keep) {
+		tm_buf_puts(&body, eol);
+		put_lines(&body, eol, norm.ptr, keep);
+		tm_buf_puts(&body, eol);
+	}
+	tm_thread_set_body(t, tm_buf_cstr(&body), body.size);
+	tm_buf_release(&norm);
+	tm_buf_release(&body);
+}
+
+char *tm_thread_summary(const tm_thread *t)
+{
+	tm_buf out = TM_BUF_INIT;
+	const char *s = t->body;
+	size_t len = t->body_len, i;
+
+	if (!s)
+		return tm_xstrdup("");
+	if (len && s[0] == '\n')
+		s++, len--;
+	else if (len >= 2 && s[0] == '\r' && s[1] == '\n')
+		s += 2, len -= 2;
+	for (i = 0; i < len; i++)
+		if (s[i] != '\r' || i + 1 == len || s[i + 1] != '\n')
+			tm_buf_putc(&out, s[i]);
+	return tm_buf_detach(&out);
+}

@@ -1,0 +1,74 @@
+/*
+ * Thread files (threads/{project}/{thread}.md): the YAML frontmatter block
+ * read into a tm_thread and written back canonically, and the summary body.
+ */
+#ifndef TM_FRONTMATTER_H
+#define TM_FRONTMATTER_H
+
+#include "buf.h"
+#include "model.h"
+#include "yaml.h"
+
+#include <stddef.h>
+
+/*
+ * Parse a thread file: `len` bytes of `data` (no NUL needed at the end).
+ * `id` (not NULL) is the thread id from the file name, copied to t->id; the
+ * `id` field only goes to t->field_id.  `path` (not NULL) names the file in
+ * error messages.
+ *
+ * A UTF-8 BOM is skipped; the first line must be `---` and the block ends
+ * at the next line that is exactly `---` (CRLF accepted; t->crlf tells the
+ * opening line ended in CRLF).  A plain value on the key's line is its raw
+ * rest, trimmed (`title: Fix #12 login`); quoted, flow, block and
+ * multi-line values are read with libyaml.  Plain null, ~, Null, NULL or
+ * nothing leave a field absent (a root for parentId).  Unknown fields and
+ * `#` comment lines are kept in t->extra, in order; blank lines between
+ * entries are dropped.  The body is every byte after the closing line.
+ *
+ * On success *out is a new thread (free with tm_thread_free) and 0 is
+ * returned.  Otherwise *out is untouched and TM_EPARSE is returned with a
+ * message naming `path` (and the line): no opening or closing `---`, a NUL
+ * byte anywhere, invalid UTF-8 in the block, a line that is no entry,
+ * comment, continuation or blank, a duplicate key, a known field holding a
+ * collection (or `paths` holding a mapping), a libyaml error.
+ */
+int tm_frontmatter_parse(tm_thread **out, const char *data, size_t len,
+                         const char *id, const char *path);
+
+/*
+ * Append the whole canonical file to `out`: the frontmatter block as
+ * tm_frontmatter_write_header writes it, but with CRLF line ends when
+ * t->crlf, then the body bytes unchanged.
+ */
+void tm_frontmatter_write(tm_buf *out, const tm_thread *t);
+
+/*
+ * Append only the frontmatter block, "---" to "---" included: id (t->id,
+ * or t->field_id when t->id is NULL), title, parentId (`null` for a root),
+ * author, createdAt, updatedAt, status, branch, commit, paths (a JSON array
+ * as JSON.stringify writes it), mergedInto -- each but id and parentId only
+ * when set -- then the extra fields and comments in order.  Scalars go
+ * through tm_yaml_put_scalar.  Lines always end in LF (t->crlf is ignored)
+ * and no BOM is written, so that the merge can compare and tie-break sides
+ * bytewise whatever their line ends.
+ */
+void tm_frontmatter_write_header(tm_buf *out, const tm_thread *t);
+
+/*
+ * Replace the body with a new summary: a blank line, then `text` (`len`
+ * bytes; CRLF made LF) without its trailing blank or whitespace-only lines,
+ * with exactly one final newline.  The body becomes "" when the text is
+ * empty or only whitespace.  When t->crlf every line of the new body ends
+ * in CRLF.
+ */
+void tm_thread_set_summary(tm_thread *t, const char *text, size_t len);
+
+/*
+ * The summary of a thread: its body without the one leading blank line
+ * that tm_thread_set_summary writes (when present), CRLF made LF.  Returns
+ * a malloc'd string (free it); "" when there is no body.
+ */
+char *tm_thread_summary(const tm_thread *t);
+
+#endif

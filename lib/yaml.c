@@ -1,0 +1,463 @@
+/* YAML scalar quoting and libyaml entry reading (see yaml.h). */
+#include "yaml.h"
+#include "error.h"
+#include "json.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <yaml.h>
+
+#define TAG_NULL "tag:yaml.org,2002:null"
+
+static bool is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static bool is_hex(char c)
+{
+	return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+static bool is_octal(char c)
+{
+	return c >= '0' && c <= '7';
+}
+
+/* Skip a run of characters accepted by `ok`; true when at least one. */
+static bool skip_run(const char **p, bool (*ok)(char))
+{
+	const char *start = *p;
+
+	while (ok(**p))
+		(*p)++;
+	return *p != start;
+}
+
+static bool is_null_word(const char *s)
+{
+	return !strcmp(s, "") || !strcmp(s, "~") || !strcmp(s, "null") ||
+	       !strcmp(s, "Null") || !strcmp(s, "NULL");
+}
+
+/* YAML 1.2 core booleans and YAML 1.1 ones, in any case. */
+static bool is_bool_word(const char *s)
+{
+	static const char *const words[] = {"true", "false", "yes", "no",
+	                                    "on",   "off",   "y",   "n"};
+	size_t i;
+
+	for (i = 0; i < sizeof(words) / sizeof(*words); i++)
+		if (!strcasecmp(s, words[i]))
+			return true;
+	return false;
+}
+
+/* [-+]?[0-9]+, 0o[0-7]+, 0x[0-9a-fA-F]+ (upper-case O and X too). */
+static bool is_int_word(const char *s)
+{
+	const char *p = s;
+
+	if (p[0] == '0' && (p[1] == 'o' || p[1] == 'O')) {
+		p += 2;
+		return skip_run(&p, is_octal) && !*p;
+	}
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+		p += 2;
+		return skip_run(&p, is_hex) && !*p;
+	}
+	if (*p == '+' || *p == '-')
+		p++;
+	return skip_run(&p, is_digit) && !*p;
+}
+
+/*
+ * [-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?, [-+]?\.inf and
+ * \.nan (those two in any case).
+ */
+static bool is_float_word(const char *s)
+{
+	const char *p = s;
+
+	if (!strcasecmp(p, ".nan"))
+		return true;
+	if (*p == '+' || *p == '-')
+		p++;
+	if (!strcasecmp(p, ".inf"))
+		return true;
+	if (*p == '.') {
+		p++;
+		if (!skip_run(&p, is_digit))
+			return false;
+	} else {
+		if (!skip_run(&p, is_digit))
+			return false;
+		if (*p == '.') {
+			p++;
+			skip_run(&p, is_digit);
+		}
+	}
+	if (*p == 'e' || *p == 'E') {
+		p++;
+		if (*p == '+' || *p == '-')
+			p++;
+		if (!skip_run(&p, is_digit))
+			return false;
+	}
+	return !*p;
+}
+
+/* C0 controls (line breaks and tabs included), DEL, C1 controls. */
+static bool has_control(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	for (; *p; p++) {
+		if (*p < 0x20 || *p == 0x7f)
+			return true;
+		if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f)
+			return true;
+	}
+	return false;
+}
+
+/* The final check: libyaml reads "k: VALUE" as one plain scalar VALUE. */
+static bool libyaml_reads_plain(const char *value)
+{
+	static const yaml_event_type_t want[] = {
+	        YAML_STREAM_START_EVENT,  YAML_DOCUMENT_START_EVENT,
+	        YAML_MAPPING_START_EVENT, YAML_SCALAR_EVENT,
+	        YAML_SCALAR_EVENT,        YAML_MAPPING_END_EVENT,
+	        YAML_DOCUMENT_END_EVENT,  YAML_STREAM_END_EVENT};
+	yaml_parser_t parser;
+	yaml_event_t ev;
+	tm_buf doc = TM_BUF_INIT;
+	size_t i, n = sizeof(want) / sizeof(*want), vlen = strlen(value);
+	bool ok = true;
+
+	tm_buf_puts(&doc, "k: ");
+	tm_buf_puts(&doc, value);
+	tm_buf_putc(&doc, '\n');
+	if (!yaml_parser_initialize(&parser))
+		abort();
+	yaml_parser_set_input_string(&parser, (const unsigned char *)doc.ptr,
+	                             doc.size);
+	for (i = 0; ok && i < n; i++) {
+		if (!yaml_parser_parse(&parser, &ev))
+			break;
+		ok = ev.type == want[i];
+		if (ok && i == 4)
+			ok = ev.data.scalar.style == YAML_PLAIN_SCALAR_STYLE &&
+			     !ev.data.scalar.tag &&
+			     ev.data.scalar.length == vlen &&
+			     !memcmp(ev.data.scalar.value, value, vlen);
+		yaml_event_delete(&ev);
+	}
+	yaml_parser_delete(&parser);
+	tm_buf_release(&doc);
+	return ok && i == n;
+}
+
+bool tm_yaml_plain_ok(const char *value)
+{
+	size_t len = strlen(value);
+
+	if (!len || value[0] == ' ' || value[len - 1] == ' ')
+		return false;
+	if (strchr("-\"'#?:,[]{}&*!|>%@`", value[0]))
+		return false;
+	if (value[len - 1] == ':' || strstr(value, ": ") || strstr(value, " #"))
+		return false;
+	if (has_control(value))
+		return false;
+	if (is_null_word(value) || is_bool_word(value) || is_int_word(value) ||
+	    is_float_word(value))
+		return false;
+	return libyaml_reads_plain(value);
+}
+
+/*
+ * Characters JSON.stringify leaves raw that YAML cannot: U+FFFE and U+FFFF
+ * are not allowed, U+2028 and U+2029 are line breaks (folded, with the
+ * spaces around them, inside a quoted scalar).
+ */
+static const struct {
+	const char *utf8;
+	const char *escape;
+} yaml_escapes[] = {
+        {"\xe2\x80\xa8", "\\u2028"},
+        {"\xe2\x80\xa9", "\\u2029"},
+        {"\xef\xbf\xbe", "\\ufffe"},
+        {"\xef\xbf\xbf", "\\uffff"},
+};
+
+#define NESCAPES (sizeof(yaml_escapes) / sizeof(*yaml_escapes))
+
+/* The yaml_escapes entry `s` starts with, or -1. */
+static int yaml_escape_at(const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < NESCAPES; i++)
+		if (!strncmp(s, yaml_escapes[i].utf8, 3))
+			return (int)i;
+	return -1;
+}
+
+void tm_yaml_put_quoted(tm_buf *out, const char *value)
+{
+	size_t start = out->size, i;
+	tm_buf json = TM_BUF_INIT;
+	int e = -1;
+
+	tm_json_put_string(out, value, strlen(value));
+	for (i = start; i < out->size && e < 0; i++)
+		e = yaml_escape_at(out->ptr + i);
+	if (e < 0)
+		return;
+	/* rare: redo the tail with those escaped (JSON escapes are ASCII,
+	 * so these bytes can only be the characters themselves) */
+	i--;
+	tm_buf_put(&json, out->ptr + i, out->size - i);
+	tm_buf_truncate(out, i);
+	for (i = 0; i < json.size; i++) {
+		if ((e = yaml_escape_at(json.ptr + i)) >= 0) {
+			tm_buf_puts(out, yaml_escapes[e].escape);
+			i += 2;
+		} else {
+			tm_buf_putc(out, json.ptr[i]);
+		}
+	}
+	tm_buf_release(&json);
+}
+
+void tm_yaml_put_scalar(tm_buf *out, const char *value)
+{
+	if (tm_yaml_plain_ok(value))
+		tm_buf_puts(out, value);
+	else
+		tm_yaml_put_quoted(out, value);
+}
+
+void tm_yaml_value_clear(tm_yaml_value *v)
+{
+	free(v->str);
+	v->str = NULL;
+	tm_strv_clear(&v->items);
+	v->kind = TM_YAML_NULL;
+}
+
+/* What an entry is read for: names the file, line and field in errors. */
+struct entry_ctx {
+	yaml_parser_t parser;
+	const char *key;
+	const char *path;
+	size_t first_line;
+	size_t last; /* index of the entry's last line */
+};
+
+static int entry_fail(struct entry_ctx *c, size_t line, const char *what)
+{
+	/* libyaml puts "unexpected end of stream" past the final newline */
+	if (line > c->last)
+		line = c->last;
+	return tm_error_set(TM_EPARSE,
+	                    "'%s' line %zu: cannot read field '%s': %s",
+	                    c->path, c->first_line + line, c->key, what);
+}
+
+/* The next event, or TM_EPARSE naming libyaml's problem. */
+static int next_event(struct entry_ctx *c, yaml_event_t *ev)
+{
+	if (yaml_parser_parse(&c->parser, ev))
+		return 0;
+	return entry_fail(c, c->parser.problem_mark.line,
+	                  c->parser.problem ? c->parser.problem
+	                                    : "invalid YAML");
+}
+
+static int expect_event(struct entry_ctx *c, yaml_event_type_t type,
+                        const char *what)
+{
+	yaml_event_t ev;
+	int error;
+
+	if ((error = next_event(c, &ev)) < 0)
+		return error;
+	if (ev.type != type)
+		error = entry_fail(c, ev.start_mark.line, what);
+	yaml_event_delete(&ev);
+	return error;
+}
+
+/* A scalar event's text as an owned string; TM_EPARSE when it holds NUL. */
+static int scalar_text(char **out, struct entry_ctx *c, const yaml_event_t *ev)
+{
+	const char *v = (const char *)ev->data.scalar.value;
+	size_t len = ev->data.scalar.length;
+
+	if (memchr(v, 0, len))
+		return entry_fail(c, ev->start_mark.line,
+		                  "the value holds a NUL character");
+	*out = tm_xstrndup(v, len);
+	return 0;
+}
+
+static bool scalar_is_null(const yaml_event_t *ev)
+{
+	const char *tag = (const char *)ev->data.scalar.tag;
+	char *v = (char *)ev->data.scalar.value;
+
+	if (tag)
+		return !strcmp(tag, TAG_NULL);
+	return ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE &&
+	       strlen(v) == ev->data.scalar.length && is_null_word(v);
+}
+
+/*
+ * Skip the rest of a collection whose start event was just read.  Aliases
+ * are refused everywhere: one entry has nothing worth an anchor.
+ */
+static int skip_collection(struct entry_ctx *c)
+{
+	yaml_event_t ev;
+	int error, depth = 1;
+
+	while (depth > 0) {
+		if ((error = next_event(c, &ev)) < 0)
+			return error;
+		if (ev.type == YAML_SEQUENCE_START_EVENT ||
+		    ev.type == YAML_MAPPING_START_EVENT)
+			depth++;
+		else if (ev.type == YAML_SEQUENCE_END_EVENT ||
+		         ev.type == YAML_MAPPING_END_EVENT)
+			depth--;
+		else if (ev.type == YAML_ALIAS_EVENT)
+			error = entry_fail(c, ev.start_mark.line,
+			                   "YAML aliases are not supported");
+		yaml_event_delete(&ev);
+		if (error < 0)
+			return error;
+	}
+	return 0;
+}
+
+/* The items of a sequence whose start event was just read. */
+static int read_sequence(struct entry_ctx *c, tm_yaml_value *v)
+{
+	yaml_event_t ev;
+	char *item = NULL;
+	int error = 0;
+
+	v->kind = TM_YAML_LIST;
+	for (;;) {
+		if ((error = next_event(c, &ev)) < 0)
+			return error;
+		switch (ev.type) {
+		case YAML_SEQUENCE_END_EVENT:
+			yaml_event_delete(&ev);
+			return 0;
+		case YAML_SCALAR_EVENT:
+			if ((error = scalar_text(&item, c, &ev)) == 0)
+				tm_strv_push_owned(&v->items, item);
+			break;
+		case YAML_SEQUENCE_START_EVENT:
+		case YAML_MAPPING_START_EVENT:
+			v->kind = TM_YAML_OTHER;
+			error = skip_collection(c);
+			break;
+		default:
+			error = entry_fail(c, ev.start_mark.line,
+			                   "YAML aliases are not supported");
+		}
+		yaml_event_delete(&ev);
+		if (error < 0)
+			return error;
+	}
+}
+
+static int read_value(struct entry_ctx *c, tm_yaml_value *v)
+{
+	yaml_event_t ev;
+	int error = 0;
+
+	if ((error = next_event(c, &ev)) < 0)
+		return error;
+	switch (ev.type) {
+	case YAML_SCALAR_EVENT:
+		if (!scalar_is_null(&ev) &&
+		    (error = scalar_text(&v->str, c, &ev)) == 0)
+			v->kind = TM_YAML_STRING;
+		break;
+	case YAML_SEQUENCE_START_EVENT:
+		error = read_sequence(c, v);
+		break;
+	case YAML_MAPPING_START_EVENT:
+		v->kind = TM_YAML_OTHER;
+		error = skip_collection(c);
+		break;
+	default:
+		error = entry_fail(c, ev.start_mark.line,
+		                   "YAML aliases are not supported");
+	}
+	yaml_event_delete(&ev);
+	return error;
+}
+
+/* The events around an entry's value. */
+static const struct {
+	yaml_event_type_t type;
+	const char *what;
+} before_value[] =
+        {
+                {YAML_STREAM_START_EVENT, "no YAML"},
+                {YAML_DOCUMENT_START_EVENT, "no YAML"},
+                {YAML_MAPPING_START_EVENT, "not a 'key: value' entry"},
+                {YAML_SCALAR_EVENT, "not a 'key: value' entry"},
+},
+  after_value[] = {
+          {YAML_MAPPING_END_EVENT, "the entry holds more than one key"},
+          {YAML_DOCUMENT_END_EVENT, "unexpected YAML after the value"},
+          {YAML_STREAM_END_EVENT, "unexpected YAML after the value"},
+};
+
+#define NBEFORE (sizeof(before_value) / sizeof(*before_value))
+#define NAFTER  (sizeof(after_value) / sizeof(*after_value))
+
+int tm_yaml_read_entry(tm_yaml_value *out, const char *text, size_t len,
+                       const char *key, const char *path, size_t first_line)
+{
+	struct entry_ctx c;
+	tm_yaml_value v = TM_YAML_VALUE_INIT;
+	size_t i;
+	int error = 0;
+
+	c.key = key;
+	c.path = path;
+	c.first_line = first_line;
+	c.last = 0;
+	for (i = 0; i < len; i++)
+		if (text[i] == '\n' && i + 1 < len)
+			c.last++;
+	if (!yaml_parser_initialize(&c.parser))
+		abort();
+	yaml_parser_set_input_string(&c.parser, (const unsigned char *)text,
+	                             len);
+	for (i = 0; i < NBEFORE && !error; i++)
+		error = expect_event(&c, before_value[i].type,
+		                     before_value[i].what);
+	if (!error)
+		error = read_value(&c, &v);
+	for (i = 0; i < NAFTER && !error; i++)
+		error = expect_event(&c, after_value[i].type,
+		                     after_value[i].what);
+	if (!error) {
+		*out = v;
+		v = (tm_yaml_value)TM_YAML_VALUE_INIT;
+	}
+	tm_yaml_value_clear(&v);
+	yaml_parser_delete(&c.parser);
+	return error;
+}
