@@ -1,0 +1,456 @@
+/* Safe file I/O and atomic writes inside .threadmind/ (see atomic.h). */
+#include "atomic.h"
+#include "error.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define SYMLINK_MSG                                                         \
+	"'%s' is a symbolic link; threadmind does not follow links inside " \
+	".threadmind/"
+
+/* Room for "{name}.{uuid}.tmp". */
+#define TMP_SUFFIX_LEN (1 + TM_UUID_LEN + 4)
+
+static atomic_int next_fault = TM_ATOMIC_FAULT_NONE;
+
+static int check_name(const char *name, const char *display)
+{
+	if (!name || !*name || strchr(name, '/') || !strcmp(name, ".") ||
+	    !strcmp(name, ".."))
+		return tm_error_set(TM_EINVALID,
+		                    "'%s' is not a plain file name inside "
+		                    "its folder",
+		                    display ? display : "(null)");
+	return 0;
+}
+
+/*
+ * Explain why opening `name` in `dirfd` (or `path` with AT_FDCWD) with
+ * O_NOFOLLOW failed: a link, not a folder, missing, or errno as is.
+ */
+static int open_failure(int dirfd, const char *name, const char *display,
+                        int err, bool want_dir)
+{
+	struct stat st;
+
+	if (err == ENOENT)
+		return tm_error_set(TM_ENOTFOUND, "'%s' does not exist",
+		                    display);
+	if (err == ELOOP || err == ENOTDIR || err == EMLINK) {
+		if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+			if (S_ISLNK(st.st_mode))
+				return tm_error_set(TM_EINVALID, SYMLINK_MSG,
+				                    display);
+			if (want_dir && !S_ISDIR(st.st_mode))
+				return tm_error_set(TM_EINVALID,
+				                    "'%s' is not a folder",
+				                    display);
+		} else if (errno == ENOTDIR) {
+			return tm_error_set(TM_EINVALID,
+			                    "'%s' is not inside a folder",
+			                    display);
+		}
+	}
+	errno = err;
+	return tm_error_set_errno(TM_ERROR, "cannot open '%s'", display);
+}
+
+int tm_fs_open_dir(int *out_fd, const char *path)
+{
+	int fd;
+
+	if (!path || !*path)
+		return tm_error_set(TM_EINVALID, "empty folder path");
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return open_failure(AT_FDCWD, path, path, errno, true);
+	*out_fd = fd;
+	return 0;
+}
+
+int tm_fs_open_subdir(int *out_fd, int dirfd, const char *name,
+                      const char *display, bool create)
+{
+	int fd, error;
+
+	if ((error = check_name(name, display)) < 0)
+		return error;
+	if (create && mkdirat(dirfd, name, 0777) < 0 && errno != EEXIST)
+		return tm_error_set_errno(TM_ERROR, "cannot create '%s'",
+		                          display);
+	fd = openat(dirfd, name,
+	            O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return open_failure(dirfd, name, display, errno, true);
+	*out_fd = fd;
+	return 0;
+}
+
+/* "1 MiB", "64 KiB", "1000 bytes": the limit as people say it. */
+static void format_size(char *out, size_t outlen, size_t n)
+{
+	if (n >= 1024 * 1024 && n % (1024 * 1024) == 0)
+		snprintf(out, outlen, "%zu MiB", n / (1024 * 1024));
+	else if (n >= 1024 && n % 1024 == 0)
+		snprintf(out, outlen, "%zu KiB", n / 1024);
+	else
+		snprintf(out, outlen, "%zu bytes", n);
+}
+
+static int too_large(const char *display, size_t max)
+{
+	char limit[64];
+
+	format_size(limit, sizeof(limit), max);
+	return tm_error_set(TM_EINVALID,
+	                    "'%s' is larger than %s; threadmind refuses "
+	                    "files that large",
+	                    display, limit);
+}
+
+int tm_fs_read_at(tm_buf *out, int dirfd, const char *name, const char *display,
+                  size_t max)
+{
+	size_t start = out->size, got = 0;
+	struct stat st;
+	int fd, error;
+
+	if ((error = check_name(name, display)) < 0)
+		return error;
+	fd = openat(dirfd, name,
+	            O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0)
+		return open_failure(dirfd, name, display, errno, false);
+	if (fstat(fd, &st) < 0) {
+		error = tm_error_set_errno(TM_ERROR, "cannot stat '%s'",
+		                           display);
+		goto done;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		error = tm_error_set(TM_EINVALID,
+		                     "'%s' is not a regular file; threadmind "
+		                     "only reads regular files",
+		                     display);
+		goto done;
+	}
+	if (st.st_size < 0 || (uintmax_t)st.st_size > max) {
+		error = too_large(display, max);
+		goto done;
+	}
+
+	/* Read up to max + 1 bytes: the file may grow while we read. */
+	for (;;) {
+		size_t want = 64 * 1024;
+		ssize_t n;
+
+		if (want > max + 1 - got)
+			want = max + 1 - got;
+		if (want == 0)
+			break;
+		tm_buf_grow(out, want);
+		n = read(fd, out->ptr + out->size, want);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			error = tm_error_set_errno(TM_ERROR, "cannot read '%s'",
+			                           display);
+			goto done;
+		}
+		if (n == 0)
+			break;
+		out->size += (size_t)n;
+		got += (size_t)n;
+	}
+	if (got > max) {
+		error = too_large(display, max);
+		goto done;
+	}
+	tm_buf_grow(out, 0);
+	out->ptr[out->size] = '\0';
+
+done:
+	if (error < 0 && out->ptr) {
+		out->size = start;
+		out->ptr[start] = '\0';
+	}
+	close(fd);
+	return error;
+}
+
+/* Write all `len` bytes, through short writes and signals. */
+static int write_all(int fd, const char *p, size_t len)
+{
+	while (len > 0) {
+		size_t chunk = len > (1u << 30) ? (1u << 30) : len;
+		ssize_t n = write(fd, p, chunk);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (n == 0) {
+			errno = EIO;
+			return -1;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static int fsync_retry(int fd)
+{
+	int rc;
+
+	do
+		rc = fsync(fd);
+	while (rc < 0 && errno == EINTR);
+	return rc;
+}
+
+/* Create the temp file, trying a fresh name should one already exist. */
+static int create_temp(char *tmp, size_t tmplen, int dirfd, const char *name,
+                       mode_t mode)
+{
+	char uuid[TM_UUID_LEN + 1];
+	int attempt, fd = -1;
+
+	for (attempt = 0; attempt < 4; attempt++) {
+		tm_uuid_v4(uuid);
+		snprintf(tmp, tmplen, "%s.%s.tmp", name, uuid);
+		fd = openat(dirfd, tmp,
+		            O_CREAT | O_EXCL | O_NOFOLLOW | O_WRONLY |
+		                    O_CLOEXEC,
+		            mode);
+		if (fd >= 0 || errno != EEXIST)
+			break;
+	}
+	return fd;
+}
+
+int tm_atomic_write_at(int dirfd, const char *name, const char *display,
+                       const void *data, size_t len)
+{
+	tm_atomic_fault fault =
+	        atomic_exchange(&next_fault, TM_ATOMIC_FAULT_NONE);
+	char tmp[NAME_MAX + 1];
+	mode_t mode = 0666;
+	bool keep_mode = false;
+	struct stat st;
+	int fd = -1, error = 0, saved;
+
+	if ((error = check_name(name, display)) < 0)
+		return error;
+	if (strlen(name) + TMP_SUFFIX_LEN > NAME_MAX)
+		return tm_error_set(TM_EINVALID,
+		                    "'%s': file name too long for a temporary "
+		                    "file next to it",
+		                    display);
+
+	/* Keep the permissions of the regular file being replaced. */
+	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    S_ISREG(st.st_mode)) {
+		mode = st.st_mode & 0777;
+		keep_mode = true;
+	}
+
+	if (fault == TM_ATOMIC_FAULT_OPEN) {
+		errno = EIO;
+		return tm_error_set_errno(TM_ERROR,
+		                          "cannot create a temporary file next "
+		                          "to '%s'",
+		                          display);
+	}
+	fd = create_temp(tmp, sizeof(tmp), dirfd, name, mode);
+	if (fd < 0)
+		return tm_error_set_errno(TM_ERROR,
+		                          "cannot create a temporary file next "
+		                          "to '%s'",
+		                          display);
+	/* The umask may have cleared bits the old file had. */
+	if (keep_mode && fchmod(fd, mode) < 0) {
+		error = tm_error_set_errno(
+		        TM_ERROR, "cannot set the mode of '%s'", display);
+		goto fail;
+	}
+
+	if (fault == TM_ATOMIC_FAULT_WRITE) {
+		if (write_all(fd, data, len / 2) == 0)
+			errno = EIO;
+		error = tm_error_set_errno(TM_ERROR, "cannot write '%s'",
+		                           display);
+		goto fail;
+	}
+	if (write_all(fd, data, len) < 0) {
+		error = tm_error_set_errno(TM_ERROR, "cannot write '%s'",
+		                           display);
+		goto fail;
+	}
+	if (fault == TM_ATOMIC_FAULT_FSYNC) {
+		errno = EIO;
+		error = tm_error_set_errno(TM_ERROR, "cannot sync '%s'",
+		                           display);
+		goto fail;
+	}
+	if (fsync_retry(fd) < 0) {
+		error = tm_error_set_errno(TM_ERROR, "cannot sync '%s'",
+		                           display);
+		goto fail;
+	}
+	/* close() can report a delayed write error (NFS). */
+	saved = close(fd);
+	fd = -1;
+	if (saved < 0 && errno != EINTR) {
+		error = tm_error_set_errno(TM_ERROR, "cannot write '%s'",
+		                           display);
+		goto fail;
+	}
+
+	if (fault == TM_ATOMIC_FAULT_RENAME) {
+		errno = EIO;
+		error = tm_error_set_errno(TM_ERROR, "cannot replace '%s'",
+		                           display);
+		goto fail;
+	}
+	if (renameat(dirfd, tmp, dirfd, name) < 0) {
+		error = tm_error_set_errno(TM_ERROR, "cannot replace '%s'",
+		                           display);
+		goto fail;
+	}
+
+	/*
+	 * Make the rename durable.  Some file systems cannot sync a folder
+	 * (EINVAL): nothing more can be done there.
+	 */
+	if (fsync_retry(dirfd) < 0 && errno != EINVAL && errno != EROFS)
+		return tm_error_set_errno(
+		        TM_ERROR, "cannot sync the folder of '%s'", display);
+	return 0;
+
+fail:
+	saved = errno;
+	if (fd >= 0)
+		close(fd);
+	unlinkat(dirfd, tmp, 0);
+	errno = saved;
+	return error;
+}
+
+int tm_atomic_write(const char *path, const void *data, size_t len)
+{
+	const char *slash, *base;
+	char *dir;
+	int dirfd, error;
+
+	if (!path || !*path)
+		return tm_error_set(TM_EINVALID, "empty file path");
+	slash = strrchr(path, '/');
+	if (!slash) {
+		dir = tm_xstrdup(".");
+		base = path;
+	} else {
+		base = slash + 1;
+		dir = slash == path ? tm_xstrdup("/")
+		                    : tm_xstrndup(path, (size_t)(slash - path));
+	}
+	if (!*base) {
+		free(dir);
+		return tm_error_set(TM_EINVALID,
+		                    "'%s' names a folder, not a "
+		                    "file",
+		                    path);
+	}
+	error = tm_fs_open_dir(&dirfd, dir);
+	free(dir);
+	if (error < 0)
+		return error;
+	error = tm_atomic_write_at(dirfd, base, path, data, len);
+	close(dirfd);
+	return error;
+}
+
+int tm_fs_unlink_at(int dirfd, const char *name, const char *display)
+{
+	int error;
+
+	if ((error = check_name(name, display)) < 0)
+		return error;
+	if (unlinkat(dirfd, name, 0) == 0)
+		return 0;
+	if (errno == ENOENT)
+		return tm_error_set(TM_ENOTFOUND, "'%s' does not exist",
+		                    display);
+	return tm_error_set_errno(TM_ERROR, "cannot remove '%s'", display);
+}
+
+/* SplitMix64: spreads the fallback's weak inputs over all bits. */
+static uint64_t mix64(uint64_t x)
+{
+	x += 0x9e3779b97f4a7c15ULL;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+	return x ^ (x >> 31);
+}
+
+static void fallback_random(unsigned char *b, size_t n)
+{
+	static atomic_ullong counter;
+	struct timespec ts;
+	uint64_t seed, r = 0;
+	size_t i;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	seed = ((uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec) ^
+	       ((uint64_t)getpid() << 32) ^ atomic_fetch_add(&counter, 1) ^
+	       (uint64_t)(uintptr_t)b;
+	for (i = 0; i < n; i++) {
+		if (i % 8 == 0)
+			r = seed = mix64(seed);
+		b[i] = (unsigned char)(r >> (8 * (i % 8)));
+	}
+}
+
+void tm_uuid_v4(char *out37)
+{
+	static const char hex[] = "0123456789abcdef";
+	unsigned char b[16];
+	size_t got = 0, i;
+	char *p = out37;
+
+	while (got < sizeof(b)) {
+		ssize_t n = getrandom(b + got, sizeof(b) - got, 0);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			fallback_random(b, sizeof(b));
+			break;
+		}
+		got += (size_t)n;
+	}
+	b[6] = (unsigned char)((b[6] & 0x0f) | 0x40);
+	b[8] = (unsigned char)((b[8] & 0x3f) | 0x80);
+	for (i = 0; i < sizeof(b); i++) {
+		if (i == 4 || i == 6 || i == 8 || i == 10)
+			*p++ = '-';
+		*p++ = hex[b[i] >> 4];
+		*p++ = hex[b[i] & 15];
+	}
+	*p = '\0';
+}
+
+void tm_atomic_inject_fault(tm_atomic_fault f)
+{
+	atomic_store(&next_fault, (int)f);
+}

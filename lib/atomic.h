@@ -1,0 +1,122 @@
+/*
+ * Safe file I/O inside .threadmind/: folders and files opened without
+ * following symbolic links, a size limit on reads, and atomic replacement
+ * (temp file, fsync, rename, fsync of the folder).
+ */
+#ifndef TM_ATOMIC_H
+#define TM_ATOMIC_H
+
+#include "buf.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* The largest file threadmind reads from .threadmind/ (1 MiB). */
+#define TM_MAX_FILE_SIZE (1024 * 1024)
+
+/* Length of a UUID string, without the NUL. */
+#define TM_UUID_LEN 36
+
+/*
+ * Names: every `name` below is a single path component (no '/', not empty,
+ * not "." or ".."), so that no link can be followed on the way to it;
+ * anything else is TM_EINVALID.  `display` is the path shown in messages
+ * (for example ".threadmind/config.json"); it is not opened.
+ *
+ * File descriptors returned through `out_fd` belong to the caller
+ * (close() them) and have FD_CLOEXEC set.
+ */
+
+/*
+ * Open the folder `path` (O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC; links in
+ * the leading components are followed, the last one is not).
+ * Errors: TM_EINVALID when `path` is a symbolic link ("'PATH' is a symbolic
+ * link; threadmind does not follow links inside .threadmind/") or not a
+ * folder; TM_ENOTFOUND when it does not exist; TM_ERROR otherwise.
+ */
+int tm_fs_open_dir(int *out_fd, const char *path);
+
+/*
+ * Open the subfolder `name` of `dirfd`, refusing a symbolic link as
+ * tm_fs_open_dir does.  With `create`, make it first when missing
+ * (mode 0777 less the umask); an existing folder is fine.
+ * Errors: TM_EINVALID (bad name, link, not a folder), TM_ENOTFOUND
+ * (missing and !create), TM_ERROR.
+ */
+int tm_fs_open_subdir(int *out_fd, int dirfd, const char *name,
+                      const char *display, bool create);
+
+/*
+ * Append the content of the regular file `name` in `dirfd` to `out`
+ * (NUL-terminated).  The file is opened O_RDONLY | O_NOFOLLOW | O_CLOEXEC
+ * | O_NONBLOCK (so that a FIFO cannot block the caller) and checked with
+ * fstat.  `max` is the largest size accepted, in bytes (usually
+ * TM_MAX_FILE_SIZE); a file growing past it while being read is refused
+ * too.  On error `out` is left as it was.
+ * Errors: TM_ENOTFOUND when missing; TM_EINVALID for a symbolic link, a
+ * file that is not a regular file, or one over `max` bytes ("'PATH' is
+ * larger than 1 MiB; threadmind refuses files that large"); TM_ERROR for
+ * I/O errors.
+ */
+int tm_fs_read_at(tm_buf *out, int dirfd, const char *name, const char *display,
+                  size_t max);
+
+/*
+ * Atomically replace `name` in `dirfd` with the `len` bytes at `data`:
+ * write "{name}.{uuid-v4}.tmp" in the same folder (O_CREAT | O_EXCL |
+ * O_NOFOLLOW), fsync it, rename it over `name`, fsync the folder.  A
+ * reader sees the old file or the new one, never a part.
+ *
+ * The new file gets the permission bits (0777) of the regular file it
+ * replaces, else 0666 less the umask.  A symbolic link at `name` is
+ * replaced by a regular file; its target is never opened.  Ownership is
+ * not carried over (the new file belongs to the caller).
+ *
+ * Errors: TM_EINVALID for a bad name; TM_ERROR (with a message naming
+ * `display`) when any step fails.  Up to the rename, a failure removes the
+ * temp file and leaves `name` untouched; a failing fsync of the folder
+ * after the rename is reported too, although the new content is in place.
+ */
+int tm_atomic_write_at(int dirfd, const char *name, const char *display,
+                       const void *data, size_t len);
+
+/*
+ * tm_atomic_write_at for a path: opens the parent folder of `path` with
+ * tm_fs_open_dir (O_NOFOLLOW on its last component) and writes the last
+ * component there.  "file" means "./file".  Errors as tm_fs_open_dir and
+ * tm_atomic_write_at; TM_EINVALID for a path ending in '/'.
+ */
+int tm_atomic_write(const char *path, const void *data, size_t len);
+
+/*
+ * Remove `name` from `dirfd` (a link is removed, not followed).
+ * Errors: TM_ENOTFOUND when missing, TM_EINVALID for a bad name, TM_ERROR
+ * otherwise (a folder, permissions...).
+ */
+int tm_fs_unlink_at(int dirfd, const char *name, const char *display);
+
+/*
+ * Write a random (version 4) UUID, "xxxxxxxx-xxxx-4xxx-Nxxx-xxxxxxxxxxxx"
+ * in lower-case hex with N in 8..b, and a NUL into `out37` (at least
+ * TM_UUID_LEN + 1 bytes).  Uses getrandom(); should the kernel refuse,
+ * falls back to a clock/pid/counter mix that is unique but not secret.
+ */
+void tm_uuid_v4(char *out37);
+
+/*
+ * FOR TESTS ONLY.  Make the next tm_atomic_write_at (in any thread) fail at
+ * step `f`, as if the system call had failed with EIO; the fault is then
+ * reset to TM_ATOMIC_FAULT_NONE.  TM_ATOMIC_FAULT_WRITE fails after half
+ * of the bytes are written, so that a partial temp file exists.
+ */
+typedef enum {
+	TM_ATOMIC_FAULT_NONE,
+	TM_ATOMIC_FAULT_OPEN,
+	TM_ATOMIC_FAULT_WRITE,
+	TM_ATOMIC_FAULT_FSYNC,
+	TM_ATOMIC_FAULT_RENAME
+} tm_atomic_fault;
+
+void tm_atomic_inject_fault(tm_atomic_fault f);
+
+#endif
