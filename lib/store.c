@@ -1,0 +1,972 @@
+/*
+ * The `.threadmind/` store: discovery, listing, loading and saving through
+ * the safe file layer, the lock, thread creation, the active thread.
+ */
+#include "store.h"
+
+#include "active.h"
+#include "atomic.h"
+#include "error.h"
+#include "frontmatter.h"
+#include "git.h"
+#include "lock.h"
+#include "slug.h"
+#include "timestamp.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+struct tm_store {
+	char *root;
+	char *dir;
+	int dirfd;
+	struct tm_git *git;
+	bool git_tried;
+	char *branch;
+	char head[41];
+	bool head_known;
+	tm_lock *lock;
+	unsigned lock_depth;
+};
+
+static char *path_join(const char *a, const char *b)
+{
+	tm_buf buf = TM_BUF_INIT;
+
+	tm_buf_puts(&buf, a);
+	if (buf.size && buf.ptr[buf.size - 1] != '/')
+		tm_buf_putc(&buf, '/');
+	tm_buf_puts(&buf, b);
+	return tm_buf_detach(&buf);
+}
+
+static char *parent_dir(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash || slash == path)
+		return tm_xstrdup("/");
+	return tm_xstrndup(path, (size_t)(slash - path));
+}
+
+static char *absolute(const char *path)
+{
+	char *r = realpath(path, NULL);
+
+	return r ? r : tm_xstrdup(path);
+}
+
+int tm_store_open(tm_store **out, const char *root)
+{
+	tm_store *s;
+	char *dir;
+	int fd, error;
+
+	dir = path_join(root, TM_STORE_DIRNAME);
+	error = tm_fs_open_dir(&fd, dir);
+	if (error < 0) {
+		if (error == TM_ENOTFOUND)
+			tm_error_set(TM_ENOTFOUND,
+				     "no %s folder in '%s'; run 'git "
+				     "threadmind init' to create one",
+				     TM_STORE_DIRNAME, root);
+		free(dir);
+		return error;
+	}
+	s = tm_xcalloc(1, sizeof(*s));
+	s->root = tm_xstrdup(root);
+	s->dir = dir;
+	s->dirfd = fd;
+	*out = s;
+	return 0;
+}
+
+static bool has_entry(const char *dir, const char *name, struct stat *st)
+{
+	char *p = path_join(dir, name);
+	int r = lstat(p, st);
+
+	free(p);
+	return r == 0;
+}
+
+int tm_store_discover(tm_store **out, const char *start_dir)
+{
+	char *dir = absolute(start_dir), *next;
+	struct stat st;
+	int error;
+
+	for (;;) {
+		if (has_entry(dir, TM_STORE_DIRNAME, &st)) {
+			error = tm_store_open(out, dir);
+			free(dir);
+			return error;
+		}
+		if (has_entry(dir, ".git", &st) || !strcmp(dir, "/"))
+			break;
+		next = parent_dir(dir);
+		free(dir);
+		dir = next;
+	}
+	error = tm_error_set(TM_ENOTFOUND,
+			     "not a ThreadMind repository (no %s folder "
+			     "from '%s' up to '%s'); run 'git threadmind "
+			     "init' to create one",
+			     TM_STORE_DIRNAME, start_dir, dir);
+	free(dir);
+	return error;
+}
+
+char *tm_store_init_root(const char *start_dir)
+{
+	char *dir = absolute(start_dir), *next;
+	struct stat st;
+
+	for (;;) {
+		if (has_entry(dir, ".git", &st))
+			return dir;
+		if (!strcmp(dir, "/"))
+			break;
+		next = parent_dir(dir);
+		free(dir);
+		dir = next;
+	}
+	free(dir);
+	return absolute(start_dir);
+}
+
+void tm_store_free(tm_store *s)
+{
+	if (!s)
+		return;
+	while (s->lock_depth)
+		tm_store_unlock(s);
+	if (s->dirfd >= 0)
+		close(s->dirfd);
+	tm_git_free(s->git);
+	free(s->branch);
+	free(s->root);
+	free(s->dir);
+	free(s);
+}
+
+const char *tm_store_root(const tm_store *s)
+{
+	return s->root;
+}
+
+const char *tm_store_dir(const tm_store *s)
+{
+	return s->dir;
+}
+
+struct tm_git *tm_store_git(tm_store *s)
+{
+	if (!s->git_tried) {
+		s->git_tried = true;
+		if (tm_git_open(&s->git, s->root, true) < 0)
+			s->git = NULL;
+		if (s->git) {
+			if (tm_git_current_branch(&s->branch, s->git) < 0)
+				s->branch = NULL;
+			s->head_known = tm_git_head(s->head, s->git) == 0;
+		}
+		tm_error_clear();
+	}
+	return s->git;
+}
+
+const char *tm_store_branch(tm_store *s)
+{
+	tm_store_git(s);
+	return s->branch;
+}
+
+const char *tm_store_head(tm_store *s)
+{
+	tm_store_git(s);
+	return s->head_known ? s->head : NULL;
+}
+
+/* ---- lock ---- */
+
+static double lock_timeout(tm_store *s)
+{
+	char *value = NULL, *end;
+	double t = 15.0;
+
+	if (tm_store_git(s) &&
+	    tm_git_config_string(&value, s->git, "threadmind.lockTimeout") ==
+		    0) {
+		double v = strtod(value, &end);
+
+		if (end != value && *end == '\0' && v >= 0)
+			t = v;
+	}
+	free(value);
+	tm_error_clear();
+	return t;
+}
+
+int tm_store_lock(tm_store *s)
+{
+	tm_lock_options opts = TM_LOCK_OPTIONS_INIT;
+	int error;
+
+	if (s->lock_depth) {
+		s->lock_depth++;
+		return 0;
+	}
+	opts.timeout = lock_timeout(s);
+	error = tm_lock_acquire(&s->lock, s->dir, &opts);
+	if (error < 0)
+		return error;
+	s->lock_depth = 1;
+	return 0;
+}
+
+void tm_store_unlock(tm_store *s)
+{
+	if (!s->lock_depth)
+		return;
+	if (--s->lock_depth == 0) {
+		tm_lock_release(s->lock);
+		s->lock = NULL;
+	}
+}
+
+void tm_store_lock_refresh(tm_store *s)
+{
+	if (s->lock)
+		tm_lock_refresh(s->lock);
+}
+
+/* ---- helpers: folders and files ---- */
+
+/* Open threads/{project} (or projects/ when project is NULL). */
+static int open_folder(int *out_fd, tm_store *s, const char *top,
+		       const char *project, bool create)
+{
+	char *display = path_join(s->dir, top);
+	int fd, pfd, error;
+
+	error = tm_fs_open_subdir(&fd, s->dirfd, top, display, create);
+	if (error < 0 || !project) {
+		free(display);
+		if (error == 0)
+			*out_fd = fd;
+		return error;
+	}
+	{
+		char *pdisplay = path_join(display, project);
+
+		error = tm_fs_open_subdir(&pfd, fd, project, pdisplay, create);
+		free(pdisplay);
+	}
+	close(fd);
+	free(display);
+	if (error == 0)
+		*out_fd = pfd;
+	return error;
+}
+
+static char *file_display(tm_store *s, const char *top, const char *project,
+			  const char *name)
+{
+	tm_buf b = TM_BUF_INIT;
+
+	tm_buf_printf(&b, "%s/", s->dir);
+	if (top)
+		tm_buf_printf(&b, "%s/", top);
+	if (project)
+		tm_buf_printf(&b, "%s/", project);
+	tm_buf_puts(&b, name);
+	return tm_buf_detach(&b);
+}
+
+static int read_file(tm_buf *out, tm_store *s, const char *top,
+		     const char *project, const char *name)
+{
+	char *display = file_display(s, top, project, name);
+	int fd, error;
+
+	if (top) {
+		error = open_folder(&fd, s, top, project, false);
+		if (error == 0) {
+			error = tm_fs_read_at(out, fd, name, display,
+					      TM_MAX_FILE_SIZE);
+			close(fd);
+		}
+	} else {
+		error = tm_fs_read_at(out, s->dirfd, name, display,
+				      TM_MAX_FILE_SIZE);
+	}
+	if (error == TM_ENOTFOUND)
+		tm_error_set(TM_ENOTFOUND, "'%s' does not exist", display);
+	free(display);
+	return error;
+}
+
+static int write_file(tm_store *s, const char *top, const char *project,
+		      const char *name, const tm_buf *data)
+{
+	char *display = file_display(s, top, project, name);
+	int fd = s->dirfd, error = 0;
+
+	if (top)
+		error = open_folder(&fd, s, top, project, true);
+	if (error == 0) {
+		error = tm_atomic_write_at(fd, name, display,
+					   tm_buf_cstr(data), data->size);
+		if (top)
+			close(fd);
+	}
+	free(display);
+	return error;
+}
+
+static int list_names(tm_strv *out, tm_strv *bad, int fd, const char *suffix,
+		      const char *what)
+{
+	DIR *d;
+	struct dirent *e;
+	size_t slen = strlen(suffix);
+	int dupfd = dup(fd);
+
+	if (dupfd < 0 || !(d = fdopendir(dupfd))) {
+		if (dupfd >= 0)
+			close(dupfd);
+		return tm_error_set_errno(TM_ERROR, "cannot list a folder");
+	}
+	while ((e = readdir(d))) {
+		size_t len = strlen(e->d_name);
+		char *id;
+
+		if (e->d_name[0] == '.' || len <= slen ||
+		    strcmp(e->d_name + len - slen, suffix))
+			continue;
+		id = tm_xstrndup(e->d_name, len - slen);
+		if (tm_id_validate(id, what) == 0)
+			tm_strv_push_owned(out, id);
+		else {
+			if (bad)
+				tm_strv_push(bad, e->d_name);
+			free(id);
+		}
+	}
+	closedir(d);
+	tm_error_clear();
+	tm_strv_sort(out);
+	if (bad)
+		tm_strv_sort(bad);
+	return 0;
+}
+
+/* ---- config.json ---- */
+
+int tm_store_load_config(tm_config **out, tm_store *s)
+{
+	tm_buf data = TM_BUF_INIT;
+	char *display;
+	int error = read_file(&data, s, NULL, NULL, "config.json");
+
+	if (error == TM_ENOTFOUND) {
+		tm_buf_release(&data);
+		tm_error_clear();
+		*out = tm_config_new();
+		return 0;
+	}
+	if (error < 0) {
+		tm_buf_release(&data);
+		return error;
+	}
+	display = path_join(s->dir, "config.json");
+	error = tm_config_parse(out, tm_buf_cstr(&data), data.size, display);
+	free(display);
+	tm_buf_release(&data);
+	return error;
+}
+
+int tm_store_author(char **out, tm_store *s, tm_config *cfg)
+{
+	const char *author = cfg ? tm_config_get_string(cfg, "author") : NULL;
+
+	if (author && *author) {
+		*out = tm_xstrdup(author);
+		return 0;
+	}
+	return tm_git_author_id(out, tm_store_git(s));
+}
+
+int tm_store_save_config(tm_store *s, tm_config *cfg)
+{
+	tm_buf data = TM_BUF_INIT;
+	int error;
+
+	if (!tm_config_get_string(cfg, "author")) {
+		char *author = NULL;
+
+		error = tm_store_author(&author, s, cfg);
+		if (error < 0)
+			return error;
+		tm_config_set_string(cfg, "author", author);
+		free(author);
+	}
+	tm_config_write(&data, cfg);
+	error = write_file(s, NULL, NULL, "config.json", &data);
+	tm_buf_release(&data);
+	return error;
+}
+
+/* ---- projects ---- */
+
+int tm_store_list_projects(tm_strv *out, tm_store *s)
+{
+	int fd, error = open_folder(&fd, s, "projects", NULL, false);
+
+	if (error == TM_ENOTFOUND) {
+		tm_error_clear();
+		return 0;
+	}
+	if (error < 0)
+		return error;
+	error = list_names(out, NULL, fd, ".json", "project");
+	close(fd);
+	return error;
+}
+
+static char *json_name(const char *id)
+{
+	tm_buf b = TM_BUF_INIT;
+
+	tm_buf_printf(&b, "%s.json", id);
+	return tm_buf_detach(&b);
+}
+
+int tm_store_load_project(tm_project **out, tm_store *s, const char *id)
+{
+	tm_buf data = TM_BUF_INIT;
+	char *name, *display;
+	int error = tm_id_validate(id, "project");
+
+	if (error < 0)
+		return error;
+	name = json_name(id);
+	error = read_file(&data, s, "projects", NULL, name);
+	if (error == TM_ENOTFOUND)
+		tm_error_set(TM_ENOTFOUND,
+			     "no project '%s' (see 'git threadmind project "
+			     "list')",
+			     id);
+	if (error == 0) {
+		display = file_display(s, "projects", NULL, name);
+		error = tm_project_parse(out, tm_buf_cstr(&data), data.size,
+					 display);
+		free(display);
+	}
+	free(name);
+	tm_buf_release(&data);
+	return error;
+}
+
+int tm_store_save_project(tm_store *s, const tm_project *p)
+{
+	const char *id = tm_project_get(p, "id");
+	tm_buf data = TM_BUF_INIT;
+	char *name;
+	int error = tm_id_validate(id, "project");
+
+	if (error < 0)
+		return error;
+	name = json_name(id);
+	tm_project_write(&data, p);
+	error = write_file(s, "projects", NULL, name, &data);
+	free(name);
+	tm_buf_release(&data);
+	return error;
+}
+
+int tm_store_current_project(char **out, tm_store *s, const char *requested)
+{
+	tm_strv ids = TM_STRV_INIT;
+	tm_config *cfg = NULL;
+	const char *active;
+	int error;
+
+	if (requested) {
+		error = tm_id_validate(requested, "project");
+		if (error < 0)
+			return error;
+	}
+	error = tm_store_list_projects(&ids, s);
+	if (error < 0)
+		return error;
+	if (requested) {
+		if (!tm_strv_contains(&ids, requested))
+			error = tm_error_set(TM_ENOTFOUND,
+					     "no project '%s' (see 'git "
+					     "threadmind project list')",
+					     requested);
+		else
+			*out = tm_xstrdup(requested);
+		goto done;
+	}
+	error = tm_store_load_config(&cfg, s);
+	if (error < 0)
+		goto done;
+	active = tm_config_get_string(cfg, "activeProjectId");
+	if (active && tm_strv_contains(&ids, active)) {
+		*out = tm_xstrdup(active);
+	} else if (ids.n == 1) {
+		*out = tm_xstrdup(ids.items[0]);
+	} else if (ids.n == 0) {
+		error = tm_error_set(TM_ENOTFOUND,
+				     "no project in '%s/projects'; run 'git "
+				     "threadmind project new <title>'",
+				     s->dir);
+	} else {
+		error = tm_error_set(TM_EINVALID,
+				     "several projects and none active; pick "
+				     "one with --project or 'git threadmind "
+				     "project use <id>'");
+	}
+done:
+	tm_config_free(cfg);
+	tm_strv_clear(&ids);
+	return error;
+}
+
+/* ---- threads ---- */
+
+static char *md_name(const char *id)
+{
+	tm_buf b = TM_BUF_INIT;
+
+	tm_buf_printf(&b, "%s.md", id);
+	return tm_buf_detach(&b);
+}
+
+int tm_store_list_threads(tm_strv *out, tm_strv *bad, tm_store *s,
+			  const char *project)
+{
+	int fd, error = tm_id_validate(project, "project");
+
+	if (error < 0)
+		return error;
+	error = open_folder(&fd, s, "threads", project, false);
+	if (error == TM_ENOTFOUND) {
+		tm_error_clear();
+		return 0;
+	}
+	if (error < 0)
+		return error;
+	error = list_names(out, bad, fd, ".md", "thread");
+	close(fd);
+	return error;
+}
+
+static int load_thread_at(tm_thread **out, tm_store *s, int fd,
+			  const char *project, const char *id, tm_buf *data)
+{
+	char *name = md_name(id);
+	char *display = file_display(s, "threads", project, name);
+	int error;
+
+	tm_buf_clear(data);
+	error = tm_fs_read_at(data, fd, name, display, TM_MAX_FILE_SIZE);
+	if (error == TM_ENOTFOUND)
+		tm_error_set(TM_ENOTFOUND, "no thread '%s' in project '%s'", id,
+			     project);
+	if (error == 0)
+		error = tm_frontmatter_parse(out, tm_buf_cstr(data), data->size,
+					     id, display);
+	free(name);
+	free(display);
+	return error;
+}
+
+int tm_store_load_thread(tm_thread **out, tm_store *s, const char *project,
+			 const char *id)
+{
+	tm_buf data = TM_BUF_INIT;
+	int fd, error;
+
+	if ((error = tm_id_validate(project, "project")) < 0 ||
+	    (error = tm_id_validate(id, "thread")) < 0)
+		return error;
+	error = open_folder(&fd, s, "threads", project, false);
+	if (error == TM_ENOTFOUND)
+		return tm_error_set(TM_ENOTFOUND,
+				    "no thread '%s' in project '%s'", id,
+				    project);
+	if (error < 0)
+		return error;
+	error = load_thread_at(out, s, fd, project, id, &data);
+	close(fd);
+	tm_buf_release(&data);
+	return error;
+}
+
+bool tm_store_thread_exists(tm_store *s, const char *project, const char *id)
+{
+	struct stat st;
+	char *name;
+	int fd;
+	bool found;
+
+	if (tm_id_validate(project, "project") < 0 ||
+	    tm_id_validate(id, "thread") < 0 ||
+	    open_folder(&fd, s, "threads", project, false) < 0) {
+		tm_error_clear();
+		return false;
+	}
+	name = md_name(id);
+	found = fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		S_ISREG(st.st_mode);
+	free(name);
+	close(fd);
+	return found;
+}
+
+int tm_store_save_thread(tm_store *s, const char *project, const tm_thread *t)
+{
+	tm_buf data = TM_BUF_INIT;
+	char *name;
+	int error;
+
+	if ((error = tm_id_validate(project, "project")) < 0 ||
+	    (error = tm_id_validate(t->id, "thread")) < 0)
+		return error;
+	name = md_name(t->id);
+	tm_frontmatter_write(&data, t);
+	error = write_file(s, "threads", project, name, &data);
+	free(name);
+	tm_buf_release(&data);
+	return error;
+}
+
+int tm_store_delete_thread(tm_store *s, const char *project, const char *id)
+{
+	char *name, *display;
+	int fd, error;
+
+	if ((error = tm_id_validate(project, "project")) < 0 ||
+	    (error = tm_id_validate(id, "thread")) < 0)
+		return error;
+	error = open_folder(&fd, s, "threads", project, false);
+	if (error < 0)
+		return error;
+	name = md_name(id);
+	display = file_display(s, "threads", project, name);
+	error = tm_fs_unlink_at(fd, name, display);
+	free(name);
+	free(display);
+	close(fd);
+	return error;
+}
+
+int tm_store_load_all(tm_thread_list *out, tm_store *s, const char *project)
+{
+	tm_strv ids = TM_STRV_INIT, bad = TM_STRV_INIT;
+	tm_buf data = TM_BUF_INIT;
+	size_t i;
+	int fd, error;
+
+	memset(out, 0, sizeof(*out));
+	error = tm_store_list_threads(&ids, &bad, s, project);
+	if (error < 0)
+		return error;
+	for (i = 0; i < bad.n; i++) {
+		tm_buf msg = TM_BUF_INIT;
+
+		tm_buf_printf(&msg,
+			      "'%s/threads/%s/%s': the file name is not a "
+			      "valid thread id (lower-case letters, digits "
+			      "and dashes); rename it",
+			      s->dir, project, bad.items[i]);
+		tm_strv_push_owned(&out->errors, tm_buf_detach(&msg));
+	}
+	if (ids.n == 0)
+		goto done;
+	error = open_folder(&fd, s, "threads", project, false);
+	if (error < 0)
+		goto done;
+	out->threads = tm_xcalloc(ids.n, sizeof(tm_thread *));
+	for (i = 0; i < ids.n; i++) {
+		tm_thread *t = NULL;
+
+		if (load_thread_at(&t, s, fd, project, ids.items[i], &data) ==
+		    0)
+			out->threads[out->n++] = t;
+		else
+			tm_strv_push(&out->errors, tm_error_last());
+	}
+	tm_error_clear();
+	close(fd);
+done:
+	tm_buf_release(&data);
+	tm_strv_clear(&ids);
+	tm_strv_clear(&bad);
+	return error;
+}
+
+void tm_thread_list_clear(tm_thread_list *l)
+{
+	tm_thread_array_free(l->threads, l->n);
+	tm_strv_clear(&l->errors);
+	memset(l, 0, sizeof(*l));
+}
+
+struct taken_ctx {
+	const tm_strv *ids;
+};
+
+static bool id_taken(const char *id, void *payload)
+{
+	struct taken_ctx *ctx = payload;
+
+	return !strcmp(id, TM_ROOT_THREAD_ID) || tm_strv_contains(ctx->ids, id);
+}
+
+static void now_string(char *out)
+{
+	tm_time_format(out, tm_time_now_ms());
+}
+
+int tm_store_create_thread(tm_thread **out, tm_store *s, const char *project,
+			   const tm_new_thread_options *opts)
+{
+	tm_strv ids = TM_STRV_INIT;
+	tm_config *cfg = NULL;
+	tm_thread *t = NULL;
+	struct taken_ctx ctx;
+	char *base = NULL, *author = NULL;
+	char now[TM_TIME_LEN + 1];
+	const char *parent = opts->parent ? opts->parent : TM_ROOT_THREAD_ID;
+	int error;
+
+	if ((error = tm_id_validate(project, "project")) < 0 ||
+	    (error = tm_id_validate(parent, "thread")) < 0)
+		return error;
+	error = tm_store_lock(s);
+	if (error < 0)
+		return error;
+	if (!tm_store_thread_exists(s, project, parent)) {
+		error = tm_error_set(TM_ENOTFOUND,
+				     "no thread '%s' in project '%s' to be the "
+				     "parent",
+				     parent, project);
+		goto done;
+	}
+	if ((error = tm_store_list_threads(&ids, NULL, s, project)) < 0 ||
+	    (error = tm_store_load_config(&cfg, s)) < 0 ||
+	    (error = tm_store_author(&author, s, cfg)) < 0)
+		goto done;
+	if (!tm_config_get_string(cfg, "author")) {
+		tm_config_set_string(cfg, "author", author);
+		if ((error = tm_store_save_config(s, cfg)) < 0)
+			goto done;
+	}
+	base = tm_slugify(opts->title ? opts->title : "", TM_SLUG_THREAD);
+	ctx.ids = &ids;
+	t = tm_thread_new();
+	t->id = tm_slug_unique(base, id_taken, &ctx);
+	t->title = tm_xstrdup(opts->title ? opts->title : "");
+	t->parent_id = tm_xstrdup(parent);
+	t->author = tm_xstrdup(author);
+	now_string(now);
+	t->created_at = tm_xstrdup(now);
+	t->updated_at = tm_xstrdup(now);
+	t->branch = tm_xstrdup_or_null(opts->branch);
+	t->commit = tm_xstrdup_or_null(opts->commit);
+	if (opts->paths) {
+		t->has_paths = true;
+		tm_strv_copy(&t->paths, opts->paths);
+	}
+	if (opts->summary)
+		tm_thread_set_summary(t, opts->summary, strlen(opts->summary));
+	error = tm_store_save_thread(s, project, t);
+	if (error == 0 && out) {
+		*out = t;
+		t = NULL;
+	}
+done:
+	tm_store_unlock(s);
+	tm_thread_free(t);
+	free(base);
+	free(author);
+	tm_config_free(cfg);
+	tm_strv_clear(&ids);
+	return error;
+}
+
+/* ---- init ---- */
+
+static int write_new_file(int dirfd, const char *name, const char *display,
+			  const tm_buf *data)
+{
+	return tm_atomic_write_at(dirfd, name, display, tm_buf_cstr(data),
+				  data->size);
+}
+
+int tm_store_init(tm_store **out, const char *root, const char *title,
+		  const char *mode)
+{
+	tm_store *s = NULL;
+	tm_project *p = NULL;
+	tm_config *cfg = NULL;
+	tm_thread *main_thread = NULL;
+	tm_buf data = TM_BUF_INIT;
+	char *dir = path_join(root, TM_STORE_DIRNAME), *name = NULL, *id = NULL;
+	char *author = NULL, now[TM_TIME_LEN + 1];
+	const char *base;
+	struct stat st;
+	int error;
+
+	if (mode && strcmp(mode, "solo") && strcmp(mode, "team")) {
+		error = tm_error_set(TM_EINVALID,
+				     "mode must be 'solo' or 'team', not '%s'",
+				     mode);
+		goto done;
+	}
+	if (lstat(dir, &st) == 0) {
+		error = tm_error_set(TM_EEXISTS,
+				     "'%s' already exists; not touching it "
+				     "(see 'git threadmind status')",
+				     dir);
+		goto done;
+	}
+	if (mkdir(dir, 0777) < 0) {
+		error = tm_error_set_errno(TM_ERROR, "cannot create '%s'", dir);
+		goto done;
+	}
+	if ((error = tm_store_open(&s, root)) < 0)
+		goto done;
+	base = strrchr(root, '/');
+	base = base && base[1] ? base + 1 : root;
+	name = tm_xstrdup(title ? title : base);
+	id = tm_slugify(name, TM_SLUG_PROJECT);
+
+	tm_buf_puts(&data, TM_STORE_GITIGNORE);
+	{
+		char *display = path_join(dir, ".gitignore");
+
+		error = write_new_file(s->dirfd, ".gitignore", display, &data);
+		free(display);
+	}
+	if (error < 0)
+		goto done;
+
+	p = tm_project_new(id, name);
+	if (mode)
+		tm_project_set(p, "mode", mode);
+	if ((error = tm_store_save_project(s, p)) < 0)
+		goto done;
+
+	if ((error = tm_store_author(&author, s, NULL)) < 0)
+		goto done;
+	now_string(now);
+	main_thread = tm_thread_new();
+	main_thread->id = tm_xstrdup(TM_ROOT_THREAD_ID);
+	main_thread->title = tm_xstrdup("Main");
+	main_thread->author = tm_xstrdup(author);
+	main_thread->created_at = tm_xstrdup(now);
+	main_thread->updated_at = tm_xstrdup(now);
+	if ((error = tm_store_save_thread(s, id, main_thread)) < 0)
+		goto done;
+
+	cfg = tm_config_new();
+	tm_config_set_string(cfg, "author", author);
+	tm_config_set_string(cfg, "activeProjectId", id);
+	tm_config_set_string(cfg, "activeThreadId", TM_ROOT_THREAD_ID);
+	if (tm_store_branch(s) &&
+	    (error = tm_config_set_branch_thread(cfg, id, tm_store_branch(s),
+						 TM_ROOT_THREAD_ID)) < 0)
+		goto done;
+	error = tm_store_save_config(s, cfg);
+done:
+	if (error == 0 && out) {
+		*out = s;
+		s = NULL;
+	}
+	tm_store_free(s);
+	tm_project_free(p);
+	tm_config_free(cfg);
+	tm_thread_free(main_thread);
+	tm_buf_release(&data);
+	free(dir);
+	free(name);
+	free(id);
+	free(author);
+	return error;
+}
+
+/* ---- active thread ---- */
+
+int tm_store_active_thread(char **out, tm_store *s, const char *project,
+			   tm_config *cfg, const tm_thread *const *threads,
+			   size_t n)
+{
+	const char *branch = tm_store_branch(s);
+	const char *bt = branch ? tm_config_branch_thread(cfg, project, branch)
+				: NULL;
+	const char *active = tm_config_get_string(cfg, "activeThreadId");
+	tm_thread_list all;
+	int error;
+
+	if (threads) {
+		*out = tm_active_resolve(branch, bt, active, threads, n, NULL);
+		return 0;
+	}
+	/* Fast paths first: they need no thread file. */
+	if (bt && tm_store_thread_exists(s, project, bt)) {
+		*out = tm_xstrdup(bt);
+		return 0;
+	}
+	if (!branch) {
+		*out = tm_xstrdup(active && tm_store_thread_exists(s, project,
+								   active)
+					  ? active
+					  : TM_ROOT_THREAD_ID);
+		return 0;
+	}
+	error = tm_store_load_all(&all, s, project);
+	if (error < 0)
+		return error;
+	*out = tm_active_resolve(branch, bt, active,
+				 (const tm_thread *const *)all.threads, all.n,
+				 NULL);
+	tm_thread_list_clear(&all);
+	return 0;
+}
+
+int tm_store_set_active(tm_store *s, const char *project, const char *thread)
+{
+	tm_config *cfg = NULL;
+	const char *branch = tm_store_branch(s);
+	int error;
+
+	if ((error = tm_id_validate(project, "project")) < 0 ||
+	    (error = tm_id_validate(thread, "thread")) < 0)
+		return error;
+	if ((error = tm_store_lock(s)) < 0)
+		return error;
+	if ((error = tm_store_load_config(&cfg, s)) < 0)
+		goto done;
+	tm_config_set_string(cfg, "activeProjectId", project);
+	tm_config_set_string(cfg, "activeThreadId", thread);
+	if (branch && (error = tm_config_set_branch_thread(cfg, project, branch,
+							   thread)) < 0)
+		goto done;
+	error = tm_store_save_config(s, cfg);
+done:
+	tm_config_free(cfg);
+	tm_store_unlock(s);
+	return error;
+}

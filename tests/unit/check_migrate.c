@@ -1,0 +1,285 @@
+/* Unit tests of lib/migrate.c: the 0.4 trees/{project}.json upgrade. */
+#include "lib/migrate.h"
+#include "lib/error.h"
+#include "test_util.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static char *tmp;
+
+static void setup(void)
+{
+	tmp = tmt_mkdtemp();
+}
+
+static void teardown(void)
+{
+	tmt_rmtree(tmp);
+	free(tmp);
+}
+
+static const char *parent_in(const tm_migrate_index *idx, const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < idx->n; i++)
+		if (!strcmp(idx->links[i].id, id))
+			return idx->links[i].parent ? idx->links[i].parent
+						    : "(root)";
+	return "(absent)";
+}
+
+static void parse_ok(tm_migrate_index *idx, const char *json)
+{
+	ck_assert_msg(tm_migrate_parse_index(idx, json, strlen(json),
+					     "trees/p.json") == 0,
+		      "%s: %s", json, tm_error_last());
+}
+
+/* Every accepted shape gives auth-ui → auth, auth → main, main root. */
+static void check_seed_links(const char *json)
+{
+	tm_migrate_index idx;
+
+	parse_ok(&idx, json);
+	ck_assert_uint_eq(idx.n, 3);
+	ck_assert_str_eq(parent_in(&idx, "auth-ui"), "auth");
+	ck_assert_str_eq(parent_in(&idx, "auth"), "main");
+	ck_assert_str_eq(parent_in(&idx, "main"), "(root)");
+	tm_migrate_index_clear(&idx);
+}
+
+START_TEST(test_migrate_shape_map_of_parents)
+{
+	check_seed_links("{\"main\": null, \"auth\": \"main\", "
+			 "\"auth-ui\": \"auth\"}");
+}
+END_TEST
+
+START_TEST(test_migrate_shape_map_of_objects)
+{
+	check_seed_links("{\"main\": {\"parentId\": null}, \"auth\": "
+			 "{\"parentId\": \"main\", \"title\": \"Auth\"}, "
+			 "\"auth-ui\": {\"parent\": \"auth\"}}");
+}
+END_TEST
+
+START_TEST(test_migrate_shape_nodes_wrapper)
+{
+	check_seed_links("{\"version\": 2, \"nodes\": {\"main\": null, "
+			 "\"auth\": \"main\", \"auth-ui\": \"auth\"}}");
+}
+END_TEST
+
+START_TEST(test_migrate_shape_threads_array)
+{
+	check_seed_links("{\"threads\": [{\"id\": \"main\", \"parentId\": "
+			 "null}, {\"id\": \"auth\", \"parentId\": \"main\"}, "
+			 "{\"id\": \"auth-ui\", \"parent\": \"auth\"}]}");
+}
+END_TEST
+
+START_TEST(test_migrate_shape_nested_tree)
+{
+	check_seed_links("{\"id\": \"main\", \"children\": [{\"id\": "
+			 "\"auth\", \"children\": [{\"id\": \"auth-ui\", "
+			 "\"children\": []}]}]}");
+	check_seed_links("{\"root\": {\"id\": \"main\", \"children\": "
+			 "[{\"id\": \"auth\", \"children\": [{\"id\": "
+			 "\"auth-ui\", \"children\": []}]}]}}");
+}
+END_TEST
+
+START_TEST(test_migrate_skips_bad_ids)
+{
+	tm_migrate_index idx;
+
+	parse_ok(&idx, "{\"main\": null, \"../evil\": \"main\", \"Bad\": "
+		       "\"main\"}");
+	ck_assert_uint_eq(idx.n, 1);
+	ck_assert_uint_eq(idx.skipped.n, 2);
+	tm_migrate_index_clear(&idx);
+}
+END_TEST
+
+START_TEST(test_migrate_rejects_garbage)
+{
+	tm_migrate_index idx;
+
+	ck_assert_int_eq(tm_migrate_parse_index(&idx, "{\"a\": ", 6, "t.json"),
+			 TM_EPARSE);
+	ck_assert_ptr_nonnull(strstr(tm_error_last(), "t.json"));
+	ck_assert_int_eq(tm_migrate_parse_index(&idx, "{}", 2, "t.json"),
+			 TM_EPARSE);
+	ck_assert_int_eq(tm_migrate_parse_index(&idx, "42", 2, "t.json"),
+			 TM_EPARSE);
+}
+END_TEST
+
+/* A copy of the seed store with trees/ and stats/ from 0.4. */
+static tm_store *old_store(const char *trees_json)
+{
+	char *repo = tmt_join(tmp, "repo"), *src = tmt_resource("seed-example");
+	char cmd[4096], *p;
+	tm_store *s = NULL;
+
+	tmt_mkdirs(repo);
+	snprintf(cmd, sizeof(cmd), "cp -R '%s/.threadmind' '%s/'", src, repo);
+	ck_assert_int_eq(system(cmd), 0);
+	ck_assert_int_eq(tm_store_open(&s, repo), 0);
+	p = tmt_join(tm_store_dir(s), "trees/mon-app.json");
+	tmt_write_file(p, trees_json, strlen(trees_json));
+	free(p);
+	p = tmt_join(tm_store_dir(s), "stats/mon-app.json");
+	tmt_write_file(p, "{\"tokens\": 1}\n", 14);
+	free(p);
+	free(src);
+	free(repo);
+	return s;
+}
+
+static bool exists(tm_store *s, const char *rel)
+{
+	char *p = tmt_join(tm_store_dir(s), rel);
+	struct stat st;
+	bool r = lstat(p, &st) == 0;
+
+	free(p);
+	return r;
+}
+
+static const char old_index[] = "{\"main\": null, \"auth\": \"main\", "
+				"\"auth-ui\": \"main\", \"gone\": \"main\"}";
+
+START_TEST(test_migrate_run_aligns_and_deletes)
+{
+	tm_store *s = old_store(old_index);
+	tm_strv report = TM_STRV_INIT;
+	tm_thread *t = NULL;
+
+	ck_assert(tm_migrate_needed(s, false));
+	ck_assert_int_eq(tm_migrate_run(&report, s, false, false), 0);
+	ck_assert_int_eq(tm_store_load_thread(&t, s, "mon-app", "auth-ui"), 0);
+	ck_assert_str_eq(t->parent_id, "main");
+	/* A mechanical fix: updatedAt is not bumped. */
+	ck_assert_str_eq(t->updated_at, "2026-04-15T12:30:00.000Z");
+	ck_assert(!exists(s, "trees/mon-app.json"));
+	ck_assert(!exists(s, "trees"));
+	ck_assert(exists(s, "stats/mon-app.json"));
+	ck_assert_uint_eq(report.n, 3);
+	ck_assert_str_eq(report.items[0],
+			 "mon-app/auth-ui: parent auth -> main");
+	ck_assert_ptr_nonnull(strstr(report.items[1], "gone"));
+	ck_assert_str_eq(report.items[2], "deleted trees/mon-app.json");
+	ck_assert(!tm_migrate_needed(s, false));
+	ck_assert(tm_migrate_needed(s, true));
+	tm_strv_clear(&report);
+	tm_thread_free(t);
+	tm_store_free(s);
+}
+END_TEST
+
+START_TEST(test_migrate_dry_run_writes_nothing)
+{
+	tm_store *s = old_store(old_index);
+	tm_strv report = TM_STRV_INIT;
+	tm_thread *t = NULL;
+
+	ck_assert_int_eq(tm_migrate_run(&report, s, true, true), 0);
+	ck_assert_int_eq(tm_store_load_thread(&t, s, "mon-app", "auth-ui"), 0);
+	ck_assert_str_eq(t->parent_id, "auth");
+	ck_assert(exists(s, "trees/mon-app.json"));
+	ck_assert(exists(s, "stats/mon-app.json"));
+	ck_assert_uint_eq(report.n, 4);
+	ck_assert_str_eq(report.items[3], "deleted stats/mon-app.json");
+	tm_strv_clear(&report);
+	tm_thread_free(t);
+	tm_store_free(s);
+}
+END_TEST
+
+START_TEST(test_migrate_prune_deletes_stats)
+{
+	tm_store *s = old_store(old_index);
+	tm_strv report = TM_STRV_INIT;
+
+	ck_assert_int_eq(tm_migrate_run(&report, s, false, true), 0);
+	ck_assert(!exists(s, "stats"));
+	ck_assert(!exists(s, "trees"));
+	tm_strv_clear(&report);
+	tm_store_free(s);
+}
+END_TEST
+
+START_TEST(test_migrate_keeps_index_when_a_thread_is_unreadable)
+{
+	tm_store *s = old_store(old_index);
+	tm_strv report = TM_STRV_INIT;
+	char *p = tmt_join(tm_store_dir(s), "threads/mon-app/auth.md");
+
+	tmt_write_file(p, "garbage\n", 8);
+	ck_assert_int_eq(tm_migrate_run(&report, s, false, false), TM_EPARSE);
+	ck_assert_ptr_nonnull(strstr(tm_error_last(), "auth.md"));
+	ck_assert(exists(s, "trees/mon-app.json"));
+	tm_strv_clear(&report);
+	free(p);
+	tm_store_free(s);
+}
+END_TEST
+
+START_TEST(test_migrate_keeps_index_that_does_not_parse)
+{
+	tm_store *s = old_store("{\"main\": null,,}");
+	tm_strv report = TM_STRV_INIT;
+
+	ck_assert_int_eq(tm_migrate_run(&report, s, false, false), TM_EPARSE);
+	ck_assert(exists(s, "trees/mon-app.json"));
+	tm_strv_clear(&report);
+	tm_store_free(s);
+}
+END_TEST
+
+START_TEST(test_migrate_string_null_parent_is_root)
+{
+	tm_store *s = old_store("{\"main\": \"null\", \"auth\": \"null\"}");
+	tm_strv report = TM_STRV_INIT;
+	tm_thread *t = NULL;
+
+	ck_assert_int_eq(tm_migrate_run(&report, s, false, false), 0);
+	ck_assert_int_eq(tm_store_load_thread(&t, s, "mon-app", "auth"), 0);
+	ck_assert_ptr_null(t->parent_id);
+	tm_thread_free(t);
+	tm_strv_clear(&report);
+	tm_store_free(s);
+}
+END_TEST
+
+Suite *migrate_suite(void)
+{
+	Suite *s = suite_create("migrate");
+	TCase *tc = tcase_create("parse");
+
+	tcase_add_test(tc, test_migrate_shape_map_of_parents);
+	tcase_add_test(tc, test_migrate_shape_map_of_objects);
+	tcase_add_test(tc, test_migrate_shape_nodes_wrapper);
+	tcase_add_test(tc, test_migrate_shape_threads_array);
+	tcase_add_test(tc, test_migrate_shape_nested_tree);
+	tcase_add_test(tc, test_migrate_skips_bad_ids);
+	tcase_add_test(tc, test_migrate_rejects_garbage);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("run");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_migrate_run_aligns_and_deletes);
+	tcase_add_test(tc, test_migrate_dry_run_writes_nothing);
+	tcase_add_test(tc, test_migrate_prune_deletes_stats);
+	tcase_add_test(tc, test_migrate_keeps_index_when_a_thread_is_unreadable);
+	tcase_add_test(tc, test_migrate_keeps_index_that_does_not_parse);
+	tcase_add_test(tc, test_migrate_string_null_parent_is_root);
+	suite_add_tcase(s, tc);
+	return s;
+}

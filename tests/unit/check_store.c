@@ -1,0 +1,580 @@
+/* Unit tests of lib/store.c: discovery, init, load/save, create, active. */
+#include "lib/store.h"
+#include "lib/error.h"
+#include "lib/frontmatter.h"
+#include "test_util.h"
+
+#include <check.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static char *tmp;
+
+static void setup(void)
+{
+	char *home;
+
+	tmp = tmt_mkdtemp();
+	home = tmt_join(tmp, "home");
+	tmt_mkdirs(home);
+	setenv("HOME", home, 1);
+	setenv("GIT_CONFIG_NOSYSTEM", "1", 1);
+	unsetenv("GIT_DIR");
+	unsetenv("GIT_WORK_TREE");
+	free(home);
+}
+
+static void teardown(void)
+{
+	tmt_rmtree(tmp);
+	free(tmp);
+	tmp = NULL;
+}
+
+static void sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void sh(const char *fmt, ...)
+{
+	char cmd[4096];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	ck_assert_msg(system(cmd) == 0, "failed: %s", cmd);
+}
+
+/* A copy of the seed example store in tmp/repo (not a git repo). */
+static char *seed_repo(void)
+{
+	char *repo = tmt_join(tmp, "repo");
+	char *src = tmt_resource("seed-example");
+
+	tmt_mkdirs(repo);
+	sh("cp -R '%s/.threadmind' '%s/'", src, repo);
+	free(src);
+	return repo;
+}
+
+static tm_store *open_seed(void)
+{
+	char *repo = seed_repo();
+	tm_store *s = NULL;
+
+	ck_assert_int_eq(tm_store_open(&s, repo), 0);
+	free(repo);
+	return s;
+}
+
+static char *store_file(tm_store *s, const char *rel)
+{
+	return tmt_join(tm_store_dir(s), rel);
+}
+
+START_TEST(test_store_discover_from_subfolder)
+{
+	char *repo = seed_repo(), *sub = tmt_join(repo, "a/b/c");
+	tm_store *s = NULL;
+
+	tmt_mkdirs(sub);
+	ck_assert_int_eq(tm_store_discover(&s, sub), 0);
+	ck_assert_str_eq(tm_store_root(s), repo);
+	tm_store_free(s);
+	free(sub);
+	free(repo);
+}
+END_TEST
+
+START_TEST(test_store_discover_stops_at_git_root)
+{
+	char *repo = seed_repo(), *inner = tmt_join(repo, "inner");
+	char *dotgit = tmt_join(inner, ".git");
+	tm_store *s = NULL;
+
+	/* A worktree nested in the seed folder: its own root stops the walk */
+	tmt_mkdirs(dotgit);
+	ck_assert_int_eq(tm_store_discover(&s, inner), TM_ENOTFOUND);
+	ck_assert_ptr_nonnull(strstr(tm_error_last(), "git threadmind init"));
+	ck_assert_ptr_null(s);
+	free(dotgit);
+	free(inner);
+	free(repo);
+}
+END_TEST
+
+START_TEST(test_store_discover_refuses_symlink)
+{
+	char *repo = tmt_join(tmp, "evil"), *target = tmt_join(tmp, "outside");
+	char *link = tmt_join(repo, ".threadmind");
+	tm_store *s = NULL;
+
+	tmt_mkdirs(repo);
+	tmt_mkdirs(target);
+	ck_assert_int_eq(symlink(target, link), 0);
+	ck_assert_int_eq(tm_store_discover(&s, repo), TM_EINVALID);
+	ck_assert_ptr_nonnull(strstr(tm_error_last(), "symbolic link"));
+	free(link);
+	free(target);
+	free(repo);
+}
+END_TEST
+
+START_TEST(test_store_init_creates_layout)
+{
+	char *repo = tmt_join(tmp, "My Project"), *p;
+	char *data;
+	tm_store *s = NULL;
+	tm_config *cfg = NULL;
+	tm_thread *main_t = NULL;
+
+	tmt_mkdirs(repo);
+	ck_assert_int_eq(tm_store_init(&s, repo, NULL, NULL), 0);
+	p = store_file(s, ".gitignore");
+	data = tmt_read_file(p, NULL);
+	ck_assert_str_eq(data, "config.json\n.lock\n*.tmp\n");
+	free(data);
+	free(p);
+	p = store_file(s, "projects/my-project.json");
+	data = tmt_read_file(p, NULL);
+	ck_assert_str_eq(data, "{\n  \"id\": \"my-project\",\n"
+			       "  \"title\": \"My Project\",\n"
+			       "  \"systemContext\": \"\",\n"
+			       "  \"mode\": \"solo\",\n"
+			       "  \"rootThreadId\": \"main\"\n}\n");
+	free(data);
+	free(p);
+	ck_assert_int_eq(tm_store_load_thread(&main_t, s, "my-project", "main"),
+			 0);
+	ck_assert_str_eq(main_t->title, "Main");
+	ck_assert_ptr_null(main_t->parent_id);
+	ck_assert_str_eq(main_t->created_at, main_t->updated_at);
+	ck_assert_int_eq(tm_store_load_config(&cfg, s), 0);
+	ck_assert_str_eq(tm_config_get_string(cfg, "activeProjectId"),
+			 "my-project");
+	ck_assert_str_eq(tm_config_get_string(cfg, "activeThreadId"), "main");
+	/* No git user configured: "user-" + hash of the empty string. */
+	ck_assert_str_eq(tm_config_get_string(cfg, "author"), "user-e69d");
+	ck_assert_str_eq(main_t->author, "user-e69d");
+	tm_config_free(cfg);
+	tm_thread_free(main_t);
+	tm_store_free(s);
+	free(repo);
+}
+END_TEST
+
+START_TEST(test_store_init_refuses_to_clobber)
+{
+	char *repo = seed_repo(), *p;
+	char *before, *after;
+	tm_store *s = NULL;
+
+	p = tmt_join(repo, ".threadmind/projects/mon-app.json");
+	before = tmt_read_file(p, NULL);
+	ck_assert_int_eq(tm_store_init(&s, repo, "Other", NULL), TM_EEXISTS);
+	ck_assert_ptr_nonnull(strstr(tm_error_last(), "already exists"));
+	after = tmt_read_file(p, NULL);
+	ck_assert_str_eq(before, after);
+	ck_assert_ptr_null(s);
+	free(before);
+	free(after);
+	free(p);
+	free(repo);
+}
+END_TEST
+
+START_TEST(test_store_init_in_git_records_branch)
+{
+	char *repo = tmt_join(tmp, "gitrepo");
+	tm_store *s = NULL;
+	tm_config *cfg = NULL;
+
+	sh("git init -q -b work '%s' && git -C '%s' config user.name "
+	   "'Mahmoud' && git -C '%s' config user.email m@example.com",
+	   repo, repo, repo);
+	ck_assert_int_eq(tm_store_init(&s, repo, "Mon App", "team"), 0);
+	ck_assert_int_eq(tm_store_load_config(&cfg, s), 0);
+	ck_assert_str_eq(tm_config_branch_thread(cfg, "mon-app", "work"),
+			 "main");
+	ck_assert_str_eq(tm_store_branch(s), "work");
+	ck_assert_ptr_null(tm_store_head(s));
+	ck_assert_int_eq(strncmp(tm_config_get_string(cfg, "author"),
+				 "mahmoud-", 8),
+			 0);
+	tm_config_free(cfg);
+	tm_store_free(s);
+	free(repo);
+}
+END_TEST
+
+START_TEST(test_store_init_rejects_bad_mode)
+{
+	char *repo = tmt_join(tmp, "r"), *dir = tmt_join(repo, ".threadmind");
+	struct stat st;
+
+	tmt_mkdirs(repo);
+	ck_assert_int_eq(tm_store_init(NULL, repo, NULL, "duo"), TM_EINVALID);
+	ck_assert_int_ne(lstat(dir, &st), 0);
+	free(dir);
+	free(repo);
+}
+END_TEST
+
+START_TEST(test_store_lists_seed)
+{
+	tm_store *s = open_seed();
+	tm_strv ids = TM_STRV_INIT;
+
+	ck_assert_int_eq(tm_store_list_projects(&ids, s), 0);
+	ck_assert_uint_eq(ids.n, 1);
+	ck_assert_str_eq(ids.items[0], "mon-app");
+	tm_strv_clear(&ids);
+	ck_assert_int_eq(tm_store_list_threads(&ids, NULL, s, "mon-app"), 0);
+	ck_assert_uint_eq(ids.n, 3);
+	ck_assert_str_eq(ids.items[0], "auth");
+	ck_assert_str_eq(ids.items[1], "auth-ui");
+	ck_assert_str_eq(ids.items[2], "main");
+	tm_strv_clear(&ids);
+	tm_store_free(s);
+}
+END_TEST
+
+START_TEST(test_store_save_unchanged_is_identical)
+{
+	tm_store *s = open_seed();
+	tm_thread *t = NULL;
+	char *p = store_file(s, "threads/mon-app/auth-ui.md");
+	char *before = tmt_read_file(p, NULL), *after;
+
+	ck_assert_int_eq(tm_store_load_thread(&t, s, "mon-app", "auth-ui"), 0);
+	ck_assert_str_eq(t->parent_id, "auth");
+	ck_assert_int_eq(tm_store_save_thread(s, "mon-app", t), 0);
+	after = tmt_read_file(p, NULL);
+	ck_assert_str_eq(before, after);
+	free(before);
+	free(after);
+	free(p);
+	tm_thread_free(t);
+	tm_store_free(s);
+}
+END_TEST
+
+START_TEST(test_store_refuses_bad_ids_before_paths)
+{
+	tm_store *s = open_seed();
+	tm_thread *t = NULL;
+
+	ck_assert_int_eq(tm_store_load_thread(&t, s, "mon-app", "../x"),
+			 TM_EINVALID);
+	ck_assert_int_eq(tm_store_load_thread(&t, s, "../mon-app", "main"),
+			 TM_EINVALID);
+	ck_assert_int_eq(tm_store_load_thread(&t, s, "mon-app", "Main"),
+			 TM_EINVALID);
+	ck_assert_int_eq(tm_store_delete_thread(s, "mon-app", "a/b"),
+			 TM_EINVALID);
+	ck_assert_ptr_null(t);
+	tm_store_free(s);
+}
+END_TEST
+
+START_TEST(test_store_load_missing_thread)
+{
+	tm_store *s = open_seed();
+	tm_thread *t = NULL;
+
+	ck_assert_int_eq(tm_store_load_thread(&t, s, "mon-app", "nope"),
+			 TM_ENOTFOUND);
+	ck_assert_ptr_nonnull(strstr(tm_error_last(), "nope"));
+	ck_assert(!tm_store_thread_exists(s, "mon-app", "nope"));
+	ck_assert(tm_store_thread_exists(s, "mon-app", "auth"));
+	tm_store_free(s);
+}
+END_TEST
+
+START_TEST(test_store_load_all_reports_unreadable)
+{
+	tm_store *s = open_seed();
+	tm_thread_list all;
+	char *bad = store_file(s, "threads/mon-app/broken.md");
+	char *badname = store_file(s, "threads/mon-app/Bad_Name.md");
+	char *link = store_file(s, "threads/mon-app/link.md");
+	char *big = store_file(s, "threads/mon-app/big.md");
+	char *bigdata = malloc(1024 * 1024 + 10);
+
+	tmt_write_file(bad, "no frontmatter\n", 15);
+	tmt_write_file(badname, "---\nid: x\n---\n", 14);
+	ck_assert_int_eq(symlink("/etc/passwd", link), 0);
+	memset(bigdata, 'x', 1024 * 1024 + 10);
+	memcpy(bigdata, "---\nid: big\n---\n", 16);
+	tmt_write_file(big, bigdata, 1024 * 1024 + 10);
+	ck_assert_int_eq(tm_store_load_all(&all, s, "mon-app"), 0);
+	ck_assert_uint_eq(all.n, 3);
+	ck_assert_uint_eq(all.errors.n, 4);
+	ck_assert_ptr_nonnull(strstr(all.errors.items[0], "Bad_Name.md"));
+	tm_thread_list_clear(&all);
+	free(bigdata);
+	free(big);
+	free(link);
+	free(badname);
+	free(bad);
+	tm_store_free(s);
+}
+END_TEST
+
+START_TEST(test_store_create_thread_slug_and_collisions)
+{
+	tm_store *s = open_seed();
+	tm_new_thread_options o = TM_NEW_THREAD_OPTIONS_INIT;
+	tm_strv paths = TM_STRV_INIT;
+	tm_thread *t = NULL, *back = NULL;
+
+	o.title = "Auth UI";
+	o.parent = "auth";
+	tm_strv_push(&paths, "src/auth");
+	o.paths = &paths;
+	o.branch = "feature/x";
+	ck_assert_int_eq(tm_store_create_thread(&t, s, "mon-app", &o), 0);
+	ck_assert_str_eq(t->id, "auth-ui-2");
+	ck_assert_str_eq(t->author, "mahmoud-a3f9"); /* from config.json */
+	ck_assert_str_eq(t->created_at, t->updated_at);
+	ck_assert_int_eq(tm_store_load_thread(&back, s, "mon-app", "auth-ui-2"),
+			 0);
+	ck_assert_str_eq(back->title, "Auth UI");
+	ck_assert_str_eq(back->parent_id, "auth");
+	ck_assert_str_eq(back->branch, "feature/x");
+	ck_assert_uint_eq(back->paths.n, 1);
+	tm_thread_free(t);
+	tm_thread_free(back);
+	t = NULL;
+	o.title = "Main";
+	o.paths = NULL;
+	ck_assert_int_eq(tm_store_create_thread(&t, s, "mon-app", &o), 0);
+	ck_assert_str_eq(t->id, "main-2");
+	tm_thread_free(t);
+	t = NULL;
+	o.title = "认证模块";
+	ck_assert_int_eq(tm_store_create_thread(&t, s, "mon-app", &o), 0);
+	ck_assert_str_eq(t->id, "thread");
+	tm_thread_free(t);
+	tm_strv_clear(&paths);
+	tm_store_free(s);
+}
+END_TEST
+
+START_TEST(test_store_create_thread_missing_parent)
+{
+	tm_store *s = open_seed();
+	tm_new_thread_options o = TM_NEW_THREAD_OPTIONS_INIT;
+	tm_strv ids = TM_STRV_INIT;
+
+	o.title = "X";
+	o.parent = "ghost";
+	ck_assert_int_eq(tm_store_create_thread(NULL, s, "mon-app", &o),
+			 TM_ENOTFOUND);
+	ck_assert_int_eq(tm_store_list_threads(&ids, NULL, s, "mon-app"), 0);
+	ck_assert_uint_eq(ids.n, 3);
+	tm_strv_clear(&ids);
+	tm_store_free(s);
+}
+END_TEST
+
+START_TEST(test_store_config_missing_gives_defaults)
+{
+	tm_store *s = open_seed();
+	char *p = store_file(s, "config.json");
+	tm_config *cfg = NULL;
+
+	ck_assert_int_eq(unlink(p), 0);
+	ck_assert_int_eq(tm_store_load_config(&cfg, s), 0);
+	ck_assert_ptr_null(tm_config_get_string(cfg, "activeThreadId"));
+	ck_assert_int_eq(tm_config_version(cfg), 1);
+	tm_config_free(cfg);
+	free(p);
+	tm_store_free(s);
+}
+END_TEST
+
+START_TEST(test_store_corrupt_config_is_never_overwritten)
+{
+	tm_store *s = open_seed();
+	char *p = store_file(s, "config.json"), *after;
+	static const char corrupt[] = "{\n  \"activeThreadId\": \"x\",\n}\n";
+	tm_config *cfg = NULL;
+
+	tmt_write_file(p, corrupt, strlen(corrupt));
+	ck_assert_int_eq(tm_store_load_config(&cfg, s), TM_EPARSE);
+	ck_assert_ptr_nonnull(strstr(tm_error_last(), "config.json"));
+	ck_assert_ptr_nonnull(strstr(tm_error_last(), "line 3"));
+	ck_assert_int_eq(tm_store_set_active(s, "mon-app", "auth"), TM_EPARSE);
+	after = tmt_read_file(p, NULL);
+	ck_assert_str_eq(after, corrupt);
+	free(after);
+	free(p);
+	tm_store_free(s);
+}
+END_TEST
+
+START_TEST(test_store_set_active_keeps_sessions)
+{
+	tm_store *s = open_seed();
+	tm_config *cfg = NULL;
+
+	ck_assert_int_eq(tm_store_set_active(s, "mon-app", "auth"), 0);
+	ck_assert_int_eq(tm_store_load_config(&cfg, s), 0);
+	ck_assert_str_eq(tm_config_get_string(cfg, "activeThreadId"), "auth");
+	ck_assert_uint_eq(tm_config_session_count(cfg), 1);
+	/* not on a branch: branchThreads untouched */
+	ck_assert_str_eq(tm_config_branch_thread(cfg, "mon-app", "main"),
+			 "main");
+	tm_config_free(cfg);
+	tm_store_free(s);
+}
+END_TEST
+
+START_TEST(test_store_current_project)
+{
+	tm_store *s = open_seed();
+	tm_project *p = tm_project_new("other", "Other");
+	char *id = NULL;
+
+	ck_assert_int_eq(tm_store_current_project(&id, s, NULL), 0);
+	ck_assert_str_eq(id, "mon-app");
+	free(id);
+	ck_assert_int_eq(tm_store_save_project(s, p), 0);
+	ck_assert_int_eq(tm_store_current_project(&id, s, "other"), 0);
+	ck_assert_str_eq(id, "other");
+	free(id);
+	ck_assert_int_eq(tm_store_current_project(&id, s, "ghost"),
+			 TM_ENOTFOUND);
+	ck_assert_int_eq(tm_store_current_project(&id, s, "Bad/Id"),
+			 TM_EINVALID);
+	tm_project_free(p);
+	tm_store_free(s);
+}
+END_TEST
+
+START_TEST(test_store_active_thread_rules)
+{
+	char *repo = seed_repo();
+	tm_store *s = NULL;
+	tm_config *cfg = NULL;
+	char *id = NULL;
+
+	sh("cd '%s' && git init -q -b feature/auth-ui . && git -c "
+	   "user.name=x -c user.email=y commit -q --allow-empty -m i",
+	   repo);
+	ck_assert_int_eq(tm_store_open(&s, repo), 0);
+	ck_assert_int_eq(tm_store_load_config(&cfg, s), 0);
+	ck_assert_int_eq(
+		tm_store_active_thread(&id, s, "mon-app", cfg, NULL, 0), 0);
+	ck_assert_str_eq(id, "auth-ui"); /* branchThreads */
+	free(id);
+	ck_assert_int_eq(tm_config_set_branch_thread(cfg, "mon-app",
+						     "feature/auth-ui", NULL),
+			 0);
+	ck_assert_int_eq(
+		tm_store_active_thread(&id, s, "mon-app", cfg, NULL, 0), 0);
+	ck_assert_str_eq(id, "auth-ui"); /* the thread's branch field */
+	free(id);
+	ck_assert_uint_eq(strlen(tm_store_head(s)), 40);
+	tm_config_free(cfg);
+	tm_store_free(s);
+	free(repo);
+}
+END_TEST
+
+START_TEST(test_store_delete_thread)
+{
+	tm_store *s = open_seed();
+
+	ck_assert_int_eq(tm_store_delete_thread(s, "mon-app", "auth-ui"), 0);
+	ck_assert(!tm_store_thread_exists(s, "mon-app", "auth-ui"));
+	ck_assert_int_eq(tm_store_delete_thread(s, "mon-app", "auth-ui"),
+			 TM_ENOTFOUND);
+	tm_store_free(s);
+}
+END_TEST
+
+START_TEST(test_store_lock_nests_and_releases)
+{
+	tm_store *s = open_seed();
+	char *lock = store_file(s, ".lock");
+	struct stat st;
+
+	ck_assert_int_eq(tm_store_lock(s), 0);
+	ck_assert_int_eq(tm_store_lock(s), 0);
+	ck_assert_int_eq(lstat(lock, &st), 0);
+	tm_store_unlock(s);
+	ck_assert_int_eq(lstat(lock, &st), 0);
+	tm_store_unlock(s);
+	ck_assert_int_ne(lstat(lock, &st), 0);
+	free(lock);
+	tm_store_free(s);
+}
+END_TEST
+
+START_TEST(test_store_symlinked_threads_folder_refused)
+{
+	char *repo = seed_repo(), *outside = tmt_join(tmp, "outside");
+	char *threads = tmt_join(repo, ".threadmind/threads/mon-app");
+	tm_store *s = NULL;
+	tm_thread *t = NULL;
+
+	sh("mv '%s' '%s'", threads, outside);
+	ck_assert_int_eq(symlink(outside, threads), 0);
+	ck_assert_int_eq(tm_store_open(&s, repo), 0);
+	ck_assert_int_eq(tm_store_load_thread(&t, s, "mon-app", "main"),
+			 TM_EINVALID);
+	ck_assert_ptr_nonnull(strstr(tm_error_last(), "symbolic link"));
+	tm_store_free(s);
+	free(threads);
+	free(outside);
+	free(repo);
+}
+END_TEST
+
+Suite *store_suite(void)
+{
+	Suite *s = suite_create("store");
+	TCase *tc = tcase_create("discover");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_store_discover_from_subfolder);
+	tcase_add_test(tc, test_store_discover_stops_at_git_root);
+	tcase_add_test(tc, test_store_discover_refuses_symlink);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("init");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_store_init_creates_layout);
+	tcase_add_test(tc, test_store_init_refuses_to_clobber);
+	tcase_add_test(tc, test_store_init_in_git_records_branch);
+	tcase_add_test(tc, test_store_init_rejects_bad_mode);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("threads");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_store_lists_seed);
+	tcase_add_test(tc, test_store_save_unchanged_is_identical);
+	tcase_add_test(tc, test_store_refuses_bad_ids_before_paths);
+	tcase_add_test(tc, test_store_load_missing_thread);
+	tcase_add_test(tc, test_store_load_all_reports_unreadable);
+	tcase_add_test(tc, test_store_create_thread_slug_and_collisions);
+	tcase_add_test(tc, test_store_create_thread_missing_parent);
+	tcase_add_test(tc, test_store_delete_thread);
+	tcase_add_test(tc, test_store_symlinked_threads_folder_refused);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("config");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_store_config_missing_gives_defaults);
+	tcase_add_test(tc, test_store_corrupt_config_is_never_overwritten);
+	tcase_add_test(tc, test_store_set_active_keeps_sessions);
+	tcase_add_test(tc, test_store_current_project);
+	tcase_add_test(tc, test_store_active_thread_rules);
+	tcase_add_test(tc, test_store_lock_nests_and_releases);
+	suite_add_tcase(s, tc);
+	return s;
+}
