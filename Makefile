@@ -20,8 +20,9 @@ PKG_LIBS = $(eval PKG_LIBS := $(shell pkg-config --libs $(PKGS)))$(PKG_LIBS)
 CHECK_CFLAGS = $(eval CHECK_CFLAGS := $(shell pkg-config --cflags check))$(CHECK_CFLAGS)
 CHECK_LIBS = $(eval CHECK_LIBS := $(shell pkg-config --libs check))$(CHECK_LIBS)
 
+TM_VERSION := 0.1.0
 WARN := -Wall -Wextra -Wstrict-prototypes -Werror
-ALL_CFLAGS = -std=c11 $(WARN) -D_GNU_SOURCE -g $(OPT) $(SANFLAGS) -I. \
+ALL_CFLAGS = -std=c11 $(WARN) -D_GNU_SOURCE -DTM_VERSION=\"$(TM_VERSION)\" -g $(OPT) $(SANFLAGS) -I. \
 	$(PKG_CFLAGS) -MMD -MP $(CFLAGS)
 ALL_LDFLAGS = $(SANFLAGS) $(LDFLAGS)
 

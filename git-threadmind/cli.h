@@ -1,0 +1,87 @@
+/*
+ * What every command shares: fatal errors, opening the store (with the
+ * automatic 0.4 upgrade), resolving thread arguments, colours, JSON output.
+ */
+#ifndef TM_CLI_H
+#define TM_CLI_H
+
+#include "lib/threadmind.h"
+#include "opt.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#define EXIT_NEGATIVE 1
+#define EXIT_FATAL 128
+#define EXIT_USAGE 129
+
+/* Flags of a thread in output, beside TM_TREE_ORPHAN / TM_TREE_CYCLE. */
+#define CLI_FLAG_STALE (1u << 8)
+#define CLI_FLAG_UNREADABLE (1u << 9)
+
+/* The store, project and config of the command being run. */
+struct cli_state {
+	tm_store *store;
+	char *project; /* the project worked on */
+};
+extern struct cli_state cli;
+
+/* "fatal: …" on stderr, exit 128. */
+void die(const char *fmt, ...) __attribute__((noreturn))
+__attribute__((format(printf, 1, 2)));
+/* die() with the library's last error message. */
+void die_lib(void) __attribute__((noreturn));
+/* "warning: …" on stderr (always: warnings are not silenced by -q). */
+void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A note on stderr unless -q. */
+void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * Find the store from the current folder and pick the project (--project,
+ * else the active one).  Runs the 0.4 upgrade first when needed (one line on
+ * stderr).  Dies when there is no store.
+ */
+void cli_open(void);
+/* Like cli_open, but returns false (quietly) when there is no store. */
+bool cli_try_open(void);
+
+/* Resolve a thread argument (id or unique prefix) in cli.project; dies on
+ * an invalid, unknown or ambiguous one. malloc'd id. */
+char *cli_resolve_thread(const char *arg);
+/* Load a thread by (resolved) id; dies when it cannot be read. */
+tm_thread *cli_load_thread(const char *id);
+/* Load every thread of the project; warns once per unreadable file. */
+void cli_load_all(tm_thread_list *out);
+/* The active thread id of the project (section 3); malloc'd. */
+char *cli_active_thread(const tm_thread *const *threads, size_t n);
+
+/* Take the store lock or die. */
+void cli_lock(void);
+void cli_unlock(void);
+/* Save a thread or die. */
+void cli_save_thread(const tm_thread *t);
+
+/* Set updatedAt = now; with `summary_changed`, also commit = HEAD and
+ * branch = current branch (when known). */
+void cli_touch_thread(tm_thread *t, bool summary_changed);
+
+/* Colour: decided once from --no-color, NO_COLOR, color.threadmind,
+ * color.ui and whether stdout is a terminal. */
+bool cli_color(void);
+/* The escape sequence for a colour name ("red", "green", "yellow", "dim",
+ * "bold", "cyan", "reset") or "" when colour is off. */
+const char *cli_c(const char *name);
+/* Draw trees with box-drawing characters (UTF-8 locale and no --ascii)? */
+bool cli_unicode(void);
+
+/* Print a JSON document (cJSON tree, consumed) on stdout with a newline. */
+struct cJSON;
+void cli_print_json(struct cJSON *doc);
+/* A thread as the JSON object of docs/json.md (no children). */
+struct cJSON *cli_thread_json(const tm_thread *t, bool active, unsigned flags);
+
+/* Run `git` with arguments (NULL-terminated), output captured in `out`
+ * (may be NULL). Returns the exit status (or -1). */
+int cli_run_git(tm_buf *out, const char *const *args);
+
+#endif

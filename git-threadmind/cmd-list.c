@@ -1,0 +1,88 @@
+/* git threadmind list: one line per thread (id, status, updatedAt, title). */
+#include "builtin.h"
+#include "view.h"
+
+#include "lib/json_cjson.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const list_usage[] = {
+	"git threadmind list [--all] [--status <status>] [--branch <branch>] "
+	"[--json]",
+	NULL,
+};
+
+static const char *status_name(const tm_thread *t)
+{
+	return t->status ? t->status : "active";
+}
+
+static bool wanted(const tm_thread *t, const char *status,
+		   const char *branch)
+{
+	if (status && strcmp(status, "all") && strcmp(status, status_name(t)))
+		return false;
+	if (branch && (!t->branch || strcmp(branch, t->branch)))
+		return false;
+	return true;
+}
+
+int cmd_list(int argc, const char **argv)
+{
+	bool all = false, as_json = false;
+	const char *status = NULL, *branch = NULL;
+	const struct option opts[] = {
+		OPT_BOOL_('a', "all", &all, "also list done and abandoned"),
+		OPT_STRING_(0, "status", &status, "status",
+			    "only this status: active, done, abandoned, all"),
+		OPT_STRING_(0, "branch", &branch, "branch",
+			    "only threads of this git branch"),
+		OPT_BOOL_(0, "json", &as_json, "print JSON (docs/json.md)"),
+		OPT_GLOBALS,
+		OPT_END_(),
+	};
+	struct view v;
+	cJSON *doc = NULL, *arr = NULL;
+	size_t k, width = 2;
+
+	if (parse_options(argc, argv, opts, list_usage) != 0)
+		usage_msg(list_usage, opts, "list takes no arguments");
+	cli_open();
+	/* --status picks finished threads by itself. */
+	view_load(&v, all || status);
+	if (as_json) {
+		doc = cJSON_CreateObject();
+		cJSON_AddStringToObject(doc, "project", cli.project);
+		arr = cJSON_AddArrayToObject(doc, "threads");
+	}
+	for (k = 0; k < v.list.n; k++)
+		if (strlen(v.list.threads[k]->id) > width)
+			width = strlen(v.list.threads[k]->id);
+	/* Files are listed sorted by id (the store lists them so). */
+	for (k = 0; k < v.list.n; k++) {
+		const tm_thread *t = v.list.threads[k];
+		bool active = view_is_active(&v, k);
+		bool show = all || status ? true
+					  : !tm_thread_is_finished(t);
+
+		if (!show || !wanted(t, status, branch))
+			continue;
+		if (as_json) {
+			cJSON_AddItemToArray(arr, cli_thread_json(t, active,
+								  v.flags[k]));
+			continue;
+		}
+		printf("%s%s%s%-*s  %s%-9s%s  %-24s  %s\n",
+		       active ? cli_c("green") : "", active ? "* " : "  ",
+		       active ? cli_c("reset") : "", (int)width, t->id,
+		       tm_thread_is_finished(t) ? cli_c("dim") : "",
+		       status_name(t), cli_c("reset"),
+		       t->updated_at ? t->updated_at : "-",
+		       t->title ? t->title : "");
+	}
+	if (as_json)
+		cli_print_json(doc);
+	view_free(&v);
+	return 0;
+}

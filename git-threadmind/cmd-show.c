@@ -1,0 +1,59 @@
+/* git threadmind show: a thread's frontmatter and summary. */
+#include "builtin.h"
+#include "cli.h"
+
+#include "lib/json_cjson.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const show_usage[] = {
+	"git threadmind show [<thread>] [--json]",
+	NULL,
+};
+
+int cmd_show(int argc, const char **argv)
+{
+	bool as_json = false;
+	const struct option opts[] = {
+		OPT_BOOL_(0, "json", &as_json, "print JSON (docs/json.md)"),
+		OPT_GLOBALS,
+		OPT_END_(),
+	};
+	tm_thread *t;
+	char *id, *active;
+	int n = parse_options(argc, argv, opts, show_usage);
+
+	if (n > 1)
+		usage_msg(show_usage, opts, "show takes one thread");
+	cli_open();
+	active = cli_active_thread(NULL, 0);
+	id = n ? cli_resolve_thread(argv[0]) : tm_xstrdup(active);
+	t = cli_load_thread(id);
+	if (as_json) {
+		cJSON *o = cli_thread_json(t, !strcmp(id, active), 0);
+		char *summary = tm_thread_summary(t);
+
+		cJSON_AddStringToObject(o, "summary", summary);
+		free(summary);
+		cli_print_json(o);
+	} else {
+		tm_buf out = TM_BUF_INIT;
+		tm_thread *lf = tm_thread_dup(t);
+		char *summary = tm_thread_summary(t);
+
+		/* Show it with LF line ends whatever the file uses. */
+		lf->crlf = false;
+		tm_frontmatter_write_header(&out, lf);
+		fwrite(out.ptr, 1, out.size, stdout);
+		if (*summary)
+			printf("\n%s", summary);
+		free(summary);
+		tm_thread_free(lf);
+		tm_buf_release(&out);
+	}
+	tm_thread_free(t);
+	free(id);
+	free(active);
+	return 0;
+}

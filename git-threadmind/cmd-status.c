@@ -1,0 +1,120 @@
+/* git threadmind status: project, active thread, counts, stale, lock. */
+#include "builtin.h"
+#include "view.h"
+
+#include "lib/json_cjson.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const status_usage[] = {
+	"git threadmind status [--json]",
+	NULL,
+};
+
+struct counts {
+	size_t active, done, abandoned, other;
+};
+
+static void count(struct counts *c, const tm_thread_list *l)
+{
+	size_t i;
+
+	memset(c, 0, sizeof(*c));
+	for (i = 0; i < l->n; i++) {
+		const char *s = l->threads[i]->status;
+
+		if (!s)
+			c->active++;
+		else if (!strcmp(s, TM_STATUS_DONE))
+			c->done++;
+		else if (!strcmp(s, TM_STATUS_ABANDONED))
+			c->abandoned++;
+		else
+			c->other++;
+	}
+}
+
+static const tm_thread *find(const struct view *v, const char *id)
+{
+	long i = tm_tree_find(v->tree, id);
+
+	return i < 0 ? NULL : v->tree->nodes[i].thread;
+}
+
+int cmd_status(int argc, const char **argv)
+{
+	bool as_json = false;
+	const struct option opts[] = {
+		OPT_BOOL_(0, "json", &as_json, "print JSON (docs/json.md)"),
+		OPT_GLOBALS,
+		OPT_END_(),
+	};
+	struct view v;
+	struct counts c;
+	tm_project *p = NULL;
+	const tm_thread *active;
+	const char *branch;
+	char *holder = NULL;
+
+	if (parse_options(argc, argv, opts, status_usage) != 0)
+		usage_msg(status_usage, opts, "status takes no arguments");
+	cli_open();
+	if (tm_store_load_project(&p, cli.store, cli.project) < 0)
+		die_lib();
+	view_load(&v, true);
+	count(&c, &v.list);
+	active = find(&v, v.active);
+	branch = tm_store_branch(cli.store);
+	if (tm_lock_holder(&holder, tm_store_dir(cli.store)) < 0)
+		holder = NULL;
+	tm_error_clear();
+	if (as_json) {
+		cJSON *doc = cJSON_CreateObject(), *o;
+
+		cJSON_AddStringToObject(doc, "project", cli.project);
+		cJSON_AddStringToObject(doc, "title",
+					tm_project_get(p, "title")
+						? tm_project_get(p, "title")
+						: "");
+		if (branch)
+			cJSON_AddStringToObject(doc, "branch", branch);
+		else
+			cJSON_AddNullToObject(doc, "branch");
+		cJSON_AddStringToObject(doc, "activeThreadId", v.active);
+		o = cJSON_AddObjectToObject(doc, "counts");
+		cJSON_AddNumberToObject(o, "active", (double)c.active);
+		cJSON_AddNumberToObject(o, "done", (double)c.done);
+		cJSON_AddNumberToObject(o, "abandoned", (double)c.abandoned);
+		cJSON_AddNumberToObject(o, "other", (double)c.other);
+		cJSON_AddNumberToObject(o, "unreadable",
+					(double)v.list.errors.n);
+		cJSON_AddNullToObject(doc, "stale");
+		if (holder)
+			cJSON_AddStringToObject(doc, "lock", holder);
+		else
+			cJSON_AddNullToObject(doc, "lock");
+		cli_print_json(doc);
+	} else {
+		printf("project: %s (%s)\n", cli.project,
+		       tm_project_get(p, "title") ? tm_project_get(p, "title")
+						  : "");
+		printf("branch: %s\n", branch ? branch : "(none)");
+		printf("active thread: %s%s%s (%s)\n", cli_c("green"), v.active,
+		       cli_c("reset"),
+		       active && active->title ? active->title : "missing");
+		printf("threads: %zu active, %zu done, %zu abandoned", c.active,
+		       c.done, c.abandoned);
+		if (c.other)
+			printf(", %zu other", c.other);
+		if (v.list.errors.n)
+			printf(", %s%zu unreadable%s", cli_c("red"),
+			       v.list.errors.n, cli_c("reset"));
+		printf("\nstale: unknown\n");
+		printf("lock: %s\n", holder ? holder : "free");
+	}
+	free(holder);
+	tm_project_free(p);
+	view_free(&v);
+	return 0;
+}

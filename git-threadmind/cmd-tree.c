@@ -1,0 +1,196 @@
+/* git threadmind tree: the thread tree, drawn, as JSON or as Graphviz. */
+#include "builtin.h"
+#include "view.h"
+
+#include "lib/json_cjson.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const tree_usage[] = {
+	"git threadmind tree [--all] [--json | --dot]",
+	NULL,
+};
+
+/* The last shown child of each node, so that lines end with └──. */
+static long *last_shown_children(const struct view *v)
+{
+	long *last = tm_xcalloc(v->tree->n + 1, sizeof(long));
+	size_t i, c;
+
+	for (i = 0; i < v->tree->n; i++) {
+		const tm_tree_node *n = &v->tree->nodes[i];
+
+		last[i] = -1;
+		for (c = 0; c < n->nchildren; c++)
+			if (v->shown[n->children[c]])
+				last[i] = (long)n->children[c];
+	}
+	last[v->tree->n] = -1; /* the virtual parent of the roots */
+	for (c = 0; c < v->tree->nroots; c++)
+		if (v->shown[v->tree->roots[c]])
+			last[v->tree->n] = (long)v->tree->roots[c];
+	return last;
+}
+
+static void print_flags(unsigned flags, const tm_thread *t)
+{
+	if (t->status)
+		printf(" %s[%s]%s", cli_c("dim"), t->status, cli_c("reset"));
+	if (flags & TM_TREE_ORPHAN)
+		printf(" %s(orphan: parent '%s' missing)%s", cli_c("red"),
+		       t->parent_id, cli_c("reset"));
+	if (flags & TM_TREE_CYCLE)
+		printf(" %s(cycle: parent '%s')%s", cli_c("red"), t->parent_id,
+		       cli_c("reset"));
+	if (flags & CLI_FLAG_STALE)
+		printf(" %s(stale)%s", cli_c("yellow"), cli_c("reset"));
+}
+
+static void draw(const struct view *v)
+{
+	const bool uni = cli_unicode();
+	const char *tee = uni ? "├── " : "|-- ", *elbow = uni ? "└── " : "`-- ";
+	const char *pipe = uni ? "│   " : "|   ";
+	long *last = last_shown_children(v);
+	tm_buf prefix = TM_BUF_INIT;
+	size_t *plen = tm_xcalloc(v->tree->n + 1, sizeof(size_t));
+	size_t k;
+
+	for (k = 0; k < v->norder; k++) {
+		size_t i = v->order[k];
+		const tm_tree_node *n = &v->tree->nodes[i];
+		const tm_thread *t = n->thread;
+		long parent_slot = n->parent < 0 ? (long)v->tree->n : n->parent;
+		bool is_last = last[parent_slot] == (long)i;
+		bool active = view_is_active(v, i);
+		bool dim = tm_thread_is_finished(t);
+
+		if (!v->shown[i])
+			continue;
+		/* The prefix of a node = its parent's + one column. */
+		tm_buf_truncate(&prefix,
+				n->parent < 0 ? 0 : plen[n->parent]);
+		printf("%s%s%s", active ? cli_c("green") : "",
+		       active ? "* " : "  ", active ? cli_c("reset") : "");
+		if (n->parent >= 0)
+			printf("%s%s", tm_buf_cstr(&prefix),
+			       is_last ? elbow : tee);
+		printf("%s%s%s%s  %s%s", dim ? cli_c("dim") : "",
+		       active ? cli_c("bold") : cli_c("yellow"), t->id,
+		       cli_c("reset"), dim ? cli_c("dim") : "",
+		       t->title ? t->title : "");
+		if (dim)
+			printf("%s", cli_c("reset"));
+		print_flags(v->flags[i], t);
+		putchar('\n');
+		if (n->parent >= 0)
+			tm_buf_puts(&prefix, is_last ? "    " : pipe);
+		plen[i] = prefix.size;
+	}
+	free(plen);
+	free(last);
+	tm_buf_release(&prefix);
+}
+
+static void dot_id(tm_buf *out, const char *s)
+{
+	tm_json_put_string(out, s, strlen(s));
+}
+
+static void dot(const struct view *v)
+{
+	tm_buf out = TM_BUF_INIT;
+	size_t k;
+
+	tm_buf_puts(&out, "digraph threadmind {\n"
+			  "  rankdir=LR;\n  node [shape=box];\n");
+	for (k = 0; k < v->norder; k++) {
+		const tm_tree_node *n = &v->tree->nodes[v->order[k]];
+		tm_buf label = TM_BUF_INIT;
+
+		if (!v->shown[v->order[k]])
+			continue;
+		tm_buf_printf(&label, "%s\n%s", n->thread->id,
+			      n->thread->title ? n->thread->title : "");
+		tm_buf_puts(&out, "  ");
+		dot_id(&out, n->thread->id);
+		tm_buf_puts(&out, " [label=");
+		dot_id(&out, tm_buf_cstr(&label));
+		if (view_is_active(v, v->order[k]))
+			tm_buf_puts(&out, ", penwidth=2");
+		if (tm_thread_is_finished(n->thread))
+			tm_buf_puts(&out, ", style=dashed");
+		if (n->flags & (TM_TREE_ORPHAN | TM_TREE_CYCLE))
+			tm_buf_puts(&out, ", color=red");
+		tm_buf_puts(&out, "];\n");
+		if (n->parent >= 0) {
+			tm_buf_puts(&out, "  ");
+			dot_id(&out, v->tree->nodes[n->parent].thread->id);
+			tm_buf_puts(&out, " -> ");
+			dot_id(&out, n->thread->id);
+			tm_buf_puts(&out, ";\n");
+		}
+		tm_buf_release(&label);
+	}
+	tm_buf_puts(&out, "}\n");
+	fwrite(out.ptr, 1, out.size, stdout);
+	tm_buf_release(&out);
+}
+
+/* Nested JSON without recursion: each node's "children" array is made
+ * when the node is visited; pre-order guarantees parents come first. */
+static void json(const struct view *v)
+{
+	cJSON *doc = cJSON_CreateObject(), *roots;
+	cJSON **kids = tm_xcalloc(v->tree->n + 1, sizeof(cJSON *));
+	size_t k;
+
+	cJSON_AddStringToObject(doc, "project", cli.project);
+	cJSON_AddStringToObject(doc, "activeThreadId", v->active);
+	roots = cJSON_AddArrayToObject(doc, "roots");
+	for (k = 0; k < v->norder; k++) {
+		size_t i = v->order[k];
+		const tm_tree_node *n = &v->tree->nodes[i];
+		cJSON *o;
+
+		if (!v->shown[i])
+			continue;
+		o = cli_thread_json(n->thread, view_is_active(v, i),
+				    v->flags[i]);
+		cJSON_AddNumberToObject(o, "depth", (double)n->depth);
+		kids[i] = cJSON_AddArrayToObject(o, "children");
+		cJSON_AddItemToArray(n->parent < 0 ? roots : kids[n->parent],
+				     o);
+	}
+	free(kids);
+	cli_print_json(doc);
+}
+
+int cmd_tree(int argc, const char **argv)
+{
+	bool all = false, as_json = false, as_dot = false;
+	const struct option opts[] = {
+		OPT_BOOL_('a', "all", &all, "also show done and abandoned"),
+		OPT_BOOL_(0, "json", &as_json, "print JSON (docs/json.md)"),
+		OPT_BOOL_(0, "dot", &as_dot, "print a Graphviz graph"),
+		OPT_GLOBALS,
+		OPT_END_(),
+	};
+	struct view v;
+
+	if (parse_options(argc, argv, opts, tree_usage) != 0)
+		usage_msg(tree_usage, opts, "tree takes no arguments");
+	if (as_json && as_dot)
+		usage_msg(tree_usage, opts, "--json and --dot exclude each other");
+	cli_open();
+	view_load(&v, all);
+	if (as_json)
+		json(&v);
+	else if (as_dot)
+		dot(&v);
+	else
+		draw(&v);
+	view_free(&v);
+	return 0;
+}

@@ -1,0 +1,59 @@
+/* The project as the read-only commands see it (see view.h). */
+#include "view.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int collect(const tm_tree *tree, size_t node, void *payload)
+{
+	struct view *v = payload;
+
+	(void)tree;
+	v->order[v->norder++] = node;
+	return 0;
+}
+
+void view_load(struct view *v, bool all)
+{
+	size_t i, k;
+
+	memset(v, 0, sizeof(*v));
+	cli_load_all(&v->list);
+	if (tm_tree_build(&v->tree, (const tm_thread *const *)v->list.threads,
+			  v->list.n) < 0)
+		die_lib();
+	v->active = cli_active_thread((const tm_thread *const *)v->list.threads,
+				      v->list.n);
+	v->order = tm_xcalloc(v->list.n ? v->list.n : 1, sizeof(size_t));
+	v->shown = tm_xcalloc(v->list.n ? v->list.n : 1, sizeof(bool));
+	v->flags = tm_xcalloc(v->list.n ? v->list.n : 1, sizeof(unsigned));
+	tm_tree_walk(v->tree, collect, v);
+	for (i = 0; i < v->tree->n; i++)
+		v->flags[i] = v->tree->nodes[i].flags;
+	/* Children come after their parent in pre-order: decide bottom-up. */
+	for (k = v->norder; k-- > 0;) {
+		const tm_tree_node *n = &v->tree->nodes[v->order[k]];
+		bool shown = all || !tm_thread_is_finished(n->thread);
+		size_t c;
+
+		for (c = 0; !shown && c < n->nchildren; c++)
+			shown = v->shown[n->children[c]];
+		v->shown[v->order[k]] = shown;
+	}
+}
+
+bool view_is_active(const struct view *v, size_t i)
+{
+	return v->active && !strcmp(v->tree->nodes[i].thread->id, v->active);
+}
+
+void view_free(struct view *v)
+{
+	tm_tree_free(v->tree);
+	tm_thread_list_clear(&v->list);
+	free(v->active);
+	free(v->order);
+	free(v->shown);
+	free(v->flags);
+	memset(v, 0, sizeof(*v));
+}
