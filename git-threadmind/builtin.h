@@ -11,6 +11,10 @@ CMD(list);
 CMD(show);
 CMD(new);
 CMD(switch);
+CMD(summary);
+CMD(edit);
+CMD(set);
+CMD(touch);
 
 #undef CMD
 #endif

@@ -22,6 +22,10 @@ static const struct command commands[] = {
 	{"show", cmd_show, "a thread's frontmatter and summary"},
 	{"new", cmd_new, "create a thread"},
 	{"switch", cmd_switch, "make a thread the active one"},
+	{"summary", cmd_summary, "replace a thread's summary from a file"},
+	{"edit", cmd_edit, "edit a thread's summary in your editor"},
+	{"set", cmd_set, "change a thread's title, paths or branch"},
+	{"touch", cmd_touch, "mark a thread's summary as reviewed at HEAD"},
 };
 
 static const char *const main_usage[] = {
