@@ -11,6 +11,10 @@ CMD(list);
 CMD(show);
 CMD(new);
 CMD(switch);
+CMD(move);
+CMD(done);
+CMD(abandon);
+CMD(reopen);
 
 #undef CMD
 #endif

@@ -22,6 +22,10 @@ static const struct command commands[] = {
 	{"show", cmd_show, "a thread's frontmatter and summary"},
 	{"new", cmd_new, "create a thread"},
 	{"switch", cmd_switch, "make a thread the active one"},
+	{"move", cmd_move, "give a thread a new parent"},
+	{"done", cmd_done, "mark a thread done"},
+	{"abandon", cmd_abandon, "mark a thread abandoned"},
+	{"reopen", cmd_reopen, "make a finished thread active again"},
 };
 
 static const char *const main_usage[] = {
