@@ -15,6 +15,7 @@ CMD(move);
 CMD(done);
 CMD(abandon);
 CMD(reopen);
+CMD(merge);
 
 #undef CMD
 #endif

@@ -26,6 +26,7 @@ static const struct command commands[] = {
 	{"done", cmd_done, "mark a thread done"},
 	{"abandon", cmd_abandon, "mark a thread abandoned"},
 	{"reopen", cmd_reopen, "make a finished thread active again"},
+	{"merge", cmd_merge, "integrate a thread into its parent"},
 };
 
 static const char *const main_usage[] = {
