@@ -16,6 +16,7 @@ CMD(done);
 CMD(abandon);
 CMD(reopen);
 CMD(merge);
+CMD(rm);
 
 #undef CMD
 #endif

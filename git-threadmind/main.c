@@ -27,6 +27,7 @@ static const struct command commands[] = {
 	{"abandon", cmd_abandon, "mark a thread abandoned"},
 	{"reopen", cmd_reopen, "make a finished thread active again"},
 	{"merge", cmd_merge, "integrate a thread into its parent"},
+	{"rm", cmd_rm, "delete a thread (children move up)"},
 };
 
 static const char *const main_usage[] = {
