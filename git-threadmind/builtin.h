@@ -15,6 +15,12 @@ CMD(summary);
 CMD(edit);
 CMD(set);
 CMD(touch);
+CMD(move);
+CMD(done);
+CMD(abandon);
+CMD(reopen);
+CMD(merge);
+CMD(rm);
 
 #undef CMD
 #endif

@@ -26,6 +26,12 @@ static const struct command commands[] = {
 	{"edit", cmd_edit, "edit a thread's summary in your editor"},
 	{"set", cmd_set, "change a thread's title, paths or branch"},
 	{"touch", cmd_touch, "mark a thread's summary as reviewed at HEAD"},
+	{"move", cmd_move, "give a thread a new parent"},
+	{"done", cmd_done, "mark a thread done"},
+	{"abandon", cmd_abandon, "mark a thread abandoned"},
+	{"reopen", cmd_reopen, "make a finished thread active again"},
+	{"merge", cmd_merge, "integrate a thread into its parent"},
+	{"rm", cmd_rm, "delete a thread (children move up)"},
 };
 
 static const char *const main_usage[] = {
