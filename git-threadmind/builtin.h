@@ -11,6 +11,10 @@ CMD(list);
 CMD(show);
 CMD(new);
 CMD(switch);
+CMD(project);
+CMD(migrate);
+CMD(doctor);
+CMD(prompt);
 
 #undef CMD
 #endif

@@ -74,7 +74,7 @@ static void auto_migrate(void)
 	tm_strv_clear(&report);
 }
 
-static bool open_store(bool quiet_missing)
+bool cli_open_flags(unsigned flags)
 {
 	char *cwd = getcwd(NULL, 0);
 	int error;
@@ -83,12 +83,14 @@ static bool open_store(bool quiet_missing)
 		die("cannot read the current folder: %s", strerror(errno));
 	error = tm_store_discover(&cli.store, cwd);
 	free(cwd);
-	if (error == TM_ENOTFOUND && quiet_missing)
+	if (error == TM_ENOTFOUND && (flags & CLI_OPEN_QUIET_MISSING))
 		return false;
 	if (error < 0)
 		die_lib();
-	auto_migrate();
-	if (tm_store_current_project(&cli.project, cli.store,
+	if (!(flags & CLI_OPEN_NO_UPGRADE))
+		auto_migrate();
+	if (!(flags & CLI_OPEN_NO_PROJECT) &&
+	    tm_store_current_project(&cli.project, cli.store,
 				     global_opts.project) < 0)
 		die_lib();
 	return true;
@@ -96,12 +98,12 @@ static bool open_store(bool quiet_missing)
 
 void cli_open(void)
 {
-	open_store(false);
+	cli_open_flags(0);
 }
 
 bool cli_try_open(void)
 {
-	return open_store(true);
+	return cli_open_flags(CLI_OPEN_QUIET_MISSING);
 }
 
 char *cli_resolve_thread(const char *arg)
@@ -109,7 +111,9 @@ char *cli_resolve_thread(const char *arg)
 	tm_strv ids = TM_STRV_INIT;
 	char *id = NULL;
 
-	if (tm_store_list_threads(&ids, NULL, cli.store, cli.project) < 0 ||
+	/* "../x" or "Foo" can name no thread: say why, not "no match". */
+	if (tm_id_validate(arg, "thread") < 0 ||
+	    tm_store_list_threads(&ids, NULL, cli.store, cli.project) < 0 ||
 	    tm_id_resolve(&id, arg, &ids, "thread") < 0)
 		die_lib();
 	tm_strv_clear(&ids);

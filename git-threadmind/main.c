@@ -22,6 +22,10 @@ static const struct command commands[] = {
 	{"show", cmd_show, "a thread's frontmatter and summary"},
 	{"new", cmd_new, "create a thread"},
 	{"switch", cmd_switch, "make a thread the active one"},
+	{"project", cmd_project, "list, create or pick projects"},
+	{"migrate", cmd_migrate, "upgrade a ThreadMind 0.4 store"},
+	{"doctor", cmd_doctor, "check the store, repair what is safe"},
+	{"prompt", cmd_prompt, "the active thread's id, for a shell prompt"},
 };
 
 static const char *const main_usage[] = {
