@@ -29,6 +29,9 @@ void die(const char *fmt, ...)
 	va_start(ap, fmt);
 	vreport("fatal: ", fmt, ap);
 	va_end(ap);
+	/* Freeing the store releases a lock still held: no stale .lock. */
+	tm_store_free(cli.store);
+	cli.store = NULL;
 	exit(EXIT_FATAL);
 }
 
