@@ -47,8 +47,8 @@ bool cli_try_open(void);
 
 /* What cli_open_flags leaves out. */
 #define CLI_OPEN_QUIET_MISSING (1u << 0) /* no store: return false */
-#define CLI_OPEN_NO_UPGRADE (1u << 1)    /* leave a 0.4 store as it is */
-#define CLI_OPEN_NO_PROJECT (1u << 2)    /* cli.project stays NULL */
+#define CLI_OPEN_NO_UPGRADE    (1u << 1) /* leave a 0.4 store as it is */
+#define CLI_OPEN_NO_PROJECT    (1u << 2) /* cli.project stays NULL */
 /*
  * cli_open with parts left out (CLI_OPEN_* flags): `migrate --dry-run`
  * must not upgrade, `doctor` and `project` must work without a current
