@@ -56,10 +56,9 @@ typedef struct {
 	size_t alloc;
 } tm_doctor_report;
 
-#define TM_DOCTOR_REPORT_INIT \
-	{                     \
-		NULL, 0, 0    \
-	}
+/* clang-format off */
+#define TM_DOCTOR_REPORT_INIT {NULL, 0, 0}
+/* clang-format on */
 
 /* Free every problem and empty the report (it may be reused). */
 void tm_doctor_report_clear(tm_doctor_report *r);
@@ -116,7 +115,9 @@ typedef struct {
  * A check is one function in doctor.c's table: adding one is writing it
  * and listing it there.
  *
- * Errors: TM_EINVALID for an invalid opts->project or bad options; TM_ERROR
+ * Errors: TM_EINVALID for an invalid opts->project or bad options;
+ * TM_ENOTFOUND when opts->project has neither a project file nor a threads/
+ * folder; TM_ERROR
  * when the .threadmind folder itself cannot be listed.  Files that cannot
  * be read are problems, not errors.  On error `out` may hold the problems
  * found so far.
