@@ -21,6 +21,10 @@ CMD(abandon);
 CMD(reopen);
 CMD(merge);
 CMD(rm);
+CMD(project);
+CMD(migrate);
+CMD(doctor);
+CMD(prompt);
 
 #undef CMD
 #endif

@@ -56,7 +56,6 @@ int cmd_merge(int argc, const char **argv)
 	if (parse_options(argc, argv, opts, merge_usage) != 1)
 		usage_msg(merge_usage, opts, "merge takes one thread");
 	cli_open();
-	atexit(cli_unlock); /* a fatal error must not leave the lock */
 	id = cli_resolve_thread(argv[0]);
 	/* One lock around both writes: nobody sees half a merge. */
 	cli_lock();

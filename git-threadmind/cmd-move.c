@@ -38,7 +38,6 @@ int cmd_move(int argc, const char **argv)
 		usage_msg(move_usage, opts,
 		          "move takes a thread and its new parent");
 	cli_open();
-	atexit(cli_unlock); /* a fatal error must not leave the lock */
 	id = cli_resolve_thread(argv[0]);
 	parent = cli_resolve_thread(argv[1]);
 	if (!strcmp(id, TM_ROOT_THREAD_ID))

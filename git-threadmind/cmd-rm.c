@@ -133,7 +133,6 @@ int cmd_rm(int argc, const char **argv)
 	if (parse_options(argc, argv, opts, rm_usage) != 1)
 		usage_msg(rm_usage, opts, "rm takes one thread");
 	cli_open();
-	atexit(cli_unlock); /* a fatal error must not leave the lock */
 	id = cli_resolve_thread(argv[0]);
 	if (!strcmp(id, TM_ROOT_THREAD_ID))
 		die("cannot remove '%s': it is the project's root thread", id);

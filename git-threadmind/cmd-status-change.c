@@ -44,7 +44,6 @@ static int change_status(int argc, const char **argv, const char *const *usage,
 	if (parse_options(argc, argv, opts, usage) != 1)
 		usage_msg(usage, opts, "%s takes one thread", name);
 	cli_open();
-	atexit(cli_unlock); /* a fatal error must not leave the lock */
 	id = cli_resolve_thread(argv[0]);
 	if (status && !strcmp(id, TM_ROOT_THREAD_ID))
 		die("cannot mark '%s' %s: it is the project's root thread", id,

@@ -57,16 +57,6 @@ static void read_summary(tm_buf *out, const char *file)
 	close(fd);
 }
 
-/* die() with the library's message, releasing the lock first. */
-static void unlock_and_die(void) __attribute__((noreturn));
-static void unlock_and_die(void)
-{
-	char *msg = tm_xstrdup(tm_error_last());
-
-	cli_unlock();
-	die("%s", msg);
-}
-
 int cmd_summary(int argc, const char **argv)
 {
 	const char *file = NULL;
@@ -114,5 +104,5 @@ int cmd_summary(int argc, const char **argv)
 	free(id);
 	return 0;
 fail:
-	unlock_and_die();
+	die_lib();
 }

@@ -9,16 +9,6 @@ static const char *const touch_usage[] = {
         NULL,
 };
 
-/* die() with the library's message, releasing the lock first. */
-static void unlock_and_die(void) __attribute__((noreturn));
-static void unlock_and_die(void)
-{
-	char *msg = tm_xstrdup(tm_error_last());
-
-	cli_unlock();
-	die("%s", msg);
-}
-
 int cmd_touch(int argc, const char **argv)
 {
 	const struct option opts[] = {OPT_GLOBALS, OPT_END_()};
@@ -42,10 +32,10 @@ int cmd_touch(int argc, const char **argv)
 
 	cli_lock();
 	if (tm_store_load_thread(&t, cli.store, cli.project, id) < 0)
-		unlock_and_die();
+		die_lib();
 	cli_touch_thread(t, true);
 	if (tm_store_save_thread(cli.store, cli.project, t) < 0)
-		unlock_and_die();
+		die_lib();
 	cli_unlock();
 
 	note("Marked '%s' as reviewed at %.7s", id, head);

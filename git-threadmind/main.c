@@ -32,6 +32,10 @@ static const struct command commands[] = {
 	{"reopen", cmd_reopen, "make a finished thread active again"},
 	{"merge", cmd_merge, "integrate a thread into its parent"},
 	{"rm", cmd_rm, "delete a thread (children move up)"},
+	{"project", cmd_project, "list, create or pick projects"},
+	{"migrate", cmd_migrate, "upgrade a ThreadMind 0.4 store"},
+	{"doctor", cmd_doctor, "check the store, repair what is safe"},
+	{"prompt", cmd_prompt, "the active thread's id, for a shell prompt"},
 };
 
 static const char *const main_usage[] = {
