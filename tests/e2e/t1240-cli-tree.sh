@@ -212,6 +212,15 @@ test_expect_success 'NO_COLOR and --no-color win over always' '
 	git -C shop config --unset color.threadmind
 '
 
+test_expect_success 'git -c color.ui=always / -c color.threadmind=never' '
+	(cd shop && git -c color.ui=always threadmind tree) >out &&
+	! git -C shop config color.threadmind &&
+	! git -C shop config color.ui &&
+	grep "$ESC" out &&
+	(cd shop && git -c color.ui=always -c color.threadmind=never threadmind tree) >out &&
+	! grep "$ESC" out
+'
+
 test_expect_success 'an unreadable thread file is skipped with a warning' '
 	printf "no frontmatter here\n" >$T/broken.md &&
 	(cd shop && git threadmind tree) >out 2>err &&
