@@ -11,7 +11,7 @@
 
 /* Past this many sections a side is merged as one block of lines. */
 #define MAX_SECTIONS 20000
-/* Past this many cells the list union gives up (markers are left). */
+/* Past this many line pairs the list union gives up (markers are left). */
 #define MAX_LCS_CELLS (4u * 1024 * 1024)
 
 struct section {
@@ -200,19 +200,35 @@ static bool diff(bool *kept, size_t *ins_at, const struct lines *o,
 /*
  * Pair the lines both sides inserted at the same place with the same text
  * (dup[1][k] for ours' line k, dup[2][j] for theirs' line j): they agree.
+ * The lines a side inserted at one place are contiguous.  False when two
+ * such runs are too long to compare.
  */
-static void mark_agreed(bool *dup[3], const struct lines l[3],
+static bool mark_agreed(bool *dup[3], const struct lines l[3],
                         size_t *const ins[3])
 {
-	size_t j, k;
+	size_t j = 0, k = 0, j2, k2, a, b, at;
 
-	for (k = 0; k < l[1].n; k++) {
-		if (ins[1][k] == SIZE_MAX)
-			continue;
-		for (j = 0; j < l[2].n && !dup[1][k]; j++)
-			if (ins[2][j] == ins[1][k] && !dup[2][j] &&
-			    line_eq(&l[1].l[k], &l[2].l[j]))
-				dup[1][k] = dup[2][j] = true;
+	for (;;) {
+		while (k < l[1].n && ins[1][k] == SIZE_MAX)
+			k++;
+		if (k == l[1].n)
+			return true;
+		at = ins[1][k];
+		for (k2 = k; k2 < l[1].n && ins[1][k2] == at; k2++)
+			;
+		while (j < l[2].n && (ins[2][j] == SIZE_MAX || ins[2][j] < at))
+			j++;
+		for (j2 = j; j2 < l[2].n && ins[2][j2] == at; j2++)
+			;
+		if (j2 > j && k2 - k > MAX_LCS_CELLS / (j2 - j))
+			return false;
+		for (a = k; a < k2; a++)
+			for (b = j; b < j2 && !dup[1][a]; b++)
+				if (!dup[2][b] &&
+				    line_eq(&l[1].l[a], &l[2].l[b]))
+					dup[1][a] = dup[2][b] = true;
+		k = k2;
+		j = j2;
 	}
 }
 
@@ -263,8 +279,6 @@ static bool list_union(tm_buf *out, const struct tm_merge__span s[3])
 
 	for (i = 0; i < 3; i++)
 		split_lines(&l[i], &s[i]);
-	if (l[1].n + 1 > MAX_LCS_CELLS / (l[2].n + 1))
-		goto done;
 	for (x = 1; x < 3; x++) {
 		kept[x] = tm_xcalloc(l[0].n + 1, sizeof(bool));
 		ins[x] = tm_xcalloc(l[x].n + 1, sizeof(size_t));
@@ -272,8 +286,8 @@ static bool list_union(tm_buf *out, const struct tm_merge__span s[3])
 		if (!diff(kept[x], ins[x], &l[0], &l[x]))
 			goto done;
 	}
-	mark_agreed(dup, l, ins);
-	if (!only_list_items(l, kept, ins, dup, 1) ||
+	if (!mark_agreed(dup, l, ins) ||
+	    !only_list_items(l, kept, ins, dup, 1) ||
 	    !only_list_items(l, kept, ins, dup, 2))
 		goto done;
 	/* insertion places only grow along each side */

@@ -38,6 +38,19 @@ static int split(const uint8_t *d, size_t n, tm_merge_options *opts,
 	return 0;
 }
 
+/* A conflict marker line: 7 or more '<' or '>', then a blank or its end. */
+static bool is_marker(const char *p, const char *end)
+{
+	const char *q = p;
+
+	if (p == end || (*p != '<' && *p != '>'))
+		return false;
+	while (q < end && *q == *p)
+		q++;
+	return q - p >= 7 &&
+	       (q == end || *q == ' ' || *q == '\r' || *q == '\n');
+}
+
 /* Abort when a line of the frontmatter block opens or closes a conflict. */
 static void check_header(const char *p, size_t len)
 {
@@ -46,8 +59,7 @@ static void check_header(const char *p, size_t len)
 
 	while (p < end && fences < 2) {
 		nl = memchr(p, '\n', (size_t)(end - p));
-		if (end - p >= 7 &&
-		    (!memcmp(p, "<<<<<<<", 7) || !memcmp(p, ">>>>>>>", 7)))
+		if (is_marker(p, end))
 			abort();
 		if (end - p >= 3 && !memcmp(p, "---", 3) &&
 		    (p + 3 == nl || (p + 4 == nl && p[3] == '\r')))
