@@ -22,6 +22,20 @@ static const struct command commands[] = {
 	{"show", cmd_show, "a thread's frontmatter and summary"},
 	{"new", cmd_new, "create a thread"},
 	{"switch", cmd_switch, "make a thread the active one"},
+	{"summary", cmd_summary, "replace a thread's summary from a file"},
+	{"edit", cmd_edit, "edit a thread's summary in your editor"},
+	{"set", cmd_set, "change a thread's title, paths or branch"},
+	{"touch", cmd_touch, "mark a thread's summary as reviewed at HEAD"},
+	{"move", cmd_move, "give a thread a new parent"},
+	{"done", cmd_done, "mark a thread done"},
+	{"abandon", cmd_abandon, "mark a thread abandoned"},
+	{"reopen", cmd_reopen, "make a finished thread active again"},
+	{"merge", cmd_merge, "integrate a thread into its parent"},
+	{"rm", cmd_rm, "delete a thread (children move up)"},
+	{"project", cmd_project, "list, create or pick projects"},
+	{"migrate", cmd_migrate, "upgrade a ThreadMind 0.4 store"},
+	{"doctor", cmd_doctor, "check the store, repair what is safe"},
+	{"prompt", cmd_prompt, "the active thread's id, for a shell prompt"},
 };
 
 static const char *const main_usage[] = {
