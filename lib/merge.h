@@ -72,7 +72,9 @@ tm_merge_kind tm_merge_kind_of_path(const char *path, char **out_id);
  * added on both sides.  Inputs need no final NUL and may hold any bytes.
  * `opts` may be NULL (TM_MERGE_OPTIONS_INIT).
  *
- * The kind comes from opts->path (tm_merge_kind_of_path).  Sides that
+ * When a side equals the ancestor byte for byte (or both sides are equal)
+ * the other side is the result, verbatim, with the path's kind.  Else the
+ * kind comes from opts->path (tm_merge_kind_of_path).  Sides that
  * cannot be merged that way (a side that does not parse, one that already
  * holds conflict markers) are merged as text with git_merge_file, and
  * out->note says why.  A NUL byte on any side gives one conflict holding
