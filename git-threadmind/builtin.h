@@ -25,6 +25,7 @@ CMD(project);
 CMD(migrate);
 CMD(doctor);
 CMD(prompt);
+CMD(resolve);
 
 #undef CMD
 #endif

@@ -36,6 +36,7 @@ static const struct command commands[] = {
 	{"migrate", cmd_migrate, "upgrade a ThreadMind 0.4 store"},
 	{"doctor", cmd_doctor, "check the store, repair what is safe"},
 	{"prompt", cmd_prompt, "the active thread's id, for a shell prompt"},
+	{"resolve", cmd_resolve, "re-merge conflicted .threadmind/ files"},
 };
 
 static const char *const main_usage[] = {
