@@ -6,7 +6,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <utf8proc.h>
 
 #define SETTABLE "title, paths and branch can be set"
 
@@ -24,22 +23,6 @@ static const struct {
         {"createdAt", "it is set when the thread is created"},
         {"updatedAt", "it is set by every change"},
 };
-
-static bool utf8_valid(const char *s, size_t len)
-{
-	utf8proc_int32_t cp;
-	utf8proc_ssize_t n;
-
-	while (len > 0) {
-		n = utf8proc_iterate((const utf8proc_uint8_t *)s,
-		                     (utf8proc_ssize_t)len, &cp);
-		if (n <= 0)
-			return false;
-		s += n;
-		len -= (size_t)n;
-	}
-	return true;
-}
 
 static bool is_blank(const char *s)
 {
@@ -112,7 +95,7 @@ static int check_value(const tm_thread *t, const tm_assign *a)
 
 	switch (a->field) {
 	case TM_ASSIGN_TITLE:
-		if (!utf8_valid(v, strlen(v)))
+		if (!tm_utf8_valid(v, strlen(v)))
 			return tm_error_set(TM_EINVALID,
 			                    "the new title of '%s' is not "
 			                    "valid UTF-8",
@@ -131,7 +114,7 @@ static int check_value(const tm_thread *t, const tm_assign *a)
 			                    v, id);
 		return 0;
 	case TM_ASSIGN_PATHS:
-		if (!utf8_valid(v, strlen(v)))
+		if (!tm_utf8_valid(v, strlen(v)))
 			return tm_error_set(TM_EINVALID,
 			                    "the new paths of '%s' are not "
 			                    "valid UTF-8",
@@ -205,7 +188,7 @@ bool tm_assign_branch_valid(const char *name)
 	const char *p, *comp;
 
 	if (!name || !*name || *name == '-' || !strcmp(name, "HEAD") ||
-	    !utf8_valid(name, strlen(name)))
+	    !tm_utf8_valid(name, strlen(name)))
 		return false;
 	for (p = comp = name;; p++) {
 		unsigned char c = (unsigned char)*p;

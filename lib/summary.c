@@ -9,23 +9,6 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <utf8proc.h>
-
-static bool utf8_valid(const char *s, size_t len)
-{
-	utf8proc_int32_t cp;
-	utf8proc_ssize_t n;
-
-	while (len > 0) {
-		n = utf8proc_iterate((const utf8proc_uint8_t *)s,
-		                     (utf8proc_ssize_t)len, &cp);
-		if (n <= 0)
-			return false;
-		s += n;
-		len -= (size_t)n;
-	}
-	return true;
-}
 
 int tm_summary_check(tm_summary_outcome *out, const tm_thread *t,
                      const char *text, size_t len)
@@ -41,7 +24,7 @@ int tm_summary_check(tm_summary_outcome *out, const tm_thread *t,
 		                    "the new summary of '%s' holds a NUL byte: "
 		                    "a summary is text",
 		                    id);
-	if (!utf8_valid(text, len))
+	if (!tm_utf8_valid(text, len))
 		return tm_error_set(
 		        TM_EINVALID,
 		        "the new summary of '%s' is not valid UTF-8", id);
