@@ -4,6 +4,7 @@
  * removed `- ` items (DESIGN.md section 6).
  */
 #include "merge_internal.h"
+#include "section.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -26,11 +27,6 @@ struct sections {
 	tm_merge__index *ix;
 };
 
-static bool is_heading(const char *p, size_t len)
-{
-	return len >= 3 && p[0] == '#' && p[1] == '#' && p[2] == ' ';
-}
-
 static size_t line_len(const char *p, const char *end)
 {
 	const char *nl = memchr(p, '\n', (size_t)(end - p));
@@ -39,14 +35,14 @@ static size_t line_len(const char *p, const char *end)
 }
 
 static void add_section(struct sections *ss, size_t *alloc, const char *p,
-                        const char *heading, size_t hlen)
+                        size_t len, const char *heading, size_t hlen)
 {
 	struct section *s;
 
 	tm_xgrow((void **)&ss->s, alloc, ss->n + 1, sizeof(*ss->s));
 	s = &ss->s[ss->n++];
 	s->text.p = p;
-	s->text.len = 0;
+	s->text.len = len;
 	while (hlen && (heading[hlen - 1] == '\n' || heading[hlen - 1] == ' ' ||
 	                heading[hlen - 1] == '\t' || heading[hlen - 1] == '\r'))
 		hlen--;
@@ -54,29 +50,33 @@ static void add_section(struct sections *ss, size_t *alloc, const char *p,
 }
 
 /*
- * Split into sections: the text before the first heading (always there,
- * maybe empty, key ""), then one per `## ` line.  False when there are too
- * many of them.
+ * Split into sections as `merge` does (tm_section_split): the text before
+ * the first heading (always there, maybe empty, key ""), then one per `## `
+ * heading, keyed by its line without trailing blanks.  False when there
+ * are too many of them.
  */
 static bool split(struct sections *ss, const struct tm_merge__span *t)
 {
-	const char *p = t->p, *end = t->p + t->len;
-	size_t alloc = 0, len;
+	tm_section_list l = TM_SECTION_LIST_INIT;
+	size_t alloc = 0, at = 0, i;
 	const char **keys;
-	size_t i;
 
 	memset(ss, 0, sizeof(*ss));
-	add_section(ss, &alloc, p, "", 0);
-	while (p < end) {
-		len = line_len(p, end);
-		if (is_heading(p, len)) {
-			if (ss->n == MAX_SECTIONS)
-				return false;
-			add_section(ss, &alloc, p, p, len);
-		}
-		ss->s[ss->n - 1].text.len += len;
-		p += len;
+	tm_section_split(&l, t->p, t->len);
+	if (l.n > MAX_SECTIONS) {
+		tm_section_list_clear(&l);
+		return false;
 	}
+	for (i = 0; i < l.n; i++) {
+		const char *p = t->p + at;
+		const char *nl = memchr(p, '\n', l.items[i].len);
+		size_t hlen = nl ? (size_t)(nl - p) : l.items[i].len;
+
+		add_section(ss, &alloc, p, l.items[i].len, p,
+		            l.items[i].heading ? hlen : 0);
+		at += l.items[i].len;
+	}
+	tm_section_list_clear(&l);
 	keys = tm_xcalloc(ss->n, sizeof(char *));
 	for (i = 0; i < ss->n; i++)
 		keys[i] = ss->s[i].key;
