@@ -1,5 +1,6 @@
 /* The libgit2 wrapper: repository, HEAD, branch, config, author id. */
 #include "git.h"
+#include "git_internal.h"
 #include "buf.h"
 #include "error.h"
 #include "slug.h"
@@ -171,6 +172,11 @@ void tm_git_free(tm_git *g)
 		return;
 	git_repository_free(g->repo);
 	free(g);
+}
+
+git_repository *tm_git_repository(tm_git *g)
+{
+	return g->repo;
 }
 
 const char *tm_git_workdir(const tm_git *g)
