@@ -11,6 +11,7 @@ CMD(list);
 CMD(show);
 CMD(new);
 CMD(switch);
+CMD(stale);
 
 #undef CMD
 #endif

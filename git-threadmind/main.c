@@ -22,6 +22,7 @@ static const struct command commands[] = {
 	{"show", cmd_show, "a thread's frontmatter and summary"},
 	{"new", cmd_new, "create a thread"},
 	{"switch", cmd_switch, "make a thread the active one"},
+	{"stale", cmd_stale, "threads whose paths changed since their commit"},
 };
 
 static const char *const main_usage[] = {
