@@ -80,6 +80,26 @@ static void sizev_push(struct sizev *a, size_t x)
 	a->v[a->n++] = x;
 }
 
+static int size_cmp(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Sort and drop duplicates. */
+static void sizev_unique(struct sizev *a)
+{
+	size_t i, j = 0;
+
+	if (a->n)
+		qsort(a->v, a->n, sizeof(*a->v), size_cmp);
+	for (i = 0; i < a->n; i++)
+		if (!j || a->v[j - 1] != a->v[i])
+			a->v[j++] = a->v[i];
+	a->n = j;
+}
+
 /* ---- pathspecs ---- */
 
 /* A normalised pathspec. */
@@ -356,6 +376,52 @@ static void strmap_add(struct strmap *m, const char *key, size_t len,
 static size_t strmap_head(const struct strmap *m, const char *key, size_t len)
 {
 	return strmap_slot(m, key, len)->head;
+}
+
+/* ---- interned strings (each changed path stored once) ---- */
+
+struct interner {
+	tm_strv names;
+	size_t *slots; /* index in names, or NONE */
+	size_t mask;
+};
+
+static size_t interner_slot(const struct interner *in, const char *s)
+{
+	size_t i = (size_t)hash_bytes(s, strlen(s)) & in->mask;
+
+	while (in->slots[i] != NONE && strcmp(in->names.items[in->slots[i]], s))
+		i = (i + 1) & in->mask;
+	return i;
+}
+
+/* The number of string s, the same for equal strings. */
+static size_t intern(struct interner *in, const char *s)
+{
+	size_t i, cap;
+
+	if (!in->slots || (in->names.n + 1) * 2 > in->mask + 1) {
+		cap = in->slots ? (in->mask + 1) * 2 : 256;
+		free(in->slots);
+		in->slots = tm_xmalloc(cap * sizeof(size_t));
+		memset(in->slots, 0xff, cap * sizeof(size_t));
+		in->mask = cap - 1;
+		for (i = 0; i < in->names.n; i++)
+			in->slots[interner_slot(in, in->names.items[i])] = i;
+	}
+	i = interner_slot(in, s);
+	if (in->slots[i] == NONE) {
+		in->slots[i] = in->names.n;
+		tm_strv_push(&in->names, s);
+	}
+	return in->slots[i];
+}
+
+static void interner_free(struct interner *in)
+{
+	tm_strv_clear(&in->names);
+	free(in->slots);
+	in->slots = NULL;
 }
 
 /* ---- every thread's pathspecs and file, indexed ---- */
@@ -995,9 +1061,10 @@ static int walk_run(struct walk *w)
 /* A thread that can be stale. */
 struct live {
 	const tm_thread *t;
-	size_t base;      /* index of its base */
-	size_t base_node; /* node of its base */
-	tm_strv changed;
+	size_t base;          /* index of its base */
+	size_t base_node;     /* node of its base */
+	struct sizev changed; /* interned paths, compacted now and then */
+	size_t compact_at;
 	bool stale;
 	git_oid newest;
 };
@@ -1010,6 +1077,7 @@ struct pass {
 	uint64_t *active, *covers, *shown, *touched; /* touched: per parent */
 	size_t touched_parents;
 	tm_strv changed, other;
+	struct interner paths;
 	struct sizev hits;
 	struct sizev pairs; /* (path, thread) pairs of the first-parent diff */
 	size_t *stamp, gen; /* per thread: last path paired with it */
@@ -1181,10 +1249,17 @@ static void record(struct pass *s, size_t c)
 		}
 	}
 	for (k = 0; k + 1 < s->pairs.n; k += 2) {
+		struct live *l = &s->th[s->pairs.v[k + 1]];
+
 		t = s->pairs.v[k + 1];
-		if (bit_get(s->shown, t) && !bit_get(s->covers, t))
-			tm_strv_push(&s->th[t].changed,
-			             s->changed.items[s->pairs.v[k]]);
+		if (!bit_get(s->shown, t) || bit_get(s->covers, t))
+			continue;
+		sizev_push(&l->changed,
+		           intern(&s->paths, s->changed.items[s->pairs.v[k]]));
+		if (l->changed.n >= l->compact_at) {
+			sizev_unique(&l->changed);
+			l->compact_at = 2 * l->changed.n + 64;
+		}
 	}
 }
 
@@ -1404,7 +1479,7 @@ static void pass_free(struct pass *s)
 	size_t i;
 
 	for (i = 0; i < s->nth; i++)
-		tm_strv_clear(&s->th[i].changed);
+		free(s->th[i].changed.v);
 	free(s->th);
 	index_free(&s->x);
 	free(s->active);
@@ -1413,6 +1488,7 @@ static void pass_free(struct pass *s)
 	free(s->touched);
 	tm_strv_clear(&s->changed);
 	tm_strv_clear(&s->other);
+	interner_free(&s->paths);
 	free(s->hits.v);
 	free(s->pairs.v);
 	free(s->stamp);
@@ -1422,7 +1498,7 @@ static void pass_free(struct pass *s)
 static void build_report(tm_stale_report *out, struct pass *s)
 {
 	tm_stale_entry *e;
-	size_t i;
+	size_t i, k;
 
 	out->stale = tm_xcalloc(s->nth + 1, sizeof(*out->stale));
 	for (i = 0; i < s->nth; i++) {
@@ -1432,9 +1508,12 @@ static void build_report(tm_stale_report *out, struct pass *s)
 		e->id = tm_xstrdup(s->th[i].t->id);
 		e->commit = tm_xstrdup(s->th[i].t->commit);
 		tm_strv_copy(&e->paths, &s->th[i].t->paths);
-		e->changed = s->th[i].changed;
-		memset(&s->th[i].changed, 0, sizeof(tm_strv));
-		strv_sort_unique(&e->changed);
+		sizev_unique(&s->th[i].changed);
+		for (k = 0; k < s->th[i].changed.n; k++)
+			tm_strv_push(
+			        &e->changed,
+			        s->paths.names.items[s->th[i].changed.v[k]]);
+		tm_strv_sort(&e->changed);
 		git_oid_tostr(e->newest, sizeof(e->newest), &s->th[i].newest);
 	}
 }
