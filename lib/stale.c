@@ -808,7 +808,7 @@ static int get_node(struct walk *w, const git_oid *oid, size_t *out)
 {
 	git_commit *c = NULL;
 	struct node *n;
-	size_t i, old = w->alloc;
+	size_t i, old = w->alloc, old_parents = w->parent_alloc;
 	int error;
 
 	if ((i = table_get(w, oid)) != NONE) {
@@ -838,8 +838,9 @@ static int get_node(struct walk *w, const git_oid *oid, size_t *out)
 	n->base = NONE;
 	tm_xgrow((void **)&w->parent_oid, &w->parent_alloc,
 	         w->nparent + n->nparents, sizeof(git_oid));
-	w->parent_node =
-	        tm_xrealloc(w->parent_node, w->parent_alloc * sizeof(size_t));
+	if (w->parent_alloc != old_parents)
+		w->parent_node = tm_xrealloc(w->parent_node,
+		                             w->parent_alloc * sizeof(size_t));
 	for (i = 0; i < n->nparents; i++) {
 		git_oid_cpy(&w->parent_oid[w->nparent],
 		            git_commit_parent_id(c, (unsigned)i));
@@ -1356,6 +1357,8 @@ static int pass_run(struct pass *s, size_t head)
 		error = visit(s, c);
 		free(w->nodes[c].reach);
 		w->nodes[c].reach = NULL;
+		if (!(w->nodes[c].flags & F_EXPANDED))
+			continue; /* cannot happen: its parents are unknown */
 		for (k = 0; k < w->nodes[c].nparents; k++) {
 			p = parent(w, c, k);
 			if (interesting(&w->nodes[p]) &&
