@@ -44,39 +44,77 @@ static void print_json(const tm_stale_report *r)
 	cli_print_json(doc);
 }
 
-static const char *title_of(const tm_thread_list *l, const char *id)
+/* The abbreviated hash and subject of each newest commit, read once. */
+struct described {
+	const char *hex;
+	char *abbrev, *subject;
+};
+
+static int described_cmp(const void *a, const void *b)
 {
+	return strcmp(((const struct described *)a)->hex,
+	              ((const struct described *)b)->hex);
+}
+
+static struct described *describe_all(const tm_stale_report *r, tm_git *g)
+{
+	struct described *d = tm_xcalloc(r->n + 1, sizeof(*d));
 	size_t i;
 
-	for (i = 0; i < l->n; i++)
-		if (!strcmp(l->threads[i]->id, id))
-			return l->threads[i]->title ? l->threads[i]->title : "";
-	return "";
+	for (i = 0; i < r->n; i++)
+		d[i].hex = r->stale[i].newest;
+	qsort(d, r->n, sizeof(*d), described_cmp);
+	for (i = 0; i < r->n; i++) {
+		if (i && !strcmp(d[i].hex, d[i - 1].hex))
+			continue;
+		if (tm_stale_describe_commit(&d[i].abbrev, &d[i].subject, g,
+		                             d[i].hex) < 0) {
+			tm_error_clear();
+			d[i].abbrev = tm_xstrndup(d[i].hex, 7);
+			d[i].subject = tm_xstrdup("");
+		}
+	}
+	return d;
+}
+
+static const struct described *find_described(const struct described *d,
+                                              size_t n, const char *hex)
+{
+	struct described key = {hex, NULL, NULL};
+	const struct described *f =
+	        bsearch(&key, d, n, sizeof(*d), described_cmp);
+
+	/* the first of equal entries holds the description */
+	while (f && f > d && !strcmp(f[-1].hex, hex))
+		f--;
+	return f;
 }
 
 static void print_human(const tm_stale_report *r, const tm_thread_list *l,
                         tm_git *g)
 {
-	size_t i, k;
+	struct described *d = describe_all(r, g);
+	const struct described *f;
+	size_t i, k, j = 0;
 
 	for (i = 0; i < r->n; i++) {
 		const tm_stale_entry *e = &r->stale[i];
-		char *abbrev = NULL, *subject = NULL;
 
-		if (tm_stale_describe_commit(&abbrev, &subject, g, e->newest) <
-		    0) {
-			tm_error_clear();
-			abbrev = tm_xstrndup(e->newest, 7);
-			subject = tm_xstrdup("");
-		}
+		/* the report follows the order of the list */
+		while (j < l->n && strcmp(l->threads[j]->id, e->id))
+			j++;
+		if (j == l->n) /* not in order after all: search it all */
+			for (j = 0;
+			     j < l->n && strcmp(l->threads[j]->id, e->id); j++)
+				;
+		f = find_described(d, r->n, e->newest);
 		printf("%s%s%s  %s\n", cli_c("yellow"), e->id, cli_c("reset"),
-		       title_of(l, e->id));
-		printf("    newest: %s%s%s %s\n", cli_c("cyan"), abbrev,
-		       cli_c("reset"), subject);
+		       j < l->n && l->threads[j]->title ? l->threads[j]->title
+		                                        : "");
+		printf("    newest: %s%s%s %s\n", cli_c("cyan"), f->abbrev,
+		       cli_c("reset"), f->subject);
 		for (k = 0; k < e->changed.n; k++)
 			printf("    changed: %s\n", e->changed.items[k]);
-		free(abbrev);
-		free(subject);
 	}
 	if (r->unknown_base.n) {
 		printf("%sunknown base commit%s (not in this repository):",
@@ -91,6 +129,11 @@ static void print_human(const tm_stale_report *r, const tm_thread_list *l,
 		     r->n, r->n == 1 ? "" : "s");
 	else
 		note("no stale threads");
+	for (i = 0; i < r->n; i++) {
+		free(d[i].abbrev);
+		free(d[i].subject);
+	}
+	free(d);
 }
 
 int cmd_stale(int argc, const char **argv)
