@@ -31,10 +31,9 @@ typedef struct {
 	                         have (sorted) */
 } tm_stale_report;
 
-#define TM_STALE_REPORT_INIT          \
-	{                             \
-		NULL, 0, TM_STRV_INIT \
-	}
+/* clang-format off */
+#define TM_STALE_REPORT_INIT {NULL, 0, TM_STRV_INIT}
+/* clang-format on */
 
 /*
  * DESIGN.md section 4 for the `n` threads `threads`, whose files live in
