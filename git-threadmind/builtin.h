@@ -26,6 +26,7 @@ CMD(migrate);
 CMD(doctor);
 CMD(prompt);
 CMD(resolve);
+CMD(stale);
 
 #undef CMD
 #endif

@@ -37,6 +37,7 @@ static const struct command commands[] = {
 	{"doctor", cmd_doctor, "check the store, repair what is safe"},
 	{"prompt", cmd_prompt, "the active thread's id, for a shell prompt"},
 	{"resolve", cmd_resolve, "re-merge conflicted .threadmind/ files"},
+	{"stale", cmd_stale, "threads whose paths changed since their commit"},
 };
 
 static const char *const main_usage[] = {
