@@ -11,6 +11,9 @@ CMD(list);
 CMD(show);
 CMD(new);
 CMD(switch);
+CMD(install);
+CMD(uninstall);
+CMD(hook);
 
 #undef CMD
 #endif

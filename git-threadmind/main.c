@@ -22,6 +22,9 @@ static const struct command commands[] = {
 	{"show", cmd_show, "a thread's frontmatter and summary"},
 	{"new", cmd_new, "create a thread"},
 	{"switch", cmd_switch, "make a thread the active one"},
+	{"install", cmd_install, "set up the merge driver, attributes, hooks"},
+	{"uninstall", cmd_uninstall, "remove what install added"},
+	{"hook", cmd_hook, "entry point of the git hook stubs"},
 };
 
 static const char *const main_usage[] = {
