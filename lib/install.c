@@ -10,6 +10,7 @@
 #include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 const char *const tm_install_hook_names[] = {
         "post-checkout", "post-commit", "post-merge", "post-rewrite", NULL,
@@ -483,6 +484,68 @@ bool tm_install_attributes_remove(tm_buf *out, const char *data, size_t len)
 		tm_buf_put(out, data + l.start, l.next - l.start);
 	}
 	return removed;
+}
+
+/* ---- the config file ---- */
+
+/* Is the line `[merge "threadmind"]` (blanks around, `merge` in any case)? */
+static bool our_section(const char *d, const struct line *l)
+{
+	const char *p = d + l->start, *end = d + l->end;
+
+	while (p < end && is_blank(*p))
+		p++;
+	while (end > p && is_blank(end[-1]))
+		end--;
+	return end - p == 20 && !strncasecmp(p, "[merge ", 7) &&
+	       !memcmp(p + 7, "\"threadmind\"]", 13);
+}
+
+static bool blank_line(const char *d, const struct line *l)
+{
+	size_t i;
+
+	for (i = l->start; i < l->end; i++)
+		if (!is_blank(d[i]))
+			return false;
+	return true;
+}
+
+/* Does the line start a section (`[` after blanks)? */
+static bool section_line(const char *d, const struct line *l)
+{
+	size_t i = l->start;
+
+	while (i < l->end && is_blank(d[i]))
+		i++;
+	return i < l->end && d[i] == '[';
+}
+
+bool tm_install_config_drop_section(tm_buf *out, const char *data, size_t len)
+{
+	struct line l, m;
+	size_t pos = 0, after;
+	bool empty;
+
+	while (next_line(data, len, &pos, &l)) {
+		if (!our_section(data, &l))
+			continue;
+		after = pos;
+		empty = true;
+		while (next_line(data, len, &after, &m)) {
+			if (blank_line(data, &m))
+				continue;
+			empty = section_line(data, &m);
+			break;
+		}
+		if (!empty)
+			continue;
+		tm_buf_put(out, data, l.start);
+		tm_buf_put(out, data + l.next, len - l.next);
+		return true;
+	}
+	tm_buf_put(out, data, len);
+	return false;
 }
 
 /* ---- where the hooks go ---- */

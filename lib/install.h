@@ -127,6 +127,15 @@ bool tm_install_attributes_add(tm_buf *out, const char *data, size_t len);
 bool tm_install_attributes_remove(tm_buf *out, const char *data, size_t len);
 
 /*
+ * A git config file without an empty `[merge "threadmind"]` section header:
+ * the line git and libgit2 leave behind once the last key of the section
+ * is removed.  The header goes only when nothing but blank lines follows it
+ * up to the next section or the end (a comment keeps it).  Appends the
+ * file to `out`, and returns true when the header was dropped.
+ */
+bool tm_install_config_drop_section(tm_buf *out, const char *data, size_t len);
+
+/*
  * Where git runs the hooks, into *out (malloc'd, no trailing '/'):
  * `hooks_path` (core.hooksPath; NULL or "" when unset) with a leading `~/`
  * taken from `home` (and `~user/` from the password database), relative to

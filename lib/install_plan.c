@@ -14,6 +14,7 @@
 #include <git2.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -242,6 +243,44 @@ done:
 	return error;
 }
 
+/* Append everything `fd` holds (up to TM_MAX_FILE_SIZE + 1 bytes). */
+static int read_all(int fd, tm_buf *out)
+{
+	for (;;) {
+		ssize_t n;
+
+		tm_buf_grow(out, 65536);
+		n = read(fd, out->ptr + out->size, 65536);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (n == 0)
+			break;
+		out->size += (size_t)n;
+		if (out->size > TM_MAX_FILE_SIZE)
+			break;
+	}
+	tm_buf_grow(out, 0);
+	out->ptr[out->size] = '\0';
+	return 0;
+}
+
+static int write_all(int fd, const char *p, size_t len)
+{
+	while (len > 0) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
 /* What is at a hook's path. */
 enum hook_state {
 	HOOK_MISSING,
@@ -284,30 +323,16 @@ static int read_hook(enum hook_state *state, bool *exec, tm_buf *data,
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0)
 		return tm_error_set_errno(TM_ERROR, "cannot read '%s'", path);
-	for (;;) {
-		ssize_t n;
+	if (read_all(fd, data) < 0) {
+		int err = errno;
 
-		tm_buf_grow(data, 65536);
-		n = read(fd, data->ptr + data->size, 65536);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			close(fd);
-			return tm_error_set_errno(TM_ERROR, "cannot read '%s'",
-			                          path);
-		}
-		if (n == 0)
-			break;
-		data->size += (size_t)n;
-		if (data->size > TM_MAX_FILE_SIZE) {
-			*state = *state == HOOK_LINK ? HOOK_LINK
-			                             : HOOK_TOO_LARGE;
-			break;
-		}
+		close(fd);
+		errno = err;
+		return tm_error_set_errno(TM_ERROR, "cannot read '%s'", path);
 	}
 	close(fd);
-	tm_buf_grow(data, 0);
-	data->ptr[data->size] = '\0';
+	if (data->size > TM_MAX_FILE_SIZE && *state == HOOK_FILE)
+		*state = HOOK_TOO_LARGE;
 	return 0;
 }
 
@@ -594,6 +619,44 @@ bool tm_install_plan_refused(const tm_install_plan *plan)
 
 /* ---- carrying it out ---- */
 
+/*
+ * Drop the empty section header libgit2 leaves in `path`, with git's lock
+ * protocol (`path`.lock created exclusively, renamed over `path`).  Best
+ * effort: when the lock is taken or anything fails, the header stays.
+ */
+static void drop_empty_section(const char *path)
+{
+	tm_buf data = TM_BUF_INIT, next = TM_BUF_INIT, lock = TM_BUF_INIT;
+	struct stat st;
+	bool ok;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	ok = fstat(fd, &st) == 0 && read_all(fd, &data) == 0;
+	close(fd);
+	if (!ok || !tm_install_config_drop_section(&next, tm_buf_cstr(&data),
+	                                           data.size))
+		goto done;
+	tm_buf_printf(&lock, "%s.lock", path);
+	fd = open(tm_buf_cstr(&lock), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+	          0600);
+	if (fd < 0)
+		goto done;
+	ok = fchmod(fd, st.st_mode & 07777) == 0 &&
+	     write_all(fd, tm_buf_cstr(&next), next.size) == 0 &&
+	     fsync(fd) == 0;
+	if (close(fd) < 0)
+		ok = false;
+	if (!ok || rename(tm_buf_cstr(&lock), path) < 0)
+		unlink(tm_buf_cstr(&lock));
+done:
+	tm_buf_release(&data);
+	tm_buf_release(&next);
+	tm_buf_release(&lock);
+}
+
 static int apply_config(const tm_install_step *st)
 {
 	git_config *cfg = NULL;
@@ -612,6 +675,8 @@ static int apply_config(const tm_install_step *st)
 		error = git_fail(TM_ERROR, "cannot write the git config",
 		                 st->path);
 	git_config_free(cfg);
+	if (error == 0 && st->kind == TM_INSTALL_UNSET_CONFIG)
+		drop_empty_section(st->path);
 	return error;
 }
 
@@ -734,4 +799,3 @@ int tm_install_apply(tm_install_plan *plan)
 	}
 	return error;
 }
-

@@ -25,6 +25,7 @@ tm_repo() {
 
 test_expect_success 'install writes the driver config, attributes, hooks' '
 	tm_repo app &&
+	cp app/.git/config config0 &&
 	(cd app && git threadmind install) >out &&
 	for h in post-checkout post-commit post-merge post-rewrite; do
 		test -x app/.git/hooks/$h &&
@@ -59,6 +60,7 @@ test_expect_success 'uninstall removes the hooks and the config, keeps attribute
 	done &&
 	test_must_fail git -C app config merge.threadmind.driver &&
 	test_must_fail git -C app config merge.threadmind.name &&
+	test_cmp config0 app/.git/config &&
 	test -f app/.threadmind/.gitattributes &&
 	(cd app && git threadmind uninstall) >out &&
 	grep "nothing to uninstall" out &&
@@ -162,6 +164,7 @@ test_expect_success '--manual writes nothing and prints every step' '
 
 test_expect_success 'install --global writes the global config' '
 	tm_repo glob &&
+	cp "$HOME/.gitconfig" gconfig0 &&
 	(cd glob && git threadmind install --global) &&
 	test "$(git config --global merge.threadmind.driver)" = \
 		"git-threadmind-merge %O %A %B %L %P" &&
@@ -169,7 +172,7 @@ test_expect_success 'install --global writes the global config' '
 	test -x glob/.git/hooks/post-commit &&
 	(cd glob && git threadmind uninstall --global) &&
 	test_must_fail git config --global merge.threadmind.driver &&
-	git config --global user.name
+	test_cmp gconfig0 "$HOME/.gitconfig"
 '
 
 test_expect_success 'install --global outside a repository: the driver only' '

@@ -563,6 +563,41 @@ START_TEST(test_install_attributes_remove)
 }
 END_TEST
 
+/* ---- the config file ---- */
+
+START_TEST(test_install_config_drop_section)
+{
+	static const struct {
+		const char *in, *out;
+		bool dropped;
+	} cases[] = {
+	        {"[core]\n\tbare = false\n[merge \"threadmind\"]\n",
+	         "[core]\n\tbare = false\n", true},
+	        {"[merge \"threadmind\"]\n\n[user]\n\tname = x\n",
+	         "\n[user]\n\tname = x\n", true},
+	        {"[Merge \"threadmind\"]  \n", "", true},
+	        {"[merge \"threadmind\"]\n\tname = x\n",
+	         "[merge \"threadmind\"]\n\tname = x\n", false},
+	        {"[merge \"threadmind\"]\n# mine\n",
+	         "[merge \"threadmind\"]\n# mine\n", false},
+	        {"[merge \"other\"]\n", "[merge \"other\"]\n", false},
+	        {"[merge \"ThreadMind\"]\n", "[merge \"ThreadMind\"]\n", false},
+	};
+	tm_buf out = TM_BUF_INIT;
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		tm_buf_clear(&out);
+		ck_assert_int_eq(
+		        tm_install_config_drop_section(&out, cases[i].in,
+		                                       strlen(cases[i].in)),
+		        cases[i].dropped);
+		ck_assert_str_eq(tm_buf_cstr(&out), cases[i].out);
+	}
+	tm_buf_release(&out);
+}
+END_TEST
+
 /* ---- where hooks go ---- */
 
 START_TEST(test_install_hooks_path)
@@ -690,11 +725,14 @@ static char *config(struct repo *r, const char *key)
 START_TEST(test_install_plan_fresh_then_nothing)
 {
 	struct repo r;
-	char *attrs, *v, *p;
+	char *attrs, *v, *p, *cfg0;
 	size_t i;
 	struct stat st;
 
 	repo_open(&r);
+	p = tmt_join(r.dir, ".git/config");
+	cfg0 = tmt_read_file(p, NULL);
+	free(p);
 	/* 2 config keys, .gitattributes, 4 hooks */
 	ck_assert_uint_eq(do_install(&r, false, false), 7);
 	for (i = 0; tm_install_hook_names[i]; i++) {
@@ -728,6 +766,12 @@ START_TEST(test_install_plan_fresh_then_nothing)
 	/* uninstall: 2 keys and 4 hooks; the attributes stay */
 	ck_assert_uint_eq(do_install(&r, true, false), 6);
 	ck_assert_ptr_null(v = config(&r, TM_INSTALL_DRIVER_KEY));
+	p = tmt_join(r.dir, ".git/config");
+	v = tmt_read_file(p, NULL);
+	ck_assert_str_eq(v, cfg0);
+	free(v);
+	free(p);
+	free(cfg0);
 	p = hook_path(&r, "post-commit");
 	ck_assert_int_eq(access(p, F_OK), -1);
 	free(p);
@@ -1061,6 +1105,10 @@ Suite *install_suite(void)
 	tc = tcase_create("attributes");
 	tcase_add_test(tc, test_install_attributes_add);
 	tcase_add_test(tc, test_install_attributes_remove);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("config");
+	tcase_add_test(tc, test_install_config_drop_section);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("hooks_path");
