@@ -106,7 +106,13 @@ valgrind: $(UNIT)
 demo: all
 	$(Q)TM_BUILD=$(CURDIR)/$(BUILD) sh scripts/demo
 
-bench: all
+$(BUILD)/bench-measure: bench/measure.c | $(DEPS_OK)
+	$(QUIET_LINK)$(CC) -std=c11 -D_GNU_SOURCE -O2 -Wall -Werror -o $@ $<
+
+$(BUILD)/bench-gen: $(BUILD)/obj/bench/gen.o $(LIBA)
+	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $< $(LIBA) $(PKG_LIBS)
+
+bench: all $(BUILD)/bench-measure $(BUILD)/bench-gen
 	$(Q)TM_BUILD=$(CURDIR)/$(BUILD) sh bench/run
 
 install: all

@@ -11,8 +11,24 @@ CMD(list);
 CMD(show);
 CMD(new);
 CMD(switch);
+CMD(summary);
+CMD(edit);
+CMD(set);
+CMD(touch);
+CMD(move);
+CMD(done);
+CMD(abandon);
+CMD(reopen);
+CMD(merge);
+CMD(rm);
+CMD(project);
+CMD(migrate);
+CMD(doctor);
 CMD(install);
 CMD(uninstall);
+CMD(prompt);
+CMD(resolve);
+CMD(stale);
 CMD(hook);
 
 #undef CMD

@@ -29,6 +29,9 @@ void die(const char *fmt, ...)
 	va_start(ap, fmt);
 	vreport("fatal: ", fmt, ap);
 	va_end(ap);
+	/* Freeing the store releases a lock still held: no stale .lock. */
+	tm_store_free(cli.store);
+	cli.store = NULL;
 	exit(EXIT_FATAL);
 }
 
@@ -74,7 +77,7 @@ static void auto_migrate(void)
 	tm_strv_clear(&report);
 }
 
-static bool open_store(bool quiet_missing)
+bool cli_open_flags(unsigned flags)
 {
 	char *cwd = getcwd(NULL, 0);
 	int error;
@@ -83,12 +86,14 @@ static bool open_store(bool quiet_missing)
 		die("cannot read the current folder: %s", strerror(errno));
 	error = tm_store_discover(&cli.store, cwd);
 	free(cwd);
-	if (error == TM_ENOTFOUND && quiet_missing)
+	if (error == TM_ENOTFOUND && (flags & CLI_OPEN_QUIET_MISSING))
 		return false;
 	if (error < 0)
 		die_lib();
-	auto_migrate();
-	if (tm_store_current_project(&cli.project, cli.store,
+	if (!(flags & CLI_OPEN_NO_UPGRADE))
+		auto_migrate();
+	if (!(flags & CLI_OPEN_NO_PROJECT) &&
+	    tm_store_current_project(&cli.project, cli.store,
 				     global_opts.project) < 0)
 		die_lib();
 	return true;
@@ -96,12 +101,12 @@ static bool open_store(bool quiet_missing)
 
 void cli_open(void)
 {
-	open_store(false);
+	cli_open_flags(0);
 }
 
 bool cli_try_open(void)
 {
-	return open_store(true);
+	return cli_open_flags(CLI_OPEN_QUIET_MISSING);
 }
 
 char *cli_resolve_thread(const char *arg)
@@ -109,7 +114,9 @@ char *cli_resolve_thread(const char *arg)
 	tm_strv ids = TM_STRV_INIT;
 	char *id = NULL;
 
-	if (tm_store_list_threads(&ids, NULL, cli.store, cli.project) < 0 ||
+	/* "../x" or "Foo" can name no thread: say why, not "no match". */
+	if (tm_id_validate(arg, "thread") < 0 ||
+	    tm_store_list_threads(&ids, NULL, cli.store, cli.project) < 0 ||
 	    tm_id_resolve(&id, arg, &ids, "thread") < 0)
 		die_lib();
 	tm_strv_clear(&ids);
@@ -156,7 +163,8 @@ void cli_lock(void)
 
 void cli_unlock(void)
 {
-	tm_store_unlock(cli.store);
+	if (cli.store)
+		tm_store_unlock(cli.store);
 }
 
 void cli_save_thread(const tm_thread *t)

@@ -45,6 +45,18 @@ void cli_open(void);
 /* Like cli_open, but returns false (quietly) when there is no store. */
 bool cli_try_open(void);
 
+/* What cli_open_flags leaves out. */
+#define CLI_OPEN_QUIET_MISSING (1u << 0) /* no store: return false */
+#define CLI_OPEN_NO_UPGRADE    (1u << 1) /* leave a 0.4 store as it is */
+#define CLI_OPEN_NO_PROJECT    (1u << 2) /* cli.project stays NULL */
+/*
+ * cli_open with parts left out (CLI_OPEN_* flags): `migrate --dry-run`
+ * must not upgrade, `doctor` and `project` must work without a current
+ * project (or with a config.json that does not parse).  Returns false only
+ * with CLI_OPEN_QUIET_MISSING and no store; dies on every other error.
+ */
+bool cli_open_flags(unsigned flags);
+
 /* Resolve a thread argument (id or unique prefix) in cli.project; dies on
  * an invalid, unknown or ambiguous one. malloc'd id. */
 char *cli_resolve_thread(const char *arg);

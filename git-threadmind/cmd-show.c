@@ -46,8 +46,13 @@ int cmd_show(int argc, const char **argv)
 		lf->crlf = false;
 		tm_frontmatter_write_header(&out, lf);
 		fwrite(out.ptr, 1, out.size, stdout);
-		if (*summary)
-			printf("\n%s", summary);
+		if (*summary) {
+			size_t len = strlen(summary);
+
+			/* A hand-written body may lack its final newline. */
+			printf("\n%s%s", summary,
+			       summary[len - 1] == '\n' ? "" : "\n");
+		}
 		free(summary);
 		tm_thread_free(lf);
 		tm_buf_release(&out);

@@ -35,6 +35,16 @@ static void count(struct counts *c, const tm_thread_list *l)
 	}
 }
 
+/* Threads flagged stale by view_load. */
+static size_t count_stale(const struct view *v)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < v->tree->n; i++)
+		n += (v->flags[i] & CLI_FLAG_STALE) != 0;
+	return n;
+}
+
 static const tm_thread *find(const struct view *v, const char *id)
 {
 	long i = tm_tree_find(v->tree, id);
@@ -56,6 +66,8 @@ int cmd_status(int argc, const char **argv)
 	const tm_thread *active;
 	const char *branch;
 	char *holder = NULL;
+	bool in_git;
+	size_t stale;
 
 	if (parse_options(argc, argv, opts, status_usage) != 0)
 		usage_msg(status_usage, opts, "status takes no arguments");
@@ -64,6 +76,8 @@ int cmd_status(int argc, const char **argv)
 		die_lib();
 	view_load(&v, true);
 	count(&c, &v.list);
+	in_git = tm_store_git(cli.store) != NULL;
+	stale = count_stale(&v);
 	active = find(&v, v.active);
 	branch = tm_store_branch(cli.store);
 	if (tm_lock_holder(&holder, tm_store_dir(cli.store)) < 0)
@@ -89,7 +103,10 @@ int cmd_status(int argc, const char **argv)
 		cJSON_AddNumberToObject(o, "other", (double)c.other);
 		cJSON_AddNumberToObject(o, "unreadable",
 					(double)v.list.errors.n);
-		cJSON_AddNullToObject(doc, "stale");
+		if (in_git)
+			cJSON_AddNumberToObject(doc, "stale", (double)stale);
+		else
+			cJSON_AddNullToObject(doc, "stale");
 		if (holder)
 			cJSON_AddStringToObject(doc, "lock", holder);
 		else
@@ -110,7 +127,13 @@ int cmd_status(int argc, const char **argv)
 		if (v.list.errors.n)
 			printf(", %s%zu unreadable%s", cli_c("red"),
 			       v.list.errors.n, cli_c("reset"));
-		printf("\nstale: unknown\n");
+		if (!in_git)
+			printf("\nstale: n/a (not in a git repository)\n");
+		else if (stale)
+			printf("\nstale: %s%zu%s (git threadmind stale)\n",
+			       cli_c("yellow"), stale, cli_c("reset"));
+		else
+			printf("\nstale: 0\n");
 		printf("lock: %s\n", holder ? holder : "free");
 	}
 	free(holder);

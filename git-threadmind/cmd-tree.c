@@ -123,6 +123,8 @@ static void dot(const struct view *v)
 			tm_buf_puts(&out, ", style=dashed");
 		if (n->flags & (TM_TREE_ORPHAN | TM_TREE_CYCLE))
 			tm_buf_puts(&out, ", color=red");
+		else if (v->flags[v->order[k]] & CLI_FLAG_STALE)
+			tm_buf_puts(&out, ", color=orange");
 		tm_buf_puts(&out, "];\n");
 		if (n->parent >= 0) {
 			tm_buf_puts(&out, "  ");

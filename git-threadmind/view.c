@@ -1,6 +1,8 @@
 /* The project as the read-only commands see it (see view.h). */
 #include "view.h"
 
+#include "lib/stale.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,6 +13,37 @@ static int collect(const tm_tree *tree, size_t node, void *payload)
 	(void)tree;
 	v->order[v->norder++] = node;
 	return 0;
+}
+
+/*
+ * Flag the stale threads (DESIGN.md section 4), in one computation for the
+ * whole project.  Outside git nothing is stale; a failure is one warning.
+ */
+static void mark_stale(struct view *v)
+{
+	tm_stale_report r = TM_STALE_REPORT_INIT;
+	tm_git *g = tm_store_git(cli.store);
+	char *dir;
+	size_t i;
+	long k;
+
+	if (!g)
+		return;
+	dir = tm_stale_threads_dir(g, tm_store_root(cli.store), cli.project);
+	if (tm_stale_compute(&r, g, dir,
+			     (const tm_thread *const *)v->list.threads,
+			     v->list.n) < 0) {
+		warning("cannot tell which threads are stale: %s",
+			tm_error_last());
+		tm_error_clear();
+	}
+	for (i = 0; i < r.n; i++) {
+		k = tm_tree_find(v->tree, r.stale[i].id);
+		if (k >= 0)
+			v->flags[k] |= CLI_FLAG_STALE;
+	}
+	tm_stale_report_clear(&r);
+	free(dir);
 }
 
 void view_load(struct view *v, bool all)
@@ -30,6 +63,7 @@ void view_load(struct view *v, bool all)
 	tm_tree_walk(v->tree, collect, v);
 	for (i = 0; i < v->tree->n; i++)
 		v->flags[i] = v->tree->nodes[i].flags;
+	mark_stale(v);
 	/* Children come after their parent in pre-order: decide bottom-up. */
 	for (k = v->norder; k-- > 0;) {
 		const tm_tree_node *n = &v->tree->nodes[v->order[k]];

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <utf8proc.h>
 
 static void oom(size_t n)
 {
@@ -166,6 +167,32 @@ char *tm_buf_detach(tm_buf *b)
 
 	tm_buf_init(b);
 	return p;
+}
+
+size_t tm_utf8_valid_prefix(const char *s, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len) {
+		utf8proc_int32_t cp;
+		utf8proc_ssize_t n;
+
+		if ((unsigned char)s[i] < 0x80) {
+			i++;
+			continue;
+		}
+		n = utf8proc_iterate((const utf8proc_uint8_t *)s + i,
+				     (utf8proc_ssize_t)(len - i), &cp);
+		if (n <= 0)
+			return i;
+		i += (size_t)n;
+	}
+	return len;
+}
+
+bool tm_utf8_valid(const char *s, size_t len)
+{
+	return tm_utf8_valid_prefix(s, len) == len;
 }
 
 void tm_strv_push_owned(tm_strv *v, char *s)

@@ -106,39 +106,6 @@ static bool is_continuation(const struct line *l)
 	return l->p[0] == '-' && (l->len == 1 || is_space(l->p[1]));
 }
 
-/* Length of the valid UTF-8 prefix of s (len when all of it is valid). */
-static size_t utf8_valid_prefix(const unsigned char *s, size_t len)
-{
-	size_t i = 0, k, n;
-	unsigned long cp, min;
-
-	while (i < len) {
-		if (s[i] < 0x80) {
-			i++;
-			continue;
-		}
-		if (s[i] >= 0xc2 && s[i] <= 0xdf)
-			n = 1, cp = s[i] & 0x1f, min = 0x80;
-		else if ((s[i] & 0xf0) == 0xe0)
-			n = 2, cp = s[i] & 0x0f, min = 0x800;
-		else if (s[i] >= 0xf0 && s[i] <= 0xf4)
-			n = 3, cp = s[i] & 0x07, min = 0x10000;
-		else
-			return i;
-		if (len - i <= n)
-			return i;
-		for (k = 1; k <= n; k++) {
-			if ((s[i + k] & 0xc0) != 0x80)
-				return i;
-			cp = cp << 6 | (s[i + k] & 0x3f);
-		}
-		if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-			return i;
-		i += n + 1;
-	}
-	return len;
-}
-
 static size_t line_of(const char *data, const char *at)
 {
 	size_t no = 1;
@@ -423,7 +390,7 @@ int tm_frontmatter_parse(tm_thread **out, const char *data, size_t len,
 			closed = true;
 			break;
 		}
-		if (utf8_valid_prefix((const unsigned char *)l.p, l.len) !=
+		if (tm_utf8_valid_prefix(l.p, l.len) !=
 		    l.len) {
 			error = tm_error_set(TM_EPARSE,
 			                     "'%s' line %zu: invalid UTF-8 in "

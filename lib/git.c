@@ -1,5 +1,6 @@
 /* The libgit2 wrapper: repository, HEAD, branch, config, author id. */
 #include "git.h"
+#include "git_internal.h"
 #include "buf.h"
 #include "error.h"
 #include "slug.h"
@@ -7,8 +8,10 @@
 #include <git2.h>
 #include <git2/sys/repository.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 struct tm_git {
 	git_repository *repo;
@@ -173,6 +176,11 @@ void tm_git_free(tm_git *g)
 	free(g);
 }
 
+git_repository *tm_git_repository(tm_git *g)
+{
+	return g->repo;
+}
+
 const char *tm_git_workdir(const tm_git *g)
 {
 	return git_repository_workdir(g->repo);
@@ -227,6 +235,106 @@ int tm_git_head(char *out_hex41, tm_git *g)
  * The value of `key` (malloc'd; "" for a key without a value, which sets
  * *valueless).
  */
+/*
+ * `git -c key=value` settings: git hands them to subcommands (and hooks) in
+ * GIT_CONFIG_PARAMETERS and GIT_CONFIG_COUNT/KEY_n/VALUE_n, which libgit2
+ * does not read.  They win over every file; the last one wins.
+ */
+
+/* Section and name compare without case, a subsection exactly. */
+static bool key_equal(const char *a, const char *b)
+{
+	const char *a1 = strchr(a, '.'), *b1 = strchr(b, '.');
+	const char *a2 = strrchr(a, '.'), *b2 = strrchr(b, '.');
+
+	if (!a1 || !b1 || a1 - a != b1 - b || a2 - a1 != b2 - b1)
+		return false;
+	return !strncasecmp(a, b, (size_t)(a1 - a)) &&
+	       !strncmp(a1, b1, (size_t)(a2 - a1)) && !strcasecmp(a2, b2);
+}
+
+/* Read one sh single-quoted word ('it'\''s') at *p into out. */
+static bool sq_word(const char **p, tm_buf *out)
+{
+	const char *s = *p;
+
+	tm_buf_clear(out);
+	if (*s != '\'')
+		return false;
+	for (;;) {
+		const char *end = strchr(s + 1, '\'');
+
+		if (!end)
+			return false;
+		tm_buf_put(out, s + 1, (size_t)(end - s - 1));
+		s = end + 1;
+		if (s[0] == '\\' && s[1] == '\'' && s[2] == '\'') {
+			tm_buf_putc(out, '\'');
+			s += 2;
+			continue;
+		}
+		break;
+	}
+	*p = s;
+	return true;
+}
+
+static void take(char **out, bool *valueless, bool *found, const char *value)
+{
+	free(*out);
+	*out = tm_xstrdup(value ? value : "");
+	*valueless = value == NULL;
+	*found = true;
+}
+
+static bool command_line_value(char **out, bool *valueless, const char *key)
+{
+	const char *p = getenv("GIT_CONFIG_PARAMETERS"), *count;
+	tm_buf k = TM_BUF_INIT, v = TM_BUF_INIT;
+	bool found = false;
+
+	*out = NULL;
+	while (p && *p) {
+		while (*p == ' ')
+			p++;
+		if (!*p || !sq_word(&p, &k))
+			break;
+		if (p[0] == '=' && p[1] == '\'') {
+			p++;
+			if (!sq_word(&p, &v))
+				break;
+			if (key_equal(tm_buf_cstr(&k), key))
+				take(out, valueless, &found, tm_buf_cstr(&v));
+		} else {
+			char *eq = strchr(k.ptr ? k.ptr : "", '=');
+
+			if (eq)
+				*eq = '\0';
+			if (key_equal(tm_buf_cstr(&k), key))
+				take(out, valueless, &found, eq ? eq + 1 : NULL);
+		}
+	}
+	count = getenv("GIT_CONFIG_COUNT");
+	if (count) {
+		long i, n = strtol(count, NULL, 10);
+
+		for (i = 0; i < n && i < 1000; i++) {
+			char name[40];
+			const char *ki, *vi;
+
+			snprintf(name, sizeof(name), "GIT_CONFIG_KEY_%ld", i);
+			ki = getenv(name);
+			snprintf(name, sizeof(name), "GIT_CONFIG_VALUE_%ld", i);
+			vi = getenv(name);
+			if (ki && key_equal(ki, key))
+				take(out, valueless, &found, vi ? vi : "");
+		}
+	}
+	tm_buf_release(&k);
+	tm_buf_release(&v);
+	return found;
+}
+
 static int config_value(char **out, bool *valueless, tm_git *g, const char *key)
 {
 	git_config *cfg = NULL;
@@ -235,6 +343,8 @@ static int config_value(char **out, bool *valueless, tm_git *g, const char *key)
 
 	if (!key || !*key)
 		return tm_error_set(TM_EINVALID, "empty config key");
+	if (command_line_value(out, valueless, key))
+		return 0;
 	if ((error = ensure_init()) < 0)
 		return error;
 	if (g)

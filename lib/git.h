@@ -72,7 +72,10 @@ int tm_git_head(char *out_hex41, tm_git *g);
  * global, XDG and system files (libgit2 finds these from HOME and
  * XDG_CONFIG_HOME as it read them when it was initialised).  With g ==
  * NULL, only the global, XDG and system files.  A key given without a value
- * ("[core] key") reads as "".
+ * ("[core] key") reads as "".  Settings given with `git -c key=value` win:
+ * this reads GIT_CONFIG_PARAMETERS and GIT_CONFIG_COUNT / GIT_CONFIG_KEY_n /
+ * GIT_CONFIG_VALUE_n from the environment, where git puts them for
+ * subcommands and hooks.
  *
  * Errors: TM_ENOTFOUND when unset, TM_EINVALID for a malformed key name,
  * TM_ERROR when a config file cannot be read.

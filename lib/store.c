@@ -1,10 +1,10 @@
 /*
- * The `.threadmind/` store: discovery, listing, loading and saving through
- * the safe file layer, the lock, thread creation, the active thread.
+ * The `.threadmind/` store: discovery, init, the repository, the lock,
+ * config.json and projects; threads are in store_thread.c.
  */
 #include "store.h"
+#include "store_internal.h"
 
-#include "active.h"
 #include "atomic.h"
 #include "error.h"
 #include "frontmatter.h"
@@ -35,7 +35,7 @@ struct tm_store {
 	unsigned lock_depth;
 };
 
-static char *path_join(const char *a, const char *b)
+char *tm_store_path_join(const char *a, const char *b)
 {
 	tm_buf buf = TM_BUF_INIT;
 
@@ -68,7 +68,7 @@ int tm_store_open(tm_store **out, const char *root)
 	char *dir;
 	int fd, error;
 
-	dir = path_join(root, TM_STORE_DIRNAME);
+	dir = tm_store_path_join(root, TM_STORE_DIRNAME);
 	error = tm_fs_open_dir(&fd, dir);
 	if (error < 0) {
 		if (error == TM_ENOTFOUND)
@@ -89,7 +89,7 @@ int tm_store_open(tm_store **out, const char *root)
 
 static bool has_entry(const char *dir, const char *name, struct stat *st)
 {
-	char *p = path_join(dir, name);
+	char *p = tm_store_path_join(dir, name);
 	int r = lstat(p, st);
 
 	free(p);
@@ -250,10 +250,10 @@ void tm_store_lock_refresh(tm_store *s)
 /* ---- helpers: folders and files ---- */
 
 /* Open threads/{project} (or projects/ when project is NULL). */
-static int open_folder(int *out_fd, tm_store *s, const char *top,
+int tm_store_open_folder(int *out_fd, tm_store *s, const char *top,
 		       const char *project, bool create)
 {
-	char *display = path_join(s->dir, top);
+	char *display = tm_store_path_join(s->dir, top);
 	int fd, pfd, error;
 
 	error = tm_fs_open_subdir(&fd, s->dirfd, top, display, create);
@@ -264,7 +264,7 @@ static int open_folder(int *out_fd, tm_store *s, const char *top,
 		return error;
 	}
 	{
-		char *pdisplay = path_join(display, project);
+		char *pdisplay = tm_store_path_join(display, project);
 
 		error = tm_fs_open_subdir(&pfd, fd, project, pdisplay, create);
 		free(pdisplay);
@@ -276,7 +276,7 @@ static int open_folder(int *out_fd, tm_store *s, const char *top,
 	return error;
 }
 
-static char *file_display(tm_store *s, const char *top, const char *project,
+char *tm_store_file_display(tm_store *s, const char *top, const char *project,
 			  const char *name)
 {
 	tm_buf b = TM_BUF_INIT;
@@ -290,14 +290,14 @@ static char *file_display(tm_store *s, const char *top, const char *project,
 	return tm_buf_detach(&b);
 }
 
-static int read_file(tm_buf *out, tm_store *s, const char *top,
+int tm_store_read_file(tm_buf *out, tm_store *s, const char *top,
 		     const char *project, const char *name)
 {
-	char *display = file_display(s, top, project, name);
+	char *display = tm_store_file_display(s, top, project, name);
 	int fd, error;
 
 	if (top) {
-		error = open_folder(&fd, s, top, project, false);
+		error = tm_store_open_folder(&fd, s, top, project, false);
 		if (error == 0) {
 			error = tm_fs_read_at(out, fd, name, display,
 					      TM_MAX_FILE_SIZE);
@@ -313,14 +313,14 @@ static int read_file(tm_buf *out, tm_store *s, const char *top,
 	return error;
 }
 
-static int write_file(tm_store *s, const char *top, const char *project,
+int tm_store_write_file(tm_store *s, const char *top, const char *project,
 		      const char *name, const tm_buf *data)
 {
-	char *display = file_display(s, top, project, name);
+	char *display = tm_store_file_display(s, top, project, name);
 	int fd = s->dirfd, error = 0;
 
 	if (top)
-		error = open_folder(&fd, s, top, project, true);
+		error = tm_store_open_folder(&fd, s, top, project, true);
 	if (error == 0) {
 		error = tm_atomic_write_at(fd, name, display,
 					   tm_buf_cstr(data), data->size);
@@ -331,7 +331,7 @@ static int write_file(tm_store *s, const char *top, const char *project,
 	return error;
 }
 
-static int list_names(tm_strv *out, tm_strv *bad, int fd, const char *suffix,
+int tm_store_list_names(tm_strv *out, tm_strv *bad, int fd, const char *suffix,
 		      const char *what)
 {
 	DIR *d;
@@ -374,7 +374,7 @@ int tm_store_load_config(tm_config **out, tm_store *s)
 {
 	tm_buf data = TM_BUF_INIT;
 	char *display;
-	int error = read_file(&data, s, NULL, NULL, "config.json");
+	int error = tm_store_read_file(&data, s, NULL, NULL, "config.json");
 
 	if (error == TM_ENOTFOUND) {
 		tm_buf_release(&data);
@@ -386,7 +386,7 @@ int tm_store_load_config(tm_config **out, tm_store *s)
 		tm_buf_release(&data);
 		return error;
 	}
-	display = path_join(s->dir, "config.json");
+	display = tm_store_path_join(s->dir, "config.json");
 	error = tm_config_parse(out, tm_buf_cstr(&data), data.size, display);
 	free(display);
 	tm_buf_release(&data);
@@ -419,7 +419,7 @@ int tm_store_save_config(tm_store *s, tm_config *cfg)
 		free(author);
 	}
 	tm_config_write(&data, cfg);
-	error = write_file(s, NULL, NULL, "config.json", &data);
+	error = tm_store_write_file(s, NULL, NULL, "config.json", &data);
 	tm_buf_release(&data);
 	return error;
 }
@@ -428,7 +428,7 @@ int tm_store_save_config(tm_store *s, tm_config *cfg)
 
 int tm_store_list_projects(tm_strv *out, tm_store *s)
 {
-	int fd, error = open_folder(&fd, s, "projects", NULL, false);
+	int fd, error = tm_store_open_folder(&fd, s, "projects", NULL, false);
 
 	if (error == TM_ENOTFOUND) {
 		tm_error_clear();
@@ -436,7 +436,7 @@ int tm_store_list_projects(tm_strv *out, tm_store *s)
 	}
 	if (error < 0)
 		return error;
-	error = list_names(out, NULL, fd, ".json", "project");
+	error = tm_store_list_names(out, NULL, fd, ".json", "project");
 	close(fd);
 	return error;
 }
@@ -458,14 +458,14 @@ int tm_store_load_project(tm_project **out, tm_store *s, const char *id)
 	if (error < 0)
 		return error;
 	name = json_name(id);
-	error = read_file(&data, s, "projects", NULL, name);
+	error = tm_store_read_file(&data, s, "projects", NULL, name);
 	if (error == TM_ENOTFOUND)
 		tm_error_set(TM_ENOTFOUND,
 			     "no project '%s' (see 'git threadmind project "
 			     "list')",
 			     id);
 	if (error == 0) {
-		display = file_display(s, "projects", NULL, name);
+		display = tm_store_file_display(s, "projects", NULL, name);
 		error = tm_project_parse(out, tm_buf_cstr(&data), data.size,
 					 display);
 		free(display);
@@ -486,7 +486,7 @@ int tm_store_save_project(tm_store *s, const tm_project *p)
 		return error;
 	name = json_name(id);
 	tm_project_write(&data, p);
-	error = write_file(s, "projects", NULL, name, &data);
+	error = tm_store_write_file(s, "projects", NULL, name, &data);
 	free(name);
 	tm_buf_release(&data);
 	return error;
@@ -542,268 +542,9 @@ done:
 	return error;
 }
 
-/* ---- threads ---- */
-
-static char *md_name(const char *id)
-{
-	tm_buf b = TM_BUF_INIT;
-
-	tm_buf_printf(&b, "%s.md", id);
-	return tm_buf_detach(&b);
-}
-
-int tm_store_list_threads(tm_strv *out, tm_strv *bad, tm_store *s,
-			  const char *project)
-{
-	int fd, error = tm_id_validate(project, "project");
-
-	if (error < 0)
-		return error;
-	error = open_folder(&fd, s, "threads", project, false);
-	if (error == TM_ENOTFOUND) {
-		tm_error_clear();
-		return 0;
-	}
-	if (error < 0)
-		return error;
-	error = list_names(out, bad, fd, ".md", "thread");
-	close(fd);
-	return error;
-}
-
-static int load_thread_at(tm_thread **out, tm_store *s, int fd,
-			  const char *project, const char *id, tm_buf *data)
-{
-	char *name = md_name(id);
-	char *display = file_display(s, "threads", project, name);
-	int error;
-
-	tm_buf_clear(data);
-	error = tm_fs_read_at(data, fd, name, display, TM_MAX_FILE_SIZE);
-	if (error == TM_ENOTFOUND)
-		tm_error_set(TM_ENOTFOUND, "no thread '%s' in project '%s'", id,
-			     project);
-	if (error == 0)
-		error = tm_frontmatter_parse(out, tm_buf_cstr(data), data->size,
-					     id, display);
-	free(name);
-	free(display);
-	return error;
-}
-
-int tm_store_load_thread(tm_thread **out, tm_store *s, const char *project,
-			 const char *id)
-{
-	tm_buf data = TM_BUF_INIT;
-	int fd, error;
-
-	if ((error = tm_id_validate(project, "project")) < 0 ||
-	    (error = tm_id_validate(id, "thread")) < 0)
-		return error;
-	error = open_folder(&fd, s, "threads", project, false);
-	if (error == TM_ENOTFOUND)
-		return tm_error_set(TM_ENOTFOUND,
-				    "no thread '%s' in project '%s'", id,
-				    project);
-	if (error < 0)
-		return error;
-	error = load_thread_at(out, s, fd, project, id, &data);
-	close(fd);
-	tm_buf_release(&data);
-	return error;
-}
-
-bool tm_store_thread_exists(tm_store *s, const char *project, const char *id)
-{
-	struct stat st;
-	char *name;
-	int fd;
-	bool found;
-
-	if (tm_id_validate(project, "project") < 0 ||
-	    tm_id_validate(id, "thread") < 0 ||
-	    open_folder(&fd, s, "threads", project, false) < 0) {
-		tm_error_clear();
-		return false;
-	}
-	name = md_name(id);
-	found = fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-		S_ISREG(st.st_mode);
-	free(name);
-	close(fd);
-	return found;
-}
-
-int tm_store_save_thread(tm_store *s, const char *project, const tm_thread *t)
-{
-	tm_buf data = TM_BUF_INIT;
-	char *name;
-	int error;
-
-	if ((error = tm_id_validate(project, "project")) < 0 ||
-	    (error = tm_id_validate(t->id, "thread")) < 0)
-		return error;
-	name = md_name(t->id);
-	tm_frontmatter_write(&data, t);
-	error = write_file(s, "threads", project, name, &data);
-	free(name);
-	tm_buf_release(&data);
-	return error;
-}
-
-int tm_store_delete_thread(tm_store *s, const char *project, const char *id)
-{
-	char *name, *display;
-	int fd, error;
-
-	if ((error = tm_id_validate(project, "project")) < 0 ||
-	    (error = tm_id_validate(id, "thread")) < 0)
-		return error;
-	error = open_folder(&fd, s, "threads", project, false);
-	if (error < 0)
-		return error;
-	name = md_name(id);
-	display = file_display(s, "threads", project, name);
-	error = tm_fs_unlink_at(fd, name, display);
-	free(name);
-	free(display);
-	close(fd);
-	return error;
-}
-
-int tm_store_load_all(tm_thread_list *out, tm_store *s, const char *project)
-{
-	tm_strv ids = TM_STRV_INIT, bad = TM_STRV_INIT;
-	tm_buf data = TM_BUF_INIT;
-	size_t i;
-	int fd, error;
-
-	memset(out, 0, sizeof(*out));
-	error = tm_store_list_threads(&ids, &bad, s, project);
-	if (error < 0)
-		return error;
-	for (i = 0; i < bad.n; i++) {
-		tm_buf msg = TM_BUF_INIT;
-
-		tm_buf_printf(&msg,
-			      "'%s/threads/%s/%s': the file name is not a "
-			      "valid thread id (lower-case letters, digits "
-			      "and dashes); rename it",
-			      s->dir, project, bad.items[i]);
-		tm_strv_push_owned(&out->errors, tm_buf_detach(&msg));
-	}
-	if (ids.n == 0)
-		goto done;
-	error = open_folder(&fd, s, "threads", project, false);
-	if (error < 0)
-		goto done;
-	out->threads = tm_xcalloc(ids.n, sizeof(tm_thread *));
-	for (i = 0; i < ids.n; i++) {
-		tm_thread *t = NULL;
-
-		if (load_thread_at(&t, s, fd, project, ids.items[i], &data) ==
-		    0)
-			out->threads[out->n++] = t;
-		else
-			tm_strv_push(&out->errors, tm_error_last());
-	}
-	tm_error_clear();
-	close(fd);
-done:
-	tm_buf_release(&data);
-	tm_strv_clear(&ids);
-	tm_strv_clear(&bad);
-	return error;
-}
-
-void tm_thread_list_clear(tm_thread_list *l)
-{
-	tm_thread_array_free(l->threads, l->n);
-	tm_strv_clear(&l->errors);
-	memset(l, 0, sizeof(*l));
-}
-
-struct taken_ctx {
-	const tm_strv *ids;
-};
-
-static bool id_taken(const char *id, void *payload)
-{
-	struct taken_ctx *ctx = payload;
-
-	return !strcmp(id, TM_ROOT_THREAD_ID) || tm_strv_contains(ctx->ids, id);
-}
-
-static void now_string(char *out)
+void tm_store_now(char *out)
 {
 	tm_time_format(out, tm_time_now_ms());
-}
-
-int tm_store_create_thread(tm_thread **out, tm_store *s, const char *project,
-			   const tm_new_thread_options *opts)
-{
-	tm_strv ids = TM_STRV_INIT;
-	tm_config *cfg = NULL;
-	tm_thread *t = NULL;
-	struct taken_ctx ctx;
-	char *base = NULL, *author = NULL;
-	char now[TM_TIME_LEN + 1];
-	const char *parent = opts->parent ? opts->parent : TM_ROOT_THREAD_ID;
-	int error;
-
-	if ((error = tm_id_validate(project, "project")) < 0 ||
-	    (error = tm_id_validate(parent, "thread")) < 0)
-		return error;
-	error = tm_store_lock(s);
-	if (error < 0)
-		return error;
-	if (!tm_store_thread_exists(s, project, parent)) {
-		error = tm_error_set(TM_ENOTFOUND,
-				     "no thread '%s' in project '%s' to be the "
-				     "parent",
-				     parent, project);
-		goto done;
-	}
-	if ((error = tm_store_list_threads(&ids, NULL, s, project)) < 0 ||
-	    (error = tm_store_load_config(&cfg, s)) < 0 ||
-	    (error = tm_store_author(&author, s, cfg)) < 0)
-		goto done;
-	if (!tm_config_get_string(cfg, "author")) {
-		tm_config_set_string(cfg, "author", author);
-		if ((error = tm_store_save_config(s, cfg)) < 0)
-			goto done;
-	}
-	base = tm_slugify(opts->title ? opts->title : "", TM_SLUG_THREAD);
-	ctx.ids = &ids;
-	t = tm_thread_new();
-	t->id = tm_slug_unique(base, id_taken, &ctx);
-	t->title = tm_xstrdup(opts->title ? opts->title : "");
-	t->parent_id = tm_xstrdup(parent);
-	t->author = tm_xstrdup(author);
-	now_string(now);
-	t->created_at = tm_xstrdup(now);
-	t->updated_at = tm_xstrdup(now);
-	t->branch = tm_xstrdup_or_null(opts->branch);
-	t->commit = tm_xstrdup_or_null(opts->commit);
-	if (opts->paths) {
-		t->has_paths = true;
-		tm_strv_copy(&t->paths, opts->paths);
-	}
-	if (opts->summary)
-		tm_thread_set_summary(t, opts->summary, strlen(opts->summary));
-	error = tm_store_save_thread(s, project, t);
-	if (error == 0 && out) {
-		*out = t;
-		t = NULL;
-	}
-done:
-	tm_store_unlock(s);
-	tm_thread_free(t);
-	free(base);
-	free(author);
-	tm_config_free(cfg);
-	tm_strv_clear(&ids);
-	return error;
 }
 
 /* ---- init ---- */
@@ -823,7 +564,7 @@ int tm_store_init(tm_store **out, const char *root, const char *title,
 	tm_config *cfg = NULL;
 	tm_thread *main_thread = NULL;
 	tm_buf data = TM_BUF_INIT;
-	char *dir = path_join(root, TM_STORE_DIRNAME), *name = NULL, *id = NULL;
+	char *dir = tm_store_path_join(root, TM_STORE_DIRNAME), *name = NULL, *id = NULL;
 	char *author = NULL, now[TM_TIME_LEN + 1];
 	const char *base;
 	struct stat st;
@@ -855,7 +596,7 @@ int tm_store_init(tm_store **out, const char *root, const char *title,
 
 	tm_buf_puts(&data, TM_STORE_GITIGNORE);
 	{
-		char *display = path_join(dir, ".gitignore");
+		char *display = tm_store_path_join(dir, ".gitignore");
 
 		error = write_new_file(s->dirfd, ".gitignore", display, &data);
 		free(display);
@@ -871,7 +612,7 @@ int tm_store_init(tm_store **out, const char *root, const char *title,
 
 	if ((error = tm_store_author(&author, s, NULL)) < 0)
 		goto done;
-	now_string(now);
+	tm_store_now(now);
 	main_thread = tm_thread_new();
 	main_thread->id = tm_xstrdup(TM_ROOT_THREAD_ID);
 	main_thread->title = tm_xstrdup("Main");
@@ -904,69 +645,5 @@ done:
 	free(name);
 	free(id);
 	free(author);
-	return error;
-}
-
-/* ---- active thread ---- */
-
-int tm_store_active_thread(char **out, tm_store *s, const char *project,
-			   tm_config *cfg, const tm_thread *const *threads,
-			   size_t n)
-{
-	const char *branch = tm_store_branch(s);
-	const char *bt = branch ? tm_config_branch_thread(cfg, project, branch)
-				: NULL;
-	const char *active = tm_config_get_string(cfg, "activeThreadId");
-	tm_thread_list all;
-	int error;
-
-	if (threads) {
-		*out = tm_active_resolve(branch, bt, active, threads, n, NULL);
-		return 0;
-	}
-	/* Fast paths first: they need no thread file. */
-	if (bt && tm_store_thread_exists(s, project, bt)) {
-		*out = tm_xstrdup(bt);
-		return 0;
-	}
-	if (!branch) {
-		*out = tm_xstrdup(active && tm_store_thread_exists(s, project,
-								   active)
-					  ? active
-					  : TM_ROOT_THREAD_ID);
-		return 0;
-	}
-	error = tm_store_load_all(&all, s, project);
-	if (error < 0)
-		return error;
-	*out = tm_active_resolve(branch, bt, active,
-				 (const tm_thread *const *)all.threads, all.n,
-				 NULL);
-	tm_thread_list_clear(&all);
-	return 0;
-}
-
-int tm_store_set_active(tm_store *s, const char *project, const char *thread)
-{
-	tm_config *cfg = NULL;
-	const char *branch = tm_store_branch(s);
-	int error;
-
-	if ((error = tm_id_validate(project, "project")) < 0 ||
-	    (error = tm_id_validate(thread, "thread")) < 0)
-		return error;
-	if ((error = tm_store_lock(s)) < 0)
-		return error;
-	if ((error = tm_store_load_config(&cfg, s)) < 0)
-		goto done;
-	tm_config_set_string(cfg, "activeProjectId", project);
-	tm_config_set_string(cfg, "activeThreadId", thread);
-	if (branch && (error = tm_config_set_branch_thread(cfg, project, branch,
-							   thread)) < 0)
-		goto done;
-	error = tm_store_save_config(s, cfg);
-done:
-	tm_config_free(cfg);
-	tm_store_unlock(s);
 	return error;
 }

@@ -76,6 +76,35 @@ START_TEST(test_buf_strv)
 }
 END_TEST
 
+START_TEST(test_buf_utf8_validation)
+{
+	static const struct {
+		const char *s;
+		size_t prefix;
+	} cases[] = {
+		{"plain ascii", 11},
+		{"C\xc5\x93ur m\xc3\xa9tier", 13}, /* Cœur métier */
+		{"\xe8\xae\xa4\xe8\xaf\x81", 6},      /* 认证 */
+		{"\xf0\x9f\x9a\x80!", 5},             /* 🚀! */
+		{"ab\xff", 2},                        /* stray byte */
+		{"ab\xc3", 2},                        /* truncated */
+		{"a\xc0\xaf", 1},                     /* overlong '/' */
+		{"a\xed\xa0\x80", 1},                 /* surrogate */
+		{"a\xf4\x90\x80\x80", 1},             /* past U+10FFFF */
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		size_t len = strlen(cases[i].s);
+
+		ck_assert_uint_eq(tm_utf8_valid_prefix(cases[i].s, len),
+				  cases[i].prefix);
+		ck_assert(tm_utf8_valid(cases[i].s, len) ==
+			  (cases[i].prefix == len));
+	}
+}
+END_TEST
+
 START_TEST(test_buf_error_messages)
 {
 	int rc;
@@ -103,6 +132,7 @@ Suite *buf_suite(void)
 	tcase_add_test(tc, test_buf_grows_past_large_sizes);
 	tcase_add_test(tc, test_buf_binary_bytes);
 	tcase_add_test(tc, test_buf_strv);
+	tcase_add_test(tc, test_buf_utf8_validation);
 	tcase_add_test(tc, test_buf_error_messages);
 	suite_add_tcase(s, tc);
 	return s;

@@ -469,6 +469,47 @@ START_TEST(test_git_config_string)
 }
 END_TEST
 
+START_TEST(test_git_config_command_line)
+{
+	char *repo = make_repo("repo", 0);
+	char *v = NULL;
+	bool b = false;
+	tm_git *g;
+
+	sh("git -C '%s' config color.ui never", repo);
+	g = open_ok(repo, false);
+	/* git -c color.ui=always -c user.name="it's me" -c core.flag */
+	setenv("GIT_CONFIG_PARAMETERS",
+	       "'color.ui'='auto' 'Color.UI'='always' "
+	       "'user.name'='it'\\''s me' 'core.flag' 'old.style=v'",
+	       1);
+	ck_assert_int_eq(tm_git_config_string(&v, g, "color.ui"), 0);
+	ck_assert_str_eq(v, "always");
+	free(v);
+	ck_assert_int_eq(tm_git_config_string(&v, g, "user.name"), 0);
+	ck_assert_str_eq(v, "it's me");
+	free(v);
+	ck_assert_int_eq(tm_git_config_bool(&b, g, "core.flag", false), 0);
+	ck_assert(b);
+	ck_assert_int_eq(tm_git_config_string(&v, g, "old.style"), 0);
+	ck_assert_str_eq(v, "v");
+	free(v);
+	setenv("GIT_CONFIG_COUNT", "1", 1);
+	setenv("GIT_CONFIG_KEY_0", "color.ui", 1);
+	setenv("GIT_CONFIG_VALUE_0", "false", 1);
+	ck_assert_int_eq(tm_git_config_string(&v, g, "color.ui"), 0);
+	ck_assert_str_eq(v, "false");
+	free(v);
+	unsetenv("GIT_CONFIG_PARAMETERS");
+	unsetenv("GIT_CONFIG_COUNT");
+	ck_assert_int_eq(tm_git_config_string(&v, g, "color.ui"), 0);
+	ck_assert_str_eq(v, "never");
+	free(v);
+	tm_git_free(g);
+	free(repo);
+}
+END_TEST
+
 START_TEST(test_git_config_xdg)
 {
 	char *path = tmt_join(home, ".config/git/config");
@@ -692,6 +733,7 @@ Suite *git_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_git_config_string);
 	tcase_add_test(tc, test_git_config_xdg);
+	tcase_add_test(tc, test_git_config_command_line);
 	tcase_add_test(tc, test_git_config_bool);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("author");

@@ -1,0 +1,262 @@
+/* git threadmind project: list, create and pick the store's projects. */
+#include "builtin.h"
+#include "cli.h"
+
+#include "lib/json_cjson.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const project_usage[] = {
+        "git threadmind project [list] [--json]",
+        "git threadmind project new <title> [--mode solo|team]",
+        "git threadmind project use <project>",
+        NULL,
+};
+
+static bool as_json;
+static const char *mode;
+static const struct option project_opts[] = {
+        OPT_BOOL_(0, "json", &as_json, "list: print JSON (docs/json.md)"),
+        OPT_STRING_(0, "mode", &mode, "mode", "new: solo (default) or team"),
+        OPT_GLOBALS,
+        OPT_END_(),
+};
+
+static void list_projects(tm_strv *ids)
+{
+	if (tm_store_list_projects(ids, cli.store) < 0)
+		die_lib();
+}
+
+/* The project commands work on without --project (NULL: none). */
+static char *current_project(void)
+{
+	char *id = NULL;
+
+	if (tm_store_current_project(&id, cli.store, NULL) < 0) {
+		/* A config.json that does not parse is a refusal. */
+		if (tm_error_last_code() == TM_EPARSE)
+			die_lib();
+		tm_error_clear();
+		return NULL;
+	}
+	return id;
+}
+
+static void add_string_or_null(cJSON *o, const char *key, const char *value)
+{
+	if (value)
+		cJSON_AddStringToObject(o, key, value);
+	else
+		cJSON_AddNullToObject(o, key);
+}
+
+static int project_list(void)
+{
+	tm_strv ids = TM_STRV_INIT;
+	cJSON *doc = NULL, *arr = NULL;
+	char *current;
+	size_t i, width = 2;
+
+	list_projects(&ids);
+	current = current_project();
+	if (as_json) {
+		doc = cJSON_CreateObject();
+		add_string_or_null(doc, "activeProjectId", current);
+		arr = cJSON_AddArrayToObject(doc, "projects");
+	}
+	for (i = 0; i < ids.n; i++)
+		if (strlen(ids.items[i]) > width)
+			width = strlen(ids.items[i]);
+	for (i = 0; i < ids.n; i++) {
+		const char *id = ids.items[i];
+		bool active = current && !strcmp(current, id);
+		tm_project *p = NULL;
+		const char *title;
+
+		if (tm_store_load_project(&p, cli.store, id) < 0) {
+			warning("skipping %s", tm_error_last());
+			continue;
+		}
+		title = tm_project_get(p, "title");
+		if (as_json) {
+			cJSON *o = cJSON_CreateObject();
+
+			/* The id is the file name's, as for threads. */
+			cJSON_AddStringToObject(o, "id", id);
+			add_string_or_null(o, "title", title);
+			add_string_or_null(o, "systemContext",
+			                   tm_project_get(p, "systemContext"));
+			add_string_or_null(o, "mode",
+			                   tm_project_get(p, "mode"));
+			add_string_or_null(o, "rootThreadId",
+			                   tm_project_get(p, "rootThreadId"));
+			cJSON_AddBoolToObject(o, "active", active);
+			cJSON_AddItemToArray(arr, o);
+		} else {
+			printf("%s%s%s%-*s  %s\n", active ? cli_c("green") : "",
+			       active ? "* " : "  ",
+			       active ? cli_c("reset") : "", (int)width, id,
+			       title ? title : "");
+		}
+		tm_project_free(p);
+	}
+	if (as_json)
+		cli_print_json(doc);
+	free(current);
+	tm_strv_clear(&ids);
+	return 0;
+}
+
+/* An id is taken by a project file or by a threads/ folder of that name. */
+static bool project_taken(const char *id, void *payload)
+{
+	tm_strv threads = TM_STRV_INIT, bad = TM_STRV_INIT;
+	bool taken = tm_strv_contains(payload, id);
+
+	if (!taken)
+		taken = tm_store_list_threads(&threads, &bad, cli.store, id) <
+		                0 ||
+		        threads.n || bad.n;
+	tm_error_clear();
+	tm_strv_clear(&threads);
+	tm_strv_clear(&bad);
+	return taken;
+}
+
+/*
+ * Create projects/{id}.json and threads/{id}/main.md under the lock; the
+ * thread first, so that a project never shows without its root.
+ */
+static char *create_project(const char *title)
+{
+	tm_strv ids = TM_STRV_INIT;
+	tm_config *cfg = NULL;
+	tm_project *p;
+	tm_thread *root;
+	char *base, *id, *author = NULL, now[TM_TIME_LEN + 1];
+
+	cli_lock();
+	list_projects(&ids);
+	if (tm_store_load_config(&cfg, cli.store) < 0 ||
+	    tm_store_author(&author, cli.store, cfg) < 0)
+		die_lib();
+	base = tm_slugify(title, TM_SLUG_PROJECT);
+	id = tm_slug_unique(base, project_taken, &ids);
+	tm_time_format(now, tm_time_now_ms());
+	root = tm_thread_new();
+	root->id = tm_xstrdup(TM_ROOT_THREAD_ID);
+	root->title = tm_xstrdup("Main");
+	root->author = tm_xstrdup(author);
+	root->created_at = tm_xstrdup(now);
+	root->updated_at = tm_xstrdup(now);
+	if (tm_store_save_thread(cli.store, id, root) < 0)
+		die_lib();
+	p = tm_project_new(id, title);
+	if (mode)
+		tm_project_set(p, "mode", mode);
+	if (tm_store_save_project(cli.store, p) < 0)
+		die_lib();
+	if (!tm_config_get_string(cfg, "author") &&
+	    tm_store_save_config(cli.store, cfg) < 0)
+		die_lib();
+	cli_unlock();
+	tm_project_free(p);
+	tm_thread_free(root);
+	tm_config_free(cfg);
+	free(author);
+	free(base);
+	tm_strv_clear(&ids);
+	return id;
+}
+
+static int project_new(int n, const char **args)
+{
+	tm_buf title = TM_BUF_INIT;
+	char *id, *c;
+	int i;
+
+	for (i = 0; i < n; i++)
+		tm_buf_printf(&title, "%s%s", i ? " " : "", args[i]);
+	/* Newlines in titles become spaces (DESIGN.md section 2). */
+	for (c = title.ptr; c && *c; c++)
+		if (*c == '\n' || *c == '\r')
+			*c = ' ';
+	id = create_project(tm_buf_cstr(&title));
+	printf("%s\n", id);
+	note("Created project '%s' (%s); switch to it with 'git threadmind "
+	     "project use %s'",
+	     id, tm_buf_cstr(&title), id);
+	free(id);
+	tm_buf_release(&title);
+	return 0;
+}
+
+static int project_use(const char *arg)
+{
+	tm_strv ids = TM_STRV_INIT;
+	tm_config *cfg = NULL;
+	tm_project *p = NULL;
+	char *id = NULL, *thread = NULL;
+
+	list_projects(&ids);
+	if (tm_id_validate(arg, "project") < 0 ||
+	    tm_id_resolve(&id, arg, &ids, "project") < 0 ||
+	    tm_store_load_project(&p, cli.store, id) < 0)
+		die_lib();
+	cli_lock();
+	if (tm_store_load_config(&cfg, cli.store) < 0 ||
+	    tm_store_active_thread(&thread, cli.store, id, cfg, NULL, 0) < 0)
+		die_lib();
+	tm_config_set_string(cfg, "activeProjectId", id);
+	tm_config_set_string(cfg, "activeThreadId", thread);
+	if (tm_store_save_config(cli.store, cfg) < 0)
+		die_lib();
+	cli_unlock();
+	note("Switched to project '%s' (%s), thread '%s'", id,
+	     tm_project_get(p, "title") ? tm_project_get(p, "title") : "",
+	     thread);
+	tm_project_free(p);
+	tm_config_free(cfg);
+	free(thread);
+	free(id);
+	tm_strv_clear(&ids);
+	return 0;
+}
+
+int cmd_project(int argc, const char **argv)
+{
+	const char *sub;
+	int n = parse_options(argc, argv, project_opts, project_usage);
+
+	sub = n ? argv[0] : "list";
+	if (strcmp(sub, "list") && strcmp(sub, "new") && strcmp(sub, "use"))
+		usage_msg(project_usage, project_opts,
+		          "unknown project command '%s'", sub);
+	if (as_json && strcmp(sub, "list"))
+		usage_msg(project_usage, project_opts,
+		          "--json is for 'project list'");
+	if (mode && strcmp(sub, "new"))
+		usage_msg(project_usage, project_opts,
+		          "--mode is for 'project new'");
+	if (!strcmp(sub, "list") && n > 1)
+		usage_msg(project_usage, project_opts,
+		          "project list takes no arguments");
+	if (!strcmp(sub, "new") && n < 2)
+		usage_msg(project_usage, project_opts,
+		          "project new needs a title");
+	if (mode && strcmp(mode, "solo") && strcmp(mode, "team"))
+		usage_msg(project_usage, project_opts,
+		          "--mode must be 'solo' or 'team', not '%s'", mode);
+	if (!strcmp(sub, "use") && n != 2)
+		usage_msg(project_usage, project_opts,
+		          "project use takes one project");
+	/* No current project needed: these commands choose one. */
+	cli_open_flags(CLI_OPEN_NO_PROJECT);
+	if (!strcmp(sub, "list"))
+		return project_list();
+	if (!strcmp(sub, "new"))
+		return project_new(n - 1, argv + 1);
+	return project_use(argv[1]);
+}

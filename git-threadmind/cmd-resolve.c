@@ -1,0 +1,124 @@
+/*
+ * git threadmind resolve: re-merge conflicted .threadmind/ files from the
+ * index stages with the merge driver's rules (lib/resolve.c).
+ */
+#include "builtin.h"
+#include "cli.h"
+
+#include "lib/resolve.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *const resolve_usage[] = {
+	"git threadmind resolve [<file>...]",
+	NULL,
+};
+
+/* `arg` (relative to the current folder) as a repository path. */
+static char *repo_path(const char *workdir, const char *arg)
+{
+	tm_buf b = TM_BUF_INIT;
+	char *cwd = getcwd(NULL, 0), *real;
+	size_t wlen = strlen(workdir);
+	const char *p;
+
+	if (!cwd)
+		die("cannot read the current folder: %s", strerror(errno));
+	real = realpath(cwd, NULL);
+	tm_buf_puts(&b, real ? real : cwd);
+	tm_buf_putc(&b, '/');
+	free(cwd);
+	free(real);
+	if (strncmp(b.ptr, workdir, wlen))
+		die("'%s' is outside the repository", arg);
+	p = b.size >= wlen ? b.ptr + wlen : "";
+	{
+		tm_buf out = TM_BUF_INIT;
+		char *prefix = tm_xstrdup(p);
+		char *tok, *save = NULL, *joined;
+
+		tm_buf_printf(&out, "%s%s", prefix, arg);
+		joined = tm_buf_detach(&out);
+		/* Normalise "a/./b", "a/../b" and "//". */
+		for (tok = strtok_r(joined, "/", &save); tok;
+		     tok = strtok_r(NULL, "/", &save)) {
+			if (!strcmp(tok, "."))
+				continue;
+			if (!strcmp(tok, "..")) {
+				char *slash;
+
+				if (!out.size)
+					die("'%s' is outside the repository",
+					    arg);
+				slash = strrchr(out.ptr, '/');
+				tm_buf_truncate(&out,
+						slash ? (size_t)(slash - out.ptr)
+						      : 0);
+				continue;
+			}
+			if (out.size)
+				tm_buf_putc(&out, '/');
+			tm_buf_puts(&out, tok);
+		}
+		free(joined);
+		free(prefix);
+		tm_buf_release(&b);
+		return tm_buf_detach(&out);
+	}
+}
+
+int cmd_resolve(int argc, const char **argv)
+{
+	const struct option opts[] = {OPT_GLOBALS, OPT_END_()};
+	tm_merge_options mopts = TM_MERGE_OPTIONS_INIT;
+	tm_resolve_report report;
+	tm_strv paths = TM_STRV_INIT;
+	tm_git *g = NULL;
+	char *cwd;
+	size_t i, left = 0;
+	int n = parse_options(argc, argv, opts, resolve_usage);
+
+	cwd = getcwd(NULL, 0);
+	if (!cwd || tm_git_open(&g, cwd, true) < 0)
+		die("not in a git repository: resolve works on the index");
+	free(cwd);
+	if (!tm_git_workdir(g))
+		die("resolve needs a working tree");
+	for (i = 0; i < (size_t)n; i++)
+		tm_strv_push_owned(&paths, repo_path(tm_git_workdir(g),
+						     argv[i]));
+	mopts.style = tm_resolve_conflict_style(g);
+	mopts.our_label = "ours";
+	mopts.their_label = "theirs";
+	if (tm_resolve_index(&report, g, &paths, &mopts) < 0)
+		die_lib();
+	for (i = 0; i < report.n; i++) {
+		const tm_resolve_entry *e = &report.items[i];
+
+		switch (e->outcome) {
+		case TM_RESOLVE_CLEAN:
+			printf("resolved %s\n", e->path);
+			break;
+		case TM_RESOLVE_CONFLICTS:
+			printf("conflicts left in %s\n", e->path);
+			left++;
+			break;
+		case TM_RESOLVE_SKIPPED:
+			printf("skipped %s: %s\n", e->path, e->note);
+			left++;
+			break;
+		}
+		if (e->outcome != TM_RESOLVE_SKIPPED && e->note)
+			note("  (%s)", e->note);
+	}
+	if (!report.n)
+		note("nothing to resolve");
+	tm_resolve_report_clear(&report);
+	tm_strv_clear(&paths);
+	tm_git_free(g);
+	return left ? EXIT_NEGATIVE : 0;
+}

@@ -1,0 +1,177 @@
+/* git threadmind stale: threads whose paths changed since their commit. */
+#include "builtin.h"
+#include "cli.h"
+
+#include "lib/json_cjson.h"
+#include "lib/stale.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const stale_usage[] = {
+        "git threadmind stale [--json] [--exit-code]",
+        NULL,
+};
+
+static cJSON *strv_json(const tm_strv *v)
+{
+	cJSON *arr = cJSON_CreateArray();
+	size_t i;
+
+	for (i = 0; i < v->n; i++)
+		cJSON_AddItemToArray(arr, cJSON_CreateString(v->items[i]));
+	return arr;
+}
+
+static void print_json(const tm_stale_report *r)
+{
+	cJSON *doc = cJSON_CreateObject(), *arr, *o;
+	size_t i;
+
+	arr = cJSON_AddArrayToObject(doc, "stale");
+	for (i = 0; i < r->n; i++) {
+		const tm_stale_entry *e = &r->stale[i];
+
+		o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "id", e->id);
+		cJSON_AddStringToObject(o, "commit", e->commit);
+		cJSON_AddItemToObject(o, "paths", strv_json(&e->paths));
+		cJSON_AddItemToObject(o, "changed", strv_json(&e->changed));
+		cJSON_AddStringToObject(o, "newestCommit", e->newest);
+		cJSON_AddItemToArray(arr, o);
+	}
+	cJSON_AddItemToObject(doc, "unknownBase", strv_json(&r->unknown_base));
+	cli_print_json(doc);
+}
+
+/* The abbreviated hash and subject of each newest commit, read once. */
+struct described {
+	const char *hex;
+	char *abbrev, *subject;
+};
+
+static int described_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct described *)a)->hex,
+	              ((const struct described *)b)->hex);
+}
+
+static struct described *describe_all(const tm_stale_report *r, tm_git *g)
+{
+	struct described *d = tm_xcalloc(r->n + 1, sizeof(*d));
+	size_t i;
+
+	for (i = 0; i < r->n; i++)
+		d[i].hex = r->stale[i].newest;
+	qsort(d, r->n, sizeof(*d), described_cmp);
+	for (i = 0; i < r->n; i++) {
+		if (i && !strcmp(d[i].hex, d[i - 1].hex))
+			continue;
+		if (tm_stale_describe_commit(&d[i].abbrev, &d[i].subject, g,
+		                             d[i].hex) < 0) {
+			tm_error_clear();
+			d[i].abbrev = tm_xstrndup(d[i].hex, 7);
+			d[i].subject = tm_xstrdup("");
+		}
+	}
+	return d;
+}
+
+static const struct described *find_described(const struct described *d,
+                                              size_t n, const char *hex)
+{
+	struct described key = {hex, NULL, NULL};
+	const struct described *f =
+	        bsearch(&key, d, n, sizeof(*d), described_cmp);
+
+	/* the first of equal entries holds the description */
+	while (f && f > d && !strcmp(f[-1].hex, hex))
+		f--;
+	return f;
+}
+
+static void print_human(const tm_stale_report *r, const tm_thread_list *l,
+                        tm_git *g)
+{
+	struct described *d = describe_all(r, g);
+	const struct described *f;
+	size_t i, k, j = 0;
+
+	for (i = 0; i < r->n; i++) {
+		const tm_stale_entry *e = &r->stale[i];
+
+		/* the report follows the order of the list */
+		while (j < l->n && strcmp(l->threads[j]->id, e->id))
+			j++;
+		if (j == l->n) /* not in order after all: search it all */
+			for (j = 0;
+			     j < l->n && strcmp(l->threads[j]->id, e->id); j++)
+				;
+		f = find_described(d, r->n, e->newest);
+		printf("%s%s%s  %s\n", cli_c("yellow"), e->id, cli_c("reset"),
+		       j < l->n && l->threads[j]->title ? l->threads[j]->title
+		                                        : "");
+		printf("    newest: %s%s%s %s\n", cli_c("cyan"), f->abbrev,
+		       cli_c("reset"), f->subject);
+		for (k = 0; k < e->changed.n; k++)
+			printf("    changed: %s\n", e->changed.items[k]);
+	}
+	if (r->unknown_base.n) {
+		printf("%sunknown base commit%s (not in this repository):",
+		       cli_c("red"), cli_c("reset"));
+		for (k = 0; k < r->unknown_base.n; k++)
+			printf(" %s", r->unknown_base.items[k]);
+		putchar('\n');
+	}
+	if (r->n)
+		note("%zu stale thread%s: review the summary, then run 'git "
+		     "threadmind touch <thread>'",
+		     r->n, r->n == 1 ? "" : "s");
+	else
+		note("no stale threads");
+	for (i = 0; i < r->n; i++) {
+		free(d[i].abbrev);
+		free(d[i].subject);
+	}
+	free(d);
+}
+
+int cmd_stale(int argc, const char **argv)
+{
+	bool as_json = false, exit_code = false;
+	const struct option opts[] = {
+	        OPT_BOOL_(0, "json", &as_json, "print JSON (docs/json.md)"),
+	        OPT_BOOL_(0, "exit-code", &exit_code,
+	                  "exit with 1 when a thread is stale"),
+	        OPT_GLOBALS,
+	        OPT_END_(),
+	};
+	tm_stale_report r = TM_STALE_REPORT_INIT;
+	tm_thread_list list;
+	char *dir;
+	tm_git *g;
+	int stale;
+
+	if (parse_options(argc, argv, opts, stale_usage) != 0)
+		usage_msg(stale_usage, opts, "stale takes no arguments");
+	cli_open();
+	g = tm_store_git(cli.store);
+	if (!g)
+		die("'%s' is not in a git repository: staleness needs its "
+		    "history",
+		    tm_store_root(cli.store));
+	cli_load_all(&list);
+	dir = tm_stale_threads_dir(g, tm_store_root(cli.store), cli.project);
+	if (tm_stale_compute(&r, g, dir, (const tm_thread *const *)list.threads,
+	                     list.n) < 0)
+		die_lib();
+	if (as_json)
+		print_json(&r);
+	else
+		print_human(&r, &list, g);
+	stale = r.n > 0;
+	tm_stale_report_clear(&r);
+	free(dir);
+	tm_thread_list_clear(&list);
+	return exit_code && stale ? EXIT_NEGATIVE : 0;
+}

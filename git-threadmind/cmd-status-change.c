@@ -1,0 +1,90 @@
+/*
+ * git threadmind done / abandon / reopen: set or clear a thread's status.
+ * The root thread `main` holds the project's tree: it cannot be finished.
+ */
+#include "builtin.h"
+#include "cli.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const done_usage[] = {
+        "git threadmind done <thread>",
+        NULL,
+};
+
+static const char *const abandon_usage[] = {
+        "git threadmind abandon <thread>",
+        NULL,
+};
+
+static const char *const reopen_usage[] = {
+        "git threadmind reopen <thread>",
+        NULL,
+};
+
+/* The status as a word for messages. */
+static const char *status_word(const char *status)
+{
+	return status ? status : "active";
+}
+
+/*
+ * Set the status of the thread argv[0] to `status` (NULL: reopen, which
+ * also clears mergedInto).  Nothing is written when the thread already has
+ * that status.
+ */
+static int change_status(int argc, const char **argv, const char *const *usage,
+                         const char *name, const char *status)
+{
+	const struct option opts[] = {OPT_GLOBALS, OPT_END_()};
+	tm_thread *t;
+	char *id;
+
+	if (parse_options(argc, argv, opts, usage) != 1)
+		usage_msg(usage, opts, "%s takes one thread", name);
+	cli_open();
+	id = cli_resolve_thread(argv[0]);
+	if (status && !strcmp(id, TM_ROOT_THREAD_ID))
+		die("cannot mark '%s' %s: it is the project's root thread", id,
+		    status);
+	cli_lock();
+	t = cli_load_thread(id);
+	if (status ? t->status && !strcmp(t->status, status)
+	           : !t->status && !t->merged_into) {
+		cli_unlock();
+		note("Thread '%s' is already %s", id, status_word(status));
+		goto out;
+	}
+	if (!status && t->merged_into)
+		note("Thread '%s' was merged into '%s': merging it again "
+		     "appends its summary again",
+		     id, t->merged_into);
+	tm_thread_set(&t->status, status);
+	if (!status)
+		tm_thread_set(&t->merged_into, NULL);
+	cli_touch_thread(t, false);
+	cli_save_thread(t);
+	cli_unlock();
+	note("Thread '%s' is now %s", id, status_word(status));
+out:
+	tm_thread_free(t);
+	free(id);
+	return 0;
+}
+
+int cmd_done(int argc, const char **argv)
+{
+	return change_status(argc, argv, done_usage, "done", TM_STATUS_DONE);
+}
+
+int cmd_abandon(int argc, const char **argv)
+{
+	return change_status(argc, argv, abandon_usage, "abandon",
+	                     TM_STATUS_ABANDONED);
+}
+
+int cmd_reopen(int argc, const char **argv)
+{
+	return change_status(argc, argv, reopen_usage, "reopen", NULL);
+}

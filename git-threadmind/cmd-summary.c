@@ -1,0 +1,108 @@
+/* git threadmind summary: replace a thread's summary from a file or stdin. */
+#include "builtin.h"
+#include "cli.h"
+
+#include "lib/summary.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *const summary_usage[] = {
+        "git threadmind summary <thread> [-F <file> | -F -] [--allow-empty]",
+        NULL,
+};
+
+/*
+ * Read all of `fd` into `out`, at most TM_MAX_FILE_SIZE + 1 bytes (more is
+ * refused later anyway).  Returns 0 or -1 with errno set.
+ */
+static int read_input(tm_buf *out, int fd)
+{
+	char chunk[8192];
+	ssize_t got;
+
+	while (out->size <= TM_MAX_FILE_SIZE) {
+		got = read(fd, chunk, sizeof(chunk));
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0)
+			return -1;
+		if (got == 0)
+			break;
+		tm_buf_put(out, chunk, (size_t)got);
+	}
+	return 0;
+}
+
+static void read_summary(tm_buf *out, const char *file)
+{
+	int fd;
+
+	if (!file || !strcmp(file, "-")) {
+		if (isatty(STDIN_FILENO))
+			note("(reading the summary from standard input)");
+		if (read_input(out, STDIN_FILENO) < 0)
+			die("cannot read the summary from standard input: %s",
+			    strerror(errno));
+		return;
+	}
+	fd = open(file, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		die("cannot read '%s': %s", file, strerror(errno));
+	if (read_input(out, fd) < 0)
+		die("cannot read '%s': %s", file, strerror(errno));
+	close(fd);
+}
+
+int cmd_summary(int argc, const char **argv)
+{
+	const char *file = NULL;
+	bool allow_empty = false;
+	const struct option opts[] = {
+	        OPT_STRING_('F', "file", &file, "file",
+	                    "read the summary from <file> ('-': stdin)"),
+	        OPT_BOOL_(0, "allow-empty", &allow_empty,
+	                  "accept an empty summary (erases it)"),
+	        OPT_GLOBALS,
+	        OPT_END_(),
+	};
+	tm_summary_outcome outcome;
+	tm_buf text = TM_BUF_INIT;
+	tm_thread *t = NULL;
+	char *id;
+
+	if (parse_options(argc, argv, opts, summary_usage) != 1)
+		usage_msg(summary_usage, opts, "summary takes one thread");
+	cli_open();
+	id = cli_resolve_thread(argv[0]);
+	read_summary(&text, file);
+
+	cli_lock();
+	if (tm_store_load_thread(&t, cli.store, cli.project, id) < 0 ||
+	    tm_summary_check(&outcome, t, tm_buf_cstr(&text), text.size) < 0)
+		goto fail;
+	if (outcome == TM_SUMMARY_EMPTY && !allow_empty) {
+		cli_unlock();
+		die("the new summary of '%s' is empty and would erase it; "
+		    "nothing was written (use --allow-empty to erase it)",
+		    id);
+	}
+	tm_thread_set_summary(t, tm_buf_cstr(&text), text.size);
+	cli_touch_thread(t, true);
+	if (tm_store_save_thread(cli.store, cli.project, t) < 0)
+		goto fail;
+	cli_unlock();
+
+	note(outcome == TM_SUMMARY_EMPTY ? "Erased the summary of '%s'"
+	                                 : "Updated the summary of '%s'",
+	     id);
+	tm_thread_free(t);
+	tm_buf_release(&text);
+	free(id);
+	return 0;
+fail:
+	die_lib();
+}

@@ -1,0 +1,149 @@
+/*
+ * The checks of `git threadmind doctor`: what can be wrong in a store, as a
+ * list of problems, and the repairs that are safe to make without asking.
+ */
+#ifndef TM_DOCTOR_H
+#define TM_DOCTOR_H
+
+#include "buf.h"
+#include "store.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/*
+ * Problem kinds: stable names, shown by the CLI and documented.  A kind
+ * marked [fix] can be repaired by tm_doctor_fix (when `fixable` says so).
+ */
+#define TM_DOCTOR_UNREADABLE     "unreadable"  /* parse error, > 1 MiB, link */
+#define TM_DOCTOR_BAD_ID         "bad-id"      /* a file name is no valid id */
+#define TM_DOCTOR_ID_MISMATCH    "id-mismatch" /* [fix] id field != file name */
+#define TM_DOCTOR_NO_PROJECT     "no-project"  /* threads/P/ without P.json */
+#define TM_DOCTOR_NO_ROOT        "no-root"     /* a project without main.md */
+#define TM_DOCTOR_ORPHAN         "orphan"      /* the parent file is missing */
+#define TM_DOCTOR_CYCLE          "cycle"       /* a parent cycle */
+#define TM_DOCTOR_UNKNOWN_STATUS "unknown-status"
+#define TM_DOCTOR_STALE_LOCK     "stale-lock" /* [fix] .lock untouched > 10 s */
+#define TM_DOCTOR_STRAY_TMP      "stray-tmp"  /* [fix] a *.tmp left behind */
+#define TM_DOCTOR_GITIGNORE      "gitignore"  /* [fix] .gitignore lines */
+#define TM_DOCTOR_MERGE_DRIVER   "merge-driver" /* merge.threadmind.driver */
+#define TM_DOCTOR_GITATTRIBUTES  "gitattributes"
+#define TM_DOCTOR_UPGRADE        "upgrade" /* a 0.4 trees/ index is still there */
+
+/* The patterns .threadmind/.gitattributes must give merge=threadmind. */
+#define TM_DOCTOR_ATTR_THREADS  "threads/**/*.md"
+#define TM_DOCTOR_ATTR_PROJECTS "projects/*.json"
+
+/* One problem found by a check. */
+typedef struct {
+	const char *kind; /* a TM_DOCTOR_* string (static) */
+	/*
+	 * The file or folder concerned, relative to the store root
+	 * (".threadmind/threads/app/auth.md"); NULL when the problem is not
+	 * about a file (git config).
+	 */
+	char *file;
+	char *project; /* the project concerned, or NULL */
+	char *thread;  /* the thread id concerned, or NULL */
+	char *message; /* one line naming the file and what to do */
+	bool fixable;  /* tm_doctor_fix can repair it */
+} tm_doctor_problem;
+
+/* The problems found, in the order of the checks. */
+typedef struct {
+	tm_doctor_problem *items;
+	size_t n;
+	size_t alloc;
+} tm_doctor_report;
+
+/* clang-format off */
+#define TM_DOCTOR_REPORT_INIT {NULL, 0, 0}
+/* clang-format on */
+
+/* Free every problem and empty the report (it may be reused). */
+void tm_doctor_report_clear(tm_doctor_report *r);
+
+/*
+ * Append a problem (for check functions): `kind` is kept as a pointer (a
+ * static string); `file`, `project` and `thread` are copied and may be
+ * NULL; the message is printf-formatted.  Returns the new problem (valid
+ * until the next append).
+ */
+tm_doctor_problem *tm_doctor_add(tm_doctor_report *r, const char *kind,
+                                 const char *file, bool fixable,
+                                 const char *fmt, ...)
+        __attribute__((format(printf, 5, 6)));
+
+/* How many problems of the report are fixable. */
+size_t tm_doctor_count_fixable(const tm_doctor_report *r);
+
+typedef struct {
+	unsigned version;
+	const char *project; /* check only this project (NULL: every one) */
+	bool git;            /* check the git setup (when in a repository) */
+	double lock_stale_after; /* seconds: an older .lock is stale */
+	double tmp_min_age;      /* seconds: an older *.tmp may be removed */
+} tm_doctor_options;
+
+#define TM_DOCTOR_OPTIONS_VERSION 1
+/* clang-format off */
+#define TM_DOCTOR_OPTIONS_INIT {TM_DOCTOR_OPTIONS_VERSION, NULL, true, 10.0, 60.0}
+/* clang-format on */
+
+/*
+ * Run every check on the store `s` and append what is wrong to `out`
+ * (nothing appended: all is well).  Reads only; takes no lock.  `opts`
+ * NULL means TM_DOCTOR_OPTIONS_INIT.
+ *
+ * The checks: config.json, project files and thread files that cannot be
+ * read (parse errors, over 1 MiB, symbolic links); file and folder names
+ * that are not valid ids; thread `id` fields (and project `id` keys) that
+ * are missing or differ from the file name; threads/P/ folders without a
+ * projects/P.json; projects without a `main` thread; orphans (no file for
+ * the parent at all: an unreadable parent is reported as unreadable);
+ * parent cycles (one problem at the member where the cycle is broken);
+ * statuses other than done/abandoned; a `.lock` untouched for more than
+ * opts->lock_stale_after seconds (fixable unless it is a folder with
+ * something inside); `*.tmp` files anywhere in .threadmind/ (at most two
+ * folders deep; fixable once older than opts->tmp_min_age seconds, as a
+ * younger one may be a write in progress); the lines of TM_STORE_GITIGNORE
+ * missing from .threadmind/.gitignore; a 0.4 `trees/` folder; and, with
+ * opts->git in a git repository, `merge.threadmind.driver` unset and
+ * `.threadmind/.gitattributes` without a line giving `merge=threadmind` to
+ * each of TM_DOCTOR_ATTR_THREADS and TM_DOCTOR_ATTR_PROJECTS.
+ *
+ * A check is one function in doctor.c's table: adding one is writing it
+ * and listing it there.
+ *
+ * Errors: TM_EINVALID for an invalid opts->project or bad options;
+ * TM_ENOTFOUND when opts->project has neither a project file nor a threads/
+ * folder; TM_ERROR
+ * when the .threadmind folder itself cannot be listed.  Files that cannot
+ * be read are problems, not errors.  On error `out` may hold the problems
+ * found so far.
+ */
+int tm_doctor_check(tm_doctor_report *out, tm_store *s,
+                    const tm_doctor_options *opts);
+
+/*
+ * Repair the fixable problems of `problems` (as tm_doctor_check found
+ * them), under the store lock (taken only when there is something to fix;
+ * taking it over is what removes a stale lock):
+ * id-mismatch → the file is rewritten with the id from its name
+ * (`updatedAt` is left alone: no content changed); gitignore → the missing
+ * lines are appended (the file is created when missing); stray-tmp → the
+ * file is removed if it is still older than opts->tmp_min_age; stale-lock →
+ * taken over and removed.  Each repair checks its problem again first, so
+ * a problem already gone is skipped silently.
+ *
+ * One line per repair made is appended to `done`, and one line per repair
+ * that failed (naming the file and the reason) to `failed`.
+ *
+ * Errors: TM_ELOCKED (or another error of tm_store_lock) when the lock
+ * cannot be taken: nothing is repaired.
+ */
+int tm_doctor_fix(tm_strv *done, tm_strv *failed, tm_store *s,
+                  const tm_doctor_report *problems,
+                  const tm_doctor_options *opts);
+
+#endif

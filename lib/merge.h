@@ -1,0 +1,95 @@
+/*
+ * The three-way merge of thread files, project files and anything else the
+ * merge driver is given (DESIGN.md section 6): a pure function over three
+ * buffers, so that the driver, `git threadmind resolve` and the fuzzers
+ * share it.
+ */
+#ifndef TM_MERGE_H
+#define TM_MERGE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* How conflicts are written (git's merge.conflictStyle). */
+typedef enum {
+	TM_MERGE_STYLE_MERGE,
+	TM_MERGE_STYLE_DIFF3,
+	TM_MERGE_STYLE_ZDIFF3
+} tm_merge_style;
+
+typedef struct {
+	unsigned version;
+	int marker_size;            /* %L; 7 when below 1 */
+	tm_merge_style style;       /* from merge.conflictStyle */
+	const char *ancestor_label; /* marker labels; NULL: "base", */
+	const char *our_label;      /* "ours", "theirs" */
+	const char *their_label;
+	const char *path; /* %P: thread / project / other; may be NULL */
+	bool plain;       /* a plain line merge of everything */
+} tm_merge_options;
+
+#define TM_MERGE_OPTIONS_VERSION 1
+/* clang-format off */
+#define TM_MERGE_OPTIONS_INIT \
+	{TM_MERGE_OPTIONS_VERSION, 7, TM_MERGE_STYLE_MERGE, NULL, NULL, NULL, \
+	 NULL, false}
+/* clang-format on */
+
+/* The largest marker size honoured; larger values are cut to it. */
+#define TM_MERGE_MARKER_MAX 1024
+
+typedef enum {
+	TM_MERGE_KIND_THREAD,
+	TM_MERGE_KIND_PROJECT,
+	TM_MERGE_KIND_TEXT
+} tm_merge_kind;
+
+typedef struct {
+	char *data; /* the merged file (malloc'd; "" when empty, never NULL) */
+	size_t len;
+	bool conflicted;    /* conflict markers were left in it */
+	tm_merge_kind kind; /* how it was merged (TEXT after any fallback) */
+	char *note;         /* NULL, or why it fell back to a text merge */
+} tm_merge_result;
+
+/*
+ * The kind of file at `path` (git's %P, relative to the top of the
+ * worktree, '/'-separated; NULL allowed):
+ * - "[…/].threadmind/threads/<project>/<id>.md" → TM_MERGE_KIND_THREAD,
+ *   and *out_id (when out_id is not NULL) is set to a malloc'd copy of
+ *   <id>, which the caller frees;
+ * - "[…/].threadmind/projects/<id>.json" → TM_MERGE_KIND_PROJECT;
+ * - anything else → TM_MERGE_KIND_TEXT.
+ * <project> and <id> must be valid ids (`^[a-z0-9-]+$`, at most 255 bytes
+ * with the extension), else the path is TEXT.  *out_id is only written for
+ * a thread.
+ */
+tm_merge_kind tm_merge_kind_of_path(const char *path, char **out_id);
+
+/*
+ * Merge `a` (ours, `alen` bytes) and `b` (theirs) against their common
+ * ancestor `o` into *out, following DESIGN.md section 6; `olen` 0 is a file
+ * added on both sides.  Inputs need no final NUL and may hold any bytes.
+ * `opts` may be NULL (TM_MERGE_OPTIONS_INIT).
+ *
+ * When a side equals the ancestor byte for byte (or both sides are equal)
+ * the other side is the result, verbatim, with the path's kind.  Else the
+ * kind comes from opts->path (tm_merge_kind_of_path).  Sides that
+ * cannot be merged that way (a side that does not parse, one that already
+ * holds conflict markers) are merged as text with git_merge_file, and
+ * out->note says why.  A NUL byte on any side gives one conflict holding
+ * ours and theirs in full.  Nothing is ever dropped: what cannot be merged
+ * is left between conflict markers and out->conflicted is set.
+ *
+ * On success returns 0 and fills *out (free it with tm_merge_result_clear).
+ * Returns TM_ERROR (with a message) only when libgit2 fails; *out is then
+ * untouched.
+ */
+int tm_merge_files(tm_merge_result *out, const char *o, size_t olen,
+                   const char *a, size_t alen, const char *b, size_t blen,
+                   const tm_merge_options *opts);
+
+/* Free what `r` holds and zero it.  NULL is allowed. */
+void tm_merge_result_clear(tm_merge_result *r);
+
+#endif

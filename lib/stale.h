@@ -1,0 +1,125 @@
+/*
+ * Staleness (DESIGN.md section 4): which threads' `paths` changed in HEAD
+ * since their `commit`, computed for all threads in one revision walk, and
+ * the pathspec matching it relies on.
+ */
+#ifndef TM_STALE_H
+#define TM_STALE_H
+
+#include "buf.h"
+#include "git.h"
+#include "model.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* One stale thread. */
+typedef struct {
+	char *id;        /* thread id */
+	char *commit;    /* the thread's `commit` */
+	tm_strv paths;   /* the thread's `paths` */
+	tm_strv changed; /* repository paths changed since `commit` under
+	                    those paths, sorted, unique */
+	char newest[41]; /* the newest commit (first met in the walk) that
+	                    changed them */
+} tm_stale_entry;
+
+typedef struct {
+	tm_stale_entry *stale; /* in the order of the threads given */
+	size_t n;
+	tm_strv unknown_base; /* ids whose `commit` the repository does not
+	                         have (sorted) */
+} tm_stale_report;
+
+/* clang-format off */
+#define TM_STALE_REPORT_INIT {NULL, 0, TM_STRV_INIT}
+/* clang-format on */
+
+/*
+ * DESIGN.md section 4 for the `n` threads `threads`, whose files live in
+ * `threads_dir` (relative to the repository root, with a trailing '/', e.g.
+ * ".threadmind/threads/mon-app/"; NULL when the store is outside the
+ * worktree: then no commit counts as changing a thread's file).
+ *
+ * A thread is stale when a commit reachable from HEAD and not from its
+ * `commit` changes one of its `paths`: one of the commits that
+ * `git log <commit>..HEAD -- <paths>` lists, with git's default history
+ * simplification (a merge that has the same content under the paths as one
+ * of its parents is not listed, and only that parent's history is followed,
+ * unless git already knows that parent to be reachable from <commit>; see
+ * stale.c), except commits that also change the thread's own file
+ * (`threads_dir` + id + ".md").  What a commit changes is its diff against
+ * its first parent (a root commit, or a shallow one whose parents are
+ * missing: against the empty tree); `changed` is the union of those paths
+ * under `paths`, and `newest` the first such commit in git log's order
+ * (newest first).  `paths` are pathspecs relative to the repository root
+ * (tm_pathspec_match).  One revision walk and one diff per commit serve all
+ * threads.
+ *
+ * Never stale, and not listed anywhere: threads without `paths` (absent or
+ * empty), without `commit`, or finished (status done or abandoned).  A
+ * `commit` that is not 40 hex digits naming a commit of the repository puts
+ * the thread in `unknown_base` instead.  An unborn HEAD makes no thread
+ * stale.
+ *
+ * *out (clear it with tm_stale_report_clear) is written only on success.
+ * Errors: TM_ERROR when HEAD or an object of the history cannot be read
+ * (a missing parent commit, as in a shallow clone, is not an error).
+ */
+int tm_stale_compute(tm_stale_report *out, tm_git *g, const char *threads_dir,
+                     const tm_thread *const *threads, size_t n);
+
+/* Free what a report holds and reset it to empty.  NULL is allowed. */
+void tm_stale_report_clear(tm_stale_report *r);
+
+/*
+ * Pathspec matching as git does for a plain pathspec (no `:(magic)`):
+ * "src/auth" matches "src/auth" and everything under "src/auth/"; a
+ * trailing "/" restricts the match to what is under that folder; glob
+ * characters (* ? [ and \ escapes) match as git's default pathspec globbing,
+ * against the whole path, where * and ? also cross "/"; "." or "" matches
+ * everything.  The spec is normalised first: empty and "." components are
+ * dropped, ".." removes the previous one (a spec climbing above the root
+ * matches nothing), leading "/" are ignored.  `path` is a repository path
+ * ("src/auth/login.c").
+ */
+bool tm_pathspec_match(const char *spec, const char *path);
+
+/*
+ * For the post-commit hook: the ids (sorted, into *out_ids, which the
+ * caller clears) of the threads with `paths` that commit `hex` (40 hex
+ * digits) changes, by its diff against its first parent (a root commit, or
+ * one whose parent is missing: against the empty tree), without changing
+ * the thread's own file (`threads_dir` + id + ".md"; NULL: no such file).
+ * Finished threads and threads whose `commit` is `hex` itself are left out.
+ * Only one tree diff.
+ *
+ * Errors: TM_EINVALID when `hex` is not 40 hex digits, TM_ENOTFOUND when the
+ * repository has no such commit, TM_ERROR when its trees cannot be read.
+ */
+int tm_stale_commit_touches(tm_strv *out_ids, tm_git *g, const char *hex,
+                            const char *threads_dir,
+                            const tm_thread *const *threads, size_t n);
+
+/*
+ * The folder of `project`'s thread files relative to the root of g's
+ * worktree, as tm_stale_compute wants it:
+ * "<store root relative to the worktree>/.threadmind/threads/<project>/"
+ * ("" before ".threadmind" when the store is at the root).  `store_root` is
+ * the folder holding `.threadmind`.  Returns a malloc'd string, or NULL when
+ * g has no worktree or `store_root` is not inside it.
+ */
+char *tm_stale_threads_dir(tm_git *g, const char *store_root,
+                           const char *project);
+
+/*
+ * The abbreviated hash (as git abbreviates it: at least core.abbrev or 7
+ * digits, unique in the repository) and the subject line of commit `hex`,
+ * for messages.  Both malloc'd, written only on success.  Errors:
+ * TM_EINVALID for a malformed `hex`, TM_ENOTFOUND when there is no such
+ * commit.
+ */
+int tm_stale_describe_commit(char **out_short, char **out_subject, tm_git *g,
+                             const char *hex);
+
+#endif

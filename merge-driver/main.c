@@ -1,0 +1,175 @@
+/*
+ * git-threadmind-merge: git's merge driver for .threadmind/ files.  Only
+ * the file I/O and the exit code live here; the merge is lib/merge.c.
+ */
+#include "lib/atomic.h"
+#include "lib/error.h"
+#include "lib/git.h"
+#include "lib/merge.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* The largest input accepted. */
+#define MAX_INPUT (64u * 1024 * 1024)
+
+static const char usage[] =
+        "usage: git-threadmind-merge <base> <ours> <theirs> <marker-size> "
+        "<path> [<base-label> <ours-label> <theirs-label>]\n"
+        "\n"
+        "Registered as: git config merge.threadmind.driver "
+        "'git-threadmind-merge %O %A %B %L %P'\n"
+        "Writes the merge into <ours>; exits 0 when clean, 1 when conflict\n"
+        "markers were left, 2 when a file could not be read or written.\n"
+        "THREADMIND_MERGE=0 makes it a plain line merge.\n";
+
+/* Read the whole file `path` into `out`; on error, print why. */
+static int read_input(tm_buf *out, const char *path)
+{
+	struct stat st;
+	char chunk[65536];
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0) {
+		fprintf(stderr, "git-threadmind-merge: cannot open '%s': %s\n",
+		        path, strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		fprintf(stderr, "git-threadmind-merge: '%s' is not a file\n",
+		        path);
+		close(fd);
+		return -1;
+	}
+	for (;;) {
+		n = read(fd, chunk, sizeof(chunk));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		if (out->size + (size_t)n > MAX_INPUT) {
+			fprintf(stderr,
+			        "git-threadmind-merge: '%s' is larger than "
+			        "64 MiB; refusing to merge it\n",
+			        path);
+			close(fd);
+			return -1;
+		}
+		tm_buf_put(out, chunk, (size_t)n);
+	}
+	if (n < 0)
+		fprintf(stderr, "git-threadmind-merge: cannot read '%s': %s\n",
+		        path, strerror(errno));
+	close(fd);
+	return n < 0 ? -1 : 0;
+}
+
+/* A placeholder git did not expand (an older git): "%S", "%L"... */
+static bool unexpanded(const char *arg)
+{
+	return arg[0] == '%' && arg[1] && !arg[2];
+}
+
+static int marker_size(const char *arg)
+{
+	char *end;
+	long v;
+
+	if (unexpanded(arg))
+		return 7;
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (errno || end == arg || *end || v < 1)
+		return 7;
+	return v > TM_MERGE_MARKER_MAX ? TM_MERGE_MARKER_MAX : (int)v;
+}
+
+/* merge.conflictStyle of the repository in the current folder. */
+static tm_merge_style conflict_style(void)
+{
+	tm_git *g = NULL;
+	char *v = NULL;
+	tm_merge_style style = TM_MERGE_STYLE_MERGE;
+
+	if (tm_git_open(&g, NULL, true) < 0)
+		g = NULL;
+	if (tm_git_config_string(&v, g, "merge.conflictStyle") == 0) {
+		if (!strcmp(v, "diff3"))
+			style = TM_MERGE_STYLE_DIFF3;
+		else if (!strcmp(v, "zdiff3"))
+			style = TM_MERGE_STYLE_ZDIFF3;
+		free(v);
+	}
+	tm_git_free(g);
+	return style;
+}
+
+int main(int argc, char **argv)
+{
+	tm_buf in[3] = {TM_BUF_INIT, TM_BUF_INIT, TM_BUF_INIT};
+	tm_merge_options opts = TM_MERGE_OPTIONS_INIT;
+	tm_merge_result r;
+	const char *env = getenv("THREADMIND_MERGE");
+	int i, rc = 2;
+
+	if (argc == 2 &&
+	    (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+		fputs(usage, stdout);
+		return 129;
+	}
+	if (argc < 6 || argc > 9) {
+		fputs(usage, stderr);
+		return 129;
+	}
+	for (i = 0; i < 3; i++)
+		if (read_input(&in[i], argv[1 + i]) < 0)
+			goto done;
+	opts.marker_size = marker_size(argv[4]);
+	opts.path = unexpanded(argv[5]) ? NULL : argv[5];
+	/* git >= 2.44 expands %S %X %Y; older ones pass them as is */
+	if (argc > 6 && !unexpanded(argv[6]))
+		opts.ancestor_label = argv[6];
+	if (argc > 7 && !unexpanded(argv[7]))
+		opts.our_label = argv[7];
+	if (argc > 8 && !unexpanded(argv[8]))
+		opts.their_label = argv[8];
+	opts.plain = env && !strcmp(env, "0");
+	if (tm_merge_files(&r, in[0].ptr, in[0].size, in[1].ptr, in[1].size,
+	                   in[2].ptr, in[2].size, &opts) < 0) {
+		fprintf(stderr, "git-threadmind-merge: %s\n", tm_error_last());
+		goto done;
+	}
+	if (r.conflicted && opts.style == TM_MERGE_STYLE_MERGE &&
+	    (opts.style = conflict_style()) != TM_MERGE_STYLE_MERGE) {
+		/* the style only shapes the markers: read it when needed */
+		tm_merge_result_clear(&r);
+		if (tm_merge_files(&r, in[0].ptr, in[0].size, in[1].ptr,
+		                   in[1].size, in[2].ptr, in[2].size,
+		                   &opts) < 0) {
+			fprintf(stderr, "git-threadmind-merge: %s\n",
+			        tm_error_last());
+			goto done;
+		}
+	}
+	if (r.note)
+		fprintf(stderr, "git-threadmind-merge: %s%s%s\n",
+		        opts.path ? opts.path : "", opts.path ? ": " : "",
+		        r.note);
+	if (tm_atomic_write(argv[2], r.data, r.len) < 0)
+		fprintf(stderr,
+		        "git-threadmind-merge: %s; '%s' still holds ours\n",
+		        tm_error_last(), argv[2]);
+	else
+		rc = r.conflicted ? 1 : 0;
+	tm_merge_result_clear(&r);
+done:
+	for (i = 0; i < 3; i++)
+		tm_buf_release(&in[i]);
+	return rc;
+}

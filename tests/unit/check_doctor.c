@@ -1,0 +1,762 @@
+/* Unit tests of lib/doctor.c: every check, and the repairs of --fix. */
+#include "lib/doctor.h"
+#include "lib/atomic.h"
+#include "lib/error.h"
+#include "lib/frontmatter.h"
+#include "test_util.h"
+
+#include <check.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+static char *tmp;
+static char *repo;
+static tm_store *store;
+static tm_doctor_report report;
+
+static void setup(void)
+{
+	char *home;
+
+	tmp = tmt_mkdtemp();
+	home = tmt_join(tmp, "home");
+	tmt_mkdirs(home);
+	setenv("HOME", home, 1);
+	setenv("GIT_CONFIG_NOSYSTEM", "1", 1);
+	unsetenv("GIT_DIR");
+	unsetenv("GIT_WORK_TREE");
+	free(home);
+	repo = tmt_join(tmp, "repo");
+	tmt_mkdirs(repo);
+	store = NULL;
+	memset(&report, 0, sizeof(report));
+}
+
+static void teardown(void)
+{
+	tm_doctor_report_clear(&report);
+	tm_store_free(store);
+	tmt_rmtree(tmp);
+	free(tmp);
+	free(repo);
+	tmp = repo = NULL;
+}
+
+static void sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void sh(const char *fmt, ...)
+{
+	char cmd[4096];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	ck_assert_msg(system(cmd) == 0, "failed: %s", cmd);
+}
+
+/* A fresh store in `repo` (not a git repository): project `app`. */
+static void init_store(void)
+{
+	ck_assert_int_eq(tm_store_init(&store, repo, "App", NULL), 0);
+}
+
+/* The path of `rel` inside .threadmind (malloc'd). */
+static char *tm_path(const char *rel)
+{
+	return tmt_join(tm_store_dir(store), rel);
+}
+
+static void put(const char *rel, const char *data)
+{
+	char *path = tm_path(rel);
+
+	tmt_write_file(path, data, strlen(data));
+	free(path);
+}
+
+static char *get(const char *rel)
+{
+	char *path = tm_path(rel), *data = tmt_read_file(path, NULL);
+
+	free(path);
+	return data;
+}
+
+static bool exists(const char *rel)
+{
+	char *path = tm_path(rel);
+	struct stat st;
+	bool r = lstat(path, &st) == 0;
+
+	free(path);
+	return r;
+}
+
+/* Set the mtime of `rel` to `ago` seconds in the past. */
+static void age(const char *rel, int ago)
+{
+	char *path = tm_path(rel);
+	struct timespec t[2];
+
+	clock_gettime(CLOCK_REALTIME, &t[0]);
+	t[0].tv_sec -= ago;
+	t[1] = t[0];
+	ck_assert_int_eq(utimensat(AT_FDCWD, path, t, AT_SYMLINK_NOFOLLOW), 0);
+	free(path);
+}
+
+static void thread(const char *id, const char *frontmatter)
+{
+	tm_buf rel = TM_BUF_INIT, data = TM_BUF_INIT;
+
+	tm_buf_printf(&rel, "threads/app/%s.md", id);
+	tm_buf_printf(&data, "---\n%s---\n\n## State\n- body of %s\n",
+	              frontmatter, id);
+	put(tm_buf_cstr(&rel), tm_buf_cstr(&data));
+	tm_buf_release(&rel);
+	tm_buf_release(&data);
+}
+
+static void check_with(const tm_doctor_options *o)
+{
+	tm_doctor_report_clear(&report);
+	ck_assert_int_eq(tm_doctor_check(&report, store, o), 0);
+}
+
+static void check(void)
+{
+	check_with(NULL);
+}
+
+static size_t count(const char *kind)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < report.n; i++)
+		n += !strcmp(report.items[i].kind, kind);
+	return n;
+}
+
+static const tm_doctor_problem *find(const char *kind)
+{
+	size_t i;
+
+	for (i = 0; i < report.n; i++)
+		if (!strcmp(report.items[i].kind, kind))
+			return &report.items[i];
+	ck_abort_msg("no problem of kind %s", kind);
+	return NULL;
+}
+
+static void dump(void)
+{
+	size_t i;
+
+	for (i = 0; i < report.n; i++)
+		fprintf(stderr, "  %s: %s\n", report.items[i].kind,
+		        report.items[i].message);
+}
+
+/* Run the repairs; returns how many were made. */
+static size_t fix(void)
+{
+	tm_strv done = TM_STRV_INIT, failed = TM_STRV_INIT;
+	size_t n;
+
+	ck_assert_int_eq(tm_doctor_fix(&done, &failed, store, &report, NULL),
+	                 0);
+	ck_assert_msg(failed.n == 0, "repair failed: %s",
+	              failed.n ? failed.items[0] : "");
+	n = done.n;
+	tm_strv_clear(&done);
+	tm_strv_clear(&failed);
+	return n;
+}
+
+/* ---- report ---- */
+
+START_TEST(test_doctor_clean_store_has_no_problem)
+{
+	init_store();
+	check();
+	if (report.n)
+		dump();
+	ck_assert_uint_eq(report.n, 0);
+	ck_assert_uint_eq(fix(), 0);
+}
+END_TEST
+
+START_TEST(test_doctor_add_copies_and_counts)
+{
+	tm_doctor_problem *p;
+	char file[] = ".threadmind/x";
+
+	p = tm_doctor_add(&report, TM_DOCTOR_STRAY_TMP, file, true,
+	                  "'%s' is %d", "x", 42);
+	file[0] = 'X';
+	ck_assert_str_eq(p->kind, "stray-tmp");
+	ck_assert_str_eq(p->file, ".threadmind/x");
+	ck_assert_str_eq(p->message, "'x' is 42");
+	ck_assert_ptr_null(p->project);
+	tm_doctor_add(&report, TM_DOCTOR_ORPHAN, NULL, false, "o");
+	ck_assert_ptr_null(report.items[1].file);
+	ck_assert_uint_eq(report.n, 2);
+	ck_assert_uint_eq(tm_doctor_count_fixable(&report), 1);
+	tm_doctor_report_clear(&report);
+	ck_assert_uint_eq(report.n, 0);
+	ck_assert_uint_eq(tm_doctor_count_fixable(&report), 0);
+}
+END_TEST
+
+START_TEST(test_doctor_bad_options_refused)
+{
+	tm_doctor_options o = TM_DOCTOR_OPTIONS_INIT;
+
+	init_store();
+	o.version = 99;
+	ck_assert_int_eq(tm_doctor_check(&report, store, &o), TM_EINVALID);
+	o.version = TM_DOCTOR_OPTIONS_VERSION;
+	o.project = "../x";
+	ck_assert_int_eq(tm_doctor_check(&report, store, &o), TM_EINVALID);
+	o.project = "nope";
+	ck_assert_int_eq(tm_doctor_check(&report, store, &o), TM_ENOTFOUND);
+	ck_assert_ptr_nonnull(strstr(tm_error_last(), "nope"));
+}
+END_TEST
+
+/* ---- files ---- */
+
+START_TEST(test_doctor_bad_thread_file_name)
+{
+	init_store();
+	thread("Foo", "id: Foo\ntitle: F\nparentId: main\n");
+	check();
+	ck_assert_uint_eq(report.n, 1);
+	ck_assert_str_eq(find("bad-id")->file,
+	                 ".threadmind/threads/app/Foo.md");
+	ck_assert(!find("bad-id")->fixable);
+	ck_assert_str_eq(find("bad-id")->project, "app");
+	ck_assert_ptr_nonnull(strstr(find("bad-id")->message, "Foo.md"));
+}
+END_TEST
+
+START_TEST(test_doctor_bad_project_names)
+{
+	init_store();
+	put("projects/Big.json", "{}\n");
+	sh("mkdir '%s/threads/Big'", tm_store_dir(store));
+	check();
+	ck_assert_uint_eq(count("bad-id"), 2);
+	ck_assert_str_eq(report.items[0].file, ".threadmind/projects/Big.json");
+	ck_assert_str_eq(report.items[1].file, ".threadmind/threads/Big");
+}
+END_TEST
+
+START_TEST(test_doctor_unreadable_threads)
+{
+	char *big = tm_xmalloc(TM_MAX_FILE_SIZE + 10);
+
+	init_store();
+	put("threads/app/broken.md", "---\nid: broken\ntitle: B\n");
+	memset(big, 'a', TM_MAX_FILE_SIZE + 9);
+	memcpy(big, "---\nid: big\n---\n", 16);
+	big[TM_MAX_FILE_SIZE + 9] = '\0';
+	put("threads/app/big.md", big);
+	free(big);
+	sh("ln -s ../../../outside.md '%s/threads/app/link.md'",
+	   tm_store_dir(store));
+	check();
+	if (report.n != 3)
+		dump();
+	ck_assert_uint_eq(count("unreadable"), 3);
+	ck_assert_uint_eq(report.n, 3);
+	/* sorted by id: big, broken, link */
+	ck_assert_str_eq(report.items[0].thread, "big");
+	ck_assert_ptr_nonnull(strstr(report.items[0].message, "1 MiB"));
+	ck_assert_str_eq(report.items[1].file,
+	                 ".threadmind/threads/app/broken.md");
+	ck_assert_ptr_nonnull(strstr(report.items[1].message, "closing"));
+	ck_assert_ptr_nonnull(strstr(report.items[2].message, "link"));
+	ck_assert(!report.items[2].fixable);
+}
+END_TEST
+
+START_TEST(test_doctor_corrupt_config_and_project)
+{
+	init_store();
+	put("config.json", "{\n  \"activeProjectId\": oops\n}\n");
+	put("projects/app.json", "{\"id\": \"app\",");
+	check();
+	ck_assert_uint_eq(count("unreadable"), 2);
+	ck_assert_str_eq(report.items[0].file, ".threadmind/config.json");
+	ck_assert_ptr_nonnull(strstr(report.items[0].message, "line 2"));
+	ck_assert_str_eq(report.items[1].file, ".threadmind/projects/app.json");
+	ck_assert_str_eq(report.items[1].project, "app");
+}
+END_TEST
+
+START_TEST(test_doctor_project_id_mismatch_fixed)
+{
+	char *data;
+
+	init_store();
+	put("projects/app.json", "{\n  \"id\": \"apq\",\n  \"title\": \"App\","
+	                         "\n  \"extra\": [1]\n}\n");
+	check();
+	ck_assert_uint_eq(report.n, 1);
+	ck_assert(find("id-mismatch")->fixable);
+	ck_assert_ptr_null(find("id-mismatch")->thread);
+	ck_assert_uint_eq(fix(), 1);
+	data = get("projects/app.json");
+	ck_assert_str_eq(data, "{\n  \"id\": \"app\",\n  \"title\": \"App\",\n"
+	                       "  \"extra\": [\n    1\n  ]\n}\n");
+	free(data);
+	ck_assert(!exists("projects/apq.json"));
+	check();
+	ck_assert_uint_eq(report.n, 0);
+}
+END_TEST
+
+START_TEST(test_doctor_threads_folder_without_project)
+{
+	init_store();
+	sh("mkdir -p '%s/threads/lost' && cp '%s/threads/app/main.md' "
+	   "'%s/threads/lost/'",
+	   tm_store_dir(store), tm_store_dir(store), tm_store_dir(store));
+	check();
+	ck_assert_uint_eq(report.n, 1);
+	ck_assert_str_eq(find("no-project")->file, ".threadmind/threads/lost");
+	ck_assert_str_eq(find("no-project")->project, "lost");
+}
+END_TEST
+
+START_TEST(test_doctor_symlinked_threads_folder_once)
+{
+	init_store();
+	put("projects/other.json", "{\"id\": \"other\"}\n");
+	sh("mkdir '%s/elsewhere' && ln -s ../../elsewhere "
+	   "'%s/threads/other'",
+	   tmp, tm_store_dir(store));
+	check();
+	if (report.n != 1)
+		dump();
+	ck_assert_uint_eq(report.n, 1);
+	ck_assert_str_eq(find("unreadable")->file, ".threadmind/threads/other");
+	ck_assert_ptr_nonnull(strstr(find("unreadable")->message, "symbolic"));
+}
+END_TEST
+
+START_TEST(test_doctor_project_without_root)
+{
+	init_store();
+	sh("rm '%s/threads/app/main.md'", tm_store_dir(store));
+	check();
+	ck_assert_uint_eq(report.n, 1);
+	ck_assert_str_eq(find("no-root")->file,
+	                 ".threadmind/threads/app/main.md");
+	/* An unreadable main.md is reported as that, not as missing. */
+	put("threads/app/main.md", "no frontmatter\n");
+	check();
+	ck_assert_uint_eq(report.n, 1);
+	ck_assert_str_eq(report.items[0].kind, "unreadable");
+}
+END_TEST
+
+/* ---- ids ---- */
+
+START_TEST(test_doctor_id_mismatch_found_and_fixed)
+{
+	static const char fm[] = "id: autj\ntitle: Auth\nparentId: main\n"
+	                         "updatedAt: 2026-01-01T00:00:00.000Z\n"
+	                         "custom: kept\n";
+	char *data;
+
+	init_store();
+	thread("auth", fm);
+	check();
+	ck_assert_uint_eq(report.n, 1);
+	ck_assert_str_eq(find("id-mismatch")->thread, "auth");
+	ck_assert_str_eq(find("id-mismatch")->file,
+	                 ".threadmind/threads/app/auth.md");
+	ck_assert(find("id-mismatch")->fixable);
+	ck_assert_ptr_nonnull(strstr(find("id-mismatch")->message, "autj"));
+	ck_assert_uint_eq(fix(), 1);
+	data = get("threads/app/auth.md");
+	/* Only the id changed: updatedAt, unknown fields, body kept. */
+	ck_assert_str_eq(data, "---\nid: auth\ntitle: Auth\nparentId: main\n"
+	                       "updatedAt: 2026-01-01T00:00:00.000Z\n"
+	                       "custom: kept\n---\n\n## State\n- body of "
+	                       "auth\n");
+	free(data);
+	check();
+	ck_assert_uint_eq(report.n, 0);
+}
+END_TEST
+
+START_TEST(test_doctor_missing_id_field_fixed)
+{
+	char *data;
+
+	init_store();
+	thread("noid", "title: No id\nparentId: main\n");
+	check();
+	ck_assert_uint_eq(count("id-mismatch"), 1);
+	ck_assert_ptr_nonnull(strstr(report.items[0].message, "no id field"));
+	ck_assert_uint_eq(fix(), 1);
+	data = get("threads/app/noid.md");
+	ck_assert_ptr_nonnull(strstr(data, "---\nid: noid\ntitle: No id\n"));
+	free(data);
+}
+END_TEST
+
+START_TEST(test_doctor_repair_of_a_gone_problem_is_silent)
+{
+	init_store();
+	thread("auth", "id: autj\ntitle: Auth\nparentId: main\n");
+	check();
+	ck_assert_uint_eq(report.n, 1);
+	thread("auth", "id: auth\ntitle: Auth\nparentId: main\n");
+	ck_assert_uint_eq(fix(), 0);
+}
+END_TEST
+
+/* ---- tree ---- */
+
+START_TEST(test_doctor_orphan_reported)
+{
+	init_store();
+	thread("lost", "id: lost\ntitle: Lost\nparentId: ghost\n");
+	check();
+	ck_assert_uint_eq(report.n, 1);
+	ck_assert_str_eq(find("orphan")->thread, "lost");
+	ck_assert_ptr_nonnull(strstr(find("orphan")->message, "'ghost'"));
+	ck_assert(!find("orphan")->fixable);
+}
+END_TEST
+
+START_TEST(test_doctor_child_of_unreadable_is_no_orphan)
+{
+	init_store();
+	put("threads/app/parent.md", "---\nid: parent\n");
+	thread("kid", "id: kid\ntitle: Kid\nparentId: parent\n");
+	check();
+	ck_assert_uint_eq(report.n, 1);
+	ck_assert_str_eq(report.items[0].kind, "unreadable");
+	ck_assert_str_eq(report.items[0].thread, "parent");
+}
+END_TEST
+
+START_TEST(test_doctor_cycle_reported_once)
+{
+	init_store();
+	thread("a", "id: a\ntitle: A\nparentId: b\n"
+	            "createdAt: 2026-01-01T00:00:00.000Z\n");
+	thread("b", "id: b\ntitle: B\nparentId: a\n"
+	            "createdAt: 2026-01-02T00:00:00.000Z\n");
+	check();
+	ck_assert_uint_eq(report.n, 1);
+	ck_assert_str_eq(find("cycle")->thread, "a");
+	ck_assert_ptr_nonnull(strstr(find("cycle")->message, "'b'"));
+}
+END_TEST
+
+START_TEST(test_doctor_unknown_status)
+{
+	init_store();
+	thread("d", "id: d\ntitle: D\nparentId: main\nstatus: done\n");
+	thread("x", "id: x\ntitle: X\nparentId: main\nstatus: abandoned\n");
+	thread("w", "id: w\ntitle: W\nparentId: main\nstatus: wip\n");
+	check();
+	ck_assert_uint_eq(report.n, 1);
+	ck_assert_str_eq(find("unknown-status")->thread, "w");
+	ck_assert_ptr_nonnull(strstr(find("unknown-status")->message, "'wip'"));
+}
+END_TEST
+
+/* ---- lock and temp files ---- */
+
+START_TEST(test_doctor_fresh_lock_is_fine)
+{
+	init_store();
+	put(".lock", "{\"pid\":1,\"host\":\"h\"}");
+	check();
+	ck_assert_uint_eq(report.n, 0);
+}
+END_TEST
+
+START_TEST(test_doctor_stale_lock_found_and_removed)
+{
+	init_store();
+	put(".lock", "{\"pid\":123,\"host\":\"box\"}");
+	age(".lock", 60);
+	check();
+	ck_assert_uint_eq(report.n, 1);
+	ck_assert(find("stale-lock")->fixable);
+	ck_assert_str_eq(find("stale-lock")->file, ".threadmind/.lock");
+	ck_assert_ptr_nonnull(strstr(find("stale-lock")->message, "pid 123"));
+	ck_assert_uint_eq(fix(), 1);
+	ck_assert(!exists(".lock"));
+	check();
+	ck_assert_uint_eq(report.n, 0);
+}
+END_TEST
+
+START_TEST(test_doctor_busy_folder_lock_not_fixable)
+{
+	init_store();
+	put(".lock/owner", "someone\n");
+	age(".lock", 60);
+	check();
+	ck_assert_uint_eq(report.n, 1);
+	ck_assert(!find("stale-lock")->fixable);
+	ck_assert_uint_eq(fix(), 0);
+	ck_assert(exists(".lock/owner"));
+}
+END_TEST
+
+START_TEST(test_doctor_stray_tmp_old_and_young)
+{
+	init_store();
+	put("threads/app/main.md.0a1b.tmp", "half");
+	put("config.json.9f.tmp", "half");
+	put("threads/app/auth.md.77.tmp", "in progress");
+	age("threads/app/main.md.0a1b.tmp", 120);
+	age("config.json.9f.tmp", 3600);
+	check();
+	ck_assert_uint_eq(count("stray-tmp"), 3);
+	ck_assert_uint_eq(tm_doctor_count_fixable(&report), 2);
+	ck_assert_uint_eq(fix(), 2);
+	ck_assert(!exists("threads/app/main.md.0a1b.tmp"));
+	ck_assert(!exists("config.json.9f.tmp"));
+	ck_assert(exists("threads/app/auth.md.77.tmp"));
+	check();
+	ck_assert_uint_eq(report.n, 1);
+	ck_assert(!report.items[0].fixable);
+	ck_assert_str_eq(report.items[0].file,
+	                 ".threadmind/threads/app/auth.md.77.tmp");
+}
+END_TEST
+
+START_TEST(test_doctor_tmp_min_age_option)
+{
+	tm_doctor_options o = TM_DOCTOR_OPTIONS_INIT;
+
+	init_store();
+	put("threads/app/x.md.1.tmp", "half");
+	age("threads/app/x.md.1.tmp", 5);
+	o.tmp_min_age = 1;
+	check_with(&o);
+	ck_assert_uint_eq(tm_doctor_count_fixable(&report), 1);
+	check();
+	ck_assert_uint_eq(tm_doctor_count_fixable(&report), 0);
+}
+END_TEST
+
+/* ---- .gitignore ---- */
+
+START_TEST(test_doctor_gitignore_lines_added)
+{
+	char *data;
+
+	init_store();
+	put(".gitignore", "# mine\n/config.json\nnotes.txt");
+	check();
+	ck_assert_uint_eq(report.n, 1);
+	ck_assert(find("gitignore")->fixable);
+	ck_assert_ptr_nonnull(
+	        strstr(find("gitignore")->message, ".lock, *.tmp"));
+	ck_assert_uint_eq(fix(), 1);
+	data = get(".gitignore");
+	ck_assert_str_eq(data,
+	                 "# mine\n/config.json\nnotes.txt\n.lock\n*.tmp\n");
+	free(data);
+	check();
+	ck_assert_uint_eq(report.n, 0);
+}
+END_TEST
+
+START_TEST(test_doctor_gitignore_keeps_crlf)
+{
+	char *data;
+
+	init_store();
+	put(".gitignore", "config.json\r\n");
+	check();
+	ck_assert_uint_eq(fix(), 1);
+	data = get(".gitignore");
+	ck_assert_str_eq(data, "config.json\r\n.lock\r\n*.tmp\r\n");
+	free(data);
+}
+END_TEST
+
+START_TEST(test_doctor_gitignore_missing_created)
+{
+	char *data;
+
+	init_store();
+	sh("rm '%s/.gitignore'", tm_store_dir(store));
+	check();
+	ck_assert_uint_eq(count("gitignore"), 1);
+	ck_assert_ptr_nonnull(strstr(report.items[0].message, "missing"));
+	ck_assert_uint_eq(fix(), 1);
+	data = get(".gitignore");
+	ck_assert_str_eq(data, TM_STORE_GITIGNORE);
+	free(data);
+}
+END_TEST
+
+/* ---- git setup, upgrade, project filter ---- */
+
+START_TEST(test_doctor_git_setup)
+{
+	tm_doctor_options o = TM_DOCTOR_OPTIONS_INIT;
+
+	sh("git init -q '%s'", repo);
+	init_store();
+	check();
+	ck_assert_uint_eq(report.n, 2);
+	ck_assert_ptr_null(find("merge-driver")->file);
+	ck_assert_str_eq(find("gitattributes")->file,
+	                 ".threadmind/.gitattributes");
+	ck_assert(!find("gitattributes")->fixable);
+	o.git = false;
+	check_with(&o);
+	ck_assert_uint_eq(report.n, 0);
+
+	/* One line of two is not enough. */
+	put(".gitattributes", "threads/**/*.md merge=threadmind\n");
+	check();
+	ck_assert_uint_eq(count("gitattributes"), 1);
+	ck_assert_ptr_nonnull(
+	        strstr(find("gitattributes")->message, "projects/*.json"));
+	put(".gitattributes", "# ours\nthreads/**/*.md  text merge=threadmind\n"
+	                      "projects/*.json\tmerge=threadmind\n");
+	sh("git -C '%s' config merge.threadmind.driver "
+	   "'git-threadmind-merge %%O %%A %%B %%L %%P'",
+	   repo);
+	tm_store_free(store); /* the repository's config is read once */
+	ck_assert_int_eq(tm_store_open(&store, repo), 0);
+	check();
+	if (report.n)
+		dump();
+	ck_assert_uint_eq(report.n, 0);
+}
+END_TEST
+
+START_TEST(test_doctor_upgrade_pending)
+{
+	init_store();
+	put("trees/app.json", "{\"main\": null}\n");
+	check();
+	ck_assert_uint_eq(report.n, 1);
+	ck_assert_str_eq(find("upgrade")->file, ".threadmind/trees");
+	ck_assert_ptr_nonnull(strstr(find("upgrade")->message, "migrate"));
+}
+END_TEST
+
+START_TEST(test_doctor_project_filter)
+{
+	tm_doctor_options o = TM_DOCTOR_OPTIONS_INIT;
+
+	init_store();
+	put("projects/other.json", "{\"id\": \"other\"}\n");
+	put("threads/other/main.md", "---\nid: main\ntitle: Main\n"
+	                             "parentId: null\n---\n");
+	put("threads/other/bad.md", "---\nid: bad\n");
+	thread("w", "id: w\ntitle: W\nparentId: main\nstatus: wip\n");
+	check();
+	ck_assert_uint_eq(report.n, 2);
+	o.project = "other";
+	check_with(&o);
+	ck_assert_uint_eq(report.n, 1);
+	ck_assert_str_eq(report.items[0].kind, "unreadable");
+	ck_assert_str_eq(report.items[0].project, "other");
+	o.project = "app";
+	check_with(&o);
+	ck_assert_uint_eq(report.n, 1);
+	ck_assert_str_eq(report.items[0].kind, "unknown-status");
+}
+END_TEST
+
+START_TEST(test_doctor_fix_without_fixable_takes_no_lock)
+{
+	init_store();
+	thread("w", "id: w\ntitle: W\nparentId: main\nstatus: wip\n");
+	/* A live lock: taking it would wait for the timeout. */
+	put(".lock", "{\"pid\":1}");
+	check();
+	ck_assert_uint_eq(report.n, 1);
+	ck_assert_uint_eq(fix(), 0);
+	ck_assert(exists(".lock"));
+}
+END_TEST
+
+Suite *doctor_suite(void)
+{
+	Suite *s = suite_create("doctor");
+	TCase *tc = tcase_create("report");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_doctor_clean_store_has_no_problem);
+	tcase_add_test(tc, test_doctor_add_copies_and_counts);
+	tcase_add_test(tc, test_doctor_bad_options_refused);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("files");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_doctor_bad_thread_file_name);
+	tcase_add_test(tc, test_doctor_bad_project_names);
+	tcase_add_test(tc, test_doctor_unreadable_threads);
+	tcase_add_test(tc, test_doctor_corrupt_config_and_project);
+	tcase_add_test(tc, test_doctor_project_id_mismatch_fixed);
+	tcase_add_test(tc, test_doctor_threads_folder_without_project);
+	tcase_add_test(tc, test_doctor_symlinked_threads_folder_once);
+	tcase_add_test(tc, test_doctor_project_without_root);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("ids");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_doctor_id_mismatch_found_and_fixed);
+	tcase_add_test(tc, test_doctor_missing_id_field_fixed);
+	tcase_add_test(tc, test_doctor_repair_of_a_gone_problem_is_silent);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("tree");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_doctor_orphan_reported);
+	tcase_add_test(tc, test_doctor_child_of_unreadable_is_no_orphan);
+	tcase_add_test(tc, test_doctor_cycle_reported_once);
+	tcase_add_test(tc, test_doctor_unknown_status);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("lock-and-tmp");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_doctor_fresh_lock_is_fine);
+	tcase_add_test(tc, test_doctor_stale_lock_found_and_removed);
+	tcase_add_test(tc, test_doctor_busy_folder_lock_not_fixable);
+	tcase_add_test(tc, test_doctor_stray_tmp_old_and_young);
+	tcase_add_test(tc, test_doctor_tmp_min_age_option);
+	tcase_add_test(tc, test_doctor_fix_without_fixable_takes_no_lock);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("gitignore");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_doctor_gitignore_lines_added);
+	tcase_add_test(tc, test_doctor_gitignore_keeps_crlf);
+	tcase_add_test(tc, test_doctor_gitignore_missing_created);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("setup");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_doctor_git_setup);
+	tcase_add_test(tc, test_doctor_upgrade_pending);
+	tcase_add_test(tc, test_doctor_project_filter);
+	suite_add_tcase(s, tc);
+	return s;
+}

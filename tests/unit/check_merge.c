@@ -1,0 +1,495 @@
+/*
+ * Unit tests of lib/merge.c: path kinds, the frontmatter field rules,
+ * line ends and the text fallbacks.  Bodies and JSON: check_merge_body.c.
+ */
+#include "lib/merge.h"
+#include "lib/frontmatter.h"
+#include "merge_util.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+START_TEST(test_merge_kind_of_thread_path)
+{
+	char *id = NULL;
+
+	ck_assert_int_eq(tm_merge_kind_of_path(
+	                         ".threadmind/threads/app/auth-ui.md", &id),
+	                 TM_MERGE_KIND_THREAD);
+	ck_assert_str_eq(id, "auth-ui");
+	free(id);
+	id = NULL;
+	ck_assert_int_eq(
+	        tm_merge_kind_of_path("sub/.threadmind/threads/a/x-2.md", &id),
+	        TM_MERGE_KIND_THREAD);
+	ck_assert_str_eq(id, "x-2");
+	free(id);
+}
+END_TEST
+
+START_TEST(test_merge_kind_of_other_paths)
+{
+	char *id = NULL;
+
+	ck_assert_int_eq(
+	        tm_merge_kind_of_path(".threadmind/projects/app.json", &id),
+	        TM_MERGE_KIND_PROJECT);
+	ck_assert_int_eq(
+	        tm_merge_kind_of_path(".threadmind/threads/a/B.md", &id),
+	        TM_MERGE_KIND_TEXT);
+	ck_assert_int_eq(
+	        tm_merge_kind_of_path(".threadmind/threads/a/b/c.md", &id),
+	        TM_MERGE_KIND_TEXT);
+	ck_assert_int_eq(
+	        tm_merge_kind_of_path(".threadmind/threads/a/.md", &id),
+	        TM_MERGE_KIND_TEXT);
+	ck_assert_int_eq(tm_merge_kind_of_path("threads/a/b.md", &id),
+	                 TM_MERGE_KIND_TEXT);
+	ck_assert_int_eq(
+	        tm_merge_kind_of_path(".threadmind/threads/../b.md", &id),
+	        TM_MERGE_KIND_TEXT);
+	ck_assert_int_eq(tm_merge_kind_of_path("README.md", &id),
+	                 TM_MERGE_KIND_TEXT);
+	ck_assert_int_eq(tm_merge_kind_of_path(NULL, &id), TM_MERGE_KIND_TEXT);
+	ck_assert_ptr_null(id);
+}
+END_TEST
+
+/* Merge o, a, b and parse the result, which must be clean. */
+static tm_thread *merged(const char *o, const char *a, const char *b)
+{
+	tm_merge_result r = mt_merge(o, a, b, NULL);
+	tm_thread *t;
+
+	ck_assert_msg(!r.conflicted, "conflicted:\n%s", r.data);
+	ck_assert_int_eq(r.kind, TM_MERGE_KIND_THREAD);
+	ck_assert_ptr_null(r.note);
+	t = mt_parse(r.data, r.len);
+	tm_merge_result_clear(&r);
+	return t;
+}
+
+START_TEST(test_merge_field_one_side_beats_later_updated_at)
+{
+	char *a = mt_set(mt_base, "title", "Renamed by ours");
+	char *b = mt_set(mt_base, "updatedAt", "2026-04-16T09:00:00.000Z");
+	tm_thread *t = merged(mt_base, a, b);
+
+	/* theirs is later, but only ours touched the title */
+	ck_assert_str_eq(t->title, "Renamed by ours");
+	ck_assert_str_eq(t->updated_at, "2026-04-16T09:00:00.000Z");
+	tm_thread_free(t);
+	free(a);
+	free(b);
+}
+END_TEST
+
+START_TEST(test_merge_field_updated_at_later_instant)
+{
+	/* 15:00+02:00 is 13:00Z: earlier, although greater as bytes */
+	char *a = mt_set(mt_base, "updatedAt", "2026-04-15T15:00:00.000+02:00");
+	char *b = mt_set(mt_base, "updatedAt", "2026-04-15T14:00:00.000Z");
+	tm_thread *t = merged(mt_base, a, b), *u = merged(mt_base, b, a);
+
+	ck_assert_str_eq(t->updated_at, "2026-04-15T14:00:00.000Z");
+	ck_assert_str_eq(u->updated_at, "2026-04-15T14:00:00.000Z");
+	tm_thread_free(t);
+	tm_thread_free(u);
+	free(a);
+	free(b);
+}
+END_TEST
+
+START_TEST(test_merge_field_created_at_earlier_instant)
+{
+	char *a = mt_set(mt_base, "createdAt", "2026-04-15T11:00:00.000+02:00");
+	char *b = mt_set(mt_base, "createdAt", "2026-04-15T09:30:00.000Z");
+	tm_thread *t = merged(mt_base, a, b), *u = merged(mt_base, b, a);
+
+	ck_assert_str_eq(t->created_at, "2026-04-15T11:00:00.000+02:00");
+	ck_assert_str_eq(u->created_at, "2026-04-15T11:00:00.000+02:00");
+	tm_thread_free(t);
+	tm_thread_free(u);
+	free(a);
+	free(b);
+}
+END_TEST
+
+/* Ours and theirs that both change `key`; theirs has the later updatedAt. */
+static void check_leader_field(const char *key, const char *va, const char *vb,
+                               const char *want)
+{
+	char *a0 = mt_set(mt_base, "updatedAt", "2026-04-15T13:00:00.000Z");
+	char *b0 = mt_set(mt_base, "updatedAt", "2026-04-15T13:00:00.001Z");
+	char *a = mt_set(a0, key, va), *b = mt_set(b0, key, vb);
+	tm_merge_result r1 = mt_merge(mt_base, a, b, NULL);
+	tm_merge_result r2 = mt_merge(mt_base, b, a, NULL);
+	char line[256];
+
+	snprintf(line, sizeof(line), "%s: %s", key, want);
+	ck_assert_msg(mt_has_line(r1.data, line), "%s not in\n%s", line,
+	              r1.data);
+	ck_assert_str_eq(r1.data, r2.data);
+	ck_assert(!r1.conflicted);
+	tm_merge_result_clear(&r1);
+	tm_merge_result_clear(&r2);
+	free(a0);
+	free(b0);
+	free(a);
+	free(b);
+}
+
+START_TEST(test_merge_field_branch_commit_follow_updated_at)
+{
+	check_leader_field("branch", "feat-a", "feat-b", "feat-b");
+	check_leader_field("commit", "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb",
+	                   "cccccccccccccccccccccccccccccccccccccccc",
+	                   "cccccccccccccccccccccccccccccccccccccccc");
+}
+END_TEST
+
+START_TEST(test_merge_field_others_follow_updated_at)
+{
+	check_leader_field("title", "Title A", "Title B", "Title B");
+	check_leader_field("parentId", "pa", "pb", "pb");
+	check_leader_field("author", "x-1111", "y-2222", "y-2222");
+	check_leader_field("status", "done", "abandoned", "abandoned");
+	check_leader_field("mergedInto", "ma", "mb", "mb");
+	check_leader_field("reviewer", "alice", "bob", "bob");
+}
+END_TEST
+
+START_TEST(test_merge_field_tie_broken_by_bytes)
+{
+	/* same updatedAt on both sides: the greater frontmatter wins */
+	char *a0 = mt_set(mt_base, "updatedAt", "2026-04-15T13:00:00.000Z");
+	char *a = mt_set(a0, "title", "Alpha");
+	char *b = mt_set(a0, "title", "Beta");
+	char *c0 = mt_set(a0, "status", "done");
+	char *c = mt_set(c0, "commit",
+	                 "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb");
+	char *d = mt_set(a0, "commit",
+	                 "cccccccccccccccccccccccccccccccccccccccc");
+	tm_thread *t = merged(mt_base, a, b), *u = merged(mt_base, b, a);
+	tm_thread *v, *w;
+
+	ck_assert_str_eq(t->title, "Beta");
+	ck_assert_str_eq(u->title, "Beta");
+	tm_thread_free(t);
+	tm_thread_free(u);
+	/* "status: done" sorts above "branch: main": c leads, although
+	 * its commit is the smaller value */
+	v = merged(mt_base, c, d);
+	w = merged(mt_base, d, c);
+	ck_assert_str_eq(v->commit, "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb");
+	ck_assert_str_eq(w->commit, "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb");
+	ck_assert_str_eq(v->status, "done");
+	tm_thread_free(v);
+	tm_thread_free(w);
+	free(a0);
+	free(a);
+	free(b);
+	free(c0);
+	free(c);
+	free(d);
+}
+END_TEST
+
+START_TEST(test_merge_field_id_from_file_name)
+{
+	char *a = mt_set(mt_base, "id", "other-a");
+	char *b = mt_set(mt_base, "id", "other-b");
+	tm_merge_result r = mt_merge(mt_base, a, b, NULL);
+
+	ck_assert(mt_has_line(r.data, "id: t"));
+	ck_assert_uint_eq(mt_count(r.data, "id:"), 1);
+	tm_merge_result_clear(&r);
+	free(a);
+	free(b);
+}
+END_TEST
+
+START_TEST(test_merge_field_paths_set_merge_order)
+{
+	/* base a b; ours drops b, adds c, d; theirs adds e, drops a */
+	char *a = mt_set(mt_base, "paths", "[\"d\",\"src/a\",\"c\"]");
+	char *b = mt_set(mt_base, "paths", "[\"src/b\",\"e\",\"d\"]");
+	tm_merge_result r1 = mt_merge(mt_base, a, b, NULL);
+	tm_merge_result r2 = mt_merge(mt_base, b, a, NULL);
+
+	ck_assert(mt_has_line(r1.data, "paths: [\"d\",\"c\",\"e\"]"));
+	ck_assert(mt_has_line(r2.data, "paths: [\"e\",\"d\",\"c\"]"));
+	tm_merge_result_clear(&r1);
+	tm_merge_result_clear(&r2);
+	free(a);
+	free(b);
+}
+END_TEST
+
+START_TEST(test_merge_field_paths_one_side)
+{
+	char *a = mt_set(mt_base, "paths", "[\"src/b\",\"src/a\"]");
+	char *b = mt_set(mt_base, "title", "Other");
+	char *c = mt_set(mt_base, "paths", NULL);
+	tm_thread *t = merged(mt_base, a, b), *u = merged(mt_base, b, c);
+
+	ck_assert_uint_eq(t->paths.n, 2);
+	ck_assert_str_eq(t->paths.items[0], "src/b");
+	ck_assert(!u->has_paths);
+	tm_thread_free(t);
+	tm_thread_free(u);
+	free(a);
+	free(b);
+	free(c);
+}
+END_TEST
+
+START_TEST(test_merge_field_unknown_fields)
+{
+	char *a0 = mt_set(mt_base, "reviewer", "alice");
+	char *a = mt_set(a0, "updatedAt", "2026-04-15T12:30:00.000Z");
+	char *b = mt_set(mt_base, "ticket", "42");
+	char *c = mt_set(a, "reviewer", "carol");
+	char *d = mt_set(b, "reviewer", "dave");
+	tm_merge_result r = mt_merge(mt_base, a, b, NULL);
+	tm_merge_result s = mt_merge(mt_base, b, a, NULL);
+
+	/* each side added one: both kept, the later side's first */
+	ck_assert(mt_has_line(r.data, "reviewer: alice"));
+	ck_assert(mt_has_line(r.data, "ticket: 42"));
+	ck_assert(strstr(r.data, "reviewer") < strstr(r.data, "ticket"));
+	ck_assert_str_eq(r.data, s.data);
+	ck_assert(!r.conflicted);
+	tm_merge_result_clear(&r);
+	tm_merge_result_clear(&s);
+	/* both added it differently: the later updatedAt decides */
+	r = mt_merge(mt_base, d, c, NULL);
+	ck_assert(mt_has_line(r.data, "reviewer: carol"));
+	ck_assert(mt_has_line(r.data, "ticket: 42"));
+	ck_assert_uint_eq(mt_count(r.data, "reviewer"), 1);
+	tm_merge_result_clear(&r);
+	free(a0);
+	free(a);
+	free(b);
+	free(c);
+	free(d);
+}
+END_TEST
+
+START_TEST(test_merge_field_empty_ancestor)
+{
+	char *a = mt_set(mt_base, "title", "Added by ours");
+	char *b0 = mt_set(mt_base, "title", "Added by theirs");
+	char *b = mt_set(b0, "updatedAt", "2026-04-15T12:00:00.001Z");
+	char *a2 = mt_body(a, "\n## Decisions\n- d1\n- from ours\n");
+	char *b2 = mt_body(b, "\n## Decisions\n- d1\n- from theirs\n");
+	tm_merge_result r = mt_merge("", a2, b2, NULL);
+	tm_thread *t = mt_parse(r.data, r.len);
+
+	ck_assert_str_eq(t->title, "Added by theirs");
+	ck_assert_str_eq(t->created_at, "2026-04-15T10:00:00.000Z");
+	/* the same added section: its new items are united */
+	ck_assert(!r.conflicted);
+	ck_assert(mt_has_line(r.data, "- from ours"));
+	ck_assert(mt_has_line(r.data, "- from theirs"));
+	ck_assert_uint_eq(mt_count(r.data, "- d1"), 1);
+	tm_thread_free(t);
+	tm_merge_result_clear(&r);
+	free(a);
+	free(b0);
+	free(b);
+	free(a2);
+	free(b2);
+}
+END_TEST
+
+START_TEST(test_merge_unchanged_side_gives_other_verbatim)
+{
+	char *a = mt_set(mt_base, "title", "Only ours");
+	char *odd = mt_body(a, "not canonical\r\n");
+	tm_merge_result r = mt_merge(mt_base, mt_base, odd, NULL);
+
+	ck_assert_str_eq(r.data, odd);
+	ck_assert(!r.conflicted);
+	tm_merge_result_clear(&r);
+	free(a);
+	free(odd);
+}
+END_TEST
+
+START_TEST(test_merge_crlf_of_ours_kept)
+{
+	char *oc = mt_crlf(mt_base);
+	char *a = mt_set(mt_base, "title", "Ours");
+	char *ac = mt_crlf(a);
+	char *b = mt_body(mt_base, "\n## Decisions\n- d1\n- d2\n- d3\n");
+	tm_merge_result r = mt_merge(oc, ac, b, NULL);
+	tm_merge_result s = mt_merge(mt_base, b, ac, NULL);
+	tm_thread *t = mt_parse(r.data, r.len);
+	size_t i;
+
+	ck_assert(t->crlf);
+	ck_assert_str_eq(t->title, "Ours");
+	ck_assert(mt_has_line(r.data, "- d3"));
+	for (i = 0; i < r.len; i++)
+		if (r.data[i] == '\n')
+			ck_assert_msg(i > 0 && r.data[i - 1] == '\r',
+			              "bare LF at %zu", i);
+	/* ours LF, theirs CRLF: LF everywhere */
+	ck_assert_ptr_null(strchr(s.data, '\r'));
+	ck_assert(mt_has_line(s.data, "title: Ours"));
+	tm_thread_free(t);
+	tm_merge_result_clear(&r);
+	tm_merge_result_clear(&s);
+	free(oc);
+	free(a);
+	free(ac);
+	free(b);
+}
+END_TEST
+
+START_TEST(test_merge_fallback_not_a_thread)
+{
+	const char *a = "just some notes\nline two\n";
+	char *b = mt_set(mt_base, "title", "Theirs");
+	tm_merge_result r = mt_merge(mt_base, a, b, NULL);
+
+	ck_assert_int_eq(r.kind, TM_MERGE_KIND_TEXT);
+	ck_assert(r.conflicted);
+	ck_assert_ptr_nonnull(r.note);
+	ck_assert_msg(strstr(r.note, "ours is not a thread file"), "%s",
+	              r.note);
+	ck_assert(mt_has_line(r.data, "just some notes"));
+	ck_assert(mt_has_line(r.data, "title: Theirs"));
+	ck_assert(mt_has_line(r.data, "<<<<<<< ours"));
+	tm_merge_result_clear(&r);
+	free(b);
+}
+END_TEST
+
+START_TEST(test_merge_fallback_criss_cross_markers)
+{
+	char *o = mt_body(mt_base, "\n## Decisions\n<<<<<<< Temporary merge "
+	                           "branch 1\n- x\n=======\n- y\n>>>>>>> "
+	                           "Temporary merge branch 2\n");
+	char *a0 = mt_set(o, "title", "A");
+	char *a = mt_set(a0, "updatedAt", "2026-04-15T12:00:00.001Z");
+	char *b = mt_set(o, "updatedAt", "2026-04-15T12:00:00.002Z");
+	tm_merge_result r = mt_merge(o, a, b, NULL);
+
+	ck_assert_int_eq(r.kind, TM_MERGE_KIND_TEXT);
+	ck_assert_ptr_nonnull(r.note);
+	ck_assert(
+	        strstr(r.note, "the ancestor already holds conflict markers"));
+	/* a plain merge: the updatedAt lines conflict */
+	ck_assert(r.conflicted);
+	ck_assert(mt_has_line(r.data, "updatedAt: 2026-04-15T12:00:00.001Z"));
+	ck_assert(mt_has_line(r.data, "updatedAt: 2026-04-15T12:00:00.002Z"));
+	tm_merge_result_clear(&r);
+	free(o);
+	free(a0);
+	free(a);
+	free(b);
+}
+END_TEST
+
+START_TEST(test_merge_fallback_binary)
+{
+	const char o[] = "base\n", a[] = "ours\0bin", b[] = "theirs\n";
+	tm_merge_options opts = TM_MERGE_OPTIONS_INIT;
+	tm_merge_result r;
+	const char want[] = "<<<<<<< ours\nours\0bin\n=======\ntheirs\n"
+	                    ">>>>>>> theirs\n";
+
+	opts.path = MT_PATH;
+	ck_assert_int_eq(tm_merge_files(&r, o, 5, a, 8, b, 7, &opts), 0);
+	ck_assert(r.conflicted);
+	ck_assert_int_eq(r.kind, TM_MERGE_KIND_TEXT);
+	ck_assert_uint_eq(r.len, sizeof(want) - 1);
+	ck_assert_mem_eq(r.data, want, r.len);
+	ck_assert(strstr(r.note, "ours holds a NUL byte"));
+	tm_merge_result_clear(&r);
+}
+END_TEST
+
+START_TEST(test_merge_plain_option)
+{
+	tm_merge_options opts = TM_MERGE_OPTIONS_INIT;
+	char *a = mt_set(mt_base, "updatedAt", "2026-04-15T13:00:00.000Z");
+	char *b = mt_set(mt_base, "updatedAt", "2026-04-15T14:00:00.000Z");
+	tm_merge_result r;
+
+	opts.plain = true;
+	r = mt_merge(mt_base, a, b, &opts);
+	ck_assert(r.conflicted);
+	ck_assert_int_eq(r.kind, TM_MERGE_KIND_TEXT);
+	ck_assert_ptr_null(r.note);
+	ck_assert(mt_header_has_markers(r.data, r.len));
+	tm_merge_result_clear(&r);
+	opts.plain = false;
+	r = mt_merge(mt_base, a, b, &opts);
+	ck_assert(!r.conflicted);
+	tm_merge_result_clear(&r);
+	free(a);
+	free(b);
+}
+END_TEST
+
+START_TEST(test_merge_text_path_merged_as_text)
+{
+	tm_merge_options opts = TM_MERGE_OPTIONS_INIT;
+	tm_merge_result r;
+
+	opts.path = "notes.txt";
+	r = mt_merge("a\nb\nc\n", "A\nb\nc\n", "a\nb\nC\n", &opts);
+	ck_assert_str_eq(r.data, "A\nb\nC\n");
+	ck_assert(!r.conflicted);
+	ck_assert_int_eq(r.kind, TM_MERGE_KIND_TEXT);
+	tm_merge_result_clear(&r);
+	/* the thread merge would unite these; a text merge does not */
+	r = mt_merge("x\n", "x\n- a\n", "x\n- b\n", &opts);
+	ck_assert(r.conflicted);
+	tm_merge_result_clear(&r);
+}
+END_TEST
+
+Suite *merge_suite(void)
+{
+	Suite *s = suite_create("merge");
+	TCase *tc;
+
+	tc = tcase_create("path");
+	tcase_add_test(tc, test_merge_kind_of_thread_path);
+	tcase_add_test(tc, test_merge_kind_of_other_paths);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("fields");
+	tcase_add_test(tc, test_merge_field_one_side_beats_later_updated_at);
+	tcase_add_test(tc, test_merge_field_updated_at_later_instant);
+	tcase_add_test(tc, test_merge_field_created_at_earlier_instant);
+	tcase_add_test(tc, test_merge_field_branch_commit_follow_updated_at);
+	tcase_add_test(tc, test_merge_field_others_follow_updated_at);
+	tcase_add_test(tc, test_merge_field_tie_broken_by_bytes);
+	tcase_add_test(tc, test_merge_field_id_from_file_name);
+	tcase_add_test(tc, test_merge_field_paths_set_merge_order);
+	tcase_add_test(tc, test_merge_field_paths_one_side);
+	tcase_add_test(tc, test_merge_field_unknown_fields);
+	tcase_add_test(tc, test_merge_field_empty_ancestor);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("file");
+	tcase_add_test(tc, test_merge_unchanged_side_gives_other_verbatim);
+	tcase_add_test(tc, test_merge_crlf_of_ours_kept);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("fallback");
+	tcase_add_test(tc, test_merge_fallback_not_a_thread);
+	tcase_add_test(tc, test_merge_fallback_criss_cross_markers);
+	tcase_add_test(tc, test_merge_fallback_binary);
+	tcase_add_test(tc, test_merge_plain_option);
+	tcase_add_test(tc, test_merge_text_path_merged_as_text);
+	suite_add_tcase(s, tc);
+	return s;
+}

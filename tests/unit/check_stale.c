@@ -1,0 +1,1214 @@
+/*
+ * Unit tests of lib/stale.c: pathspec matching (also against git's own), the
+ * staleness of threads in throwaway repositories built with the real git
+ * binary (compared with `git log <commit>..HEAD -- <paths>`), and the
+ * one-commit check of the post-commit hook.
+ */
+#include "lib/stale.h"
+#include "lib/error.h"
+#include "lib/model.h"
+#include "test_util.h"
+
+#include <check.h>
+#include <git2.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* git with a fixed identity and no surprises from the user's setup. */
+#define GIT                                                         \
+	"git -c user.name=Tester -c user.email=tester@example.com " \
+	"-c init.defaultBranch=main -c commit.gpgsign=false "       \
+	"-c advice.detachedHead=false "
+#define TDIR ".threadmind/threads/p/"
+
+static char *tmp;  /* the test's temp dir */
+static char *repo; /* tmp/repo, an empty repository */
+static long when;  /* the date of the next commit */
+
+/* Variables through which git or libgit2 could see the caller's setup. */
+static const char *const git_env[] = {
+        "GIT_DIR",
+        "GIT_WORK_TREE",
+        "GIT_INDEX_FILE",
+        "GIT_COMMON_DIR",
+        "GIT_CEILING_DIRECTORIES",
+        "GIT_OBJECT_DIRECTORY",
+        "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+        "GIT_NAMESPACE",
+        "GIT_CONFIG",
+        "GIT_CONFIG_GLOBAL",
+        "GIT_CONFIG_PARAMETERS",
+        "GIT_CONFIG_COUNT",
+        "GIT_AUTHOR_DATE",
+        "GIT_COMMITTER_DATE",
+};
+
+static char *vformat(const char *fmt, va_list ap)
+{
+	char *s = NULL;
+
+	ck_assert_int_ge(vasprintf(&s, fmt, ap), 0);
+	return s;
+}
+
+static char *format(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static char *format(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	s = vformat(fmt, ap);
+	va_end(ap);
+	return s;
+}
+
+/* Run a shell command (printf format); it must succeed. */
+static void sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void sh(const char *fmt, ...)
+{
+	va_list ap;
+	char *cmd;
+	int status;
+
+	va_start(ap, fmt);
+	cmd = vformat(fmt, ap);
+	va_end(ap);
+	status = system(cmd);
+	ck_assert_msg(status == 0, "'%s' failed (%d)", cmd, status);
+	free(cmd);
+}
+
+/* The standard output of a shell command, trailing newlines removed. */
+static char *sh_out(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static char *sh_out(const char *fmt, ...)
+{
+	char buf[65536];
+	va_list ap;
+	char *cmd;
+	FILE *p;
+	size_t n;
+
+	va_start(ap, fmt);
+	cmd = vformat(fmt, ap);
+	va_end(ap);
+	p = popen(cmd, "r");
+	ck_assert_ptr_nonnull(p);
+	n = fread(buf, 1, sizeof(buf) - 1, p);
+	ck_assert_msg(pclose(p) == 0, "'%s' failed", cmd);
+	buf[n] = '\0';
+	while (n > 0 && buf[n - 1] == '\n')
+		buf[--n] = '\0';
+	free(cmd);
+	return strdup(buf);
+}
+
+static void setup(void)
+{
+	char *home, *etc, *xdg;
+	size_t i;
+
+	tmp = tmt_mkdtemp();
+	home = tmt_join(tmp, "home");
+	xdg = tmt_join(home, ".config");
+	etc = tmt_join(tmp, "etc");
+	tmt_mkdirs(xdg);
+	tmt_mkdirs(etc);
+	for (i = 0; i < sizeof(git_env) / sizeof(git_env[0]); i++)
+		unsetenv(git_env[i]);
+	setenv("HOME", home, 1);
+	setenv("XDG_CONFIG_HOME", xdg, 1);
+	setenv("GIT_CONFIG_NOSYSTEM", "1", 1);
+	/* libgit2 must look HOME up again and ignore /etc/gitconfig */
+	ck_assert_int_ge(git_libgit2_init(), 1);
+	git_libgit2_opts(GIT_OPT_SET_SEARCH_PATH, GIT_CONFIG_LEVEL_GLOBAL,
+	                 NULL);
+	git_libgit2_opts(GIT_OPT_SET_SEARCH_PATH, GIT_CONFIG_LEVEL_XDG, NULL);
+	git_libgit2_opts(GIT_OPT_SET_SEARCH_PATH, GIT_CONFIG_LEVEL_SYSTEM, etc);
+	repo = tmt_join(tmp, "repo");
+	sh(GIT "init -q '%s'", repo);
+	when = 1700000000;
+	free(xdg);
+	free(etc);
+	free(home);
+}
+
+static void teardown(void)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(git_env) / sizeof(git_env[0]); i++)
+		unsetenv(git_env[i]);
+	git_libgit2_shutdown();
+	tmt_rmtree(tmp);
+	free(tmp);
+	free(repo);
+	tmp = repo = NULL;
+}
+
+/* Append a line to the file `rel` of `dir` (created with its folders). */
+static void append(const char *dir, const char *rel, const char *line)
+{
+	char *path = tmt_join(dir, rel), *slash;
+	FILE *f;
+
+	slash = strrchr(path, '/');
+	*slash = '\0';
+	tmt_mkdirs(path);
+	*slash = '/';
+	f = fopen(path, "a");
+	ck_assert_ptr_nonnull(f);
+	fprintf(f, "%s\n", line);
+	fclose(f);
+	free(path);
+}
+
+/* Set the dates of the next commit (each commit one minute later). */
+static void next_date(void)
+{
+	char date[32];
+
+	when += 60;
+	snprintf(date, sizeof(date), "%ld +0000", when);
+	setenv("GIT_COMMITTER_DATE", date, 1);
+	setenv("GIT_AUTHOR_DATE", date, 1);
+}
+
+/*
+ * In `dir`, append `msg` to each file named after it (NULL-terminated), and
+ * commit everything; returns the new commit's hash (malloc'd).
+ */
+static char *commit_in(const char *dir, const char *msg, ...)
+{
+	const char *file;
+	va_list ap;
+
+	va_start(ap, msg);
+	while ((file = va_arg(ap, const char *)) != NULL)
+		append(dir, file, msg);
+	va_end(ap);
+	next_date();
+	sh(GIT "-C '%s' add -A && " GIT "-C '%s' commit -q --allow-empty "
+	       "-m '%s'",
+	   dir, dir, msg);
+	return sh_out("git -C '%s' rev-parse HEAD", dir);
+}
+
+#define commit(...) commit_in(repo, __VA_ARGS__)
+
+static char *rev(const char *spec)
+{
+	return sh_out("git -C '%s' rev-parse '%s'", repo, spec);
+}
+
+/* A thread with `id`, `commit` (or none) and comma-separated `paths` (or
+ * none: NULL). */
+static tm_thread *mk(const char *id, const char *commit, const char *paths)
+{
+	tm_thread *t = tm_thread_new();
+	char *copy, *p, *save = NULL;
+
+	tm_thread_set(&t->id, id);
+	tm_thread_set(&t->commit, commit);
+	if (paths) {
+		t->has_paths = true;
+		copy = strdup(paths);
+		for (p = strtok_r(copy, ",", &save); p;
+		     p = strtok_r(NULL, ",", &save))
+			tm_strv_push(&t->paths, p);
+		free(copy);
+	}
+	return t;
+}
+
+static tm_git *open_repo(const char *dir)
+{
+	tm_git *g = NULL;
+
+	ck_assert_msg(tm_git_open(&g, dir, false) == 0, "%s", tm_error_last());
+	return g;
+}
+
+/* tm_stale_compute on `dir` for the n threads; must succeed. */
+static void compute_in(tm_stale_report *r, const char *dir, tm_thread **ts,
+                       size_t n)
+{
+	tm_git *g = open_repo(dir);
+
+	ck_assert_msg(tm_stale_compute(r, g, TDIR, (const tm_thread *const *)ts,
+	                               n) == 0,
+	              "%s", tm_error_last());
+	tm_git_free(g);
+}
+
+static const tm_stale_entry *entry(const tm_stale_report *r, const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < r->n; i++)
+		if (!strcmp(r->stale[i].id, id))
+			return &r->stale[i];
+	return NULL;
+}
+
+/* The strings of v joined with spaces (each in single quotes with
+ * `quote`). */
+static char *join(const tm_strv *v, bool quote)
+{
+	tm_buf b = TM_BUF_INIT;
+	size_t i;
+	char *s;
+
+	for (i = 0; i < v->n; i++)
+		tm_buf_printf(&b, quote ? "%s'%s'" : "%s%s", i ? " " : "",
+		              v->items[i]);
+	s = tm_buf_detach(&b);
+	return s ? s : strdup("");
+}
+
+static char *joined(const tm_strv *v)
+{
+	return join(v, false);
+}
+
+/* Is `line` one of the lines of `text`? */
+static bool has_line(const char *text, const char *line)
+{
+	size_t len = strlen(line);
+	const char *p = text;
+
+	while ((p = strstr(p, line)) != NULL) {
+		if ((p == text || p[-1] == '\n') &&
+		    (p[len] == '\n' || p[len] == '\0'))
+			return true;
+		p++;
+	}
+	return false;
+}
+
+static void assert_changed(const tm_stale_entry *e, const char *want)
+{
+	char *got = joined(&e->changed);
+
+	ck_assert_str_eq(got, want);
+	free(got);
+}
+
+/* The paths commit c of `dir` changes against its first parent (a root or
+ * shallow end: against nothing), under `paths` when not NULL. */
+static char *first_parent_diff(const char *dir, const char *c,
+                               const char *paths)
+{
+	return sh_out("cd '%s' && if git rev-parse -q --verify %s^1 "
+	              ">/dev/null; then git diff --no-renames --name-only "
+	              "%s^1 %s -- %s; else git diff-tree -r --root "
+	              "--name-only --no-commit-id %s -- %s; fi",
+	              dir, c, c, c, paths ? paths : "", c, paths ? paths : "");
+}
+
+/*
+ * What git says about thread t in `dir`: `git log <commit>..HEAD -- <paths>`
+ * without the commits whose first-parent diff changes the thread's file;
+ * the newest of them (or "") and the paths they change under <paths>
+ * (sorted, space-separated).
+ */
+static void git_answer(const char *dir, const tm_thread *t, char **newest,
+                       char **changed)
+{
+	char *paths = join(&t->paths, true), *log, *c, *save = NULL, *diff;
+	char *file = format(TDIR "%s.md", t->id);
+	tm_strv all = TM_STRV_INIT;
+	char *names, *p, *save2 = NULL;
+
+	*newest = strdup("");
+	log = sh_out("git -C '%s' log --format=%%H %s..HEAD -- %s", dir,
+	             t->commit, paths);
+	for (c = strtok_r(log, "\n", &save); c;
+	     c = strtok_r(NULL, "\n", &save)) {
+		diff = first_parent_diff(dir, c, NULL);
+		if (has_line(diff, file)) {
+			free(diff);
+			continue;
+		}
+		free(diff);
+		if (!**newest) {
+			free(*newest);
+			*newest = strdup(c);
+		}
+		names = first_parent_diff(dir, c, paths);
+		for (p = strtok_r(names, "\n", &save2); p;
+		     p = strtok_r(NULL, "\n", &save2))
+			if (!tm_strv_contains(&all, p))
+				tm_strv_push(&all, p);
+		free(names);
+	}
+	tm_strv_sort(&all);
+	*changed = joined(&all);
+	tm_strv_clear(&all);
+	free(log);
+	free(file);
+	free(paths);
+}
+
+/* Every thread's report agrees with git_answer. */
+static void assert_like_git(const char *dir, tm_thread **ts, size_t n)
+{
+	tm_stale_report r = TM_STALE_REPORT_INIT;
+	const tm_stale_entry *e;
+	char *newest, *changed;
+	size_t i, stale = 0;
+
+	compute_in(&r, dir, ts, n);
+	for (i = 0; i < n; i++) {
+		git_answer(dir, ts[i], &newest, &changed);
+		e = entry(&r, ts[i]->id);
+		if (!*newest) {
+			ck_assert_msg(e == NULL, "%s: stale, git says not",
+			              ts[i]->id);
+		} else {
+			ck_assert_msg(e != NULL, "%s: not stale, git says %s",
+			              ts[i]->id, newest);
+			ck_assert_str_eq(e->newest, newest);
+			assert_changed(e, changed);
+			stale++;
+		}
+		free(newest);
+		free(changed);
+	}
+	ck_assert_uint_eq(r.n, stale);
+	tm_stale_report_clear(&r);
+}
+
+static void free_threads(tm_thread **ts, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		tm_thread_free(ts[i]);
+}
+
+#define N(a) (sizeof(a) / sizeof(*(a)))
+
+/* ---- pathspecs ---- */
+
+START_TEST(test_stale_pathspec_table)
+{
+	static const struct {
+		const char *spec, *path;
+		bool match;
+	} cases[] = {
+	        {"src/auth", "src/auth", true},
+	        {"src/auth", "src/auth/login.c", true},
+	        {"src/auth", "src/auth/deep/x.c", true},
+	        {"src/auth", "src/auth.c", false},
+	        {"src/auth", "src/authx/a.c", false},
+	        {"src/auth", "src", false},
+	        {"src/auth/", "src/auth/login.c", true},
+	        {"src/auth/", "src/auth", false},
+	        {"src/auth2/", "src/auth2", false},
+	        {"src", "src/a.h", true},
+	        {"sr", "src/a.h", false},
+	        {".", "anything/at/all", true},
+	        {"", "top.txt", true},
+	        {"./", "top.txt", true},
+	        {"./src/auth", "src/auth/a.c", true},
+	        {"src//auth", "src/auth/a.c", true},
+	        {"src/./a.h", "src/a.h", true},
+	        {"src/auth/../a.h", "src/a.h", true},
+	        {"../src", "src/a.h", false},
+	        {"/src", "src/a.h", true},
+	        {"*.c", "src/auth/a.c", true},
+	        {"*.c", "src/a.h", false},
+	        {"src/*.c", "src/auth/sub/b.c", true},
+	        {"src/au*", "src/auth2", true},
+	        {"src/au?h", "src/auth/a.c", false},
+	        {"src?auth/a.c", "src/auth/a.c", true},
+	        {"[s]rc", "src/a.h", false},
+	        {"src/[ab].*", "src/a.h", true},
+	        {"src/[ab].*", "src/c.h", false},
+	        {"src/[a-b]*", "src/b.txt", true},
+	        {"[!d]*", "docs/x.md", false},
+	        {"[^d]*", "top.txt", true},
+	        {"[[:alpha:]]op*", "top.txt", true},
+	        {"[[:digit:]]op*", "top.txt", false},
+	        {"[[:nope:]]*", "top.txt", false},
+	        {"[abc", "a", false},
+	        {"*/sub/*", "src/auth/sub/b.c", true},
+	        {"**/b.c", "src/auth/sub/b.c", true},
+	        {"src/auth/**", "src/auth/a.c", true},
+	        {"src/a*/", "src/auth/a.c", false},
+	        {"we*ird", "we*ird", true},
+	        {"we\\*ird", "we*ird", true},
+	        {"we\\*ird", "weXird", false},
+	        {"top.tx?", "top.txt", true},
+	        {"top.txt*", "top.txt", true},
+	        {"a*b*c*d", "aXbYcZd", true},
+	        {"a*b*c*d", "aXbYcZ", false},
+	        {"dir[1]", "dir[1]/x", true},
+	};
+	size_t i;
+
+	for (i = 0; i < N(cases); i++)
+		ck_assert_msg(tm_pathspec_match(cases[i].spec, cases[i].path) ==
+		                      cases[i].match,
+		              "'%s' on '%s': want %d", cases[i].spec,
+		              cases[i].path, cases[i].match);
+	ck_assert(!tm_pathspec_match(NULL, "a"));
+	ck_assert(!tm_pathspec_match("a", NULL));
+}
+END_TEST
+
+/* For each spec, the files git log lists are the files we match. */
+START_TEST(test_stale_pathspec_like_git)
+{
+	static const char *const files[] = {
+	        "src/auth/a.c", "src/auth/sub/b.c", "src/authx/c.c",
+	        "src/auth.c",   "src/auth2",        "src/a.h",
+	        "src/b.txt",    "docs/x.md",        "top.txt",
+	        "we*ird",       "dir[1]/x",         "a b/c d.txt",
+	};
+	static const char *const specs[] = {
+	        "src/auth", "src/auth/", "src/au?h",   "src/au*",    "src/*.c",
+	        "*.c",      "src/auth*", "[s]rc",      "src/[ab].*", "we*ird",
+	        "we\\*ird", ".",         "src/auth2/", "src/",       "sr",
+	        "*",        "*/b.c",     "src/*/b.c",  "[!d]*",      "top.tx?",
+	        "dir[1]",   "a b",       "?/x",        "src/a*/",
+	};
+	size_t i, k;
+	char *list;
+
+	for (i = 0; i < N(files); i++)
+		append(repo, files[i], "x");
+	next_date();
+	sh(GIT "-C '%s' add -A && " GIT "-C '%s' commit -q -m all", repo, repo);
+	for (i = 0; i < N(specs); i++) {
+		list = sh_out("git -C '%s' log --root --format= --name-only "
+		              "-z -- '%s' | tr '\\0' '\\n' | sort",
+		              repo, specs[i]);
+		for (k = 0; k < N(files); k++) {
+			bool in_git = has_line(list, files[k]);
+
+			ck_assert_msg(tm_pathspec_match(specs[i], files[k]) ==
+			                      in_git,
+			              "'%s' on '%s': git says %d", specs[i],
+			              files[k], in_git);
+		}
+		free(list);
+	}
+}
+END_TEST
+
+/* ---- staleness ---- */
+
+START_TEST(test_stale_not_stale_then_stale)
+{
+	char *base, *c2, *c3;
+	tm_thread *ts[1];
+	tm_stale_report r = TM_STALE_REPORT_INIT;
+	const tm_stale_entry *e;
+
+	base = commit("base", "src/auth/a.c", "docs/readme", NULL);
+	ts[0] = mk("auth", base, "src/auth");
+	c2 = commit("docs only", "docs/readme", "src/authx/y.c", NULL);
+	compute_in(&r, repo, ts, 1);
+	ck_assert_uint_eq(r.n, 0);
+	ck_assert_uint_eq(r.unknown_base.n, 0);
+	tm_stale_report_clear(&r);
+
+	c3 = commit("auth change", "src/auth/b.c", "src/auth/deep/c.c",
+	            "docs/readme", NULL);
+	compute_in(&r, repo, ts, 1);
+	ck_assert_uint_eq(r.n, 1);
+	e = &r.stale[0];
+	ck_assert_str_eq(e->id, "auth");
+	ck_assert_str_eq(e->commit, base);
+	ck_assert_uint_eq(e->paths.n, 1);
+	ck_assert_str_eq(e->paths.items[0], "src/auth");
+	assert_changed(e, "src/auth/b.c src/auth/deep/c.c");
+	ck_assert_str_eq(e->newest, c3);
+	tm_stale_report_clear(&r);
+	tm_stale_report_clear(&r); /* twice is harmless */
+	tm_stale_report_clear(NULL);
+
+	/* re-anchored at HEAD: fresh again */
+	tm_thread_set(&ts[0]->commit, c3);
+	compute_in(&r, repo, ts, 1);
+	ck_assert_uint_eq(r.n, 0);
+	tm_stale_report_clear(&r);
+	assert_like_git(repo, ts, 1);
+	free_threads(ts, 1);
+	free(base);
+	free(c2);
+	free(c3);
+}
+END_TEST
+
+START_TEST(test_stale_thread_file_covers_commit)
+{
+	char *base, *c2, *c3;
+	tm_thread *ts[2];
+	tm_stale_report r = TM_STALE_REPORT_INIT;
+	const tm_stale_entry *e;
+
+	base = commit("base", "src/a.c", TDIR "t1.md", TDIR "t2.md", NULL);
+	ts[0] = mk("t1", base, "src");
+	ts[1] = mk("t2", base, "src");
+	/* code and t1's summary together: covers t1, not t2 */
+	c2 = commit("code + t1 summary", "src/a.c", TDIR "t1.md", NULL);
+	compute_in(&r, repo, ts, 2);
+	ck_assert_uint_eq(r.n, 1);
+	ck_assert_ptr_null(entry(&r, "t1"));
+	e = entry(&r, "t2");
+	ck_assert_ptr_nonnull(e);
+	ck_assert_str_eq(e->newest, c2);
+	assert_changed(e, "src/a.c");
+	tm_stale_report_clear(&r);
+
+	/* then code alone: t1 is stale for that commit only */
+	c3 = commit("more code", "src/b.c", NULL);
+	compute_in(&r, repo, ts, 2);
+	ck_assert_uint_eq(r.n, 2);
+	e = entry(&r, "t1");
+	ck_assert_str_eq(e->newest, c3);
+	assert_changed(e, "src/b.c");
+	e = entry(&r, "t2");
+	ck_assert_str_eq(e->newest, c3);
+	assert_changed(e, "src/a.c src/b.c");
+	tm_stale_report_clear(&r);
+	assert_like_git(repo, ts, 2);
+	free_threads(ts, 2);
+	free(base);
+	free(c2);
+	free(c3);
+}
+END_TEST
+
+/* Without threads_dir, no commit covers a thread. */
+START_TEST(test_stale_no_threads_dir)
+{
+	char *base = commit("base", "src/a.c", NULL);
+	char *c2 = commit("both", "src/a.c", TDIR "t1.md", NULL);
+	tm_thread *t = mk("t1", base, "src");
+	tm_stale_report r = TM_STALE_REPORT_INIT;
+	tm_git *g = open_repo(repo);
+
+	ck_assert_int_eq(
+	        tm_stale_compute(&r, g, NULL, (const tm_thread *const *)&t, 1),
+	        0);
+	ck_assert_uint_eq(r.n, 1);
+	ck_assert_str_eq(r.stale[0].newest, c2);
+	tm_stale_report_clear(&r);
+	tm_git_free(g);
+	tm_thread_free(t);
+	free(base);
+	free(c2);
+}
+END_TEST
+
+START_TEST(test_stale_shared_commits)
+{
+	char *a, *b, *c, *d;
+	tm_thread *ts[5];
+	tm_stale_report r = TM_STALE_REPORT_INIT;
+
+	a = commit("a", "src/x.c", "lib/y.c", "doc/z.md", NULL);
+	b = commit("b", "src/x.c", NULL);
+	c = commit("c", "lib/y.c", "doc/z.md", NULL);
+	d = commit("d", "src/new.c", "lib/y.c", NULL);
+	ts[0] = mk("one", a, "src");
+	ts[1] = mk("two", a, "src,lib");
+	ts[2] = mk("three", b, "src/x.c,doc");
+	ts[3] = mk("four", c, "lib/y.c");
+	ts[4] = mk("five", d, "src,lib,doc");
+	compute_in(&r, repo, ts, 5);
+	/* in the order of the threads given */
+	ck_assert_uint_eq(r.n, 4);
+	ck_assert_str_eq(r.stale[0].id, "one");
+	ck_assert_str_eq(r.stale[1].id, "two");
+	ck_assert_str_eq(r.stale[2].id, "three");
+	ck_assert_str_eq(r.stale[3].id, "four");
+	assert_changed(&r.stale[0], "src/new.c src/x.c");
+	ck_assert_str_eq(r.stale[0].newest, d);
+	assert_changed(&r.stale[1], "lib/y.c src/new.c src/x.c");
+	assert_changed(&r.stale[2], "doc/z.md");
+	ck_assert_str_eq(r.stale[2].newest, c);
+	assert_changed(&r.stale[3], "lib/y.c");
+	ck_assert_str_eq(r.stale[3].newest, d);
+	tm_stale_report_clear(&r);
+	assert_like_git(repo, ts, 5);
+	free_threads(ts, 5);
+	free(a);
+	free(b);
+	free(c);
+	free(d);
+}
+END_TEST
+
+START_TEST(test_stale_unknown_base)
+{
+	char *a = commit("a", "src/x.c", NULL);
+	char *b = commit("b", "src/x.c", NULL);
+	char *tree = rev("HEAD^{tree}");
+	char upper[41];
+	tm_thread *ts[6];
+	tm_stale_report r = TM_STALE_REPORT_INIT;
+	size_t i;
+
+	for (i = 0; i < 41; i++)
+		upper[i] = (char)(a[i] >= 'a' ? a[i] - 'a' + 'A' : a[i]);
+	ts[0] = mk("zeta", "0123456789abcdef0123456789abcdef01234567", "src");
+	ts[1] = mk("alpha", "abc123", "src");
+	ts[2] = mk("tree", tree, "src");
+	ts[3] = mk("upper", upper, "src");
+	ts[4] = mk("fine", b, "src");
+	ts[5] = mk("junk", "not a commit at all, no no no no no no no", "src");
+	compute_in(&r, repo, ts, 6);
+	ck_assert_uint_eq(r.unknown_base.n, 4);
+	ck_assert_str_eq(r.unknown_base.items[0], "alpha");
+	ck_assert_str_eq(r.unknown_base.items[1], "junk");
+	ck_assert_str_eq(r.unknown_base.items[2], "tree");
+	ck_assert_str_eq(r.unknown_base.items[3], "zeta");
+	/* an upper-case hash is the same commit */
+	ck_assert_uint_eq(r.n, 1);
+	ck_assert_str_eq(r.stale[0].id, "upper");
+	ck_assert_str_eq(r.stale[0].newest, b);
+	tm_stale_report_clear(&r);
+	free_threads(ts, 6);
+	free(tree);
+	free(a);
+	free(b);
+}
+END_TEST
+
+START_TEST(test_stale_never_stale)
+{
+	char *a = commit("a", "src/x.c", NULL);
+	char *b = commit("b", "src/x.c", NULL);
+	tm_thread *ts[6];
+	tm_stale_report r = TM_STALE_REPORT_INIT;
+
+	ts[0] = mk("no-paths", a, NULL);
+	ts[1] = mk("empty-paths", a, "");
+	ts[2] = mk("no-commit", NULL, "src");
+	ts[3] = mk("done", a, "src");
+	tm_thread_set(&ts[3]->status, TM_STATUS_DONE);
+	ts[4] = mk("abandoned", "0123456789abcdef0123456789abcdef01234567",
+	           "src");
+	tm_thread_set(&ts[4]->status, TM_STATUS_ABANDONED);
+	ts[5] = mk("odd-status", a, "src");
+	tm_thread_set(&ts[5]->status, "paused");
+	ck_assert(ts[1]->has_paths && ts[1]->paths.n == 0);
+	compute_in(&r, repo, ts, 6);
+	/* an unknown status is not finished: it counts */
+	ck_assert_uint_eq(r.n, 1);
+	ck_assert_str_eq(r.stale[0].id, "odd-status");
+	ck_assert_uint_eq(r.unknown_base.n, 0);
+	tm_stale_report_clear(&r);
+	free_threads(ts, 6);
+	free(a);
+	free(b);
+}
+END_TEST
+
+START_TEST(test_stale_newest_commit)
+{
+	char *base = commit("base", "app/main.c", NULL);
+	char *c1 = commit("one", "app/one.c", NULL);
+	char *c2 = commit("two", "app/two.c", NULL);
+	char *c3 = commit("other", "README", NULL);
+	tm_thread *t = mk("app", base, "app");
+	tm_stale_report r = TM_STALE_REPORT_INIT;
+
+	compute_in(&r, repo, &t, 1);
+	ck_assert_uint_eq(r.n, 1);
+	ck_assert_str_eq(r.stale[0].newest, c2);
+	assert_changed(&r.stale[0], "app/one.c app/two.c");
+	tm_stale_report_clear(&r);
+	assert_like_git(repo, &t, 1);
+	tm_thread_free(t);
+	free(base);
+	free(c1);
+	free(c2);
+	free(c3);
+}
+END_TEST
+
+/* The histories of the merges below, as `git log --graph` draws them. */
+START_TEST(test_stale_merges_like_git)
+{
+	char *root, *fork, *s1, *s2, *m1, *m2, *f1, *m3, *o1;
+	tm_thread *ts[9];
+
+	root = commit("root", "src/a.c", "lib/b.c", "doc/c.md", NULL);
+	fork = commit("fork", "src/a.c", NULL);
+	sh(GIT "-C '%s' checkout -q -b side", repo);
+	s1 = commit("s1", "lib/b.c", NULL);
+	s2 = commit("s2", "lib/side.c", "doc/c.md", NULL);
+	sh(GIT "-C '%s' checkout -q main", repo);
+	free(commit("main work", "src/a.c", NULL));
+	/* a plain merge bringing side's changes */
+	next_date();
+	sh(GIT "-C '%s' merge -q --no-edit --no-ff side", repo);
+	m1 = rev("HEAD");
+	/* a branch that is merged but whose changes are thrown away */
+	sh(GIT "-C '%s' checkout -q -b discard", repo);
+	f1 = commit("f1", "lib/b.c", "src/a.c", NULL);
+	sh(GIT "-C '%s' checkout -q main", repo);
+	next_date();
+	sh(GIT "-C '%s' merge -q --no-edit -s ours discard", repo);
+	m2 = rev("HEAD");
+	/* an old branch merged late, with a conflict resolved by hand */
+	sh(GIT "-C '%s' checkout -q -b old %s", repo, fork);
+	o1 = commit("o1", "src/a.c", "lib/old.c", NULL);
+	sh(GIT "-C '%s' checkout -q main", repo);
+	next_date();
+	sh(GIT "-C '%s' merge -q --no-edit old >/dev/null 2>&1 || "
+	       "(echo resolved >'%s/src/a.c' && " GIT "-C '%s' add -A && " GIT
+	       "-C '%s' commit -q --no-edit)",
+	   repo, repo, repo, repo);
+	m3 = rev("HEAD");
+	free(commit("after", "doc/c.md", NULL));
+
+	ts[0] = mk("from-root", root, "src,lib,doc");
+	ts[1] = mk("lib-from-fork", fork, "lib");
+	ts[2] = mk("on-side", s1, "lib,doc");
+	ts[3] = mk("side-tip", s2, "src");
+	ts[4] = mk("discarded", f1, "lib/b.c");
+	ts[5] = mk("at-m1", m1, "src/a.c,lib");
+	ts[6] = mk("at-m2", m2, "src");
+	ts[7] = mk("old-branch", o1, "src,lib/old.c");
+	ts[8] = mk("at-m3", m3, "doc");
+	assert_like_git(repo, ts, 9);
+	free_threads(ts, 9);
+	free(root);
+	free(fork);
+	free(s1);
+	free(s2);
+	free(m1);
+	free(m2);
+	free(f1);
+	free(m3);
+	free(o1);
+}
+END_TEST
+
+/*
+ * A merge that keeps one parent's content is followed through that parent
+ * only when git's walk still takes it for a relevant one: a parent that git
+ * has already found to be reachable from the base (the base's parent, or an
+ * ancestor of a base newer than the merge) does not count.
+ */
+START_TEST(test_stale_merge_parent_relevance)
+{
+	char *p0, *s1, *s2, *base_far, *base_late, *base_near;
+	tm_thread *ts[4];
+	tm_stale_report r = TM_STALE_REPORT_INIT;
+
+	free(commit("root", "src/a.c", "doc/d.md", NULL));
+	p0 = commit("p0", "src/a.c", NULL);
+	sh(GIT "-C '%s' checkout -q -b side", repo);
+	s1 = commit("s1", "src/a.c", NULL);
+	base_far = commit("s2", "doc/d.md", NULL);
+	s2 = commit("s3", "doc/d.md", NULL);
+	sh(GIT "-C '%s' checkout -q -b near %s", repo, p0);
+	base_near = commit("n1", "doc/d.md", NULL);
+	sh(GIT "-C '%s' checkout -q main", repo);
+	next_date();
+	sh(GIT "-C '%s' merge -q --no-edit -s ours side", repo);
+	sh(GIT "-C '%s' checkout -q -b late %s", repo, p0);
+	free(commit("q1", "doc/d.md", NULL));
+	base_late = commit("q2", "doc/d.md", NULL);
+	sh(GIT "-C '%s' checkout -q main", repo);
+
+	ts[0] = mk("far", base_far, "src");   /* git: not stale */
+	ts[1] = mk("late", base_late, "src"); /* git: the merge */
+	ts[2] = mk("near", base_near, "src"); /* git: the merge */
+	ts[3] = mk("side", s2, "src");        /* git: not stale */
+	compute_in(&r, repo, ts, 4);
+	ck_assert_uint_eq(r.n, 2);
+	ck_assert_str_eq(r.stale[0].id, "late");
+	ck_assert_str_eq(r.stale[1].id, "near");
+	tm_stale_report_clear(&r);
+	assert_like_git(repo, ts, 4);
+	free_threads(ts, 4);
+	free(p0);
+	free(s1);
+	free(s2);
+	free(base_far);
+	free(base_late);
+	free(base_near);
+}
+END_TEST
+
+/* A merge that only takes one side has nothing new of its own. */
+START_TEST(test_stale_merge_of_feature)
+{
+	char *base, *f1, *m;
+	tm_thread *ts[2];
+	tm_stale_report r = TM_STALE_REPORT_INIT;
+
+	free(commit("root", "src/a.c", NULL));
+	sh(GIT "-C '%s' checkout -q -b feature", repo);
+	base = commit("feature work + summary", "src/a.c", NULL);
+	sh(GIT "-C '%s' checkout -q main", repo);
+	f1 = commit("unrelated on main", "README", NULL);
+	next_date();
+	sh(GIT "-C '%s' merge -q --no-edit feature", repo);
+	m = rev("HEAD");
+	ts[0] = mk("feature", base, "src");
+	ts[1] = mk("main", f1, "src");
+	compute_in(&r, repo, ts, 2);
+	/* the merge brought nothing new to the feature's thread, but src/a.c
+	 * changed for a thread anchored on main */
+	ck_assert_uint_eq(r.n, 1);
+	ck_assert_str_eq(r.stale[0].id, "main");
+	tm_stale_report_clear(&r);
+	assert_like_git(repo, ts, 2);
+	free_threads(ts, 2);
+	free(base);
+	free(f1);
+	free(m);
+}
+END_TEST
+
+START_TEST(test_stale_shallow_clone)
+{
+	char *clone = tmt_join(tmp, "clone");
+	char *url, *a, *b, *c, *s1, *s2, *head;
+	tm_thread *ts[4];
+	tm_stale_report r = TM_STALE_REPORT_INIT;
+
+	free(commit("root", "src/x.c", "doc/y.md", NULL));
+	a = commit("a", "src/x.c", NULL);
+	sh(GIT "-C '%s' checkout -q -b side", repo);
+	s1 = commit("s1", "doc/y.md", NULL);
+	s2 = commit("s2", "doc/y.md", NULL);
+	sh(GIT "-C '%s' checkout -q main", repo);
+	b = commit("b", "src/x.c", NULL);
+	c = commit("c", "src/z.c", NULL);
+	url = format("file://%s", repo);
+
+	/* depth 1: HEAD only */
+	sh(GIT "clone -q --depth 1 '%s' '%s'", url, clone);
+	ts[0] = mk("at-head", c, "src");
+	ts[1] = mk("before", b, "src");
+	ts[2] = mk("far", a, "src");
+	compute_in(&r, clone, ts, 3);
+	ck_assert_uint_eq(r.n, 0);
+	ck_assert_uint_eq(r.unknown_base.n, 2);
+	ck_assert_str_eq(r.unknown_base.items[0], "before");
+	ck_assert_str_eq(r.unknown_base.items[1], "far");
+	tm_stale_report_clear(&r);
+	free_threads(ts, 3);
+	sh("rm -rf '%s'", clone);
+
+	/* depth 2 on every branch: b and s1 are shallow (parentless) ends */
+	sh(GIT "clone -q --depth 2 --no-single-branch '%s' '%s'", url, clone);
+	head = sh_out("git -C '%s' rev-parse HEAD", clone);
+	ck_assert_str_eq(head, c);
+	ts[0] = mk("from-b", b, "src");
+	ts[1] = mk("from-side", s2, "src,doc");
+	ts[2] = mk("at-c", c, "src");
+	ts[3] = mk("missing", a, "src");
+	compute_in(&r, clone, ts, 4);
+	ck_assert_uint_eq(r.unknown_base.n, 1);
+	ck_assert_str_eq(r.unknown_base.items[0], "missing");
+	ck_assert_ptr_nonnull(entry(&r, "from-b"));
+	ck_assert_str_eq(entry(&r, "from-b")->newest, c);
+	assert_changed(entry(&r, "from-b"), "src/z.c");
+	/* b counts whole, as git shows a shallow end: against nothing */
+	ck_assert_ptr_nonnull(entry(&r, "from-side"));
+	assert_changed(entry(&r, "from-side"), "doc/y.md src/x.c src/z.c");
+	ck_assert_ptr_null(entry(&r, "at-c"));
+	tm_stale_report_clear(&r);
+	assert_like_git(clone, ts, 3);
+	free_threads(ts, 4);
+	free(head);
+	free(url);
+	free(clone);
+	free(a);
+	free(b);
+	free(c);
+	free(s1);
+	free(s2);
+}
+END_TEST
+
+START_TEST(test_stale_unborn_head)
+{
+	char *a = commit("a", "src/x.c", NULL);
+	tm_thread *ts[2];
+	tm_stale_report r = TM_STALE_REPORT_INIT;
+
+	sh(GIT "-C '%s' checkout -q --orphan fresh", repo);
+	ts[0] = mk("known", a, "src");
+	ts[1] = mk("unknown", "0123456789abcdef0123456789abcdef01234567",
+	           "src");
+	compute_in(&r, repo, ts, 2);
+	ck_assert_uint_eq(r.n, 0);
+	ck_assert_uint_eq(r.unknown_base.n, 1);
+	ck_assert_str_eq(r.unknown_base.items[0], "unknown");
+	tm_stale_report_clear(&r);
+	free_threads(ts, 2);
+	free(a);
+}
+END_TEST
+
+/* Many threads, many commits: the single walk agrees with git log. */
+START_TEST(test_stale_many_threads_like_git)
+{
+	static const char *const files[] = {"a/x.c", "a/y.c", "b/z.c", "c/w.c",
+	                                    "d/v.c"};
+	static const char *const specs[] = {"a", "b",        "a/x.c,c", "*.c",
+	                                    "d", "a/,b/z.c", "c/w.c",   "e"};
+	char *hashes[24];
+	tm_thread *ts[24];
+	char id[16];
+	size_t i;
+
+	for (i = 0; i < N(hashes); i++) {
+		char msg[16];
+
+		snprintf(msg, sizeof(msg), "c%zu", i);
+		if (i == 12)
+			sh(GIT "-C '%s' checkout -q -b topic HEAD~3", repo);
+		if (i == 18) {
+			sh(GIT "-C '%s' checkout -q main", repo);
+			next_date();
+			sh(GIT "-C '%s' merge -q --no-edit topic >/dev/null "
+			       "2>&1 || (" GIT "-C '%s' checkout -q --theirs . "
+			       "&& " GIT "-C '%s' add -A && " GIT
+			       "-C '%s' commit -q --no-edit)",
+			   repo, repo, repo, repo);
+		}
+		hashes[i] = commit_in(repo, msg, files[i % N(files)],
+		                      files[(i * 3 + 1) % N(files)],
+		                      i % 4 == 0 ? TDIR "t3.md" : NULL, NULL);
+	}
+	for (i = 0; i < N(ts); i++) {
+		snprintf(id, sizeof(id), "t%zu", i);
+		ts[i] = mk(id, hashes[(i * 7) % N(hashes)],
+		           specs[i % N(specs)]);
+	}
+	assert_like_git(repo, ts, N(ts));
+	free_threads(ts, N(ts));
+	for (i = 0; i < N(hashes); i++)
+		free(hashes[i]);
+}
+END_TEST
+
+/* ---- one commit (post-commit) ---- */
+
+static void touches(tm_strv *out, const char *hex, tm_thread **ts, size_t n)
+{
+	tm_git *g = open_repo(repo);
+
+	ck_assert_msg(tm_stale_commit_touches(out, g, hex, TDIR,
+	                                      (const tm_thread *const *)ts,
+	                                      n) == 0,
+	              "%s", tm_error_last());
+	tm_git_free(g);
+}
+
+START_TEST(test_stale_touches_commit)
+{
+	char *a = commit("a", "src/x.c", "doc/y.md", NULL);
+	char *b = commit("b", "src/sub/z.c", "README", NULL);
+	tm_thread *ts[7];
+	tm_strv ids = TM_STRV_INIT;
+	char *j;
+
+	ts[0] = mk("zz-src", a, "src");
+	ts[1] = mk("doc", a, "doc");
+	ts[2] = mk("aa-readme", NULL, "README"); /* no commit: still counts */
+	ts[3] = mk("no-paths", a, NULL);
+	ts[4] = mk("finished", a, "src");
+	tm_thread_set(&ts[4]->status, TM_STATUS_DONE);
+	ts[5] = mk("glob", a, "*.c");
+	ts[6] = mk("at-b", b, "src"); /* anchored at b itself */
+	touches(&ids, b, ts, 7);
+	j = joined(&ids);
+	ck_assert_str_eq(j, "aa-readme glob zz-src");
+	free(j);
+	tm_strv_clear(&ids);
+	free_threads(ts, 7);
+	free(a);
+	free(b);
+}
+END_TEST
+
+START_TEST(test_stale_touches_root_commit)
+{
+	char *root = commit("root", "src/x.c", "doc/y.md", NULL);
+	tm_thread *ts[3];
+	tm_strv ids = TM_STRV_INIT;
+	char *j;
+
+	ts[0] = mk("src", NULL, "src");
+	ts[1] = mk("other", NULL, "lib");
+	ts[2] = mk("doc", NULL, "doc/y.md");
+	touches(&ids, root, ts, 3);
+	j = joined(&ids);
+	ck_assert_str_eq(j, "doc src");
+	free(j);
+	tm_strv_clear(&ids);
+	free_threads(ts, 3);
+	free(root);
+}
+END_TEST
+
+START_TEST(test_stale_touches_thread_file)
+{
+	char *a = commit("a", "src/x.c", NULL);
+	char *b = commit("b", "src/x.c", TDIR "one.md", NULL);
+	tm_thread *ts[2];
+	tm_strv ids = TM_STRV_INIT;
+	char *j;
+
+	ts[0] = mk("one", a, "src");
+	ts[1] = mk("two", a, "src");
+	touches(&ids, b, ts, 2);
+	j = joined(&ids);
+	ck_assert_str_eq(j, "two");
+	free(j);
+	tm_strv_clear(&ids);
+	free_threads(ts, 2);
+	free(a);
+	free(b);
+}
+END_TEST
+
+START_TEST(test_stale_touches_errors)
+{
+	char *a = commit("a", "src/x.c", NULL);
+	tm_strv ids = TM_STRV_INIT;
+	tm_thread *t = mk("one", a, "src");
+	tm_git *g = open_repo(repo);
+
+	ck_assert_int_eq(tm_stale_commit_touches(&ids, g, "HEAD", TDIR,
+	                                         (const tm_thread *const *)&t,
+	                                         1),
+	                 TM_EINVALID);
+	ck_assert_int_eq(tm_stale_commit_touches(
+	                         &ids, g,
+	                         "0123456789abcdef0123456789abcdef01234567",
+	                         TDIR, (const tm_thread *const *)&t, 1),
+	                 TM_ENOTFOUND);
+	ck_assert_ptr_nonnull(strstr(tm_error_last(), "0123456789abcdef"));
+	ck_assert_uint_eq(ids.n, 0);
+	tm_git_free(g);
+	tm_thread_free(t);
+	free(a);
+}
+END_TEST
+
+/* ---- helpers for the commands ---- */
+
+START_TEST(test_stale_threads_dir)
+{
+	char *sub = tmt_join(repo, "pkg/app"), *outside = tmt_join(tmp, "out");
+	char *link = tmt_join(tmp, "link"), *via_link, *d;
+	tm_git *g;
+
+	free(commit("a", "README", NULL));
+	tmt_mkdirs(sub);
+	tmt_mkdirs(outside);
+	sh("ln -s '%s' '%s'", repo, link);
+	via_link = tmt_join(link, "pkg");
+	g = open_repo(repo);
+	d = tm_stale_threads_dir(g, repo, "mon-app");
+	ck_assert_str_eq(d, ".threadmind/threads/mon-app/");
+	free(d);
+	d = tm_stale_threads_dir(g, sub, "p");
+	ck_assert_str_eq(d, "pkg/app/.threadmind/threads/p/");
+	free(d);
+	d = tm_stale_threads_dir(g, via_link, "p");
+	ck_assert_str_eq(d, "pkg/.threadmind/threads/p/");
+	free(d);
+	ck_assert_ptr_null(tm_stale_threads_dir(g, outside, "p"));
+	ck_assert_ptr_null(tm_stale_threads_dir(g, tmp, "p"));
+	tm_git_free(g);
+	free(via_link);
+	free(link);
+	free(outside);
+	free(sub);
+}
+END_TEST
+
+START_TEST(test_stale_describe_commit)
+{
+	char *a = commit("Fix the token refresh", "src/x.c", NULL);
+	char *want = sh_out("git -C '%s' rev-parse --short %s", repo, a);
+	char *abbrev = NULL, *subject = NULL;
+	tm_git *g = open_repo(repo);
+
+	ck_assert_int_eq(tm_stale_describe_commit(&abbrev, &subject, g, a), 0);
+	ck_assert_str_eq(abbrev, want);
+	ck_assert_str_eq(subject, "Fix the token refresh");
+	free(abbrev);
+	free(subject);
+	abbrev = subject = NULL;
+	ck_assert_int_eq(tm_stale_describe_commit(&abbrev, &subject, g, "abc"),
+	                 TM_EINVALID);
+	ck_assert_int_eq(tm_stale_describe_commit(
+	                         &abbrev, &subject, g,
+	                         "0123456789abcdef0123456789abcdef01234567"),
+	                 TM_ENOTFOUND);
+	ck_assert_ptr_null(abbrev);
+	ck_assert_ptr_null(subject);
+	tm_git_free(g);
+	free(want);
+	free(a);
+}
+END_TEST
+
+Suite *stale_suite(void)
+{
+	Suite *s = suite_create("stale");
+	TCase *tc = tcase_create("pathspec");
+
+	/* every test runs git many times: slow on a busy machine */
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_stale_pathspec_table);
+	tcase_add_test(tc, test_stale_pathspec_like_git);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("compute");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_stale_not_stale_then_stale);
+	tcase_add_test(tc, test_stale_thread_file_covers_commit);
+	tcase_add_test(tc, test_stale_no_threads_dir);
+	tcase_add_test(tc, test_stale_shared_commits);
+	tcase_add_test(tc, test_stale_unknown_base);
+	tcase_add_test(tc, test_stale_never_stale);
+	tcase_add_test(tc, test_stale_newest_commit);
+	tcase_add_test(tc, test_stale_unborn_head);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("history");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 300);
+	tcase_add_test(tc, test_stale_merges_like_git);
+	tcase_add_test(tc, test_stale_merge_parent_relevance);
+	tcase_add_test(tc, test_stale_merge_of_feature);
+	tcase_add_test(tc, test_stale_shallow_clone);
+	tcase_add_test(tc, test_stale_many_threads_like_git);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("touches");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_stale_touches_commit);
+	tcase_add_test(tc, test_stale_touches_root_commit);
+	tcase_add_test(tc, test_stale_touches_thread_file);
+	tcase_add_test(tc, test_stale_touches_errors);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("helpers");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_stale_threads_dir);
+	tcase_add_test(tc, test_stale_describe_commit);
+	suite_add_tcase(s, tc);
+	return s;
+}
