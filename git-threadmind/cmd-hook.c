@@ -626,10 +626,11 @@ int cmd_hook(int argc, const char **argv)
 	memset(&h, 0, sizeof(h));
 	clock_gettime(CLOCK_MONOTONIC, &h.start);
 	signal(SIGPIPE, SIG_IGN);
+	/* asked by a person, like every command's -h; git never passes it */
 	if (argc >= 2 &&
 	    (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
 		printf("usage: %s\n", hook_usage[0]);
-		return 0;
+		return EXIT_USAGE;
 	}
 	if (argc < 2 || !tm_install_hook_known(argv[1]) || env_disabled())
 		return 0;

@@ -21,7 +21,7 @@ struct tm_git;
 #define TM_INSTALL_DRIVER_KEY "merge.threadmind.driver"
 #define TM_INSTALL_DRIVER     "git-threadmind-merge %O %A %B %L %P"
 #define TM_INSTALL_NAME_KEY   "merge.threadmind.name"
-#define TM_INSTALL_NAME       "ThreadMind thread and project files"
+#define TM_INSTALL_NAME       "threadmind thread and project files"
 
 /* The lines of .threadmind/.gitattributes, in order. */
 #define TM_INSTALL_ATTR_THREADS  "threads/**/*.md merge=threadmind"
