@@ -7,6 +7,7 @@
 #include "cli.h"
 
 #include "lib/install.h"
+#include "lib/stale.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -347,15 +348,87 @@ done:
 	tm_error_clear();
 }
 
+/* "summaries may be outdated: <ids> (git threadmind stale)" */
+static void say_stale(struct hook *h, const tm_strv *ids)
+{
+	tm_buf line = TM_BUF_INIT;
+
+	if (!ids->n || over_budget(h))
+		return;
+	put_ids(&line, ids);
+	say(h, "summaries may be outdated:%s (git threadmind stale)",
+	    tm_buf_cstr(&line));
+	tm_buf_release(&line);
+}
+
+/*
+ * The threads whose `paths` the new commit changed without changing their
+ * file: one tree diff.  Every thread file is read, as nothing tells which
+ * threads have `paths` without reading them.
+ */
+static void commit_touches(struct hook *h)
+{
+	struct tm_git *g = tm_store_git(h->s);
+	const char *head = tm_store_head(h->s);
+	tm_strv ids = TM_STRV_INIT;
+	tm_thread_list list;
+	char *dir;
+
+	if (!g || !head || over_budget(h))
+		return;
+	if (tm_store_load_all(&list, h->s, h->project) < 0) {
+		say_error(h);
+		return;
+	}
+	dir = tm_stale_threads_dir(g, tm_store_root(h->s), h->project);
+	if (!over_budget(h) &&
+	    tm_stale_commit_touches(&ids, g, head, dir,
+	                            (const tm_thread *const *)list.threads,
+	                            list.n) < 0)
+		say_error(h);
+	else
+		say_stale(h, &ids);
+	free(dir);
+	tm_strv_clear(&ids);
+	tm_thread_list_clear(&list);
+}
+
 static void post_commit(struct hook *h)
 {
 	const char *branch = tm_store_branch(h->s);
 
 	if (branch)
 		record_branch_thread(h, branch);
+	commit_touches(h);
 }
 
 /* ---- post-merge ---- */
+
+/* The stale threads after a merge (DESIGN.md section 4). */
+static void merge_stale(struct hook *h, const tm_thread_list *list)
+{
+	tm_stale_report report = TM_STALE_REPORT_INIT;
+	struct tm_git *g = tm_store_git(h->s);
+	tm_strv ids = TM_STRV_INIT;
+	char *dir;
+	size_t i;
+
+	if (!g || over_budget(h))
+		return;
+	dir = tm_stale_threads_dir(g, tm_store_root(h->s), h->project);
+	if (tm_stale_compute(&report, g, dir,
+	                     (const tm_thread *const *)list->threads,
+	                     list->n) < 0) {
+		say_error(h);
+	} else {
+		for (i = 0; i < report.n; i++)
+			tm_strv_push(&ids, report.stale[i].id);
+		say_stale(h, &ids);
+	}
+	free(dir);
+	tm_strv_clear(&ids);
+	tm_stale_report_clear(&report);
+}
 
 static void post_merge(struct hook *h)
 {
@@ -380,7 +453,7 @@ static void post_merge(struct hook *h)
 
 		if (tree->nodes[i].flags & (TM_TREE_ORPHAN | TM_TREE_CYCLE))
 			problems++;
-		else if (t->field_id && strcmp(t->field_id, t->id))
+		if (t->field_id && strcmp(t->field_id, t->id))
 			problems++;
 	}
 	if (problems)
@@ -388,6 +461,7 @@ static void post_merge(struct hook *h)
 		    "%zu problem%s in the thread tree (git threadmind doctor)",
 		    problems, problems == 1 ? "" : "s");
 	tm_tree_free(tree);
+	merge_stale(h, &list);
 	tm_thread_list_clear(&list);
 }
 

@@ -105,6 +105,51 @@ test_expect_success 'post-commit on a detached HEAD records nothing' '
 	test_cmp before app/.threadmind/config.json
 '
 
+test_expect_success 'post-commit flags exactly the threads whose paths changed' '
+	new_repo stl &&
+	(cd stl && mkdir -p src/a src/b doc && echo a >src/a/f && echo b >src/b/f &&
+		echo d >doc/f && git add . && git commit -q -m code &&
+		git threadmind init >/dev/null 2>&1 && git threadmind install >/dev/null &&
+		git threadmind new Alpha --paths src/a >/dev/null 2>&1 &&
+		git threadmind new Beta --paths src/b >/dev/null 2>&1 &&
+		git threadmind new Gamma --paths src >/dev/null 2>&1 &&
+		git threadmind new Delta >/dev/null 2>&1 &&
+		git add .threadmind && git commit -q -m threads) 2>err &&
+	test ! -s err &&
+	(cd stl && echo a2 >>src/a/f && git commit -q -am "change a") 2>err &&
+	echo "threadmind: summaries may be outdated: alpha gamma (git threadmind stale)" >expect &&
+	test_cmp expect err &&
+	(cd stl && echo d2 >>doc/f && git commit -q -am "change doc") 2>err &&
+	test ! -s err
+'
+
+test_expect_success 'a commit that also changes the thread file does not flag it' '
+	(cd stl && echo a3 >>src/a/f && echo "- reviewed" >>.threadmind/threads/stl/alpha.md &&
+		git commit -q -am "change a with its summary") 2>err &&
+	echo "threadmind: summaries may be outdated: gamma (git threadmind stale)" >expect &&
+	test_cmp expect err
+'
+
+test_expect_success 'post-commit names at most ten threads' '
+	(cd stl && for i in 1 2 3 4 5 6 7 8 9 10 11 12; do
+			git threadmind new "Many $i" --paths many >/dev/null 2>&1 || exit 1
+		done &&
+		git add .threadmind && git commit -q -m many &&
+		mkdir many && echo m >many/f && git add many && git commit -q -m m) 2>err &&
+	echo "threadmind: summaries may be outdated: many-1 many-10 many-11 many-12 many-2 many-3 many-4 many-5 many-6 many-7 … (git threadmind stale)" >expect &&
+	test_cmp expect err
+'
+
+test_expect_success 'post-merge flags the stale threads' '
+	(cd stl && git checkout -q -b side 2>/dev/null && echo b2 >>src/b/f &&
+		THREADMIND_HOOKS=0 git commit -q -am "change b" &&
+		git checkout -q main 2>/dev/null &&
+		echo x >>doc/f && THREADMIND_HOOKS=0 git commit -q -am doc2 &&
+		git merge -q --no-edit side) 2>err &&
+	grep "^threadmind: summaries may be outdated: .*beta.* (git threadmind stale)$" err &&
+	! grep "problem" err
+'
+
 test_expect_success 'a linked worktree runs the shared hooks' '
 	(cd app && git worktree add -q -b wt ../wt) 2>err &&
 	test ! -e app/.git/worktrees/wt/hooks &&
