@@ -24,9 +24,12 @@ CMD(rm);
 CMD(project);
 CMD(migrate);
 CMD(doctor);
+CMD(install);
+CMD(uninstall);
 CMD(prompt);
 CMD(resolve);
 CMD(stale);
+CMD(hook);
 
 #undef CMD
 #endif

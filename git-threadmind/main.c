@@ -35,9 +35,12 @@ static const struct command commands[] = {
 	{"project", cmd_project, "list, create or pick projects"},
 	{"migrate", cmd_migrate, "upgrade a ThreadMind 0.4 store"},
 	{"doctor", cmd_doctor, "check the store, repair what is safe"},
+	{"install", cmd_install, "set up the merge driver, attributes, hooks"},
+	{"uninstall", cmd_uninstall, "remove what install added"},
 	{"prompt", cmd_prompt, "the active thread's id, for a shell prompt"},
 	{"resolve", cmd_resolve, "re-merge conflicted .threadmind/ files"},
 	{"stale", cmd_stale, "threads whose paths changed since their commit"},
+	{"hook", cmd_hook, "entry point of the git hook stubs"},
 };
 
 static const char *const main_usage[] = {

@@ -1,0 +1,202 @@
+/*
+ * git threadmind install / uninstall: the merge driver config,
+ * .threadmind/.gitattributes and the hooks (DESIGN.md section 7).  The
+ * plan and the writing are lib/install.c; this file prints.
+ */
+#include "builtin.h"
+#include "cli.h"
+
+#include "lib/install.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *const install_usage[] = {
+        "git threadmind install [--global] [--manual]",
+        NULL,
+};
+
+static const char *const uninstall_usage[] = {
+        "git threadmind uninstall [--global] [--attributes] [--manual]",
+        NULL,
+};
+
+/* Open the repository (NULL outside one) and the store (NULL when none). */
+static void open_repo(struct tm_git **g, tm_store **s)
+{
+	char *cwd = getcwd(NULL, 0);
+	int error;
+
+	if (!cwd)
+		die("cannot read the current folder: %s", strerror(errno));
+	*g = NULL;
+	*s = NULL;
+	error = tm_git_open(g, NULL, true);
+	if (error == TM_ENOTFOUND) {
+		tm_error_clear();
+		*g = NULL;
+	} else if (error < 0) {
+		die_lib();
+	}
+	if (*g && tm_git_workdir(*g)) {
+		error = tm_store_discover(s, cwd);
+		if (error == TM_ENOTFOUND) {
+			tm_error_clear();
+			*s = NULL;
+		} else if (error < 0) {
+			die_lib();
+		}
+	}
+	free(cwd);
+}
+
+/* Print the refused steps with their line to add; how many. */
+static size_t print_refusals(const tm_install_plan *plan)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < plan->n; i++) {
+		const tm_install_step *st = &plan->steps[i];
+
+		if (st->kind != TM_INSTALL_MANUAL || st->done || !st->refused)
+			continue;
+		fprintf(stderr, "error: %s\n", st->what);
+		if (st->data)
+			fprintf(stderr, "    %s\n", st->data);
+		n++;
+	}
+	return n;
+}
+
+static void print_manual(const tm_install_plan *plan)
+{
+	tm_buf out = TM_BUF_INIT;
+	size_t i;
+
+	for (i = 0; i < plan->n; i++) {
+		if (i)
+			tm_buf_putc(&out, '\n');
+		tm_install_step_script(&out, &plan->steps[i]);
+	}
+	fwrite(out.ptr ? out.ptr : "", 1, out.size, stdout);
+	tm_buf_release(&out);
+}
+
+/* Steps left to the user (uninstall): warnings with the line to remove. */
+static void print_notes(const tm_install_plan *plan)
+{
+	size_t i;
+
+	for (i = 0; i < plan->n; i++) {
+		const tm_install_step *st = &plan->steps[i];
+
+		if (st->kind != TM_INSTALL_MANUAL || st->done || st->refused)
+			continue;
+		warning("%s", st->what);
+		if (st->data)
+			fprintf(stderr, "    %s\n", st->data);
+	}
+}
+
+static int run(bool uninstall, bool global, bool manual, bool attributes)
+{
+	tm_install_options opts = TM_INSTALL_OPTIONS_INIT;
+	tm_install_plan plan = TM_INSTALL_PLAN_INIT;
+	struct tm_git *g;
+	tm_store *s;
+	size_t i, applied = 0;
+	int error;
+
+	open_repo(&g, &s);
+	if (!g && !global)
+		die("not a git repository; run 'git threadmind %s' inside "
+		    "one (or use --global for the merge driver config alone)",
+		    uninstall ? "uninstall" : "install");
+	if (g && !s && !uninstall && !global)
+		die("not a ThreadMind repository (no .threadmind folder); run "
+		    "'git threadmind init' first");
+	if (!s && !uninstall && !manual)
+		note("no .threadmind folder here: only the %s",
+		     g ? "merge driver config and the hooks are installed"
+		       : "global merge driver config is installed");
+	opts.uninstall = uninstall;
+	opts.global = global;
+	opts.attributes = attributes;
+	opts.home = getenv("HOME");
+	if (tm_install_plan_make(&plan, g, s ? tm_store_dir(s) : NULL, &opts) <
+	    0)
+		die_lib();
+	if (!uninstall && tm_install_plan_refused(&plan)) {
+		size_t n = print_refusals(&plan);
+
+		die("nothing was installed: see the hook%s above, then run "
+		    "'git threadmind install' again",
+		    n == 1 ? "" : "s");
+	}
+	if (manual) {
+		print_manual(&plan);
+		goto done;
+	}
+	error = tm_install_apply(&plan);
+	for (i = 0; i < plan.n; i++)
+		if (plan.steps[i].applied) {
+			printf("%s\n", plan.steps[i].what);
+			applied++;
+		}
+	if (error < 0)
+		die_lib();
+	print_notes(&plan);
+	if (!applied && uninstall)
+		printf("nothing to uninstall\n");
+	else if (!applied && plan.hooks_dir)
+		printf("ThreadMind is already installed (hooks in '%s')\n",
+		       plan.hooks_dir);
+	else if (!applied)
+		printf("ThreadMind's merge driver is already installed\n");
+done:
+	tm_install_plan_clear(&plan);
+	tm_store_free(s);
+	tm_git_free(g);
+	return 0;
+}
+
+int cmd_install(int argc, const char **argv)
+{
+	bool global = false, manual = false;
+	const struct option opts[] = {
+	        OPT_BOOL_(0, "global", &global,
+	                  "merge driver config in the global git config"),
+	        OPT_BOOL_(0, "manual", &manual,
+	                  "write nothing; print every step instead"),
+	        OPT_GLOBALS,
+	        OPT_END_(),
+	};
+
+	if (parse_options(argc, argv, opts, install_usage) != 0)
+		usage_msg(install_usage, opts, "install takes no arguments");
+	return run(false, global, manual, false);
+}
+
+int cmd_uninstall(int argc, const char **argv)
+{
+	bool global = false, manual = false, attributes = false;
+	const struct option opts[] = {
+	        OPT_BOOL_(0, "global", &global,
+	                  "remove the merge driver config from the global git "
+	                  "config"),
+	        OPT_BOOL_(
+	                0, "attributes", &attributes,
+	                "also remove the lines of .threadmind/.gitattributes"),
+	        OPT_BOOL_(0, "manual", &manual,
+	                  "change nothing; print every step instead"),
+	        OPT_GLOBALS,
+	        OPT_END_(),
+	};
+
+	if (parse_options(argc, argv, opts, uninstall_usage) != 0)
+		usage_msg(uninstall_usage, opts,
+		          "uninstall takes no arguments");
+	return run(true, global, manual, attributes);
+}

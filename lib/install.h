@@ -1,0 +1,272 @@
+/*
+ * `git threadmind install` / `uninstall`: the hook stubs and the block added
+ * to a user's hook script (pure text functions), and the plan of what to
+ * write where: hooks, .threadmind/.gitattributes, the merge driver config.
+ */
+#ifndef TM_INSTALL_H
+#define TM_INSTALL_H
+
+#include "buf.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct tm_git;
+
+/* The lines around our call in a hook script that is not ours. */
+#define TM_INSTALL_BEGIN "# >>> threadmind >>>"
+#define TM_INSTALL_END   "# <<< threadmind <<<"
+
+/* The merge driver as git is told about it (DESIGN.md section 6). */
+#define TM_INSTALL_DRIVER_KEY "merge.threadmind.driver"
+#define TM_INSTALL_DRIVER     "git-threadmind-merge %O %A %B %L %P"
+#define TM_INSTALL_NAME_KEY   "merge.threadmind.name"
+#define TM_INSTALL_NAME       "threadmind thread and project files"
+
+/* The lines of .threadmind/.gitattributes, in order. */
+#define TM_INSTALL_ATTR_THREADS  "threads/**/*.md merge=threadmind"
+#define TM_INSTALL_ATTR_PROJECTS "projects/*.json merge=threadmind"
+
+/* The hooks threadmind installs, in order, NULL-terminated. */
+extern const char *const tm_install_hook_names[];
+
+/* True when `name` is one of tm_install_hook_names. */
+bool tm_install_hook_known(const char *name);
+
+/* ---- pure text functions ---- */
+
+/*
+ * Append the stub file of hook `name` (a known hook name): a POSIX sh
+ * script that runs `git-threadmind hook NAME "$@"` when git-threadmind is
+ * on PATH and always ends in `exit 0`.  hooks/NAME in the source tree holds
+ * the same bytes.
+ */
+void tm_install_stub(tm_buf *out, const char *name);
+
+/* True when `len` bytes at `data` are exactly the stub of hook `name`. */
+bool tm_install_is_stub(const char *data, size_t len, const char *name);
+
+/*
+ * True when a hook file is a shell script that our block may go into: a
+ * `#!` line naming sh, bash, dash, zsh, ksh, mksh, ash or posh (directly,
+ * or through `/usr/bin/env [-S] NAME`), or text without a `#!` line (git
+ * runs those with sh).  False for anything else (another interpreter, a
+ * NUL byte, an ELF binary).
+ */
+bool tm_install_is_shell(const char *data, size_t len);
+
+/*
+ * True when the file holds a TM_INSTALL_BEGIN line (our block, complete or
+ * not).
+ */
+bool tm_install_has_block(const char *data, size_t len);
+
+/*
+ * True when the file, outside our blocks, mentions `git-threadmind` or
+ * `git threadmind`: a call added by hand (or a stub changed since install),
+ * which install leaves alone.
+ */
+bool tm_install_calls_us(const char *data, size_t len);
+
+/*
+ * Append the one line a user adds by hand to call hook `name` from a
+ * script (without a line end): `git-threadmind hook NAME "$@" || :`.
+ */
+void tm_install_call_line(tm_buf *out, const char *name);
+
+/*
+ * Insert our block for hook `name` into the shell script `data` (`len`
+ * bytes); the whole new file goes to `out`.
+ *
+ * When the last command line (not blank, not a comment; the first line of
+ * a command continued with `\`) starts with `exit` or `exec`, the block
+ * goes right above it.  Otherwise it is appended at the end, saving `$?`
+ * first and ending in `exit` with it, so that the script's exit status is
+ * unchanged (git uses post-checkout's).  A file that does not end in a line
+ * end gets one before the block, and the block's last line then has none
+ * (so that tm_install_remove knows to take it away again).  The block uses
+ * the file's line end (CRLF when its first line ends so).  post-rewrite's
+ * block reads the rewritten list from stdin, passes it to the hook and
+ * gives it back to the rest of the script on stdin.
+ *
+ * A file that already holds our block is first taken back to what it was
+ * without it (tm_install_remove), so that `out` is always the file with one
+ * current block.  Errors: TM_EPARSE when a block has no end line.
+ */
+int tm_install_insert(tm_buf *out, const char *data, size_t len,
+                      const char *name);
+
+/*
+ * Remove every block of ours (TM_INSTALL_BEGIN line to TM_INSTALL_END
+ * line, both included, whatever is between) from `data` and append the
+ * rest to `out`: the bytes as they were before tm_install_insert, exactly.
+ * A file without a block is copied as is.  Errors: TM_EPARSE when a block
+ * has no end line (nothing is appended).
+ */
+int tm_install_remove(tm_buf *out, const char *data, size_t len);
+
+/*
+ * True when nothing but a `#!` line, blank lines and line ends remains: a
+ * hook file that was only our block, which uninstall deletes.
+ */
+bool tm_install_is_empty_script(const char *data, size_t len);
+
+/*
+ * .threadmind/.gitattributes: append to `out` the file with our two lines
+ * added where missing (at the end, after a line end when the file lacks
+ * one).  A line counts as present when its pattern is ours and it sets
+ * `merge=threadmind`, whatever else it sets.  Returns true when something
+ * was added.
+ */
+bool tm_install_attributes_add(tm_buf *out, const char *data, size_t len);
+
+/*
+ * The opposite: append the file without the lines that are exactly ours
+ * (blanks between words ignored).  Returns true when a line was removed.
+ */
+bool tm_install_attributes_remove(tm_buf *out, const char *data, size_t len);
+
+/*
+ * A git config file without an empty `[merge "threadmind"]` section header:
+ * the line git and libgit2 leave behind once the last key of the section
+ * is removed.  The header goes only when nothing but blank lines follows it
+ * up to the next section or the end (a comment keeps it).  Appends the
+ * file to `out`, and returns true when the header was dropped.
+ */
+bool tm_install_config_drop_section(tm_buf *out, const char *data, size_t len);
+
+/*
+ * Where git runs the hooks, into *out (malloc'd, no trailing '/'):
+ * `hooks_path` (core.hooksPath; NULL or "" when unset) with a leading `~/`
+ * taken from `home` (and `~user/` from the password database), relative to
+ * `workdir` (the worktree root, where git runs hooks) or, in a bare
+ * repository (`workdir` NULL), to `gitdir`; unset: `commondir`/hooks, the
+ * folder that every worktree of the repository shares.  Errors: TM_EINVALID
+ * for a `~` that cannot be expanded.
+ */
+int tm_install_hooks_path(char **out, const char *hooks_path,
+                          const char *workdir, const char *gitdir,
+                          const char *commondir, const char *home);
+
+/* ---- the plan: what install / uninstall would change ---- */
+
+typedef enum {
+	TM_INSTALL_SET_CONFIG,   /* set `key` = `value` in the config `path` */
+	TM_INSTALL_UNSET_CONFIG, /* remove `key` from the config `path` */
+	TM_INSTALL_WRITE_FILE,   /* create or replace `path` with `data` */
+	TM_INSTALL_DELETE_FILE,  /* remove `path` */
+	TM_INSTALL_MANUAL        /* cannot be done here: see `what`, `data` */
+} tm_install_kind;
+
+typedef struct {
+	tm_install_kind kind;
+	bool done;    /* already so: nothing to do */
+	bool refused; /* MANUAL: install must not go on without it */
+	bool applied; /* set by tm_install_apply when it did the step */
+	char *what;   /* one line for people ("hook 'post-commit': …") */
+	char *path;   /* the file (for config steps: the config file) */
+	bool global;  /* config steps: the global file (`git config
+	                 --global`) */
+	char *key;    /* config steps */
+	char *value;  /* SET_CONFIG */
+	char *data;   /* WRITE_FILE: the new content; MANUAL: the line to
+	                 add by hand (or NULL) */
+	size_t len;
+	unsigned mode; /* WRITE_FILE of a new file: its permission bits */
+	bool make_dir; /* WRITE_FILE: its folder does not exist yet */
+	bool existed;  /* WRITE_FILE / DELETE_FILE: the file existed when
+	                  planned, holding `old` */
+	char *old;
+	size_t old_len;
+} tm_install_step;
+
+typedef struct {
+	tm_install_step *steps;
+	size_t n;
+	size_t alloc;
+	char *hooks_dir; /* where the hooks go (NULL without a repository) */
+} tm_install_plan;
+
+#define TM_INSTALL_PLAN_INIT     \
+	{                        \
+		NULL, 0, 0, NULL \
+	}
+
+typedef struct {
+	unsigned version;
+	bool uninstall;   /* plan the removal instead */
+	bool global;      /* the merge driver config in the global file */
+	bool attributes;  /* uninstall: also remove the attribute lines */
+	const char *home; /* HOME, for `~/` in core.hooksPath (may be NULL) */
+} tm_install_options;
+
+#define TM_INSTALL_OPTIONS_VERSION 1
+#define TM_INSTALL_OPTIONS_INIT                                       \
+	{                                                             \
+		TM_INSTALL_OPTIONS_VERSION, false, false, false, NULL \
+	}
+
+/*
+ * Plan install (or, with opts->uninstall, uninstall) into `out` (cleared
+ * first; free with tm_install_plan_clear).  Reads only.
+ *
+ * Steps, in order: the two merge driver keys in the repository's config
+ * (`commondir`/config) or, with opts->global, the global one (git's rules:
+ * ~/.gitconfig unless only the XDG file exists); when `store_dir` (the
+ * .threadmind folder) is given, .threadmind/.gitattributes (on uninstall
+ * only with opts->attributes: the lines removed, the file deleted when
+ * nothing else is left); with `g`, one step per hook in the folder of
+ * tm_install_hooks_path.
+ *
+ * Hooks on install: missing → our stub (mode 0755); our stub → done; a
+ * file calling us outside a block → done (left alone); a shell script →
+ * our block inserted (done when the block is already current); a symbolic
+ * link, a file that is not executable (git would not run it), not a shell
+ * script or over 1 MiB → a refused MANUAL step whose `data` is the line to
+ * add by hand.  On uninstall: our stub → deleted; a script with our block
+ * → the block removed (the file deleted when only a `#!` line would be
+ * left); a file calling us by hand → a MANUAL step (not refused); anything
+ * else → done.
+ *
+ * `g` NULL (outside a repository) plans only the config steps, and then
+ * needs opts->global.  Errors: TM_EINVALID for that, or for a `~` in
+ * core.hooksPath that cannot be expanded; TM_ERROR when a file or the
+ * config cannot be read.
+ */
+int tm_install_plan_make(tm_install_plan *out, struct tm_git *g,
+                         const char *store_dir, const tm_install_options *opts);
+
+/* Free what the plan holds and empty it (it may be reused). */
+void tm_install_plan_clear(tm_install_plan *plan);
+
+/* True when a step is refused (install must change nothing). */
+bool tm_install_plan_refused(const tm_install_plan *plan);
+
+/*
+ * Carry out the steps that are neither done nor MANUAL, in order, setting
+ * `applied` on each.  Files are written atomically (a new file gets the
+ * step's mode; a replaced one keeps its own); the hook folder is created
+ * when missing.  Before each file step the file is checked to still be as
+ * planned.  Stops at the first failure.
+ *
+ * Errors: TM_EINVALID when the plan holds a refused step (nothing is
+ * done); TM_ECONFLICT when a file changed since it was planned ("run it
+ * again"); TM_ERROR when a file or the config cannot be written.
+ */
+int tm_install_apply(tm_install_plan *plan);
+
+/*
+ * Append a step as shell commands a person can run instead (for
+ * `--manual`): `git config [--global] KEY 'VALUE'`, `git config [--global]
+ * --unset KEY`, `mkdir -p` + `cat > FILE <<'EOF'` … `EOF` (+ `chmod` for
+ * a new file's mode), `rm FILE`; a MANUAL step as `#` comment lines with
+ * the line to add.  Every line is preceded by `# ` + `what`; a done step is
+ * only that comment, saying it is already done.  Paths and values are
+ * single-quoted for sh.
+ */
+void tm_install_step_script(tm_buf *out, const tm_install_step *step);
+
+/* Append `s` single-quoted for sh (`'it'\''s'`). */
+void tm_install_sh_quote(tm_buf *out, const char *s);
+
+#endif
