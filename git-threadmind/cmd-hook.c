@@ -207,10 +207,11 @@ static int config_string(char **out, struct tm_git *g, const char *key)
 /* A boolean config value with git's spellings; `dflt` when unset or bad. */
 static bool config_bool(struct tm_git *g, const char *key, bool dflt)
 {
-	static const char *const yes[] = {"true", "yes", "on", ""};
-	static const char *const no[] = {"false", "no", "off"};
+	static const char *const yes[] = {"true", "yes", "on"};
+	static const char *const no[] = {"false", "no", "off", ""};
 	char *v = env_config(key), *end;
 	bool b = dflt;
+	long x;
 	size_t i;
 
 	if (!v) {
@@ -221,12 +222,13 @@ static bool config_bool(struct tm_git *g, const char *key, bool dflt)
 	}
 	for (i = 0; i < sizeof(yes) / sizeof(*yes); i++)
 		if (!strcasecmp(v, yes[i]))
-			b = i < 3;
+			b = true;
 	for (i = 0; i < sizeof(no) / sizeof(*no); i++)
 		if (!strcasecmp(v, no[i]))
 			b = false;
-	if (*v && strtol(v, &end, 10) >= 0 && *end == '\0')
-		b = strtol(v, NULL, 10) != 0;
+	x = strtol(v, &end, 10);
+	if (*v && *end == '\0')
+		b = x != 0;
 	free(v);
 	return b;
 }
