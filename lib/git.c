@@ -22,15 +22,19 @@ static int init_status;
 
 /*
  * libgit2 stays initialised until the process exits: tm_git objects can be
- * opened and freed in any order, from any thread.
+ * opened and freed in any order, from any thread.  Its object cache is
+ * turned off: we read each tree and commit once (the staleness walk over
+ * 10,000 commits was both slower and 2.5 times larger with it).
  */
 static void init_libgit2(void)
 {
 	if (git_libgit2_init() < 0)
 		init_status = -1;
+	else
+		git_libgit2_opts(GIT_OPT_ENABLE_CACHING, 0);
 }
 
-static int ensure_init(void)
+int tm_git_init(void)
 {
 	pthread_once(&init_once, init_libgit2);
 	if (init_status < 0)
@@ -137,7 +141,7 @@ int tm_git_open(tm_git **out, const char *path, bool from_env)
 	tm_git *g;
 	int error;
 
-	if ((error = ensure_init()) < 0)
+	if ((error = tm_git_init()) < 0)
 		return error;
 	if (from_env) {
 		error = open_from_env(&repo, path);
@@ -345,7 +349,7 @@ static int config_value(char **out, bool *valueless, tm_git *g, const char *key)
 		return tm_error_set(TM_EINVALID, "empty config key");
 	if (command_line_value(out, valueless, key))
 		return 0;
-	if ((error = ensure_init()) < 0)
+	if ((error = tm_git_init()) < 0)
 		return error;
 	if (g)
 		error = git_repository_config(&cfg, g->repo);
@@ -418,7 +422,7 @@ int tm_author_id(char **out, const char *name, const char *email)
 
 	if (!email)
 		email = "";
-	if ((error = ensure_init()) < 0)
+	if ((error = tm_git_init()) < 0)
 		return error;
 	if (git_odb_hash(&oid, email, strlen(email), GIT_OBJECT_BLOB) < 0)
 		return git_fail(TM_ERROR, "cannot hash the e-mail address");

@@ -15,4 +15,11 @@
  */
 git_repository *tm_git_repository(tm_git *g);
 
+/*
+ * Initialise libgit2 once per process (thread-safe; never shut down), with
+ * the settings the library relies on.  Every lib/ file that calls libgit2
+ * without a tm_git calls this first.  TM_ERROR when libgit2 cannot start.
+ */
+int tm_git_init(void);
+
 #endif

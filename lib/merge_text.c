@@ -3,25 +3,17 @@
  * one-conflict result for binary input, and the order of merged lists.
  */
 #include "merge_internal.h"
+#include "git_internal.h"
 #include "error.h"
 
 #include <git2/errors.h>
 #include <git2/global.h>
 #include <git2/merge.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 const char *const tm_merge__side_name[3] = {"the ancestor", "ours", "theirs"};
-
-static pthread_once_t libgit2_once = PTHREAD_ONCE_INIT;
-static int libgit2_init_error;
-
-static void init_libgit2(void)
-{
-	libgit2_init_error = git_libgit2_init() < 0;
-}
 
 void tm_merge__normalize_options(tm_merge_options *out,
                                  const tm_merge_options *in)
@@ -104,9 +96,8 @@ int tm_merge__text(tm_buf *out, bool *conflicted,
 	const git_error *e;
 	int i;
 
-	pthread_once(&libgit2_once, init_libgit2);
-	if (libgit2_init_error)
-		return tm_error_set(TM_ERROR, "cannot initialise libgit2");
+	if (tm_git_init() < 0)
+		return TM_ERROR;
 	for (i = 0; i < 3; i++)
 		fill_input(&in[i], &s[i]);
 	memset(&gopts, 0, sizeof(gopts));
