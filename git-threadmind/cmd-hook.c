@@ -107,127 +107,14 @@ static bool env_disabled(void)
 	return false;
 }
 
-/* Read one sh single-quoted word ('…' with '\'' inside) at *p. */
-static bool sq_word(tm_buf *out, const char **p)
-{
-	const char *s = *p;
-
-	if (*s != '\'')
-		return false;
-	for (;;) {
-		const char *q = strchr(++s, '\'');
-
-		if (!q)
-			return false;
-		tm_buf_put(out, s, (size_t)(q - s));
-		s = q + 1;
-		/* '\'' and '\!' as git's sq_quote writes them */
-		if (s[0] == '\\' && s[1] && s[2] == '\'') {
-			tm_buf_putc(out, s[1]);
-			s += 2;
-			continue;
-		}
-		break;
-	}
-	*p = s;
-	return true;
-}
-
-/*
- * The value of `key` given with `git -c key=value` (GIT_CONFIG_PARAMETERS,
- * GIT_CONFIG_COUNT), which git passes to hooks but libgit2 does not read;
- * malloc'd, "true" for a key without a value, NULL when not given.
- */
-static char *env_config(const char *key)
-{
-	const char *p = getenv("GIT_CONFIG_PARAMETERS"), *c;
-	char *found = NULL;
-	long n, i;
-
-	while (p && *p) {
-		tm_buf k = TM_BUF_INIT, v = TM_BUF_INIT;
-		const char *eq;
-		bool has_value = false;
-
-		while (*p == ' ')
-			p++;
-		if (!*p || !sq_word(&k, &p)) {
-			tm_buf_release(&k);
-			break;
-		}
-		if (*p == '=') {
-			p++;
-			has_value = sq_word(&v, &p);
-		} else if ((eq = strchr(tm_buf_cstr(&k), '='))) {
-			/* the old form: 'key=value' */
-			tm_buf_puts(&v, eq + 1);
-			tm_buf_truncate(&k, (size_t)(eq - k.ptr));
-			has_value = true;
-		}
-		if (!strcasecmp(tm_buf_cstr(&k), key)) {
-			free(found);
-			found = tm_xstrdup(has_value ? tm_buf_cstr(&v)
-			                             : "true");
-		}
-		tm_buf_release(&k);
-		tm_buf_release(&v);
-	}
-	c = getenv("GIT_CONFIG_COUNT");
-	n = c ? strtol(c, NULL, 10) : 0;
-	for (i = 0; i < n && i < 10000; i++) {
-		char name[64];
-		const char *k, *v;
-
-		snprintf(name, sizeof(name), "GIT_CONFIG_KEY_%ld", i);
-		k = getenv(name);
-		snprintf(name, sizeof(name), "GIT_CONFIG_VALUE_%ld", i);
-		v = getenv(name);
-		if (k && v && !strcasecmp(k, key)) {
-			free(found);
-			found = tm_xstrdup(v);
-		}
-	}
-	return found;
-}
-
-/* A config value as the hook's git sees it: `git -c` first. */
-static int config_string(char **out, struct tm_git *g, const char *key)
-{
-	char *v = env_config(key);
-
-	if (v) {
-		*out = v;
-		return 0;
-	}
-	if (!g)
-		return TM_ENOTFOUND;
-	return tm_git_config_string(out, g, key);
-}
-
-/* A boolean config value with git's spellings; `dflt` when unset or bad. */
+/* A boolean config value (`git -c` included); `dflt` when unset or bad. */
 static bool config_bool(struct tm_git *g, const char *key, bool dflt)
 {
-	static const char *const yes[] = {"true", "yes", "on", ""};
-	static const char *const no[] = {"false", "no", "off"};
-	char *v = env_config(key), *end;
 	bool b = dflt;
-	size_t i;
 
-	if (!v) {
-		if (g && tm_git_config_bool(&b, g, key, dflt) < 0)
-			b = dflt;
-		tm_error_clear();
-		return b;
-	}
-	for (i = 0; i < sizeof(yes) / sizeof(*yes); i++)
-		if (!strcasecmp(v, yes[i]))
-			b = i < 3;
-	for (i = 0; i < sizeof(no) / sizeof(*no); i++)
-		if (!strcasecmp(v, no[i]))
-			b = false;
-	if (*v && strtol(v, &end, 10) >= 0 && *end == '\0')
-		b = strtol(v, NULL, 10) != 0;
-	free(v);
+	if (tm_git_config_bool(&b, g, key, dflt) < 0)
+		b = dflt;
+	tm_error_clear();
 	return b;
 }
 
@@ -244,7 +131,8 @@ static int lock(struct hook *h, tm_lock **out)
 	double left = BUDGET - elapsed(h);
 
 	opts.timeout = LOCK_WAIT_MAX;
-	if (config_string(&value, g, "threadmind.lockTimeout") == 0) {
+	if (g &&
+	    tm_git_config_string(&value, g, "threadmind.lockTimeout") == 0) {
 		double v = strtod(value, &end);
 
 		if (end != value && *end == '\0' && v >= 0 && v < opts.timeout)

@@ -7,12 +7,11 @@
 
 #include "atomic.h"
 #include "error.h"
-#include "git.h"
+#include "git_internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <git2.h>
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,15 +20,6 @@
 #include <unistd.h>
 
 /* ---- the plan ---- */
-
-static pthread_once_t init_once = PTHREAD_ONCE_INIT;
-static int init_status;
-
-static void init_libgit2(void)
-{
-	if (git_libgit2_init() < 0)
-		init_status = -1;
-}
 
 static int git_fail(int code, const char *what, const char *path)
 {
@@ -566,9 +556,8 @@ int tm_install_plan_make(tm_install_plan *out, struct tm_git *g,
 		                    "not in a git repository; outside one "
 		                    "only the --global merge driver config "
 		                    "can be changed");
-	pthread_once(&init_once, init_libgit2);
-	if (init_status < 0)
-		return tm_error_set(TM_ERROR, "cannot initialise libgit2");
+	if ((error = tm_git_init()) < 0)
+		return error;
 	if (opts->global)
 		error = global_config_path(&config);
 	else {
