@@ -3,6 +3,7 @@
  * and the safe repairs in the table `repairs` (see doctor.h).
  */
 #include "doctor.h"
+#include "install.h"
 
 #include "atomic.h"
 #include "error.h"
@@ -870,6 +871,33 @@ static bool has_attribute(const char *data, const char *pattern)
 	return false;
 }
 
+/* The hooks `install` would write or change (missing, outdated, not ours). */
+static int check_hooks(tm_doctor_report *out, struct ctx *c)
+{
+	tm_install_options opts = TM_INSTALL_OPTIONS_INIT;
+	tm_install_plan plan = TM_INSTALL_PLAN_INIT;
+	struct tm_git *g = c->o->git ? tm_store_git(c->s) : NULL;
+	size_t i, dlen;
+
+	if (!g || tm_install_plan_make(&plan, g, tm_store_dir(c->s), &opts) < 0) {
+		tm_error_clear();
+		return 0;
+	}
+	dlen = plan.hooks_dir ? strlen(plan.hooks_dir) : 0;
+	for (i = 0; i < plan.n; i++) {
+		const tm_install_step *st = &plan.steps[i];
+
+		if (st->done || !st->path || !dlen ||
+		    strncmp(st->path, plan.hooks_dir, dlen))
+			continue;
+		tm_doctor_add(out, TM_DOCTOR_HOOKS, NULL, false,
+		              "%s; run 'git threadmind install'%s", st->what,
+		              st->refused ? " (or add the line by hand)" : "");
+	}
+	tm_install_plan_clear(&plan);
+	return 0;
+}
+
 static int check_gitattributes(tm_doctor_report *out, struct ctx *c)
 {
 	static const char *const patterns[] = {TM_DOCTOR_ATTR_THREADS,
@@ -931,6 +959,7 @@ static int (*const checks[])(tm_doctor_report *, struct ctx *) = {
 	check_gitignore,
 	check_merge_driver,
 	check_gitattributes,
+	check_hooks,
 };
 /* clang-format on */
 

@@ -201,4 +201,18 @@ test_expect_success 'install and uninstall take no arguments' '
 	grep "^usage: git threadmind uninstall" out
 '
 
+test_expect_success 'doctor reports a missing or outdated hook, clean after install' '
+	new_repo doc && (cd doc && git threadmind init -q) &&
+	(cd doc && test_exit_code 1 git threadmind doctor) >out &&
+	grep "^hooks: hook .post-commit.: create" out &&
+	(cd doc && git threadmind install -q && git threadmind doctor) &&
+	rm doc/.git/hooks/post-merge &&
+	printf "#!/bin/sh\necho mine\n" >doc/.git/hooks/post-commit &&
+	chmod +x doc/.git/hooks/post-commit &&
+	(cd doc && test_exit_code 1 git threadmind doctor) >out &&
+	grep "^hooks: hook .post-merge.: create" out &&
+	grep "^hooks: hook .post-commit." out &&
+	test $(grep -c "^hooks:" out) = 2
+'
+
 test_done
