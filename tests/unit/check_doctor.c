@@ -616,11 +616,14 @@ END_TEST
 START_TEST(test_doctor_git_setup)
 {
 	tm_doctor_options o = TM_DOCTOR_OPTIONS_INIT;
+	char *hooks;
 
 	sh("git init -q '%s'", repo);
 	init_store();
 	check();
-	ck_assert_uint_eq(report.n, 2);
+	/* driver, attributes, and the four hooks */
+	ck_assert_uint_eq(report.n, 6);
+	ck_assert_uint_eq(count("hooks"), 4);
 	ck_assert_ptr_null(find("merge-driver")->file);
 	ck_assert_str_eq(find("gitattributes")->file,
 	                 ".threadmind/.gitattributes");
@@ -642,6 +645,16 @@ START_TEST(test_doctor_git_setup)
 	   repo);
 	tm_store_free(store); /* the repository's config is read once */
 	ck_assert_int_eq(tm_store_open(&store, repo), 0);
+	check();
+	ck_assert_uint_eq(report.n, 4);
+	ck_assert_uint_eq(count("hooks"), 4);
+	/* our stubs, as install writes them */
+	hooks = tmt_resource("../../hooks");
+	sh("cd '%s' && for h in post-checkout post-commit post-merge "
+	   "post-rewrite; do cp '%s/'$h .git/hooks/ && "
+	   "chmod +x .git/hooks/$h; done",
+	   repo, hooks);
+	free(hooks);
 	check();
 	if (report.n)
 		dump();
