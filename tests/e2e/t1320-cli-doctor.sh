@@ -4,12 +4,9 @@
 
 T=shop/.threadmind/threads/shop
 
-# install_driver REPO: what `install` will do, by hand.
+# install_driver REPO: the merge driver, its attributes and the hooks.
 install_driver() {
-	git -C "$1" config merge.threadmind.driver \
-		"git-threadmind-merge %O %A %B %L %P" &&
-	printf "threads/**/*.md merge=threadmind\nprojects/*.json merge=threadmind\n" \
-		>"$1/.threadmind/.gitattributes"
+	(cd "$1" && git threadmind install -q)
 }
 
 test_expect_success 'without the merge driver: exit 1, not fixable' '
@@ -18,7 +15,8 @@ test_expect_success 'without the merge driver: exit 1, not fixable' '
 	(cd shop && test_exit_code 1 git threadmind doctor) >out &&
 	grep "^merge-driver: git config merge.threadmind.driver is not set" out &&
 	grep "^gitattributes: .\.threadmind/\.gitattributes. is missing" out &&
-	grep "^2 problems found$" out
+	test $(grep -c "^hooks: hook .post-[a-z]*.: create" out) = 4 &&
+	grep "^6 problems found$" out
 '
 
 test_expect_success 'a healthy store: exit 0' '
