@@ -73,7 +73,8 @@ int main(int argc, char **argv)
 	if (optind < argc && !strcmp(argv[optind], "--"))
 		optind++;
 	if (optind >= argc || runs < 1) {
-		fprintf(stderr, "usage: measure [-n RUNS] [-s SETUP] -- CMD...\n");
+		fprintf(stderr,
+		        "usage: measure [-n RUNS] [-s SETUP] -- CMD...\n");
 		return 2;
 	}
 	t = calloc((size_t)runs, sizeof(double));
@@ -90,9 +91,10 @@ int main(int argc, char **argv)
 		if (setup && system(setup) != 0)
 			return 1;
 		start = now_ms();
-		if (run(argv + optind, &rss) != 0 && !getenv("MEASURE_ANY_EXIT")) {
+		if (run(argv + optind, &rss) != 0 &&
+		    !getenv("MEASURE_ANY_EXIT")) {
 			fprintf(stderr, "measure: command failed: %s\n",
-				argv[optind]);
+			        argv[optind]);
 			return 1;
 		}
 		t[i] = now_ms() - start;

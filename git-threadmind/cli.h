@@ -12,11 +12,11 @@
 #include <stdio.h>
 
 #define EXIT_NEGATIVE 1
-#define EXIT_FATAL 128
-#define EXIT_USAGE 129
+#define EXIT_FATAL    128
+#define EXIT_USAGE    129
 
 /* Flags of a thread in output, beside TM_TREE_ORPHAN / TM_TREE_CYCLE. */
-#define CLI_FLAG_STALE (1u << 8)
+#define CLI_FLAG_STALE      (1u << 8)
 #define CLI_FLAG_UNREADABLE (1u << 9)
 
 /* The store, project and config of the command being run. */

@@ -10,8 +10,8 @@
 struct view {
 	tm_thread_list list;
 	tm_tree *tree;
-	char *active;    /* active thread id */
-	size_t *order;   /* node indexes in pre-order */
+	char *active;  /* active thread id */
+	size_t *order; /* node indexes in pre-order */
 	size_t norder;
 	bool *shown;     /* per node: shown without --all? */
 	unsigned *flags; /* per node: tree flags | CLI_FLAG_* */

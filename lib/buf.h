@@ -30,7 +30,10 @@ typedef struct {
 	size_t asize; /* bytes allocated */
 } tm_buf;
 
-#define TM_BUF_INIT {NULL, 0, 0}
+#define TM_BUF_INIT        \
+	{                  \
+		NULL, 0, 0 \
+	}
 
 void tm_buf_init(tm_buf *b);
 /* Free the memory and reset to empty. */
@@ -43,7 +46,7 @@ void tm_buf_put(tm_buf *b, const void *data, size_t len);
 void tm_buf_puts(tm_buf *b, const char *s);
 void tm_buf_putc(tm_buf *b, char c);
 void tm_buf_printf(tm_buf *b, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+        __attribute__((format(printf, 2, 3)));
 void tm_buf_vprintf(tm_buf *b, const char *fmt, va_list ap);
 /* Drop bytes past `len`. */
 void tm_buf_truncate(tm_buf *b, size_t len);
@@ -65,7 +68,10 @@ typedef struct {
 	size_t alloc;
 } tm_strv;
 
-#define TM_STRV_INIT {NULL, 0, 0}
+#define TM_STRV_INIT       \
+	{                  \
+		NULL, 0, 0 \
+	}
 
 void tm_strv_push(tm_strv *v, const char *s);
 /* Take ownership of `s` (which must come from malloc). */

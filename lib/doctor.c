@@ -879,7 +879,8 @@ static int check_hooks(tm_doctor_report *out, struct ctx *c)
 	struct tm_git *g = c->o->git ? tm_store_git(c->s) : NULL;
 	size_t i, dlen;
 
-	if (!g || tm_install_plan_make(&plan, g, tm_store_dir(c->s), &opts) < 0) {
+	if (!g ||
+	    tm_install_plan_make(&plan, g, tm_store_dir(c->s), &opts) < 0) {
 		tm_error_clear();
 		return 0;
 	}

@@ -28,7 +28,7 @@
 #define TM_DOCTOR_GITIGNORE      "gitignore"  /* [fix] .gitignore lines */
 #define TM_DOCTOR_MERGE_DRIVER   "merge-driver" /* merge.threadmind.driver */
 #define TM_DOCTOR_GITATTRIBUTES  "gitattributes"
-#define TM_DOCTOR_HOOKS          "hooks"       /* a hook missing or outdated */
+#define TM_DOCTOR_HOOKS          "hooks"   /* a hook missing or outdated */
 #define TM_DOCTOR_UPGRADE        "upgrade" /* a 0.4 trees/ index is still there */
 
 /* The patterns .threadmind/.gitattributes must give merge=threadmind. */

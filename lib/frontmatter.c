@@ -390,8 +390,7 @@ int tm_frontmatter_parse(tm_thread **out, const char *data, size_t len,
 			closed = true;
 			break;
 		}
-		if (tm_utf8_valid_prefix(l.p, l.len) !=
-		    l.len) {
+		if (tm_utf8_valid_prefix(l.p, l.len) != l.len) {
 			error = tm_error_set(TM_EPARSE,
 			                     "'%s' line %zu: invalid UTF-8 in "
 			                     "the frontmatter",

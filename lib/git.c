@@ -315,7 +315,8 @@ static bool command_line_value(char **out, bool *valueless, const char *key)
 			if (eq)
 				*eq = '\0';
 			if (key_equal(tm_buf_cstr(&k), key))
-				take(out, valueless, &found, eq ? eq + 1 : NULL);
+				take(out, valueless, &found,
+				     eq ? eq + 1 : NULL);
 		}
 	}
 	count = getenv("GIT_CONFIG_COUNT");

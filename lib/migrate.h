@@ -34,8 +34,8 @@ typedef struct {
  * skipped and named in `skipped`.  TM_EPARSE for invalid JSON or a shape with
  * no link at all.  `path` names the file in messages.
  */
-int tm_migrate_parse_index(tm_migrate_index *out, const char *data,
-			   size_t len, const char *path);
+int tm_migrate_parse_index(tm_migrate_index *out, const char *data, size_t len,
+                           const char *path);
 void tm_migrate_index_clear(tm_migrate_index *idx);
 
 /* Is there anything for `tm_migrate_run` to do (`trees/`, or `stats/` when

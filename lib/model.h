@@ -12,8 +12,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define TM_ROOT_THREAD_ID "main"
-#define TM_STATUS_DONE "done"
+#define TM_ROOT_THREAD_ID   "main"
+#define TM_STATUS_DONE      "done"
 #define TM_STATUS_ABANDONED "abandoned"
 
 /*
@@ -34,24 +34,24 @@ typedef struct {
  * an unchanged file round-trips); tm_timestamp compares them as instants.
  */
 typedef struct tm_thread {
-	char *id;          /* from the file name; authoritative */
-	char *field_id;    /* the `id` field as read (informative), or NULL */
+	char *id;       /* from the file name; authoritative */
+	char *field_id; /* the `id` field as read (informative), or NULL */
 	char *title;
-	char *parent_id;   /* NULL for a root (`parentId: null`) */
+	char *parent_id; /* NULL for a root (`parentId: null`) */
 	char *author;
 	char *created_at;
 	char *updated_at;
-	char *status;      /* NULL = active; "done", "abandoned", or kept as-is */
+	char *status; /* NULL = active; "done", "abandoned", or kept as-is */
 	char *branch;
 	char *commit;
-	bool has_paths;    /* `paths` present (possibly empty) */
+	bool has_paths; /* `paths` present (possibly empty) */
 	tm_strv paths;
 	char *merged_into;
 	tm_extra_field *extra;
 	size_t nextra;
-	char *body;        /* bytes after the closing `---` line */
+	char *body; /* bytes after the closing `---` line */
 	size_t body_len;
-	bool crlf;         /* the file uses CRLF line ends: write it back so */
+	bool crlf; /* the file uses CRLF line ends: write it back so */
 } tm_thread;
 
 /* A new, empty thread (all fields absent). */

@@ -9,7 +9,7 @@
 #include <string.h>
 
 static void add_entry(tm_resolve_report *r, const char *path,
-		      tm_resolve_outcome outcome, const char *note)
+                      tm_resolve_outcome outcome, const char *note)
 {
 	tm_resolve_entry *e;
 
@@ -63,24 +63,25 @@ struct conflict {
 
 /* The content of a stage's blob (empty for a missing stage). */
 static int blob_of(tm_buf *out, git_repository *repo, const struct conflict *c,
-		   int stage)
+                   int stage)
 {
 	git_blob *blob = NULL;
 
 	if (!c->has[stage])
 		return 0;
 	if (git_blob_lookup(&blob, repo, &c->id[stage]) < 0)
-		return tm_error_set(TM_ERROR, "cannot read the blob of '%s': %s",
-				    c->path, git_error_last()->message);
+		return tm_error_set(TM_ERROR,
+		                    "cannot read the blob of '%s': %s", c->path,
+		                    git_error_last()->message);
 	tm_buf_put(out, git_blob_rawcontent(blob),
-		   (size_t)git_blob_rawsize(blob));
+	           (size_t)git_blob_rawsize(blob));
 	git_blob_free(blob);
 	return 0;
 }
 
 static int resolve_one(tm_resolve_report *out, git_repository *repo,
-		       git_index *index, const struct conflict *c,
-		       const tm_merge_options *base)
+                       git_index *index, const struct conflict *c,
+                       const tm_merge_options *base)
 {
 	tm_buf o = TM_BUF_INIT, a = TM_BUF_INIT, b = TM_BUF_INIT;
 	tm_buf full = TM_BUF_INIT;
@@ -90,13 +91,13 @@ static int resolve_one(tm_resolve_report *out, git_repository *repo,
 
 	if (tm_merge_kind_of_path(c->path, NULL) == TM_MERGE_KIND_TEXT) {
 		add_entry(out, c->path, TM_RESOLVE_SKIPPED,
-			  "not a thread or project file");
+		          "not a thread or project file");
 		return 0;
 	}
 	if (!c->has[1] || !c->has[2]) {
 		add_entry(out, c->path, TM_RESOLVE_SKIPPED,
-			  "deleted on one side: keep it with 'git add' or "
-			  "drop it with 'git rm'");
+		          "deleted on one side: keep it with 'git add' or "
+		          "drop it with 'git rm'");
 		return 0;
 	}
 	if ((error = blob_of(&o, repo, c, 0)) < 0 ||
@@ -105,7 +106,7 @@ static int resolve_one(tm_resolve_report *out, git_repository *repo,
 		goto done;
 	opts.path = c->path;
 	error = tm_merge_files(&res, tm_buf_cstr(&o), o.size, tm_buf_cstr(&a),
-			       a.size, tm_buf_cstr(&b), b.size, &opts);
+	                       a.size, tm_buf_cstr(&b), b.size, &opts);
 	if (error < 0)
 		goto done;
 	tm_buf_printf(&full, "%s%s", git_repository_workdir(repo), c->path);
@@ -113,12 +114,12 @@ static int resolve_one(tm_resolve_report *out, git_repository *repo,
 	if (error == 0 && !res.conflicted &&
 	    git_index_add_bypath(index, c->path) < 0)
 		error = tm_error_set(TM_ERROR, "cannot stage '%s': %s", c->path,
-				     git_error_last()->message);
+		                     git_error_last()->message);
 	if (error == 0)
 		add_entry(out, c->path,
-			  res.conflicted ? TM_RESOLVE_CONFLICTS
-					 : TM_RESOLVE_CLEAN,
-			  res.note);
+		          res.conflicted ? TM_RESOLVE_CONFLICTS
+		                         : TM_RESOLVE_CLEAN,
+		          res.note);
 	tm_merge_result_clear(&res);
 done:
 	tm_buf_release(&o);
@@ -141,7 +142,7 @@ static int list_conflicts(struct conflict **out, size_t *n, git_index *index)
 	*n = 0;
 	if (git_index_conflict_iterator_new(&it, index) < 0)
 		return tm_error_set(TM_ERROR, "cannot read the index: %s",
-				    git_error_last()->message);
+		                    git_error_last()->message);
 	while ((rc = git_index_conflict_next(&e[0], &e[1], &e[2], it)) == 0) {
 		struct conflict *c;
 
@@ -160,7 +161,7 @@ static int list_conflicts(struct conflict **out, size_t *n, git_index *index)
 	git_index_conflict_iterator_free(it);
 	if (rc != GIT_ITEROVER)
 		return tm_error_set(TM_ERROR, "cannot read the index: %s",
-				    git_error_last()->message);
+		                    git_error_last()->message);
 	return 0;
 }
 
@@ -172,7 +173,7 @@ static bool wanted(const struct conflict *c, const tm_strv *paths)
 }
 
 int tm_resolve_index(tm_resolve_report *out, tm_git *g, const tm_strv *paths,
-		     const tm_merge_options *opts)
+                     const tm_merge_options *opts)
 {
 	git_repository *repo = tm_git_repository(g);
 	git_index *index = NULL;
@@ -183,10 +184,10 @@ int tm_resolve_index(tm_resolve_report *out, tm_git *g, const tm_strv *paths,
 	memset(out, 0, sizeof(*out));
 	if (!git_repository_workdir(repo))
 		return tm_error_set(TM_EINVALID,
-				    "resolve needs a working tree");
+		                    "resolve needs a working tree");
 	if (git_repository_index(&index, repo) < 0)
 		return tm_error_set(TM_ERROR, "cannot read the index: %s",
-				    git_error_last()->message);
+		                    git_error_last()->message);
 	error = list_conflicts(&list, &n, index);
 	/* Every named path must be a conflict before anything is written. */
 	for (k = 0; error == 0 && paths && k < paths->n; k++) {
@@ -194,15 +195,15 @@ int tm_resolve_index(tm_resolve_report *out, tm_git *g, const tm_strv *paths,
 			;
 		if (i == n)
 			error = tm_error_set(TM_ENOTFOUND,
-					     "'%s' has no conflict to resolve",
-					     paths->items[k]);
+			                     "'%s' has no conflict to resolve",
+			                     paths->items[k]);
 	}
 	for (i = 0; error == 0 && i < n; i++)
 		if (wanted(&list[i], paths))
 			error = resolve_one(out, repo, index, &list[i], opts);
 	if (error == 0 && git_index_write(index) < 0)
 		error = tm_error_set(TM_ERROR, "cannot write the index: %s",
-				     git_error_last()->message);
+		                     git_error_last()->message);
 	for (i = 0; i < n; i++)
 		free(list[i].path);
 	free(list);

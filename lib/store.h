@@ -47,7 +47,7 @@ char *tm_store_init_root(const char *start_dir);
  * TM_EEXISTS when `.threadmind` already exists (nothing is touched).
  */
 int tm_store_init(tm_store **out, const char *root, const char *title,
-		  const char *mode);
+                  const char *mode);
 
 void tm_store_free(tm_store *s);
 
@@ -108,13 +108,12 @@ int tm_store_current_project(char **out, tm_store *s, const char *requested);
 /* Thread ids of a project (threads/{project}/{id}.md with a valid id),
  * sorted.  Names that are not valid ids go to `bad` when it is not NULL. */
 int tm_store_list_threads(tm_strv *out, tm_strv *bad, tm_store *s,
-			  const char *project);
+                          const char *project);
 /* TM_ENOTFOUND when the thread does not exist; TM_EPARSE / TM_EINVALID when
  * it cannot be read. */
 int tm_store_load_thread(tm_thread **out, tm_store *s, const char *project,
-			 const char *id);
-int tm_store_save_thread(tm_store *s, const char *project,
-			 const tm_thread *t);
+                         const char *id);
+int tm_store_save_thread(tm_store *s, const char *project, const tm_thread *t);
 int tm_store_delete_thread(tm_store *s, const char *project, const char *id);
 bool tm_store_thread_exists(tm_store *s, const char *project, const char *id);
 
@@ -141,8 +140,11 @@ typedef struct {
 } tm_new_thread_options;
 
 #define TM_NEW_THREAD_OPTIONS_VERSION 1
-#define TM_NEW_THREAD_OPTIONS_INIT                                            \
-	{TM_NEW_THREAD_OPTIONS_VERSION, NULL, NULL, NULL, NULL, NULL, NULL}
+#define TM_NEW_THREAD_OPTIONS_INIT                                           \
+	{                                                                    \
+		TM_NEW_THREAD_OPTIONS_VERSION, NULL, NULL, NULL, NULL, NULL, \
+		        NULL                                                 \
+	}
 
 /*
  * Create a thread under the lock: id = slug of the title with a -2, -3, …
@@ -151,7 +153,7 @@ typedef struct {
  * parent must exist.  *out (optional) receives the new thread.
  */
 int tm_store_create_thread(tm_thread **out, tm_store *s, const char *project,
-			   const tm_new_thread_options *opts);
+                           const tm_new_thread_options *opts);
 
 /* The author id for new threads: config.json's, else computed from git's
  * user.name / user.email. malloc'd. */
@@ -162,8 +164,8 @@ int tm_store_author(char **out, tm_store *s, tm_config *cfg);
  * 3).  malloc'd id; never fails for a readable config.json.
  */
 int tm_store_active_thread(char **out, tm_store *s, const char *project,
-			   tm_config *cfg, const tm_thread *const *threads,
-			   size_t n);
+                           tm_config *cfg, const tm_thread *const *threads,
+                           size_t n);
 
 /*
  * Make `thread` the active thread: activeProjectId, activeThreadId and
