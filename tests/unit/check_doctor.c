@@ -48,18 +48,6 @@ static void teardown(void)
 	tmp = repo = NULL;
 }
 
-static void sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void sh(const char *fmt, ...)
-{
-	char cmd[4096];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	ck_assert_msg(system(cmd) == 0, "failed: %s", cmd);
-}
-
 /* A fresh store in `repo` (not a git repository): project `app`. */
 static void init_store(void)
 {
@@ -250,7 +238,7 @@ START_TEST(test_doctor_bad_project_names)
 {
 	init_store();
 	put("projects/Big.json", "{}\n");
-	sh("mkdir '%s/threads/Big'", tm_store_dir(store));
+	tmt_sh("mkdir '%s/threads/Big'", tm_store_dir(store));
 	check();
 	ck_assert_uint_eq(count("bad-id"), 2);
 	ck_assert_str_eq(report.items[0].file, ".threadmind/projects/Big.json");
@@ -269,8 +257,8 @@ START_TEST(test_doctor_unreadable_threads)
 	big[TM_MAX_FILE_SIZE + 9] = '\0';
 	put("threads/app/big.md", big);
 	free(big);
-	sh("ln -s ../../../outside.md '%s/threads/app/link.md'",
-	   tm_store_dir(store));
+	tmt_sh("ln -s ../../../outside.md '%s/threads/app/link.md'",
+	       tm_store_dir(store));
 	check();
 	if (report.n != 3)
 		dump();
@@ -326,9 +314,9 @@ END_TEST
 START_TEST(test_doctor_threads_folder_without_project)
 {
 	init_store();
-	sh("mkdir -p '%s/threads/lost' && cp '%s/threads/app/main.md' "
-	   "'%s/threads/lost/'",
-	   tm_store_dir(store), tm_store_dir(store), tm_store_dir(store));
+	tmt_sh("mkdir -p '%s/threads/lost' && cp '%s/threads/app/main.md' "
+	       "'%s/threads/lost/'",
+	       tm_store_dir(store), tm_store_dir(store), tm_store_dir(store));
 	check();
 	ck_assert_uint_eq(report.n, 1);
 	ck_assert_str_eq(find("no-project")->file, ".threadmind/threads/lost");
@@ -340,9 +328,9 @@ START_TEST(test_doctor_symlinked_threads_folder_once)
 {
 	init_store();
 	put("projects/other.json", "{\"id\": \"other\"}\n");
-	sh("mkdir '%s/elsewhere' && ln -s ../../elsewhere "
-	   "'%s/threads/other'",
-	   tmp, tm_store_dir(store));
+	tmt_sh("mkdir '%s/elsewhere' && ln -s ../../elsewhere "
+	       "'%s/threads/other'",
+	       tmp, tm_store_dir(store));
 	check();
 	if (report.n != 1)
 		dump();
@@ -355,7 +343,7 @@ END_TEST
 START_TEST(test_doctor_project_without_root)
 {
 	init_store();
-	sh("rm '%s/threads/app/main.md'", tm_store_dir(store));
+	tmt_sh("rm '%s/threads/app/main.md'", tm_store_dir(store));
 	check();
 	ck_assert_uint_eq(report.n, 1);
 	ck_assert_str_eq(find("no-root")->file,
@@ -600,7 +588,7 @@ START_TEST(test_doctor_gitignore_missing_created)
 	char *data;
 
 	init_store();
-	sh("rm '%s/.gitignore'", tm_store_dir(store));
+	tmt_sh("rm '%s/.gitignore'", tm_store_dir(store));
 	check();
 	ck_assert_uint_eq(count("gitignore"), 1);
 	ck_assert_ptr_nonnull(strstr(report.items[0].message, "missing"));
@@ -618,7 +606,7 @@ START_TEST(test_doctor_git_setup)
 	tm_doctor_options o = TM_DOCTOR_OPTIONS_INIT;
 	char *hooks;
 
-	sh("git init -q '%s'", repo);
+	tmt_sh("git init -q '%s'", repo);
 	init_store();
 	check();
 	/* driver, attributes, and the four hooks */
@@ -640,9 +628,9 @@ START_TEST(test_doctor_git_setup)
 	        strstr(find("gitattributes")->message, "projects/*.json"));
 	put(".gitattributes", "# ours\nthreads/**/*.md  text merge=threadmind\n"
 	                      "projects/*.json\tmerge=threadmind\n");
-	sh("git -C '%s' config merge.threadmind.driver "
-	   "'git-threadmind-merge %%O %%A %%B %%L %%P'",
-	   repo);
+	tmt_sh("git -C '%s' config merge.threadmind.driver "
+	       "'git-threadmind-merge %%O %%A %%B %%L %%P'",
+	       repo);
 	tm_store_free(store); /* the repository's config is read once */
 	ck_assert_int_eq(tm_store_open(&store, repo), 0);
 	check();
@@ -650,10 +638,10 @@ START_TEST(test_doctor_git_setup)
 	ck_assert_uint_eq(count("hooks"), 4);
 	/* our stubs, as install writes them */
 	hooks = tmt_resource("../../hooks");
-	sh("cd '%s' && for h in post-checkout post-commit post-merge "
-	   "post-rewrite; do cp '%s/'$h .git/hooks/ && "
-	   "chmod +x .git/hooks/$h; done",
-	   repo, hooks);
+	tmt_sh("cd '%s' && for h in post-checkout post-commit post-merge "
+	       "post-rewrite; do cp '%s/'$h .git/hooks/ && "
+	       "chmod +x .git/hooks/$h; done",
+	       repo, hooks);
 	free(hooks);
 	check();
 	if (report.n)

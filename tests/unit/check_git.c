@@ -90,64 +90,16 @@ static void teardown(void)
 	tmp = home = NULL;
 }
 
-static char *vformat(const char *fmt, va_list ap)
-{
-	char *s = NULL;
-
-	ck_assert_int_ge(vasprintf(&s, fmt, ap), 0);
-	return s;
-}
-
-/* Run a shell command (printf format); it must succeed. */
-static void sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void sh(const char *fmt, ...)
-{
-	va_list ap;
-	char *cmd;
-	int status;
-
-	va_start(ap, fmt);
-	cmd = vformat(fmt, ap);
-	va_end(ap);
-	status = system(cmd);
-	ck_assert_msg(status == 0, "'%s' failed (%d)", cmd, status);
-	free(cmd);
-}
-
-/* The standard output of a shell command, trailing newline removed. */
-static char *sh_out(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static char *sh_out(const char *fmt, ...)
-{
-	char buf[4096];
-	va_list ap;
-	char *cmd;
-	FILE *p;
-	size_t n;
-
-	va_start(ap, fmt);
-	cmd = vformat(fmt, ap);
-	va_end(ap);
-	p = popen(cmd, "r");
-	ck_assert_ptr_nonnull(p);
-	n = fread(buf, 1, sizeof(buf) - 1, p);
-	ck_assert_msg(pclose(p) == 0, "'%s' failed", cmd);
-	buf[n] = '\0';
-	while (n > 0 && buf[n - 1] == '\n')
-		buf[--n] = '\0';
-	free(cmd);
-	return strdup(buf);
-}
-
 /* A new repository tmp/<name> on branch main, with `commits` commits. */
 static char *make_repo(const char *name, int commits)
 {
 	char *path = tmt_join(tmp, name);
 	int i;
 
-	sh(GIT "init -q '%s'", path);
+	tmt_sh(GIT "init -q '%s'", path);
 	for (i = 0; i < commits; i++)
-		sh(GIT "-C '%s' commit -q --allow-empty -m 'commit %d'", path,
-		   i);
+		tmt_sh(GIT "-C '%s' commit -q --allow-empty -m 'commit %d'",
+		       path, i);
 	return path;
 }
 
@@ -212,7 +164,7 @@ START_TEST(test_git_open_linked_worktree)
 	char *wd, *gd, *cd, *branch = NULL;
 	tm_git *g;
 
-	sh(GIT "-C '%s' worktree add -q -b side '%s'", repo, wt);
+	tmt_sh(GIT "-C '%s' worktree add -q -b side '%s'", repo, wt);
 	wd = real(wt, "/");
 	gd = real(repo, "/.git/worktrees/wt/");
 	cd = real(repo, "/.git/");
@@ -241,7 +193,7 @@ START_TEST(test_git_open_bare)
 	char *gd;
 	tm_git *g;
 
-	sh(GIT "init -q --bare '%s'", repo);
+	tmt_sh(GIT "init -q --bare '%s'", repo);
 	gd = real(repo, "/");
 	g = open_ok(repo, false);
 	assert_paths(g, NULL, gd, gd);
@@ -258,7 +210,7 @@ START_TEST(test_git_open_not_a_repo)
 
 	tmt_mkdirs(plain);
 	/* git agrees (the temp dir must not lie inside a repository) */
-	sh("! git -C '%s' rev-parse 2>/dev/null", plain);
+	tmt_sh("! git -C '%s' rev-parse 2>/dev/null", plain);
 	ck_assert_int_eq(tm_git_open(&g, plain, false), TM_ENOTFOUND);
 	ck_assert_ptr_eq(g, (tm_git *)&g);
 	ck_assert_ptr_nonnull(strstr(tm_error_last(), "not a git repository"));
@@ -354,7 +306,7 @@ START_TEST(test_git_branch_with_slash)
 	char *repo = make_repo("repo", 1);
 	char *branch;
 
-	sh(GIT "-C '%s' checkout -q -b feature/x", repo);
+	tmt_sh(GIT "-C '%s' checkout -q -b feature/x", repo);
 	branch = branch_of(repo);
 	ck_assert_str_eq(branch, "feature/x");
 	free(branch);
@@ -367,7 +319,7 @@ START_TEST(test_git_branch_detached)
 	char *repo = make_repo("repo", 2);
 	char *branch;
 
-	sh(GIT "-C '%s' checkout -q --detach HEAD~1", repo);
+	tmt_sh(GIT "-C '%s' checkout -q --detach HEAD~1", repo);
 	branch = branch_of(repo);
 	ck_assert_ptr_null(branch);
 	free(repo);
@@ -381,7 +333,7 @@ START_TEST(test_git_branch_unborn)
 
 	ck_assert_str_eq(branch, "main");
 	free(branch);
-	sh(GIT "-C '%s' symbolic-ref HEAD refs/heads/feature/new", repo);
+	tmt_sh(GIT "-C '%s' symbolic-ref HEAD refs/heads/feature/new", repo);
 	branch = branch_of(repo);
 	ck_assert_str_eq(branch, "feature/new");
 	free(branch);
@@ -392,7 +344,7 @@ END_TEST
 START_TEST(test_git_head_matches_rev_parse)
 {
 	char *repo = make_repo("repo", 2);
-	char *want = sh_out("git -C '%s' rev-parse HEAD", repo);
+	char *want = tmt_sh_out("git -C '%s' rev-parse HEAD", repo);
 	char hex[41];
 	tm_git *g = open_ok(repo, false);
 
@@ -403,8 +355,8 @@ START_TEST(test_git_head_matches_rev_parse)
 	free(want);
 
 	/* detached at another commit */
-	sh(GIT "-C '%s' checkout -q --detach HEAD~1", repo);
-	want = sh_out("git -C '%s' rev-parse HEAD", repo);
+	tmt_sh(GIT "-C '%s' checkout -q --detach HEAD~1", repo);
+	want = tmt_sh_out("git -C '%s' rev-parse HEAD", repo);
 	g = open_ok(repo, false);
 	ck_assert_int_eq(tm_git_head(hex, g), 0);
 	ck_assert_str_eq(hex, want);
@@ -433,10 +385,10 @@ START_TEST(test_git_config_string)
 	char *v = NULL;
 	tm_git *g;
 
-	sh("git config --global threadmind.global from-home");
-	sh("git config --global threadmind.both from-home");
-	sh("git -C '%s' config threadmind.local 'from repo'", repo);
-	sh("git -C '%s' config threadmind.both from-repo", repo);
+	tmt_sh("git config --global threadmind.global from-home");
+	tmt_sh("git config --global threadmind.both from-home");
+	tmt_sh("git -C '%s' config threadmind.local 'from repo'", repo);
+	tmt_sh("git -C '%s' config threadmind.both from-repo", repo);
 	g = open_ok(repo, false);
 
 	ck_assert_int_eq(tm_git_config_string(&v, g, "threadmind.local"), 0);
@@ -476,7 +428,7 @@ START_TEST(test_git_config_command_line)
 	bool b = false;
 	tm_git *g;
 
-	sh("git -C '%s' config color.ui never", repo);
+	tmt_sh("git -C '%s' config color.ui never", repo);
 	g = open_ok(repo, false);
 	/* git -c color.ui=always -c user.name="it's me" -c core.flag */
 	setenv("GIT_CONFIG_PARAMETERS",
@@ -542,10 +494,10 @@ START_TEST(test_git_config_bool)
 	tm_git *g;
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
-		sh("git -C '%s' config threadmind.case%zu '%s'", repo, i,
-		   cases[i].value);
-	sh("git -C '%s' config threadmind.bad maybe", repo);
-	sh("printf '[threadmind]\\n\\tbare\\n' >> '%s'", config);
+		tmt_sh("git -C '%s' config threadmind.case%zu '%s'", repo, i,
+		       cases[i].value);
+	tmt_sh("git -C '%s' config threadmind.bad maybe", repo);
+	tmt_sh("printf '[threadmind]\\n\\tbare\\n' >> '%s'", config);
 	g = open_ok(repo, false);
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -582,8 +534,8 @@ END_TEST
 /* What the real git says: the first 4 hex digits of the blob hash. */
 static char *git_hash4(const char *email)
 {
-	return sh_out("printf %%s '%s' | git hash-object --stdin | cut -c1-4",
-	              email);
+	return tmt_sh_out(
+	        "printf %%s '%s' | git hash-object --stdin | cut -c1-4", email);
 }
 
 static char *author(const char *name, const char *email)
@@ -650,9 +602,9 @@ START_TEST(test_git_author_id_from_config)
 	ck_assert_int_eq(tm_git_author_id(&id, NULL), 0);
 	assert_author(id, "user", "");
 
-	sh("git config --global user.name Mahmoud");
-	sh("git config --global user.email m@example.com");
-	sh("git -C '%s' config user.name 'Ada Lovelace'", repo);
+	tmt_sh("git config --global user.name Mahmoud");
+	tmt_sh("git config --global user.email m@example.com");
+	tmt_sh("git -C '%s' config user.name 'Ada Lovelace'", repo);
 	ck_assert_int_eq(tm_git_author_id(&id, NULL), 0);
 	assert_author(id, "mahmoud", "m@example.com");
 
@@ -668,11 +620,11 @@ END_TEST
 START_TEST(test_git_has_commit)
 {
 	char *repo = make_repo("repo", 2);
-	char *head = sh_out("git -C '%s' rev-parse HEAD", repo);
-	char *parent = sh_out("git -C '%s' rev-parse HEAD~1", repo);
-	char *tree = sh_out("git -C '%s' rev-parse 'HEAD^{tree}'", repo);
-	char *blob = sh_out("printf blob | git -C '%s' hash-object -w --stdin",
-	                    repo);
+	char *head = tmt_sh_out("git -C '%s' rev-parse HEAD", repo);
+	char *parent = tmt_sh_out("git -C '%s' rev-parse HEAD~1", repo);
+	char *tree = tmt_sh_out("git -C '%s' rev-parse 'HEAD^{tree}'", repo);
+	char *blob = tmt_sh_out(
+	        "printf blob | git -C '%s' hash-object -w --stdin", repo);
 	char upper[41], other[41];
 	tm_git *g = open_ok(repo, false);
 	size_t i;

@@ -65,46 +65,6 @@ static char *format(const char *fmt, ...)
 	return s;
 }
 
-/* Run a shell command (printf format); it must succeed. */
-static void sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void sh(const char *fmt, ...)
-{
-	va_list ap;
-	char *cmd;
-	int status;
-
-	va_start(ap, fmt);
-	cmd = vformat(fmt, ap);
-	va_end(ap);
-	status = system(cmd);
-	ck_assert_msg(status == 0, "'%s' failed (%d)", cmd, status);
-	free(cmd);
-}
-
-/* The standard output of a shell command, trailing newlines removed. */
-static char *sh_out(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static char *sh_out(const char *fmt, ...)
-{
-	char buf[65536];
-	va_list ap;
-	char *cmd;
-	FILE *p;
-	size_t n;
-
-	va_start(ap, fmt);
-	cmd = vformat(fmt, ap);
-	va_end(ap);
-	p = popen(cmd, "r");
-	ck_assert_ptr_nonnull(p);
-	n = fread(buf, 1, sizeof(buf) - 1, p);
-	ck_assert_msg(pclose(p) == 0, "'%s' failed", cmd);
-	buf[n] = '\0';
-	while (n > 0 && buf[n - 1] == '\n')
-		buf[--n] = '\0';
-	free(cmd);
-	return strdup(buf);
-}
-
 static void setup(void)
 {
 	char *home, *etc, *xdg;
@@ -128,7 +88,7 @@ static void setup(void)
 	git_libgit2_opts(GIT_OPT_SET_SEARCH_PATH, GIT_CONFIG_LEVEL_XDG, NULL);
 	git_libgit2_opts(GIT_OPT_SET_SEARCH_PATH, GIT_CONFIG_LEVEL_SYSTEM, etc);
 	repo = tmt_join(tmp, "repo");
-	sh(GIT "init -q '%s'", repo);
+	tmt_sh(GIT "init -q '%s'", repo);
 	when = 1700000000;
 	free(xdg);
 	free(etc);
@@ -190,17 +150,17 @@ static char *commit_in(const char *dir, const char *msg, ...)
 		append(dir, file, msg);
 	va_end(ap);
 	next_date();
-	sh(GIT "-C '%s' add -A && " GIT "-C '%s' commit -q --allow-empty "
-	       "-m '%s'",
-	   dir, dir, msg);
-	return sh_out("git -C '%s' rev-parse HEAD", dir);
+	tmt_sh(GIT "-C '%s' add -A && " GIT "-C '%s' commit -q --allow-empty "
+	           "-m '%s'",
+	       dir, dir, msg);
+	return tmt_sh_out("git -C '%s' rev-parse HEAD", dir);
 }
 
 #define commit(...) commit_in(repo, __VA_ARGS__)
 
 static char *rev(const char *spec)
 {
-	return sh_out("git -C '%s' rev-parse '%s'", repo, spec);
+	return tmt_sh_out("git -C '%s' rev-parse '%s'", repo, spec);
 }
 
 /* A thread with `id`, `commit` (or none) and comma-separated `paths` (or
@@ -301,11 +261,12 @@ static void assert_changed(const tm_stale_entry *e, const char *want)
 static char *first_parent_diff(const char *dir, const char *c,
                                const char *paths)
 {
-	return sh_out("cd '%s' && if git rev-parse -q --verify %s^1 "
-	              ">/dev/null; then git diff --no-renames --name-only "
-	              "%s^1 %s -- %s; else git diff-tree -r --root "
-	              "--name-only --no-commit-id %s -- %s; fi",
-	              dir, c, c, c, paths ? paths : "", c, paths ? paths : "");
+	return tmt_sh_out("cd '%s' && if git rev-parse -q --verify %s^1 "
+	                  ">/dev/null; then git diff --no-renames --name-only "
+	                  "%s^1 %s -- %s; else git diff-tree -r --root "
+	                  "--name-only --no-commit-id %s -- %s; fi",
+	                  dir, c, c, c, paths ? paths : "", c,
+	                  paths ? paths : "");
 }
 
 /*
@@ -323,8 +284,8 @@ static void git_answer(const char *dir, const tm_thread *t, char **newest,
 	char *names, *p, *save2 = NULL;
 
 	*newest = strdup("");
-	log = sh_out("git -C '%s' log --format=%%H %s..HEAD -- %s", dir,
-	             t->commit, paths);
+	log = tmt_sh_out("git -C '%s' log --format=%%H %s..HEAD -- %s", dir,
+	                 t->commit, paths);
 	for (c = strtok_r(log, "\n", &save); c;
 	     c = strtok_r(NULL, "\n", &save)) {
 		diff = first_parent_diff(dir, c, NULL);
@@ -482,11 +443,13 @@ START_TEST(test_stale_pathspec_like_git)
 	for (i = 0; i < N(files); i++)
 		append(repo, files[i], "x");
 	next_date();
-	sh(GIT "-C '%s' add -A && " GIT "-C '%s' commit -q -m all", repo, repo);
+	tmt_sh(GIT "-C '%s' add -A && " GIT "-C '%s' commit -q -m all", repo,
+	       repo);
 	for (i = 0; i < N(specs); i++) {
-		list = sh_out("git -C '%s' log --root --format= --name-only "
-		              "-z -- '%s' | tr '\\0' '\\n' | sort",
-		              repo, specs[i]);
+		list = tmt_sh_out(
+		        "git -C '%s' log --root --format= --name-only "
+		        "-z -- '%s' | tr '\\0' '\\n' | sort",
+		        repo, specs[i]);
 		for (k = 0; k < N(files); k++) {
 			bool in_git = has_line(list, files[k]);
 
@@ -743,31 +706,31 @@ START_TEST(test_stale_merges_like_git)
 
 	root = commit("root", "src/a.c", "lib/b.c", "doc/c.md", NULL);
 	fork = commit("fork", "src/a.c", NULL);
-	sh(GIT "-C '%s' checkout -q -b side", repo);
+	tmt_sh(GIT "-C '%s' checkout -q -b side", repo);
 	s1 = commit("s1", "lib/b.c", NULL);
 	s2 = commit("s2", "lib/side.c", "doc/c.md", NULL);
-	sh(GIT "-C '%s' checkout -q main", repo);
+	tmt_sh(GIT "-C '%s' checkout -q main", repo);
 	free(commit("main work", "src/a.c", NULL));
 	/* a plain merge bringing side's changes */
 	next_date();
-	sh(GIT "-C '%s' merge -q --no-edit --no-ff side", repo);
+	tmt_sh(GIT "-C '%s' merge -q --no-edit --no-ff side", repo);
 	m1 = rev("HEAD");
 	/* a branch that is merged but whose changes are thrown away */
-	sh(GIT "-C '%s' checkout -q -b discard", repo);
+	tmt_sh(GIT "-C '%s' checkout -q -b discard", repo);
 	f1 = commit("f1", "lib/b.c", "src/a.c", NULL);
-	sh(GIT "-C '%s' checkout -q main", repo);
+	tmt_sh(GIT "-C '%s' checkout -q main", repo);
 	next_date();
-	sh(GIT "-C '%s' merge -q --no-edit -s ours discard", repo);
+	tmt_sh(GIT "-C '%s' merge -q --no-edit -s ours discard", repo);
 	m2 = rev("HEAD");
 	/* an old branch merged late, with a conflict resolved by hand */
-	sh(GIT "-C '%s' checkout -q -b old %s", repo, fork);
+	tmt_sh(GIT "-C '%s' checkout -q -b old %s", repo, fork);
 	o1 = commit("o1", "src/a.c", "lib/old.c", NULL);
-	sh(GIT "-C '%s' checkout -q main", repo);
+	tmt_sh(GIT "-C '%s' checkout -q main", repo);
 	next_date();
-	sh(GIT "-C '%s' merge -q --no-edit old >/dev/null 2>&1 || "
-	       "(echo resolved >'%s/src/a.c' && " GIT "-C '%s' add -A && " GIT
-	       "-C '%s' commit -q --no-edit)",
-	   repo, repo, repo, repo);
+	tmt_sh(GIT "-C '%s' merge -q --no-edit old >/dev/null 2>&1 || "
+	           "(echo resolved >'%s/src/a.c' && " GIT
+	           "-C '%s' add -A && " GIT "-C '%s' commit -q --no-edit)",
+	       repo, repo, repo, repo);
 	m3 = rev("HEAD");
 	free(commit("after", "doc/c.md", NULL));
 
@@ -808,19 +771,19 @@ START_TEST(test_stale_merge_parent_relevance)
 
 	free(commit("root", "src/a.c", "doc/d.md", NULL));
 	p0 = commit("p0", "src/a.c", NULL);
-	sh(GIT "-C '%s' checkout -q -b side", repo);
+	tmt_sh(GIT "-C '%s' checkout -q -b side", repo);
 	s1 = commit("s1", "src/a.c", NULL);
 	base_far = commit("s2", "doc/d.md", NULL);
 	s2 = commit("s3", "doc/d.md", NULL);
-	sh(GIT "-C '%s' checkout -q -b near %s", repo, p0);
+	tmt_sh(GIT "-C '%s' checkout -q -b near %s", repo, p0);
 	base_near = commit("n1", "doc/d.md", NULL);
-	sh(GIT "-C '%s' checkout -q main", repo);
+	tmt_sh(GIT "-C '%s' checkout -q main", repo);
 	next_date();
-	sh(GIT "-C '%s' merge -q --no-edit -s ours side", repo);
-	sh(GIT "-C '%s' checkout -q -b late %s", repo, p0);
+	tmt_sh(GIT "-C '%s' merge -q --no-edit -s ours side", repo);
+	tmt_sh(GIT "-C '%s' checkout -q -b late %s", repo, p0);
 	free(commit("q1", "doc/d.md", NULL));
 	base_late = commit("q2", "doc/d.md", NULL);
-	sh(GIT "-C '%s' checkout -q main", repo);
+	tmt_sh(GIT "-C '%s' checkout -q main", repo);
 
 	ts[0] = mk("far", base_far, "src");   /* git: not stale */
 	ts[1] = mk("late", base_late, "src"); /* git: the merge */
@@ -850,12 +813,12 @@ START_TEST(test_stale_merge_of_feature)
 	tm_stale_report r = TM_STALE_REPORT_INIT;
 
 	free(commit("root", "src/a.c", NULL));
-	sh(GIT "-C '%s' checkout -q -b feature", repo);
+	tmt_sh(GIT "-C '%s' checkout -q -b feature", repo);
 	base = commit("feature work + summary", "src/a.c", NULL);
-	sh(GIT "-C '%s' checkout -q main", repo);
+	tmt_sh(GIT "-C '%s' checkout -q main", repo);
 	f1 = commit("unrelated on main", "README", NULL);
 	next_date();
-	sh(GIT "-C '%s' merge -q --no-edit feature", repo);
+	tmt_sh(GIT "-C '%s' merge -q --no-edit feature", repo);
 	m = rev("HEAD");
 	ts[0] = mk("feature", base, "src");
 	ts[1] = mk("main", f1, "src");
@@ -882,16 +845,16 @@ START_TEST(test_stale_shallow_clone)
 
 	free(commit("root", "src/x.c", "doc/y.md", NULL));
 	a = commit("a", "src/x.c", NULL);
-	sh(GIT "-C '%s' checkout -q -b side", repo);
+	tmt_sh(GIT "-C '%s' checkout -q -b side", repo);
 	s1 = commit("s1", "doc/y.md", NULL);
 	s2 = commit("s2", "doc/y.md", NULL);
-	sh(GIT "-C '%s' checkout -q main", repo);
+	tmt_sh(GIT "-C '%s' checkout -q main", repo);
 	b = commit("b", "src/x.c", NULL);
 	c = commit("c", "src/z.c", NULL);
 	url = format("file://%s", repo);
 
 	/* depth 1: HEAD only */
-	sh(GIT "clone -q --depth 1 '%s' '%s'", url, clone);
+	tmt_sh(GIT "clone -q --depth 1 '%s' '%s'", url, clone);
 	ts[0] = mk("at-head", c, "src");
 	ts[1] = mk("before", b, "src");
 	ts[2] = mk("far", a, "src");
@@ -902,11 +865,12 @@ START_TEST(test_stale_shallow_clone)
 	ck_assert_str_eq(r.unknown_base.items[1], "far");
 	tm_stale_report_clear(&r);
 	free_threads(ts, 3);
-	sh("rm -rf '%s'", clone);
+	tmt_sh("rm -rf '%s'", clone);
 
 	/* depth 2 on every branch: b and s1 are shallow (parentless) ends */
-	sh(GIT "clone -q --depth 2 --no-single-branch '%s' '%s'", url, clone);
-	head = sh_out("git -C '%s' rev-parse HEAD", clone);
+	tmt_sh(GIT "clone -q --depth 2 --no-single-branch '%s' '%s'", url,
+	       clone);
+	head = tmt_sh_out("git -C '%s' rev-parse HEAD", clone);
 	ck_assert_str_eq(head, c);
 	ts[0] = mk("from-b", b, "src");
 	ts[1] = mk("from-side", s2, "src,doc");
@@ -942,7 +906,7 @@ START_TEST(test_stale_unborn_head)
 	tm_thread *ts[2];
 	tm_stale_report r = TM_STALE_REPORT_INIT;
 
-	sh(GIT "-C '%s' checkout -q --orphan fresh", repo);
+	tmt_sh(GIT "-C '%s' checkout -q --orphan fresh", repo);
 	ts[0] = mk("known", a, "src");
 	ts[1] = mk("unknown", "0123456789abcdef0123456789abcdef01234567",
 	           "src");
@@ -973,15 +937,16 @@ START_TEST(test_stale_many_threads_like_git)
 
 		snprintf(msg, sizeof(msg), "c%zu", i);
 		if (i == 12)
-			sh(GIT "-C '%s' checkout -q -b topic HEAD~3", repo);
+			tmt_sh(GIT "-C '%s' checkout -q -b topic HEAD~3", repo);
 		if (i == 18) {
-			sh(GIT "-C '%s' checkout -q main", repo);
+			tmt_sh(GIT "-C '%s' checkout -q main", repo);
 			next_date();
-			sh(GIT "-C '%s' merge -q --no-edit topic >/dev/null "
+			tmt_sh(GIT
+			       "-C '%s' merge -q --no-edit topic >/dev/null "
 			       "2>&1 || (" GIT "-C '%s' checkout -q --theirs . "
 			       "&& " GIT "-C '%s' add -A && " GIT
 			       "-C '%s' commit -q --no-edit)",
-			   repo, repo, repo, repo);
+			       repo, repo, repo, repo);
 		}
 		hashes[i] = commit_in(repo, msg, files[i % N(files)],
 		                      files[(i * 3 + 1) % N(files)],
@@ -1115,7 +1080,7 @@ START_TEST(test_stale_threads_dir)
 	free(commit("a", "README", NULL));
 	tmt_mkdirs(sub);
 	tmt_mkdirs(outside);
-	sh("ln -s '%s' '%s'", repo, link);
+	tmt_sh("ln -s '%s' '%s'", repo, link);
 	via_link = tmt_join(link, "pkg");
 	g = open_repo(repo);
 	d = tm_stale_threads_dir(g, repo, "mon-app");
@@ -1140,7 +1105,7 @@ END_TEST
 START_TEST(test_stale_describe_commit)
 {
 	char *a = commit("Fix the token refresh", "src/x.c", NULL);
-	char *want = sh_out("git -C '%s' rev-parse --short %s", repo, a);
+	char *want = tmt_sh_out("git -C '%s' rev-parse --short %s", repo, a);
 	char *abbrev = NULL, *subject = NULL;
 	tm_git *g = open_repo(repo);
 

@@ -35,18 +35,6 @@ static void teardown(void)
 	tmp = NULL;
 }
 
-static void sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void sh(const char *fmt, ...)
-{
-	char cmd[4096];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	ck_assert_msg(system(cmd) == 0, "failed: %s", cmd);
-}
-
 /* A copy of the seed example store in tmp/repo (not a git repo). */
 static char *seed_repo(void)
 {
@@ -54,7 +42,7 @@ static char *seed_repo(void)
 	char *src = tmt_resource("seed-example");
 
 	tmt_mkdirs(repo);
-	sh("cp -R '%s/.threadmind' '%s/'", src, repo);
+	tmt_sh("cp -R '%s/.threadmind' '%s/'", src, repo);
 	free(src);
 	return repo;
 }
@@ -191,9 +179,9 @@ START_TEST(test_store_init_in_git_records_branch)
 	tm_store *s = NULL;
 	tm_config *cfg = NULL;
 
-	sh("git init -q -b work '%s' && git -C '%s' config user.name "
-	   "'Mahmoud' && git -C '%s' config user.email m@example.com",
-	   repo, repo, repo);
+	tmt_sh("git init -q -b work '%s' && git -C '%s' config user.name "
+	       "'Mahmoud' && git -C '%s' config user.email m@example.com",
+	       repo, repo, repo);
 	ck_assert_int_eq(tm_store_init(&s, repo, "Mon App", "team"), 0);
 	ck_assert_int_eq(tm_store_load_config(&cfg, s), 0);
 	ck_assert_str_eq(tm_config_branch_thread(cfg, "mon-app", "work"),
@@ -461,9 +449,9 @@ START_TEST(test_store_active_thread_rules)
 	tm_config *cfg = NULL;
 	char *id = NULL;
 
-	sh("cd '%s' && git init -q -b feature/auth-ui . && git -c "
-	   "user.name=x -c user.email=y commit -q --allow-empty -m i",
-	   repo);
+	tmt_sh("cd '%s' && git init -q -b feature/auth-ui . && git -c "
+	       "user.name=x -c user.email=y commit -q --allow-empty -m i",
+	       repo);
 	ck_assert_int_eq(tm_store_open(&s, repo), 0);
 	ck_assert_int_eq(tm_store_load_config(&cfg, s), 0);
 	ck_assert_int_eq(
@@ -521,7 +509,7 @@ START_TEST(test_store_symlinked_threads_folder_refused)
 	tm_store *s = NULL;
 	tm_thread *t = NULL;
 
-	sh("mv '%s' '%s'", threads, outside);
+	tmt_sh("mv '%s' '%s'", threads, outside);
 	ck_assert_int_eq(symlink(outside, threads), 0);
 	ck_assert_int_eq(tm_store_open(&s, repo), 0);
 	ck_assert_int_eq(tm_store_load_thread(&t, s, "mon-app", "main"),

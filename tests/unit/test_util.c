@@ -4,6 +4,7 @@
 #include <check.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -114,4 +115,48 @@ char *tmt_join(const char *a, const char *b)
 	p[la] = '/';
 	memcpy(p + la + 1, b, lb + 1);
 	return p;
+}
+
+static char *vformat(const char *fmt, va_list ap)
+{
+	char *s = NULL;
+
+	ck_assert_int_ge(vasprintf(&s, fmt, ap), 0);
+	return s;
+}
+
+void tmt_sh(const char *fmt, ...)
+{
+	va_list ap;
+	char *cmd;
+	int status;
+
+	va_start(ap, fmt);
+	cmd = vformat(fmt, ap);
+	va_end(ap);
+	status = system(cmd);
+	ck_assert_msg(status == 0, "'%s' failed (%d)", cmd, status);
+	free(cmd);
+}
+
+char *tmt_sh_out(const char *fmt, ...)
+{
+	static char buf[65536];
+	va_list ap;
+	char *cmd;
+	FILE *p;
+	size_t n;
+
+	va_start(ap, fmt);
+	cmd = vformat(fmt, ap);
+	va_end(ap);
+	p = popen(cmd, "r");
+	ck_assert_ptr_nonnull(p);
+	n = fread(buf, 1, sizeof(buf) - 1, p);
+	ck_assert_msg(pclose(p) == 0, "'%s' failed", cmd);
+	buf[n] = '\0';
+	while (n > 0 && buf[n - 1] == '\n')
+		buf[--n] = '\0';
+	free(cmd);
+	return strdup(buf);
 }

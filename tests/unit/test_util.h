@@ -20,6 +20,11 @@ char *tmt_read_file(const char *path, size_t *len);
 void tmt_write_file(const char *path, const char *data, size_t len);
 /* mkdir -p */
 void tmt_mkdirs(const char *path);
+/* Run a shell command (printf format); the test fails unless it succeeds. */
+void tmt_sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The standard output of a shell command (up to 64 KiB, trailing newlines
+ * removed, malloc'd); the test fails unless the command succeeds. */
+char *tmt_sh_out(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Join two path parts (malloc'd). */
 char *tmt_join(const char *a, const char *b);
 
