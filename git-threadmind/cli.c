@@ -9,7 +9,6 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 struct cli_state cli;
@@ -104,11 +103,6 @@ void cli_open(void)
 	cli_open_flags(0);
 }
 
-bool cli_try_open(void)
-{
-	return cli_open_flags(CLI_OPEN_QUIET_MISSING);
-}
-
 char *cli_resolve_thread(const char *arg)
 {
 	tm_strv ids = TM_STRV_INIT;
@@ -155,36 +149,10 @@ char *cli_active_thread(const tm_thread *const *threads, size_t n)
 	return id;
 }
 
-void cli_lock(void)
+void cli_warn_skipping(const char *msg, void *payload)
 {
-	if (tm_store_lock(cli.store) < 0)
-		die_lib();
-}
-
-void cli_unlock(void)
-{
-	if (cli.store)
-		tm_store_unlock(cli.store);
-}
-
-void cli_save_thread(const tm_thread *t)
-{
-	if (tm_store_save_thread(cli.store, cli.project, t) < 0)
-		die_lib();
-}
-
-void cli_touch_thread(tm_thread *t, bool summary_changed)
-{
-	char now[TM_TIME_LEN + 1];
-
-	tm_time_format(now, tm_time_now_ms());
-	tm_thread_set(&t->updated_at, now);
-	if (!summary_changed)
-		return;
-	if (tm_store_head(cli.store))
-		tm_thread_set(&t->commit, tm_store_head(cli.store));
-	if (tm_store_branch(cli.store))
-		tm_thread_set(&t->branch, tm_store_branch(cli.store));
+	(void)payload;
+	warning("skipping %s", msg);
 }
 
 /* ---- colour ---- */
@@ -316,53 +284,4 @@ cJSON *cli_thread_json(const tm_thread *t, bool active, unsigned flags)
 			cJSON_AddItemToArray(arr,
 			                     cJSON_CreateString(names[i].name));
 	return o;
-}
-
-/* ---- running git ---- */
-
-int cli_run_git(tm_buf *out, const char *const *args)
-{
-	int pipefd[2] = {-1, -1}, status;
-	size_t n = 0;
-	const char **argv;
-	pid_t pid;
-
-	while (args[n])
-		n++;
-	argv = tm_xcalloc(n + 2, sizeof(char *));
-	argv[0] = "git";
-	memcpy(argv + 1, args, n * sizeof(char *));
-	if (out && pipe(pipefd) < 0) {
-		free(argv);
-		return -1;
-	}
-	fflush(stdout);
-	pid = fork();
-	if (pid == 0) {
-		if (out) {
-			dup2(pipefd[1], STDOUT_FILENO);
-			close(pipefd[0]);
-			close(pipefd[1]);
-		}
-		execvp("git", (char *const *)argv);
-		_exit(127);
-	}
-	free(argv);
-	if (out) {
-		char chunk[4096];
-		ssize_t got;
-
-		close(pipefd[1]);
-		while ((got = read(pipefd[0], chunk, sizeof(chunk))) > 0 ||
-		       (got < 0 && errno == EINTR))
-			if (got > 0)
-				tm_buf_put(out, chunk, (size_t)got);
-		close(pipefd[0]);
-	}
-	if (pid < 0)
-		return -1;
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }

@@ -42,8 +42,6 @@ void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * stderr).  Dies when there is no store.
  */
 void cli_open(void);
-/* Like cli_open, but returns false (quietly) when there is no store. */
-bool cli_try_open(void);
 
 /* What cli_open_flags leaves out. */
 #define CLI_OPEN_QUIET_MISSING (1u << 0) /* no store: return false */
@@ -67,15 +65,9 @@ void cli_load_all(tm_thread_list *out);
 /* The active thread id of the project (section 3); malloc'd. */
 char *cli_active_thread(const tm_thread *const *threads, size_t n);
 
-/* Take the store lock or die. */
-void cli_lock(void);
-void cli_unlock(void);
-/* Save a thread or die. */
-void cli_save_thread(const tm_thread *t);
-
-/* Set updatedAt = now; with `summary_changed`, also commit = HEAD and
- * branch = current branch (when known). */
-void cli_touch_thread(tm_thread *t, bool summary_changed);
+/* A tm_store_warn_cb: "warning: skipping MSG" for an unreadable thread
+ * file left out of an operation. */
+void cli_warn_skipping(const char *msg, void *payload);
 
 /* Colour: decided once from --no-color, NO_COLOR, color.threadmind,
  * color.ui and whether stdout is a terminal. */
@@ -91,9 +83,5 @@ struct cJSON;
 void cli_print_json(struct cJSON *doc);
 /* A thread as the JSON object of docs/json.md (no children). */
 struct cJSON *cli_thread_json(const tm_thread *t, bool active, unsigned flags);
-
-/* Run `git` with arguments (NULL-terminated), output captured in `out`
- * (may be NULL). Returns the exit status (or -1). */
-int cli_run_git(tm_buf *out, const char *const *args);
 
 #endif

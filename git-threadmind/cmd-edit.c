@@ -5,7 +5,7 @@
 #include "builtin.h"
 #include "cli.h"
 
-#include "lib/summary.h"
+#include "lib/ops.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -172,15 +172,9 @@ static bool run_editor(const char *editor, const char *path)
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
-static bool same_body(const tm_thread *a, const tm_thread *b)
-{
-	return a->body_len == b->body_len &&
-	       (!a->body_len || !memcmp(a->body, b->body, a->body_len));
-}
-
 /*
- * die() naming where the edited text was kept; releases the lock.  With
- * `id`, the message is about thread `id`.
+ * die() naming where the edited text was kept.  With `id`, the message is
+ * about thread `id`.
  */
 static void die_kept(const char *path, const char *msg, const char *id)
         __attribute__((noreturn));
@@ -188,7 +182,6 @@ static void die_kept(const char *path, const char *msg, const char *id)
 {
 	char *copy = tm_xstrdup(msg);
 
-	cli_unlock();
 	if (id)
 		die("thread '%s': %s; your text is kept in '%s'", id, copy,
 		    path);
@@ -198,10 +191,11 @@ static void die_kept(const char *path, const char *msg, const char *id)
 int cmd_edit(int argc, const char **argv)
 {
 	const struct option opts[] = {OPT_GLOBALS, OPT_END_()};
+	tm_summary_options o = TM_SUMMARY_OPTIONS_INIT;
 	tm_summary_outcome outcome;
 	struct edit_file file;
 	tm_buf text = TM_BUF_INIT;
-	tm_thread *t, *now = NULL;
+	tm_thread *t;
 	const char *editor;
 	char *id, *summary;
 
@@ -231,26 +225,19 @@ int cmd_edit(int argc, const char **argv)
 		exit(EXIT_NEGATIVE);
 	}
 
-	/* The editor ran without the lock: check nobody changed the summary
-	 * meanwhile, and keep the other fields as they are now. */
-	cli_lock();
-	if (tm_store_load_thread(&now, cli.store, cli.project, id) < 0)
-		die_kept(file.path, tm_error_last(), NULL);
-	if (!same_body(t, now))
-		die_kept(file.path,
-		         "the summary changed while you were "
-		         "editing it; nothing was written",
-		         id);
-	tm_thread_set_summary(now, tm_buf_cstr(&text), text.size);
-	cli_touch_thread(now, true);
-	if (tm_store_save_thread(cli.store, cli.project, now) < 0)
-		die_kept(file.path, tm_error_last(), NULL);
-	cli_unlock();
+	/* The editor ran without the lock: the write checks that nobody
+	 * changed the summary meanwhile, and keeps the other fields as they
+	 * are now. */
+	o.expect_body = t->body ? t->body : "";
+	o.expect_len = t->body_len;
+	if (tm_store_write_summary(&outcome, cli.store, cli.project, id,
+	                           tm_buf_cstr(&text), text.size, &o) < 0)
+		die_kept(file.path, tm_error_last(),
+		         tm_error_last_code() == TM_ECONFLICT ? id : NULL);
 
 	edit_file_remove(&file);
 	note("Updated the summary of '%s'", id);
 	edit_file_release(&file);
-	tm_thread_free(now);
 	tm_thread_free(t);
 	tm_buf_release(&text);
 	free(id);

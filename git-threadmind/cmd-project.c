@@ -3,6 +3,7 @@
 #include "cli.h"
 
 #include "lib/json_cjson.h"
+#include "lib/ops.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -109,68 +110,6 @@ static int project_list(void)
 	return 0;
 }
 
-/* An id is taken by a project file or by a threads/ folder of that name. */
-static bool project_taken(const char *id, void *payload)
-{
-	tm_strv threads = TM_STRV_INIT, bad = TM_STRV_INIT;
-	bool taken = tm_strv_contains(payload, id);
-
-	if (!taken)
-		taken = tm_store_list_threads(&threads, &bad, cli.store, id) <
-		                0 ||
-		        threads.n || bad.n;
-	tm_error_clear();
-	tm_strv_clear(&threads);
-	tm_strv_clear(&bad);
-	return taken;
-}
-
-/*
- * Create projects/{id}.json and threads/{id}/main.md under the lock; the
- * thread first, so that a project never shows without its root.
- */
-static char *create_project(const char *title)
-{
-	tm_strv ids = TM_STRV_INIT;
-	tm_config *cfg = NULL;
-	tm_project *p;
-	tm_thread *root;
-	char *base, *id, *author = NULL, now[TM_TIME_LEN + 1];
-
-	cli_lock();
-	list_projects(&ids);
-	if (tm_store_load_config(&cfg, cli.store) < 0 ||
-	    tm_store_author(&author, cli.store, cfg) < 0)
-		die_lib();
-	base = tm_slugify(title, TM_SLUG_PROJECT);
-	id = tm_slug_unique(base, project_taken, &ids);
-	tm_time_format(now, tm_time_now_ms());
-	root = tm_thread_new();
-	root->id = tm_xstrdup(TM_ROOT_THREAD_ID);
-	root->title = tm_xstrdup("Main");
-	root->author = tm_xstrdup(author);
-	root->created_at = tm_xstrdup(now);
-	root->updated_at = tm_xstrdup(now);
-	if (tm_store_save_thread(cli.store, id, root) < 0)
-		die_lib();
-	p = tm_project_new(id, title);
-	if (mode)
-		tm_project_set(p, "mode", mode);
-	if (tm_store_save_project(cli.store, p) < 0)
-		die_lib();
-	if (!tm_config_get_string(cfg, "author") &&
-	    tm_store_save_config(cli.store, cfg) < 0)
-		die_lib();
-	cli_unlock();
-	tm_project_free(p);
-	tm_thread_free(root);
-	tm_config_free(cfg);
-	free(author);
-	free(base);
-	tm_strv_clear(&ids);
-	return id;
-}
-
 static int project_new(int n, const char **args)
 {
 	tm_buf title = TM_BUF_INIT;
@@ -183,7 +122,9 @@ static int project_new(int n, const char **args)
 	for (c = title.ptr; c && *c; c++)
 		if (*c == '\n' || *c == '\r')
 			*c = ' ';
-	id = create_project(tm_buf_cstr(&title));
+	if (tm_store_create_project(&id, cli.store, tm_buf_cstr(&title), mode) <
+	    0)
+		die_lib();
 	printf("%s\n", id);
 	note("Created project '%s' (%s); switch to it with 'git threadmind "
 	     "project use %s'",
@@ -196,7 +137,6 @@ static int project_new(int n, const char **args)
 static int project_use(const char *arg)
 {
 	tm_strv ids = TM_STRV_INIT;
-	tm_config *cfg = NULL;
 	tm_project *p = NULL;
 	char *id = NULL, *thread = NULL;
 
@@ -205,20 +145,12 @@ static int project_use(const char *arg)
 	    tm_id_resolve(&id, arg, &ids, "project") < 0 ||
 	    tm_store_load_project(&p, cli.store, id) < 0)
 		die_lib();
-	cli_lock();
-	if (tm_store_load_config(&cfg, cli.store) < 0 ||
-	    tm_store_active_thread(&thread, cli.store, id, cfg, NULL, 0) < 0)
+	if (tm_store_use_project(&thread, cli.store, id) < 0)
 		die_lib();
-	tm_config_set_string(cfg, "activeProjectId", id);
-	tm_config_set_string(cfg, "activeThreadId", thread);
-	if (tm_store_save_config(cli.store, cfg) < 0)
-		die_lib();
-	cli_unlock();
 	note("Switched to project '%s' (%s), thread '%s'", id,
 	     tm_project_get(p, "title") ? tm_project_get(p, "title") : "",
 	     thread);
 	tm_project_free(p);
-	tm_config_free(cfg);
 	free(thread);
 	free(id);
 	tm_strv_clear(&ids);

@@ -2,7 +2,7 @@
 #include "builtin.h"
 #include "cli.h"
 
-#include "lib/assign.h"
+#include "lib/ops.h"
 
 #include <stdlib.h>
 
@@ -16,7 +16,6 @@ int cmd_set(int argc, const char **argv)
 {
 	const struct option opts[] = {OPT_GLOBALS, OPT_END_()};
 	tm_assign *assigns;
-	tm_thread *t = NULL;
 	bool changed;
 	char *id;
 	int i, n;
@@ -33,23 +32,15 @@ int cmd_set(int argc, const char **argv)
 	cli_open();
 	id = cli_resolve_thread(argv[0]);
 
-	cli_lock();
-	if (tm_store_load_thread(&t, cli.store, cli.project, id) < 0 ||
-	    tm_assign_apply(&changed, t, assigns, (size_t)n - 1) < 0)
+	if (tm_store_set_fields(&changed, cli.store, cli.project, id, assigns,
+	                        (size_t)n - 1) < 0)
 		die_lib();
-	if (changed) {
-		cli_touch_thread(t, false);
-		if (tm_store_save_thread(cli.store, cli.project, t) < 0)
-			die_lib();
-	}
-	cli_unlock();
 
 	if (changed)
 		note("Updated thread '%s'", id);
 	else
 		note("Thread '%s' already has these values; nothing written",
 		     id);
-	tm_thread_free(t);
 	free(assigns);
 	free(id);
 	return 0;

@@ -5,8 +5,9 @@
 #include "builtin.h"
 #include "cli.h"
 
+#include "lib/ops.h"
+
 #include <stdlib.h>
-#include <string.h>
 
 static const char *const done_usage[] = {
         "git threadmind done <thread>",
@@ -38,37 +39,25 @@ static int change_status(int argc, const char **argv, const char *const *usage,
                          const char *name, const char *status)
 {
 	const struct option opts[] = {OPT_GLOBALS, OPT_END_()};
-	tm_thread *t;
+	tm_status_result r;
 	char *id;
 
 	if (parse_options(argc, argv, opts, usage) != 1)
 		usage_msg(usage, opts, "%s takes one thread", name);
 	cli_open();
 	id = cli_resolve_thread(argv[0]);
-	if (status && !strcmp(id, TM_ROOT_THREAD_ID))
-		die("cannot mark '%s' %s: it is the project's root thread", id,
-		    status);
-	cli_lock();
-	t = cli_load_thread(id);
-	if (status ? t->status && !strcmp(t->status, status)
-	           : !t->status && !t->merged_into) {
-		cli_unlock();
+	if (tm_store_set_status(&r, cli.store, cli.project, id, status) < 0)
+		die_lib();
+	if (!r.changed) {
 		note("Thread '%s' is already %s", id, status_word(status));
-		goto out;
+	} else {
+		if (r.was_merged)
+			note("Thread '%s' was merged into '%s': merging it "
+			     "again appends its summary again",
+			     id, r.was_merged);
+		note("Thread '%s' is now %s", id, status_word(status));
 	}
-	if (!status && t->merged_into)
-		note("Thread '%s' was merged into '%s': merging it again "
-		     "appends its summary again",
-		     id, t->merged_into);
-	tm_thread_set(&t->status, status);
-	if (!status)
-		tm_thread_set(&t->merged_into, NULL);
-	cli_touch_thread(t, false);
-	cli_save_thread(t);
-	cli_unlock();
-	note("Thread '%s' is now %s", id, status_word(status));
-out:
-	tm_thread_free(t);
+	tm_status_result_clear(&r);
 	free(id);
 	return 0;
 }

@@ -2,7 +2,7 @@
 #include "builtin.h"
 #include "cli.h"
 
-#include "lib/summary.h"
+#include "lib/ops.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -69,9 +69,9 @@ int cmd_summary(int argc, const char **argv)
 	        OPT_GLOBALS,
 	        OPT_END_(),
 	};
+	tm_summary_options o = TM_SUMMARY_OPTIONS_INIT;
 	tm_summary_outcome outcome;
 	tm_buf text = TM_BUF_INIT;
-	tm_thread *t = NULL;
 	char *id;
 
 	if (parse_options(argc, argv, opts, summary_usage) != 1)
@@ -80,29 +80,15 @@ int cmd_summary(int argc, const char **argv)
 	id = cli_resolve_thread(argv[0]);
 	read_summary(&text, file);
 
-	cli_lock();
-	if (tm_store_load_thread(&t, cli.store, cli.project, id) < 0 ||
-	    tm_summary_check(&outcome, t, tm_buf_cstr(&text), text.size) < 0)
-		goto fail;
-	if (outcome == TM_SUMMARY_EMPTY && !allow_empty) {
-		cli_unlock();
-		die("the new summary of '%s' is empty and would erase it; "
-		    "nothing was written (use --allow-empty to erase it)",
-		    id);
-	}
-	tm_thread_set_summary(t, tm_buf_cstr(&text), text.size);
-	cli_touch_thread(t, true);
-	if (tm_store_save_thread(cli.store, cli.project, t) < 0)
-		goto fail;
-	cli_unlock();
+	o.allow_empty = allow_empty;
+	if (tm_store_write_summary(&outcome, cli.store, cli.project, id,
+	                           tm_buf_cstr(&text), text.size, &o) < 0)
+		die_lib();
 
 	note(outcome == TM_SUMMARY_EMPTY ? "Erased the summary of '%s'"
 	                                 : "Updated the summary of '%s'",
 	     id);
-	tm_thread_free(t);
 	tm_buf_release(&text);
 	free(id);
 	return 0;
-fail:
-	die_lib();
 }

@@ -553,9 +553,13 @@ int tm_lock_release(tm_lock *lock)
 		lock_free(lock);
 		return 0;
 	}
-	if (fstatat(lock->dirfd, LOCK_NAME, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-	    st.st_dev == lock->dev && st.st_ino == lock->ino &&
-	    unlinkat(lock->dirfd, LOCK_NAME, 0) < 0 && errno != ENOENT)
+	if (fstatat(lock->dirfd, LOCK_NAME, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+	    st.st_dev != lock->dev || st.st_ino != lock->ino)
+		error = tm_error_set(TM_ELOCKED,
+		                     "lost the lock '%s': another process took "
+		                     "it over while it was held",
+		                     lock->path);
+	else if (unlinkat(lock->dirfd, LOCK_NAME, 0) < 0 && errno != ENOENT)
 		error = tm_error_set_errno(TM_ERROR, "cannot remove '%s'",
 		                           lock->path);
 	if (held == lock)

@@ -67,8 +67,11 @@ int tm_lock_refresh(tm_lock *lock);
  * Undo one tm_lock_acquire.  The last one removes TMDIR/.lock if it is
  * still ours (same device and inode: a lock taken over and re-created by
  * someone else stays), releases the process mutex and frees `lock`.
- * NULL is allowed.  Errors: TM_ERROR when our lock file cannot be removed
- * (the lock is released and freed all the same).
+ * NULL is allowed.  Errors (the lock is released and freed all the same):
+ * TM_ELOCKED when the last release finds the lock file gone or replaced
+ * (another process took the lock over while we held it: what we wrote
+ * meanwhile may have crossed its writes); TM_ERROR when our lock file
+ * cannot be removed.
  */
 int tm_lock_release(tm_lock *lock);
 

@@ -3,6 +3,14 @@
  * projects and threads, loads and saves threads, projects and config.json
  * through the safe file layer (no symlinks, 1 MiB cap, atomic writes), and
  * takes the cross-process lock for read-modify-write operations.
+ *
+ * Conventions for every function below: 0 or a negative TM_E* code with a
+ * tm_error_set message naming the file; output parameters are written on
+ * success only and belong to the caller (free them with the matching
+ * _free / _clear); ids are checked (tm_id_validate: TM_EINVALID) before any
+ * path is built.  Single-file loads and saves need no lock; a caller that
+ * reads, changes and writes back must hold it (tm_store_lock), and the
+ * read-modify-write operations of lib/ops.h take it themselves.
  */
 #ifndef TM_STORE_H
 #define TM_STORE_H
@@ -30,36 +38,60 @@ struct tm_git;
  */
 int tm_store_discover(tm_store **out, const char *start_dir);
 
-/* Open the store of the folder `root` (which holds `.threadmind/`). */
+/*
+ * Open the store of the folder `root` (which holds `.threadmind/`).  Free
+ * *out with tm_store_free.  TM_ENOTFOUND (saying to run init) when there is
+ * no `.threadmind`; TM_EINVALID when it is a symlink or not a folder.
+ */
 int tm_store_open(tm_store **out, const char *root);
 
 /*
  * Where `init` would create the store when started from `start_dir`: the git
- * worktree root when inside one, else start_dir itself.  malloc'd.
+ * worktree root when inside one, else start_dir itself.  malloc'd; the
+ * caller frees it.  Never fails.
  */
 char *tm_store_init_root(const char *start_dir);
 
 /*
- * Create `.threadmind/` in `root`: .gitignore, projects/{id}.json (id = slug
- * of `title`, or of the folder name when title is NULL; title = that name),
- * threads/{id}/main.md (the root thread, title "Main"), config.json with
- * that project and `main` active.  `mode` is "solo" (NULL) or "team".
- * TM_EEXISTS when `.threadmind` already exists (nothing is touched).
+ * Create `.threadmind/` in `root`: .gitignore, then a project
+ * (tm_store_create_project: title = `title`, or the folder name when NULL)
+ * and config.json with that project and `main` active (also for the current
+ * branch).  `mode` is "solo" (NULL) or "team".  *out (optional) receives
+ * the open store.  TM_EEXISTS when `.threadmind` already exists (nothing
+ * is touched); TM_EINVALID for another mode; TM_ERROR when a file cannot
+ * be written.  Takes the lock itself.
  */
 int tm_store_init(tm_store **out, const char *root, const char *title,
                   const char *mode);
 
+/*
+ * Create a project: id = slug of `title` with a -2, -3, ... suffix when a
+ * project file or a non-empty threads/{id}/ folder has it; writes
+ * threads/{id}/main.md (the root thread "Main", author from config.json or
+ * git) and then projects/{id}.json (title, `mode` when not NULL: "solo" or
+ * "team"), and config.json when it had no author yet.  The thread comes
+ * first so that a project never shows without its root; when the project
+ * file cannot be written, the thread file (and the folder, when created
+ * here) are removed again.  *out_id receives the id (malloc'd; the caller
+ * frees it).  Takes the lock itself, refreshing it between writes.
+ * Errors: TM_EINVALID for a bad mode; TM_EPARSE when config.json does not
+ * parse; TM_ELOCKED; TM_ERROR on I/O.
+ */
+int tm_store_create_project(char **out_id, tm_store *s, const char *title,
+                            const char *mode);
+
+/* Close the store, releasing a lock still held.  NULL is allowed. */
 void tm_store_free(tm_store *s);
 
-/* The folder holding .threadmind (no trailing slash). */
+/* The folder holding .threadmind (no trailing slash); owned by the store. */
 const char *tm_store_root(const tm_store *s);
-/* The .threadmind folder path. */
+/* The .threadmind folder path; owned by the store. */
 const char *tm_store_dir(const tm_store *s);
 
 /*
  * The repository of the store, opened on first use (honouring GIT_DIR and
- * GIT_WORK_TREE as git sets them for hooks).  NULL outside git.  Owned by
- * the store.
+ * GIT_WORK_TREE as git sets them for hooks).  NULL outside git (no error
+ * is left set).  Owned by the store.
  */
 struct tm_git *tm_store_git(tm_store *s);
 
@@ -72,53 +104,81 @@ const char *tm_store_head(tm_store *s);
 
 /*
  * Take the store lock (threadmind.lockTimeout seconds, default 15).  Nested
- * calls in one process just count.  TM_ELOCKED naming the holder on
- * timeout.
+ * calls in one process just count; each needs its tm_store_unlock.
+ * TM_ELOCKED naming the holder on timeout; the errors of tm_lock_acquire.
  */
 int tm_store_lock(tm_store *s);
-/* Release one level of the lock. */
-void tm_store_unlock(tm_store *s);
-/* Keep a long operation's lock fresh (call between steps). */
-void tm_store_lock_refresh(tm_store *s);
+/*
+ * Release one level of the lock (nothing when it is not held).  The last
+ * level returns TM_ELOCKED when the lock was taken over while held (what
+ * was written meanwhile may have crossed another writer) and TM_ERROR when
+ * the lock file cannot be removed; the lock is released all the same.
+ */
+int tm_store_unlock(tm_store *s);
+/*
+ * Keep a long operation's lock fresh: call it between writes and stop on
+ * an error.  TM_ELOCKED when the lock was taken over (another process
+ * thought it stale): stop writing; TM_ERROR when it cannot be touched.
+ * 0 when the lock is not held.
+ */
+int tm_store_lock_refresh(tm_store *s);
 
 /* ---- config.json ---- */
 
-/* Load config.json; a missing file gives the defaults.  TM_EPARSE (line,
- * column) for a file that does not parse: it is then never overwritten. */
+/* Load config.json into *out (free with tm_config_free); a missing file
+ * gives the defaults.  TM_EPARSE (line, column) for a file that does not
+ * parse: it is then never overwritten.  TM_EINVALID for a symlink or a file
+ * over 1 MiB; TM_ERROR on I/O.  No lock needed. */
 int tm_store_load_config(tm_config **out, tm_store *s);
-/* Write config.json atomically, adding `author` when it is missing.  The
- * caller holds the lock. */
+/* Write config.json atomically, adding `author` to cfg when it is missing
+ * (tm_store_author's errors).  The caller holds the lock. */
 int tm_store_save_config(tm_store *s, tm_config *cfg);
 
 /* ---- projects ---- */
 
-/* Project ids (projects/{id}.json with a valid id), sorted. */
+/* Project ids (projects/{id}.json with a valid id), sorted, appended to
+ * *out (clear it with tm_strv_clear).  No projects/ folder: none.  TM_ERROR
+ * when the folder cannot be listed. */
 int tm_store_list_projects(tm_strv *out, tm_store *s);
+/* Load projects/{id}.json (free with tm_project_free).  TM_ENOTFOUND for
+ * no such project, TM_EPARSE when it does not parse. */
 int tm_store_load_project(tm_project **out, tm_store *s, const char *id);
+/* Write projects/{p's id}.json atomically.  The caller holds the lock when
+ * it read the file first. */
 int tm_store_save_project(tm_store *s, const tm_project *p);
 /*
  * The project a command works on: `requested` (--project) when given, else
  * config.json's activeProjectId when that project exists, else the only
- * project.  TM_ENOTFOUND / TM_EINVALID with a hint otherwise.  malloc'd.
+ * project.  TM_ENOTFOUND / TM_EINVALID with a hint otherwise, TM_EPARSE for
+ * a config.json that does not parse.  *out malloc'd; the caller frees it.
  */
 int tm_store_current_project(char **out, tm_store *s, const char *requested);
 
 /* ---- threads ---- */
 
 /* Thread ids of a project (threads/{project}/{id}.md with a valid id),
- * sorted.  Names that are not valid ids go to `bad` when it is not NULL. */
+ * sorted, appended to *out.  Names that are not valid ids go to `bad` when
+ * it is not NULL.  No such folder: none.  TM_ERROR when it cannot be
+ * listed. */
 int tm_store_list_threads(tm_strv *out, tm_strv *bad, tm_store *s,
                           const char *project);
-/* TM_ENOTFOUND when the thread does not exist; TM_EPARSE / TM_EINVALID when
- * it cannot be read. */
+/* Load a thread (free with tm_thread_free).  TM_ENOTFOUND when the thread
+ * does not exist; TM_EPARSE / TM_EINVALID when it cannot be read. */
 int tm_store_load_thread(tm_thread **out, tm_store *s, const char *project,
                          const char *id);
+/* Write threads/{project}/{t->id}.md atomically (creating the folders).
+ * The caller holds the lock when it read the thread first. */
 int tm_store_save_thread(tm_store *s, const char *project, const tm_thread *t);
+/* Remove threads/{project}/{id}.md.  TM_ENOTFOUND when it is not there.
+ * The caller holds the lock. */
 int tm_store_delete_thread(tm_store *s, const char *project, const char *id);
+/* Is threads/{project}/{id}.md a regular file?  False for bad ids. */
 bool tm_store_thread_exists(tm_store *s, const char *project, const char *id);
 
 /* Every thread file of a project: readable ones in `threads`, the others
- * in `errors` (one message each, naming the file). */
+ * in `errors` (one message each, naming the file).  *out is always
+ * initialised; clear it with tm_thread_list_clear.  Errors: those of
+ * tm_store_list_threads (an unreadable file is not an error). */
 typedef struct {
 	tm_thread **threads;
 	size_t n;
@@ -147,21 +207,26 @@ typedef struct {
 	}
 
 /*
- * Create a thread under the lock: id = slug of the title with a -2, -3, …
- * suffix on collision (`main` always counts as taken), author from
- * config.json (set there when missing), createdAt = updatedAt = now.  The
- * parent must exist.  *out (optional) receives the new thread.
+ * Create a thread under the lock (taken here): id = slug of the title with
+ * a -2, -3, … suffix on collision (`main` always counts as taken), author
+ * from config.json (set there when missing), createdAt = updatedAt = now.
+ * The parent must exist (TM_ENOTFOUND).  *out (optional) receives the new
+ * thread (free with tm_thread_free).  TM_EPARSE for a config.json that does
+ * not parse; TM_ELOCKED; TM_ERROR.
  */
 int tm_store_create_thread(tm_thread **out, tm_store *s, const char *project,
                            const tm_new_thread_options *opts);
 
-/* The author id for new threads: config.json's, else computed from git's
- * user.name / user.email. malloc'd. */
+/* The author id for new threads: cfg's (cfg may be NULL), else computed
+ * from git's user.name / user.email (tm_git_author_id).  *out malloc'd;
+ * the caller frees it.  No lock needed. */
 int tm_store_author(char **out, tm_store *s, tm_config *cfg);
 
 /*
  * The active thread of `project` for the current branch (DESIGN.md section
- * 3).  malloc'd id; never fails for a readable config.json.
+ * 3), decided on `threads` when not NULL, else on the files.  *out is a
+ * malloc'd id (the caller frees it); fails only when the threads cannot be
+ * listed.  No lock needed.
  */
 int tm_store_active_thread(char **out, tm_store *s, const char *project,
                            tm_config *cfg, const tm_thread *const *threads,
@@ -170,7 +235,8 @@ int tm_store_active_thread(char **out, tm_store *s, const char *project,
 /*
  * Make `thread` the active thread: activeProjectId, activeThreadId and
  * branchThreads[project][current branch] (when on a branch).  Takes the lock
- * and writes config.json.
+ * and writes config.json.  TM_EPARSE for a config.json that does not parse
+ * (left as it is); TM_ELOCKED; TM_ERROR.
  */
 int tm_store_set_active(tm_store *s, const char *project, const char *thread);
 

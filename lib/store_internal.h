@@ -29,4 +29,14 @@ int tm_store_list_names(tm_strv *out, tm_strv *bad, int fd, const char *suffix,
 /* Now as a canonical timestamp (TM_TIME_LEN + 1 bytes). */
 void tm_store_now(char *out);
 
+/*
+ * FOR TESTS ONLY.  Call `hook` (NULL: none) at the start of every
+ * tm_store_lock_refresh, that is between the writes of a long operation,
+ * so that a test can take the lock over or inject a fault there; with
+ * `eager`, locks taken from now on check that the lock file is still
+ * theirs on every refresh (refresh_after 0) instead of every 5 seconds.
+ */
+void tm_store__set_refresh_hook(void (*hook)(tm_store *s, void *payload),
+                                void *payload, bool eager);
+
 #endif

@@ -448,7 +448,8 @@ START_TEST(test_lock_refresh)
 	usleep(1000);
 	ck_assert_int_eq(tm_lock_refresh(lock), TM_ELOCKED);
 	ck_assert_ptr_nonnull(strstr(tm_error_last(), "lost the lock"));
-	ck_assert_int_eq(tm_lock_release(lock), 0);
+	ck_assert_int_eq(tm_lock_release(lock), TM_ELOCKED);
+	ck_assert(lock_exists());
 	ck_assert_int_eq(tm_lock_refresh(NULL), TM_EINVALID);
 }
 END_TEST
@@ -515,7 +516,8 @@ START_TEST(test_lock_release_keeps_replaced_file)
 	ck_assert_int_eq(tm_lock_acquire(&lock, tmdir, NULL), 0);
 	ck_assert_int_eq(unlink(lockp), 0);
 	put_lock(other);
-	ck_assert_int_eq(tm_lock_release(lock), 0);
+	ck_assert_int_eq(tm_lock_release(lock), TM_ELOCKED);
+	ck_assert_ptr_nonnull(strstr(tm_error_last(), "took it over"));
 	data = tmt_read_file(lockp, NULL);
 	ck_assert_str_eq(data, other);
 	free(data);

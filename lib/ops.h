@@ -1,0 +1,224 @@
+/*
+ * The store's read-modify-write operations on threads, one per command
+ * that changes the store (rm, move, merge, done/abandon/reopen, set,
+ * summary/edit, touch, project use).  Each takes the store lock itself and
+ * releases it on every path, writes nothing before every check passed, and
+ * returns 0 or a negative TM_E* code with a tm_error_set message; results
+ * the commands print come back through out-structs, written on success.
+ */
+#ifndef TM_OPS_H
+#define TM_OPS_H
+
+#include "assign.h"
+#include "store.h"
+#include "summary.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Told about each thread file that could not be read (the file is left
+ * out of the operation); `msg` names the file and the reason. */
+typedef void (*tm_store_warn_cb)(const char *msg, void *payload);
+
+/*
+ * Set t->updatedAt to now; with `summary_changed`, also t->commit = HEAD
+ * and t->branch = the current branch of the store's repository (each when
+ * known).  Only `t` changes: nothing is written.
+ */
+void tm_thread_touch(tm_thread *t, tm_store *s, bool summary_changed);
+
+/* ---- rm ---- */
+
+typedef struct {
+	unsigned version;      /* TM_REMOVE_OPTIONS_VERSION */
+	bool recursive;        /* remove the subtree; else children move up */
+	tm_store_warn_cb warn; /* unreadable thread files (may be NULL) */
+	void *payload;         /* for warn */
+} tm_remove_options;
+
+#define TM_REMOVE_OPTIONS_VERSION 1
+/* clang-format off */
+#define TM_REMOVE_OPTIONS_INIT {TM_REMOVE_OPTIONS_VERSION, false, NULL, NULL}
+/* clang-format on */
+
+typedef struct {
+	tm_strv removed;  /* the ids deleted, deepest first */
+	size_t moved;     /* children given the removed thread's parent */
+	char *new_parent; /* that parent (NULL: they became roots) */
+} tm_remove_result;
+
+/* Free what a tm_remove_result holds (and zero it). */
+void tm_remove_result_clear(tm_remove_result *r);
+
+/*
+ * Delete thread `id` of `project`.  Without opts->recursive its children
+ * (by their files' parentId) get its parent (in a two-thread cycle, none:
+ * they become roots), each touched; with it, its whole subtree (by the
+ * tree of readable files) goes, deepest first so that an interrupted rm
+ * never leaves orphans.  config.json then forgets the deleted ids
+ * (branchThreads, and activeThreadId when it is one of them in this
+ * project); it is written only when that changed.  Everything is read,
+ * and config.json parsed, before the first write; the lock is refreshed
+ * between writes.  `opts` NULL means TM_REMOVE_OPTIONS_INIT.
+ *
+ * Errors: TM_EINVALID for `main`, for a subtree holding `main`, or bad
+ * ids; TM_ENOTFOUND / TM_EPARSE when the thread cannot be read; TM_EPARSE
+ * when config.json does not parse; TM_ELOCKED when the lock cannot be taken
+ * or was taken over mid-way (the writes stop there); TM_ERROR on I/O.
+ * *out is written on success only; clear it with tm_remove_result_clear.
+ */
+int tm_store_remove_thread(tm_remove_result *out, tm_store *s,
+                           const char *project, const char *id,
+                           const tm_remove_options *opts);
+
+/* ---- move ---- */
+
+typedef struct {
+	unsigned version;      /* TM_MOVE_OPTIONS_VERSION */
+	tm_store_warn_cb warn; /* unreadable thread files (may be NULL) */
+	void *payload;
+} tm_move_options;
+
+#define TM_MOVE_OPTIONS_VERSION 1
+/* clang-format off */
+#define TM_MOVE_OPTIONS_INIT {TM_MOVE_OPTIONS_VERSION, NULL, NULL}
+/* clang-format on */
+
+typedef struct {
+	bool changed;     /* false: it already was under `parent` */
+	char *old_parent; /* its parent before (NULL: it was a root) */
+} tm_move_result;
+
+void tm_move_result_clear(tm_move_result *r);
+
+/*
+ * Give thread `id` the parent `parent` (both existing ids) and touch it,
+ * unless that would make a cycle in the tree of readable files (decided
+ * under the lock) or it already is its parent (then nothing is written).
+ * `opts` NULL means TM_MOVE_OPTIONS_INIT.
+ *
+ * Errors: TM_EINVALID for `main`, id == parent, or a cycle ("... is a
+ * descendant of ..."); TM_ENOTFOUND / TM_EPARSE when `id` cannot be read;
+ * TM_ELOCKED; TM_ERROR.  *out is written on success only.
+ */
+int tm_store_move_thread(tm_move_result *out, tm_store *s, const char *project,
+                         const char *id, const char *parent,
+                         const tm_move_options *opts);
+
+/* ---- merge ---- */
+
+typedef struct {
+	char *parent; /* the id merged into */
+	bool changed; /* false: the child's summary added nothing */
+} tm_merge_thread_result;
+
+void tm_merge_thread_result_clear(tm_merge_thread_result *r);
+
+/*
+ * Merge thread `id` into its parent: the child's `## ` sections go under
+ * the parent's same-named ones (tm_section_merge); the parent is written
+ * (and touched as a summary change) only when its summary changed, first,
+ * so that a failure never leaves a child claiming a merge that did not
+ * land; then the child becomes done with mergedInto = the parent.
+ *
+ * Errors: TM_EINVALID for a root, an already merged or finished thread, a
+ * thread that is its own parent or has an invalid parentId; TM_ENOTFOUND
+ * when the parent does not exist or `id` does not; TM_EPARSE; TM_ELOCKED;
+ * TM_ERROR.  *out is written on success only.
+ */
+int tm_store_merge_thread(tm_merge_thread_result *out, tm_store *s,
+                          const char *project, const char *id);
+
+/* ---- done / abandon / reopen ---- */
+
+typedef struct {
+	bool changed;     /* false: it already had that status */
+	char *was_merged; /* reopen of a merged thread: where it was merged */
+} tm_status_result;
+
+void tm_status_result_clear(tm_status_result *r);
+
+/*
+ * Set the status of thread `id` to `status` (TM_STATUS_DONE,
+ * TM_STATUS_ABANDONED) or, with NULL, reopen it (clears status and
+ * mergedInto), touching it; nothing is written when it already has that
+ * status (for reopen: no status and no mergedInto).
+ *
+ * Errors: TM_EINVALID for finishing `main` or bad ids; TM_ENOTFOUND /
+ * TM_EPARSE when it cannot be read; TM_ELOCKED; TM_ERROR.  *out is
+ * written on success only.
+ */
+int tm_store_set_status(tm_status_result *out, tm_store *s, const char *project,
+                        const char *id, const char *status);
+
+/* ---- set ---- */
+
+/*
+ * Apply the `n` assignments `a` (tm_assign_apply) to thread `id`; when a
+ * field changed, touch it and write it.  *changed tells which.
+ *
+ * Errors: those of tm_assign_apply (TM_EINVALID), TM_ENOTFOUND /
+ * TM_EPARSE when it cannot be read, TM_ELOCKED, TM_ERROR.
+ */
+int tm_store_set_fields(bool *changed, tm_store *s, const char *project,
+                        const char *id, const tm_assign *a, size_t n);
+
+/* ---- summary / edit ---- */
+
+typedef struct {
+	unsigned version;        /* TM_SUMMARY_OPTIONS_VERSION */
+	bool allow_empty;        /* an empty text erases the summary */
+	const char *expect_body; /* non-NULL: refuse unless the body is this */
+	size_t expect_len;       /* its length */
+} tm_summary_options;
+
+#define TM_SUMMARY_OPTIONS_VERSION 1
+/* clang-format off */
+#define TM_SUMMARY_OPTIONS_INIT {TM_SUMMARY_OPTIONS_VERSION, false, NULL, 0}
+/* clang-format on */
+
+/*
+ * Replace the summary of thread `id` with `len` bytes of `text` and touch
+ * it as a summary change (commit = HEAD, branch), writing it.  *out says
+ * what the text did (tm_summary_check; an unchanged summary is written
+ * all the same, as a review mark).  `opts` NULL means
+ * TM_SUMMARY_OPTIONS_INIT.
+ *
+ * Errors: TM_EINVALID for an empty text without opts->allow_empty ("...
+ * nothing was written"), or a text tm_summary_check refuses; TM_ECONFLICT
+ * when opts->expect_body is set and the thread's body is no longer that
+ * ("the summary changed while you were editing it; nothing was written",
+ * without the thread's name); TM_ENOTFOUND / TM_EPARSE; TM_ELOCKED;
+ * TM_ERROR.
+ */
+int tm_store_write_summary(tm_summary_outcome *out, tm_store *s,
+                           const char *project, const char *id,
+                           const char *text, size_t len,
+                           const tm_summary_options *opts);
+
+/* ---- touch ---- */
+
+/*
+ * Mark thread `id` as reviewed at HEAD: touch it as a summary change and
+ * write it.  *out_head (optional) receives HEAD, owned by the store.
+ *
+ * Errors: TM_EINVALID outside git or when HEAD has no commit yet;
+ * TM_ENOTFOUND / TM_EPARSE; TM_ELOCKED; TM_ERROR.
+ */
+int tm_store_touch(const char **out_head, tm_store *s, const char *project,
+                   const char *id);
+
+/* ---- project use ---- */
+
+/*
+ * Make `project` (an existing project id) the active project:
+ * config.json's activeProjectId, and activeThreadId = its active thread
+ * for the current branch (tm_store_active_thread), which *out_thread
+ * receives (malloc'd; the caller frees it).
+ *
+ * Errors: TM_EINVALID / TM_ENOTFOUND for a bad or unknown project;
+ * TM_EPARSE when config.json does not parse; TM_ELOCKED; TM_ERROR.
+ */
+int tm_store_use_project(char **out_thread, tm_store *s, const char *project);
+
+#endif
