@@ -281,8 +281,8 @@ static int align_project(tm_strv *report, tm_store *s, const char *project,
 		if (dry_run)
 			continue;
 		tm_thread_set(&t->parent_id, parent);
-		error = tm_store_save_thread(s, project, t);
-		if (error < 0)
+		if ((error = tm_store_lock_refresh(s)) < 0 ||
+		    (error = tm_store_save_thread(s, project, t)) < 0)
 			goto done;
 	}
 	for (i = 0; i < idx->n; i++) {
@@ -394,7 +394,7 @@ static int migrate_trees(tm_strv *report, tm_store *s, bool dry_run)
 
 			tm_buf_printf(&line, "deleted trees/%s", name);
 			tm_strv_push_owned(report, tm_buf_detach(&line));
-			if (!dry_run)
+			if (!dry_run && (error = tm_store_lock_refresh(s)) == 0)
 				error = tm_fs_unlink_at(fd, name,
 				                        tm_buf_cstr(&display));
 		}
@@ -425,7 +425,7 @@ static int prune_stats(tm_strv *report, tm_store *s, bool dry_run)
 		              names.items[i]);
 		tm_buf_printf(&line, "deleted stats/%s", names.items[i]);
 		tm_strv_push_owned(report, tm_buf_detach(&line));
-		if (!dry_run)
+		if (!dry_run && (error = tm_store_lock_refresh(s)) == 0)
 			error = tm_fs_unlink_at(fd, names.items[i],
 			                        tm_buf_cstr(&display));
 		tm_buf_release(&display);
@@ -450,7 +450,11 @@ int tm_migrate_run(tm_strv *report, tm_store *s, bool dry_run, bool prune)
 		error = migrate_trees(report, s, dry_run);
 	if (error == 0 && prune && has_dir(s, "stats"))
 		error = prune_stats(report, s, dry_run);
-	if (!dry_run)
-		tm_store_unlock(s);
+	if (!dry_run) {
+		int unlock_error = tm_store_unlock(s);
+
+		if (error == 0)
+			error = unlock_error;
+	}
 	return error;
 }

@@ -1,6 +1,7 @@
 /* Unit tests of lib/migrate.c: the 0.4 trees/{project}.json upgrade. */
 #include "lib/migrate.h"
 #include "lib/error.h"
+#include "lib/store_internal.h"
 #include "test_util.h"
 
 #include <check.h>
@@ -244,6 +245,48 @@ START_TEST(test_migrate_keeps_index_that_does_not_parse)
 }
 END_TEST
 
+static int refreshes;
+
+/* On the second refresh (after the first write), another process takes
+ * the lock over: its file is replaced. */
+static void take_over(tm_store *s, void *payload)
+{
+	char *lock;
+
+	(void)payload;
+	if (++refreshes != 2)
+		return;
+	lock = tmt_join(tm_store_dir(s), ".lock");
+	ck_assert_int_eq(unlink(lock), 0);
+	tmt_write_file(lock, "{\"pid\":1}\n", 10);
+	usleep(2000);
+	free(lock);
+}
+
+START_TEST(test_migrate_stops_when_lock_taken_over)
+{
+	tm_store *s = old_store("{\"auth\": null, \"auth-ui\": null}");
+	tm_strv report = TM_STRV_INIT;
+	tm_thread *t = NULL;
+
+	tm_store__set_refresh_hook(take_over, NULL, true);
+	ck_assert_int_eq(tm_migrate_run(&report, s, false, false), TM_ELOCKED);
+	tm_store__set_refresh_hook(NULL, NULL, false);
+	ck_assert_ptr_nonnull(strstr(tm_error_last(), "lost the lock"));
+	/* The first thread was aligned, the second was not, and the index
+	 * was kept. */
+	ck_assert_int_eq(tm_store_load_thread(&t, s, "mon-app", "auth"), 0);
+	ck_assert_ptr_null(t->parent_id);
+	tm_thread_free(t);
+	ck_assert_int_eq(tm_store_load_thread(&t, s, "mon-app", "auth-ui"), 0);
+	ck_assert_str_eq(t->parent_id, "auth");
+	tm_thread_free(t);
+	ck_assert(exists(s, "trees/mon-app.json"));
+	tm_strv_clear(&report);
+	tm_store_free(s);
+}
+END_TEST
+
 START_TEST(test_migrate_string_null_parent_is_root)
 {
 	tm_store *s = old_store("{\"main\": \"null\", \"auth\": \"null\"}");
@@ -281,6 +324,7 @@ Suite *migrate_suite(void)
 	               test_migrate_keeps_index_when_a_thread_is_unreadable);
 	tcase_add_test(tc, test_migrate_keeps_index_that_does_not_parse);
 	tcase_add_test(tc, test_migrate_string_null_parent_is_root);
+	tcase_add_test(tc, test_migrate_stops_when_lock_taken_over);
 	suite_add_tcase(s, tc);
 	return s;
 }

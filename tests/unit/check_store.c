@@ -2,6 +2,8 @@
 #include "lib/store.h"
 #include "lib/error.h"
 #include "lib/frontmatter.h"
+#include "lib/atomic.h"
+#include "lib/store_internal.h"
 #include "test_util.h"
 
 #include <check.h>
@@ -493,11 +495,127 @@ START_TEST(test_store_lock_nests_and_releases)
 	ck_assert_int_eq(tm_store_lock(s), 0);
 	ck_assert_int_eq(tm_store_lock(s), 0);
 	ck_assert_int_eq(lstat(lock, &st), 0);
-	tm_store_unlock(s);
+	ck_assert_int_eq(tm_store_unlock(s), 0);
 	ck_assert_int_eq(lstat(lock, &st), 0);
-	tm_store_unlock(s);
+	ck_assert_int_eq(tm_store_unlock(s), 0);
 	ck_assert_int_ne(lstat(lock, &st), 0);
+	/* Not held: nothing to do. */
+	ck_assert_int_eq(tm_store_unlock(s), 0);
+	ck_assert_int_eq(tm_store_lock_refresh(s), 0);
 	free(lock);
+	tm_store_free(s);
+}
+END_TEST
+
+/* Another process takes the lock over (its file replaced). */
+static void replace_lock(tm_store *s)
+{
+	char *lock = store_file(s, ".lock");
+
+	ck_assert_int_eq(unlink(lock), 0);
+	tmt_write_file(lock, "{\"pid\":1}\n", 10);
+	usleep(2000);
+	free(lock);
+}
+
+START_TEST(test_store_lock_taken_over_is_reported)
+{
+	tm_store *s = open_seed();
+	char *lock = store_file(s, ".lock");
+	struct stat st;
+
+	/* Checked on every refresh, as if 5 seconds had passed. */
+	tm_store__set_refresh_hook(NULL, NULL, true);
+	ck_assert_int_eq(tm_store_lock(s), 0);
+	ck_assert_int_eq(tm_store_lock_refresh(s), 0);
+	replace_lock(s);
+	ck_assert_int_eq(tm_store_lock_refresh(s), TM_ELOCKED);
+	ck_assert_ptr_nonnull(strstr(tm_error_last(), "lost the lock"));
+	ck_assert_int_eq(tm_store_unlock(s), TM_ELOCKED);
+	ck_assert_ptr_nonnull(strstr(tm_error_last(), "took it over"));
+	/* The other process's file stays. */
+	ck_assert_int_eq(lstat(lock, &st), 0);
+	tm_store__set_refresh_hook(NULL, NULL, false);
+	free(lock);
+	tm_store_free(s);
+}
+END_TEST
+
+START_TEST(test_store_create_project)
+{
+	tm_store *s = open_seed();
+	tm_project *p = NULL;
+	tm_thread *t = NULL;
+	char *id = NULL, *path, *data;
+
+	/* mon-app is taken, so is a folder of threads named mon-app-2. */
+	path = store_file(s, "threads/mon-app-2/x.md");
+	tmt_write_file(path, "x", 1);
+	free(path);
+	ck_assert_int_eq(tm_store_create_project(&id, s, "Mon App", "team"), 0);
+	ck_assert_str_eq(id, "mon-app-3");
+	ck_assert_int_eq(tm_store_load_project(&p, s, id), 0);
+	ck_assert_str_eq(tm_project_get(p, "title"), "Mon App");
+	ck_assert_str_eq(tm_project_get(p, "mode"), "team");
+	ck_assert_int_eq(tm_store_load_thread(&t, s, id, "main"), 0);
+	ck_assert_str_eq(t->title, "Main");
+	ck_assert_ptr_null(t->parent_id);
+	/* The author of config.json. */
+	ck_assert_str_eq(t->author, "mahmoud-a3f9");
+	path = store_file(s, ".lock");
+	ck_assert_int_ne(access(path, F_OK), 0);
+	free(path);
+	free(id);
+	id = NULL;
+	ck_assert_int_eq(tm_store_create_project(&id, s, "X", "duo"),
+	                 TM_EINVALID);
+	ck_assert_ptr_null(id);
+	/* The config.json was not touched (it had an author). */
+	path = store_file(s, "config.json");
+	data = tmt_read_file(path, NULL);
+	ck_assert_ptr_nonnull(strstr(data, "\"sessionId\""));
+	free(data);
+	free(path);
+	tm_project_free(p);
+	tm_thread_free(t);
+	tm_store_free(s);
+}
+END_TEST
+
+static int refreshes;
+
+/* On the refresh before the project file, make its write fail. */
+static void fail_second_write(tm_store *s, void *payload)
+{
+	(void)s;
+	(void)payload;
+	if (++refreshes == 2)
+		tm_atomic_inject_fault(TM_ATOMIC_FAULT_RENAME);
+}
+
+START_TEST(test_store_create_project_rolls_back)
+{
+	tm_store *s = open_seed();
+	tm_strv ids = TM_STRV_INIT;
+	char *id = NULL, *path;
+	struct stat st;
+
+	tm_store__set_refresh_hook(fail_second_write, NULL, false);
+	ck_assert_int_eq(tm_store_create_project(&id, s, "New One", NULL),
+	                 TM_ERROR);
+	tm_store__set_refresh_hook(NULL, NULL, false);
+	ck_assert_int_eq(refreshes, 2);
+	ck_assert_ptr_null(id);
+	/* Neither the project nor its root thread nor its folder stayed. */
+	path = store_file(s, "threads/new-one");
+	ck_assert_int_ne(lstat(path, &st), 0);
+	free(path);
+	path = store_file(s, "projects/new-one.json");
+	ck_assert_int_ne(lstat(path, &st), 0);
+	free(path);
+	ck_assert_int_eq(tm_store_list_projects(&ids, s), 0);
+	ck_assert_uint_eq(ids.n, 1);
+	tm_strv_clear(&ids);
 	tm_store_free(s);
 }
 END_TEST
@@ -562,6 +680,9 @@ Suite *store_suite(void)
 	tcase_add_test(tc, test_store_current_project);
 	tcase_add_test(tc, test_store_active_thread_rules);
 	tcase_add_test(tc, test_store_lock_nests_and_releases);
+	tcase_add_test(tc, test_store_lock_taken_over_is_reported);
+	tcase_add_test(tc, test_store_create_project);
+	tcase_add_test(tc, test_store_create_project_rolls_back);
 	suite_add_tcase(s, tc);
 	return s;
 }

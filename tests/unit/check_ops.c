@@ -1,0 +1,677 @@
+/*
+ * Unit tests of lib/ops.c: the store's read-modify-write operations, on a
+ * copy of the seed store (main <- auth <- auth-ui in project mon-app).
+ */
+#include "lib/ops.h"
+#include "lib/error.h"
+#include "lib/frontmatter.h"
+#include "lib/store_internal.h"
+#include "test_util.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define P "mon-app"
+
+static char *tmp;
+static tm_store *s;
+
+static void setup(void)
+{
+	char *home, *repo, *src;
+
+	tmp = tmt_mkdtemp();
+	home = tmt_join(tmp, "home");
+	tmt_mkdirs(home);
+	setenv("HOME", home, 1);
+	setenv("GIT_CONFIG_NOSYSTEM", "1", 1);
+	unsetenv("GIT_DIR");
+	unsetenv("GIT_WORK_TREE");
+	repo = tmt_join(tmp, "repo");
+	src = tmt_resource("seed-example");
+	tmt_mkdirs(repo);
+	tmt_sh("cp -R '%s/.threadmind' '%s/'", src, repo);
+	ck_assert_int_eq(tm_store_open(&s, repo), 0);
+	free(src);
+	free(repo);
+	free(home);
+}
+
+static void teardown(void)
+{
+	tm_store__set_refresh_hook(NULL, NULL, false);
+	tm_store_free(s);
+	s = NULL;
+	tmt_rmtree(tmp);
+	free(tmp);
+	tmp = NULL;
+}
+
+/* The text of a file of the store (malloc'd). */
+static char *file(const char *rel)
+{
+	char *p = tmt_join(tm_store_dir(s), rel),
+	     *data = tmt_read_file(p, NULL);
+
+	free(p);
+	return data;
+}
+
+static bool exists(const char *rel)
+{
+	char *p = tmt_join(tm_store_dir(s), rel);
+	struct stat st;
+	bool r = lstat(p, &st) == 0;
+
+	free(p);
+	return r;
+}
+
+static void put(const char *rel, const char *data)
+{
+	char *p = tmt_join(tm_store_dir(s), rel);
+
+	tmt_write_file(p, data, strlen(data));
+	free(p);
+}
+
+static tm_thread *load(const char *id)
+{
+	tm_thread *t = NULL;
+
+	ck_assert_int_eq(tm_store_load_thread(&t, s, P, id), 0);
+	return t;
+}
+
+/* ck_assert that the store's lock is free again. */
+static void assert_unlocked(void)
+{
+	ck_assert(!exists(".lock"));
+}
+
+/* ---- test seams ---- */
+
+static int refresh_calls, take_over_at;
+
+/* A refresh hook: on call number take_over_at, another process takes the
+ * lock over (the lock file is replaced). */
+static void take_over(tm_store *st, void *payload)
+{
+	char *p;
+
+	(void)payload;
+	if (++refresh_calls != take_over_at)
+		return;
+	p = tmt_join(tm_store_dir(st), ".lock");
+	ck_assert_int_eq(unlink(p), 0);
+	tmt_write_file(p, "{\"pid\":1}\n", 10);
+	usleep(2000);
+	free(p);
+}
+
+static char **warned;
+static size_t nwarned;
+
+static void record_warning(const char *msg, void *payload)
+{
+	ck_assert_ptr_eq(payload, &nwarned);
+	warned = realloc(warned, (nwarned + 1) * sizeof(*warned));
+	warned[nwarned++] = strdup(msg);
+}
+
+/* ---- touch ---- */
+
+START_TEST(test_ops_thread_touch)
+{
+	tm_thread *t = load("auth");
+
+	tm_thread_touch(t, s, true);
+	ck_assert_str_ne(t->updated_at, "2026-04-14T18:00:00.000Z");
+	/* Outside git there is no HEAD nor branch: they stay. */
+	ck_assert_str_eq(t->branch, "main");
+	ck_assert_ptr_null(t->commit);
+	tm_thread_free(t);
+}
+END_TEST
+
+START_TEST(test_ops_touch_needs_git)
+{
+	const char *head = NULL;
+	char *before = file("threads/mon-app/auth.md");
+	char *after;
+
+	ck_assert_int_eq(tm_store_touch(&head, s, P, "auth"), TM_EINVALID);
+	ck_assert_ptr_nonnull(strstr(tm_error_last(), "not in a git"));
+	ck_assert_ptr_null(head);
+	after = file("threads/mon-app/auth.md");
+	ck_assert_str_eq(before, after);
+	free(before);
+	free(after);
+}
+END_TEST
+
+START_TEST(test_ops_touch_records_head)
+{
+	char *repo = tmt_join(tmp, "repo"), *want;
+	const char *head = NULL;
+	tm_thread *t;
+
+	tmt_sh("cd '%s' && git init -q -b topic && git -c user.name=a "
+	       "-c user.email=a@b commit -q --allow-empty -m one",
+	       repo);
+	want = tmt_sh_out("cd '%s' && git rev-parse HEAD", repo);
+	ck_assert_int_eq(tm_store_touch(&head, s, P, "auth"), 0);
+	ck_assert_str_eq(head, want);
+	t = load("auth");
+	ck_assert_str_eq(t->commit, want);
+	ck_assert_str_eq(t->branch, "topic");
+	ck_assert_str_ne(t->updated_at, "2026-04-14T18:00:00.000Z");
+	assert_unlocked();
+	tm_thread_free(t);
+	free(want);
+	free(repo);
+}
+END_TEST
+
+/* ---- rm ---- */
+
+START_TEST(test_ops_remove_moves_children_up)
+{
+	tm_remove_result r;
+	char *cfg = file("config.json"), *cfg_after;
+	tm_thread *t;
+
+	ck_assert_int_eq(tm_store_remove_thread(&r, s, P, "auth", NULL), 0);
+	ck_assert_uint_eq(r.removed.n, 1);
+	ck_assert_str_eq(r.removed.items[0], "auth");
+	ck_assert_uint_eq(r.moved, 1);
+	ck_assert_str_eq(r.new_parent, "main");
+	ck_assert(!exists("threads/mon-app/auth.md"));
+	t = load("auth-ui");
+	ck_assert_str_eq(t->parent_id, "main");
+	ck_assert_str_ne(t->updated_at, "2026-04-15T12:30:00.000Z");
+	/* Nothing in config.json named auth: not rewritten. */
+	cfg_after = file("config.json");
+	ck_assert_str_eq(cfg, cfg_after);
+	assert_unlocked();
+	tm_thread_free(t);
+	tm_remove_result_clear(&r);
+	free(cfg);
+	free(cfg_after);
+}
+END_TEST
+
+START_TEST(test_ops_remove_recursive_cleans_config)
+{
+	tm_remove_options o = TM_REMOVE_OPTIONS_INIT;
+	tm_remove_result r;
+	tm_config *cfg = NULL;
+
+	o.recursive = true;
+	ck_assert_int_eq(tm_store_remove_thread(&r, s, P, "auth", &o), 0);
+	ck_assert_uint_eq(r.removed.n, 2);
+	/* Deepest first. */
+	ck_assert_str_eq(r.removed.items[0], "auth-ui");
+	ck_assert_str_eq(r.removed.items[1], "auth");
+	ck_assert_uint_eq(r.moved, 0);
+	ck_assert(!exists("threads/mon-app/auth.md"));
+	ck_assert(!exists("threads/mon-app/auth-ui.md"));
+	ck_assert(exists("threads/mon-app/main.md"));
+	ck_assert_int_eq(tm_store_load_config(&cfg, s), 0);
+	ck_assert_ptr_null(tm_config_get_string(cfg, "activeThreadId"));
+	ck_assert_ptr_null(tm_config_branch_thread(cfg, P, "feature/auth-ui"));
+	ck_assert_str_eq(tm_config_branch_thread(cfg, P, "main"), "main");
+	assert_unlocked();
+	tm_config_free(cfg);
+	tm_remove_result_clear(&r);
+}
+END_TEST
+
+START_TEST(test_ops_remove_refuses_root)
+{
+	tm_remove_options o = TM_REMOVE_OPTIONS_INIT;
+	tm_remove_result r;
+
+	ck_assert_int_eq(tm_store_remove_thread(&r, s, P, "main", NULL),
+	                 TM_EINVALID);
+	ck_assert_ptr_nonnull(strstr(tm_error_last(), "root thread"));
+	/* A subtree holding main: nothing is deleted. */
+	put("threads/mon-app/top.md", "---\nid: top\ntitle: Top\nparentId: "
+	                              "null\n---\n");
+	put("threads/mon-app/main.md", "---\nid: main\ntitle: Main\n"
+	                               "parentId: top\n---\n");
+	o.recursive = true;
+	ck_assert_int_eq(tm_store_remove_thread(&r, s, P, "top", &o),
+	                 TM_EINVALID);
+	ck_assert_ptr_nonnull(strstr(tm_error_last(), "recursively"));
+	ck_assert(exists("threads/mon-app/top.md"));
+	ck_assert(exists("threads/mon-app/auth-ui.md"));
+	assert_unlocked();
+}
+END_TEST
+
+START_TEST(test_ops_remove_warns_and_refuses_unreadable)
+{
+	tm_remove_options o = TM_REMOVE_OPTIONS_INIT;
+	tm_remove_result r;
+
+	put("threads/mon-app/broken.md", "no frontmatter\n");
+	o.warn = record_warning;
+	o.payload = &nwarned;
+	ck_assert_int_eq(tm_store_remove_thread(&r, s, P, "broken", &o),
+	                 TM_EPARSE);
+	ck_assert_ptr_nonnull(strstr(tm_error_last(), "broken.md"));
+	ck_assert_uint_eq(nwarned, 1);
+	ck_assert_ptr_nonnull(strstr(warned[0], "broken.md"));
+	ck_assert(exists("threads/mon-app/broken.md"));
+	assert_unlocked();
+	ck_assert_int_eq(tm_store_remove_thread(&r, s, P, "nope", &o),
+	                 TM_ENOTFOUND);
+	assert_unlocked();
+}
+END_TEST
+
+START_TEST(test_ops_remove_stops_when_lock_taken_over)
+{
+	tm_remove_options o = TM_REMOVE_OPTIONS_INIT;
+	tm_remove_result r = {TM_STRV_INIT, 0, NULL};
+	char *cfg = file("config.json"), *cfg_after, *lock;
+
+	/* The first delete is done; the lock is taken over before the
+	 * second. */
+	tm_store__set_refresh_hook(take_over, NULL, true);
+	take_over_at = 2;
+	o.recursive = true;
+	ck_assert_int_eq(tm_store_remove_thread(&r, s, P, "auth", &o),
+	                 TM_ELOCKED);
+	ck_assert_ptr_nonnull(strstr(tm_error_last(), "lost the lock"));
+	ck_assert_uint_eq(r.removed.n, 0); /* not written on error */
+	ck_assert(!exists("threads/mon-app/auth-ui.md"));
+	ck_assert(exists("threads/mon-app/auth.md"));
+	cfg_after = file("config.json");
+	ck_assert_str_eq(cfg, cfg_after);
+	/* The other process's lock file stays. */
+	lock = file(".lock");
+	ck_assert_str_eq(lock, "{\"pid\":1}\n");
+	free(lock);
+	free(cfg);
+	free(cfg_after);
+}
+END_TEST
+
+/* ---- move ---- */
+
+START_TEST(test_ops_move)
+{
+	tm_move_result r;
+	tm_thread *t;
+
+	ck_assert_int_eq(
+	        tm_store_move_thread(&r, s, P, "auth-ui", "main", NULL), 0);
+	ck_assert(r.changed);
+	ck_assert_str_eq(r.old_parent, "auth");
+	tm_move_result_clear(&r);
+	t = load("auth-ui");
+	ck_assert_str_eq(t->parent_id, "main");
+	ck_assert_str_ne(t->updated_at, "2026-04-15T12:30:00.000Z");
+	tm_thread_free(t);
+	assert_unlocked();
+}
+END_TEST
+
+START_TEST(test_ops_move_already_there_writes_nothing)
+{
+	char *before = file("threads/mon-app/auth.md"), *after;
+	tm_move_result r;
+
+	ck_assert_int_eq(tm_store_move_thread(&r, s, P, "auth", "main", NULL),
+	                 0);
+	ck_assert(!r.changed);
+	ck_assert_str_eq(r.old_parent, "main");
+	after = file("threads/mon-app/auth.md");
+	ck_assert_str_eq(before, after);
+	tm_move_result_clear(&r);
+	free(before);
+	free(after);
+}
+END_TEST
+
+START_TEST(test_ops_move_refusals)
+{
+	char *before = file("threads/mon-app/auth.md"), *after;
+	tm_move_result r;
+
+	ck_assert_int_eq(
+	        tm_store_move_thread(&r, s, P, "auth", "auth-ui", NULL),
+	        TM_EINVALID);
+	ck_assert_ptr_nonnull(strstr(tm_error_last(), "cycle"));
+	ck_assert_int_eq(tm_store_move_thread(&r, s, P, "auth", "auth", NULL),
+	                 TM_EINVALID);
+	ck_assert_ptr_nonnull(strstr(tm_error_last(), "under itself"));
+	ck_assert_int_eq(tm_store_move_thread(&r, s, P, "main", "auth", NULL),
+	                 TM_EINVALID);
+	ck_assert_int_eq(tm_store_move_thread(&r, s, P, "nope", "auth", NULL),
+	                 TM_ENOTFOUND);
+	after = file("threads/mon-app/auth.md");
+	ck_assert_str_eq(before, after);
+	assert_unlocked();
+	free(before);
+	free(after);
+}
+END_TEST
+
+/* ---- merge ---- */
+
+START_TEST(test_ops_merge_into_parent)
+{
+	tm_merge_thread_result r;
+	tm_thread *child, *parent;
+	char *summary;
+
+	ck_assert_int_eq(tm_store_merge_thread(&r, s, P, "auth-ui"), 0);
+	ck_assert_str_eq(r.parent, "auth");
+	ck_assert(r.changed);
+	tm_merge_thread_result_clear(&r);
+	child = load("auth-ui");
+	ck_assert_str_eq(child->status, "done");
+	ck_assert_str_eq(child->merged_into, "auth");
+	parent = load("auth");
+	summary = tm_thread_summary(parent);
+	ck_assert_ptr_nonnull(strstr(summary, "cookies httpOnly"));
+	ck_assert_ptr_nonnull(strstr(summary, "React Hook Form"));
+	ck_assert_ptr_nonnull(strstr(summary, "## État"));
+	ck_assert_ptr_null(parent->status);
+	/* Merged again: refused, nothing written. */
+	ck_assert_int_eq(tm_store_merge_thread(&r, s, P, "auth-ui"),
+	                 TM_EINVALID);
+	ck_assert_ptr_nonnull(strstr(tm_error_last(), "already merged"));
+	assert_unlocked();
+	free(summary);
+	tm_thread_free(child);
+	tm_thread_free(parent);
+}
+END_TEST
+
+START_TEST(test_ops_merge_empty_child_leaves_parent)
+{
+	char *before = file("threads/mon-app/auth.md"), *after;
+	tm_merge_thread_result r;
+
+	put("threads/mon-app/auth-ui.md", "---\nid: auth-ui\ntitle: UI\n"
+	                                  "parentId: auth\n---\n");
+	ck_assert_int_eq(tm_store_merge_thread(&r, s, P, "auth-ui"), 0);
+	ck_assert(!r.changed);
+	after = file("threads/mon-app/auth.md");
+	ck_assert_str_eq(before, after);
+	tm_merge_thread_result_clear(&r);
+	free(before);
+	free(after);
+}
+END_TEST
+
+START_TEST(test_ops_merge_refusals)
+{
+	tm_merge_thread_result r;
+
+	ck_assert_int_eq(tm_store_merge_thread(&r, s, P, "main"), TM_EINVALID);
+	ck_assert_ptr_nonnull(strstr(tm_error_last(), "is a root"));
+	put("threads/mon-app/lost.md", "---\nid: lost\ntitle: Lost\n"
+	                               "parentId: gone\n---\n");
+	ck_assert_int_eq(tm_store_merge_thread(&r, s, P, "lost"), TM_ENOTFOUND);
+	ck_assert_ptr_nonnull(strstr(tm_error_last(), "'gone'"));
+	put("threads/mon-app/self.md", "---\nid: self\ntitle: Self\n"
+	                               "parentId: self\n---\n");
+	ck_assert_int_eq(tm_store_merge_thread(&r, s, P, "self"), TM_EINVALID);
+	ck_assert_ptr_nonnull(strstr(tm_error_last(), "its own parent"));
+	put("threads/mon-app/bad.md", "---\nid: bad\ntitle: Bad\n"
+	                              "parentId: ../x\n---\n");
+	ck_assert_int_eq(tm_store_merge_thread(&r, s, P, "bad"), TM_EINVALID);
+	ck_assert_ptr_nonnull(strstr(tm_error_last(), "invalid parentId: "));
+	ck_assert_int_eq(tm_store_set_status(&(tm_status_result){0}, s, P,
+	                                     "auth", TM_STATUS_ABANDONED),
+	                 0);
+	ck_assert_int_eq(tm_store_merge_thread(&r, s, P, "auth"), TM_EINVALID);
+	ck_assert_ptr_nonnull(strstr(tm_error_last(), "is abandoned"));
+	assert_unlocked();
+}
+END_TEST
+
+/* ---- done / abandon / reopen ---- */
+
+START_TEST(test_ops_set_status)
+{
+	tm_status_result r;
+	tm_thread *t;
+	char *before, *after;
+
+	ck_assert_int_eq(tm_store_set_status(&r, s, P, "auth", TM_STATUS_DONE),
+	                 0);
+	ck_assert(r.changed);
+	ck_assert_ptr_null(r.was_merged);
+	t = load("auth");
+	ck_assert_str_eq(t->status, "done");
+	tm_thread_free(t);
+
+	before = file("threads/mon-app/auth.md");
+	ck_assert_int_eq(tm_store_set_status(&r, s, P, "auth", TM_STATUS_DONE),
+	                 0);
+	ck_assert(!r.changed);
+	after = file("threads/mon-app/auth.md");
+	ck_assert_str_eq(before, after);
+
+	ck_assert_int_eq(tm_store_set_status(&r, s, P, "auth", NULL), 0);
+	ck_assert(r.changed);
+	t = load("auth");
+	ck_assert_ptr_null(t->status);
+	tm_thread_free(t);
+	ck_assert_int_eq(tm_store_set_status(&r, s, P, "auth", NULL), 0);
+	ck_assert(!r.changed);
+
+	ck_assert_int_eq(
+	        tm_store_set_status(&r, s, P, "main", TM_STATUS_ABANDONED),
+	        TM_EINVALID);
+	ck_assert_ptr_nonnull(strstr(tm_error_last(), "root thread"));
+	assert_unlocked();
+	free(before);
+	free(after);
+}
+END_TEST
+
+START_TEST(test_ops_reopen_merged)
+{
+	tm_merge_thread_result m;
+	tm_status_result r;
+	tm_thread *t;
+
+	ck_assert_int_eq(tm_store_merge_thread(&m, s, P, "auth-ui"), 0);
+	tm_merge_thread_result_clear(&m);
+	ck_assert_int_eq(tm_store_set_status(&r, s, P, "auth-ui", NULL), 0);
+	ck_assert(r.changed);
+	ck_assert_str_eq(r.was_merged, "auth");
+	tm_status_result_clear(&r);
+	t = load("auth-ui");
+	ck_assert_ptr_null(t->status);
+	ck_assert_ptr_null(t->merged_into);
+	tm_thread_free(t);
+}
+END_TEST
+
+/* ---- set ---- */
+
+START_TEST(test_ops_set_fields)
+{
+	tm_assign a[2];
+	bool changed = false;
+	tm_thread *t;
+	char *before, *after;
+
+	ck_assert_int_eq(tm_assign_parse(&a[0], "title=New title"), 0);
+	ck_assert_int_eq(tm_assign_parse(&a[1], "paths=x,y"), 0);
+	ck_assert_int_eq(tm_store_set_fields(&changed, s, P, "auth", a, 2), 0);
+	ck_assert(changed);
+	t = load("auth");
+	ck_assert_str_eq(t->title, "New title");
+	ck_assert_uint_eq(t->paths.n, 2);
+	ck_assert_str_ne(t->updated_at, "2026-04-14T18:00:00.000Z");
+	tm_thread_free(t);
+
+	before = file("threads/mon-app/auth.md");
+	ck_assert_int_eq(tm_store_set_fields(&changed, s, P, "auth", a, 2), 0);
+	ck_assert(!changed);
+	after = file("threads/mon-app/auth.md");
+	ck_assert_str_eq(before, after);
+	ck_assert_int_eq(tm_store_set_fields(&changed, s, P, "nope", a, 1),
+	                 TM_ENOTFOUND);
+	assert_unlocked();
+	free(before);
+	free(after);
+}
+END_TEST
+
+/* ---- summary / edit ---- */
+
+START_TEST(test_ops_write_summary)
+{
+	static const char text[] = "## Décisions\n- Tokens JWT\n";
+	tm_summary_outcome outcome = TM_SUMMARY_UNCHANGED;
+	tm_thread *t;
+	char *summary;
+
+	ck_assert_int_eq(tm_store_write_summary(&outcome, s, P, "auth", text,
+	                                        strlen(text), NULL),
+	                 0);
+	ck_assert_int_eq(outcome, TM_SUMMARY_CHANGED);
+	t = load("auth");
+	summary = tm_thread_summary(t);
+	ck_assert_str_eq(summary, text);
+	ck_assert_str_ne(t->updated_at, "2026-04-14T18:00:00.000Z");
+	assert_unlocked();
+	free(summary);
+	tm_thread_free(t);
+}
+END_TEST
+
+START_TEST(test_ops_write_summary_empty)
+{
+	tm_summary_options o = TM_SUMMARY_OPTIONS_INIT;
+	tm_summary_outcome outcome;
+	char *before = file("threads/mon-app/auth.md"), *after;
+	tm_thread *t;
+
+	ck_assert_int_eq(
+	        tm_store_write_summary(&outcome, s, P, "auth", "\n\n", 2, &o),
+	        TM_EINVALID);
+	ck_assert_ptr_nonnull(strstr(tm_error_last(), "--allow-empty"));
+	after = file("threads/mon-app/auth.md");
+	ck_assert_str_eq(before, after);
+	o.allow_empty = true;
+	ck_assert_int_eq(
+	        tm_store_write_summary(&outcome, s, P, "auth", "", 0, &o), 0);
+	ck_assert_int_eq(outcome, TM_SUMMARY_EMPTY);
+	t = load("auth");
+	ck_assert_uint_eq(t->body_len, 0);
+	assert_unlocked();
+	tm_thread_free(t);
+	free(before);
+	free(after);
+}
+END_TEST
+
+START_TEST(test_ops_write_summary_expect_body)
+{
+	tm_summary_options o = TM_SUMMARY_OPTIONS_INIT;
+	tm_summary_outcome outcome;
+	tm_thread *t = load("auth");
+	char *before = file("threads/mon-app/auth.md"), *after;
+
+	/* What the editor started from is no longer there. */
+	o.expect_body = "## Old\n";
+	o.expect_len = 7;
+	ck_assert_int_eq(
+	        tm_store_write_summary(&outcome, s, P, "auth", "x\n", 2, &o),
+	        TM_ECONFLICT);
+	ck_assert_ptr_nonnull(strstr(tm_error_last(), "while you were"));
+	after = file("threads/mon-app/auth.md");
+	ck_assert_str_eq(before, after);
+	/* It still is: written. */
+	o.expect_body = t->body;
+	o.expect_len = t->body_len;
+	ck_assert_int_eq(
+	        tm_store_write_summary(&outcome, s, P, "auth", "x\n", 2, &o),
+	        0);
+	ck_assert_int_eq(outcome, TM_SUMMARY_CHANGED);
+	assert_unlocked();
+	tm_thread_free(t);
+	free(before);
+	free(after);
+}
+END_TEST
+
+/* ---- project use ---- */
+
+START_TEST(test_ops_use_project)
+{
+	tm_config *cfg = NULL;
+	char *id = NULL, *thread = NULL;
+
+	ck_assert_int_eq(tm_store_create_project(&id, s, "Other", NULL), 0);
+	ck_assert_str_eq(id, "other");
+	ck_assert_int_eq(tm_store_use_project(&thread, s, id), 0);
+	ck_assert_str_eq(thread, "main");
+	ck_assert_int_eq(tm_store_load_config(&cfg, s), 0);
+	ck_assert_str_eq(tm_config_get_string(cfg, "activeProjectId"), "other");
+	ck_assert_str_eq(tm_config_get_string(cfg, "activeThreadId"), "main");
+	tm_config_free(cfg);
+	free(thread);
+	thread = NULL;
+	ck_assert_int_eq(tm_store_use_project(&thread, s, "nope"),
+	                 TM_ENOTFOUND);
+	ck_assert_ptr_null(thread);
+	assert_unlocked();
+	free(id);
+}
+END_TEST
+
+Suite *ops_suite(void)
+{
+	Suite *su = suite_create("ops");
+	TCase *tc;
+
+	tc = tcase_create("rm");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_ops_remove_moves_children_up);
+	tcase_add_test(tc, test_ops_remove_recursive_cleans_config);
+	tcase_add_test(tc, test_ops_remove_refuses_root);
+	tcase_add_test(tc, test_ops_remove_warns_and_refuses_unreadable);
+	tcase_add_test(tc, test_ops_remove_stops_when_lock_taken_over);
+	suite_add_tcase(su, tc);
+
+	tc = tcase_create("move-merge");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_ops_move);
+	tcase_add_test(tc, test_ops_move_already_there_writes_nothing);
+	tcase_add_test(tc, test_ops_move_refusals);
+	tcase_add_test(tc, test_ops_merge_into_parent);
+	tcase_add_test(tc, test_ops_merge_empty_child_leaves_parent);
+	tcase_add_test(tc, test_ops_merge_refusals);
+	suite_add_tcase(su, tc);
+
+	tc = tcase_create("fields");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_ops_thread_touch);
+	tcase_add_test(tc, test_ops_touch_needs_git);
+	tcase_add_test(tc, test_ops_touch_records_head);
+	tcase_add_test(tc, test_ops_set_status);
+	tcase_add_test(tc, test_ops_reopen_merged);
+	tcase_add_test(tc, test_ops_set_fields);
+	tcase_add_test(tc, test_ops_write_summary);
+	tcase_add_test(tc, test_ops_write_summary_empty);
+	tcase_add_test(tc, test_ops_write_summary_expect_body);
+	tcase_add_test(tc, test_ops_use_project);
+	suite_add_tcase(su, tc);
+	return su;
+}
