@@ -1,15 +1,15 @@
 /*
- * The store's read-modify-write operations on threads (see ops.h): each
- * one checks everything, then writes, under the store lock.
+ * The operations of ops.h on one thread (status, fields, summary, review
+ * mark) and on config.json (project use), with the helpers they share
+ * with ops_tree.c.
  */
 #include "ops.h"
+#include "ops_internal.h"
 
 #include "error.h"
 #include "frontmatter.h"
-#include "section.h"
 #include "slug.h"
 #include "timestamp.h"
-#include "tree.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -28,16 +28,14 @@ void tm_thread_touch(tm_thread *t, tm_store *s, bool summary_changed)
 		tm_thread_set(&t->branch, tm_store_branch(s));
 }
 
-/* Release the lock taken by an operation; its error wins only when the
- * operation itself succeeded. */
-static int unlock_keep(tm_store *s, int error)
+int tm_ops_unlock(tm_store *s, int error)
 {
 	int unlock_error = tm_store_unlock(s);
 
 	return error < 0 ? error : unlock_error;
 }
 
-static int check_ids(const char *project, const char *id)
+int tm_ops_check_ids(const char *project, const char *id)
 {
 	int error;
 
@@ -47,404 +45,11 @@ static int check_ids(const char *project, const char *id)
 	return 0;
 }
 
-/* Every readable thread of `project`, the others told to `warn`. */
-static int load_all(tm_thread_list *out, tm_store *s, const char *project,
-                    tm_store_warn_cb warn, void *payload)
-{
-	size_t i;
-	int error = tm_store_load_all(out, s, project);
-
-	if (error < 0)
-		return error;
-	for (i = 0; warn && i < out->errors.n; i++)
-		warn(out->errors.items[i], payload);
-	return 0;
-}
-
-/* Touch `t` and write it. */
-static int touch_save(tm_store *s, const char *project, tm_thread *t,
+int tm_ops_touch_save(tm_store *s, const char *project, tm_thread *t,
                       bool summary_changed)
 {
 	tm_thread_touch(t, s, summary_changed);
 	return tm_store_save_thread(s, project, t);
-}
-
-/* ---- rm ---- */
-
-void tm_remove_result_clear(tm_remove_result *r)
-{
-	tm_strv_clear(&r->removed);
-	free(r->new_parent);
-	memset(r, 0, sizeof(*r));
-}
-
-struct doomed {
-	size_t root, *nodes, n;
-};
-
-static int collect(const tm_tree *tree, size_t node, void *payload)
-{
-	struct doomed *d = payload;
-
-	if (node == d->root || tm_tree_is_ancestor(tree, d->root, node))
-		d->nodes[d->n++] = node;
-	return 0;
-}
-
-/* The nodes to delete in pre-order: `root`, and with `recursive` its
- * descendants in the tree.  TM_EINVALID when `main` is among them. */
-static int doomed_nodes(struct doomed *d, const tm_tree *tree, size_t root,
-                        bool recursive)
-{
-	size_t k;
-
-	d->root = root;
-	d->nodes = tm_xcalloc(tree->n, sizeof(size_t));
-	d->n = 0;
-	if (!recursive) {
-		d->nodes[d->n++] = root;
-		return 0;
-	}
-	tm_tree_walk(tree, collect, d);
-	for (k = 0; k < d->n; k++)
-		if (!strcmp(tree->nodes[d->nodes[k]].thread->id,
-		            TM_ROOT_THREAD_ID))
-			return tm_error_set(
-			        TM_EINVALID,
-			        "cannot remove '%s' recursively: the "
-			        "root thread '%s' is below it (fix "
-			        "its parentId first)",
-			        tree->nodes[root].thread->id,
-			        TM_ROOT_THREAD_ID);
-	return 0;
-}
-
-/* The node of `id`, or the reason its file could not be read. */
-static int find_node(size_t *out, const tm_tree *tree, tm_store *s,
-                     const char *project, const char *id)
-{
-	long i = tm_tree_find(tree, id);
-	tm_thread *t = NULL;
-	int error;
-
-	if (i >= 0) {
-		*out = (size_t)i;
-		return 0;
-	}
-	error = tm_store_load_thread(&t, s, project, id);
-	tm_thread_free(t);
-	if (error < 0)
-		return error;
-	return tm_error_set(TM_ERROR, "thread '%s' could not be read", id);
-}
-
-/* Give every child (by its file's parentId) of `id` the parent `to`. */
-static int reparent_children(size_t *moved, tm_store *s, const char *project,
-                             tm_thread_list *list, const char *id,
-                             const char *to)
-{
-	size_t i;
-	int error;
-
-	*moved = 0;
-	for (i = 0; i < list->n; i++) {
-		tm_thread *c = list->threads[i];
-
-		if (!c->parent_id || strcmp(c->parent_id, id) ||
-		    !strcmp(c->id, id))
-			continue;
-		/* In a two-thread cycle the child would become its own
-		 * parent: make it a root instead. */
-		tm_thread_set(&c->parent_id,
-		              to && strcmp(to, c->id) ? to : NULL);
-		if ((error = tm_store_lock_refresh(s)) < 0 ||
-		    (error = touch_save(s, project, c, false)) < 0)
-			return error;
-		(*moved)++;
-	}
-	return 0;
-}
-
-/* config.json: forget the deleted threads (branchThreads and the active
- * thread of this project).  Written only when something changed. */
-static int forget_threads(tm_store *s, tm_config *cfg, const char *project,
-                          const tm_strv *ids)
-{
-	const char *active_project =
-	        tm_config_get_string(cfg, "activeProjectId");
-	bool changed = false;
-	size_t i;
-	int error;
-
-	for (i = 0; i < ids->n; i++) {
-		const char *active =
-		        tm_config_get_string(cfg, "activeThreadId");
-
-		if (tm_config_forget_thread(cfg, project, ids->items[i]))
-			changed = true;
-		if (active && !strcmp(active, ids->items[i]) &&
-		    (!active_project || !strcmp(active_project, project))) {
-			tm_config_set_string(cfg, "activeThreadId", NULL);
-			changed = true;
-		}
-	}
-	if (!changed)
-		return 0;
-	if ((error = tm_store_lock_refresh(s)) < 0)
-		return error;
-	return tm_store_save_config(s, cfg);
-}
-
-int tm_store_remove_thread(tm_remove_result *out, tm_store *s,
-                           const char *project, const char *id,
-                           const tm_remove_options *opts)
-{
-	tm_remove_options defaults = TM_REMOVE_OPTIONS_INIT;
-	tm_remove_result r = {TM_STRV_INIT, 0, NULL};
-	tm_thread_list list = {NULL, 0, TM_STRV_INIT};
-	struct doomed doomed = {0, NULL, 0};
-	tm_tree *tree = NULL;
-	tm_config *cfg = NULL;
-	size_t node = 0, k;
-	int error;
-
-	if (!opts)
-		opts = &defaults;
-	if ((error = check_ids(project, id)) < 0)
-		return error;
-	if (!strcmp(id, TM_ROOT_THREAD_ID))
-		return tm_error_set(TM_EINVALID,
-		                    "cannot remove '%s': it is the project's "
-		                    "root thread",
-		                    id);
-	if ((error = tm_store_lock(s)) < 0)
-		return error;
-	/* Everything is read, and config.json checked, before any change. */
-	if ((error = tm_store_load_config(&cfg, s)) < 0 ||
-	    (error = load_all(&list, s, project, opts->warn, opts->payload)) <
-	            0 ||
-	    (error = tm_tree_build(&tree,
-	                           (const tm_thread *const *)list.threads,
-	                           list.n)) < 0 ||
-	    (error = find_node(&node, tree, s, project, id)) < 0 ||
-	    (error = doomed_nodes(&doomed, tree, node, opts->recursive)) < 0)
-		goto done;
-	r.new_parent = tm_xstrdup_or_null(tree->nodes[node].thread->parent_id);
-	if (!opts->recursive &&
-	    (error = reparent_children(&r.moved, s, project, &list, id,
-	                               r.new_parent)) < 0)
-		goto done;
-	/* Deepest first: an interrupted rm never leaves orphans behind. */
-	for (k = doomed.n; k-- > 0;) {
-		const char *gone = tree->nodes[doomed.nodes[k]].thread->id;
-
-		if ((error = tm_store_lock_refresh(s)) < 0 ||
-		    (error = tm_store_delete_thread(s, project, gone)) < 0)
-			goto done;
-		tm_strv_push(&r.removed, gone);
-	}
-	error = forget_threads(s, cfg, project, &r.removed);
-done:
-	error = unlock_keep(s, error);
-	if (error == 0) {
-		*out = r;
-		memset(&r, 0, sizeof(r));
-	}
-	tm_remove_result_clear(&r);
-	tm_config_free(cfg);
-	free(doomed.nodes);
-	tm_tree_free(tree);
-	tm_thread_list_clear(&list);
-	return error;
-}
-
-/* ---- move ---- */
-
-void tm_move_result_clear(tm_move_result *r)
-{
-	free(r->old_parent);
-	memset(r, 0, sizeof(*r));
-}
-
-/* Would the move make a cycle?  Decided on the files as they are now
- * (unreadable files are left out and told to `warn`). */
-static int would_cycle(bool *out, tm_store *s, const char *project,
-                       const char *id, const char *parent,
-                       const tm_move_options *opts)
-{
-	tm_thread_list list;
-	tm_tree *tree = NULL;
-	int error = load_all(&list, s, project, opts->warn, opts->payload);
-
-	if (error < 0)
-		return error;
-	error = tm_tree_build(&tree, (const tm_thread *const *)list.threads,
-	                      list.n);
-	if (error == 0)
-		*out = tm_tree_would_cycle(tree, id, parent);
-	tm_tree_free(tree);
-	tm_thread_list_clear(&list);
-	return error;
-}
-
-int tm_store_move_thread(tm_move_result *out, tm_store *s, const char *project,
-                         const char *id, const char *parent,
-                         const tm_move_options *opts)
-{
-	tm_move_options defaults = TM_MOVE_OPTIONS_INIT;
-	tm_move_result r = {false, NULL};
-	tm_thread *t = NULL;
-	bool cycle = false;
-	int error;
-
-	if (!opts)
-		opts = &defaults;
-	if ((error = check_ids(project, id)) < 0 ||
-	    (error = tm_id_validate(parent, "thread")) < 0)
-		return error;
-	if (!strcmp(id, TM_ROOT_THREAD_ID))
-		return tm_error_set(
-		        TM_EINVALID,
-		        "cannot move '%s': it is the project's root "
-		        "thread",
-		        TM_ROOT_THREAD_ID);
-	if (!strcmp(id, parent))
-		return tm_error_set(TM_EINVALID,
-		                    "cannot move '%s' under itself", id);
-	if ((error = tm_store_lock(s)) < 0)
-		return error;
-	if ((error = tm_store_load_thread(&t, s, project, id)) < 0 ||
-	    (error = would_cycle(&cycle, s, project, id, parent, opts)) < 0)
-		goto done;
-	if (cycle) {
-		error = tm_error_set(TM_EINVALID,
-		                     "cannot move '%s' under '%s': '%s' is a "
-		                     "descendant of '%s', that would make a "
-		                     "cycle (move '%s' elsewhere first)",
-		                     id, parent, parent, id, parent);
-		goto done;
-	}
-	r.old_parent = tm_xstrdup_or_null(t->parent_id);
-	if (t->parent_id && !strcmp(t->parent_id, parent))
-		goto done;
-	r.changed = true;
-	tm_thread_set(&t->parent_id, parent);
-	error = touch_save(s, project, t, false);
-done:
-	error = unlock_keep(s, error);
-	if (error == 0) {
-		*out = r;
-		memset(&r, 0, sizeof(r));
-	}
-	tm_move_result_clear(&r);
-	tm_thread_free(t);
-	return error;
-}
-
-/* ---- merge ---- */
-
-void tm_merge_thread_result_clear(tm_merge_thread_result *r)
-{
-	free(r->parent);
-	memset(r, 0, sizeof(*r));
-}
-
-/* Refuse what cannot be merged: a root, a finished or merged thread, a
- * thread whose parent is itself, invalid or missing. */
-static int check_mergeable(tm_store *s, const char *project, const tm_thread *t)
-{
-	const char *id = t->id, *p = t->parent_id;
-
-	if (!p)
-		return tm_error_set(
-		        TM_EINVALID,
-		        "thread '%s' is a root: it has no parent to "
-		        "merge into",
-		        id);
-	if (t->merged_into)
-		return tm_error_set(TM_EINVALID,
-		                    "thread '%s' was already merged into '%s' "
-		                    "(reopen it to merge it again)",
-		                    id, t->merged_into);
-	if (tm_thread_is_finished(t))
-		return tm_error_set(TM_EINVALID,
-		                    "thread '%s' is %s: reopen it first to "
-		                    "merge it",
-		                    id, t->status);
-	if (!strcmp(p, id))
-		return tm_error_set(TM_EINVALID,
-		                    "thread '%s' is its own parent: give it "
-		                    "another parent with 'git threadmind move' "
-		                    "first",
-		                    id);
-	if (tm_id_validate(p, "thread") < 0) {
-		/* The message is formatted into tm_error_last's buffer. */
-		char *why = tm_xstrdup(tm_error_last());
-		int error = tm_error_set(
-		        TM_EINVALID, "thread '%s' has an invalid parentId: %s",
-		        id, why);
-
-		free(why);
-		return error;
-	}
-	if (!tm_store_thread_exists(s, project, p))
-		return tm_error_set(TM_ENOTFOUND,
-		                    "the parent of thread '%s', '%s', does not "
-		                    "exist: give it a parent with 'git "
-		                    "threadmind move' first",
-		                    id, p);
-	return 0;
-}
-
-int tm_store_merge_thread(tm_merge_thread_result *out, tm_store *s,
-                          const char *project, const char *id)
-{
-	tm_merge_thread_result r = {NULL, false};
-	tm_thread *child = NULL, *parent = NULL;
-	tm_buf merged = TM_BUF_INIT;
-	char *from = NULL, *into = NULL;
-	int error;
-
-	if ((error = check_ids(project, id)) < 0)
-		return error;
-	/* One lock around both writes: nobody sees half a merge. */
-	if ((error = tm_store_lock(s)) < 0)
-		return error;
-	if ((error = tm_store_load_thread(&child, s, project, id)) < 0 ||
-	    (error = check_mergeable(s, project, child)) < 0 ||
-	    (error = tm_store_load_thread(&parent, s, project,
-	                                  child->parent_id)) < 0)
-		goto done;
-	from = tm_thread_summary(child);
-	into = tm_thread_summary(parent);
-	tm_section_merge(&merged, into, strlen(into), from, strlen(from));
-	r.changed = strcmp(tm_buf_cstr(&merged), into) != 0;
-	r.parent = tm_xstrdup(parent->id);
-	/* The parent first: if the child's write failed, the child would
-	 * still be open and nothing would claim a merge that did not land. */
-	if (r.changed) {
-		tm_thread_set_summary(parent, tm_buf_cstr(&merged),
-		                      merged.size);
-		if ((error = touch_save(s, project, parent, true)) < 0 ||
-		    (error = tm_store_lock_refresh(s)) < 0)
-			goto done;
-	}
-	tm_thread_set(&child->status, TM_STATUS_DONE);
-	tm_thread_set(&child->merged_into, parent->id);
-	error = touch_save(s, project, child, false);
-done:
-	error = unlock_keep(s, error);
-	if (error == 0) {
-		*out = r;
-		memset(&r, 0, sizeof(r));
-	}
-	tm_merge_thread_result_clear(&r);
-	tm_buf_release(&merged);
-	free(from);
-	free(into);
-	tm_thread_free(parent);
-	tm_thread_free(child);
-	return error;
 }
 
 /* ---- done / abandon / reopen ---- */
@@ -462,7 +67,7 @@ int tm_store_set_status(tm_status_result *out, tm_store *s, const char *project,
 	tm_thread *t = NULL;
 	int error;
 
-	if ((error = check_ids(project, id)) < 0)
+	if ((error = tm_ops_check_ids(project, id)) < 0)
 		return error;
 	if (status && !strcmp(id, TM_ROOT_THREAD_ID))
 		return tm_error_set(TM_EINVALID,
@@ -482,9 +87,9 @@ int tm_store_set_status(tm_status_result *out, tm_store *s, const char *project,
 		tm_thread_set(&t->merged_into, NULL);
 	}
 	tm_thread_set(&t->status, status);
-	error = touch_save(s, project, t, false);
+	error = tm_ops_touch_save(s, project, t, false);
 done:
-	error = unlock_keep(s, error);
+	error = tm_ops_unlock(s, error);
 	if (error == 0) {
 		*out = r;
 		memset(&r, 0, sizeof(r));
@@ -503,7 +108,7 @@ int tm_store_set_fields(bool *changed, tm_store *s, const char *project,
 	bool did = false;
 	int error;
 
-	if ((error = check_ids(project, id)) < 0)
+	if ((error = tm_ops_check_ids(project, id)) < 0)
 		return error;
 	if ((error = tm_store_lock(s)) < 0)
 		return error;
@@ -511,9 +116,9 @@ int tm_store_set_fields(bool *changed, tm_store *s, const char *project,
 	    (error = tm_assign_apply(&did, t, a, n)) < 0)
 		goto done;
 	if (did)
-		error = touch_save(s, project, t, false);
+		error = tm_ops_touch_save(s, project, t, false);
 done:
-	error = unlock_keep(s, error);
+	error = tm_ops_unlock(s, error);
 	if (error == 0)
 		*changed = did;
 	tm_thread_free(t);
@@ -539,7 +144,7 @@ int tm_store_write_summary(tm_summary_outcome *out, tm_store *s,
 
 	if (!opts)
 		opts = &defaults;
-	if ((error = check_ids(project, id)) < 0)
+	if ((error = tm_ops_check_ids(project, id)) < 0)
 		return error;
 	if ((error = tm_store_lock(s)) < 0)
 		return error;
@@ -565,9 +170,9 @@ int tm_store_write_summary(tm_summary_outcome *out, tm_store *s,
 		goto done;
 	}
 	tm_thread_set_summary(t, text, len);
-	error = touch_save(s, project, t, true);
+	error = tm_ops_touch_save(s, project, t, true);
 done:
-	error = unlock_keep(s, error);
+	error = tm_ops_unlock(s, error);
 	if (error == 0)
 		*out = outcome;
 	tm_thread_free(t);
@@ -582,7 +187,7 @@ int tm_store_touch(const char **out_head, tm_store *s, const char *project,
 	tm_thread *t = NULL;
 	int error;
 
-	if ((error = check_ids(project, id)) < 0)
+	if ((error = tm_ops_check_ids(project, id)) < 0)
 		return error;
 	if (!tm_store_git(s))
 		return tm_error_set(TM_EINVALID,
@@ -598,8 +203,8 @@ int tm_store_touch(const char **out_head, tm_store *s, const char *project,
 	if ((error = tm_store_lock(s)) < 0)
 		return error;
 	if ((error = tm_store_load_thread(&t, s, project, id)) == 0)
-		error = touch_save(s, project, t, true);
-	error = unlock_keep(s, error);
+		error = tm_ops_touch_save(s, project, t, true);
+	error = tm_ops_unlock(s, error);
 	if (error == 0 && out_head)
 		*out_head = tm_store_head(s);
 	tm_thread_free(t);
@@ -636,7 +241,7 @@ int tm_store_use_project(char **out_thread, tm_store *s, const char *project)
 	tm_config_set_string(cfg, "activeThreadId", thread);
 	error = tm_store_save_config(s, cfg);
 done:
-	error = unlock_keep(s, error);
+	error = tm_ops_unlock(s, error);
 	if (error == 0) {
 		*out_thread = thread;
 		thread = NULL;

@@ -1,6 +1,6 @@
 /*
- * Helpers shared by store.c and store_thread.c only: folders and files
- * inside .threadmind/ through the safe file layer.
+ * Helpers shared by store.c, store_thread.c and store_project.c only:
+ * folders and files inside .threadmind/ through the safe file layer.
  */
 #ifndef TM_STORE_INTERNAL_H
 #define TM_STORE_INTERNAL_H

@@ -251,16 +251,9 @@ static int refreshes;
  * the lock over: its file is replaced. */
 static void take_over(tm_store *s, void *payload)
 {
-	char *lock;
-
 	(void)payload;
-	if (++refreshes != 2)
-		return;
-	lock = tmt_join(tm_store_dir(s), ".lock");
-	ck_assert_int_eq(unlink(lock), 0);
-	tmt_write_file(lock, "{\"pid\":1}\n", 10);
-	usleep(2000);
-	free(lock);
+	if (++refreshes == 2)
+		tmt_take_over_lock(tm_store_dir(s));
 }
 
 START_TEST(test_migrate_stops_when_lock_taken_over)

@@ -507,17 +507,6 @@ START_TEST(test_store_lock_nests_and_releases)
 }
 END_TEST
 
-/* Another process takes the lock over (its file replaced). */
-static void replace_lock(tm_store *s)
-{
-	char *lock = store_file(s, ".lock");
-
-	ck_assert_int_eq(unlink(lock), 0);
-	tmt_write_file(lock, "{\"pid\":1}\n", 10);
-	usleep(2000);
-	free(lock);
-}
-
 START_TEST(test_store_lock_taken_over_is_reported)
 {
 	tm_store *s = open_seed();
@@ -528,7 +517,7 @@ START_TEST(test_store_lock_taken_over_is_reported)
 	tm_store__set_refresh_hook(NULL, NULL, true);
 	ck_assert_int_eq(tm_store_lock(s), 0);
 	ck_assert_int_eq(tm_store_lock_refresh(s), 0);
-	replace_lock(s);
+	tmt_take_over_lock(tm_store_dir(s));
 	ck_assert_int_eq(tm_store_lock_refresh(s), TM_ELOCKED);
 	ck_assert_ptr_nonnull(strstr(tm_error_last(), "lost the lock"));
 	ck_assert_int_eq(tm_store_unlock(s), TM_ELOCKED);

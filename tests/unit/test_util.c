@@ -160,3 +160,13 @@ char *tmt_sh_out(const char *fmt, ...)
 	free(cmd);
 	return strdup(buf);
 }
+
+void tmt_take_over_lock(const char *tmdir)
+{
+	char *lock = tmt_join(tmdir, ".lock");
+
+	ck_assert_int_eq(unlink(lock), 0);
+	tmt_write_file(lock, "{\"pid\":1}\n", 10);
+	usleep(2000);
+	free(lock);
+}

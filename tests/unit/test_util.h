@@ -27,5 +27,9 @@ void tmt_sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 char *tmt_sh_out(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Join two path parts (malloc'd). */
 char *tmt_join(const char *a, const char *b);
+/* Another process takes the lock of the .threadmind folder `tmdir` over:
+ * TMDIR/.lock is replaced by a new file (pid 1), then 2 ms pass so that a
+ * refresh due "now" sees time has passed. */
+void tmt_take_over_lock(const char *tmdir);
 
 #endif
