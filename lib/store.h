@@ -76,6 +76,9 @@ const char *tm_store_head(tm_store *s);
  * timeout.
  */
 int tm_store_lock(tm_store *s);
+/* The seconds tm_store_lock waits: threadmind.lockTimeout when it is a
+ * number >= 0, else 15. */
+double tm_store_lock_timeout(tm_store *s);
 /* Release one level of the lock. */
 void tm_store_unlock(tm_store *s);
 /* Keep a long operation's lock fresh (call between steps). */
