@@ -6,34 +6,22 @@
 #include "doctor.h"
 #include "doctor_internal.h"
 #include "store_internal.h"
-#include "install.h"
 
 #include "atomic.h"
 #include "error.h"
-#include "git.h"
-#include "git_internal.h"
 #include "lock.h"
 #include "migrate.h"
 #include "slug.h"
 
 #include <fcntl.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-struct ctx {
-	tm_store *s;
-	const tm_doctor_options *o;
-	int dirfd; /* the .threadmind folder */
-	tm_doctor_project *projects;
-	size_t nprojects;
-};
-
 /* ---- loading ---- */
 
-static int load(struct ctx *c)
+static int load(tm_doctor_ctx *c)
 {
 	tm_strv ids = TM_STRV_INIT;
 	size_t i;
@@ -70,7 +58,7 @@ static int load(struct ctx *c)
 	return error;
 }
 
-static void unload(struct ctx *c)
+static void unload(tm_doctor_ctx *c)
 {
 	size_t i;
 
@@ -81,7 +69,7 @@ static void unload(struct ctx *c)
 
 /* ---- the checks: one function each, listed in `checks` below ---- */
 
-static int check_upgrade(tm_doctor_report *out, struct ctx *c)
+static int check_upgrade(tm_doctor_report *out, tm_doctor_ctx *c)
 {
 	if (tm_migrate_needed(c->s, false))
 		tm_doctor_add(out, TM_DOCTOR_UPGRADE, TM_STORE_DIRNAME "/trees",
@@ -92,7 +80,7 @@ static int check_upgrade(tm_doctor_report *out, struct ctx *c)
 	return 0;
 }
 
-static int check_config(tm_doctor_report *out, struct ctx *c)
+static int check_config(tm_doctor_report *out, tm_doctor_ctx *c)
 {
 	tm_config *cfg = NULL;
 
@@ -114,7 +102,7 @@ static void bad_project_name(tm_doctor_report *out, const char *file)
 }
 
 /* Names in projects/ that are no ids (every project: not with a filter). */
-static int check_project_names(tm_doctor_report *out, struct ctx *c)
+static int check_project_names(tm_doctor_report *out, tm_doctor_ctx *c)
 {
 	tm_strv names = TM_STRV_INIT;
 	size_t i;
@@ -143,7 +131,7 @@ static int check_project_names(tm_doctor_report *out, struct ctx *c)
 }
 
 /* threads/NAME: a link, not an id, or without projects/NAME.json. */
-static void check_thread_folder(tm_doctor_report *out, struct ctx *c,
+static void check_thread_folder(tm_doctor_report *out, tm_doctor_ctx *c,
                                 const char *n)
 {
 	char *file = tm_doctor_rel("threads", n, NULL), *pname = NULL;
@@ -179,7 +167,7 @@ done:
 	free(file);
 }
 
-static int check_thread_folders(tm_doctor_report *out, struct ctx *c)
+static int check_thread_folders(tm_doctor_report *out, tm_doctor_ctx *c)
 {
 	tm_strv names = TM_STRV_INIT;
 	size_t i;
@@ -199,7 +187,7 @@ static int check_thread_folders(tm_doctor_report *out, struct ctx *c)
 }
 
 /* Project files: readable, `id` = file name, a root thread. */
-static int check_projects(tm_doctor_report *out, struct ctx *c)
+static int check_projects(tm_doctor_report *out, tm_doctor_ctx *c)
 {
 	size_t i;
 
@@ -259,13 +247,13 @@ static int check_projects(tm_doctor_report *out, struct ctx *c)
 }
 
 /* Thread files, ids, orphans and cycles: the checks post-merge runs too. */
-static int check_threads(tm_doctor_report *out, struct ctx *c)
+static int check_threads(tm_doctor_report *out, tm_doctor_ctx *c)
 {
 	tm_doctor_check_threads(out, c->projects, c->nprojects);
 	return 0;
 }
 
-static int check_status(tm_doctor_report *out, struct ctx *c)
+static int check_status(tm_doctor_report *out, tm_doctor_ctx *c)
 {
 	tm_buf msg = TM_BUF_INIT;
 	size_t i, k;
@@ -294,7 +282,7 @@ static int check_status(tm_doctor_report *out, struct ctx *c)
 	return 0;
 }
 
-static int check_lock(tm_doctor_report *out, struct ctx *c)
+static int check_lock(tm_doctor_report *out, tm_doctor_ctx *c)
 {
 	const char *file = TM_STORE_DIRNAME "/" TM_DOCTOR_LOCK_NAME;
 	char *holder = NULL;
@@ -329,7 +317,7 @@ static int check_lock(tm_doctor_report *out, struct ctx *c)
 }
 
 /* *.tmp in `dirfd` (shown as `shown`), and `depth` more folders down. */
-static void find_tmp(tm_doctor_report *out, struct ctx *c, int dirfd,
+static void find_tmp(tm_doctor_report *out, tm_doctor_ctx *c, int dirfd,
                      const char *shown, int depth)
 {
 	tm_strv names = TM_STRV_INIT;
@@ -380,13 +368,13 @@ static void find_tmp(tm_doctor_report *out, struct ctx *c, int dirfd,
 	tm_strv_clear(&names);
 }
 
-static int check_tmp(tm_doctor_report *out, struct ctx *c)
+static int check_tmp(tm_doctor_report *out, tm_doctor_ctx *c)
 {
 	find_tmp(out, c, c->dirfd, TM_STORE_DIRNAME, 2);
 	return 0;
 }
 
-static int check_gitignore(tm_doctor_report *out, struct ctx *c)
+static int check_gitignore(tm_doctor_report *out, tm_doctor_ctx *c)
 {
 	const char *file = TM_STORE_DIRNAME "/.gitignore";
 	tm_buf data = TM_BUF_INIT, list = TM_BUF_INIT;
@@ -419,154 +407,14 @@ done:
 	return 0;
 }
 
-static int check_merge_driver(tm_doctor_report *out, struct ctx *c)
-{
-	struct tm_git *g = c->o->git ? tm_store_git(c->s) : NULL;
-	char *value = NULL;
-	int error;
-
-	if (!g)
-		return 0;
-	error = tm_git_config_string(&value, g, "merge.threadmind.driver");
-	if (error == TM_ENOTFOUND || (error == 0 && !*value))
-		tm_doctor_add(out, TM_DOCTOR_MERGE_DRIVER, NULL, false,
-		              "git config merge.threadmind.driver is not "
-		              "set, so thread files conflict with plain "
-		              "markers; run 'git threadmind install'");
-	tm_error_clear();
-	free(value);
-	return 0;
-}
-
-/* The hooks `install` would write or change (missing, outdated, not ours). */
-static int check_hooks(tm_doctor_report *out, struct ctx *c)
-{
-	tm_install_options opts = TM_INSTALL_OPTIONS_INIT;
-	tm_install_plan plan = TM_INSTALL_PLAN_INIT;
-	struct tm_git *g = c->o->git ? tm_store_git(c->s) : NULL;
-	size_t i, dlen;
-
-	if (!g ||
-	    tm_install_plan_make(&plan, g, tm_store_dir(c->s), &opts) < 0) {
-		tm_error_clear();
-		return 0;
-	}
-	dlen = plan.hooks_dir ? strlen(plan.hooks_dir) : 0;
-	for (i = 0; i < plan.n; i++) {
-		const tm_install_step *st = &plan.steps[i];
-
-		if (st->done || !st->path || !dlen ||
-		    strncmp(st->path, plan.hooks_dir, dlen))
-			continue;
-		tm_doctor_add(out, TM_DOCTOR_HOOKS, NULL, false,
-		              "%s; run 'git threadmind install'%s", st->what,
-		              st->refused ? " (or add the line by hand)" : "");
-	}
-	tm_install_plan_clear(&plan);
-	return 0;
-}
-
-/*
- * Does git give merge=threadmind to .threadmind/`rel`?  Asked of git
- * (git_attr_get) rather than read from the file, so that every attribute
- * file counts as git would use it.  True when git cannot say (no worktree,
- * the store outside it): nothing to report then.
- */
-static bool merges_with_threadmind(struct ctx *c, git_repository *repo,
-                                   const char *prefix, const char *rel)
-{
-	tm_buf path = TM_BUF_INIT;
-	const char *value = NULL;
-	bool ours = true;
-
-	tm_buf_printf(&path, "%s%s/%s", prefix, TM_STORE_DIRNAME, rel);
-	if (git_attr_get(&value, repo, GIT_ATTR_CHECK_FILE_THEN_INDEX,
-	                 tm_buf_cstr(&path), "merge") == 0)
-		ours = git_attr_value(value) == GIT_ATTR_VALUE_STRING &&
-		       !strcmp(value, "threadmind");
-	(void)c;
-	tm_buf_release(&path);
-	return ours;
-}
-
-/* The store root relative to the worktree ("" or "sub/dir/"), malloc'd;
- * NULL when the store is not inside the worktree. */
-static char *store_prefix(struct ctx *c, struct tm_git *g)
-{
-	const char *workdir = tm_git_workdir(g);
-	char *wd = workdir ? realpath(workdir, NULL) : NULL;
-	const char *root = tm_store_root(c->s);
-	char *prefix = NULL;
-	size_t n;
-
-	if (!wd)
-		return NULL;
-	n = strlen(wd);
-	while (n > 1 && wd[n - 1] == '/')
-		n--;
-	if (!strcmp(root, wd) || (n == 1 && wd[0] == '/'))
-		prefix = tm_xstrdup(root + (n == 1 ? 1 : n));
-	else if (!strncmp(root, wd, n) && root[n] == '/')
-		prefix = tm_xstrdup(root + n + 1);
-	if (prefix && *prefix) {
-		tm_buf b = TM_BUF_INIT;
-
-		tm_buf_printf(&b, "%s/", prefix);
-		free(prefix);
-		prefix = tm_buf_detach(&b);
-	}
-	free(wd);
-	return prefix;
-}
-
-static int check_gitattributes(tm_doctor_report *out, struct ctx *c)
-{
-	/* A path each pattern of the file matches. */
-	static const struct {
-		const char *pattern, *sample;
-	} want[] = {
-	        {TM_DOCTOR_ATTR_THREADS, "threads/p/t.md"},
-	        {TM_DOCTOR_ATTR_PROJECTS, "projects/p.json"},
-	};
-	const char *file = TM_STORE_DIRNAME "/.gitattributes";
-	struct tm_git *g = c->o->git ? tm_store_git(c->s) : NULL;
-	tm_buf list = TM_BUF_INIT;
-	char *prefix;
-	struct stat st;
-	size_t i;
-
-	if (!g || !(prefix = store_prefix(c, g)))
-		return 0;
-	for (i = 0; i < sizeof(want) / sizeof(*want); i++)
-		if (!merges_with_threadmind(c, tm_git_repository(g), prefix,
-		                            want[i].sample))
-			tm_buf_printf(&list, "%s'%s merge=threadmind'",
-			              list.size ? ", " : "", want[i].pattern);
-	if (list.size && !tm_doctor_stat(&st, c->s, NULL, ".gitattributes"))
-		tm_doctor_add(out, TM_DOCTOR_GITATTRIBUTES, file, false,
-		              "'%s' is missing, so git does not use the "
-		              "threadmind merge driver; run 'git threadmind "
-		              "install'",
-		              file);
-	else if (list.size)
-		tm_doctor_add(out, TM_DOCTOR_GITATTRIBUTES, file, false,
-		              "'%s' lacks %s; run 'git threadmind install'",
-		              file, tm_buf_cstr(&list));
-	git_error_clear();
-	tm_error_clear();
-	tm_buf_release(&list);
-	free(prefix);
-	return 0;
-}
-
 /*
  * Every check, in the order of the report.  To add one: write
- * `static int check_x(tm_doctor_report *out, struct ctx *c)` (append
+ * `static int check_x(tm_doctor_report *out, tm_doctor_ctx *c)` (append
  * problems with tm_doctor_add; return 0, or an error that stops doctor) and
  * list it here; if it finds fixable problems, list a repair in `repairs`.
  */
 /* clang-format off */
-static int (*const checks[])(tm_doctor_report *, struct ctx *) = {
+static int (*const checks[])(tm_doctor_report *, tm_doctor_ctx *) = {
 	check_upgrade,
 	check_config,
 	check_project_names,
@@ -577,9 +425,9 @@ static int (*const checks[])(tm_doctor_report *, struct ctx *) = {
 	check_lock,
 	check_tmp,
 	check_gitignore,
-	check_merge_driver,
-	check_gitattributes,
-	check_hooks,
+	tm_doctor_check_merge_driver,
+	tm_doctor_check_gitattributes,
+	tm_doctor_check_hooks,
 };
 /* clang-format on */
 
@@ -587,7 +435,7 @@ int tm_doctor_check(tm_doctor_report *out, tm_store *s,
                     const tm_doctor_options *opts)
 {
 	tm_doctor_options defaults = TM_DOCTOR_OPTIONS_INIT;
-	struct ctx c;
+	tm_doctor_ctx c;
 	size_t i;
 	int error;
 

@@ -1,6 +1,7 @@
 /*
  * For doctor*.c only: the store as the checks see it, and the small helpers
- * the checks (doctor_check.c) and the repairs (doctor_fix.c) share.
+ * the checks (doctor_check.c, doctor_git.c) and the repairs (doctor_fix.c)
+ * share.
  */
 #ifndef TM_DOCTOR_INTERNAL_H
 #define TM_DOCTOR_INTERNAL_H
@@ -9,6 +10,20 @@
 
 #include <stdbool.h>
 #include <sys/stat.h>
+
+/* The store as the checks see it, loaded once by tm_doctor_check. */
+typedef struct {
+	tm_store *s;
+	const tm_doctor_options *o;
+	int dirfd; /* the .threadmind folder */
+	tm_doctor_project *projects;
+	size_t nprojects;
+} tm_doctor_ctx;
+
+/* The checks of doctor_git.c (listed in doctor_check.c's table). */
+int tm_doctor_check_merge_driver(tm_doctor_report *out, tm_doctor_ctx *c);
+int tm_doctor_check_gitattributes(tm_doctor_report *out, tm_doctor_ctx *c);
+int tm_doctor_check_hooks(tm_doctor_report *out, tm_doctor_ctx *c);
 
 #define TM_DOCTOR_LOCK_NAME  ".lock"
 #define TM_DOCTOR_TMP_SUFFIX ".tmp"
