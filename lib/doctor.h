@@ -111,9 +111,11 @@ typedef struct {
  * missing from .threadmind/.gitignore; a 0.4 `trees/` folder; and, with
  * opts->git in a git repository, `merge.threadmind.driver` unset and
  * `.threadmind/.gitattributes` without a line giving `merge=threadmind` to
- * each of TM_DOCTOR_ATTR_THREADS and TM_DOCTOR_ATTR_PROJECTS.
+ * each of TM_DOCTOR_ATTR_THREADS and TM_DOCTOR_ATTR_PROJECTS (as git
+ * sees it: git_attr_get on a path each pattern matches, so attributes set
+ * elsewhere count too).
  *
- * A check is one function in doctor.c's table: adding one is writing it
+ * A check is one function in doctor_check.c's table: adding one is writing it
  * and listing it there.
  *
  * Errors: TM_EINVALID for an invalid opts->project or bad options;
@@ -125,6 +127,46 @@ typedef struct {
  */
 int tm_doctor_check(tm_doctor_report *out, tm_store *s,
                     const tm_doctor_options *opts);
+
+/* ---- the thread checks, shared with the post-merge hook ---- */
+
+/* One project's thread files as the checks see them, loaded once. */
+typedef struct {
+	char *id;
+	tm_strv bad;         /* file names in threads/ID/ that are no ids */
+	tm_strv unreadable;  /* ids whose file could not be read ... */
+	tm_strv errors;      /* ... and why, in the same order */
+	bool folder_link;    /* threads/ID is a symbolic link (not read) */
+	char *folder_error;  /* why threads/ID/ could not be listed, or NULL */
+	tm_thread **threads; /* the readable threads, sorted by id */
+	size_t n;
+} tm_doctor_project;
+
+/*
+ * Load every thread file of project `id` into *out (clear it with
+ * tm_doctor_project_clear, also after an error).  A folder that is a link
+ * or cannot be listed, and files that cannot be read, are recorded in *out,
+ * not returned.  Reads only; takes no lock.  Errors: TM_EINVALID when `id`
+ * is no valid project id.
+ */
+int tm_doctor_project_load(tm_doctor_project *out, tm_store *s, const char *id);
+void tm_doctor_project_clear(tm_doctor_project *p);
+
+/*
+ * The checks of the thread files of `n` loaded projects, appended to `out`
+ * in this order (each over every project): the threads/P/ folders that
+ * cannot be listed and the files that cannot be read (unreadable), file
+ * names that are no ids (bad-id), `id` fields that differ from the file
+ * name or are missing (id-mismatch, fixable: the format gives every thread
+ * an `id` equal to its file name), then from the tree of each project the
+ * orphans (parentId names no file; a parent that exists but cannot be read
+ * is reported once, as unreadable, not as the orphan's problem too) and
+ * the members where a parent cycle is broken (cycle).  Pure over the
+ * loaded projects: no I/O.  tm_doctor_check runs it, and so does the
+ * post-merge hook, which counts what it finds.
+ */
+void tm_doctor_check_threads(tm_doctor_report *out,
+                             const tm_doctor_project *projects, size_t n);
 
 /*
  * Repair the fixable problems of `problems` (as tm_doctor_check found

@@ -197,7 +197,7 @@ const char *tm_store_head(tm_store *s)
 
 /* ---- lock ---- */
 
-static double lock_timeout(tm_store *s)
+double tm_store_lock_timeout(tm_store *s)
 {
 	char *value = NULL, *end;
 	double t = 15.0;
@@ -237,7 +237,7 @@ int tm_store_lock(tm_store *s)
 		s->lock_depth++;
 		return 0;
 	}
-	opts.timeout = lock_timeout(s);
+	opts.timeout = tm_store_lock_timeout(s);
 	if (refresh_eager)
 		opts.refresh_after = 0;
 	error = tm_lock_acquire(&s->lock, s->dir, &opts);
@@ -356,7 +356,7 @@ int tm_store_list_names(tm_strv *out, tm_strv *bad, int fd, const char *suffix,
 {
 	DIR *d;
 	struct dirent *e;
-	size_t slen = strlen(suffix);
+	size_t slen = suffix ? strlen(suffix) : 0;
 	int dupfd = dup(fd);
 
 	if (dupfd < 0 || !(d = fdopendir(dupfd))) {
@@ -364,11 +364,15 @@ int tm_store_list_names(tm_strv *out, tm_strv *bad, int fd, const char *suffix,
 			close(dupfd);
 		return tm_error_set_errno(TM_ERROR, "cannot list a folder");
 	}
+	rewinddir(d); /* the dup shares fd's offset */
 	while ((e = readdir(d))) {
 		size_t len = strlen(e->d_name);
 		char *id;
 
-		if (e->d_name[0] == '.' || len <= slen ||
+		if (!suffix && strcmp(e->d_name, ".") &&
+		    strcmp(e->d_name, ".."))
+			tm_strv_push(out, e->d_name);
+		if (!suffix || e->d_name[0] == '.' || len <= slen ||
 		    strcmp(e->d_name + len - slen, suffix))
 			continue;
 		id = tm_xstrndup(e->d_name, len - slen);

@@ -108,6 +108,9 @@ const char *tm_store_head(tm_store *s);
  * TM_ELOCKED naming the holder on timeout; the errors of tm_lock_acquire.
  */
 int tm_store_lock(tm_store *s);
+/* The seconds tm_store_lock waits: threadmind.lockTimeout when it is a
+ * number >= 0, else 15. */
+double tm_store_lock_timeout(tm_store *s);
 /*
  * Release one level of the lock (nothing when it is not held).  The last
  * level returns TM_ELOCKED when the lock was taken over while held (what

@@ -1,6 +1,7 @@
 /*
- * Helpers shared by store.c, store_thread.c and store_project.c only:
- * folders and files inside .threadmind/ through the safe file layer.
+ * Helpers shared by the store's own files (store.c, store_thread.c,
+ * store_project.c, doctor*.c): folders and files inside .threadmind/
+ * through the safe file layer.
  */
 #ifndef TM_STORE_INTERNAL_H
 #define TM_STORE_INTERNAL_H
@@ -23,7 +24,8 @@ int tm_store_read_file(tm_buf *out, tm_store *s, const char *top,
 int tm_store_write_file(tm_store *s, const char *top, const char *project,
                         const char *name, const tm_buf *data);
 /* The valid ids of the files `*suffix` in folder fd, sorted; invalid
- * names go to `bad` (may be NULL). */
+ * names go to `bad` (may be NULL).  suffix NULL: every name but "." and
+ * "..", dot files included, unchecked. */
 int tm_store_list_names(tm_strv *out, tm_strv *bad, int fd, const char *suffix,
                         const char *what);
 /* Now as a canonical timestamp (TM_TIME_LEN + 1 bytes). */

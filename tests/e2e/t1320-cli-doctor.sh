@@ -36,6 +36,22 @@ test_expect_success 'half the attributes are not enough' '
 	install_driver shop
 '
 
+test_expect_success 'attributes are checked as git applies them' '
+	cp shop/.threadmind/.gitattributes attrs.saved &&
+	rm shop/.threadmind/.gitattributes &&
+	printf "*.md merge=threadmind\n*.json merge=threadmind\n" >shop/.gitattributes &&
+	(cd shop && git threadmind doctor) >out &&
+	grep "^no problems found$" out &&
+	rm shop/.gitattributes &&
+	cp attrs.saved shop/.threadmind/.gitattributes &&
+	printf "*.md merge=binary\n" >shop/.threadmind/threads/.gitattributes &&
+	(cd shop && test_exit_code 1 git threadmind doctor) >out &&
+	grep "^gitattributes: .*lacks .threads/\*\*/\*\.md merge=threadmind." out &&
+	rm shop/.threadmind/threads/.gitattributes &&
+	(cd shop && git threadmind doctor) >out &&
+	grep "^no problems found$" out
+'
+
 test_expect_success 'id mismatch: found, fixed by --fix, body kept' '
 	sed "s/^id: auth$/id: autj/" $T/auth.md >tmp && mv tmp $T/auth.md &&
 	printf "\n## State\n- keep me\n" >>$T/auth.md &&

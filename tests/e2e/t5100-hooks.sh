@@ -244,6 +244,25 @@ test_expect_success 'post-merge reports problems in the merged tree' '
 	grep "^threadmind: 2 problems in the thread tree (git threadmind doctor)$" err
 '
 
+test_expect_success 'post-merge counts as doctor does: no id field, an unreadable parent once' '
+	(cd app && git checkout -q -b side2 &&
+		printf -- "---\ntitle: No id\nparentId: main\n---\n" \
+			>.threadmind/threads/app/noid.md &&
+		printf -- "---\nid: broken\ntitle: [\n" \
+			>.threadmind/threads/app/broken.md &&
+		for k in kid1 kid2; do
+			printf -- "---\nid: $k\ntitle: K\nparentId: broken\n---\n" \
+				>.threadmind/threads/app/$k.md || return 1
+		done &&
+		git add .threadmind && git commit -q -m more &&
+		git checkout -q feat && git merge -q --no-edit side2) 2>err &&
+	grep "^threadmind: 4 problems in the thread tree (git threadmind doctor)$" err &&
+	(cd app && test_must_fail git threadmind doctor) >out &&
+	grep -c "^\(orphan\|id-mismatch\|unreadable\|cycle\|bad-id\):" out >count &&
+	echo 4 >expect &&
+	test_cmp expect count
+'
+
 test_expect_success 'the hook waits at most a second for the lock' '
 	mkdir app/.threadmind/.lock &&
 	python3 -c "

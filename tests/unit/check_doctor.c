@@ -599,6 +599,130 @@ START_TEST(test_doctor_gitignore_missing_created)
 }
 END_TEST
 
+/* ---- the thread checks shared with post-merge ---- */
+
+static tm_thread *mk(const char *id, const char *field_id, const char *parent,
+                     const char *created)
+{
+	tm_thread *t = tm_thread_new();
+
+	tm_thread_set(&t->id, id);
+	tm_thread_set(&t->field_id, field_id);
+	tm_thread_set(&t->title, id);
+	tm_thread_set(&t->parent_id, parent);
+	tm_thread_set(&t->created_at, created);
+	return t;
+}
+
+START_TEST(test_doctor_check_threads_pure)
+{
+	tm_doctor_project p;
+	const char *kinds[] = {"bad-id",      "unreadable", "id-mismatch",
+	                       "id-mismatch", "orphan",     "cycle"};
+	const char *threads[] = {NULL,      "broken", "noid",
+	                         "renamed", "lost",   "a"};
+	size_t i;
+
+	memset(&p, 0, sizeof(p));
+	p.id = tm_xstrdup("app");
+	p.threads = tm_xcalloc(8, sizeof(tm_thread *));
+	p.threads[p.n++] = mk("main", "main", NULL, NULL);
+	p.threads[p.n++] = mk("noid", NULL, "main", NULL);
+	p.threads[p.n++] = mk("renamed", "other", "main", NULL);
+	p.threads[p.n++] = mk("lost", "lost", "ghost", NULL);
+	p.threads[p.n++] = mk("kid", "kid", "broken", NULL);
+	p.threads[p.n++] = mk("a", "a", "b", "2026-01-01T00:00:00.000Z");
+	p.threads[p.n++] = mk("b", "b", "a", "2026-01-02T00:00:00.000Z");
+	tm_strv_push(&p.unreadable, "broken");
+	tm_strv_push(&p.errors, "'broken.md' does not parse");
+	tm_strv_push(&p.bad, "Bad Name.md");
+	tm_doctor_check_threads(&report, &p, 1);
+	if (report.n != 6)
+		dump();
+	/* one problem each, in the order of the checks; kid (child of an
+	 * unreadable parent) is not an orphan, the cycle is reported once */
+	ck_assert_uint_eq(report.n, 6);
+	for (i = 0; i < 6; i++) {
+		ck_assert_str_eq(report.items[i].kind, kinds[i]);
+		ck_assert_str_eq(report.items[i].project, "app");
+		if (threads[i])
+			ck_assert_str_eq(report.items[i].thread, threads[i]);
+	}
+	ck_assert_str_eq(report.items[1].message, "'broken.md' does not parse");
+	ck_assert_str_eq(report.items[0].file,
+	                 ".threadmind/threads/app/Bad Name.md");
+	ck_assert_ptr_nonnull(strstr(report.items[2].message, "no id field"));
+	ck_assert(report.items[2].fixable && report.items[3].fixable);
+	tm_doctor_project_clear(&p);
+	ck_assert_ptr_null(p.id);
+}
+END_TEST
+
+START_TEST(test_doctor_project_load)
+{
+	tm_doctor_project p;
+
+	init_store();
+	put("threads/app/broken.md", "---\nid: broken\n");
+	put("threads/app/Bad.md", "---\nid: x\n---\n");
+	thread("kid", "id: kid\ntitle: Kid\nparentId: main\n");
+	ck_assert_int_eq(tm_doctor_project_load(&p, store, "app"), 0);
+	ck_assert_str_eq(p.id, "app");
+	ck_assert_uint_eq(p.n, 2);
+	ck_assert_str_eq(p.threads[0]->id, "kid");
+	ck_assert_str_eq(p.threads[1]->id, "main");
+	ck_assert_uint_eq(p.unreadable.n, 1);
+	ck_assert_str_eq(p.unreadable.items[0], "broken");
+	ck_assert_uint_eq(p.errors.n, 1);
+	ck_assert_uint_eq(p.bad.n, 1);
+	ck_assert_str_eq(p.bad.items[0], "Bad.md");
+	ck_assert(!p.folder_link);
+	ck_assert_ptr_null(p.folder_error);
+	tm_doctor_project_clear(&p);
+	/* a threads folder that is a link is not read */
+	tmt_sh("mkdir '%s/elsewhere' && ln -s ../../elsewhere "
+	       "'%s/threads/linked'",
+	       tmp, tm_store_dir(store));
+	ck_assert_int_eq(tm_doctor_project_load(&p, store, "linked"), 0);
+	ck_assert(p.folder_link);
+	ck_assert_uint_eq(p.n, 0);
+	tm_doctor_project_clear(&p);
+	ck_assert_int_eq(tm_doctor_project_load(&p, store, "Not An Id"),
+	                 TM_EINVALID);
+	tm_doctor_project_clear(&p);
+}
+END_TEST
+
+/* git decides which attributes apply, not the text of one file. */
+START_TEST(test_doctor_gitattributes_as_git_sees_them)
+{
+	char *root_attrs = tmt_join(repo, ".gitattributes");
+	const char *both = "*.md merge=threadmind\n*.json merge=threadmind\n";
+
+	tmt_sh("git init -q '%s'", repo);
+	init_store();
+	/* no .threadmind/.gitattributes, but the root file covers both */
+	tmt_write_file(root_attrs, both, strlen(both));
+	check();
+	ck_assert_uint_eq(count("gitattributes"), 0);
+	/* a deeper file wins: threads/ says otherwise */
+	tmt_write_file(root_attrs, "", 0);
+	put(".gitattributes", "threads/**/*.md merge=threadmind\n"
+	                      "projects/*.json merge=threadmind\n");
+	check();
+	ck_assert_uint_eq(count("gitattributes"), 0);
+	put("threads/.gitattributes", "*.md merge=binary\n");
+	check();
+	ck_assert_uint_eq(count("gitattributes"), 1);
+	ck_assert_ptr_nonnull(
+	        strstr(find("gitattributes")->message,
+	               "lacks 'threads/**/*.md merge=threadmind'"));
+	ck_assert_ptr_null(
+	        strstr(find("gitattributes")->message, "projects/*.json"));
+	free(root_attrs);
+}
+END_TEST
+
 /* ---- git setup, upgrade, project filter ---- */
 
 START_TEST(test_doctor_git_setup)
@@ -736,6 +860,12 @@ Suite *doctor_suite(void)
 	tcase_add_test(tc, test_doctor_unknown_status);
 	suite_add_tcase(s, tc);
 
+	tc = tcase_create("shared-thread-checks");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_doctor_check_threads_pure);
+	tcase_add_test(tc, test_doctor_project_load);
+	suite_add_tcase(s, tc);
+
 	tc = tcase_create("lock-and-tmp");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_doctor_fresh_lock_is_fine);
@@ -756,6 +886,7 @@ Suite *doctor_suite(void)
 	tc = tcase_create("setup");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_doctor_git_setup);
+	tcase_add_test(tc, test_doctor_gitattributes_as_git_sees_them);
 	tcase_add_test(tc, test_doctor_upgrade_pending);
 	tcase_add_test(tc, test_doctor_project_filter);
 	suite_add_tcase(s, tc);

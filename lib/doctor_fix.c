@@ -1,0 +1,238 @@
+/*
+ * The repairs of `doctor --fix`: one function per fixable kind in the table
+ * `repairs`, run under the store lock (see doctor.h).
+ */
+#include "doctor.h"
+#include "doctor_internal.h"
+#include "store_internal.h"
+
+#include "atomic.h"
+#include "error.h"
+
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+struct fix_ctx {
+	tm_store *s;
+	const tm_doctor_options *o;
+	int dirfd;
+};
+
+static int repair_thread_id(tm_strv *done, struct fix_ctx *f,
+                            const tm_doctor_problem *p)
+{
+	tm_thread *t = NULL;
+	tm_buf line = TM_BUF_INIT;
+	int error;
+
+	error = tm_store_load_thread(&t, f->s, p->project, p->thread);
+	if (error < 0 || (t->field_id && !strcmp(t->field_id, t->id)))
+		goto done;
+	/* The writer takes the id from the file name. */
+	if ((error = tm_store_save_thread(f->s, p->project, t)) < 0)
+		goto done;
+	tm_buf_printf(&line, "rewrote the id field of '%s' (%s -> %s)", p->file,
+	              t->field_id ? t->field_id : "none", t->id);
+	tm_strv_push_owned(done, tm_buf_detach(&line));
+done:
+	tm_thread_free(t);
+	return error;
+}
+
+static int repair_project_id(tm_strv *done, struct fix_ctx *f,
+                             const tm_doctor_problem *p)
+{
+	tm_project *proj = NULL;
+	tm_buf line = TM_BUF_INIT;
+	const char *old;
+	int error;
+
+	error = tm_store_load_project(&proj, f->s, p->project);
+	if (error < 0)
+		return error;
+	old = tm_project_get(proj, "id");
+	if (old && !strcmp(old, p->project))
+		goto done;
+	tm_buf_printf(&line, "rewrote the id of '%s' (%s -> %s)", p->file,
+	              old ? old : "none", p->project);
+	tm_project_set(proj, "id", p->project);
+	if ((error = tm_store_save_project(f->s, proj)) < 0)
+		goto done;
+	tm_strv_push_owned(done, tm_buf_detach(&line));
+done:
+	tm_buf_release(&line);
+	tm_project_free(proj);
+	return error;
+}
+
+static int repair_id(tm_strv *done, struct fix_ctx *f,
+                     const tm_doctor_problem *p)
+{
+	if (!p->project)
+		return 0;
+	return p->thread ? repair_thread_id(done, f, p)
+	                 : repair_project_id(done, f, p);
+}
+
+static int repair_gitignore(tm_strv *done, struct fix_ctx *f,
+                            const tm_doctor_problem *p)
+{
+	const char *display = TM_STORE_DIRNAME "/.gitignore";
+	tm_buf data = TM_BUF_INIT, list = TM_BUF_INIT, line = TM_BUF_INIT;
+	tm_strv missing = TM_STRV_INIT;
+	size_t i;
+	int error;
+	bool crlf;
+
+	(void)p;
+	error = tm_store_read_file(&data, f->s, NULL, NULL, ".gitignore");
+	if (error == TM_ENOTFOUND) {
+		tm_error_clear();
+		error = 0;
+	}
+	if (error < 0)
+		goto done;
+	tm_doctor_missing_ignores(&missing, tm_buf_cstr(&data));
+	if (!missing.n)
+		goto done;
+	crlf = strstr(tm_buf_cstr(&data), "\r\n") != NULL;
+	if (data.size && data.ptr[data.size - 1] != '\n')
+		tm_buf_puts(&data, crlf ? "\r\n" : "\n");
+	for (i = 0; i < missing.n; i++)
+		tm_buf_printf(&data, "%s%s", missing.items[i],
+		              crlf ? "\r\n" : "\n");
+	error = tm_store_write_file(f->s, NULL, NULL, ".gitignore", &data);
+	if (error < 0)
+		goto done;
+	tm_doctor_join(&list, &missing, ", ");
+	tm_buf_printf(&line, "added %s to '%s'", tm_buf_cstr(&list), display);
+	tm_strv_push_owned(done, tm_buf_detach(&line));
+done:
+	tm_strv_clear(&missing);
+	tm_buf_release(&list);
+	tm_buf_release(&data);
+	return error;
+}
+
+/* Remove p->file (".threadmind/a/b.tmp") if it is still an old temp file. */
+static int repair_tmp(tm_strv *done, struct fix_ctx *f,
+                      const tm_doctor_problem *p)
+{
+	const char *prefix = TM_STORE_DIRNAME "/";
+	tm_buf line = TM_BUF_INIT;
+	char *path, *part, *next;
+	struct stat st;
+	int fd, sub, error = 0;
+
+	if (!p->file || strncmp(p->file, prefix, strlen(prefix)) ||
+	    !tm_doctor_ends_with(p->file, TM_DOCTOR_TMP_SUFFIX))
+		return 0;
+	if ((fd = dup(f->dirfd)) < 0)
+		return tm_error_set_errno(TM_ERROR, "cannot open '%s'",
+		                          TM_STORE_DIRNAME);
+	path = tm_xstrdup(p->file + strlen(prefix));
+	/* Walk down without following links. */
+	for (part = path; (next = strchr(part, '/')); part = next + 1) {
+		*next = '\0';
+		error = tm_fs_open_subdir(&sub, fd, part, p->file, false);
+		close(fd);
+		if (error < 0)
+			goto done;
+		fd = sub;
+	}
+	if (fstatat(fd, part, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+	    S_ISDIR(st.st_mode) || tm_doctor_age(&st) <= f->o->tmp_min_age)
+		goto close;
+	if ((error = tm_fs_unlink_at(fd, part, p->file)) < 0)
+		goto close;
+	tm_buf_printf(&line, "removed '%s'", p->file);
+	tm_strv_push_owned(done, tm_buf_detach(&line));
+close:
+	close(fd);
+done:
+	if (error == TM_ENOTFOUND) {
+		tm_error_clear();
+		error = 0;
+	}
+	free(path);
+	return error;
+}
+
+/*
+ * The safe repairs, by kind.  A stale lock needs none: taking the store
+ * lock takes it over (see tm_doctor_fix).
+ */
+static const struct {
+	const char *kind;
+	int (*run)(tm_strv *done, struct fix_ctx *f,
+	           const tm_doctor_problem *p);
+} repairs[] = {
+        {TM_DOCTOR_ID_MISMATCH, repair_id},
+        {TM_DOCTOR_GITIGNORE, repair_gitignore},
+        {TM_DOCTOR_STRAY_TMP, repair_tmp},
+};
+
+/* Is the .lock stale now (and removable by a take-over)? */
+static bool lock_is_stale(struct fix_ctx *f)
+{
+	struct stat st;
+
+	return fstatat(f->dirfd, TM_DOCTOR_LOCK_NAME, &st,
+	               AT_SYMLINK_NOFOLLOW) == 0 &&
+	       tm_doctor_age(&st) > f->o->lock_stale_after &&
+	       (!S_ISDIR(st.st_mode) ||
+	        tm_doctor_dir_is_empty(f->s, TM_DOCTOR_LOCK_NAME));
+}
+
+int tm_doctor_fix(tm_strv *done, tm_strv *failed, tm_store *s,
+                  const tm_doctor_report *problems,
+                  const tm_doctor_options *opts)
+{
+	tm_doctor_options defaults = TM_DOCTOR_OPTIONS_INIT;
+	struct fix_ctx f;
+	size_t i, k;
+	bool stale;
+	int error;
+
+	if (!opts)
+		opts = &defaults;
+	if (!tm_doctor_count_fixable(problems))
+		return 0;
+	f.s = s;
+	f.o = opts;
+	if ((error = tm_fs_open_dir(&f.dirfd, tm_store_dir(s))) < 0)
+		return error;
+	stale = lock_is_stale(&f);
+	if ((error = tm_store_lock(s)) < 0) {
+		close(f.dirfd);
+		return error;
+	}
+	for (i = 0; i < problems->n; i++) {
+		const tm_doctor_problem *p = &problems->items[i];
+
+		if (!p->fixable)
+			continue;
+		if (!strcmp(p->kind, TM_DOCTOR_STALE_LOCK) && stale) {
+			tm_buf line = TM_BUF_INIT;
+
+			tm_buf_printf(&line, "removed the stale lock '%s'",
+			              p->file);
+			tm_strv_push_owned(done, tm_buf_detach(&line));
+			stale = false;
+		}
+		for (k = 0; k < sizeof(repairs) / sizeof(*repairs); k++) {
+			if (strcmp(p->kind, repairs[k].kind))
+				continue;
+			if (repairs[k].run(done, &f, p) < 0)
+				tm_strv_push(failed, tm_error_last());
+			tm_error_clear();
+		}
+		tm_store_lock_refresh(s);
+	}
+	tm_store_unlock(s);
+	close(f.dirfd);
+	return 0;
+}

@@ -1,0 +1,154 @@
+/*
+ * The checks of `doctor` that ask git: the merge driver's config, the
+ * attributes git gives the store's files, and the hooks `install` writes.
+ */
+#include "doctor.h"
+#include "doctor_internal.h"
+#include "install.h"
+
+#include "error.h"
+#include "git.h"
+#include "git_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+int tm_doctor_check_merge_driver(tm_doctor_report *out, tm_doctor_ctx *c)
+{
+	struct tm_git *g = c->o->git ? tm_store_git(c->s) : NULL;
+	char *value = NULL;
+	int error;
+
+	if (!g)
+		return 0;
+	error = tm_git_config_string(&value, g, "merge.threadmind.driver");
+	if (error == TM_ENOTFOUND || (error == 0 && !*value))
+		tm_doctor_add(out, TM_DOCTOR_MERGE_DRIVER, NULL, false,
+		              "git config merge.threadmind.driver is not "
+		              "set, so thread files conflict with plain "
+		              "markers; run 'git threadmind install'");
+	tm_error_clear();
+	free(value);
+	return 0;
+}
+
+/* The hooks `install` would write or change (missing, outdated, not ours). */
+int tm_doctor_check_hooks(tm_doctor_report *out, tm_doctor_ctx *c)
+{
+	tm_install_options opts = TM_INSTALL_OPTIONS_INIT;
+	tm_install_plan plan = TM_INSTALL_PLAN_INIT;
+	struct tm_git *g = c->o->git ? tm_store_git(c->s) : NULL;
+	size_t i, dlen;
+
+	if (!g ||
+	    tm_install_plan_make(&plan, g, tm_store_dir(c->s), &opts) < 0) {
+		tm_error_clear();
+		return 0;
+	}
+	dlen = plan.hooks_dir ? strlen(plan.hooks_dir) : 0;
+	for (i = 0; i < plan.n; i++) {
+		const tm_install_step *st = &plan.steps[i];
+
+		if (st->done || !st->path || !dlen ||
+		    strncmp(st->path, plan.hooks_dir, dlen))
+			continue;
+		tm_doctor_add(out, TM_DOCTOR_HOOKS, NULL, false,
+		              "%s; run 'git threadmind install'%s", st->what,
+		              st->refused ? " (or add the line by hand)" : "");
+	}
+	tm_install_plan_clear(&plan);
+	return 0;
+}
+
+/*
+ * Does git give merge=threadmind to .threadmind/`rel`?  Asked of git
+ * (git_attr_get) rather than read from the file, so that every attribute
+ * file counts as git would use it.  True when git cannot say (no worktree,
+ * the store outside it): nothing to report then.
+ */
+static bool merges_with_threadmind(git_repository *repo, const char *prefix,
+                                   const char *rel)
+{
+	tm_buf path = TM_BUF_INIT;
+	const char *value = NULL;
+	bool ours = true;
+
+	tm_buf_printf(&path, "%s%s/%s", prefix, TM_STORE_DIRNAME, rel);
+	if (git_attr_get(&value, repo, GIT_ATTR_CHECK_FILE_THEN_INDEX,
+	                 tm_buf_cstr(&path), "merge") == 0)
+		ours = git_attr_value(value) == GIT_ATTR_VALUE_STRING &&
+		       !strcmp(value, "threadmind");
+	tm_buf_release(&path);
+	return ours;
+}
+
+/* The store root relative to the worktree ("" or "sub/dir/"), malloc'd;
+ * NULL when the store is not inside the worktree. */
+static char *store_prefix(tm_doctor_ctx *c, struct tm_git *g)
+{
+	const char *workdir = tm_git_workdir(g);
+	char *wd = workdir ? realpath(workdir, NULL) : NULL;
+	const char *root = tm_store_root(c->s);
+	char *prefix = NULL;
+	size_t n;
+
+	if (!wd)
+		return NULL;
+	n = strlen(wd);
+	while (n > 1 && wd[n - 1] == '/')
+		n--;
+	if (!strcmp(root, wd) || (n == 1 && wd[0] == '/'))
+		prefix = tm_xstrdup(root + (n == 1 ? 1 : n));
+	else if (!strncmp(root, wd, n) && root[n] == '/')
+		prefix = tm_xstrdup(root + n + 1);
+	if (prefix && *prefix) {
+		tm_buf b = TM_BUF_INIT;
+
+		tm_buf_printf(&b, "%s/", prefix);
+		free(prefix);
+		prefix = tm_buf_detach(&b);
+	}
+	free(wd);
+	return prefix;
+}
+
+int tm_doctor_check_gitattributes(tm_doctor_report *out, tm_doctor_ctx *c)
+{
+	/* A path each pattern of the file matches. */
+	static const struct {
+		const char *pattern, *sample;
+	} want[] = {
+	        {TM_DOCTOR_ATTR_THREADS, "threads/p/t.md"},
+	        {TM_DOCTOR_ATTR_PROJECTS, "projects/p.json"},
+	};
+	const char *file = TM_STORE_DIRNAME "/.gitattributes";
+	struct tm_git *g = c->o->git ? tm_store_git(c->s) : NULL;
+	tm_buf list = TM_BUF_INIT;
+	char *prefix;
+	struct stat st;
+	size_t i;
+
+	if (!g || !(prefix = store_prefix(c, g)))
+		return 0;
+	for (i = 0; i < sizeof(want) / sizeof(*want); i++)
+		if (!merges_with_threadmind(tm_git_repository(g), prefix,
+		                            want[i].sample))
+			tm_buf_printf(&list, "%s'%s merge=threadmind'",
+			              list.size ? ", " : "", want[i].pattern);
+	if (list.size && !tm_doctor_stat(&st, c->s, NULL, ".gitattributes"))
+		tm_doctor_add(out, TM_DOCTOR_GITATTRIBUTES, file, false,
+		              "'%s' is missing, so git does not use the "
+		              "threadmind merge driver; run 'git threadmind "
+		              "install'",
+		              file);
+	else if (list.size)
+		tm_doctor_add(out, TM_DOCTOR_GITATTRIBUTES, file, false,
+		              "'%s' lacks %s; run 'git threadmind install'",
+		              file, tm_buf_cstr(&list));
+	git_error_clear();
+	tm_error_clear();
+	tm_buf_release(&list);
+	free(prefix);
+	return 0;
+}

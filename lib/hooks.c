@@ -1,0 +1,426 @@
+/*
+ * The store operations of the git hooks (see hooks.h): each decides from
+ * config.json and the thread files, writes under the lock, and keeps to the
+ * hook's time budget.  Printing is the CLI's (git-threadmind/cmd-hook.c).
+ */
+#include "hooks.h"
+
+#include "doctor.h"
+#include "error.h"
+#include "git.h"
+#include "json.h"
+#include "migrate.h"
+#include "stale.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* ---- budget, store, lock ---- */
+
+void tm_hook_budget_start(tm_hook_budget *b, double seconds)
+{
+	clock_gettime(CLOCK_MONOTONIC, &b->start);
+	b->seconds = seconds;
+}
+
+double tm_hook_budget_left(const tm_hook_budget *b)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return b->seconds - ((double)(now.tv_sec - b->start.tv_sec) +
+	                     (double)(now.tv_nsec - b->start.tv_nsec) / 1e9);
+}
+
+bool tm_hook_budget_over(const tm_hook_budget *b)
+{
+	return tm_hook_budget_left(b) < 0;
+}
+
+/* A boolean config value (`git -c` included); `dflt` when unset or bad. */
+static bool config_bool(struct tm_git *g, const char *key, bool dflt)
+{
+	bool v = dflt;
+
+	if (!g || tm_git_config_bool(&v, g, key, dflt) < 0)
+		v = dflt;
+	tm_error_clear();
+	return v;
+}
+
+int tm_hook_open(tm_store **out_store, char **out_project)
+{
+	struct tm_git *g = NULL;
+	tm_store *s = NULL;
+	const char *workdir;
+	tm_buf dir = TM_BUF_INIT;
+	char *root = NULL, *project = NULL;
+	struct stat st;
+	size_t len;
+	int error = 0;
+
+	*out_store = NULL;
+	*out_project = NULL;
+	if (tm_git_open(&g, NULL, true) < 0)
+		goto quiet;
+	workdir = tm_git_workdir(g);
+	if (!config_bool(g, "threadmind.hooks", true) || !workdir)
+		goto quiet;
+	len = strlen(workdir);
+	while (len > 1 && workdir[len - 1] == '/')
+		len--;
+	root = tm_xstrndup(workdir, len);
+	tm_buf_printf(&dir, "%s/%s", root, TM_STORE_DIRNAME);
+	if (lstat(tm_buf_cstr(&dir), &st) < 0)
+		goto quiet;
+	if ((error = tm_store_open(&s, root)) < 0 ||
+	    (error = tm_store_current_project(&project, s, NULL)) < 0) {
+		tm_store_free(s);
+		goto done;
+	}
+	*out_store = s;
+	*out_project = project;
+	goto done;
+quiet:
+	tm_error_clear();
+done:
+	tm_git_free(g);
+	free(root);
+	tm_buf_release(&dir);
+	return error;
+}
+
+int tm_hook_lock(tm_lock **out, tm_store *s, const tm_hook_budget *b)
+{
+	tm_lock_options opts = TM_LOCK_OPTIONS_INIT;
+	double left = tm_hook_budget_left(b);
+
+	opts.timeout = tm_store_lock_timeout(s);
+	if (opts.timeout > TM_HOOK_LOCK_WAIT_MAX)
+		opts.timeout = TM_HOOK_LOCK_WAIT_MAX;
+	if (left < opts.timeout)
+		opts.timeout = left > 0 ? left : 0;
+	return tm_lock_acquire(out, tm_store_dir(s), &opts);
+}
+
+/* TM_ELOCKED: the budget is spent before the lock could be taken. */
+static int out_of_time(void)
+{
+	return tm_error_set(TM_ELOCKED, "no time left to take the store lock");
+}
+
+/* ---- post-checkout ---- */
+
+void tm_hook_follow_clear(tm_hook_follow *f)
+{
+	free(f->id);
+	free(f->title);
+	memset(f, 0, sizeof(*f));
+}
+
+int tm_hook_follow_branch(tm_hook_follow *out, tm_store *s, const char *project,
+                          const tm_hook_budget *b)
+{
+	tm_config *cfg = NULL;
+	tm_thread *t = NULL;
+	tm_lock *lk = NULL;
+	char *id = NULL;
+	const char *branch = tm_store_branch(s), *bt, *active, *ap;
+	bool changed;
+	int error;
+
+	memset(out, 0, sizeof(*out));
+	if (!branch)
+		return 0;
+	if ((error = tm_store_load_config(&cfg, s)) < 0 ||
+	    (error = tm_store_active_thread(&id, s, project, cfg, NULL, 0)) < 0)
+		goto done;
+	active = tm_config_get_string(cfg, "activeThreadId");
+	ap = tm_config_get_string(cfg, "activeProjectId");
+	bt = tm_config_branch_thread(cfg, project, branch);
+	changed = !active || strcmp(active, id) || !ap || strcmp(ap, project);
+	if ((!changed && bt && !strcmp(bt, id)) || tm_hook_budget_over(b))
+		goto done;
+	out->switched = !active || strcmp(active, id);
+	if ((error = tm_hook_lock(&lk, s, b)) < 0 ||
+	    (error = tm_store_set_active(s, project, id)) < 0) {
+		out->switched = false;
+		goto done;
+	}
+	if (out->switched && tm_store_load_thread(&t, s, project, id) == 0)
+		out->title = tm_xstrdup_or_null(t->title);
+	tm_error_clear();
+	out->id = id;
+	id = NULL;
+done:
+	tm_lock_release(lk);
+	tm_thread_free(t);
+	tm_config_free(cfg);
+	free(id);
+	return error;
+}
+
+/* ---- post-commit ---- */
+
+int tm_hook_record_branch_thread(bool *recorded, tm_store *s,
+                                 const char *project, const tm_hook_budget *b)
+{
+	const char *branch = tm_store_branch(s), *active = NULL, *ap, *bt;
+	tm_config *cfg = NULL;
+	tm_lock *lk = NULL;
+	int pass, error = 0;
+
+	if (recorded)
+		*recorded = false;
+	if (!branch)
+		return 0;
+	/* Pass 0 looks without the lock; pass 1 looks again and writes. */
+	for (pass = 0; pass < 2; pass++) {
+		if (pass == 1 && tm_hook_budget_over(b)) {
+			error = out_of_time();
+			goto done;
+		}
+		if (pass == 1 && (error = tm_hook_lock(&lk, s, b)) < 0)
+			goto done;
+		tm_config_free(cfg);
+		cfg = NULL;
+		if ((error = tm_store_load_config(&cfg, s)) < 0)
+			goto done;
+		active = tm_config_get_string(cfg, "activeThreadId");
+		ap = tm_config_get_string(cfg, "activeProjectId");
+		bt = tm_config_branch_thread(cfg, project, branch);
+		if (!active || (ap && strcmp(ap, project)) ||
+		    (bt && !strcmp(bt, active)) ||
+		    !tm_store_thread_exists(s, project, active))
+			goto done;
+	}
+	if ((error = tm_config_set_branch_thread(cfg, project, branch,
+	                                         active)) < 0 ||
+	    (error = tm_store_save_config(s, cfg)) < 0)
+		goto done;
+	if (recorded)
+		*recorded = true;
+done:
+	tm_lock_release(lk);
+	tm_config_free(cfg);
+	if (error == 0)
+		tm_error_clear();
+	return error;
+}
+
+int tm_hook_commit_touches(tm_strv *ids, tm_store *s, const char *project,
+                           const tm_hook_budget *b)
+{
+	struct tm_git *g = tm_store_git(s);
+	const char *head = tm_store_head(s);
+	tm_thread_list list;
+	char *dir;
+	int error;
+
+	if (!g || !head || tm_hook_budget_over(b))
+		return 0;
+	if ((error = tm_store_load_all(&list, s, project)) < 0)
+		return error;
+	dir = tm_stale_threads_dir(g, tm_store_root(s), project);
+	if (!tm_hook_budget_over(b))
+		error = tm_stale_commit_touches(
+		        ids, g, head, dir,
+		        (const tm_thread *const *)list.threads, list.n);
+	free(dir);
+	tm_thread_list_clear(&list);
+	return error;
+}
+
+/* ---- post-merge ---- */
+
+void tm_hook_merge_clear(tm_hook_merge *m)
+{
+	tm_strv_clear(&m->stale);
+	free(m->stale_error);
+	memset(m, 0, sizeof(*m));
+}
+
+/* The stale threads after a merge (DESIGN.md section 4) into out->stale. */
+static void merge_stale(tm_hook_merge *out, tm_store *s, const char *project,
+                        const tm_doctor_project *p, const tm_hook_budget *b)
+{
+	tm_stale_report report = TM_STALE_REPORT_INIT;
+	struct tm_git *g = tm_store_git(s);
+	char *dir;
+	size_t i;
+
+	if (!g || tm_hook_budget_over(b))
+		return;
+	dir = tm_stale_threads_dir(g, tm_store_root(s), project);
+	if (tm_stale_compute(&report, g, dir,
+	                     (const tm_thread *const *)p->threads, p->n) < 0) {
+		out->stale_error = tm_xstrdup(tm_error_last());
+		tm_error_clear();
+	} else {
+		for (i = 0; i < report.n; i++)
+			tm_strv_push(&out->stale, report.stale[i].id);
+	}
+	free(dir);
+	tm_stale_report_clear(&report);
+}
+
+int tm_hook_merge_check(tm_hook_merge *out, tm_store *s, const char *project,
+                        const tm_hook_budget *b)
+{
+	tm_doctor_report report = TM_DOCTOR_REPORT_INIT;
+	tm_doctor_project p;
+	int error;
+
+	memset(out, 0, sizeof(*out));
+	if (tm_migrate_needed(s, false)) {
+		out->upgrade = true; /* the next command upgrades it first */
+		return 0;
+	}
+	if ((error = tm_doctor_project_load(&p, s, project)) < 0)
+		goto done;
+	if (p.folder_error) {
+		error = tm_error_set(TM_ERROR, "%s", p.folder_error);
+		goto done;
+	}
+	tm_doctor_check_threads(&report, &p, 1);
+	out->problems = report.n;
+	merge_stale(out, s, project, &p, b);
+done:
+	tm_doctor_report_clear(&report);
+	tm_doctor_project_clear(&p);
+	return error;
+}
+
+/* ---- post-rewrite ---- */
+
+static int cmp_rewrite(const void *a, const void *b)
+{
+	return strcmp(((const tm_hook_rewrite *)a)->old,
+	              ((const tm_hook_rewrite *)b)->old);
+}
+
+static bool is_hex_id(const char *s, size_t n)
+{
+	return (n == 40 || n == 64) && strspn(s, "0123456789abcdef") >= n;
+}
+
+void tm_hook_rewrites_clear(tm_hook_rewrites *r)
+{
+	free(r->items);
+	memset(r, 0, sizeof(*r));
+}
+
+void tm_hook_rewrites_parse(tm_hook_rewrites *out, const char *d)
+{
+	size_t alloc = 0;
+
+	memset(out, 0, sizeof(*out));
+	while (*d) {
+		const char *eol = strchr(d, '\n');
+		const char *next = eol ? eol + 1 : d + strlen(d);
+		size_t lo = strcspn(d, " \n"), ln;
+
+		if (d[lo] == ' ') {
+			ln = strcspn(d + lo + 1, " \n");
+			if (is_hex_id(d, lo) && is_hex_id(d + lo + 1, ln)) {
+				tm_hook_rewrite *w;
+
+				tm_xgrow((void **)&out->items, &alloc,
+				         out->n + 1, sizeof(*out->items));
+				w = &out->items[out->n++];
+				memcpy(w->old, d, lo);
+				w->old[lo] = '\0';
+				memcpy(w->new, d + lo + 1, ln);
+				w->new[ln] = '\0';
+			}
+		}
+		d = next;
+	}
+	if (out->n)
+		qsort(out->items, out->n, sizeof(*out->items), cmp_rewrite);
+}
+
+const tm_hook_rewrite *tm_hook_rewrites_find(const tm_hook_rewrites *r,
+                                             const char *commit)
+{
+	tm_hook_rewrite key;
+	size_t i, len = commit ? strlen(commit) : 0;
+
+	if (!commit || !r->n || len >= sizeof(key.old))
+		return NULL;
+	for (i = 0; i <= len; i++)
+		key.old[i] = (char)(commit[i] >= 'A' && commit[i] <= 'F'
+		                            ? commit[i] - 'A' + 'a'
+		                            : commit[i]);
+	return bsearch(&key, r->items, r->n, sizeof(*r->items), cmp_rewrite);
+}
+
+void tm_hook_rewrite_result_clear(tm_hook_rewrite_result *r)
+{
+	tm_strv_clear(&r->anchored);
+	tm_strv_clear(&r->rewritten);
+	memset(r, 0, sizeof(*r));
+}
+
+/* Set `commit` of each anchored thread that still names an old commit. */
+static int rewrite_under_lock(tm_hook_rewrite_result *out, tm_store *s,
+                              const char *project, const tm_hook_rewrites *rw,
+                              const tm_hook_budget *b)
+{
+	tm_lock *lk = NULL;
+	size_t i;
+	int error;
+
+	if (tm_hook_budget_over(b))
+		return out_of_time();
+	if ((error = tm_hook_lock(&lk, s, b)) < 0)
+		return error;
+	for (i = 0; i < out->anchored.n && !tm_hook_budget_over(b); i++) {
+		const tm_hook_rewrite *w;
+		tm_thread *t = NULL;
+
+		/* read again: the file may have changed before the lock */
+		if (tm_store_load_thread(&t, s, project,
+		                         out->anchored.items[i]) < 0) {
+			tm_error_clear();
+			continue;
+		}
+		w = tm_hook_rewrites_find(rw, t->commit);
+		if (w) {
+			tm_thread_set(&t->commit, w->new);
+			if (tm_store_save_thread(s, project, t) == 0)
+				tm_strv_push(&out->rewritten, t->id);
+			tm_error_clear();
+		}
+		tm_thread_free(t);
+	}
+	tm_lock_release(lk);
+	return 0;
+}
+
+int tm_hook_rewrite_commits(tm_hook_rewrite_result *out, tm_store *s,
+                            const char *project, const tm_hook_rewrites *rw,
+                            const tm_hook_budget *b)
+{
+	tm_thread_list list;
+	size_t i;
+	int error;
+
+	memset(out, 0, sizeof(*out));
+	if (!rw->n || tm_hook_budget_over(b))
+		return 0;
+	if ((error = tm_store_load_all(&list, s, project)) < 0)
+		return error;
+	for (i = 0; i < list.n; i++)
+		if (tm_hook_rewrites_find(rw, list.threads[i]->commit))
+			tm_strv_push(&out->anchored, list.threads[i]->id);
+	tm_thread_list_clear(&list);
+	if (!out->anchored.n)
+		return 0;
+	out->rewrite = config_bool(tm_store_git(s), "threadmind.rewriteCommits",
+	                           false);
+	if (out->rewrite)
+		error = rewrite_under_lock(out, s, project, rw, b);
+	return error;
+}

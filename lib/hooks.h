@@ -1,0 +1,173 @@
+/*
+ * What the git hooks do to the store (DESIGN.md section 7), for `git
+ * threadmind hook`: the active thread that follows the branch, the
+ * branchThreads entry a commit records, the checks after a merge, and the
+ * commits re-anchored after a rewrite.  Each call keeps to a time budget and
+ * gives up (quietly, returning 0 with nothing done) when it is spent.
+ */
+#ifndef TM_HOOKS_H
+#define TM_HOOKS_H
+
+#include "buf.h"
+#include "lock.h"
+#include "store.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <time.h>
+
+/* Seconds a hook may take before it gives up quietly. */
+#define TM_HOOK_BUDGET 2.0
+/* The longest a hook waits for the store lock, in seconds. */
+#define TM_HOOK_LOCK_WAIT_MAX 1.0
+
+/* A time budget, counted from tm_hook_budget_start. */
+typedef struct {
+	struct timespec start; /* CLOCK_MONOTONIC */
+	double seconds;
+} tm_hook_budget;
+
+void tm_hook_budget_start(tm_hook_budget *b, double seconds);
+/* Seconds left (negative once spent). */
+double tm_hook_budget_left(const tm_hook_budget *b);
+bool tm_hook_budget_over(const tm_hook_budget *b);
+
+/*
+ * Open the store as git's hooks see it: the repository from GIT_DIR /
+ * GIT_WORK_TREE as git sets them (else the current folder), then the store
+ * at its worktree root and the project to work on.  *out_store NULL (and 0
+ * returned, no error set) when there is nothing to do: not in a repository,
+ * no worktree, threadmind.hooks false, or no .threadmind folder at the root.
+ * *out_store (tm_store_free) and *out_project (malloc'd) belong to the
+ * caller.  Errors of tm_store_open and tm_store_current_project.
+ */
+int tm_hook_open(tm_store **out_store, char **out_project);
+
+/*
+ * Take the store lock for a hook: wait at most min(threadmind.lockTimeout,
+ * TM_HOOK_LOCK_WAIT_MAX) and never past the budget.  Library calls made
+ * while it is held nest inside it without waiting.  Release it with
+ * tm_lock_release.  Errors of tm_lock_acquire (TM_ELOCKED naming the
+ * holder).
+ */
+int tm_hook_lock(tm_lock **out, tm_store *s, const tm_hook_budget *b);
+
+/* ---- post-checkout ---- */
+
+/* What tm_hook_follow_branch did. */
+typedef struct {
+	char *id;      /* the active thread now, or NULL when nothing written */
+	char *title;   /* its title, or NULL (unreadable, untitled) */
+	bool switched; /* the active thread changed (not only the records) */
+} tm_hook_follow;
+
+void tm_hook_follow_clear(tm_hook_follow *f);
+
+/*
+ * After a branch checkout: make the thread of the new branch (as
+ * tm_store_active_thread chooses it) the active one of `project`, and
+ * record it in branchThreads, under the lock.  Nothing is written when
+ * config.json already says so, outside a branch, or past the budget (then
+ * out->id is NULL).  *out is cleared first; tm_hook_follow_clear it.
+ * Errors: of config.json (TM_EPARSE), of the lock, of tm_store_set_active.
+ */
+int tm_hook_follow_branch(tm_hook_follow *out, tm_store *s, const char *project,
+                          const tm_hook_budget *b);
+
+/* ---- post-commit ---- */
+
+/*
+ * After a commit on a branch: branchThreads[project][branch] =
+ * activeThreadId, when the active thread belongs to `project`, its file
+ * exists and the entry differs.  Looked at without the lock, then again
+ * under it before writing config.json (only that file).  *recorded (may be
+ * NULL) says whether it was written.  Errors: of config.json, of the lock
+ * (also when the budget ran out before it was taken), of the write.
+ */
+int tm_hook_record_branch_thread(bool *recorded, tm_store *s,
+                                 const char *project, const tm_hook_budget *b);
+
+/*
+ * The threads of `project` whose `paths` the HEAD commit changed without
+ * changing their file (one tree diff), appended to `ids`.  Every thread file
+ * is read, as nothing tells which threads have `paths` without reading them.
+ * Nothing outside git, on an unborn HEAD, or past the budget.  Errors of
+ * tm_store_load_all and tm_stale_commit_touches.
+ */
+int tm_hook_commit_touches(tm_strv *ids, tm_store *s, const char *project,
+                           const tm_hook_budget *b);
+
+/* ---- post-merge ---- */
+
+/* What tm_hook_merge_check found. */
+typedef struct {
+	bool upgrade;      /* a 0.4 store: nothing checked (migrate first) */
+	size_t problems;   /* what tm_doctor_check_threads reports */
+	tm_strv stale;     /* ids of the threads that may be stale */
+	char *stale_error; /* why staleness could not be computed, or NULL */
+} tm_hook_merge;
+
+void tm_hook_merge_clear(tm_hook_merge *m);
+
+/*
+ * After a merge: the problems of `project`'s thread tree, counted with the
+ * rules of `doctor` (tm_doctor_check_threads: unreadable files, bad names,
+ * id mismatches, orphans, cycles), and the threads that may be stale
+ * (DESIGN.md section 4; skipped outside git or past the budget).  Reads
+ * only.  *out is cleared first; tm_hook_merge_clear it.  Errors: when the
+ * project's threads folder cannot be listed, and of
+ * tm_doctor_project_load.
+ */
+int tm_hook_merge_check(tm_hook_merge *out, tm_store *s, const char *project,
+                        const tm_hook_budget *b);
+
+/* ---- post-rewrite ---- */
+
+/* One line of the list git gives post-rewrite: old and new commit ids. */
+typedef struct {
+	char old[65], new[65];
+} tm_hook_rewrite;
+
+/* The rewrites, sorted by old id. */
+typedef struct {
+	tm_hook_rewrite *items;
+	size_t n;
+} tm_hook_rewrites;
+
+void tm_hook_rewrites_clear(tm_hook_rewrites *r);
+
+/*
+ * Parse git's post-rewrite list "OLD NEW [EXTRA]\n…" into *out (cleared
+ * first), sorted by old id.  Lines whose first two words are not both
+ * lower-case hex ids of 40 (SHA-1) or 64 (SHA-256) digits are skipped.
+ * Pure; never fails.
+ */
+void tm_hook_rewrites_parse(tm_hook_rewrites *out, const char *data);
+
+/* The rewrite of `commit` (case-insensitive), or NULL. */
+const tm_hook_rewrite *tm_hook_rewrites_find(const tm_hook_rewrites *r,
+                                             const char *commit);
+
+/* What tm_hook_rewrite_commits did. */
+typedef struct {
+	tm_strv anchored;  /* threads whose `commit` names a rewritten commit */
+	bool rewrite;      /* threadmind.rewriteCommits is true */
+	tm_strv rewritten; /* those whose `commit` was set to the new id */
+} tm_hook_rewrite_result;
+
+void tm_hook_rewrite_result_clear(tm_hook_rewrite_result *r);
+
+/*
+ * After a rewrite (amend, rebase): find the threads of `project` anchored
+ * on an old commit of `rw`.  With threadmind.rewriteCommits true, set their
+ * `commit` field to the new id, under the lock (nothing else changes in
+ * the file; a thread that cannot be read or written is skipped); else
+ * change nothing (the caller suggests `touch`).  *out is cleared first;
+ * tm_hook_rewrite_result_clear it.  Errors: of tm_store_load_all, of the
+ * lock (also when the budget ran out before it was taken).
+ */
+int tm_hook_rewrite_commits(tm_hook_rewrite_result *out, tm_store *s,
+                            const char *project, const tm_hook_rewrites *rw,
+                            const tm_hook_budget *b);
+
+#endif

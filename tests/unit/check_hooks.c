@@ -1,0 +1,636 @@
+/*
+ * Unit tests of lib/hooks.c: the store as the hooks open it, the lock wait,
+ * the branch-follow decision, the branchThreads record, the post-merge
+ * checks, and the parse and application of git's rewrite list.
+ */
+#include "lib/hooks.h"
+#include "lib/error.h"
+#include "lib/json.h"
+#include "test_util.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* git with a fixed identity and no surprises from the user's setup. */
+#define GIT                                                         \
+	"git -c user.name=Tester -c user.email=tester@example.com " \
+	"-c init.defaultBranch=main -c commit.gpgsign=false "       \
+	"-c advice.detachedHead=false "
+
+#define OLD1 "0123456789abcdef0123456789abcdef01234567"
+#define NEW1 "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+#define OLD2 "fedcba9876543210fedcba9876543210fedcba98"
+#define NEW2 "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"
+
+static char *tmp;
+static char *repo;
+static tm_store *store;
+static tm_hook_budget budget;
+
+static void setup(void)
+{
+	char *home;
+
+	tmp = tmt_mkdtemp();
+	home = tmt_join(tmp, "home");
+	tmt_mkdirs(home);
+	setenv("HOME", home, 1);
+	setenv("GIT_CONFIG_NOSYSTEM", "1", 1);
+	unsetenv("GIT_DIR");
+	unsetenv("GIT_WORK_TREE");
+	unsetenv("GIT_INDEX_FILE");
+	free(home);
+	repo = tmt_join(tmp, "repo");
+	tmt_sh(GIT "init -q '%s' && " GIT "-C '%s' commit -q --allow-empty "
+	           "-m first",
+	       repo, repo);
+	store = NULL;
+	tm_hook_budget_start(&budget, TM_HOOK_BUDGET);
+}
+
+static void teardown(void)
+{
+	tm_store_free(store);
+	tmt_rmtree(tmp);
+	free(tmp);
+	free(repo);
+	tmp = repo = NULL;
+}
+
+/* A store with project `app` in the repository, committed. */
+static void init_store(void)
+{
+	ck_assert_int_eq(tm_store_init(&store, repo, "App", NULL), 0);
+	tmt_sh(GIT "-C '%s' add .threadmind && " GIT "-C '%s' commit -q -m "
+	           "store",
+	       repo, repo);
+}
+
+/* Open the store again: the branch and the git config are read once. */
+static void reopen(void)
+{
+	tm_store_free(store);
+	store = NULL;
+	ck_assert_int_eq(tm_store_open(&store, repo), 0);
+}
+
+static void new_thread(const char *title, const char *branch,
+                       const char *commit)
+{
+	tm_new_thread_options o = TM_NEW_THREAD_OPTIONS_INIT;
+
+	o.title = title;
+	o.branch = branch;
+	o.commit = commit;
+	ck_assert_int_eq(tm_store_create_thread(NULL, store, "app", &o), 0);
+}
+
+/* Write .threadmind/REL. */
+static void put(const char *rel, const char *data)
+{
+	char *path = tmt_join(tm_store_dir(store), rel);
+
+	tmt_write_file(path, data, strlen(data));
+	free(path);
+}
+
+/* config.json's string `key` (malloc'd, NULL when unset). */
+static char *config_string(const char *key)
+{
+	tm_config *cfg = NULL;
+	char *v;
+
+	ck_assert_int_eq(tm_store_load_config(&cfg, store), 0);
+	v = tm_xstrdup_or_null(tm_config_get_string(cfg, key));
+	tm_config_free(cfg);
+	return v;
+}
+
+/* branchThreads[app][branch] (malloc'd, NULL when unset). */
+static char *branch_thread(const char *branch)
+{
+	tm_config *cfg = NULL;
+	char *v;
+
+	ck_assert_int_eq(tm_store_load_config(&cfg, store), 0);
+	v = tm_xstrdup_or_null(tm_config_branch_thread(cfg, "app", branch));
+	tm_config_free(cfg);
+	return v;
+}
+
+static void set_active(const char *project, const char *thread)
+{
+	tm_config *cfg = NULL;
+
+	ck_assert_int_eq(tm_store_load_config(&cfg, store), 0);
+	tm_config_set_string(cfg, "activeProjectId", project);
+	tm_config_set_string(cfg, "activeThreadId", thread);
+	ck_assert_int_eq(tm_store_save_config(store, cfg), 0);
+	tm_config_free(cfg);
+}
+
+static void assert_str(char *got, const char *want)
+{
+	if (want) {
+		ck_assert_ptr_nonnull(got);
+		ck_assert_str_eq(got, want);
+	} else {
+		ck_assert_ptr_null(got);
+	}
+	free(got);
+}
+
+/* A spent budget. */
+static void spend(tm_hook_budget *b)
+{
+	tm_hook_budget_start(b, -1.0);
+}
+
+/* ---- open and lock ---- */
+
+START_TEST(test_hooks_open_as_git_sees_it)
+{
+	tm_store *s = (tm_store *)1;
+	char *project = NULL, *sub = tmt_join(repo, "sub");
+
+	/* no store at the root: nothing to do, no error */
+	tmt_mkdirs(sub);
+	ck_assert_int_eq(chdir(sub), 0);
+	ck_assert_int_eq(tm_hook_open(&s, &project), 0);
+	ck_assert_ptr_null(s);
+	ck_assert_ptr_null(project);
+	init_store();
+	/* from a subfolder, as git runs hooks at the root anyway */
+	ck_assert_int_eq(tm_hook_open(&s, &project), 0);
+	ck_assert_ptr_nonnull(s);
+	ck_assert_str_eq(project, "app");
+	ck_assert_str_eq(tm_store_root(s), tm_store_root(store));
+	tm_store_free(s);
+	free(project);
+	/* threadmind.hooks=false turns them off */
+	tmt_sh("git -C '%s' config threadmind.hooks false", repo);
+	ck_assert_int_eq(tm_hook_open(&s, &project), 0);
+	ck_assert_ptr_null(s);
+	ck_assert_ptr_null(project);
+	free(sub);
+}
+END_TEST
+
+START_TEST(test_hooks_open_outside_git_is_quiet)
+{
+	tm_store *s = NULL;
+	char *project = NULL, *plain = tmt_join(tmp, "plain");
+
+	tmt_mkdirs(plain);
+	ck_assert_int_eq(chdir(plain), 0);
+	setenv("GIT_CEILING_DIRECTORIES", tmp, 1);
+	ck_assert_int_eq(tm_hook_open(&s, &project), 0);
+	ck_assert_ptr_null(s);
+	ck_assert_str_eq(tm_error_last(), "");
+	free(plain);
+}
+END_TEST
+
+START_TEST(test_hooks_lock_wait_is_bounded)
+{
+	struct timespec t0, t1;
+	tm_lock *lk = NULL;
+	double waited;
+
+	init_store();
+	put(".lock/busy", "x");
+	tmt_sh("git -C '%s' config threadmind.lockTimeout 0.2", repo);
+	reopen();
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	ck_assert_int_eq(tm_hook_lock(&lk, store, &budget), TM_ELOCKED);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	waited = (double)(t1.tv_sec - t0.tv_sec) +
+	         (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	ck_assert_msg(waited >= 0.15 && waited < 0.8, "waited %.2f s", waited);
+	/* a longer timeout is cut to TM_HOOK_LOCK_WAIT_MAX */
+	tmt_sh("git -C '%s' config threadmind.lockTimeout 30", repo);
+	reopen();
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	ck_assert_int_eq(tm_hook_lock(&lk, store, &budget), TM_ELOCKED);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	waited = (double)(t1.tv_sec - t0.tv_sec) +
+	         (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	ck_assert_msg(waited >= 0.9 && waited < 1.6, "waited %.2f s", waited);
+	/* free: taken at once */
+	tmt_sh("rm -r '%s/.lock'", tm_store_dir(store));
+	ck_assert_int_eq(tm_hook_lock(&lk, store, &budget), 0);
+	tm_lock_release(lk);
+}
+END_TEST
+
+/* ---- post-checkout: the branch-follow decision ---- */
+
+START_TEST(test_hooks_follow_branch_switches)
+{
+	tm_hook_follow f;
+
+	init_store();
+	new_thread("Auth UI", "feat", NULL);
+	/* main: recorded, nothing switched */
+	reopen();
+	ck_assert_int_eq(tm_hook_follow_branch(&f, store, "app", &budget), 0);
+	tm_hook_follow_clear(&f);
+	tmt_sh(GIT "-C '%s' checkout -q -b feat", repo);
+	reopen();
+	ck_assert_int_eq(tm_hook_follow_branch(&f, store, "app", &budget), 0);
+	ck_assert_str_eq(f.id, "auth-ui");
+	ck_assert_str_eq(f.title, "Auth UI");
+	ck_assert(f.switched);
+	tm_hook_follow_clear(&f);
+	assert_str(config_string("activeThreadId"), "auth-ui");
+	assert_str(branch_thread("feat"), "auth-ui");
+	/* said and recorded: a second run writes nothing */
+	ck_assert_int_eq(tm_hook_follow_branch(&f, store, "app", &budget), 0);
+	ck_assert_ptr_null(f.id);
+	ck_assert(!f.switched);
+	tm_hook_follow_clear(&f);
+	/* back on main: main again */
+	tmt_sh(GIT "-C '%s' checkout -q main", repo);
+	reopen();
+	ck_assert_int_eq(tm_hook_follow_branch(&f, store, "app", &budget), 0);
+	ck_assert_str_eq(f.id, "main");
+	ck_assert(f.switched);
+	tm_hook_follow_clear(&f);
+	assert_str(config_string("activeThreadId"), "main");
+}
+END_TEST
+
+START_TEST(test_hooks_follow_branch_records_without_switching)
+{
+	tm_hook_follow f;
+
+	init_store();
+	/* main is active but branchThreads has no entry for main */
+	put("config.json", "{\"activeProjectId\": \"app\", "
+	                   "\"activeThreadId\": \"main\"}\n");
+	assert_str(branch_thread("main"), NULL);
+	reopen();
+	ck_assert_int_eq(tm_hook_follow_branch(&f, store, "app", &budget), 0);
+	ck_assert_str_eq(f.id, "main");
+	ck_assert(!f.switched);
+	tm_hook_follow_clear(&f);
+	assert_str(branch_thread("main"), "main");
+}
+END_TEST
+
+START_TEST(test_hooks_follow_branch_gives_up)
+{
+	tm_hook_budget spent;
+	tm_hook_follow f;
+
+	init_store();
+	new_thread("Auth UI", "feat", NULL);
+	tmt_sh(GIT "-C '%s' checkout -q -b feat", repo);
+	reopen();
+	/* past the budget: nothing written, no error */
+	spend(&spent);
+	ck_assert_int_eq(tm_hook_follow_branch(&f, store, "app", &spent), 0);
+	ck_assert_ptr_null(f.id);
+	tm_hook_follow_clear(&f);
+	assert_str(config_string("activeThreadId"), "main");
+	/* detached HEAD: no branch to follow */
+	tmt_sh(GIT "-C '%s' checkout -q --detach", repo);
+	reopen();
+	ck_assert_int_eq(tm_hook_follow_branch(&f, store, "app", &budget), 0);
+	ck_assert_ptr_null(f.id);
+	tm_hook_follow_clear(&f);
+	/* a busy lock is an error, and nothing is written */
+	tmt_sh(GIT "-C '%s' checkout -q feat", repo);
+	tmt_sh("git -C '%s' config threadmind.lockTimeout 0.1", repo);
+	reopen();
+	put(".lock/busy", "x");
+	ck_assert_int_eq(tm_hook_follow_branch(&f, store, "app", &budget),
+	                 TM_ELOCKED);
+	ck_assert_ptr_null(f.id);
+	ck_assert(!f.switched);
+	tm_hook_follow_clear(&f);
+	assert_str(config_string("activeThreadId"), "main");
+}
+END_TEST
+
+/* ---- post-commit: branchThreads ---- */
+
+START_TEST(test_hooks_record_branch_thread)
+{
+	bool recorded = false;
+
+	init_store();
+	new_thread("Auth UI", NULL, NULL);
+	set_active("app", "auth-ui");
+	reopen();
+	ck_assert_int_eq(
+	        tm_hook_record_branch_thread(&recorded, store, "app", &budget),
+	        0);
+	ck_assert(recorded);
+	assert_str(branch_thread("main"), "auth-ui");
+	/* already there: nothing written */
+	ck_assert_int_eq(
+	        tm_hook_record_branch_thread(&recorded, store, "app", &budget),
+	        0);
+	ck_assert(!recorded);
+}
+END_TEST
+
+START_TEST(test_hooks_record_branch_thread_skips)
+{
+	tm_hook_budget spent;
+	bool recorded = true;
+
+	init_store();
+	new_thread("Auth UI", NULL, NULL);
+	/* the active thread of another project */
+	set_active("other", "auth-ui");
+	ck_assert_int_eq(
+	        tm_hook_record_branch_thread(&recorded, store, "app", &budget),
+	        0);
+	ck_assert(!recorded);
+	/* an active thread whose file is gone */
+	set_active("app", "gone");
+	ck_assert_int_eq(
+	        tm_hook_record_branch_thread(&recorded, store, "app", &budget),
+	        0);
+	ck_assert(!recorded);
+	assert_str(branch_thread("main"), "main");
+	/* past the budget before the lock: an error, nothing written */
+	set_active("app", "auth-ui");
+	spend(&spent);
+	ck_assert_int_eq(
+	        tm_hook_record_branch_thread(&recorded, store, "app", &spent),
+	        TM_ELOCKED);
+	ck_assert(!recorded);
+	assert_str(branch_thread("main"), "main");
+}
+END_TEST
+
+/* ---- post-merge: the tree check ---- */
+
+START_TEST(test_hooks_merge_counts_like_doctor)
+{
+	tm_hook_merge m;
+
+	init_store();
+	reopen();
+	ck_assert_int_eq(tm_hook_merge_check(&m, store, "app", &budget), 0);
+	ck_assert_uint_eq(m.problems, 0);
+	ck_assert(!m.upgrade);
+	tm_hook_merge_clear(&m);
+	/* an orphan and an id mismatch */
+	put("threads/app/lost.md",
+	    "---\nid: lost\ntitle: Lost\nparentId: nowhere\n---\n");
+	put("threads/app/renamed.md",
+	    "---\nid: other\ntitle: Renamed\nparentId: main\n---\n");
+	ck_assert_int_eq(tm_hook_merge_check(&m, store, "app", &budget), 0);
+	ck_assert_uint_eq(m.problems, 2);
+	tm_hook_merge_clear(&m);
+	/* a missing id field counts, as doctor reports it */
+	put("threads/app/noid.md", "---\ntitle: No id\nparentId: main\n---\n");
+	ck_assert_int_eq(tm_hook_merge_check(&m, store, "app", &budget), 0);
+	ck_assert_uint_eq(m.problems, 3);
+	tm_hook_merge_clear(&m);
+}
+END_TEST
+
+START_TEST(test_hooks_merge_unreadable_parent_counted_once)
+{
+	tm_hook_merge m;
+
+	init_store();
+	put("threads/app/broken.md", "---\nid: broken\ntitle: [\n");
+	put("threads/app/kid.md",
+	    "---\nid: kid\ntitle: Kid\nparentId: broken\n---\n");
+	put("threads/app/Bad Name.md", "---\nid: x\n---\n");
+	reopen();
+	ck_assert_int_eq(tm_hook_merge_check(&m, store, "app", &budget), 0);
+	/* broken (unreadable) and the bad name; kid is no orphan */
+	ck_assert_uint_eq(m.problems, 2);
+	tm_hook_merge_clear(&m);
+}
+END_TEST
+
+START_TEST(test_hooks_merge_upgrade_first)
+{
+	tm_hook_merge m;
+
+	init_store();
+	put("threads/app/lost.md",
+	    "---\nid: lost\ntitle: Lost\nparentId: nowhere\n---\n");
+	put("trees/app.json", "{\"main\": null}\n");
+	ck_assert_int_eq(tm_hook_merge_check(&m, store, "app", &budget), 0);
+	ck_assert(m.upgrade);
+	ck_assert_uint_eq(m.problems, 0);
+	tm_hook_merge_clear(&m);
+}
+END_TEST
+
+/* ---- post-rewrite ---- */
+
+START_TEST(test_hooks_rewrites_parse)
+{
+	tm_hook_rewrites r;
+	const char *in = OLD2 " " NEW2 "\n"
+	                      "garbage line\n" OLD1 " " NEW1 " extra\n"
+	                      "ABCDEF1111111111111111111111111111111111 " NEW1
+	                      "\n" OLD1 "\n"
+	                      "ffffffffffffffffffffffffffffffffffffffffffffff"
+	                      "ffffffffffffffffff "
+	                      "cccccccccccccccccccccccccccccccccccccccccccccc"
+	                      "cccccccccccccccccc";
+
+	tm_hook_rewrites_parse(&r, in);
+	/* sorted by old id; upper case, one-word and bad lines skipped */
+	ck_assert_uint_eq(r.n, 3);
+	ck_assert_str_eq(r.items[0].old, OLD1);
+	ck_assert_str_eq(r.items[0].new, NEW1);
+	ck_assert_str_eq(r.items[1].old, OLD2);
+	ck_assert_str_eq(r.items[1].new, NEW2);
+	ck_assert_uint_eq(strlen(r.items[2].old), 64);
+	ck_assert_uint_eq(strlen(r.items[2].new), 64);
+	/* found whatever the case of the commit field */
+	ck_assert_ptr_eq(tm_hook_rewrites_find(&r, OLD2), &r.items[1]);
+	ck_assert_ptr_eq(tm_hook_rewrites_find(
+	                         &r, "ffffffffffffffffffffffffffffffffffffffff"
+	                             "ffffffffffffffffffffffff"),
+	                 &r.items[2]);
+	ck_assert_ptr_null(tm_hook_rewrites_find(&r, NEW1));
+	ck_assert_ptr_null(tm_hook_rewrites_find(&r, NULL));
+	tm_hook_rewrites_clear(&r);
+	tm_hook_rewrites_parse(&r, OLD1 " " NEW1);
+	ck_assert_uint_eq(r.n, 1);
+	ck_assert_ptr_nonnull(tm_hook_rewrites_find(
+	        &r, "0123456789ABCDEF0123456789ABCDEF01234567"));
+	tm_hook_rewrites_clear(&r);
+	tm_hook_rewrites_parse(&r, "");
+	ck_assert_uint_eq(r.n, 0);
+	ck_assert_ptr_null(tm_hook_rewrites_find(&r, OLD1));
+	tm_hook_rewrites_clear(&r);
+}
+END_TEST
+
+START_TEST(test_hooks_rewrites_find_ignores_case)
+{
+	tm_hook_rewrites r;
+
+	tm_hook_rewrites_parse(
+	        &r, "abcdef1111111111111111111111111111111111 " NEW1 "\n");
+	ck_assert_uint_eq(r.n, 1);
+	ck_assert_ptr_nonnull(tm_hook_rewrites_find(
+	        &r, "ABCDEF1111111111111111111111111111111111"));
+	tm_hook_rewrites_clear(&r);
+}
+END_TEST
+
+/* The `commit` field of thread `id` (malloc'd). */
+static char *commit_of(const char *id)
+{
+	tm_thread *t = NULL;
+	char *c;
+
+	ck_assert_int_eq(tm_store_load_thread(&t, store, "app", id), 0);
+	c = tm_xstrdup_or_null(t->commit);
+	tm_thread_free(t);
+	return c;
+}
+
+START_TEST(test_hooks_rewrite_commits_suggests_touch)
+{
+	tm_hook_rewrite_result res;
+	tm_hook_rewrites r;
+
+	init_store();
+	new_thread("Anchored", NULL, OLD1);
+	new_thread("Other", NULL, OLD2);
+	new_thread("Free", NULL, NULL);
+	tm_hook_rewrites_parse(&r, OLD1 " " NEW1 "\n" OLD2 " " NEW2 "\n");
+	reopen();
+	ck_assert_int_eq(
+	        tm_hook_rewrite_commits(&res, store, "app", &r, &budget), 0);
+	ck_assert(!res.rewrite);
+	ck_assert_uint_eq(res.anchored.n, 2);
+	ck_assert_str_eq(res.anchored.items[0], "anchored");
+	ck_assert_str_eq(res.anchored.items[1], "other");
+	ck_assert_uint_eq(res.rewritten.n, 0);
+	assert_str(commit_of("anchored"), OLD1);
+	tm_hook_rewrite_result_clear(&res);
+	tm_hook_rewrites_clear(&r);
+}
+END_TEST
+
+START_TEST(test_hooks_rewrite_commits_rewrites)
+{
+	tm_hook_rewrite_result res;
+	tm_hook_rewrites r;
+	char *before, *after, *path;
+
+	init_store();
+	new_thread("Anchored", NULL, OLD1);
+	new_thread("Free", NULL, "cccccccccccccccccccccccccccccccccccccccc");
+	tmt_sh("git -C '%s' config threadmind.rewriteCommits true", repo);
+	tm_hook_rewrites_parse(&r, OLD1 " " NEW1 "\n");
+	reopen();
+	path = tmt_join(tm_store_dir(store), "threads/app/anchored.md");
+	before = tmt_read_file(path, NULL);
+	ck_assert_int_eq(
+	        tm_hook_rewrite_commits(&res, store, "app", &r, &budget), 0);
+	ck_assert(res.rewrite);
+	ck_assert_uint_eq(res.anchored.n, 1);
+	ck_assert_uint_eq(res.rewritten.n, 1);
+	ck_assert_str_eq(res.rewritten.items[0], "anchored");
+	assert_str(commit_of("anchored"), NEW1);
+	assert_str(commit_of("free"),
+	           "cccccccccccccccccccccccccccccccccccccccc");
+	/* only the commit line changed */
+	after = tmt_read_file(path, NULL);
+	ck_assert_ptr_nonnull(strstr(before, "commit: " OLD1 "\n"));
+	memcpy(strstr(before, OLD1), NEW1, strlen(NEW1));
+	ck_assert_str_eq(after, before);
+	tm_hook_rewrite_result_clear(&res);
+	/* already rewritten: nothing anchored any more */
+	ck_assert_int_eq(
+	        tm_hook_rewrite_commits(&res, store, "app", &r, &budget), 0);
+	ck_assert_uint_eq(res.anchored.n, 0);
+	tm_hook_rewrite_result_clear(&res);
+	tm_hook_rewrites_clear(&r);
+	free(before);
+	free(after);
+	free(path);
+}
+END_TEST
+
+START_TEST(test_hooks_rewrite_commits_lock_busy)
+{
+	tm_hook_rewrite_result res;
+	tm_hook_rewrites r;
+
+	init_store();
+	new_thread("Anchored", NULL, OLD1);
+	tmt_sh("git -C '%s' config threadmind.rewriteCommits true && "
+	       "git -C '%s' config threadmind.lockTimeout 0.1",
+	       repo, repo);
+	tm_hook_rewrites_parse(&r, OLD1 " " NEW1 "\n");
+	reopen();
+	put(".lock/busy", "x");
+	ck_assert_int_eq(
+	        tm_hook_rewrite_commits(&res, store, "app", &r, &budget),
+	        TM_ELOCKED);
+	ck_assert_uint_eq(res.rewritten.n, 0);
+	assert_str(commit_of("anchored"), OLD1);
+	tm_hook_rewrite_result_clear(&res);
+	tm_hook_rewrites_clear(&r);
+}
+END_TEST
+
+Suite *hooks_suite(void)
+{
+	Suite *s = suite_create("hooks");
+	TCase *tc = tcase_create("open-and-lock");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 20);
+	tcase_add_test(tc, test_hooks_open_as_git_sees_it);
+	tcase_add_test(tc, test_hooks_open_outside_git_is_quiet);
+	tcase_add_test(tc, test_hooks_lock_wait_is_bounded);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("post-checkout");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 20);
+	tcase_add_test(tc, test_hooks_follow_branch_switches);
+	tcase_add_test(tc, test_hooks_follow_branch_records_without_switching);
+	tcase_add_test(tc, test_hooks_follow_branch_gives_up);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("post-commit");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 20);
+	tcase_add_test(tc, test_hooks_record_branch_thread);
+	tcase_add_test(tc, test_hooks_record_branch_thread_skips);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("post-merge");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 20);
+	tcase_add_test(tc, test_hooks_merge_counts_like_doctor);
+	tcase_add_test(tc, test_hooks_merge_unreadable_parent_counted_once);
+	tcase_add_test(tc, test_hooks_merge_upgrade_first);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("post-rewrite");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 20);
+	tcase_add_test(tc, test_hooks_rewrites_parse);
+	tcase_add_test(tc, test_hooks_rewrites_find_ignores_case);
+	tcase_add_test(tc, test_hooks_rewrite_commits_suggests_touch);
+	tcase_add_test(tc, test_hooks_rewrite_commits_rewrites);
+	tcase_add_test(tc, test_hooks_rewrite_commits_lock_busy);
+	suite_add_tcase(s, tc);
+	return s;
+}
