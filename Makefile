@@ -41,7 +41,6 @@ LIBA := $(BUILD)/libthreadmind.a
 CLI := $(if $(CLI_SRC),$(BUILD)/git-threadmind)
 DRV := $(if $(DRV_SRC),$(BUILD)/git-threadmind-merge)
 UNIT := $(BUILD)/check_unit
-DEPS_OK := $(BUILD)/.deps-ok
 
 ifndef V
 Q := @
@@ -56,12 +55,16 @@ all: $(LIBA) $(CLI) $(DRV)
 # Packages: only `make deps`, and the README's `make check` / `make demo`
 # through it, install what is missing (scripts/deps, apt-get).  Every other
 # goal, plain `make` first, only checks and fails naming `make deps`.
+# $(DEPS_OK), the order-only prerequisite of every object, is the stamp of
+# the mode in use: .deps-all (everything installed) or .deps-build (build
+# dependencies checked), so `make check` after `make` still installs.
 DEPS_INSTALL_GOALS := deps check demo
 DEPS_MODE := $(if $(filter $(DEPS_INSTALL_GOALS),$(MAKECMDGOALS)),,--check)
+DEPS_OK := $(BUILD)/.deps-$(if $(DEPS_MODE),build,all)
 
 deps:
 	$(Q)scripts/deps
-	$(Q)mkdir -p $(dir $(DEPS_OK)) && touch $(DEPS_OK)
+	$(Q)mkdir -p $(BUILD) && touch $(BUILD)/.deps-all $(BUILD)/.deps-build
 $(DEPS_OK): scripts/deps
 	$(Q)scripts/deps $(DEPS_MODE)
 	$(Q)mkdir -p $(@D) && touch $@
