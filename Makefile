@@ -41,7 +41,6 @@ LIBA := $(BUILD)/libthreadmind.a
 CLI := $(if $(CLI_SRC),$(BUILD)/git-threadmind)
 DRV := $(if $(DRV_SRC),$(BUILD)/git-threadmind-merge)
 UNIT := $(BUILD)/check_unit
-DEPS_OK := $(BUILD)/.deps-ok
 
 ifndef V
 Q := @
@@ -50,12 +49,24 @@ QUIET_AR = @echo '   ' AR $@;
 QUIET_LINK = @echo '   ' LINK $@;
 endif
 
-.PHONY: all check unit e2e demo bench clean install valgrind deps
+.PHONY: all check unit e2e demo bench clean install uninstall valgrind deps
 all: $(LIBA) $(CLI) $(DRV)
 
-deps: $(DEPS_OK)
-$(DEPS_OK): scripts/deps
+# Packages: only `make deps`, and the README's `make check` / `make demo`
+# through it, install what is missing (scripts/deps, apt-get).  Every other
+# goal, plain `make` first, only checks and fails naming `make deps`.
+# $(DEPS_OK), the order-only prerequisite of every object, is the stamp of
+# the mode in use: .deps-all (everything installed) or .deps-build (build
+# dependencies checked), so `make check` after `make` still installs.
+DEPS_INSTALL_GOALS := deps check demo
+DEPS_MODE := $(if $(filter $(DEPS_INSTALL_GOALS),$(MAKECMDGOALS)),,--check)
+DEPS_OK := $(BUILD)/.deps-$(if $(DEPS_MODE),build,all)
+
+deps:
 	$(Q)scripts/deps
+	$(Q)mkdir -p $(BUILD) && touch $(BUILD)/.deps-all $(BUILD)/.deps-build
+$(DEPS_OK): scripts/deps
+	$(Q)scripts/deps $(DEPS_MODE)
 	$(Q)mkdir -p $(@D) && touch $@
 
 $(BUILD)/obj/%.o: %.c | $(DEPS_OK)
@@ -115,10 +126,33 @@ $(BUILD)/bench-gen: $(BUILD)/obj/bench/gen.o $(LIBA)
 bench: all $(BUILD)/bench-measure $(BUILD)/bench-gen
 	$(Q)TM_BUILD=$(CURDIR)/$(BUILD) sh bench/run
 
+# make install PREFIX=... DESTDIR=...: both binaries, the hook stubs, the
+# manual pages, the bash completion (bash-completion loads it for
+# `git threadmind`).  make uninstall removes exactly these files.
+BINDIR = $(PREFIX)/bin
+SHAREDIR = $(PREFIX)/share/threadmind
+HOOKDIR = $(SHAREDIR)/hooks
+MAN1DIR = $(PREFIX)/share/man/man1
+COMPDIR = $(PREFIX)/share/bash-completion/completions
+INST_BINS := git-threadmind git-threadmind-merge
+INST_HOOKS := $(notdir $(sort $(wildcard hooks/post-*)))
+INST_MAN1 := git-threadmind.1 git-threadmind-merge.1
+INST_COMP := contrib/completion/git-threadmind.bash
+
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/threadmind/hooks
-	install -m 755 $(CLI) $(DRV) $(DESTDIR)$(PREFIX)/bin
-	install -m 755 hooks/post-* $(DESTDIR)$(PREFIX)/share/threadmind/hooks
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(HOOKDIR) \
+		$(DESTDIR)$(MAN1DIR) $(DESTDIR)$(COMPDIR)
+	install -m 755 $(addprefix $(BUILD)/,$(INST_BINS)) $(DESTDIR)$(BINDIR)
+	install -m 755 $(addprefix hooks/,$(INST_HOOKS)) $(DESTDIR)$(HOOKDIR)
+	install -m 644 $(addprefix docs/,$(INST_MAN1)) $(DESTDIR)$(MAN1DIR)
+	install -m 644 $(INST_COMP) $(DESTDIR)$(COMPDIR)/git-threadmind
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,$(INST_BINS)) \
+		$(addprefix $(DESTDIR)$(HOOKDIR)/,$(INST_HOOKS)) \
+		$(addprefix $(DESTDIR)$(MAN1DIR)/,$(INST_MAN1)) \
+		$(DESTDIR)$(COMPDIR)/git-threadmind
+	rmdir $(DESTDIR)$(HOOKDIR) $(DESTDIR)$(SHAREDIR) 2>/dev/null || true
 
 clean:
 	rm -rf build build-san

@@ -5,8 +5,15 @@
 #include "builtin.h"
 #include "cli.h"
 
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static int cmd_help(int argc, const char **argv);
 
 struct command {
 	const char *name;
@@ -41,10 +48,19 @@ static const struct command commands[] = {
         {"resolve", cmd_resolve, "re-merge conflicted .threadmind/ files"},
         {"stale", cmd_stale, "threads whose paths changed since their commit"},
         {"hook", cmd_hook, "entry point of the git hook stubs"},
+        {"help", cmd_help, "this list, or a command's usage"},
 };
+#define NR_COMMANDS (sizeof(commands) / sizeof(*commands))
 
 static const char *const main_usage[] = {
-        "git threadmind [--project <id>] [--no-color] [-q] <command> [<args>]",
+        "git threadmind [--project <id>] [--no-color] [-q] [--ascii] "
+        "<command> [<args>]",
+        "git threadmind --version",
+        NULL,
+};
+
+static const char *const help_usage[] = {
+        "git threadmind help [<command>]",
         NULL,
 };
 
@@ -52,28 +68,187 @@ static void print_commands(FILE *f)
 {
 	size_t i;
 
-	fprintf(f, "usage: %s\n\ncommands:\n", main_usage[0]);
-	for (i = 0; i < sizeof(commands) / sizeof(*commands); i++)
+	for (i = 0; main_usage[i]; i++)
+		fprintf(f, "%s%s\n", i ? "   or: " : "usage: ", main_usage[i]);
+	fputs("\ncommands:\n", f);
+	for (i = 0; i < NR_COMMANDS; i++)
 		fprintf(f, "    %-10s %s\n", commands[i].name,
 		        commands[i].summary);
-	fprintf(f, "\n'git threadmind <command> -h' shows a command's "
-	           "options.\n");
+	fputs("\n'git threadmind help <command>' shows a command's usage and "
+	      "options;\n'git help threadmind' opens the manual.\n",
+	      f);
+}
+
+static const struct command *find_command(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < NR_COMMANDS; i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
+}
+
+/* Weights of git's suggestion distance: typed -> command name. */
+#define W_SWAP   0
+#define W_SUBST  2
+#define W_INSERT 1
+#define W_DELETE 3
+/* Scores below this are similar enough to suggest (as git's help.c). */
+#define SIMILARITY_FLOOR 7
+#define MAX_NAME         32
+
+static int min2(int a, int b)
+{
+	return a < b ? a : b;
+}
+
+/*
+ * The weighted edit distance (with adjacent transpositions) from `typed`
+ * to `name`: the cheapest sequence of insertions, deletions, substitutions
+ * and swaps of two neighbours turning one into the other.
+ */
+static int edit_distance(const char *typed, const char *name)
+{
+	int rows[3][MAX_NAME + 1];
+	int *before = rows[0], *prev = rows[1], *cur = rows[2], *t;
+	size_t lt = strlen(typed), ln = strlen(name), i, j;
+
+	if (ln > MAX_NAME)
+		return SIMILARITY_FLOOR * 100;
+	for (j = 0; j <= ln; j++)
+		cur[j] = (int)j * W_INSERT;
+	for (i = 1; i <= lt; i++) {
+		t = before;
+		before = prev;
+		prev = cur;
+		cur = t;
+		cur[0] = (int)i * W_DELETE;
+		for (j = 1; j <= ln; j++) {
+			int c = prev[j - 1] +
+			        (typed[i - 1] == name[j - 1] ? 0 : W_SUBST);
+
+			if (i > 1 && j > 1 && typed[i - 1] == name[j - 2] &&
+			    typed[i - 2] == name[j - 1])
+				c = min2(c, before[j - 2] + W_SWAP);
+			c = min2(c, prev[j] + W_DELETE);
+			c = min2(c, cur[j - 1] + W_INSERT);
+			cur[j] = c;
+		}
+	}
+	return cur[ln];
+}
+
+/*
+ * `name` is not a command: say so in one line, suggest the closest
+ * commands (a command `name` is a prefix of scores best, then git's
+ * weighted distance plus one), exit 1 as git does.
+ */
+static int unknown_command(const char *name)
+{
+	int score[NR_COMMANDS], best = SIMILARITY_FLOOR;
+	size_t i, n = 0, shown = 0, prefixes = 0;
+
+	fprintf(stderr,
+	        "git threadmind: '%s' is not a threadmind command. "
+	        "See 'git threadmind help'.\n",
+	        name);
+	for (i = 0; i < NR_COMMANDS; i++) {
+		if (!strncmp(commands[i].name, name, strlen(name))) {
+			score[i] = 0;
+			prefixes++;
+		} else
+			score[i] = edit_distance(name, commands[i].name) + 1;
+		if (score[i] < best)
+			best = score[i];
+	}
+	if (prefixes == NR_COMMANDS || best >= SIMILARITY_FLOOR)
+		return EXIT_NEGATIVE;
+	for (i = 0; i < NR_COMMANDS; i++)
+		n += score[i] == best;
+	fputs("did you mean ", stderr);
+	for (i = 0; i < NR_COMMANDS; i++) {
+		if (score[i] != best)
+			continue;
+		shown++;
+		fprintf(stderr, "%s'%s'",
+		        shown == 1   ? ""
+		        : shown == n ? " or "
+		                     : ", ",
+		        commands[i].name);
+	}
+	fputs("?\n", stderr);
+	return EXIT_NEGATIVE;
+}
+
+/*
+ * `help <command>`: what `<command> -h` prints, with exit 0.  Commands
+ * print their usage and exit 129 from inside their option parsing, so the
+ * command runs in a child and its 129 becomes 0 here.
+ */
+static int command_usage(const struct command *c)
+{
+	const char *argv[] = {c->name, "-h", NULL};
+	int status;
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		perror("fatal: cannot fork");
+		return EXIT_FATAL;
+	}
+	if (!pid)
+		exit(c->fn(2, argv));
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR) {
+			perror("fatal: waitpid");
+			return EXIT_FATAL;
+		}
+	if (!WIFEXITED(status))
+		return EXIT_FATAL;
+	return WEXITSTATUS(status) == EXIT_USAGE ? 0 : WEXITSTATUS(status);
+}
+
+static int cmd_help(int argc, const char **argv)
+{
+	static const struct option opts[] = {OPT_GLOBALS, OPT_END_()};
+	const struct command *c;
+
+	argc = parse_options(argc, argv, opts, help_usage);
+	if (argc > 1)
+		usage_msg(help_usage, opts, "too many arguments");
+	if (!argc) {
+		print_commands(stdout);
+		return 0;
+	}
+	c = find_command(argv[0]);
+	if (!c)
+		return unknown_command(argv[0]);
+	return command_usage(c);
 }
 
 int main(int argc, const char **argv)
 {
 	static const struct option globals[] = {OPT_GLOBALS, OPT_END_()};
+	const struct command *c;
 	const char *name;
-	size_t i;
 	int first = 1;
 
 	/* Global options before the command name. */
 	while (first < argc && argv[first][0] == '-') {
 		const char *a = argv[first];
 
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+		if (!strcmp(a, "-h")) {
 			print_commands(stdout);
 			return EXIT_USAGE;
+		}
+		if (!strcmp(a, "--help")) {
+			/* `git threadmind --help` opens the manual: git turns
+			 * it into `git help threadmind`; run directly, the
+			 * list. */
+			print_commands(stdout);
+			return 0;
 		}
 		if (!strcmp(a, "--version")) {
 			printf("git-threadmind version %s\n", TM_VERSION);
@@ -100,19 +275,14 @@ int main(int argc, const char **argv)
 		}
 	}
 	name = first < argc ? argv[first] : "status";
-	for (i = 0; i < sizeof(commands) / sizeof(*commands); i++) {
-		if (strcmp(commands[i].name, name))
-			continue;
-		if (first < argc)
-			return commands[i].fn(argc - first, argv + first);
-		else {
-			const char *only[] = {"status", NULL};
+	c = find_command(name);
+	if (!c)
+		return unknown_command(name);
+	if (first < argc)
+		return c->fn(argc - first, argv + first);
+	else {
+		const char *only[] = {"status", NULL};
 
-			return commands[i].fn(1, only);
-		}
+		return c->fn(1, only);
 	}
-	fprintf(stderr, "git threadmind: '%s' is not a threadmind command.\n\n",
-	        name);
-	print_commands(stderr);
-	return EXIT_USAGE;
 }

@@ -71,8 +71,8 @@ test_expect_success 'outside a ThreadMind repository: fatal, exit 128' '
 	grep "git threadmind init" err
 '
 
-test_expect_success 'unknown command and unknown option are usage errors' '
-	(cd shop && test_exit_code 129 git threadmind frobnicate) 2>err &&
+test_expect_success 'unknown command exits 1 as git does; unknown option is a usage error' '
+	(cd shop && test_exit_code 1 git threadmind frobnicate) 2>err &&
 	grep "not a threadmind command" err &&
 	(cd shop && test_exit_code 129 git threadmind tree --frob) 2>err &&
 	grep "unknown option .--frob." err
