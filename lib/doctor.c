@@ -5,7 +5,7 @@
 #include "doctor.h"
 #include "install.h"
 
-#include "atomic.h"
+#include "fs.h"
 #include "error.h"
 #include "git.h"
 #include "lock.h"

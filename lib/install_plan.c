@@ -5,7 +5,7 @@
  */
 #include "install.h"
 
-#include "atomic.h"
+#include "fs.h"
 #include "error.h"
 #include "git_internal.h"
 
@@ -253,21 +253,6 @@ static int read_all(int fd, tm_buf *out)
 	}
 	tm_buf_grow(out, 0);
 	out->ptr[out->size] = '\0';
-	return 0;
-}
-
-static int write_all(int fd, const char *p, size_t len)
-{
-	while (len > 0) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		p += n;
-		len -= (size_t)n;
-	}
 	return 0;
 }
 
@@ -634,7 +619,7 @@ static void drop_empty_section(const char *path)
 	if (fd < 0)
 		goto done;
 	ok = fchmod(fd, st.st_mode & 07777) == 0 &&
-	     write_all(fd, tm_buf_cstr(&next), next.size) == 0 &&
+	     tm_fs_write_all(fd, tm_buf_cstr(&next), next.size) == 0 &&
 	     fsync(fd) == 0;
 	if (close(fd) < 0)
 		ok = false;

@@ -1,7 +1,7 @@
 /* Re-merge conflicted index entries with the merge rules (see resolve.h). */
 #include "resolve.h"
 
-#include "atomic.h"
+#include "fs.h"
 #include "error.h"
 #include "git_internal.h"
 

@@ -12,7 +12,7 @@
 #include "model.h"
 #include "frontmatter.h"
 #include "json.h"
-#include "atomic.h"
+#include "fs.h"
 #include "lock.h"
 #include "git.h"
 #include "store.h"

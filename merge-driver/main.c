@@ -2,7 +2,7 @@
  * git-threadmind-merge: git's merge driver for .threadmind/ files.  Only
  * the file I/O and the exit code live here; the merge is lib/merge.c.
  */
-#include "lib/atomic.h"
+#include "lib/fs.h"
 #include "lib/error.h"
 #include "lib/git.h"
 #include "lib/merge.h"
