@@ -21,14 +21,6 @@
 
 /* ---- the plan ---- */
 
-static int git_fail(int code, const char *what, const char *path)
-{
-	const git_error *e = git_error_last();
-
-	return tm_error_set(code, "%s '%s': %s", what, path,
-	                    e && e->message ? e->message : "libgit2 error");
-}
-
 static tm_install_step *add_step(tm_install_plan *p, tm_install_kind kind,
                                  const char *path)
 {
@@ -112,12 +104,14 @@ static int read_config(char **out, const char *path, const char *key)
 
 	*out = NULL;
 	if (git_config_open_ondisk(&cfg, path) < 0)
-		return git_fail(TM_ERROR, "cannot read the git config", path);
+		return tm_git_error(TM_ERROR, "cannot read the git config '%s'",
+		                    path);
 	error = git_config_get_entry(&e, cfg, key);
 	if (error == 0)
 		*out = tm_xstrdup(e->value ? e->value : "");
 	else if (error != GIT_ENOTFOUND)
-		error = git_fail(TM_ERROR, "cannot read the git config", path);
+		error = tm_git_error(TM_ERROR,
+		                     "cannot read the git config '%s'", path);
 	if (error == GIT_ENOTFOUND)
 		error = 0;
 	git_config_entry_free(e);
@@ -637,8 +631,8 @@ static int apply_config(const tm_install_step *st)
 	int error;
 
 	if (git_config_open_ondisk(&cfg, st->path) < 0)
-		return git_fail(TM_ERROR, "cannot open the git config",
-		                st->path);
+		return tm_git_error(TM_ERROR, "cannot open the git config '%s'",
+		                    st->path);
 	if (st->kind == TM_INSTALL_SET_CONFIG)
 		error = git_config_set_string(cfg, st->key, st->value);
 	else
@@ -646,8 +640,8 @@ static int apply_config(const tm_install_step *st)
 	if (error == GIT_ENOTFOUND)
 		error = 0;
 	if (error < 0)
-		error = git_fail(TM_ERROR, "cannot write the git config",
-		                 st->path);
+		error = tm_git_error(
+		        TM_ERROR, "cannot write the git config '%s'", st->path);
 	git_config_free(cfg);
 	if (error == 0 && st->kind == TM_INSTALL_UNSET_CONFIG)
 		drop_empty_section(st->path);

@@ -93,7 +93,6 @@ int tm_merge__text(tm_buf *out, bool *conflicted,
 	git_merge_file_input in[3];
 	git_merge_file_options gopts;
 	git_merge_file_result res;
-	const git_error *e;
 	int i;
 
 	if (tm_git_init() < 0)
@@ -110,11 +109,8 @@ int tm_merge__text(tm_buf *out, bool *conflicted,
 		gopts.flags |= GIT_MERGE_FILE_STYLE_DIFF3;
 	else if (opts->style == TM_MERGE_STYLE_ZDIFF3)
 		gopts.flags |= GIT_MERGE_FILE_STYLE_ZDIFF3;
-	if (git_merge_file(&res, &in[0], &in[1], &in[2], &gopts) < 0) {
-		e = git_error_last();
-		return tm_error_set(TM_ERROR, "three-way merge failed: %s",
-		                    e && e->message ? e->message : "libgit2");
-	}
+	if (git_merge_file(&res, &in[0], &in[1], &in[2], &gopts) < 0)
+		return tm_git_error(TM_ERROR, "three-way merge failed");
 	if (!res.ptr && !res.automergeable) {
 		/* libgit2 refuses what it takes for binary: keep both */
 		tm_merge__whole_conflict(out, s, opts);
