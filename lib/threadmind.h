@@ -12,6 +12,7 @@
 #include "model.h"
 #include "frontmatter.h"
 #include "json.h"
+#include "config.h"
 #include "fs.h"
 #include "lock.h"
 #include "git.h"
