@@ -1,7 +1,8 @@
 /*
  * git threadmind install / uninstall: the merge driver config,
  * .threadmind/.gitattributes and the hooks (DESIGN.md section 7).  The
- * plan and the writing are lib/install.c; this file prints.
+ * plan and the writing are lib/install*.c; this file prints the plan, as
+ * shell commands with --manual.
  */
 #include "builtin.h"
 #include "cli.h"
@@ -70,6 +71,125 @@ static size_t print_refusals(const tm_install_plan *plan)
 	return n;
 }
 
+/* ---- --manual: the plan as shell commands ---- */
+
+/* `s` single-quoted for sh (`'it'\''s'`). */
+static void sh_quote(tm_buf *out, const char *s)
+{
+	tm_buf_putc(out, '\'');
+	for (; *s; s++) {
+		if (*s == '\'')
+			tm_buf_puts(out, "'\\''");
+		else
+			tm_buf_putc(out, *s);
+	}
+	tm_buf_putc(out, '\'');
+}
+
+#define HEREDOC "THREADMIND_EOF"
+
+/*
+ * Whether a here-document can carry the bytes exactly: text ending in a
+ * line end, without a NUL, and without a line that reads HEREDOC (even
+ * with a CR before its LF).
+ */
+static bool heredoc_ok(const char *d, size_t len)
+{
+	const size_t n = strlen(HEREDOC);
+	const char *p = d, *end = d + len, *nl;
+	size_t ll;
+
+	if (len == 0 || d[len - 1] != '\n' || memchr(d, '\0', len))
+		return false;
+	for (; p < end; p = nl + 1) {
+		nl = memchr(p, '\n', (size_t)(end - p));
+		ll = (size_t)(nl - p);
+		if (ll && p[ll - 1] == '\r')
+			ll--;
+		if (ll == n && !memcmp(p, HEREDOC, n))
+			return false;
+	}
+	return true;
+}
+
+static void script_write(tm_buf *out, const tm_install_step *st)
+{
+	const char *slash = strrchr(st->path, '/');
+
+	if (st->make_dir && slash && slash != st->path) {
+		char *dir = tm_xstrndup(st->path, (size_t)(slash - st->path));
+
+		tm_buf_puts(out, "mkdir -p ");
+		sh_quote(out, dir);
+		tm_buf_putc(out, '\n');
+		free(dir);
+	}
+	if (heredoc_ok(st->data, st->len)) {
+		tm_buf_puts(out, "cat >");
+		sh_quote(out, st->path);
+		tm_buf_puts(out, " <<'" HEREDOC "'\n");
+		tm_buf_put(out, st->data, st->len);
+		tm_buf_puts(out, HEREDOC "\n");
+	} else {
+		tm_buf_puts(out, "printf '%s' ");
+		sh_quote(out, st->data);
+		tm_buf_puts(out, " >");
+		sh_quote(out, st->path);
+		tm_buf_putc(out, '\n');
+	}
+	if (!st->existed && st->mode) {
+		tm_buf_printf(out, "chmod %o ", st->mode);
+		sh_quote(out, st->path);
+		tm_buf_putc(out, '\n');
+	}
+}
+
+/*
+ * A step as shell commands a person can run instead: `git config
+ * [--global] KEY 'VALUE'`, `git config [--global] --unset KEY`, `mkdir -p`
+ * + `cat > FILE <<'EOF'` ... `EOF` (or `printf` when a here-document cannot
+ * hold the bytes; + `chmod` for a new file's mode), `rm FILE`; a MANUAL
+ * step as `#` comment lines with the line to add.  Every step starts with
+ * `# ` + `what`; a done step is only that comment, saying it is done.
+ * Paths and values are single-quoted for sh.
+ */
+static void step_script(tm_buf *out, const tm_install_step *st)
+{
+	if (st->done) {
+		tm_buf_printf(out, "# already done: %s\n", st->what);
+		return;
+	}
+	tm_buf_printf(out, "# %s\n", st->what);
+	switch (st->kind) {
+	case TM_INSTALL_SET_CONFIG:
+	case TM_INSTALL_UNSET_CONFIG:
+		tm_buf_puts(out, "git config ");
+		if (st->global)
+			tm_buf_puts(out, "--global ");
+		if (st->kind == TM_INSTALL_UNSET_CONFIG)
+			tm_buf_puts(out, "--unset ");
+		tm_buf_puts(out, st->key);
+		if (st->kind == TM_INSTALL_SET_CONFIG) {
+			tm_buf_putc(out, ' ');
+			sh_quote(out, st->value);
+		}
+		tm_buf_putc(out, '\n');
+		break;
+	case TM_INSTALL_WRITE_FILE:
+		script_write(out, st);
+		break;
+	case TM_INSTALL_DELETE_FILE:
+		tm_buf_puts(out, "rm ");
+		sh_quote(out, st->path);
+		tm_buf_putc(out, '\n');
+		break;
+	case TM_INSTALL_MANUAL:
+		if (st->data)
+			tm_buf_printf(out, "#     %s\n", st->data);
+		break;
+	}
+}
+
 static void print_manual(const tm_install_plan *plan)
 {
 	tm_buf out = TM_BUF_INIT;
@@ -78,7 +198,7 @@ static void print_manual(const tm_install_plan *plan)
 	for (i = 0; i < plan->n; i++) {
 		if (i)
 			tm_buf_putc(&out, '\n');
-		tm_install_step_script(&out, &plan->steps[i]);
+		step_script(&out, &plan->steps[i]);
 	}
 	fwrite(out.ptr ? out.ptr : "", 1, out.size, stdout);
 	tm_buf_release(&out);

@@ -91,7 +91,7 @@ int cmd_resolve(int argc, const char **argv)
 	for (i = 0; i < (size_t)n; i++)
 		tm_strv_push_owned(&paths,
 		                   repo_path(tm_git_workdir(g), argv[i]));
-	mopts.style = tm_resolve_conflict_style(g);
+	mopts.style = tm_git_conflict_style(g);
 	mopts.our_label = "ours";
 	mopts.their_label = "theirs";
 	if (tm_resolve_index(&report, g, &paths, &mopts) < 0)

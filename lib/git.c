@@ -7,7 +7,9 @@
 
 #include <git2.h>
 #include <git2/sys/repository.h>
+#include <ctype.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,13 +44,47 @@ int tm_git_init(void)
 	return 0;
 }
 
-/* Set `code` with "<what>: <libgit2's message>". */
-static int git_fail(int code, const char *what)
+int tm_git_error(int code, const char *fmt, ...)
 {
 	const git_error *e = git_error_last();
+	tm_buf what = TM_BUF_INIT;
+	va_list ap;
 
-	return tm_error_set(code, "%s: %s", what,
+	va_start(ap, fmt);
+	tm_buf_vprintf(&what, fmt, ap);
+	va_end(ap);
+	code = tm_error_set(code, "%s: %s", tm_buf_cstr(&what),
 	                    e && e->message ? e->message : "libgit2 error");
+	tm_buf_release(&what);
+	return code;
+}
+
+bool tm_git_is_hex_oid(const char *s, size_t len)
+{
+	size_t i;
+
+	if (!s || len != GIT_OID_HEXSZ)
+		return false;
+	for (i = 0; i < len; i++)
+		if (!isxdigit((unsigned char)s[i]))
+			return false;
+	return true;
+}
+
+tm_merge_style tm_git_conflict_style(tm_git *g)
+{
+	tm_merge_style style = TM_MERGE_STYLE_MERGE;
+	char *v = NULL;
+
+	if (tm_git_config_string(&v, g, "merge.conflictStyle") == 0) {
+		if (!strcmp(v, "diff3"))
+			style = TM_MERGE_STYLE_DIFF3;
+		else if (!strcmp(v, "zdiff3"))
+			style = TM_MERGE_STYLE_ZDIFF3;
+	}
+	free(v);
+	tm_error_clear();
+	return style;
 }
 
 /* An environment variable, NULL when unset or empty. */
@@ -90,16 +126,17 @@ static int open_with_work_tree(git_repository **out, const char *path,
 	if (error == GIT_ENOTFOUND)
 		return TM_ENOTFOUND;
 	if (error < 0)
-		return git_fail(TM_ERROR, "cannot open the repository");
+		return tm_git_error(TM_ERROR, "cannot open the repository");
 	if (git_repository_set_workdir(repo, work_tree, 0) < 0) {
-		error = git_fail(TM_ERROR, "cannot use GIT_WORK_TREE");
+		error = tm_git_error(TM_ERROR, "cannot use GIT_WORK_TREE");
 		goto fail;
 	}
 	if ((v = env("GIT_INDEX_FILE")) != NULL) {
 		git_index *index = NULL;
 
 		if (git_index_open(&index, v) < 0) {
-			error = git_fail(TM_ERROR, "cannot use GIT_INDEX_FILE");
+			error = tm_git_error(TM_ERROR,
+			                     "cannot use GIT_INDEX_FILE");
 			goto fail;
 		}
 		git_repository_set_index(repo, index);
@@ -107,7 +144,7 @@ static int open_with_work_tree(git_repository **out, const char *path,
 	}
 	if ((v = env("GIT_NAMESPACE")) != NULL &&
 	    git_repository_set_namespace(repo, v) < 0) {
-		error = git_fail(TM_ERROR, "cannot use GIT_NAMESPACE");
+		error = tm_git_error(TM_ERROR, "cannot use GIT_NAMESPACE");
 		goto fail;
 	}
 	*out = repo;
@@ -130,7 +167,7 @@ static int open_from_env(git_repository **out, const char *path)
 	if (error == GIT_ENOTFOUND)
 		return TM_ENOTFOUND;
 	if (error < 0)
-		return git_fail(TM_ERROR, "cannot open the repository");
+		return tm_git_error(TM_ERROR, "cannot open the repository");
 	return 0;
 }
 
@@ -153,8 +190,8 @@ int tm_git_open(tm_git **out, const char *path, bool from_env)
 		if (error == GIT_ENOTFOUND)
 			error = TM_ENOTFOUND;
 		else if (error < 0)
-			error = git_fail(TM_ERROR,
-			                 "cannot open the repository");
+			error = tm_git_error(TM_ERROR,
+			                     "cannot open the repository");
 	}
 	if (error == TM_ENOTFOUND) {
 		where = from_env && env("GIT_DIR") ? env("GIT_DIR")
@@ -206,7 +243,7 @@ int tm_git_current_branch(char **out, tm_git *g)
 	const char *target;
 
 	if (git_reference_lookup(&head, g->repo, "HEAD") < 0)
-		return git_fail(TM_ERROR, "cannot read HEAD");
+		return tm_git_error(TM_ERROR, "cannot read HEAD");
 	if (git_reference_type(head) != GIT_REFERENCE_SYMBOLIC) {
 		*out = NULL;
 	} else {
@@ -230,7 +267,7 @@ int tm_git_head(char *out_hex41, tm_git *g)
 		return tm_error_set(TM_ENOTFOUND,
 		                    "HEAD has no commit yet (unborn branch)");
 	if (error < 0)
-		return git_fail(TM_ERROR, "cannot resolve HEAD");
+		return tm_git_error(TM_ERROR, "cannot resolve HEAD");
 	git_oid_tostr(out_hex41, GIT_OID_HEXSZ + 1, &oid);
 	return 0;
 }
@@ -357,7 +394,7 @@ static int config_value(char **out, bool *valueless, tm_git *g, const char *key)
 	else
 		error = git_config_open_default(&cfg);
 	if (error < 0)
-		return git_fail(TM_ERROR, "cannot read the git config");
+		return tm_git_error(TM_ERROR, "cannot read the git config");
 	error = git_config_get_entry(&entry, cfg, key);
 	if (error == GIT_ENOTFOUND) {
 		error = tm_error_set(TM_ENOTFOUND, "config '%s' is not set",
@@ -368,7 +405,7 @@ static int config_value(char **out, bool *valueless, tm_git *g, const char *key)
 		                     "section.name",
 		                     key);
 	} else if (error < 0) {
-		error = git_fail(TM_ERROR, "cannot read the git config");
+		error = tm_git_error(TM_ERROR, "cannot read the git config");
 	} else {
 		*valueless = entry->value == NULL;
 		*out = tm_xstrdup(entry->value ? entry->value : "");
@@ -426,7 +463,7 @@ int tm_author_id(char **out, const char *name, const char *email)
 	if ((error = tm_git_init()) < 0)
 		return error;
 	if (git_odb_hash(&oid, email, strlen(email), GIT_OBJECT_BLOB) < 0)
-		return git_fail(TM_ERROR, "cannot hash the e-mail address");
+		return tm_git_error(TM_ERROR, "cannot hash the e-mail address");
 	git_oid_tostr(hex, sizeof(hex), &oid);
 	slug = tm_slugify_or(name, "user");
 	tm_buf_printf(&id, "%s-%.4s", slug, hex);
@@ -461,8 +498,7 @@ bool tm_git_has_commit(tm_git *g, const char *hex)
 	git_commit *commit = NULL;
 	git_oid oid;
 
-	if (!g || !hex || strlen(hex) != GIT_OID_HEXSZ ||
-	    strspn(hex, "0123456789abcdefABCDEF") != GIT_OID_HEXSZ)
+	if (!g || !hex || !tm_git_is_hex_oid(hex, strlen(hex)))
 		return false;
 	if (git_oid_fromstr(&oid, hex) < 0)
 		return false;

@@ -6,7 +6,10 @@
 #ifndef TM_GIT_H
 #define TM_GIT_H
 
+#include "merge.h"
+
 #include <stdbool.h>
+#include <stddef.h>
 
 /* An open repository (opaque). */
 typedef struct tm_git tm_git;
@@ -110,6 +113,31 @@ int tm_author_id(char **out, const char *name, const char *email);
  * NULL.  Errors: those of tm_git_config_string other than TM_ENOTFOUND.
  */
 int tm_git_author_id(char **out, tm_git *g);
+
+/*
+ * Set the error message "<fmt, formatted>: <libgit2's last message>" (or
+ * "...: libgit2 error" when libgit2 left none) and return `code`: for a
+ * libgit2 call that just failed.
+ */
+int tm_git_error(int code, const char *fmt, ...)
+        __attribute__((format(printf, 2, 3)));
+
+/*
+ * Whether the `len` bytes at `s` are a commit id as the format stores it:
+ * exactly 40 hex digits (SHA-1), either case.  64 digits (SHA-256) are not
+ * accepted: thread files record 40-hex commits, and the libgit2 we build
+ * against reads SHA-1 repositories only, so such an id could not be looked
+ * up anyway.  `s` NULL is false.
+ */
+bool tm_git_is_hex_oid(const char *s, size_t len);
+
+/*
+ * merge.conflictStyle read from g's config (g NULL: the global, XDG and
+ * system files) as a tm_merge_style: "diff3", "zdiff3", anything else or
+ * unset (or unreadable) TM_MERGE_STYLE_MERGE.  Never fails; leaves no error
+ * message.
+ */
+tm_merge_style tm_git_conflict_style(tm_git *g);
 
 /*
  * Whether `hex` (40 hex digits) names a commit present in the repository.

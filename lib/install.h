@@ -1,7 +1,9 @@
 /*
  * `git threadmind install` / `uninstall`: the hook stubs and the block added
- * to a user's hook script (pure text functions), and the plan of what to
- * write where: hooks, .threadmind/.gitattributes, the merge driver config.
+ * to a user's hook script (install_hooks.c), the lines of the git files
+ * (install_gitfiles.c) -- pure text functions -- and the plan of what to
+ * write where: hooks, .threadmind/.gitattributes, the merge driver config
+ * (install_plan.c).  Printing the plan is the CLI's (cmd-install.c).
  */
 #ifndef TM_INSTALL_H
 #define TM_INSTALL_H
@@ -33,7 +35,7 @@ extern const char *const tm_install_hook_names[];
 /* True when `name` is one of tm_install_hook_names. */
 bool tm_install_hook_known(const char *name);
 
-/* ---- pure text functions ---- */
+/* ---- hook scripts (install_hooks.c) ---- */
 
 /*
  * Append the stub file of hook `name` (a known hook name): a POSIX sh
@@ -111,6 +113,8 @@ int tm_install_remove(tm_buf *out, const char *data, size_t len);
  */
 bool tm_install_is_empty_script(const char *data, size_t len);
 
+/* ---- git files (install_gitfiles.c) ---- */
+
 /*
  * .threadmind/.gitattributes: append to `out` the file with our two lines
  * added where missing (at the end, after a line end when the file lacks
@@ -134,6 +138,8 @@ bool tm_install_attributes_remove(tm_buf *out, const char *data, size_t len);
  * file to `out`, and returns true when the header was dropped.
  */
 bool tm_install_config_drop_section(tm_buf *out, const char *data, size_t len);
+
+/* ---- where the hooks go (install_hooks.c) ---- */
 
 /*
  * Where git runs the hooks, into *out (malloc'd, no trailing '/'):
@@ -254,19 +260,5 @@ bool tm_install_plan_refused(const tm_install_plan *plan);
  * again"); TM_ERROR when a file or the config cannot be written.
  */
 int tm_install_apply(tm_install_plan *plan);
-
-/*
- * Append a step as shell commands a person can run instead (for
- * `--manual`): `git config [--global] KEY 'VALUE'`, `git config [--global]
- * --unset KEY`, `mkdir -p` + `cat > FILE <<'EOF'` … `EOF` (+ `chmod` for
- * a new file's mode), `rm FILE`; a MANUAL step as `#` comment lines with
- * the line to add.  Every line is preceded by `# ` + `what`; a done step is
- * only that comment, saying it is already done.  Paths and values are
- * single-quoted for sh.
- */
-void tm_install_step_script(tm_buf *out, const tm_install_step *step);
-
-/* Append `s` single-quoted for sh (`'it'\''s'`). */
-void tm_install_sh_quote(tm_buf *out, const char *s);
 
 #endif

@@ -5,7 +5,7 @@
  */
 #include "install.h"
 
-#include "atomic.h"
+#include "fs.h"
 #include "error.h"
 #include "git_internal.h"
 
@@ -20,14 +20,6 @@
 #include <unistd.h>
 
 /* ---- the plan ---- */
-
-static int git_fail(int code, const char *what, const char *path)
-{
-	const git_error *e = git_error_last();
-
-	return tm_error_set(code, "%s '%s': %s", what, path,
-	                    e && e->message ? e->message : "libgit2 error");
-}
 
 static tm_install_step *add_step(tm_install_plan *p, tm_install_kind kind,
                                  const char *path)
@@ -112,12 +104,14 @@ static int read_config(char **out, const char *path, const char *key)
 
 	*out = NULL;
 	if (git_config_open_ondisk(&cfg, path) < 0)
-		return git_fail(TM_ERROR, "cannot read the git config", path);
+		return tm_git_error(TM_ERROR, "cannot read the git config '%s'",
+		                    path);
 	error = git_config_get_entry(&e, cfg, key);
 	if (error == 0)
 		*out = tm_xstrdup(e->value ? e->value : "");
 	else if (error != GIT_ENOTFOUND)
-		error = git_fail(TM_ERROR, "cannot read the git config", path);
+		error = tm_git_error(TM_ERROR,
+		                     "cannot read the git config '%s'", path);
 	if (error == GIT_ENOTFOUND)
 		error = 0;
 	git_config_entry_free(e);
@@ -253,21 +247,6 @@ static int read_all(int fd, tm_buf *out)
 	}
 	tm_buf_grow(out, 0);
 	out->ptr[out->size] = '\0';
-	return 0;
-}
-
-static int write_all(int fd, const char *p, size_t len)
-{
-	while (len > 0) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		p += n;
-		len -= (size_t)n;
-	}
 	return 0;
 }
 
@@ -634,7 +613,7 @@ static void drop_empty_section(const char *path)
 	if (fd < 0)
 		goto done;
 	ok = fchmod(fd, st.st_mode & 07777) == 0 &&
-	     write_all(fd, tm_buf_cstr(&next), next.size) == 0 &&
+	     tm_fs_write_all(fd, tm_buf_cstr(&next), next.size) == 0 &&
 	     fsync(fd) == 0;
 	if (close(fd) < 0)
 		ok = false;
@@ -652,8 +631,8 @@ static int apply_config(const tm_install_step *st)
 	int error;
 
 	if (git_config_open_ondisk(&cfg, st->path) < 0)
-		return git_fail(TM_ERROR, "cannot open the git config",
-		                st->path);
+		return tm_git_error(TM_ERROR, "cannot open the git config '%s'",
+		                    st->path);
 	if (st->kind == TM_INSTALL_SET_CONFIG)
 		error = git_config_set_string(cfg, st->key, st->value);
 	else
@@ -661,8 +640,8 @@ static int apply_config(const tm_install_step *st)
 	if (error == GIT_ENOTFOUND)
 		error = 0;
 	if (error < 0)
-		error = git_fail(TM_ERROR, "cannot write the git config",
-		                 st->path);
+		error = tm_git_error(
+		        TM_ERROR, "cannot write the git config '%s'", st->path);
 	git_config_free(cfg);
 	if (error == 0 && st->kind == TM_INSTALL_UNSET_CONFIG)
 		drop_empty_section(st->path);

@@ -31,6 +31,15 @@
 int tm_json_parse(cJSON **out, const char *data, size_t len, const char *path);
 
 /*
+ * tm_json_parse for a file whose top level must be an object: the same
+ * contract and errors, plus TM_EPARSE "'PATH' does not hold a JSON object
+ * (line L, column C): fix it or delete it; it was not modified" (located at
+ * the value's first character) for any other value.
+ */
+int tm_json_parse_object(cJSON **out, const char *data, size_t len,
+                         const char *path);
+
+/*
  * Append `v` as JSON.stringify(v, null, 2) writes it, without a final
  * newline: two-space indent, `"key": value`, `[]` and `{}` for empty
  * containers, members in list order (duplicated keys written as cJSON holds

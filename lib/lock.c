@@ -1,6 +1,6 @@
 /* The store lock: a process mutex, then .threadmind/.lock (see lock.h). */
 #include "lock.h"
-#include "atomic.h"
+#include "fs.h"
 #include "buf.h"
 #include "error.h"
 #include "json.h"
@@ -291,21 +291,6 @@ done:
 	return error;
 }
 
-static int write_all(int fd, const char *p, size_t len)
-{
-	while (len > 0) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 static void lock_content(tm_buf *out)
 {
 	char host[256], when[TM_TIME_LEN + 1];
@@ -337,7 +322,7 @@ static int try_create(tm_lock *lock)
 		                          lock->path);
 	}
 	lock_content(&content);
-	if (write_all(fd, content.ptr, content.size) < 0 ||
+	if (tm_fs_write_all(fd, content.ptr, content.size) < 0 ||
 	    fstat(fd, &st) < 0) {
 		error = tm_error_set_errno(TM_ERROR, "cannot write '%s'",
 		                           lock->path);

@@ -1,8 +1,9 @@
 /*
  * Internal interface between the files of the merge (merge.c dispatches,
- * merge_text.c wraps git_merge_file, merge_body.c merges Markdown by
- * section, merge_thread.c and merge_json.c merge the two file formats).
- * Not installed, not part of the umbrella header.
+ * merge_text.c wraps git_merge_file, merge_list.c orders lists,
+ * merge_body.c merges Markdown by section, merge_thread.c and merge_json.c
+ * merge the two file formats).  Not installed, not part of the umbrella
+ * header.
  */
 #ifndef TM_MERGE_INTERNAL_H
 #define TM_MERGE_INTERNAL_H
@@ -64,6 +65,8 @@ void tm_merge__put_marker(tm_buf *out, char c, int size, const char *label);
 int tm_merge__body(tm_buf *out, bool *conflicted,
                    const struct tm_merge__span s[3],
                    const tm_merge_options *opts);
+
+/* ---- lists (merge_list.c) ---- */
 
 /*
  * Identities for list items that may repeat: "<n>:<key>" where n counts

@@ -42,6 +42,13 @@ static void members_free(struct members *m)
 	memset(m, 0, sizeof(*m));
 }
 
+/* cJSON returns NULL when it cannot allocate: give up on the merge. */
+static int no_memory(void)
+{
+	return tm_error_set(TM_ERROR,
+	                    "out of memory while merging a project file");
+}
+
 static void set_note(char **note, int side, const char *what, const char *msg)
 {
 	tm_buf b = TM_BUF_INIT;
@@ -59,10 +66,11 @@ static int load(struct members *m, char **note, const struct tm_merge__span *s,
 	size_t i;
 
 	memset(m, 0, sizeof(*m));
-	if (side == TM_MERGE__BASE && !s->len)
-		m->root = cJSON_CreateObject();
-	else if (tm_json_parse(&m->root, s->p, s->len,
-	                       path ? path : tm_merge__side_name[side]) < 0) {
+	if (side == TM_MERGE__BASE && !s->len) {
+		if (!(m->root = cJSON_CreateObject()))
+			return no_memory();
+	} else if (tm_json_parse(&m->root, s->p, s->len,
+	                         path ? path : tm_merge__side_name[side]) < 0) {
 		set_note(note, side, "is not valid JSON", tm_error_last());
 		return TM_EPARSE;
 	}
@@ -109,10 +117,11 @@ static bool text_eq(const char *x, const char *y)
 	return x == y || (x && y && !strcmp(x, y));
 }
 
-static void take(struct merged *r, const cJSON *v)
+static int take(struct merged *r, const cJSON *v)
 {
 	r->state = v ? VALUE : ABSENT;
 	r->value = v ? cJSON_Duplicate(v, true) : NULL;
+	return v && !r->value ? no_memory() : 0;
 }
 
 static int merge_key(struct merged *r, const struct members m[3],
@@ -129,14 +138,10 @@ static int merge_key(struct merged *r, const struct members m[3],
 	r->name = name;
 	for (x = 0; x < 3; x++)
 		t[x] = text_of(&m[x], name, &v[x]);
-	if (text_eq(t[1], t[2]) || text_eq(t[0], t[2])) {
-		take(r, v[1]);
-		return 0;
-	}
-	if (text_eq(t[0], t[1])) {
-		take(r, v[2]);
-		return 0;
-	}
+	if (text_eq(t[1], t[2]) || text_eq(t[0], t[2]))
+		return take(r, v[1]);
+	if (text_eq(t[0], t[1]))
+		return take(r, v[2]);
 	if (cJSON_IsString(v[1]) && cJSON_IsString(v[2]) &&
 	    (!v[0] || cJSON_IsString(v[0]))) {
 		for (x = 0; x < 3; x++) {
@@ -149,7 +154,7 @@ static int merge_key(struct merged *r, const struct members m[3],
 			r->state = VALUE;
 			r->value = cJSON_CreateString(tm_buf_cstr(&b));
 			tm_buf_release(&b);
-			return 0;
+			return r->value ? 0 : no_memory();
 		}
 		tm_buf_release(&b);
 	}
@@ -160,16 +165,21 @@ static int merge_key(struct merged *r, const struct members m[3],
 }
 
 /* `  "name": value` (with a comma when asked) and a newline. */
-static void put_member(tm_buf *out, const char *name, const cJSON *v,
-                       bool comma)
+static int put_member(tm_buf *out, const char *name, const cJSON *v, bool comma)
 {
-	cJSON *one;
+	cJSON *one, *copy;
 	tm_buf b = TM_BUF_INIT;
 
 	if (!v)
-		return;
-	one = cJSON_CreateObject();
-	cJSON_AddItemToObject(one, name, cJSON_Duplicate(v, true));
+		return 0;
+	if (!(one = cJSON_CreateObject()))
+		return no_memory();
+	if (!(copy = cJSON_Duplicate(v, true)) ||
+	    !cJSON_AddItemToObject(one, name, copy)) {
+		cJSON_Delete(copy);
+		cJSON_Delete(one);
+		return no_memory();
+	}
 	tm_json_stringify(&b, one);
 	/* "{\n" member "\n}" */
 	if (b.size >= 4)
@@ -179,37 +189,63 @@ static void put_member(tm_buf *out, const char *name, const cJSON *v,
 	tm_buf_putc(out, '\n');
 	tm_buf_release(&b);
 	cJSON_Delete(one);
+	return 0;
 }
 
 /* The object with markers around each key that did not merge. */
-static void write_conflicted(tm_buf *out, const struct merged *r, size_t n,
-                             const tm_merge_options *opts)
+static int write_conflicted(tm_buf *out, const struct merged *r, size_t n,
+                            const tm_merge_options *opts)
 {
 	size_t i;
 	bool later;
+	int error = 0;
 
 	tm_buf_puts(out, "{\n");
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n && !error; i++) {
 		/* a comma whenever a key follows */
 		later = i + 1 < n;
 		if (r[i].state == VALUE) {
-			put_member(out, r[i].name, r[i].value, later);
+			error = put_member(out, r[i].name, r[i].value, later);
 			continue;
 		}
 		tm_merge__put_marker(out, '<', opts->marker_size,
 		                     opts->our_label);
-		put_member(out, r[i].name, r[i].side[1], later);
-		if (opts->style != TM_MERGE_STYLE_MERGE) {
+		error = put_member(out, r[i].name, r[i].side[1], later);
+		if (!error && opts->style != TM_MERGE_STYLE_MERGE) {
 			tm_merge__put_marker(out, '|', opts->marker_size,
 			                     opts->ancestor_label);
-			put_member(out, r[i].name, r[i].side[0], later);
+			error = put_member(out, r[i].name, r[i].side[0], later);
 		}
 		tm_merge__put_marker(out, '=', opts->marker_size, NULL);
-		put_member(out, r[i].name, r[i].side[2], later);
+		if (!error)
+			error = put_member(out, r[i].name, r[i].side[2], later);
 		tm_merge__put_marker(out, '>', opts->marker_size,
 		                     opts->their_label);
 	}
 	tm_buf_puts(out, "}\n");
+	return error;
+}
+
+/* The merged object without conflicts, as JSON.stringify writes it. */
+static int write_clean(tm_buf *out, const struct merged *r, size_t n)
+{
+	cJSON *obj = cJSON_CreateObject(), *copy;
+	size_t i;
+
+	if (!obj)
+		return no_memory();
+	for (i = 0; i < n; i++) {
+		if (!(copy = cJSON_Duplicate(r[i].value, true)) ||
+		    !cJSON_AddItemToObject(obj, r[i].name, copy)) {
+			cJSON_Delete(copy);
+			cJSON_Delete(obj);
+			return no_memory();
+		}
+	}
+	tm_json_stringify(out, obj);
+	tm_buf_putc(out, '\n');
+	cJSON_Delete(obj);
+	return 0;
 }
 
 int tm_merge__project(tm_buf *out, bool *conflicted, char **note,
@@ -220,7 +256,7 @@ int tm_merge__project(tm_buf *out, bool *conflicted, char **note,
 	struct merged *r[3] = {NULL, NULL, NULL}, *res = NULL;
 	bool *keep[3] = {NULL, NULL, NULL};
 	size_t *order = NULL, n = 0, i, k;
-	cJSON *obj;
+	tm_buf text = TM_BUF_INIT;
 	int x, error = 0;
 
 	memset(m, 0, sizeof(m));
@@ -249,19 +285,15 @@ int tm_merge__project(tm_buf *out, bool *conflicted, char **note,
 		res[i] = r[x][k];
 		*conflicted |= res[i].state == CONFLICT;
 	}
-	if (*conflicted) {
-		write_conflicted(out, res, n, opts);
-	} else {
-		obj = cJSON_CreateObject();
-		for (i = 0; i < n; i++)
-			cJSON_AddItemToObject(
-			        obj, res[i].name,
-			        cJSON_Duplicate(res[i].value, true));
-		tm_json_stringify(out, obj);
-		tm_buf_putc(out, '\n');
-		cJSON_Delete(obj);
-	}
+	/* written aside: `out` stays as it was on failure */
+	if (*conflicted)
+		error = write_conflicted(&text, res, n, opts);
+	else
+		error = write_clean(&text, res, n);
+	if (!error)
+		tm_buf_put(out, text.ptr ? text.ptr : "", text.size);
 done:
+	tm_buf_release(&text);
 	for (x = 1; x < 3; x++) {
 		for (i = 0; r[x] && i < m[x].n; i++)
 			cJSON_Delete(r[x][i].value);

@@ -1,12 +1,11 @@
 /* The 0.4 upgrade: parse trees/{project}.json, align, delete (migrate.h). */
 #include "migrate.h"
 
-#include "atomic.h"
+#include "fs.h"
 #include "error.h"
 #include "json_cjson.h"
 #include "slug.h"
 
-#include <dirent.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -301,31 +300,20 @@ done:
 	return error;
 }
 
-/* Names ending in `suffix` in folder `name` of the store (sorted). */
+/* The names in folder `name` of the store (sorted), and the open folder. */
 static int list_folder(tm_strv *out, tm_store *s, const char *name, int *out_fd)
 {
-	DIR *d;
-	struct dirent *e;
-	int fd, dupfd, error;
 	tm_buf display = TM_BUF_INIT;
+	int fd, error;
 
 	tm_buf_printf(&display, "%s/%s", tm_store_dir(s), name);
 	error = tm_fs_open_dir(&fd, tm_buf_cstr(&display));
+	if (error == 0 &&
+	    (error = tm_fs_list_dir(out, fd, tm_buf_cstr(&display))) < 0)
+		close(fd);
 	tm_buf_release(&display);
 	if (error < 0)
 		return error;
-	dupfd = dup(fd);
-	if (dupfd < 0 || !(d = fdopendir(dupfd))) {
-		if (dupfd >= 0)
-			close(dupfd);
-		close(fd);
-		return tm_error_set_errno(TM_ERROR, "cannot list '%s'", name);
-	}
-	while ((e = readdir(d)))
-		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-			tm_strv_push(out, e->d_name);
-	closedir(d);
-	tm_strv_sort(out);
 	*out_fd = fd;
 	return 0;
 }

@@ -1,7 +1,7 @@
 /* Re-merge conflicted index entries with the merge rules (see resolve.h). */
 #include "resolve.h"
 
-#include "atomic.h"
+#include "fs.h"
 #include "error.h"
 #include "git_internal.h"
 
@@ -32,22 +32,6 @@ void tm_resolve_report_clear(tm_resolve_report *r)
 	memset(r, 0, sizeof(*r));
 }
 
-tm_merge_style tm_resolve_conflict_style(tm_git *g)
-{
-	tm_merge_style style = TM_MERGE_STYLE_MERGE;
-	char *v = NULL;
-
-	if (tm_git_config_string(&v, g, "merge.conflictStyle") == 0) {
-		if (!strcmp(v, "diff3"))
-			style = TM_MERGE_STYLE_DIFF3;
-		else if (!strcmp(v, "zdiff3"))
-			style = TM_MERGE_STYLE_ZDIFF3;
-	}
-	free(v);
-	tm_error_clear();
-	return style;
-}
-
 static bool under_threadmind(const char *path)
 {
 	return !strncmp(path, ".threadmind/", 12) ||
@@ -70,9 +54,8 @@ static int blob_of(tm_buf *out, git_repository *repo, const struct conflict *c,
 	if (!c->has[stage])
 		return 0;
 	if (git_blob_lookup(&blob, repo, &c->id[stage]) < 0)
-		return tm_error_set(TM_ERROR,
-		                    "cannot read the blob of '%s': %s", c->path,
-		                    git_error_last()->message);
+		return tm_git_error(TM_ERROR, "cannot read the blob of '%s'",
+		                    c->path);
 	tm_buf_put(out, git_blob_rawcontent(blob),
 	           (size_t)git_blob_rawsize(blob));
 	git_blob_free(blob);
@@ -113,8 +96,7 @@ static int resolve_one(tm_resolve_report *out, git_repository *repo,
 	error = tm_atomic_write(tm_buf_cstr(&full), res.data, res.len);
 	if (error == 0 && !res.conflicted &&
 	    git_index_add_bypath(index, c->path) < 0)
-		error = tm_error_set(TM_ERROR, "cannot stage '%s': %s", c->path,
-		                     git_error_last()->message);
+		error = tm_git_error(TM_ERROR, "cannot stage '%s'", c->path);
 	if (error == 0)
 		add_entry(out, c->path,
 		          res.conflicted ? TM_RESOLVE_CONFLICTS
@@ -141,8 +123,7 @@ static int list_conflicts(struct conflict **out, size_t *n, git_index *index)
 	*out = NULL;
 	*n = 0;
 	if (git_index_conflict_iterator_new(&it, index) < 0)
-		return tm_error_set(TM_ERROR, "cannot read the index: %s",
-		                    git_error_last()->message);
+		return tm_git_error(TM_ERROR, "cannot read the index");
 	while ((rc = git_index_conflict_next(&e[0], &e[1], &e[2], it)) == 0) {
 		struct conflict *c;
 
@@ -160,8 +141,7 @@ static int list_conflicts(struct conflict **out, size_t *n, git_index *index)
 	}
 	git_index_conflict_iterator_free(it);
 	if (rc != GIT_ITEROVER)
-		return tm_error_set(TM_ERROR, "cannot read the index: %s",
-		                    git_error_last()->message);
+		return tm_git_error(TM_ERROR, "cannot read the index");
 	return 0;
 }
 
@@ -186,8 +166,7 @@ int tm_resolve_index(tm_resolve_report *out, tm_git *g, const tm_strv *paths,
 		return tm_error_set(TM_EINVALID,
 		                    "resolve needs a working tree");
 	if (git_repository_index(&index, repo) < 0)
-		return tm_error_set(TM_ERROR, "cannot read the index: %s",
-		                    git_error_last()->message);
+		return tm_git_error(TM_ERROR, "cannot read the index");
 	error = list_conflicts(&list, &n, index);
 	/* Every named path must be a conflict before anything is written. */
 	for (k = 0; error == 0 && paths && k < paths->n; k++) {
@@ -202,8 +181,7 @@ int tm_resolve_index(tm_resolve_report *out, tm_git *g, const tm_strv *paths,
 		if (wanted(&list[i], paths))
 			error = resolve_one(out, repo, index, &list[i], opts);
 	if (error == 0 && git_index_write(index) < 0)
-		error = tm_error_set(TM_ERROR, "cannot write the index: %s",
-		                     git_error_last()->message);
+		error = tm_git_error(TM_ERROR, "cannot write the index");
 	for (i = 0; i < n; i++)
 		free(list[i].path);
 	free(list);

@@ -46,8 +46,4 @@ int tm_resolve_index(tm_resolve_report *out, tm_git *g, const tm_strv *paths,
                      const tm_merge_options *opts);
 void tm_resolve_report_clear(tm_resolve_report *r);
 
-/* merge.conflictStyle of g's config as a tm_merge_style (merge when unset
- * or unknown). */
-tm_merge_style tm_resolve_conflict_style(tm_git *g);
-
 #endif

@@ -6,7 +6,7 @@
 #include "store.h"
 #include "store_internal.h"
 
-#include "atomic.h"
+#include "fs.h"
 #include "error.h"
 #include "frontmatter.h"
 #include "git.h"

@@ -16,7 +16,7 @@
 #define TM_STORE_H
 
 #include "buf.h"
-#include "json.h"
+#include "config.h"
 #include "model.h"
 
 #include <stdbool.h>

@@ -6,7 +6,7 @@
 #include "store_internal.h"
 
 #include "active.h"
-#include "atomic.h"
+#include "fs.h"
 #include "error.h"
 #include "frontmatter.h"
 #include "slug.h"

@@ -1,7 +1,7 @@
 /* Replacing a thread's summary: checks and the editor choice (summary.h). */
 #include "summary.h"
 
-#include "atomic.h"
+#include "fs.h"
 #include "buf.h"
 #include "error.h"
 #include "frontmatter.h"

@@ -16,6 +16,8 @@ static bool is_digit(char c)
 	return c >= '0' && c <= '9';
 }
 
+/* A hex digit of a YAML 0x integer (a character class, not an object id
+ * check: that is tm_git_is_hex_oid). */
 static bool is_hex(char c)
 {
 	return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');

@@ -2,7 +2,7 @@
  * git-threadmind-merge: git's merge driver for .threadmind/ files.  Only
  * the file I/O and the exit code live here; the merge is lib/merge.c.
  */
-#include "lib/atomic.h"
+#include "lib/fs.h"
 #include "lib/error.h"
 #include "lib/git.h"
 #include "lib/merge.h"
@@ -94,18 +94,11 @@ static int marker_size(const char *arg)
 static tm_merge_style conflict_style(void)
 {
 	tm_git *g = NULL;
-	char *v = NULL;
-	tm_merge_style style = TM_MERGE_STYLE_MERGE;
+	tm_merge_style style;
 
 	if (tm_git_open(&g, NULL, true) < 0)
 		g = NULL;
-	if (tm_git_config_string(&v, g, "merge.conflictStyle") == 0) {
-		if (!strcmp(v, "diff3"))
-			style = TM_MERGE_STYLE_DIFF3;
-		else if (!strcmp(v, "zdiff3"))
-			style = TM_MERGE_STYLE_ZDIFF3;
-		free(v);
-	}
+	style = tm_git_conflict_style(g);
 	tm_git_free(g);
 	return style;
 }

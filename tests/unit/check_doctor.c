@@ -1,6 +1,6 @@
 /* Unit tests of lib/doctor.c: every check, and the repairs of --fix. */
 #include "lib/doctor.h"
-#include "lib/atomic.h"
+#include "lib/fs.h"
 #include "lib/error.h"
 #include "lib/frontmatter.h"
 #include "test_util.h"

@@ -660,6 +660,76 @@ START_TEST(test_git_has_commit)
 }
 END_TEST
 
+START_TEST(test_git_error_message)
+{
+	git_repository *repo = NULL;
+
+	/* no libgit2 error at hand: a fixed text, never a NULL deref */
+	git_error_clear();
+	ck_assert_int_eq(tm_git_error(TM_ERROR, "cannot do %s", "it"),
+	                 TM_ERROR);
+	ck_assert_str_eq(tm_error_last(), "cannot do it: libgit2 error");
+	/* after a failing call: its message follows ours */
+	ck_assert_int_lt(git_repository_open(&repo, "/nonexistent/x"), 0);
+	ck_assert_int_eq(tm_git_error(TM_ENOTFOUND, "open '%s'", "x"),
+	                 TM_ENOTFOUND);
+	ck_assert_msg(
+	        !strncmp(tm_error_last(), "open 'x': ", 10) &&
+	                strlen(tm_error_last()) > 10 &&
+	                strcmp(tm_error_last(), "open 'x': libgit2 error"),
+	        "got '%s'", tm_error_last());
+}
+END_TEST
+
+START_TEST(test_git_is_hex_oid)
+{
+	const char *sha1 = "0123456789abcdefABCDEF0123456789abcdef01";
+	char sha256[65];
+
+	memset(sha256, 'a', 64);
+	sha256[64] = '\0';
+	ck_assert(tm_git_is_hex_oid(sha1, 40));
+	ck_assert(!tm_git_is_hex_oid(sha1, 39));
+	ck_assert(!tm_git_is_hex_oid(sha256, 41));
+	ck_assert(!tm_git_is_hex_oid(sha256, 64));
+	ck_assert(!tm_git_is_hex_oid(NULL, 40));
+	ck_assert(!tm_git_is_hex_oid("0123456789abcdef0123456789abcdef0123456g",
+	                             40));
+	ck_assert(!tm_git_is_hex_oid("0123456789abcdef 123456789abcdef01234567",
+	                             40));
+	/* the length counts, not the NUL */
+	ck_assert(tm_git_is_hex_oid(
+	        "0123456789abcdef0123456789abcdef01234567xyz", 40));
+}
+END_TEST
+
+START_TEST(test_git_conflict_style)
+{
+	char *repo = make_repo("repo", 0);
+	tm_git *g = open_ok(repo, false);
+
+	ck_assert_int_eq(tm_git_conflict_style(g), TM_MERGE_STYLE_MERGE);
+	tm_git_free(g);
+	tmt_sh(GIT "-C '%s' config merge.conflictStyle diff3", repo);
+	g = open_ok(repo, false);
+	ck_assert_int_eq(tm_git_conflict_style(g), TM_MERGE_STYLE_DIFF3);
+	tm_git_free(g);
+	tmt_sh(GIT "-C '%s' config merge.conflictStyle zdiff3", repo);
+	g = open_ok(repo, false);
+	ck_assert_int_eq(tm_git_conflict_style(g), TM_MERGE_STYLE_ZDIFF3);
+	tm_git_free(g);
+	tmt_sh(GIT "-C '%s' config merge.conflictStyle fancy", repo);
+	g = open_ok(repo, false);
+	ck_assert_int_eq(tm_git_conflict_style(g), TM_MERGE_STYLE_MERGE);
+	tm_git_free(g);
+	/* without a repository: the global file */
+	tmt_sh(GIT "config --global merge.conflictStyle diff3");
+	ck_assert_int_eq(tm_git_conflict_style(NULL), TM_MERGE_STYLE_DIFF3);
+	ck_assert_str_eq(tm_error_last(), "");
+	free(repo);
+}
+END_TEST
+
 Suite *git_suite(void)
 {
 	Suite *s = suite_create("git");
@@ -687,6 +757,7 @@ Suite *git_suite(void)
 	tcase_add_test(tc, test_git_config_xdg);
 	tcase_add_test(tc, test_git_config_command_line);
 	tcase_add_test(tc, test_git_config_bool);
+	tcase_add_test(tc, test_git_conflict_style);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("author");
 	tcase_add_checked_fixture(tc, setup, teardown);
@@ -698,6 +769,11 @@ Suite *git_suite(void)
 	tc = tcase_create("commit");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_git_has_commit);
+	tcase_add_test(tc, test_git_is_hex_oid);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("error");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_git_error_message);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,7 +1,7 @@
 /*
- * Unit tests of lib/install.c (stubs, our block in a user's hook, the
- * attribute lines, where hooks go) and lib/install_plan.c (the plan and
- * carrying it out, in throwaway repositories made with the real git).
+ * Unit tests of lib/install_hooks.c and install_gitfiles.c (stubs, our block
+ * in a user's hook, the attribute lines, where hooks go) and install_plan.c
+ * (the plan and carrying it out, in throwaway repositories made with git).
  */
 #include "lib/error.h"
 #include "lib/git.h"
@@ -990,86 +990,6 @@ START_TEST(test_install_plan_needs_repo_or_global)
 }
 END_TEST
 
-/* ---- --manual ---- */
-
-START_TEST(test_install_step_script)
-{
-	tm_install_step st;
-	tm_buf out = TM_BUF_INIT;
-
-	memset(&st, 0, sizeof(st));
-	st.kind = TM_INSTALL_SET_CONFIG;
-	st.what = "set it";
-	st.key = "merge.threadmind.driver";
-	st.value = "it's %A";
-	st.global = true;
-	tm_install_step_script(&out, &st);
-	ck_assert_str_eq(
-	        tm_buf_cstr(&out),
-	        "# set it\ngit config --global merge.threadmind.driver "
-	        "'it'\\''s %A'\n");
-	tm_buf_clear(&out);
-	st.done = true;
-	tm_install_step_script(&out, &st);
-	ck_assert_str_eq(tm_buf_cstr(&out), "# already done: set it\n");
-	tm_buf_clear(&out);
-	memset(&st, 0, sizeof(st));
-	st.kind = TM_INSTALL_WRITE_FILE;
-	st.what = "create";
-	st.path = "/h/post-commit";
-	st.data = "#!/bin/sh\nexit 0\n";
-	st.len = strlen(st.data);
-	st.mode = 0755;
-	st.make_dir = true;
-	tm_install_step_script(&out, &st);
-	ck_assert_str_eq(tm_buf_cstr(&out),
-	                 "# create\nmkdir -p '/h'\ncat >'/h/post-commit' "
-	                 "<<'THREADMIND_EOF'\n#!/bin/sh\nexit 0\n"
-	                 "THREADMIND_EOF\nchmod 755 '/h/post-commit'\n");
-	tm_buf_clear(&out);
-	/* no final line end: printf keeps the bytes exact */
-	st.data = "a\nb";
-	st.len = 3;
-	st.existed = true;
-	st.make_dir = false;
-	tm_install_step_script(&out, &st);
-	ck_assert_str_eq(tm_buf_cstr(&out),
-	                 "# create\nprintf '%s' 'a\nb' >'/h/post-commit'\n");
-	tm_buf_release(&out);
-}
-END_TEST
-
-START_TEST(test_install_manual_script_does_the_install)
-{
-	tm_install_plan plan = TM_INSTALL_PLAN_INIT;
-	tm_buf script = TM_BUF_INIT;
-	struct repo r;
-	char *file, *p;
-	size_t i;
-
-	repo_open(&r);
-	p = hook_path(&r, "post-commit");
-	write_mode(p, "#!/bin/sh\necho mine\n", 0755);
-	free(p);
-	ck_assert_int_eq(tm_install_plan_make(&plan, r.g, r.store, NULL), 0);
-	for (i = 0; i < plan.n; i++)
-		tm_install_step_script(&script, &plan.steps[i]);
-	file = tmt_join(tmp, "manual.sh");
-	tmt_write_file(file, script.ptr, script.size);
-	/* running the printed steps installs everything */
-	ck_assert_int_eq(run("cd '%s' && sh '%s'", r.dir, file), 0);
-	tm_install_plan_clear(&plan);
-	ck_assert_int_eq(tm_install_plan_make(&plan, r.g, r.store, NULL), 0);
-	for (i = 0; i < plan.n; i++)
-		ck_assert_msg(plan.steps[i].done, "not done: %s",
-		              plan.steps[i].what);
-	tm_install_plan_clear(&plan);
-	tm_buf_release(&script);
-	free(file);
-	repo_close(&r);
-}
-END_TEST
-
 Suite *install_suite(void)
 {
 	Suite *s = suite_create("install");
@@ -1126,8 +1046,6 @@ Suite *install_suite(void)
 	tcase_add_test(tc, test_install_plan_hooks_path);
 	tcase_add_test(tc, test_install_apply_checks_for_changes);
 	tcase_add_test(tc, test_install_plan_needs_repo_or_global);
-	tcase_add_test(tc, test_install_step_script);
-	tcase_add_test(tc, test_install_manual_script_does_the_install);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,7 +1,7 @@
 /* Unit tests of lib/lock.c: the process mutex, .threadmind/.lock across
  * processes, stale take-over, refresh, holder descriptions. */
 #include "lib/lock.h"
-#include "lib/atomic.h"
+#include "lib/fs.h"
 #include "lib/error.h"
 #include "lib/timestamp.h"
 #include "test_util.h"

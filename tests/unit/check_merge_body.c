@@ -3,9 +3,12 @@
  * markers) and of the project-file merge (lib/merge_json.c).
  */
 #include "lib/merge.h"
+#include "lib/error.h"
 #include "merge_util.h"
 
 #include <check.h>
+#include <cjson/cJSON.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -369,6 +372,84 @@ START_TEST(test_merge_json_empty_ancestor)
 }
 END_TEST
 
+/* cJSON's allocator, failing every allocation after the first `budget`. */
+static long budget = -1;
+static bool failed;
+
+static void *failing_malloc(size_t n)
+{
+	if (budget == 0) {
+		failed = true;
+		return NULL;
+	}
+	if (budget > 0)
+		budget--;
+	return malloc(n);
+}
+
+/*
+ * Any cJSON allocation may fail: the merge then reports TM_ERROR (never
+ * a crash, never a file with a key silently missing), or falls back to a
+ * text merge when a side could not be read.
+ */
+START_TEST(test_merge_json_out_of_memory)
+{
+	char *a = edit(project, "\"title\": \"P\"", "\"title\": \"Ours\"");
+	char *b0 = edit(project, "\"solo\"", "\"team\"");
+	char *b = edit(b0, "two", "2");
+	char *c = edit(project, "\"title\": \"P\"", "\"title\": \"T\"");
+	const char *theirs[2] = {b, c};
+	cJSON_Hooks hooks = {failing_malloc, free};
+	tm_merge_options opts = TM_MERGE_OPTIONS_INIT;
+	tm_merge_result want, got;
+	long n;
+	int k, rc;
+
+	opts.path = MT_PROJECT;
+	cJSON_InitHooks(&hooks);
+	for (k = 0; k < 2; k++) {
+		budget = -1;
+		ck_assert_int_eq(tm_merge_files(&want, project, strlen(project),
+		                                a, strlen(a), theirs[k],
+		                                strlen(theirs[k]), &opts),
+		                 0);
+		ck_assert_int_eq(want.kind, TM_MERGE_KIND_PROJECT);
+		ck_assert(want.conflicted == (k == 1));
+		for (n = 0;; n++) {
+			budget = n;
+			failed = false;
+			memset(&got, 0, sizeof(got));
+			rc = tm_merge_files(&got, project, strlen(project), a,
+			                    strlen(a), theirs[k],
+			                    strlen(theirs[k]), &opts);
+			if (rc < 0) {
+				ck_assert(failed);
+				ck_assert_int_eq(rc, TM_ERROR);
+				ck_assert_str_eq(
+				        tm_error_last(),
+				        "out of memory while merging a "
+				        "project file");
+			} else if (got.kind == TM_MERGE_KIND_PROJECT) {
+				ck_assert_str_eq(got.data, want.data);
+			} else {
+				ck_assert(failed);
+				ck_assert_ptr_nonnull(got.note);
+			}
+			tm_merge_result_clear(&got);
+			if (!failed)
+				break;
+		}
+		ck_assert_int_gt(n, 10);
+		tm_merge_result_clear(&want);
+	}
+	cJSON_InitHooks(NULL);
+	free(a);
+	free(b0);
+	free(b);
+	free(c);
+}
+END_TEST
+
 Suite *merge_body_suite(void)
 {
 	Suite *s = suite_create("merge_body");
@@ -400,6 +481,7 @@ Suite *merge_body_suite(void)
 	tcase_add_test(tc, test_merge_json_string_conflict_markers);
 	tcase_add_test(tc, test_merge_json_invalid_falls_back);
 	tcase_add_test(tc, test_merge_json_empty_ancestor);
+	tcase_add_test(tc, test_merge_json_out_of_memory);
 	suite_add_tcase(s, tc);
 	return s;
 }

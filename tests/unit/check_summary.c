@@ -3,7 +3,7 @@
  * thread, and the editor chosen as git chooses it.
  */
 #include "lib/summary.h"
-#include "lib/atomic.h"
+#include "lib/fs.h"
 #include "lib/error.h"
 #include "lib/frontmatter.h"
 #include "test_util.h"

@@ -170,3 +170,21 @@ void tmt_take_over_lock(const char *tmdir)
 	usleep(2000);
 	free(lock);
 }
+
+char *tmt_git_repo(const char *dir, const char *name)
+{
+	char *path = tmt_join(dir, name);
+
+	/* GIT_* variables of a calling git (make check under a hook) would
+	 * point the commands below at another repository */
+	unsetenv("GIT_DIR");
+	unsetenv("GIT_WORK_TREE");
+	unsetenv("GIT_INDEX_FILE");
+	tmt_sh("git -c init.defaultBranch=main init -q '%s' && "
+	       "git -C '%s' config user.name Tester && "
+	       "git -C '%s' config user.email tester@example.com && "
+	       "git -C '%s' config commit.gpgsign false && "
+	       "git -C '%s' config advice.detachedHead false",
+	       path, path, path, path, path);
+	return path;
+}

@@ -25,6 +25,16 @@ void tmt_sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The standard output of a shell command (up to 64 KiB, trailing newlines
  * removed, malloc'd); the test fails unless the command succeeds. */
 char *tmt_sh_out(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * A new git repository `dir`/`name` (made with the git binary; malloc'd
+ * path) on branch `main`, with no commit yet and, in its own config, a fixed
+ * identity (Tester <tester@example.com>), no commit signing and no detached
+ * HEAD advice, so that commits work whatever the user's global config.
+ * GIT_DIR, GIT_WORK_TREE and GIT_INDEX_FILE are unset first.  The test
+ * fails if git does.
+ */
+char *tmt_git_repo(const char *dir, const char *name);
+
 /* Join two path parts (malloc'd). */
 char *tmt_join(const char *a, const char *b);
 /* Another process takes the lock of the .threadmind folder `tmdir` over:

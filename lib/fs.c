@@ -1,8 +1,10 @@
-/* Safe file I/O and atomic writes inside .threadmind/ (see atomic.h). */
-#include "atomic.h"
+/* The safe file layer: no-follow opens, bounded reads, listings, atomic
+ * writes (see fs.h). */
+#include "fs.h"
 #include "error.h"
 
 #include <errno.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdatomic.h>
@@ -188,9 +190,43 @@ done:
 	return error;
 }
 
-/* Write all `len` bytes, through short writes and signals. */
-static int write_all(int fd, const char *p, size_t len)
+int tm_fs_list_dir(tm_strv *out, int dirfd, const char *display)
 {
+	int fd = dup(dirfd);
+	struct dirent *e;
+	DIR *d;
+
+	if (fd < 0 || !(d = fdopendir(fd))) {
+		if (fd >= 0)
+			close(fd);
+		return tm_error_set_errno(TM_ERROR, "cannot list '%s'",
+		                          display);
+	}
+	/* the duplicate shares the offset of `dirfd`: start over */
+	rewinddir(d);
+	errno = 0;
+	while ((e = readdir(d))) {
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			tm_strv_push(out, e->d_name);
+		errno = 0;
+	}
+	if (errno) {
+		int saved = errno;
+
+		closedir(d);
+		errno = saved;
+		return tm_error_set_errno(TM_ERROR, "cannot list '%s'",
+		                          display);
+	}
+	closedir(d);
+	tm_strv_sort(out);
+	return 0;
+}
+
+int tm_fs_write_all(int fd, const void *data, size_t len)
+{
+	const char *p = data;
+
 	while (len > 0) {
 		size_t chunk = len > (1u << 30) ? (1u << 30) : len;
 		ssize_t n = write(fd, p, chunk);
@@ -286,13 +322,13 @@ int tm_atomic_write_at(int dirfd, const char *name, const char *display,
 	}
 
 	if (fault == TM_ATOMIC_FAULT_WRITE) {
-		if (write_all(fd, data, len / 2) == 0)
+		if (tm_fs_write_all(fd, data, len / 2) == 0)
 			errno = EIO;
 		error = tm_error_set_errno(TM_ERROR, "cannot write '%s'",
 		                           display);
 		goto fail;
 	}
-	if (write_all(fd, data, len) < 0) {
+	if (tm_fs_write_all(fd, data, len) < 0) {
 		error = tm_error_set_errno(TM_ERROR, "cannot write '%s'",
 		                           display);
 		goto fail;

@@ -1,16 +1,16 @@
 /*
- * install / uninstall, the text half (see install.h): hook stubs, our block
- * in a user's hook, .gitattributes lines, where hooks go, --manual's shell
- * lines.  No file I/O (install_plan.c does that).
+ * install / uninstall, the hook half (see install.h): which hooks, their
+ * stubs, our block in a user's hook script, where git runs hooks.  Pure
+ * text functions; install_plan.c does the file I/O.
  */
 #include "install.h"
+#include "install_internal.h"
 
 #include "error.h"
 
 #include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 const char *const tm_install_hook_names[] = {
         "post-checkout", "post-commit", "post-merge", "post-rewrite", NULL,
@@ -24,49 +24,6 @@ bool tm_install_hook_known(const char *name)
 		if (!strcmp(name, tm_install_hook_names[i]))
 			return true;
 	return false;
-}
-
-/* ---- lines ---- */
-
-/* One line of a buffer: [start, end) without its line end, next after. */
-struct line {
-	size_t start, end, next;
-};
-
-static bool next_line(const char *d, size_t len, size_t *pos, struct line *l)
-{
-	const char *nl;
-
-	if (*pos >= len)
-		return false;
-	l->start = *pos;
-	nl = memchr(d + *pos, '\n', len - *pos);
-	l->end = nl ? (size_t)(nl - d) : len;
-	l->next = nl ? l->end + 1 : len;
-	if (l->end > l->start && d[l->end - 1] == '\r')
-		l->end--;
-	*pos = l->next;
-	return true;
-}
-
-static bool line_is(const char *d, const struct line *l, const char *text)
-{
-	size_t n = strlen(text);
-
-	return l->end - l->start == n && !memcmp(d + l->start, text, n);
-}
-
-/* The line end of the file: that of its first line, LF by default. */
-static const char *file_eol(const char *d, size_t len)
-{
-	const char *nl = memchr(d, '\n', len);
-
-	return nl && nl > d && nl[-1] == '\r' ? "\r\n" : "\n";
-}
-
-static bool is_blank(char c)
-{
-	return c == ' ' || c == '\t';
 }
 
 /* ---- stubs ---- */
@@ -112,21 +69,6 @@ static bool shell_name(const char *s, size_t n)
 	return false;
 }
 
-/* The next blank-separated word of [*p, end) into [*w, *w + *wn). */
-static bool next_word(const char **p, const char *end, const char **w,
-                      size_t *wn)
-{
-	while (*p < end && is_blank(**p))
-		(*p)++;
-	if (*p >= end)
-		return false;
-	*w = *p;
-	while (*p < end && !is_blank(**p))
-		(*p)++;
-	*wn = (size_t)(*p - *w);
-	return true;
-}
-
 static bool word_is_shell(const char *w, size_t n)
 {
 	const char *slash = w + n;
@@ -140,7 +82,7 @@ bool tm_install_is_shell(const char *data, size_t len)
 {
 	const char *p, *end, *w;
 	size_t wn;
-	struct line l;
+	struct tm_install__line l;
 	size_t pos = 0;
 
 	if (memchr(data, '\0', len))
@@ -152,14 +94,14 @@ bool tm_install_is_shell(const char *data, size_t len)
 		return false;
 	if (len < 2 || data[0] != '#' || data[1] != '!')
 		return true;
-	next_line(data, len, &pos, &l);
+	tm_install__next_line(data, len, &pos, &l);
 	p = data + 2;
 	end = data + l.end;
-	if (!next_word(&p, end, &w, &wn))
+	if (!tm_install__next_word(&p, end, &w, &wn))
 		return false;
 	if (wn >= 4 && !memcmp(w + wn - 4, "/env", 4)) {
 		/* /usr/bin/env [-S] [VAR=value…] NAME */
-		while (next_word(&p, end, &w, &wn))
+		while (tm_install__next_word(&p, end, &w, &wn))
 			if (w[0] != '-' && !memchr(w, '=', wn))
 				return word_is_shell(w, wn);
 		return false;
@@ -169,11 +111,11 @@ bool tm_install_is_shell(const char *data, size_t len)
 
 bool tm_install_has_block(const char *data, size_t len)
 {
-	struct line l;
+	struct tm_install__line l;
 	size_t pos = 0;
 
-	while (next_line(data, len, &pos, &l))
-		if (line_is(data, &l, TM_INSTALL_BEGIN))
+	while (tm_install__next_line(data, len, &pos, &l))
+		if (tm_install__line_is(data, &l, TM_INSTALL_BEGIN))
 			return true;
 	return false;
 }
@@ -268,24 +210,24 @@ static void put_block(tm_buf *out, const char *name, const char *eol,
 /* Does the command at [p, end) start with the word `exit` or `exec`? */
 static bool exits(const char *p, const char *end)
 {
-	while (p < end && is_blank(*p))
+	while (p < end && tm_install__is_blank(*p))
 		p++;
 	if (end - p < 4 || (memcmp(p, "exit", 4) && memcmp(p, "exec", 4)))
 		return false;
 	p += 4;
-	return p == end || is_blank(*p) || *p == ';';
+	return p == end || tm_install__is_blank(*p) || *p == ';';
 }
 
-static bool is_code(const char *d, const struct line *l)
+static bool is_code(const char *d, const struct tm_install__line *l)
 {
 	size_t i = l->start;
 
-	while (i < l->end && is_blank(d[i]))
+	while (i < l->end && tm_install__is_blank(d[i]))
 		i++;
 	return i < l->end && d[i] != '#';
 }
 
-static bool continues(const char *d, const struct line *l)
+static bool continues(const char *d, const struct tm_install__line *l)
 {
 	return l->end > l->start && d[l->end - 1] == '\\';
 }
@@ -296,11 +238,11 @@ static bool continues(const char *d, const struct line *l)
  */
 static bool final_exit(size_t *out, const char *d, size_t len)
 {
-	struct line *lines = NULL, l;
+	struct tm_install__line *lines = NULL, l;
 	size_t n = 0, alloc = 0, pos = 0, last = 0;
 	bool found = false, result = false;
 
-	while (next_line(d, len, &pos, &l)) {
+	while (tm_install__next_line(d, len, &pos, &l)) {
 		tm_xgrow((void **)&lines, &alloc, n + 1, sizeof(*lines));
 		lines[n] = l;
 		if (is_code(d, &l)) {
@@ -335,7 +277,7 @@ int tm_install_insert(tm_buf *out, const char *data, size_t len,
 		data = tm_buf_cstr(&base);
 		len = base.size;
 	}
-	eol = file_eol(data, len);
+	eol = tm_install__file_eol(data, len);
 	if (final_exit(&at, data, len)) {
 		tm_buf_put(out, data, at);
 		put_block(out, name, eol, false, true);
@@ -355,16 +297,16 @@ int tm_install_insert(tm_buf *out, const char *data, size_t len,
 int tm_install_remove(tm_buf *out, const char *data, size_t len)
 {
 	tm_buf rest = TM_BUF_INIT;
-	struct line b, e;
+	struct tm_install__line b, e;
 	size_t pos = 0, copied = 0, cut;
 	bool ended;
 
-	while (next_line(data, len, &pos, &b)) {
-		if (!line_is(data, &b, TM_INSTALL_BEGIN))
+	while (tm_install__next_line(data, len, &pos, &b)) {
+		if (!tm_install__line_is(data, &b, TM_INSTALL_BEGIN))
 			continue;
 		ended = false;
-		while (next_line(data, len, &pos, &e))
-			if (line_is(data, &e, TM_INSTALL_END)) {
+		while (tm_install__next_line(data, len, &pos, &e))
+			if (tm_install__line_is(data, &e, TM_INSTALL_END)) {
 				ended = true;
 				break;
 			}
@@ -395,11 +337,11 @@ int tm_install_remove(tm_buf *out, const char *data, size_t len)
 
 bool tm_install_is_empty_script(const char *data, size_t len)
 {
-	struct line l;
+	struct tm_install__line l;
 	size_t pos = 0, i;
 	bool first = true;
 
-	while (next_line(data, len, &pos, &l)) {
+	while (tm_install__next_line(data, len, &pos, &l)) {
 		if (first && l.end - l.start >= 2 && data[l.start] == '#' &&
 		    data[l.start + 1] == '!') {
 			first = false;
@@ -407,145 +349,10 @@ bool tm_install_is_empty_script(const char *data, size_t len)
 		}
 		first = false;
 		for (i = l.start; i < l.end; i++)
-			if (!is_blank(data[i]) && data[i] != '\r')
+			if (!tm_install__is_blank(data[i]) && data[i] != '\r')
 				return false;
 	}
 	return true;
-}
-
-/* ---- .gitattributes ---- */
-
-/* Is the line `pattern` followed by attributes among which `attr`
- * (`exact`: and nothing else)? */
-static bool attr_line(const char *d, const struct line *l, const char *want,
-                      bool exact)
-{
-	const char *p = d + l->start, *end = d + l->end, *w;
-	const char *space = strchr(want, ' ');
-	size_t wn, plen = (size_t)(space - want);
-	const char *attr = space + 1;
-	bool has = false;
-
-	if (!next_word(&p, end, &w, &wn) || wn != plen || memcmp(w, want, wn))
-		return false;
-	while (next_word(&p, end, &w, &wn)) {
-		if (wn == strlen(attr) && !memcmp(w, attr, wn))
-			has = true;
-		else if (exact)
-			return false;
-	}
-	return has;
-}
-
-static bool attr_present(const char *d, size_t len, const char *want)
-{
-	struct line l;
-	size_t pos = 0;
-
-	while (next_line(d, len, &pos, &l))
-		if (attr_line(d, &l, want, false))
-			return true;
-	return false;
-}
-
-bool tm_install_attributes_add(tm_buf *out, const char *data, size_t len)
-{
-	static const char *const ours[] = {TM_INSTALL_ATTR_THREADS,
-	                                   TM_INSTALL_ATTR_PROJECTS};
-	const char *eol = file_eol(data, len);
-	bool added = false;
-	size_t i;
-
-	tm_buf_put(out, data, len);
-	for (i = 0; i < 2; i++) {
-		if (attr_present(data, len, ours[i]))
-			continue;
-		if (!added && len && data[len - 1] != '\n')
-			tm_buf_puts(out, eol);
-		tm_buf_puts(out, ours[i]);
-		tm_buf_puts(out, eol);
-		added = true;
-	}
-	return added;
-}
-
-bool tm_install_attributes_remove(tm_buf *out, const char *data, size_t len)
-{
-	struct line l;
-	size_t pos = 0;
-	bool removed = false;
-
-	while (next_line(data, len, &pos, &l)) {
-		if (attr_line(data, &l, TM_INSTALL_ATTR_THREADS, true) ||
-		    attr_line(data, &l, TM_INSTALL_ATTR_PROJECTS, true)) {
-			removed = true;
-			continue;
-		}
-		tm_buf_put(out, data + l.start, l.next - l.start);
-	}
-	return removed;
-}
-
-/* ---- the config file ---- */
-
-/* Is the line `[merge "threadmind"]` (blanks around, `merge` in any case)? */
-static bool our_section(const char *d, const struct line *l)
-{
-	const char *p = d + l->start, *end = d + l->end;
-
-	while (p < end && is_blank(*p))
-		p++;
-	while (end > p && is_blank(end[-1]))
-		end--;
-	return end - p == 20 && !strncasecmp(p, "[merge ", 7) &&
-	       !memcmp(p + 7, "\"threadmind\"]", 13);
-}
-
-static bool blank_line(const char *d, const struct line *l)
-{
-	size_t i;
-
-	for (i = l->start; i < l->end; i++)
-		if (!is_blank(d[i]))
-			return false;
-	return true;
-}
-
-/* Does the line start a section (`[` after blanks)? */
-static bool section_line(const char *d, const struct line *l)
-{
-	size_t i = l->start;
-
-	while (i < l->end && is_blank(d[i]))
-		i++;
-	return i < l->end && d[i] == '[';
-}
-
-bool tm_install_config_drop_section(tm_buf *out, const char *data, size_t len)
-{
-	struct line l, m;
-	size_t pos = 0, after;
-	bool empty;
-
-	while (next_line(data, len, &pos, &l)) {
-		if (!our_section(data, &l))
-			continue;
-		after = pos;
-		empty = true;
-		while (next_line(data, len, &after, &m)) {
-			if (blank_line(data, &m))
-				continue;
-			empty = section_line(data, &m);
-			break;
-		}
-		if (!empty)
-			continue;
-		tm_buf_put(out, data, l.start);
-		tm_buf_put(out, data + l.next, len - l.next);
-		return true;
-	}
-	tm_buf_put(out, data, len);
-	return false;
 }
 
 /* ---- where the hooks go ---- */
@@ -616,102 +423,4 @@ int tm_install_hooks_path(char **out, const char *hooks_path,
 		tm_buf_truncate(&b, b.size - 1);
 	*out = tm_buf_detach(&b);
 	return 0;
-}
-
-/* ---- --manual ---- */
-
-void tm_install_sh_quote(tm_buf *out, const char *s)
-{
-	tm_buf_putc(out, '\'');
-	for (; *s; s++) {
-		if (*s == '\'')
-			tm_buf_puts(out, "'\\''");
-		else
-			tm_buf_putc(out, *s);
-	}
-	tm_buf_putc(out, '\'');
-}
-
-#define HEREDOC "THREADMIND_EOF"
-
-static bool heredoc_ok(const char *d, size_t len)
-{
-	struct line l;
-	size_t pos = 0;
-
-	if (len == 0 || d[len - 1] != '\n' || memchr(d, '\0', len))
-		return false;
-	while (next_line(d, len, &pos, &l))
-		if (line_is(d, &l, HEREDOC))
-			return false;
-	return true;
-}
-
-static void script_write(tm_buf *out, const tm_install_step *st)
-{
-	const char *slash = strrchr(st->path, '/');
-
-	if (st->make_dir && slash && slash != st->path) {
-		char *dir = tm_xstrndup(st->path, (size_t)(slash - st->path));
-
-		tm_buf_puts(out, "mkdir -p ");
-		tm_install_sh_quote(out, dir);
-		tm_buf_putc(out, '\n');
-		free(dir);
-	}
-	if (heredoc_ok(st->data, st->len)) {
-		tm_buf_puts(out, "cat >");
-		tm_install_sh_quote(out, st->path);
-		tm_buf_puts(out, " <<'" HEREDOC "'\n");
-		tm_buf_put(out, st->data, st->len);
-		tm_buf_puts(out, HEREDOC "\n");
-	} else {
-		tm_buf_puts(out, "printf '%s' ");
-		tm_install_sh_quote(out, st->data);
-		tm_buf_puts(out, " >");
-		tm_install_sh_quote(out, st->path);
-		tm_buf_putc(out, '\n');
-	}
-	if (!st->existed && st->mode) {
-		tm_buf_printf(out, "chmod %o ", st->mode);
-		tm_install_sh_quote(out, st->path);
-		tm_buf_putc(out, '\n');
-	}
-}
-
-void tm_install_step_script(tm_buf *out, const tm_install_step *st)
-{
-	if (st->done) {
-		tm_buf_printf(out, "# already done: %s\n", st->what);
-		return;
-	}
-	tm_buf_printf(out, "# %s\n", st->what);
-	switch (st->kind) {
-	case TM_INSTALL_SET_CONFIG:
-	case TM_INSTALL_UNSET_CONFIG:
-		tm_buf_puts(out, "git config ");
-		if (st->global)
-			tm_buf_puts(out, "--global ");
-		if (st->kind == TM_INSTALL_UNSET_CONFIG)
-			tm_buf_puts(out, "--unset ");
-		tm_buf_puts(out, st->key);
-		if (st->kind == TM_INSTALL_SET_CONFIG) {
-			tm_buf_putc(out, ' ');
-			tm_install_sh_quote(out, st->value);
-		}
-		tm_buf_putc(out, '\n');
-		break;
-	case TM_INSTALL_WRITE_FILE:
-		script_write(out, st);
-		break;
-	case TM_INSTALL_DELETE_FILE:
-		tm_buf_puts(out, "rm ");
-		tm_install_sh_quote(out, st->path);
-		tm_buf_putc(out, '\n');
-		break;
-	case TM_INSTALL_MANUAL:
-		if (st->data)
-			tm_buf_printf(out, "#     %s\n", st->data);
-		break;
-	}
 }

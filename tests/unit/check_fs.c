@@ -1,12 +1,14 @@
-/* Unit tests of lib/atomic.c: no-follow opens, bounded reads, atomic
+/* Unit tests of lib/fs.c: no-follow opens, bounded reads, listings, atomic
  * replacement (with injected faults), UUIDs, readers during rewrites. */
-#include "lib/atomic.h"
+#include "lib/fs.h"
 #include "lib/error.h"
 #include "test_util.h"
 
 #include <check.h>
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,7 +105,7 @@ static mode_t current_umask(void)
 	return m;
 }
 
-START_TEST(test_atomic_write_new_file)
+START_TEST(test_fs_write_new_file)
 {
 	char *data, *list;
 
@@ -121,7 +123,7 @@ START_TEST(test_atomic_write_new_file)
 }
 END_TEST
 
-START_TEST(test_atomic_write_empty_and_binary)
+START_TEST(test_fs_write_empty_and_binary)
 {
 	static const char bin[] = {'a', '\0', 'b', '\n', '\xff'};
 	char *p = path_of("b"), *data;
@@ -141,7 +143,7 @@ START_TEST(test_atomic_write_empty_and_binary)
 }
 END_TEST
 
-START_TEST(test_atomic_replace_keeps_mode)
+START_TEST(test_fs_replace_keeps_mode)
 {
 	mode_t old = umask(022);
 	char *data;
@@ -168,7 +170,7 @@ START_TEST(test_atomic_replace_keeps_mode)
 }
 END_TEST
 
-START_TEST(test_atomic_no_temp_left)
+START_TEST(test_fs_no_temp_left)
 {
 	char name[16], *list;
 	int i;
@@ -192,7 +194,7 @@ static const tm_atomic_fault faults[] = {
         TM_ATOMIC_FAULT_RENAME,
 };
 
-START_TEST(test_atomic_fault_keeps_old_content)
+START_TEST(test_fs_fault_keeps_old_content)
 {
 	char big[8192], *data, *list;
 
@@ -229,7 +231,7 @@ START_TEST(test_atomic_fault_keeps_old_content)
 }
 END_TEST
 
-START_TEST(test_atomic_symlink_target_replaced_not_followed)
+START_TEST(test_fs_symlink_target_replaced_not_followed)
 {
 	char *outside = tmt_mkdtemp();
 	char *secret = tmt_join(outside, "secret"), *data;
@@ -250,7 +252,7 @@ START_TEST(test_atomic_symlink_target_replaced_not_followed)
 }
 END_TEST
 
-START_TEST(test_atomic_write_path)
+START_TEST(test_fs_write_path)
 {
 	char *p = path_of("sub/f.txt"), *sub = path_of("sub");
 	char *link = path_of("link"), *via = path_of("link/f.txt");
@@ -280,7 +282,7 @@ START_TEST(test_atomic_write_path)
 }
 END_TEST
 
-START_TEST(test_atomic_write_relative_path)
+START_TEST(test_fs_write_relative_path)
 {
 	int cwd = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	char *data;
@@ -296,7 +298,7 @@ START_TEST(test_atomic_write_relative_path)
 }
 END_TEST
 
-START_TEST(test_atomic_read_only_folder)
+START_TEST(test_fs_read_only_folder)
 {
 	char *data;
 
@@ -315,7 +317,7 @@ START_TEST(test_atomic_read_only_folder)
 }
 END_TEST
 
-START_TEST(test_atomic_bad_names)
+START_TEST(test_fs_bad_names)
 {
 	static const char *bad[] = {"", "a/b", ".", "..", "/abs"};
 	tm_buf b = TM_BUF_INIT;
@@ -340,7 +342,7 @@ START_TEST(test_atomic_bad_names)
 }
 END_TEST
 
-START_TEST(test_atomic_read_appends)
+START_TEST(test_fs_read_appends)
 {
 	tm_buf b = TM_BUF_INIT;
 
@@ -362,7 +364,7 @@ START_TEST(test_atomic_read_appends)
 }
 END_TEST
 
-START_TEST(test_atomic_read_missing)
+START_TEST(test_fs_read_missing)
 {
 	tm_buf b = TM_BUF_INIT;
 
@@ -375,7 +377,7 @@ START_TEST(test_atomic_read_missing)
 }
 END_TEST
 
-START_TEST(test_atomic_read_symlink_refused)
+START_TEST(test_fs_read_symlink_refused)
 {
 	tm_buf b = TM_BUF_INIT;
 
@@ -393,7 +395,7 @@ START_TEST(test_atomic_read_symlink_refused)
 }
 END_TEST
 
-START_TEST(test_atomic_read_size_limit)
+START_TEST(test_fs_read_size_limit)
 {
 	size_t n = TM_MAX_FILE_SIZE;
 	char *big = malloc(n + 1);
@@ -430,7 +432,7 @@ START_TEST(test_atomic_read_size_limit)
 }
 END_TEST
 
-START_TEST(test_atomic_read_fifo_and_folder_refused)
+START_TEST(test_fs_read_fifo_and_folder_refused)
 {
 	tm_buf b = TM_BUF_INIT;
 
@@ -449,7 +451,7 @@ START_TEST(test_atomic_read_fifo_and_folder_refused)
 }
 END_TEST
 
-START_TEST(test_atomic_open_dir)
+START_TEST(test_fs_open_dir)
 {
 	char *sub = path_of("sub"), *link = path_of("link");
 	char *file = path_of("file"), *nope = path_of("nope");
@@ -480,7 +482,7 @@ START_TEST(test_atomic_open_dir)
 }
 END_TEST
 
-START_TEST(test_atomic_open_subdir)
+START_TEST(test_fs_open_subdir)
 {
 	int fd = -1, fd2 = -1;
 	char *data;
@@ -516,7 +518,7 @@ START_TEST(test_atomic_open_subdir)
 }
 END_TEST
 
-START_TEST(test_atomic_unlink)
+START_TEST(test_fs_unlink)
 {
 	char *data;
 
@@ -548,7 +550,7 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-START_TEST(test_atomic_uuid_format_and_unique)
+START_TEST(test_fs_uuid_format_and_unique)
 {
 	enum { N = 1000 };
 	char **ids = calloc(N, sizeof(*ids));
@@ -593,7 +595,7 @@ static char *content(int k, size_t *len)
 	return s;
 }
 
-START_TEST(test_atomic_readers_see_whole_files)
+START_TEST(test_fs_readers_see_whole_files)
 {
 	size_t len[2];
 	char *c[2] = {content(0, &len[0]), content(1, &len[1])};
@@ -645,54 +647,120 @@ START_TEST(test_atomic_readers_see_whole_files)
 }
 END_TEST
 
-Suite *atomic_suite(void)
+START_TEST(test_fs_list_dir_sorted_from_start)
 {
-	Suite *s = suite_create("atomic");
+	tm_strv v = TM_STRV_INIT;
+	char *sub = path_of("sub");
+
+	put("b", "");
+	put("a", "");
+	put(".hidden", "");
+	ck_assert_int_eq(mkdir(sub, 0700), 0);
+	ck_assert_int_eq(tm_fs_list_dir(&v, dfd, "x"), 0);
+	ck_assert_uint_eq(v.n, 4);
+	ck_assert_str_eq(v.items[0], ".hidden");
+	ck_assert_str_eq(v.items[1], "a");
+	ck_assert_str_eq(v.items[2], "b");
+	ck_assert_str_eq(v.items[3], "sub");
+	/* a second listing of the same descriptor starts over */
+	tm_strv_clear(&v);
+	ck_assert_int_eq(tm_fs_list_dir(&v, dfd, "x"), 0);
+	ck_assert_uint_eq(v.n, 4);
+	tm_strv_clear(&v);
+	free(sub);
+}
+END_TEST
+
+START_TEST(test_fs_list_dir_error_names_folder)
+{
+	tm_strv v = TM_STRV_INIT;
+	int fd = open("/dev/null", O_RDONLY);
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(tm_fs_list_dir(&v, fd, "my/folder"), TM_ERROR);
+	ck_assert_ptr_nonnull(strstr(tm_error_last(), "'my/folder'"));
+	ck_assert_uint_eq(v.n, 0);
+	close(fd);
+}
+END_TEST
+
+START_TEST(test_fs_write_all)
+{
+	char *p = path_of("w");
+	int fd = open(p, O_WRONLY | O_CREAT | O_EXCL, 0600), pfd[2];
+	char *data;
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(tm_fs_write_all(fd, "hello ", 6), 0);
+	ck_assert_int_eq(tm_fs_write_all(fd, "world", 5), 0);
+	ck_assert_int_eq(tm_fs_write_all(fd, "", 0), 0);
+	close(fd);
+	data = get("w");
+	ck_assert_str_eq(data, "hello world");
+	free(data);
+	/* a pipe without a reader: -1 with errno */
+	ck_assert_int_eq(pipe(pfd), 0);
+	close(pfd[0]);
+	signal(SIGPIPE, SIG_IGN);
+	errno = 0;
+	ck_assert_int_eq(tm_fs_write_all(pfd[1], "x", 1), -1);
+	ck_assert_int_eq(errno, EPIPE);
+	close(pfd[1]);
+	free(p);
+}
+END_TEST
+
+Suite *fs_suite(void)
+{
+	Suite *s = suite_create("fs");
 	TCase *tc;
 
 	tc = tcase_create("write");
 	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_add_test(tc, test_atomic_write_new_file);
-	tcase_add_test(tc, test_atomic_write_empty_and_binary);
-	tcase_add_test(tc, test_atomic_replace_keeps_mode);
-	tcase_add_test(tc, test_atomic_no_temp_left);
-	tcase_add_test(tc, test_atomic_symlink_target_replaced_not_followed);
-	tcase_add_test(tc, test_atomic_write_path);
-	tcase_add_test(tc, test_atomic_write_relative_path);
-	tcase_add_test(tc, test_atomic_bad_names);
+	tcase_add_test(tc, test_fs_write_new_file);
+	tcase_add_test(tc, test_fs_write_empty_and_binary);
+	tcase_add_test(tc, test_fs_replace_keeps_mode);
+	tcase_add_test(tc, test_fs_no_temp_left);
+	tcase_add_test(tc, test_fs_symlink_target_replaced_not_followed);
+	tcase_add_test(tc, test_fs_write_path);
+	tcase_add_test(tc, test_fs_write_relative_path);
+	tcase_add_test(tc, test_fs_bad_names);
+	tcase_add_test(tc, test_fs_write_all);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("failure");
 	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_add_loop_test(tc, test_atomic_fault_keeps_old_content, 0,
+	tcase_add_loop_test(tc, test_fs_fault_keeps_old_content, 0,
 	                    sizeof(faults) / sizeof(*faults));
-	tcase_add_test(tc, test_atomic_read_only_folder);
+	tcase_add_test(tc, test_fs_read_only_folder);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("read");
 	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_add_test(tc, test_atomic_read_appends);
-	tcase_add_test(tc, test_atomic_read_missing);
-	tcase_add_test(tc, test_atomic_read_symlink_refused);
-	tcase_add_test(tc, test_atomic_read_size_limit);
-	tcase_add_test(tc, test_atomic_read_fifo_and_folder_refused);
+	tcase_add_test(tc, test_fs_read_appends);
+	tcase_add_test(tc, test_fs_read_missing);
+	tcase_add_test(tc, test_fs_read_symlink_refused);
+	tcase_add_test(tc, test_fs_read_size_limit);
+	tcase_add_test(tc, test_fs_read_fifo_and_folder_refused);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("folders");
 	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_add_test(tc, test_atomic_open_dir);
-	tcase_add_test(tc, test_atomic_open_subdir);
-	tcase_add_test(tc, test_atomic_unlink);
+	tcase_add_test(tc, test_fs_open_dir);
+	tcase_add_test(tc, test_fs_open_subdir);
+	tcase_add_test(tc, test_fs_unlink);
+	tcase_add_test(tc, test_fs_list_dir_sorted_from_start);
+	tcase_add_test(tc, test_fs_list_dir_error_names_folder);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("uuid");
-	tcase_add_test(tc, test_atomic_uuid_format_and_unique);
+	tcase_add_test(tc, test_fs_uuid_format_and_unique);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("concurrency");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 120);
-	tcase_add_test(tc, test_atomic_readers_see_whole_files);
+	tcase_add_test(tc, test_fs_readers_see_whole_files);
 	suite_add_tcase(s, tc);
 	return s;
 }

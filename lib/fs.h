@@ -1,10 +1,11 @@
 /*
- * Safe file I/O inside .threadmind/: folders and files opened without
- * following symbolic links, a size limit on reads, and atomic replacement
- * (temp file, fsync, rename, fsync of the folder).
+ * The safe file layer (tm_fs_*): folders and files inside .threadmind/
+ * opened without following symbolic links, a size limit on reads, folder
+ * listings, complete writes, and atomic replacement (temp file, fsync,
+ * rename, fsync of the folder).
  */
-#ifndef TM_ATOMIC_H
-#define TM_ATOMIC_H
+#ifndef TM_FS_H
+#define TM_FS_H
 
 #include "buf.h"
 
@@ -60,6 +61,24 @@ int tm_fs_open_subdir(int *out_fd, int dirfd, const char *name,
  */
 int tm_fs_read_at(tm_buf *out, int dirfd, const char *name, const char *display,
                   size_t max);
+
+/*
+ * The names in the open folder `dirfd` (all of them but "." and ".."),
+ * added to `out`, which is then sorted (strcmp) as a whole.  `dirfd` is not
+ * closed; the listing starts from the beginning whatever was read from it
+ * before.  `display` names the folder in messages.  Errors: TM_ERROR ("cannot
+ * list 'DISPLAY'") when the folder cannot be read (`out` may then hold some
+ * names).
+ */
+int tm_fs_list_dir(tm_strv *out, int dirfd, const char *display);
+
+/*
+ * Write all `len` bytes at `p` to `fd`, through short writes and EINTR
+ * (in chunks of at most 1 GiB).  Returns 0, or -1 with errno set (EIO
+ * when write() returns 0); sets no message: the caller knows the file's
+ * name.
+ */
+int tm_fs_write_all(int fd, const void *p, size_t len);
 
 /*
  * Atomically replace `name` in `dirfd` with the `len` bytes at `data`:

@@ -1,0 +1,365 @@
+/*
+ * Unit tests of lib/resolve.c: a real merge made with the git binary leaves
+ * a conflicted index (git's own line merge: no threadmind driver), then
+ * tm_resolve_index re-merges it from the stages.
+ */
+#include "lib/resolve.h"
+#include "lib/error.h"
+#include "lib/git.h"
+#include "merge_util.h"
+#include "test_util.h"
+
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define T_MD   ".threadmind/threads/p/t.md"
+#define U_MD   ".threadmind/threads/p/u.md"
+#define P_JSON ".threadmind/projects/p.json"
+#define NOTES  ".threadmind/notes.txt"
+#define README "README.md"
+
+static char *tmp;  /* the test's temp dir */
+static char *repo; /* tmp/repo, in the middle of a conflicted merge */
+
+static const char project[] = "{\n"
+                              "  \"id\": \"p\",\n"
+                              "  \"title\": \"P\",\n"
+                              "  \"systemContext\": \"one\",\n"
+                              "  \"mode\": \"solo\",\n"
+                              "  \"rootThreadId\": \"main\"\n"
+                              "}\n";
+
+/* Write `content` to `rel` in the repository. */
+static void put(const char *rel, const char *content)
+{
+	char *p = tmt_join(repo, rel);
+
+	tmt_write_file(p, content, strlen(content));
+	free(p);
+}
+
+/* Like put, taking a malloc'd string and freeing it. */
+static void put_owned(const char *rel, char *content)
+{
+	put(rel, content);
+	free(content);
+}
+
+/* The content of `rel` in the working tree (malloc'd). */
+static char *get(const char *rel)
+{
+	char *p = tmt_join(repo, rel), *data = tmt_read_file(p, NULL);
+
+	free(p);
+	return data;
+}
+
+/* `s` with the first `from` replaced by `to` (malloc'd). */
+static char *edit(const char *s, const char *from, const char *to)
+{
+	const char *at = strstr(s, from);
+	tm_buf b = TM_BUF_INIT;
+
+	ck_assert_msg(at != NULL, "'%s' not found", from);
+	tm_buf_put(&b, s, (size_t)(at - s));
+	tm_buf_puts(&b, to);
+	tm_buf_puts(&b, at + strlen(from));
+	return tm_buf_detach(&b);
+}
+
+/* A thread file of id `id`: mt_base with `body` and `updated`. */
+static char *thread(const char *id, const char *updated, const char *body)
+{
+	char *a = mt_set(mt_base, "id", id),
+	     *b = mt_set(a, "updatedAt", updated);
+	char *c = mt_body(b, body);
+
+	free(a);
+	free(b);
+	return c;
+}
+
+static const char base_body[] = "\n## Decisions\n- d1\n- d2\n\n"
+                                "## State\nSome prose about the state.\n";
+
+/*
+ * Each side changes the same lines of every file, so that git's line merge
+ * conflicts everywhere; threadmind's merge is clean for t.md (list items
+ * added on both sides, the later updatedAt) and p.json (different keys),
+ * and not for u.md (one prose line changed two ways).
+ */
+static void setup(void)
+{
+	tmp = tmt_mkdtemp();
+	repo = tmt_git_repo(tmp, "repo");
+	put_owned(T_MD, thread("t", "2026-04-15T12:00:00.000Z", base_body));
+	put_owned(U_MD, thread("u", "2026-04-15T12:00:00.000Z", base_body));
+	put(P_JSON, project);
+	put(NOTES, "notes\n");
+	put(README, "hello\n");
+	tmt_sh("cd '%s' && git add -A && git commit -q -m base && "
+	       "git checkout -q -b theirs",
+	       repo);
+	put_owned(T_MD, thread("t", "2026-04-17T12:00:00.000Z",
+	                       "\n## Decisions\n- d1\n- d2\n- d4\n\n"
+	                       "## State\nSome prose about the state.\n"));
+	put_owned(U_MD, thread("u", "2026-04-17T12:00:00.000Z",
+	                       "\n## Decisions\n- d1\n- d2\n\n"
+	                       "## State\nTheir prose.\n"));
+	put_owned(P_JSON, edit(project, "\"one\"", "\"two\""));
+	put(NOTES, "their notes\n");
+	put(README, "their hello\n");
+	tmt_sh("cd '%s' && git commit -q -a -m theirs && "
+	       "git checkout -q main",
+	       repo);
+	put_owned(T_MD, thread("t", "2026-04-16T12:00:00.000Z",
+	                       "\n## Decisions\n- d1\n- d2\n- d3\n\n"
+	                       "## State\nSome prose about the state.\n"));
+	put_owned(U_MD, thread("u", "2026-04-16T12:00:00.000Z",
+	                       "\n## Decisions\n- d1\n- d2\n\n"
+	                       "## State\nOur prose.\n"));
+	put_owned(P_JSON, edit(project, "\"P\"", "\"Ours\""));
+	put(NOTES, "our notes\n");
+	put(README, "our hello\n");
+	tmt_sh("cd '%s' && git commit -q -a -m ours && "
+	       "{ git merge -q --no-edit theirs >/dev/null 2>&1; "
+	       "test $? -eq 1; }",
+	       repo);
+}
+
+static void teardown(void)
+{
+	tmt_rmtree(tmp);
+	free(tmp);
+	free(repo);
+	tmp = repo = NULL;
+}
+
+static tm_git *open_repo(void)
+{
+	tm_git *g = NULL;
+
+	ck_assert_msg(tm_git_open(&g, repo, false) == 0, "%s", tm_error_last());
+	return g;
+}
+
+/* Resolve `paths` (NULL: every thread and project file); asserts success. */
+static void resolve(tm_resolve_report *out, const tm_strv *paths,
+                    tm_merge_style style)
+{
+	tm_merge_options opts = TM_MERGE_OPTIONS_INIT;
+	tm_git *g = open_repo();
+
+	opts.style = style;
+	opts.our_label = "ours";
+	opts.their_label = "theirs";
+	ck_assert_msg(tm_resolve_index(out, g, paths, &opts) == 0, "%s",
+	              tm_error_last());
+	tm_git_free(g);
+}
+
+static const tm_resolve_entry *entry(const tm_resolve_report *r,
+                                     const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < r->n; i++)
+		if (!strcmp(r->items[i].path, path))
+			return &r->items[i];
+	return NULL;
+}
+
+/* The paths git still lists as unmerged, one per line (malloc'd). */
+static char *unmerged(void)
+{
+	return tmt_sh_out("git -C '%s' diff --name-only --diff-filter=U", repo);
+}
+
+START_TEST(test_resolve_clean_merge_is_staged)
+{
+	tm_resolve_report r;
+	const tm_resolve_entry *e;
+	char *t, *staged, *p, *left;
+
+	resolve(&r, NULL, TM_MERGE_STYLE_MERGE);
+	ck_assert_ptr_nonnull(e = entry(&r, T_MD));
+	ck_assert_int_eq(e->outcome, TM_RESOLVE_CLEAN);
+	ck_assert_ptr_nonnull(e = entry(&r, P_JSON));
+	ck_assert_int_eq(e->outcome, TM_RESOLVE_CLEAN);
+	/* both list items, the later updatedAt, no markers */
+	t = get(T_MD);
+	ck_assert(mt_has_line(t, "- d3"));
+	ck_assert(mt_has_line(t, "- d4"));
+	ck_assert(mt_has_line(t, "updatedAt: 2026-04-17T12:00:00.000Z"));
+	ck_assert_ptr_null(strstr(t, "<<<<<<<"));
+	/* what is in the working tree is what is staged (tmt_sh_out drops
+	 * the final line end) */
+	staged = tmt_sh_out("git -C '%s' show :%s", repo, T_MD);
+	ck_assert_uint_eq(strlen(t), strlen(staged) + 1);
+	ck_assert(!strncmp(t, staged, strlen(staged)));
+	p = get(P_JSON);
+	ck_assert_ptr_nonnull(strstr(p, "\"title\": \"Ours\""));
+	ck_assert_ptr_nonnull(strstr(p, "\"systemContext\": \"two\""));
+	left = unmerged();
+	ck_assert_ptr_null(strstr(left, T_MD));
+	ck_assert_ptr_null(strstr(left, P_JSON));
+	free(t);
+	free(staged);
+	free(p);
+	free(left);
+	tm_resolve_report_clear(&r);
+}
+END_TEST
+
+START_TEST(test_resolve_conflict_left_unstaged)
+{
+	tm_resolve_report r;
+	const tm_resolve_entry *e;
+	char *u, *left;
+
+	resolve(&r, NULL, TM_MERGE_STYLE_MERGE);
+	ck_assert_ptr_nonnull(e = entry(&r, U_MD));
+	ck_assert_int_eq(e->outcome, TM_RESOLVE_CONFLICTS);
+	u = get(U_MD);
+	ck_assert(mt_has_line(u, "<<<<<<< ours"));
+	ck_assert(mt_has_line(u, "Our prose."));
+	ck_assert(mt_has_line(u, "======="));
+	ck_assert(mt_has_line(u, "Their prose."));
+	ck_assert(mt_has_line(u, ">>>>>>> theirs"));
+	/* the merge style: no ancestor section */
+	ck_assert_ptr_null(strstr(u, "|||||||"));
+	/* the header merged all the same: markers stay in the body */
+	ck_assert(!mt_header_has_markers(u, strlen(u)));
+	left = unmerged();
+	ck_assert_ptr_nonnull(strstr(left, U_MD));
+	free(u);
+	free(left);
+	tm_resolve_report_clear(&r);
+}
+END_TEST
+
+START_TEST(test_resolve_other_files_ignored)
+{
+	tm_resolve_report r;
+	const tm_resolve_entry *e;
+	char *notes, *readme, *left;
+
+	resolve(&r, NULL, TM_MERGE_STYLE_MERGE);
+	/* under .threadmind/ but neither a thread nor a project: skipped */
+	ck_assert_ptr_nonnull(e = entry(&r, NOTES));
+	ck_assert_int_eq(e->outcome, TM_RESOLVE_SKIPPED);
+	ck_assert_str_eq(e->note, "not a thread or project file");
+	/* outside .threadmind/: not even looked at */
+	ck_assert_ptr_null(entry(&r, README));
+	ck_assert_uint_eq(r.n, 4);
+	/* both left as git wrote them, still conflicted */
+	notes = get(NOTES);
+	readme = get(README);
+	ck_assert(mt_has_line(notes, "<<<<<<< HEAD"));
+	ck_assert(mt_has_line(readme, "<<<<<<< HEAD"));
+	left = unmerged();
+	ck_assert_ptr_nonnull(strstr(left, NOTES));
+	ck_assert_ptr_nonnull(strstr(left, README));
+	free(notes);
+	free(readme);
+	free(left);
+	tm_resolve_report_clear(&r);
+}
+END_TEST
+
+START_TEST(test_resolve_diff3_style_from_config)
+{
+	tm_resolve_report r;
+	tm_git *g;
+	tm_merge_style style;
+	char *u;
+
+	tmt_sh("git -C '%s' config merge.conflictStyle diff3", repo);
+	g = open_repo();
+	style = tm_git_conflict_style(g);
+	tm_git_free(g);
+	ck_assert_int_eq(style, TM_MERGE_STYLE_DIFF3);
+	resolve(&r, NULL, style);
+	ck_assert_int_eq(entry(&r, U_MD)->outcome, TM_RESOLVE_CONFLICTS);
+	u = get(U_MD);
+	ck_assert(mt_has_line(u, "<<<<<<< ours"));
+	ck_assert(mt_has_line(u, "||||||| base"));
+	ck_assert(mt_has_line(u, "Some prose about the state."));
+	ck_assert(mt_has_line(u, ">>>>>>> theirs"));
+	free(u);
+	tm_resolve_report_clear(&r);
+}
+END_TEST
+
+START_TEST(test_resolve_named_paths_only)
+{
+	tm_resolve_report r;
+	tm_strv paths = TM_STRV_INIT;
+	char *u;
+
+	tm_strv_push(&paths, T_MD);
+	resolve(&r, &paths, TM_MERGE_STYLE_MERGE);
+	ck_assert_uint_eq(r.n, 1);
+	ck_assert_str_eq(r.items[0].path, T_MD);
+	ck_assert_int_eq(r.items[0].outcome, TM_RESOLVE_CLEAN);
+	/* u.md is still git's */
+	u = get(U_MD);
+	ck_assert(mt_has_line(u, "<<<<<<< HEAD"));
+	free(u);
+	tm_resolve_report_clear(&r);
+	tm_strv_clear(&paths);
+}
+END_TEST
+
+START_TEST(test_resolve_named_path_without_conflict)
+{
+	tm_merge_options opts = TM_MERGE_OPTIONS_INIT;
+	tm_resolve_report r;
+	tm_strv paths = TM_STRV_INIT;
+	tm_git *g = open_repo();
+	char *t;
+
+	tm_strv_push(&paths, T_MD);
+	tm_strv_push(&paths, ".threadmind/threads/p/nope.md");
+	ck_assert_int_eq(tm_resolve_index(&r, g, &paths, &opts), TM_ENOTFOUND);
+	ck_assert_str_eq(tm_error_last(), "'.threadmind/threads/p/nope.md' "
+	                                  "has no conflict to resolve");
+	/* checked before anything is written */
+	t = get(T_MD);
+	ck_assert(mt_has_line(t, "<<<<<<< HEAD"));
+	free(t);
+	tm_resolve_report_clear(&r);
+	tm_strv_clear(&paths);
+	tm_git_free(g);
+}
+END_TEST
+
+START_TEST(test_resolve_nothing_to_do)
+{
+	tm_resolve_report r;
+
+	tmt_sh("cd '%s' && git merge --abort", repo);
+	resolve(&r, NULL, TM_MERGE_STYLE_MERGE);
+	ck_assert_uint_eq(r.n, 0);
+	tm_resolve_report_clear(&r);
+}
+END_TEST
+
+Suite *resolve_suite(void)
+{
+	Suite *s = suite_create("resolve");
+	TCase *tc = tcase_create("index");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, test_resolve_clean_merge_is_staged);
+	tcase_add_test(tc, test_resolve_conflict_left_unstaged);
+	tcase_add_test(tc, test_resolve_other_files_ignored);
+	tcase_add_test(tc, test_resolve_diff3_style_from_config);
+	tcase_add_test(tc, test_resolve_named_paths_only);
+	tcase_add_test(tc, test_resolve_named_path_without_conflict);
+	tcase_add_test(tc, test_resolve_nothing_to_do);
+	suite_add_tcase(s, tc);
+	return s;
+}
