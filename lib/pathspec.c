@@ -2,21 +2,26 @@
  * git's plain pathspec matching (see pathspec.h): normalisation, the
  * literal prefix test, and globs through POSIX fnmatch(3).
  *
- * Why not libgit2's git_pathspec: it disagrees with git on 9 of 48 cases
- * of the spec-against-path table in tests/unit/check_pathspec.c (figure
- * from issue 9 "Architecture", measured against `git log -- <spec>`), and
- * our answers must be git's, since a thread is stale when `git log
+ * Why not libgit2's git_pathspec: it disagrees with git on 9 of the 48
+ * cases of test_stale_pathspec_table (tests/unit/check_stale.c), figure
+ * from issue 9 "Architecture", re-checked with libgit2 1.5.1
+ * (git_pathspec_matches_path, no flags): it lets "src/auth/" match the
+ * file "src/auth" and "src/a*" + "/" match "src/auth/a.c", and does not
+ * normalise "./", "//", "/./" or "/../", nor match "dir[1]" literally.
+ * Our answers must be git's: a thread is stale when `git log
  * <commit>..HEAD -- <paths>` lists a commit.
  *
  * Globs: git matches a plain pathspec with wildmatch() without
- * WM_PATHNAME, so * and ? cross '/'; that is fnmatch() with no flags
- * (no FNM_PATHNAME, no FNM_PERIOD; backslash escapes on).  It agrees with
- * wildmatch on every well-formed glob.  Where they part, glibc is the
- * more forgiving: a '[' that is never closed is a literal '[' for
- * fnmatch while git's wildmatch then matches nothing (`x[ab*` names
- * "x[abc" for us, nothing for git), and fnmatch reads "[." and "[=" in a
- * bracket as collating elements.  Specs like those name no real path of
- * a project; the literal test below still matches them as git does.
+ * WM_PATHNAME, so * and ? cross '/' (only `:(glob)` magic stops them
+ * there); that is fnmatch() with no flags: no FNM_PATHNAME, no
+ * FNM_PERIOD, backslash escapes on.  Checked against the wildmatch that
+ * lib/stale.c had before (3 million random patterns and paths over the
+ * characters * ? [ ] ! ^ - \ : / . a b c), glibc's fnmatch gave the same
+ * answers except in two corners: a '[' that is never closed is a literal
+ * '[' for fnmatch while git's wildmatch then matches nothing (`x[ab*`
+ * names "x[abc" for us, nothing for git), and fnmatch reads "[." and "[="
+ * inside a bracket as collating elements where git sees a literal '['.
+ * Specs like those name no real path of a project.
  */
 #include "pathspec.h"
 #include "buf.h"

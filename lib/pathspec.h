@@ -30,7 +30,8 @@ void tm_pathspec_parse(tm_pathspec *out, const char *raw);
 void tm_pathspec_free(tm_pathspec *s);
 
 /*
- * Does `s` name repository path `path` (`len` bytes, "src/auth/login.c")?
+ * Does `s` name repository path `path` ("src/auth/login.c", a C string of
+ * `len` bytes)?
  * "src/auth" matches "src/auth" and everything under "src/auth/"; a
  * trailing "/" restricts the match to what is under that folder; a spec
  * with glob characters (* ? [ and \ escapes) also matches a path that the
