@@ -63,7 +63,13 @@ void tm_pathspec_parse(tm_pathspec *s, const char *raw)
 	s->dir_only = b.size > 0 && raw[0] && raw[strlen(raw) - 1] == '/';
 	if (s->dir_only)
 		tm_buf_putc(&b, '/');
-	s->pattern = b.size ? tm_buf_detach(&b) : tm_xstrdup("");
+	if (b.size) {
+		s->pattern = tm_buf_detach(&b);
+	} else {
+		/* "a/.." leaves an empty buffer that still holds memory */
+		tm_buf_release(&b);
+		s->pattern = tm_xstrdup("");
+	}
 	s->glob = strpbrk(s->pattern, "*?[\\") != NULL;
 }
 
