@@ -1,7 +1,7 @@
 /*
  * Staleness (DESIGN.md section 4): which threads' `paths` changed in HEAD
- * since their `commit`, computed for all threads in one revision walk, and
- * the pathspec matching it relies on.
+ * since their `commit`, computed for all threads in one revision walk.
+ * The matching of `paths` is git's pathspecs' (pathspec.h).
  */
 #ifndef TM_STALE_H
 #define TM_STALE_H
@@ -9,6 +9,7 @@
 #include "buf.h"
 #include "git.h"
 #include "model.h"
+#include "pathspec.h" /* tm_pathspec_match, the matching of `paths` */
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -53,8 +54,8 @@ typedef struct {
  * missing: against the empty tree); `changed` is the union of those paths
  * under `paths`, and `newest` the first such commit in git log's order
  * (newest first).  `paths` are pathspecs relative to the repository root
- * (tm_pathspec_match).  One revision walk and one diff per commit serve all
- * threads.
+ * (tm_pathspec_match, pathspec.h).  One revision walk and one diff per commit
+ * serve all threads.
  *
  * Never stale, and not listed anywhere: threads without `paths` (absent or
  * empty), without `commit`, or finished (status done or abandoned).  A
@@ -71,19 +72,6 @@ int tm_stale_compute(tm_stale_report *out, tm_git *g, const char *threads_dir,
 
 /* Free what a report holds and reset it to empty.  NULL is allowed. */
 void tm_stale_report_clear(tm_stale_report *r);
-
-/*
- * Pathspec matching as git does for a plain pathspec (no `:(magic)`):
- * "src/auth" matches "src/auth" and everything under "src/auth/"; a
- * trailing "/" restricts the match to what is under that folder; glob
- * characters (* ? [ and \ escapes) match as git's default pathspec globbing,
- * against the whole path, where * and ? also cross "/"; "." or "" matches
- * everything.  The spec is normalised first: empty and "." components are
- * dropped, ".." removes the previous one (a spec climbing above the root
- * matches nothing), leading "/" are ignored.  `path` is a repository path
- * ("src/auth/login.c").
- */
-bool tm_pathspec_match(const char *spec, const char *path);
 
 /*
  * For the post-commit hook: the ids (sorted, into *out_ids, which the

@@ -1,8 +1,10 @@
 /*
- * Unit tests of lib/stale.c: pathspec matching (also against git's own), the
- * staleness of threads in throwaway repositories built with the real git
- * binary (compared with `git log <commit>..HEAD -- <paths>`), and the
- * one-commit check of the post-commit hook.
+ * Unit tests of the staleness module (lib/stale.c and the stale_*.c files
+ * behind it): pathspecs as staleness matches them (also against git's own;
+ * lib/pathspec.c has its own suite), the staleness of threads in throwaway
+ * repositories built with the real git binary (compared with
+ * `git log <commit>..HEAD -- <paths>`), and the one-commit check of the
+ * post-commit hook.
  */
 #include "lib/stale.h"
 #include "lib/error.h"

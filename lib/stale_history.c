@@ -1,0 +1,350 @@
+/*
+ * Staleness, phase 2: each thread's simplified history (see stale.c for
+ * the whole algorithm).
+ *
+ * The commits from HEAD that some base does not reach, children first
+ * (newest first among those ready), each diffed once against its first
+ * parent (a merge also against its other parents); each changed path is
+ * matched against every thread's pathspecs at once (stale_index.c).  A
+ * T-bit set per commit says whose simplified history reaches it, so that
+ * each thread gets the commits that `git log <commit>..HEAD -- <paths>`
+ * lists: git's default history simplification (revision.c,
+ * try_to_simplify_commit) follows only the first "relevant" parent of a
+ * merge that has the same content under the paths, and then does not show
+ * the merge; otherwise it shows the merge when it differs from its
+ * relevant parents.  A parent is relevant unless git's walk, by date, has
+ * already marked it as reachable from the base when it reaches the merge:
+ * the base's parents from the start, and the parents and grandparents of
+ * the commits reachable from the base that are newer than the merge.  That
+ * reproduces git's answer whenever commits are newer than their parents.
+ * O(N T / 64) plus one diff per commit and per parent of a merge.
+ */
+#include "stale_internal.h"
+#include "treediff.h"
+
+#include <string.h>
+
+/* ---- interned strings (each changed path stored once) ---- */
+
+/* The number of string s, the same for equal strings. */
+static size_t intern(struct interner *in, const char *s)
+{
+	size_t *i = tm_hashmap_puts(&in->map, s, in->names.n);
+
+	if (*i == in->names.n)
+		tm_strv_push(&in->names, s);
+	return *i;
+}
+
+static void interner_free(struct interner *in)
+{
+	tm_strv_clear(&in->names);
+	tm_hashmap_release(&in->map);
+}
+
+/* ---- each thread's history ---- */
+
+/* A thread set of node i's, allocated on first use. */
+static uint64_t *reach_of(struct pass *s, size_t i)
+{
+	struct node *n = &s->w->nodes[i];
+
+	if (!n->reach)
+		n->reach = tm_xcalloc(s->words, sizeof(uint64_t));
+	return n->reach;
+}
+
+/* Threads in `active` that `paths` touch, into `touched`; with `pairs`,
+ * also each (path, thread) pair once into s->pairs. */
+static void match_paths(struct pass *s, const tm_strv *paths, uint64_t *touched,
+                        bool pairs)
+{
+	size_t i, k, t;
+
+	memset(touched, 0, s->words * sizeof(uint64_t));
+	for (i = 0; i < paths->n; i++) {
+		s->hits.n = 0;
+		tm_stale__index_match(&s->x, paths->items[i], &s->hits);
+		s->gen++;
+		for (k = 0; k < s->hits.n; k++) {
+			t = s->hits.v[k];
+			if (!bit_get(s->active, t))
+				continue;
+			bit_set(touched, t);
+			if (pairs && s->stamp[t] != s->gen) {
+				s->stamp[t] = s->gen;
+				sizev_push(&s->pairs, i);
+				sizev_push(&s->pairs, t);
+			}
+		}
+	}
+}
+
+/* Let thread t's history go on to parent p. */
+static void follow(struct pass *s, size_t p, size_t t)
+{
+	if (interesting(&s->w->nodes[p]))
+		bit_set(reach_of(s, p), t);
+}
+
+/* Is `oid` one of node n's parents? */
+static bool has_parent(const struct walk *w, size_t n, const git_oid *oid)
+{
+	size_t k;
+
+	for (k = 0; k < w->nodes[n].nparents; k++)
+		if (git_oid_equal(&w->parent_oid[w->nodes[n].parents + k], oid))
+			return true;
+	return false;
+}
+
+/*
+ * Has `git log` already marked p (reachable from base b) as uninteresting
+ * when its date-ordered walk reaches merge m?  It marks b's parents at the
+ * start; then, for each commit reachable from b that it takes before m
+ * (newer than m), that commit's parents and grandparents.
+ */
+static bool git_knows(struct pass *s, size_t b, size_t p, size_t m)
+{
+	struct walk *w = s->w;
+	const git_oid *oid = &w->nodes[p].oid;
+	int64_t when = w->nodes[m].time;
+	size_t z, k, y;
+
+	if (has_parent(w, b, oid))
+		return true;
+	if (w->nodes[b].time <= when)
+		return false;
+	s->gen++;
+	s->stack.n = 0;
+	w->nodes[b].seen = s->gen;
+	sizev_push(&s->stack, b);
+	while (s->stack.n) {
+		z = s->stack.v[--s->stack.n];
+		if (!(w->nodes[z].flags & F_EXPANDED))
+			continue;
+		for (k = 0; k < w->nodes[z].nparents; k++) {
+			y = parent(w, z, k);
+			if (y == p || has_parent(w, y, oid))
+				return true;
+			if (w->nodes[y].time > when &&
+			    w->nodes[y].seen != s->gen) {
+				w->nodes[y].seen = s->gen;
+				sizev_push(&s->stack, y);
+			}
+		}
+	}
+	return false;
+}
+
+/*
+ * A "relevant" parent in git's sense (revision.c): one its walk has not
+ * marked uninteresting (yet), or the base itself.
+ */
+static bool relevant(struct pass *s, size_t m, size_t p, size_t t)
+{
+	const struct live *l = &s->th[t];
+
+	if (p == l->base_node || !bit_get(row(s->w, p), l->base))
+		return true;
+	return !git_knows(s, l->base_node, p, m);
+}
+
+/*
+ * A merge, for each thread reaching it, as git's try_to_simplify_commit()
+ * sees it: the first relevant parent with the same content under the
+ * thread's paths is the only one followed and the merge is not shown;
+ * otherwise the merge is shown when it differs from its relevant parents
+ * (from its other ones when it has none) and every parent is followed.
+ */
+static void simplify_merge(struct pass *s, size_t c)
+{
+	size_t np = s->w->nodes[c].nparents, t, i, p, nrel;
+	bool rel, same, changed_rel, changed_other, done;
+
+	for (t = 0; t < s->nth; t++) {
+		if (!bit_get(s->active, t))
+			continue;
+		nrel = 0;
+		changed_rel = changed_other = done = false;
+		for (i = 0; i < np && !done; i++) {
+			p = parent(s->w, c, i);
+			rel = relevant(s, c, p, t);
+			same = !bit_get(s->touched + i * s->words, t);
+			nrel += rel;
+			if (same && rel) {
+				follow(s, p, t);
+				done = true;
+			} else if (!same) {
+				changed_rel |= rel;
+				changed_other |= !rel;
+			}
+		}
+		if (done)
+			continue;
+		if (nrel ? changed_rel : changed_other)
+			bit_set(s->shown, t);
+		for (i = 0; i < np; i++)
+			follow(s, parent(s->w, c, i), t);
+	}
+}
+
+/* Record the threads that commit c counts against. */
+static void record(struct pass *s, size_t c)
+{
+	size_t k, t, f;
+
+	/* a commit that also changes the thread's file covers it */
+	memset(s->covers, 0, s->words * sizeof(uint64_t));
+	for (k = 0; k < s->changed.n; k++)
+		for (f = tm_stale__index_file(&s->x, s->changed.items[k]);
+		     f != NONE; f = s->x.file_next[f])
+			bit_set(s->covers, f);
+	for (t = 0; t < s->nth; t++) {
+		if (!bit_get(s->shown, t) || bit_get(s->covers, t))
+			continue;
+		if (!s->th[t].stale) {
+			s->th[t].stale = true;
+			git_oid_cpy(&s->th[t].newest, &s->w->nodes[c].oid);
+		}
+	}
+	for (k = 0; k + 1 < s->pairs.n; k += 2) {
+		struct live *l = &s->th[s->pairs.v[k + 1]];
+
+		t = s->pairs.v[k + 1];
+		if (!bit_get(s->shown, t) || bit_get(s->covers, t))
+			continue;
+		sizev_push(&l->changed,
+		           intern(&s->paths, s->changed.items[s->pairs.v[k]]));
+		if (l->changed.n >= l->compact_at) {
+			sizev_unique(&l->changed);
+			l->compact_at = 2 * l->changed.n + 64;
+		}
+	}
+}
+
+/* Ensure room for `np` per-parent thread sets. */
+static uint64_t *touched_of(struct pass *s, size_t i, size_t np)
+{
+	if (np > s->touched_parents) {
+		free(s->touched);
+		s->touched = tm_xcalloc(np * s->words, sizeof(uint64_t));
+		s->touched_parents = np;
+	}
+	return s->touched + i * s->words;
+}
+
+static int visit(struct pass *s, size_t c)
+{
+	struct walk *w = s->w;
+	const uint64_t *reach = w->nodes[c].reach, *r = row(w, c);
+	size_t np = w->nodes[c].nparents, t, i, k;
+	const git_oid *old;
+	bool any = false;
+	int error;
+
+	if (!reach || !(w->nodes[c].flags & F_EXPANDED))
+		return 0;
+	memset(s->active, 0, s->words * sizeof(uint64_t));
+	for (k = 0; k < s->words; k++) {
+		uint64_t m = reach[k];
+
+		while (m) {
+			t = k * 64 + (size_t)__builtin_ctzll(m);
+			m &= m - 1;
+			if (!bit_get(r, s->th[t].base)) {
+				bit_set(s->active, t);
+				any = true;
+			}
+		}
+	}
+	if (!any)
+		return 0;
+	for (i = 0; i < (np ? np : 1); i++) {
+		tm_strv *out = i ? &s->other : &s->changed;
+
+		tm_strv_clear(out);
+		old = np ? &w->nodes[parent(w, c, i)].tree : NULL;
+		error = tm_treediff(out, w->repo, old, &w->nodes[c].tree);
+		if (error < 0)
+			return error;
+		if (i == 0)
+			s->pairs.n = 0;
+		match_paths(s, out, touched_of(s, i, np ? np : 1), i == 0);
+	}
+	memset(s->shown, 0, s->words * sizeof(uint64_t));
+	if (np >= 2) {
+		simplify_merge(s, c);
+	} else {
+		for (k = 0; k < s->words; k++)
+			s->shown[k] = s->active[k] & s->touched[k];
+		if (np == 1 && interesting(&w->nodes[parent(w, c, 0)])) {
+			uint64_t *pr = reach_of(s, parent(w, c, 0));
+
+			for (k = 0; k < s->words; k++)
+				pr[k] |= s->active[k];
+		}
+	}
+	record(s, c);
+	return 0;
+}
+
+int tm_stale__pass_run(struct pass *s, size_t head)
+{
+	struct walk *w = s->w;
+	struct heap ready = {NULL, 0, 0};
+	size_t i, k, p, c;
+	uint64_t *hr;
+	int error = 0;
+
+	for (i = 0; i < w->n; i++) {
+		if (!interesting(&w->nodes[i]) ||
+		    !(w->nodes[i].flags & F_EXPANDED))
+			continue;
+		for (k = 0; k < w->nodes[i].nparents; k++)
+			w->nodes[parent(w, i, k)].pending++;
+	}
+	if (!interesting(&w->nodes[head]))
+		return 0;
+	hr = reach_of(s, head);
+	for (i = 0; i < s->nth; i++)
+		bit_set(hr, i);
+	tm_stale__heap_push(w, &ready, head);
+	while (ready.n && !error) {
+		c = tm_stale__heap_pop(w, &ready);
+		error = visit(s, c);
+		free(w->nodes[c].reach);
+		w->nodes[c].reach = NULL;
+		if (!(w->nodes[c].flags & F_EXPANDED))
+			continue; /* cannot happen: its parents are unknown */
+		for (k = 0; k < w->nodes[c].nparents; k++) {
+			p = parent(w, c, k);
+			if (interesting(&w->nodes[p]) &&
+			    --w->nodes[p].pending == 0)
+				tm_stale__heap_push(w, &ready, p);
+		}
+	}
+	free(ready.v);
+	return error;
+}
+
+void tm_stale__pass_free(struct pass *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nth; i++)
+		free(s->th[i].changed.v);
+	free(s->th);
+	tm_stale__index_free(&s->x);
+	free(s->active);
+	free(s->covers);
+	free(s->shown);
+	free(s->touched);
+	tm_strv_clear(&s->changed);
+	tm_strv_clear(&s->other);
+	interner_free(&s->paths);
+	free(s->hits.v);
+	free(s->pairs.v);
+	free(s->stamp);
+	free(s->stack.v);
+}

@@ -1,0 +1,109 @@
+/*
+ * Every thread's pathspecs and file, indexed, so that each changed path is
+ * matched against all threads at once: the literal specs in a hash map,
+ * probed with each leading folder of the path; the globs (and "match
+ * everything") tried one by one.
+ */
+#include "stale_internal.h"
+
+#include <string.h>
+
+/* Add item x (whose next link is next[x]) to the chain of `key`. */
+static void chain_add(tm_hashmap *m, const char *key, size_t len, size_t *next,
+                      size_t x)
+{
+	size_t *head = tm_hashmap_put(m, key, len, NONE);
+
+	next[x] = *head;
+	*head = x;
+}
+
+static size_t chain_head(const tm_hashmap *m, const char *key, size_t len)
+{
+	const size_t *head = tm_hashmap_get(m, key, len);
+
+	return head ? *head : NONE;
+}
+
+void tm_stale__index_build(struct index *x, const tm_thread *const *threads,
+                           size_t n, const char *threads_dir)
+{
+	size_t i, k, total = 0;
+	tm_pathspec *s;
+
+	memset(x, 0, sizeof(*x));
+	for (i = 0; i < n; i++)
+		total += threads[i]->paths.n;
+	x->specs = tm_xcalloc(total + 1, sizeof(*x->specs));
+	x->owner = tm_xcalloc(total + 1, sizeof(size_t));
+	x->next = tm_xcalloc(total + 1, sizeof(size_t));
+	x->files = tm_xcalloc(n + 1, sizeof(char *));
+	x->file_next = tm_xcalloc(n + 1, sizeof(size_t));
+	x->nthreads = n;
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < threads[i]->paths.n; k++) {
+			s = &x->specs[x->nspecs];
+			tm_pathspec_parse(s, threads[i]->paths.items[k]);
+			x->owner[x->nspecs] = i;
+			if (s->glob || s->all)
+				sizev_push(&x->other, x->nspecs);
+			else if (!s->never)
+				chain_add(&x->literal, s->pattern, s->len,
+				          x->next, x->nspecs);
+			x->nspecs++;
+		}
+		if (threads_dir) {
+			tm_buf f = TM_BUF_INIT;
+
+			tm_buf_printf(&f, "%s%s.md", threads_dir,
+			              threads[i]->id);
+			x->files[i] = tm_buf_detach(&f);
+			chain_add(&x->file_map, x->files[i],
+			          strlen(x->files[i]), x->file_next, i);
+		}
+	}
+}
+
+void tm_stale__index_free(struct index *x)
+{
+	size_t i;
+
+	for (i = 0; i < x->nspecs; i++)
+		tm_pathspec_free(&x->specs[i]);
+	for (i = 0; i < x->nthreads; i++)
+		free(x->files[i]);
+	free(x->specs);
+	free(x->owner);
+	free(x->next);
+	free(x->files);
+	free(x->file_next);
+	tm_hashmap_release(&x->literal);
+	tm_hashmap_release(&x->file_map);
+	free(x->other.v);
+	memset(x, 0, sizeof(*x));
+}
+
+void tm_stale__index_match(const struct index *x, const char *path,
+                           struct sizev *out)
+{
+	size_t plen = strlen(path), i, k;
+
+	for (i = 1; i <= plen; i++) {
+		if (i < plen && path[i] != '/')
+			continue;
+		for (k = chain_head(&x->literal, path, i); k != NONE;
+		     k = x->next[k])
+			if (i < plen || !x->specs[k].dir_only)
+				sizev_push(out, x->owner[k]);
+	}
+	for (i = 0; i < x->other.n; i++) {
+		k = x->other.v[i];
+		if (tm_pathspec_matches(&x->specs[k], path, plen))
+			sizev_push(out, x->owner[k]);
+	}
+}
+
+size_t tm_stale__index_file(const struct index *x, const char *path)
+{
+	return chain_head(&x->file_map, path, strlen(path));
+}

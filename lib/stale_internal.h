@@ -1,0 +1,227 @@
+/*
+ * Shared by the files of the staleness module only (stale.c, the API;
+ * stale_index.c, every thread's pathspecs indexed; stale_walk.c, phase 1,
+ * the revision walk; stale_history.c, phase 2, each thread's simplified
+ * history): their types and the functions they call in one another.
+ * See stale.c for the algorithm as a whole.
+ */
+#ifndef TM_STALE_INTERNAL_H
+#define TM_STALE_INTERNAL_H
+
+#include "stale.h"
+#include "hashmap.h"
+#include "pathspec.h"
+
+#include <git2.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#define NONE SIZE_MAX
+
+/* ---- bit sets and index arrays ---- */
+
+#define WORDS(nbits) (((nbits) + 63) / 64)
+
+static inline bool bit_get(const uint64_t *b, size_t i)
+{
+	return (b[i / 64] >> (i % 64)) & 1;
+}
+
+static inline void bit_set(uint64_t *b, size_t i)
+{
+	b[i / 64] |= (uint64_t)1 << (i % 64);
+}
+
+/* A growable array of indexes. */
+struct sizev {
+	size_t *v;
+	size_t n, alloc;
+};
+
+static inline void sizev_push(struct sizev *a, size_t x)
+{
+	tm_xgrow((void **)&a->v, &a->alloc, a->n + 1, sizeof(*a->v));
+	a->v[a->n++] = x;
+}
+
+static inline int size_cmp(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Sort and drop duplicates. */
+static inline void sizev_unique(struct sizev *a)
+{
+	size_t i, j = 0;
+
+	if (a->n)
+		qsort(a->v, a->n, sizeof(*a->v), size_cmp);
+	for (i = 0; i < a->n; i++)
+		if (!j || a->v[j - 1] != a->v[i])
+			a->v[j++] = a->v[i];
+	a->n = j;
+}
+
+/* ---- every thread's pathspecs and file, indexed (stale_index.c) ---- */
+
+struct index {
+	tm_pathspec *specs;
+	size_t *owner; /* specs[i] belongs to thread owner[i] */
+	size_t *next;  /* next spec with the same literal pattern */
+	size_t nspecs;
+	tm_hashmap literal; /* head of the chain of the specs without glob
+	                       characters, by pattern */
+	struct sizev other; /* glob and match-everything specs */
+	char **files;       /* thread i's file, or NULL */
+	size_t *file_next;
+	tm_hashmap file_map; /* head of the chain of threads, by file */
+	size_t nthreads;
+};
+
+/* Index the paths and files of `threads` (thread i = threads[i]); the
+ * files are `threads_dir` + id + ".md" (threads_dir NULL: none). */
+void tm_stale__index_build(struct index *x, const tm_thread *const *threads,
+                           size_t n, const char *threads_dir);
+void tm_stale__index_free(struct index *x);
+/* Append to `out` the threads with a spec matching `path` (maybe twice). */
+void tm_stale__index_match(const struct index *x, const char *path,
+                           struct sizev *out);
+/* The first thread whose file is `path` (then chain through file_next),
+ * or NONE. */
+size_t tm_stale__index_file(const struct index *x, const char *path);
+
+/* ---- phase 1: the walk (stale_walk.c) ---- */
+
+enum {
+	F_HEAD = 1,     /* reachable from HEAD */
+	F_FULL = 2,     /* reachable from every base */
+	F_QUEUED = 4,   /* in the walk's queue */
+	F_EXPANDED = 8, /* parents loaded */
+	F_GRAFTED = 16  /* parents missing (shallow): a root, as for git */
+};
+
+struct node {
+	git_oid oid;
+	git_oid tree;
+	int64_t time;   /* committer time */
+	size_t parents; /* first parent in walk.parent_oid / parent_node */
+	unsigned nparents;
+	unsigned flags;
+	size_t base;     /* its index as a base, or NONE */
+	size_t seen;     /* phase 2: last search that met it */
+	size_t pending;  /* phase 2: children still to visit */
+	uint64_t *reach; /* phase 2: threads whose history reaches it */
+};
+
+struct heap {
+	size_t *v;
+	size_t n, alloc;
+};
+
+struct walk {
+	git_repository *repo;
+	struct node *nodes;
+	size_t n, alloc;
+	uint64_t *bits; /* `words` per node: the bases reaching it */
+	size_t words, nbases;
+	uint64_t last_mask; /* the bits of the last word in use */
+	git_oid *parent_oid;
+	size_t *parent_node;
+	size_t nparent, parent_alloc;
+	tm_hashmap table; /* oid -> node */
+	struct heap queue;
+	size_t live; /* queued, from HEAD, not reachable from every base */
+	struct sizev stack;
+	git_oid *shallow;
+	size_t nshallow;
+};
+
+/* The bases reaching node i. */
+static inline uint64_t *row(const struct walk *w, size_t i)
+{
+	return w->bits + i * w->words;
+}
+
+/* From HEAD and not from every base: a commit that may concern a thread. */
+static inline bool interesting(const struct node *n)
+{
+	return (n->flags & (F_HEAD | F_FULL)) == F_HEAD;
+}
+
+/* Node of the k-th parent of `node` (once expanded). */
+static inline size_t parent(const struct walk *w, size_t node, size_t k)
+{
+	return w->parent_node[w->nodes[node].parents + k];
+}
+
+void tm_stale__walk_init(struct walk *w, git_repository *repo);
+void tm_stale__walk_free(struct walk *w);
+/* Size the bit sets for `nbases` bases (once, before the walk). */
+void tm_stale__walk_set_bases(struct walk *w, size_t nbases);
+/*
+ * The node of commit `oid` into *out, loading the commit on first use.
+ * TM_ENOTFOUND (no message) when the repository does not have it.
+ */
+int tm_stale__get_node(struct walk *w, const git_oid *oid, size_t *out);
+/* Start the walk at HEAD (*head, or NONE when unborn) and every base. */
+int tm_stale__walk_start(struct walk *w, size_t *head);
+/* Walk until no queued commit from HEAD concerns any thread. */
+int tm_stale__walk_run(struct walk *w);
+/* Heap of nodes: newest commit first, then in the order they were met. */
+void tm_stale__heap_push(const struct walk *w, struct heap *h, size_t x);
+size_t tm_stale__heap_pop(const struct walk *w, struct heap *h);
+
+/* The commits git treats as parentless ($GIT_COMMON_DIR/shallow), sorted
+ * (malloc'd into *out; none when the repository is not shallow). */
+void tm_stale__read_shallow(git_oid **out, size_t *n, git_repository *repo);
+/* Is `oid` in the sorted list of n shallow commits? */
+bool tm_stale__shallow_has(const git_oid *list, size_t n, const git_oid *oid);
+
+/* ---- phase 2: per-thread histories (stale_history.c) ---- */
+
+/* Each changed path stored once, numbered in the order first met. */
+struct interner {
+	tm_strv names;
+	tm_hashmap map; /* name -> its index in names */
+};
+
+/* A thread that can be stale. */
+struct live {
+	const tm_thread *t;
+	size_t base;          /* index of its base */
+	size_t base_node;     /* node of its base */
+	struct sizev changed; /* interned paths, compacted now and then */
+	size_t compact_at;
+	bool stale;
+	git_oid newest;
+};
+
+struct pass {
+	struct walk *w;
+	struct index x;
+	struct live *th;
+	size_t nth, words;                           /* words of a thread set */
+	uint64_t *active, *covers, *shown, *touched; /* touched: per parent */
+	size_t touched_parents;
+	tm_strv changed, other;
+	struct interner paths;
+	struct sizev hits;
+	struct sizev pairs; /* (path, thread) pairs of the first-parent diff */
+	size_t *stamp, gen; /* per thread: last path paired with it */
+	struct sizev stack;
+};
+
+/* Phase 2 over the interesting nodes, children first, from `head`. */
+int tm_stale__pass_run(struct pass *s, size_t head);
+void tm_stale__pass_free(struct pass *s);
+
+/* ---- errors (stale.c) ---- */
+
+/* Set and return TM_ERROR: "cannot read <what> <oid>: <libgit2's
+ * message>". */
+int tm_stale__git_fail(const char *what, const git_oid *oid);
+
+#endif

@@ -1,0 +1,374 @@
+/*
+ * Staleness, phase 1: one walk from HEAD and from every base at once (see
+ * stale.c for the whole algorithm).
+ *
+ * Newest commit first (git's own order for `git log A..B`).  Each commit
+ * carries a K-bit set, the bases it is reachable from, and a "reachable
+ * from HEAD" flag; both flow from a commit to its parents, and a set that
+ * grows on a commit already expanded flows on to its ancestors, so the
+ * order of the walk costs time, never correctness.  In git's terms every
+ * base is the UNINTERESTING side at once, one bit each.  A commit
+ * reachable from all bases concerns no thread: the walk stops as git's
+ * does, once every queued commit from HEAD is one of those (and a few more
+ * commits for clock skew).  O((N + E) K / 64) time and N K / 64 words.
+ */
+#include "stale_internal.h"
+#include "error.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Commits git keeps walking past the last interesting one (revision.c). */
+#define SLOP 5
+
+/* ---- shallow clones ---- */
+
+static int oid_cmp(const void *a, const void *b)
+{
+	return git_oid_cmp(a, b);
+}
+
+void tm_stale__read_shallow(git_oid **out, size_t *n, git_repository *repo)
+{
+	tm_buf path = TM_BUF_INIT;
+	char line[128];
+	size_t alloc = 0;
+	FILE *f;
+
+	*out = NULL;
+	*n = 0;
+	if (git_repository_is_shallow(repo) != 1)
+		return;
+	tm_buf_printf(&path, "%sshallow", git_repository_commondir(repo));
+	f = fopen(tm_buf_cstr(&path), "re");
+	tm_buf_release(&path);
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		tm_xgrow((void **)out, &alloc, *n + 1, sizeof(git_oid));
+		if (strlen(line) >= GIT_OID_HEXSZ &&
+		    git_oid_fromstrn(&(*out)[*n], line, GIT_OID_HEXSZ) == 0)
+			(*n)++;
+	}
+	fclose(f);
+	if (*n)
+		qsort(*out, *n, sizeof(git_oid), oid_cmp);
+}
+
+bool tm_stale__shallow_has(const git_oid *list, size_t n, const git_oid *oid)
+{
+	return n && bsearch(oid, list, n, sizeof(git_oid), oid_cmp);
+}
+
+/* ---- the walk ---- */
+
+void tm_stale__walk_init(struct walk *w, git_repository *repo)
+{
+	memset(w, 0, sizeof(*w));
+	w->repo = repo;
+	tm_stale__read_shallow(&w->shallow, &w->nshallow, repo);
+}
+
+void tm_stale__walk_free(struct walk *w)
+{
+	size_t i;
+
+	for (i = 0; i < w->n; i++)
+		free(w->nodes[i].reach);
+	free(w->nodes);
+	free(w->bits);
+	free(w->parent_oid);
+	free(w->parent_node);
+	tm_hashmap_release(&w->table);
+	free(w->queue.v);
+	free(w->stack.v);
+	free(w->shallow);
+	memset(w, 0, sizeof(*w));
+}
+
+void tm_stale__walk_set_bases(struct walk *w, size_t nbases)
+{
+	w->nbases = nbases;
+	w->words = WORDS(nbases);
+	w->last_mask =
+	        nbases % 64 ? ((uint64_t)1 << (nbases % 64)) - 1 : UINT64_MAX;
+	w->bits = tm_xcalloc((w->alloc ? w->alloc : 1) * w->words + 1,
+	                     sizeof(uint64_t));
+}
+
+int tm_stale__get_node(struct walk *w, const git_oid *oid, size_t *out)
+{
+	git_commit *c = NULL;
+	struct node *n;
+	size_t i, old = w->alloc, old_parents = w->parent_alloc;
+	const size_t *known = tm_hashmap_get(&w->table, oid->id, GIT_OID_RAWSZ);
+	int error;
+
+	if (known) {
+		*out = *known;
+		return 0;
+	}
+	error = git_commit_lookup(&c, w->repo, oid);
+	if (error == GIT_ENOTFOUND)
+		return TM_ENOTFOUND;
+	if (error < 0)
+		return tm_stale__git_fail("commit", oid);
+	tm_xgrow((void **)&w->nodes, &w->alloc, w->n + 1, sizeof(*w->nodes));
+	if (w->words && w->alloc != old) {
+		w->bits = tm_xrealloc(w->bits,
+		                      w->alloc * w->words * sizeof(uint64_t));
+		memset(w->bits + old * w->words, 0,
+		       (w->alloc - old) * w->words * sizeof(uint64_t));
+	}
+	i = w->n++;
+	n = &w->nodes[i];
+	memset(n, 0, sizeof(*n));
+	git_oid_cpy(&n->oid, oid);
+	git_oid_cpy(&n->tree, git_commit_tree_id(c));
+	n->time = (int64_t)git_commit_time(c);
+	n->nparents = git_commit_parentcount(c);
+	n->parents = w->nparent;
+	n->base = NONE;
+	tm_xgrow((void **)&w->parent_oid, &w->parent_alloc,
+	         w->nparent + n->nparents, sizeof(git_oid));
+	if (w->parent_alloc != old_parents)
+		w->parent_node = tm_xrealloc(w->parent_node,
+		                             w->parent_alloc * sizeof(size_t));
+	for (i = 0; i < n->nparents; i++) {
+		git_oid_cpy(&w->parent_oid[w->nparent],
+		            git_commit_parent_id(c, (unsigned)i));
+		w->parent_node[w->nparent++] = NONE;
+	}
+	git_commit_free(c);
+	/* not `oid`: it may point into parent_oid, which may have moved */
+	tm_hashmap_put(&w->table, w->nodes[w->n - 1].oid.id, GIT_OID_RAWSZ,
+	               w->n - 1);
+	*out = w->n - 1;
+	return 0;
+}
+
+/* Heap order: newest commit first, then in the order they were met. */
+static bool before(const struct walk *w, size_t a, size_t b)
+{
+	if (w->nodes[a].time != w->nodes[b].time)
+		return w->nodes[a].time > w->nodes[b].time;
+	return a < b;
+}
+
+void tm_stale__heap_push(const struct walk *w, struct heap *h, size_t x)
+{
+	size_t i, up;
+
+	tm_xgrow((void **)&h->v, &h->alloc, h->n + 1, sizeof(size_t));
+	for (i = h->n++; i > 0; i = up) {
+		up = (i - 1) / 2;
+		if (!before(w, x, h->v[up]))
+			break;
+		h->v[i] = h->v[up];
+	}
+	h->v[i] = x;
+}
+
+size_t tm_stale__heap_pop(const struct walk *w, struct heap *h)
+{
+	size_t top = h->v[0], last = h->v[--h->n], i = 0, c;
+
+	for (;;) {
+		c = 2 * i + 1;
+		if (c >= h->n)
+			break;
+		if (c + 1 < h->n && before(w, h->v[c + 1], h->v[c]))
+			c++;
+		if (!before(w, h->v[c], last))
+			break;
+		h->v[i] = h->v[c];
+		i = c;
+	}
+	if (h->n)
+		h->v[i] = last;
+	return top;
+}
+
+static void queue_push(struct walk *w, size_t i)
+{
+	w->nodes[i].flags |= F_QUEUED;
+	w->live += interesting(&w->nodes[i]);
+	tm_stale__heap_push(w, &w->queue, i);
+}
+
+static size_t queue_pop(struct walk *w)
+{
+	size_t i = tm_stale__heap_pop(w, &w->queue);
+
+	w->nodes[i].flags &= ~(unsigned)F_QUEUED;
+	w->live -= interesting(&w->nodes[i]);
+	return i;
+}
+
+static bool row_full(const struct walk *w, const uint64_t *r)
+{
+	size_t k;
+
+	for (k = 0; k + 1 < w->words; k++)
+		if (r[k] != UINT64_MAX)
+			return false;
+	return r[k] == w->last_mask;
+}
+
+/* Adjust the count of interesting queued nodes after node n changed. */
+static void recount(struct walk *w, const struct node *n, bool was)
+{
+	if (!(n->flags & F_QUEUED) || was == interesting(n))
+		return;
+	if (was)
+		w->live--;
+	else
+		w->live++;
+}
+
+/* Add a base bit / the HEAD flag to node i; keeps `live` right. */
+static void mark(struct walk *w, size_t i, size_t base, bool head)
+{
+	struct node *n = &w->nodes[i];
+	bool was = interesting(n);
+
+	if (base != NONE)
+		bit_set(row(w, i), base);
+	if (head)
+		n->flags |= F_HEAD;
+	if (row_full(w, row(w, i)))
+		n->flags |= F_FULL;
+	recount(w, n, was);
+}
+
+/* Let what reaches `src` reach `dst`; true when that changed dst. */
+static bool flow_one(struct walk *w, size_t dst, size_t src)
+{
+	struct node *d = &w->nodes[dst];
+	const uint64_t *s = row(w, src);
+	uint64_t *r = row(w, dst), v;
+	bool was = interesting(d), changed = false, grew = false;
+	size_t k;
+
+	if ((w->nodes[src].flags & F_HEAD) && !(d->flags & F_HEAD)) {
+		d->flags |= F_HEAD;
+		changed = true;
+	}
+	if (!(d->flags & F_FULL)) {
+		for (k = 0; k < w->words; k++) {
+			v = r[k] | s[k];
+			grew |= v != r[k];
+			r[k] = v;
+		}
+		if (grew && row_full(w, r))
+			d->flags |= F_FULL;
+	}
+	recount(w, d, was);
+	return changed || grew;
+}
+
+/* Let what reaches `start` reach its ancestors among the expanded nodes. */
+static void flow(struct walk *w, size_t start)
+{
+	size_t c, k, p;
+
+	w->stack.n = 0;
+	sizev_push(&w->stack, start);
+	while (w->stack.n) {
+		c = w->stack.v[--w->stack.n];
+		for (k = 0; k < w->nodes[c].nparents; k++) {
+			p = parent(w, c, k);
+			if (flow_one(w, p, c) &&
+			    (w->nodes[p].flags & F_EXPANDED))
+				sizev_push(&w->stack, p);
+		}
+	}
+}
+
+/* Load node c's parents, queue the new ones, pass c's marks on. */
+static int expand(struct walk *w, size_t c)
+{
+	struct node *n = &w->nodes[c];
+	size_t k, p, np = n->nparents, first = n->parents;
+	bool missing = tm_stale__shallow_has(w->shallow, w->nshallow, &n->oid);
+	int error;
+
+	for (k = 0; !missing && k < np; k++) {
+		error = tm_stale__get_node(w, &w->parent_oid[first + k], &p);
+		if (error == TM_ENOTFOUND)
+			missing = true;
+		else if (error < 0)
+			return error;
+		else
+			w->parent_node[first + k] = p;
+	}
+	n = &w->nodes[c];
+	n->flags |= F_EXPANDED;
+	if (missing) {
+		n->nparents = 0;
+		n->flags |= F_GRAFTED;
+		return 0;
+	}
+	for (k = 0; k < np; k++) {
+		p = parent(w, c, k);
+		if (!(w->nodes[p].flags & (F_QUEUED | F_EXPANDED)))
+			queue_push(w, p);
+	}
+	flow(w, c);
+	return 0;
+}
+
+/* Walk until no queued commit from HEAD concerns any thread (see top). */
+int tm_stale__walk_run(struct walk *w)
+{
+	int64_t date = INT64_MAX;
+	int slop = SLOP, error;
+	size_t c;
+
+	while (w->queue.n) {
+		c = queue_pop(w);
+		if ((error = expand(w, c)) < 0)
+			return error;
+		if (interesting(&w->nodes[c])) {
+			date = w->nodes[c].time;
+			continue;
+		}
+		if (!w->queue.n)
+			break;
+		if (date <= w->nodes[w->queue.v[0]].time || w->live)
+			slop = SLOP;
+		else if (--slop == 0)
+			break;
+	}
+	return 0;
+}
+
+int tm_stale__walk_start(struct walk *w, size_t *head)
+{
+	git_oid oid;
+	size_t i, nbase = w->n;
+	int error;
+
+	*head = NONE;
+	error = git_reference_name_to_id(&oid, w->repo, "HEAD");
+	if (error == GIT_ENOTFOUND || error == GIT_EUNBORNBRANCH)
+		return 0;
+	if (error < 0)
+		return tm_error_set(TM_ERROR, "cannot resolve HEAD: %s",
+		                    git_error_last() ? git_error_last()->message
+		                                     : "libgit2 error");
+	error = tm_stale__get_node(w, &oid, head);
+	if (error == TM_ENOTFOUND)
+		return tm_error_set(TM_ERROR, "HEAD names a missing commit");
+	if (error < 0)
+		return error;
+	for (i = 0; i < nbase; i++)
+		if (w->nodes[i].base != NONE)
+			mark(w, i, w->nodes[i].base, false);
+	mark(w, *head, NONE, true);
+	for (i = 0; i < w->n; i++)
+		if (i == *head || w->nodes[i].base != NONE)
+			queue_push(w, i);
+	return 0;
+}
