@@ -6,7 +6,7 @@
 #include "doctor_internal.h"
 #include "store_internal.h"
 
-#include "atomic.h"
+#include "fs.h"
 #include "error.h"
 
 #include <fcntl.h>

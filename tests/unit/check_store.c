@@ -2,7 +2,7 @@
 #include "lib/store.h"
 #include "lib/error.h"
 #include "lib/frontmatter.h"
-#include "lib/atomic.h"
+#include "lib/fs.h"
 #include "lib/store_internal.h"
 #include "test_util.h"
 
