@@ -50,9 +50,9 @@ static char **make_history(const char *dir, unsigned ncommits)
 	unsigned c, k;
 
 	snprintf(cmd, sizeof(cmd),
-	         "cd '%s' && git fast-import --quiet "
-	         "--export-marks=.git/bench-marks",
-	         dir);
+		 "cd '%s' && git fast-import --quiet "
+		 "--export-marks=.git/bench-marks",
+		 dir);
 	f = popen(cmd, "w");
 	if (!f)
 		die("fast-import");
@@ -61,13 +61,13 @@ static char **make_history(const char *dir, unsigned ncommits)
 
 		fprintf(f, "commit refs/heads/main\nmark :%u\n", c);
 		fprintf(f, "committer Bench <bench@example.com> %u +0000\n",
-		        1700000000u + c * 60);
+			1700000000u + c * 60);
 		fprintf(f, "data <<EOF\ncommit %u\nEOF\n", c);
 		if (c > 1)
 			fprintf(f, "from :%u\n", c - 1);
 		for (k = 0; k < nfiles; k++) {
 			fprintf(f, "M 100644 inline src/d%02u/f%u.txt\n",
-			        rnd(100), rnd(10));
+				rnd(100), rnd(10));
 			fprintf(f, "data <<EOF\n%u %u\nEOF\n", c, k);
 		}
 		fputc('\n', f);
@@ -91,7 +91,7 @@ static char **make_history(const char *dir, unsigned ncommits)
 }
 
 static const char summary[] = "## Decisions\n- one\n- two\n\n## State\n"
-                              "- working on it\n";
+			      "- working on it\n";
 
 /* Plain writes: the generator does not need the store's fsyncs. */
 static void write_thread(const char *dir, const tm_thread *t)
@@ -101,7 +101,7 @@ static void write_thread(const char *dir, const tm_thread *t)
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/.threadmind/threads/bench/%s.md", dir,
-	         t->id);
+		 t->id);
 	tm_frontmatter_write(&data, t);
 	f = fopen(path, "w");
 	if (!f || fwrite(data.ptr, 1, data.size, f) != data.size ||
@@ -127,14 +127,14 @@ int main(int argc, char **argv)
 	if (argc > 4)
 		rng ^= strtoull(argv[4], NULL, 10) * 2654435761ULL;
 	snprintf(cmd, sizeof(cmd),
-	         "rm -rf '%s' && git init -q -b main '%s' && "
-	         "git -C '%s' config user.name Bench && "
-	         "git -C '%s' config user.email bench@example.com",
-	         argv[1], argv[1], argv[1], argv[1]);
+		 "rm -rf '%s' && git init -q -b main '%s' && "
+		 "git -C '%s' config user.name Bench && "
+		 "git -C '%s' config user.email bench@example.com",
+		 argv[1], argv[1], argv[1], argv[1]);
 	sh(cmd);
 	shas = make_history(argv[1], ncommits);
 	snprintf(cmd, sizeof(cmd), "cd '%s' && git checkout -q -f main",
-	         argv[1]);
+		 argv[1]);
 	sh(cmd);
 	if (tm_store_init(&s, argv[1], "Bench", NULL) < 0)
 		die("init");
@@ -151,7 +151,7 @@ int main(int argc, char **argv)
 		depth[i] = depth[parent] + 1;
 		snprintf(id, sizeof(id), "t%05u", i);
 		snprintf(title, sizeof(title), "Thread %u: part %u", i,
-		         rnd(1000));
+			 rnd(1000));
 		tm_strv_push(&ids, id);
 		t->id = strdup(id);
 		t->title = strdup(title);
@@ -179,8 +179,8 @@ int main(int argc, char **argv)
 	}
 	tm_store_free(s);
 	snprintf(cmd, sizeof(cmd),
-	         "cd '%s' && git add .threadmind && git commit -q -m threads",
-	         argv[1]);
+		 "cd '%s' && git add .threadmind && git commit -q -m threads",
+		 argv[1]);
 	sh(cmd);
 	tm_strv_clear(&ids);
 	for (i = 0; i <= ncommits; i++)

@@ -74,7 +74,7 @@ int main(int argc, char **argv)
 		optind++;
 	if (optind >= argc || runs < 1) {
 		fprintf(stderr,
-		        "usage: measure [-n RUNS] [-s SETUP] -- CMD...\n");
+			"usage: measure [-n RUNS] [-s SETUP] -- CMD...\n");
 		return 2;
 	}
 	t = calloc((size_t)runs, sizeof(double));
@@ -94,7 +94,7 @@ int main(int argc, char **argv)
 		if (run(argv + optind, &rss) != 0 &&
 		    !getenv("MEASURE_ANY_EXIT")) {
 			fprintf(stderr, "measure: command failed: %s\n",
-			        argv[optind]);
+				argv[optind]);
 			return 1;
 		}
 		t[i] = now_ms() - start;

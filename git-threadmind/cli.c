@@ -70,9 +70,9 @@ static void auto_migrate(void)
 	if (tm_migrate_run(&report, cli.store, false, false) < 0)
 		die("upgrade from 0.4 failed: %s", tm_error_last());
 	fprintf(stderr,
-	        "threadmind: upgraded .threadmind/ from 0.4 (%zu change%s: "
-	        "trees/ aligned and deleted); commit it\n",
-	        report.n, report.n == 1 ? "" : "s");
+		"threadmind: upgraded .threadmind/ from 0.4 (%zu change%s: "
+		"trees/ aligned and deleted); commit it\n",
+		report.n, report.n == 1 ? "" : "s");
 	tm_strv_clear(&report);
 }
 
@@ -93,7 +93,7 @@ bool cli_open_flags(unsigned flags)
 		auto_migrate();
 	if (!(flags & CLI_OPEN_NO_PROJECT) &&
 	    tm_store_current_project(&cli.project, cli.store,
-	                             global_opts.project) < 0)
+				     global_opts.project) < 0)
 		die_lib();
 	return true;
 }
@@ -143,7 +143,7 @@ char *cli_active_thread(const tm_thread *const *threads, size_t n)
 
 	if (tm_store_load_config(&cfg, cli.store) < 0 ||
 	    tm_store_active_thread(&id, cli.store, cli.project, cfg, threads,
-	                           n) < 0)
+				   n) < 0)
 		die_lib();
 	tm_config_free(cfg);
 	return id;
@@ -204,10 +204,10 @@ const char *cli_c(const char *name)
 	static const struct {
 		const char *name, *seq;
 	} colors[] = {
-	        {"red", "\033[31m"},    {"green", "\033[32m"},
-	        {"yellow", "\033[33m"}, {"blue", "\033[34m"},
-	        {"cyan", "\033[36m"},   {"dim", "\033[2m"},
-	        {"bold", "\033[1m"},    {"reset", "\033[m"},
+		{"red", "\033[31m"},    {"green", "\033[32m"},
+		{"yellow", "\033[33m"}, {"blue", "\033[34m"},
+		{"cyan", "\033[36m"},   {"dim", "\033[2m"},
+		{"bold", "\033[1m"},    {"reset", "\033[m"},
 	};
 	size_t i;
 
@@ -257,9 +257,9 @@ cJSON *cli_thread_json(const tm_thread *t, bool active, unsigned flags)
 		unsigned bit;
 		const char *name;
 	} names[] = {{TM_TREE_ORPHAN, "orphan"},
-	             {TM_TREE_CYCLE, "cycle"},
-	             {CLI_FLAG_STALE, "stale"},
-	             {CLI_FLAG_UNREADABLE, "unreadable"}};
+		     {TM_TREE_CYCLE, "cycle"},
+		     {CLI_FLAG_STALE, "stale"},
+		     {CLI_FLAG_UNREADABLE, "unreadable"}};
 	cJSON *o = cJSON_CreateObject(), *arr;
 	size_t i;
 
@@ -275,13 +275,13 @@ cJSON *cli_thread_json(const tm_thread *t, bool active, unsigned flags)
 	arr = cJSON_AddArrayToObject(o, "paths");
 	for (i = 0; i < t->paths.n; i++)
 		cJSON_AddItemToArray(arr,
-		                     cJSON_CreateString(t->paths.items[i]));
+				     cJSON_CreateString(t->paths.items[i]));
 	add_string_or_null(o, "mergedInto", t->merged_into);
 	cJSON_AddBoolToObject(o, "active", active);
 	arr = cJSON_AddArrayToObject(o, "flags");
 	for (i = 0; i < sizeof(names) / sizeof(*names); i++)
 		if (flags & names[i].bit)
 			cJSON_AddItemToArray(arr,
-			                     cJSON_CreateString(names[i].name));
+					     cJSON_CreateString(names[i].name));
 	return o;
 }

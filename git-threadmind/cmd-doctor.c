@@ -7,8 +7,8 @@
 #include <string.h>
 
 static const char *const doctor_usage[] = {
-        "git threadmind doctor [--fix]",
-        NULL,
+	"git threadmind doctor [--fix]",
+	NULL,
 };
 
 static void print_problems(const tm_doctor_report *r)
@@ -33,9 +33,9 @@ int cmd_doctor(int argc, const char **argv)
 {
 	bool fix = false;
 	const struct option opts[] = {
-	        OPT_BOOL_(0, "fix", &fix, "repair what is safe to repair"),
-	        OPT_GLOBALS,
-	        OPT_END_(),
+		OPT_BOOL_(0, "fix", &fix, "repair what is safe to repair"),
+		OPT_GLOBALS,
+		OPT_END_(),
 	};
 	tm_doctor_options o = TM_DOCTOR_OPTIONS_INIT;
 	tm_doctor_report r = TM_DOCTOR_REPORT_INIT;

@@ -18,8 +18,8 @@
 #define EDIT_FILE "THREADMIND_SUMMARY.md"
 
 static const char *const edit_usage[] = {
-        "git threadmind edit <thread>",
-        NULL,
+	"git threadmind edit <thread>",
+	NULL,
 };
 
 /* Where the summary is edited, and what to remove afterwards. */
@@ -71,7 +71,7 @@ static void write_edit_file(const char *path, const char *text)
 	if (unlink(path) < 0 && errno != ENOENT)
 		die("cannot remove '%s': %s", path, strerror(errno));
 	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-	          0666);
+		  0666);
 	if (fd < 0)
 		die("cannot create '%s': %s", path, strerror(errno));
 	while (done < len) {
@@ -116,11 +116,11 @@ static const char *choose_editor(void)
 	const char *term = getenv("TERM"), *editor;
 
 	if (tm_git_config_string(&core_editor, tm_store_git(cli.store),
-	                         "core.editor") < 0)
+				 "core.editor") < 0)
 		core_editor = NULL;
 	tm_error_clear();
 	editor = tm_summary_editor(getenv("GIT_EDITOR"), core_editor,
-	                           getenv("VISUAL"), getenv("EDITOR"), term);
+				   getenv("VISUAL"), getenv("EDITOR"), term);
 	if (!editor)
 		die("terminal is dumb, but EDITOR unset: set GIT_EDITOR, "
 		    "core.editor or EDITOR, or use 'git threadmind summary'");
@@ -144,8 +144,8 @@ static bool run_editor(const char *editor, const char *path)
 	tm_buf_printf(&cmd, "%s \"$@\"", editor);
 	if (hint)
 		fprintf(stderr,
-		        "hint: Waiting for your editor to close the file...%c",
-		        dumb ? '\n' : ' ');
+			"hint: Waiting for your editor to close the file...%c",
+			dumb ? '\n' : ' ');
 	fflush(stdout);
 	fflush(stderr);
 	pid = fork();
@@ -177,7 +177,7 @@ static bool run_editor(const char *editor, const char *path)
  * about thread `id`.
  */
 static void die_kept(const char *path, const char *msg, const char *id)
-        __attribute__((noreturn));
+	__attribute__((noreturn));
 static void die_kept(const char *path, const char *msg, const char *id)
 {
 	char *copy = tm_xstrdup(msg);
@@ -220,8 +220,8 @@ int cmd_edit(int argc, const char **argv)
 	if (outcome != TM_SUMMARY_CHANGED) {
 		edit_file_remove(&file);
 		fprintf(stderr, "Aborting: summary %s; '%s' was not changed\n",
-		        outcome == TM_SUMMARY_EMPTY ? "empty" : "unchanged",
-		        id);
+			outcome == TM_SUMMARY_EMPTY ? "empty" : "unchanged",
+			id);
 		exit(EXIT_NEGATIVE);
 	}
 
@@ -231,9 +231,9 @@ int cmd_edit(int argc, const char **argv)
 	o.expect_body = t->body ? t->body : "";
 	o.expect_len = t->body_len;
 	if (tm_store_write_summary(&outcome, cli.store, cli.project, id,
-	                           tm_buf_cstr(&text), text.size, &o) < 0)
+				   tm_buf_cstr(&text), text.size, &o) < 0)
 		die_kept(file.path, tm_error_last(),
-		         tm_error_last_code() == TM_ECONFLICT ? id : NULL);
+			 tm_error_last_code() == TM_ECONFLICT ? id : NULL);
 
 	edit_file_remove(&file);
 	note("Updated the summary of '%s'", id);

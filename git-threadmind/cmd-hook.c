@@ -25,8 +25,8 @@
 #define REWRITE_MAX (64u * 1024 * 1024)
 
 static const char *const hook_usage[] = {
-        "git threadmind hook <name> [<args>…]",
-        NULL,
+	"git threadmind hook <name> [<args>…]",
+	NULL,
 };
 
 struct hook {
@@ -39,7 +39,7 @@ struct hook {
 
 /* One line "threadmind: …" on stderr, at most MAX_LINES per run. */
 static void say(struct hook *h, const char *fmt, ...)
-        __attribute__((format(printf, 2, 3)));
+	__attribute__((format(printf, 2, 3)));
 
 static void say(struct hook *h, const char *fmt, ...)
 {

@@ -8,19 +8,19 @@
 #include <unistd.h>
 
 static const char *const init_usage[] = {
-        "git threadmind init [--title <title>] [--mode solo|team]",
-        NULL,
+	"git threadmind init [--title <title>] [--mode solo|team]",
+	NULL,
 };
 
 int cmd_init(int argc, const char **argv)
 {
 	const char *title = NULL, *mode = NULL;
 	const struct option opts[] = {
-	        OPT_STRING_(0, "title", &title, "title",
-	                    "project title (default: the folder's name)"),
-	        OPT_STRING_(0, "mode", &mode, "mode", "solo (default) or team"),
-	        OPT_GLOBALS,
-	        OPT_END_(),
+		OPT_STRING_(0, "title", &title, "title",
+			    "project title (default: the folder's name)"),
+		OPT_STRING_(0, "mode", &mode, "mode", "solo (default) or team"),
+		OPT_GLOBALS,
+		OPT_END_(),
 	};
 	tm_store *s = NULL;
 	tm_project *p = NULL;
@@ -31,7 +31,7 @@ int cmd_init(int argc, const char **argv)
 		usage_msg(init_usage, opts, "init takes no arguments");
 	if (mode && strcmp(mode, "solo") && strcmp(mode, "team"))
 		usage_msg(init_usage, opts,
-		          "--mode must be 'solo' or 'team', not '%s'", mode);
+			  "--mode must be 'solo' or 'team', not '%s'", mode);
 	cwd = getcwd(NULL, 0);
 	if (!cwd)
 		die("cannot read the current folder: %s", strerror(errno));

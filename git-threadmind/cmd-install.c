@@ -15,13 +15,13 @@
 #include <unistd.h>
 
 static const char *const install_usage[] = {
-        "git threadmind install [--global] [--manual]",
-        NULL,
+	"git threadmind install [--global] [--manual]",
+	NULL,
 };
 
 static const char *const uninstall_usage[] = {
-        "git threadmind uninstall [--global] [--attributes] [--manual]",
-        NULL,
+	"git threadmind uninstall [--global] [--attributes] [--manual]",
+	NULL,
 };
 
 /* Open the repository (NULL outside one) and the store (NULL when none). */
@@ -286,12 +286,12 @@ int cmd_install(int argc, const char **argv)
 {
 	bool global = false, manual = false;
 	const struct option opts[] = {
-	        OPT_BOOL_(0, "global", &global,
-	                  "merge driver config in the global git config"),
-	        OPT_BOOL_(0, "manual", &manual,
-	                  "write nothing; print every step instead"),
-	        OPT_GLOBALS,
-	        OPT_END_(),
+		OPT_BOOL_(0, "global", &global,
+			  "merge driver config in the global git config"),
+		OPT_BOOL_(0, "manual", &manual,
+			  "write nothing; print every step instead"),
+		OPT_GLOBALS,
+		OPT_END_(),
 	};
 
 	if (parse_options(argc, argv, opts, install_usage) != 0)
@@ -303,20 +303,20 @@ int cmd_uninstall(int argc, const char **argv)
 {
 	bool global = false, manual = false, attributes = false;
 	const struct option opts[] = {
-	        OPT_BOOL_(0, "global", &global,
-	                  "remove the merge driver config from the global git "
-	                  "config"),
-	        OPT_BOOL_(
-	                0, "attributes", &attributes,
-	                "also remove the lines of .threadmind/.gitattributes"),
-	        OPT_BOOL_(0, "manual", &manual,
-	                  "change nothing; print every step instead"),
-	        OPT_GLOBALS,
-	        OPT_END_(),
+		OPT_BOOL_(0, "global", &global,
+			  "remove the merge driver config from the global git "
+			  "config"),
+		OPT_BOOL_(
+			0, "attributes", &attributes,
+			"also remove the lines of .threadmind/.gitattributes"),
+		OPT_BOOL_(0, "manual", &manual,
+			  "change nothing; print every step instead"),
+		OPT_GLOBALS,
+		OPT_END_(),
 	};
 
 	if (parse_options(argc, argv, opts, uninstall_usage) != 0)
 		usage_msg(uninstall_usage, opts,
-		          "uninstall takes no arguments");
+			  "uninstall takes no arguments");
 	return run(true, global, manual, attributes);
 }

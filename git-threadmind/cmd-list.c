@@ -8,9 +8,9 @@
 #include <string.h>
 
 static const char *const list_usage[] = {
-        "git threadmind list [--all] [--status <status>] [--branch <branch>] "
-        "[--json]",
-        NULL,
+	"git threadmind list [--all] [--status <status>] [--branch <branch>] "
+	"[--json]",
+	NULL,
 };
 
 static const char *status_name(const tm_thread *t)
@@ -32,14 +32,14 @@ int cmd_list(int argc, const char **argv)
 	bool all = false, as_json = false;
 	const char *status = NULL, *branch = NULL;
 	const struct option opts[] = {
-	        OPT_BOOL_('a', "all", &all, "also list done and abandoned"),
-	        OPT_STRING_(0, "status", &status, "status",
-	                    "only this status: active, done, abandoned, all"),
-	        OPT_STRING_(0, "branch", &branch, "branch",
-	                    "only threads of this git branch"),
-	        OPT_BOOL_(0, "json", &as_json, "print JSON (docs/json.md)"),
-	        OPT_GLOBALS,
-	        OPT_END_(),
+		OPT_BOOL_('a', "all", &all, "also list done and abandoned"),
+		OPT_STRING_(0, "status", &status, "status",
+			    "only this status: active, done, abandoned, all"),
+		OPT_STRING_(0, "branch", &branch, "branch",
+			    "only threads of this git branch"),
+		OPT_BOOL_(0, "json", &as_json, "print JSON (docs/json.md)"),
+		OPT_GLOBALS,
+		OPT_END_(),
 	};
 	struct view v;
 	cJSON *doc = NULL, *arr = NULL;
@@ -68,7 +68,7 @@ int cmd_list(int argc, const char **argv)
 			continue;
 		if (as_json) {
 			cJSON_AddItemToArray(
-			        arr, cli_thread_json(t, active, v.flags[k]));
+				arr, cli_thread_json(t, active, v.flags[k]));
 			continue;
 		}
 		printf("%s%s%s%-*s  %s%-9s%s  %-24s  %s\n",

@@ -11,8 +11,8 @@
 #include <stdlib.h>
 
 static const char *const merge_usage[] = {
-        "git threadmind merge <thread>",
-        NULL,
+	"git threadmind merge <thread>",
+	NULL,
 };
 
 int cmd_merge(int argc, const char **argv)

@@ -3,20 +3,20 @@
 #include "cli.h"
 
 static const char *const migrate_usage[] = {
-        "git threadmind migrate [--dry-run] [--prune]",
-        NULL,
+	"git threadmind migrate [--dry-run] [--prune]",
+	NULL,
 };
 
 int cmd_migrate(int argc, const char **argv)
 {
 	bool dry_run = false, prune = false;
 	const struct option opts[] = {
-	        OPT_BOOL_('n', "dry-run", &dry_run,
-	                  "print what would change, write nothing"),
-	        OPT_BOOL_(0, "prune", &prune,
-	                  "also delete the 0.4 stats/ folder"),
-	        OPT_GLOBALS,
-	        OPT_END_(),
+		OPT_BOOL_('n', "dry-run", &dry_run,
+			  "print what would change, write nothing"),
+		OPT_BOOL_(0, "prune", &prune,
+			  "also delete the 0.4 stats/ folder"),
+		OPT_GLOBALS,
+		OPT_END_(),
 	};
 	tm_strv report = TM_STRV_INIT;
 	size_t i;

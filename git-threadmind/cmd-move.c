@@ -7,8 +7,8 @@
 #include <stdlib.h>
 
 static const char *const move_usage[] = {
-        "git threadmind move <thread> <new-parent>",
-        NULL,
+	"git threadmind move <thread> <new-parent>",
+	NULL,
 };
 
 int cmd_move(int argc, const char **argv)
@@ -21,7 +21,7 @@ int cmd_move(int argc, const char **argv)
 
 	if (parse_options(argc, argv, opts, move_usage) != 2)
 		usage_msg(move_usage, opts,
-		          "move takes a thread and its new parent");
+			  "move takes a thread and its new parent");
 	cli_open();
 	id = cli_resolve_thread(argv[0]);
 	parent = cli_resolve_thread(argv[1]);

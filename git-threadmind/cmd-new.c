@@ -5,9 +5,9 @@
 #include <stdlib.h>
 
 static const char *const new_usage[] = {
-        "git threadmind new <title> [--parent <thread>] [--paths <path>,...] "
-        "[--switch]",
-        NULL,
+	"git threadmind new <title> [--parent <thread>] [--paths <path>,...] "
+	"[--switch]",
+	NULL,
 };
 
 int cmd_new(int argc, const char **argv)
@@ -16,14 +16,14 @@ int cmd_new(int argc, const char **argv)
 	bool do_switch = false;
 	tm_strv paths = TM_STRV_INIT;
 	const struct option opts[] = {
-	        OPT_STRING_(0, "parent", &parent_arg, "thread",
-	                    "parent thread (default: the active thread)"),
-	        OPT_LIST_(0, "paths", &paths, "path,...",
-	                  "paths the summary covers (repeatable)"),
-	        OPT_BOOL_(0, "switch", &do_switch,
-	                  "make the new thread the active one"),
-	        OPT_GLOBALS,
-	        OPT_END_(),
+		OPT_STRING_(0, "parent", &parent_arg, "thread",
+			    "parent thread (default: the active thread)"),
+		OPT_LIST_(0, "paths", &paths, "path,...",
+			  "paths the summary covers (repeatable)"),
+		OPT_BOOL_(0, "switch", &do_switch,
+			  "make the new thread the active one"),
+		OPT_GLOBALS,
+		OPT_END_(),
 	};
 	tm_new_thread_options o = TM_NEW_THREAD_OPTIONS_INIT;
 	tm_buf title = TM_BUF_INIT;
@@ -41,7 +41,7 @@ int cmd_new(int argc, const char **argv)
 	}
 	cli_open();
 	parent = parent_arg ? cli_resolve_thread(parent_arg)
-	                    : cli_active_thread(NULL, 0);
+			    : cli_active_thread(NULL, 0);
 	o.title = tm_buf_cstr(&title);
 	o.parent = parent;
 	o.paths = paths.n ? &paths : NULL;

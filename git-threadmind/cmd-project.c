@@ -9,19 +9,19 @@
 #include <string.h>
 
 static const char *const project_usage[] = {
-        "git threadmind project [list] [--json]",
-        "git threadmind project new <title> [--mode solo|team]",
-        "git threadmind project use <project>",
-        NULL,
+	"git threadmind project [list] [--json]",
+	"git threadmind project new <title> [--mode solo|team]",
+	"git threadmind project use <project>",
+	NULL,
 };
 
 static bool as_json;
 static const char *mode;
 static const struct option project_opts[] = {
-        OPT_BOOL_(0, "json", &as_json, "list: print JSON (docs/json.md)"),
-        OPT_STRING_(0, "mode", &mode, "mode", "new: solo (default) or team"),
-        OPT_GLOBALS,
-        OPT_END_(),
+	OPT_BOOL_(0, "json", &as_json, "list: print JSON (docs/json.md)"),
+	OPT_STRING_(0, "mode", &mode, "mode", "new: solo (default) or team"),
+	OPT_GLOBALS,
+	OPT_END_(),
 };
 
 static void list_projects(tm_strv *ids)
@@ -88,11 +88,11 @@ static int project_list(void)
 			cJSON_AddStringToObject(o, "id", id);
 			add_string_or_null(o, "title", title);
 			add_string_or_null(o, "systemContext",
-			                   tm_project_get(p, "systemContext"));
+					   tm_project_get(p, "systemContext"));
 			add_string_or_null(o, "mode",
-			                   tm_project_get(p, "mode"));
+					   tm_project_get(p, "mode"));
 			add_string_or_null(o, "rootThreadId",
-			                   tm_project_get(p, "rootThreadId"));
+					   tm_project_get(p, "rootThreadId"));
 			cJSON_AddBoolToObject(o, "active", active);
 			cJSON_AddItemToArray(arr, o);
 		} else {
@@ -165,25 +165,25 @@ int cmd_project(int argc, const char **argv)
 	sub = n ? argv[0] : "list";
 	if (strcmp(sub, "list") && strcmp(sub, "new") && strcmp(sub, "use"))
 		usage_msg(project_usage, project_opts,
-		          "unknown project command '%s'", sub);
+			  "unknown project command '%s'", sub);
 	if (as_json && strcmp(sub, "list"))
 		usage_msg(project_usage, project_opts,
-		          "--json is for 'project list'");
+			  "--json is for 'project list'");
 	if (mode && strcmp(sub, "new"))
 		usage_msg(project_usage, project_opts,
-		          "--mode is for 'project new'");
+			  "--mode is for 'project new'");
 	if (!strcmp(sub, "list") && n > 1)
 		usage_msg(project_usage, project_opts,
-		          "project list takes no arguments");
+			  "project list takes no arguments");
 	if (!strcmp(sub, "new") && n < 2)
 		usage_msg(project_usage, project_opts,
-		          "project new needs a title");
+			  "project new needs a title");
 	if (mode && strcmp(mode, "solo") && strcmp(mode, "team"))
 		usage_msg(project_usage, project_opts,
-		          "--mode must be 'solo' or 'team', not '%s'", mode);
+			  "--mode must be 'solo' or 'team', not '%s'", mode);
 	if (!strcmp(sub, "use") && n != 2)
 		usage_msg(project_usage, project_opts,
-		          "project use takes one project");
+			  "project use takes one project");
 	/* No current project needed: these commands choose one. */
 	cli_open_flags(CLI_OPEN_NO_PROJECT);
 	if (!strcmp(sub, "list"))

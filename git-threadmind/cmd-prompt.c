@@ -9,8 +9,8 @@
 #include <unistd.h>
 
 static const char *const prompt_usage[] = {
-        "git threadmind prompt",
-        NULL,
+	"git threadmind prompt",
+	NULL,
 };
 
 /* The active thread id, or NULL on any error.  In the usual case (a

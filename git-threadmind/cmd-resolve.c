@@ -14,8 +14,8 @@
 #include <unistd.h>
 
 static const char *const resolve_usage[] = {
-        "git threadmind resolve [<file>...]",
-        NULL,
+	"git threadmind resolve [<file>...]",
+	NULL,
 };
 
 /* `arg` (relative to the current folder) as a repository path. */
@@ -56,8 +56,8 @@ static char *repo_path(const char *workdir, const char *arg)
 					    arg);
 				slash = strrchr(out.ptr, '/');
 				tm_buf_truncate(
-				        &out,
-				        slash ? (size_t)(slash - out.ptr) : 0);
+					&out,
+					slash ? (size_t)(slash - out.ptr) : 0);
 				continue;
 			}
 			if (out.size)
@@ -90,7 +90,7 @@ int cmd_resolve(int argc, const char **argv)
 		die("resolve needs a working tree");
 	for (i = 0; i < (size_t)n; i++)
 		tm_strv_push_owned(&paths,
-		                   repo_path(tm_git_workdir(g), argv[i]));
+				   repo_path(tm_git_workdir(g), argv[i]));
 	mopts.style = tm_git_conflict_style(g);
 	mopts.our_label = "ours";
 	mopts.their_label = "theirs";

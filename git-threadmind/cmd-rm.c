@@ -11,18 +11,18 @@
 #include <stdlib.h>
 
 static const char *const rm_usage[] = {
-        "git threadmind rm <thread> [--recursive]",
-        NULL,
+	"git threadmind rm <thread> [--recursive]",
+	NULL,
 };
 
 int cmd_rm(int argc, const char **argv)
 {
 	bool recursive = false;
 	const struct option opts[] = {
-	        OPT_BOOL_('r', "recursive", &recursive,
-	                  "remove the whole subtree (else children move up)"),
-	        OPT_GLOBALS,
-	        OPT_END_(),
+		OPT_BOOL_('r', "recursive", &recursive,
+			  "remove the whole subtree (else children move up)"),
+		OPT_GLOBALS,
+		OPT_END_(),
 	};
 	tm_remove_options o = TM_REMOVE_OPTIONS_INIT;
 	tm_remove_result r;

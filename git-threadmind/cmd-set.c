@@ -7,9 +7,9 @@
 #include <stdlib.h>
 
 static const char *const set_usage[] = {
-        "git threadmind set <thread> [title=<title>] [paths=<path>,...] "
-        "[branch=<branch>]",
-        NULL,
+	"git threadmind set <thread> [title=<title>] [paths=<path>,...] "
+	"[branch=<branch>]",
+	NULL,
 };
 
 int cmd_set(int argc, const char **argv)
@@ -23,8 +23,8 @@ int cmd_set(int argc, const char **argv)
 	n = parse_options(argc, argv, opts, set_usage);
 	if (n < 2)
 		usage_msg(set_usage, opts,
-		          "set takes a thread and at least one "
-		          "<field>=<value>");
+			  "set takes a thread and at least one "
+			  "<field>=<value>");
 	assigns = tm_xcalloc((size_t)n - 1, sizeof(*assigns));
 	for (i = 1; i < n; i++)
 		if (tm_assign_parse(&assigns[i - 1], argv[i]) < 0)
@@ -33,7 +33,7 @@ int cmd_set(int argc, const char **argv)
 	id = cli_resolve_thread(argv[0]);
 
 	if (tm_store_set_fields(&changed, cli.store, cli.project, id, assigns,
-	                        (size_t)n - 1) < 0)
+				(size_t)n - 1) < 0)
 		die_lib();
 
 	if (changed)

@@ -8,17 +8,17 @@
 #include <string.h>
 
 static const char *const show_usage[] = {
-        "git threadmind show [<thread>] [--json]",
-        NULL,
+	"git threadmind show [<thread>] [--json]",
+	NULL,
 };
 
 int cmd_show(int argc, const char **argv)
 {
 	bool as_json = false;
 	const struct option opts[] = {
-	        OPT_BOOL_(0, "json", &as_json, "print JSON (docs/json.md)"),
-	        OPT_GLOBALS,
-	        OPT_END_(),
+		OPT_BOOL_(0, "json", &as_json, "print JSON (docs/json.md)"),
+		OPT_GLOBALS,
+		OPT_END_(),
 	};
 	tm_thread *t;
 	char *id, *active;

@@ -9,8 +9,8 @@
 #include <string.h>
 
 static const char *const stale_usage[] = {
-        "git threadmind stale [--json] [--exit-code]",
-        NULL,
+	"git threadmind stale [--json] [--exit-code]",
+	NULL,
 };
 
 static cJSON *strv_json(const tm_strv *v)
@@ -53,7 +53,7 @@ struct described {
 static int described_cmp(const void *a, const void *b)
 {
 	return strcmp(((const struct described *)a)->hex,
-	              ((const struct described *)b)->hex);
+		      ((const struct described *)b)->hex);
 }
 
 static struct described *describe_all(const tm_stale_report *r, tm_git *g)
@@ -68,7 +68,7 @@ static struct described *describe_all(const tm_stale_report *r, tm_git *g)
 		if (i && !strcmp(d[i].hex, d[i - 1].hex))
 			continue;
 		if (tm_stale_describe_commit(&d[i].abbrev, &d[i].subject, g,
-		                             d[i].hex) < 0) {
+					     d[i].hex) < 0) {
 			tm_error_clear();
 			d[i].abbrev = tm_xstrndup(d[i].hex, 7);
 			d[i].subject = tm_xstrdup("");
@@ -78,11 +78,11 @@ static struct described *describe_all(const tm_stale_report *r, tm_git *g)
 }
 
 static const struct described *find_described(const struct described *d,
-                                              size_t n, const char *hex)
+					      size_t n, const char *hex)
 {
 	struct described key = {hex, NULL, NULL};
 	const struct described *f =
-	        bsearch(&key, d, n, sizeof(*d), described_cmp);
+		bsearch(&key, d, n, sizeof(*d), described_cmp);
 
 	/* the first of equal entries holds the description */
 	while (f && f > d && !strcmp(f[-1].hex, hex))
@@ -91,7 +91,7 @@ static const struct described *find_described(const struct described *d,
 }
 
 static void print_human(const tm_stale_report *r, const tm_thread_list *l,
-                        tm_git *g)
+			tm_git *g)
 {
 	struct described *d = describe_all(r, g);
 	const struct described *f;
@@ -110,7 +110,7 @@ static void print_human(const tm_stale_report *r, const tm_thread_list *l,
 		f = find_described(d, r->n, e->newest);
 		printf("%s%s%s  %s\n", cli_c("yellow"), e->id, cli_c("reset"),
 		       j < l->n && l->threads[j]->title ? l->threads[j]->title
-		                                        : "");
+							: "");
 		printf("    newest: %s%s%s %s\n", cli_c("cyan"), f->abbrev,
 		       cli_c("reset"), f->subject);
 		for (k = 0; k < e->changed.n; k++)
@@ -140,11 +140,11 @@ int cmd_stale(int argc, const char **argv)
 {
 	bool as_json = false, exit_code = false;
 	const struct option opts[] = {
-	        OPT_BOOL_(0, "json", &as_json, "print JSON (docs/json.md)"),
-	        OPT_BOOL_(0, "exit-code", &exit_code,
-	                  "exit with 1 when a thread is stale"),
-	        OPT_GLOBALS,
-	        OPT_END_(),
+		OPT_BOOL_(0, "json", &as_json, "print JSON (docs/json.md)"),
+		OPT_BOOL_(0, "exit-code", &exit_code,
+			  "exit with 1 when a thread is stale"),
+		OPT_GLOBALS,
+		OPT_END_(),
 	};
 	tm_stale_report r = TM_STALE_REPORT_INIT;
 	tm_thread_list list;
@@ -163,7 +163,7 @@ int cmd_stale(int argc, const char **argv)
 	cli_load_all(&list);
 	dir = tm_stale_threads_dir(g, tm_store_root(cli.store), cli.project);
 	if (tm_stale_compute(&r, g, dir, (const tm_thread *const *)list.threads,
-	                     list.n) < 0)
+			     list.n) < 0)
 		die_lib();
 	if (as_json)
 		print_json(&r);

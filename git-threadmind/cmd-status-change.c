@@ -10,18 +10,18 @@
 #include <stdlib.h>
 
 static const char *const done_usage[] = {
-        "git threadmind done <thread>",
-        NULL,
+	"git threadmind done <thread>",
+	NULL,
 };
 
 static const char *const abandon_usage[] = {
-        "git threadmind abandon <thread>",
-        NULL,
+	"git threadmind abandon <thread>",
+	NULL,
 };
 
 static const char *const reopen_usage[] = {
-        "git threadmind reopen <thread>",
-        NULL,
+	"git threadmind reopen <thread>",
+	NULL,
 };
 
 /* The status as a word for messages. */
@@ -36,7 +36,7 @@ static const char *status_word(const char *status)
  * that status.
  */
 static int change_status(int argc, const char **argv, const char *const *usage,
-                         const char *name, const char *status)
+			 const char *name, const char *status)
 {
 	const struct option opts[] = {OPT_GLOBALS, OPT_END_()};
 	tm_status_result r;
@@ -70,7 +70,7 @@ int cmd_done(int argc, const char **argv)
 int cmd_abandon(int argc, const char **argv)
 {
 	return change_status(argc, argv, abandon_usage, "abandon",
-	                     TM_STATUS_ABANDONED);
+			     TM_STATUS_ABANDONED);
 }
 
 int cmd_reopen(int argc, const char **argv)

@@ -8,8 +8,8 @@
 #include <string.h>
 
 static const char *const status_usage[] = {
-        "git threadmind status [--json]",
-        NULL,
+	"git threadmind status [--json]",
+	NULL,
 };
 
 struct counts {
@@ -56,9 +56,9 @@ int cmd_status(int argc, const char **argv)
 {
 	bool as_json = false;
 	const struct option opts[] = {
-	        OPT_BOOL_(0, "json", &as_json, "print JSON (docs/json.md)"),
-	        OPT_GLOBALS,
-	        OPT_END_(),
+		OPT_BOOL_(0, "json", &as_json, "print JSON (docs/json.md)"),
+		OPT_GLOBALS,
+		OPT_END_(),
 	};
 	struct view v;
 	struct counts c;
@@ -88,9 +88,9 @@ int cmd_status(int argc, const char **argv)
 
 		cJSON_AddStringToObject(doc, "project", cli.project);
 		cJSON_AddStringToObject(doc, "title",
-		                        tm_project_get(p, "title")
-		                                ? tm_project_get(p, "title")
-		                                : "");
+					tm_project_get(p, "title")
+						? tm_project_get(p, "title")
+						: "");
 		if (branch)
 			cJSON_AddStringToObject(doc, "branch", branch);
 		else
@@ -102,7 +102,7 @@ int cmd_status(int argc, const char **argv)
 		cJSON_AddNumberToObject(o, "abandoned", (double)c.abandoned);
 		cJSON_AddNumberToObject(o, "other", (double)c.other);
 		cJSON_AddNumberToObject(o, "unreadable",
-		                        (double)v.list.errors.n);
+					(double)v.list.errors.n);
 		if (in_git)
 			cJSON_AddNumberToObject(doc, "stale", (double)stale);
 		else
@@ -115,7 +115,7 @@ int cmd_status(int argc, const char **argv)
 	} else {
 		printf("project: %s (%s)\n", cli.project,
 		       tm_project_get(p, "title") ? tm_project_get(p, "title")
-		                                  : "");
+						  : "");
 		printf("branch: %s\n", branch ? branch : "(none)");
 		printf("active thread: %s%s%s (%s)\n", cli_c("green"), v.active,
 		       cli_c("reset"),

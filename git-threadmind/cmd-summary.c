@@ -11,8 +11,8 @@
 #include <unistd.h>
 
 static const char *const summary_usage[] = {
-        "git threadmind summary <thread> [-F <file> | -F -] [--allow-empty]",
-        NULL,
+	"git threadmind summary <thread> [-F <file> | -F -] [--allow-empty]",
+	NULL,
 };
 
 /*
@@ -62,12 +62,12 @@ int cmd_summary(int argc, const char **argv)
 	const char *file = NULL;
 	bool allow_empty = false;
 	const struct option opts[] = {
-	        OPT_STRING_('F', "file", &file, "file",
-	                    "read the summary from <file> ('-': stdin)"),
-	        OPT_BOOL_(0, "allow-empty", &allow_empty,
-	                  "accept an empty summary (erases it)"),
-	        OPT_GLOBALS,
-	        OPT_END_(),
+		OPT_STRING_('F', "file", &file, "file",
+			    "read the summary from <file> ('-': stdin)"),
+		OPT_BOOL_(0, "allow-empty", &allow_empty,
+			  "accept an empty summary (erases it)"),
+		OPT_GLOBALS,
+		OPT_END_(),
 	};
 	tm_summary_options o = TM_SUMMARY_OPTIONS_INIT;
 	tm_summary_outcome outcome;
@@ -82,11 +82,11 @@ int cmd_summary(int argc, const char **argv)
 
 	o.allow_empty = allow_empty;
 	if (tm_store_write_summary(&outcome, cli.store, cli.project, id,
-	                           tm_buf_cstr(&text), text.size, &o) < 0)
+				   tm_buf_cstr(&text), text.size, &o) < 0)
 		die_lib();
 
 	note(outcome == TM_SUMMARY_EMPTY ? "Erased the summary of '%s'"
-	                                 : "Updated the summary of '%s'",
+					 : "Updated the summary of '%s'",
 	     id);
 	tm_buf_release(&text);
 	free(id);

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 
 static const char *const switch_usage[] = {
-        "git threadmind switch <thread>",
-        NULL,
+	"git threadmind switch <thread>",
+	NULL,
 };
 
 int cmd_switch(int argc, const char **argv)

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 
 static const char *const touch_usage[] = {
-        "git threadmind touch <thread>",
-        NULL,
+	"git threadmind touch <thread>",
+	NULL,
 };
 
 int cmd_touch(int argc, const char **argv)

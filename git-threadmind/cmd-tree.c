@@ -8,8 +8,8 @@
 #include <string.h>
 
 static const char *const tree_usage[] = {
-        "git threadmind tree [--all] [--json | --dot]",
-        NULL,
+	"git threadmind tree [--all] [--json | --dot]",
+	NULL,
 };
 
 /* The last shown child of each node, so that lines end with └──. */
@@ -103,7 +103,7 @@ static void dot(const struct view *v)
 	size_t k;
 
 	tm_buf_puts(&out, "digraph threadmind {\n"
-	                  "  rankdir=LR;\n  node [shape=box];\n");
+			  "  rankdir=LR;\n  node [shape=box];\n");
 	for (k = 0; k < v->norder; k++) {
 		const tm_tree_node *n = &v->tree->nodes[v->order[k]];
 		tm_buf label = TM_BUF_INIT;
@@ -111,7 +111,7 @@ static void dot(const struct view *v)
 		if (!v->shown[v->order[k]])
 			continue;
 		tm_buf_printf(&label, "%s\n%s", n->thread->id,
-		              n->thread->title ? n->thread->title : "");
+			      n->thread->title ? n->thread->title : "");
 		tm_buf_puts(&out, "  ");
 		dot_id(&out, n->thread->id);
 		tm_buf_puts(&out, " [label=");
@@ -158,11 +158,11 @@ static void json(const struct view *v)
 		if (!v->shown[i])
 			continue;
 		o = cli_thread_json(n->thread, view_is_active(v, i),
-		                    v->flags[i]);
+				    v->flags[i]);
 		cJSON_AddNumberToObject(o, "depth", (double)n->depth);
 		kids[i] = cJSON_AddArrayToObject(o, "children");
 		cJSON_AddItemToArray(n->parent < 0 ? roots : kids[n->parent],
-		                     o);
+				     o);
 	}
 	free(kids);
 	cli_print_json(doc);
@@ -172,11 +172,11 @@ int cmd_tree(int argc, const char **argv)
 {
 	bool all = false, as_json = false, as_dot = false;
 	const struct option opts[] = {
-	        OPT_BOOL_('a', "all", &all, "also show done and abandoned"),
-	        OPT_BOOL_(0, "json", &as_json, "print JSON (docs/json.md)"),
-	        OPT_BOOL_(0, "dot", &as_dot, "print a Graphviz graph"),
-	        OPT_GLOBALS,
-	        OPT_END_(),
+		OPT_BOOL_('a', "all", &all, "also show done and abandoned"),
+		OPT_BOOL_(0, "json", &as_json, "print JSON (docs/json.md)"),
+		OPT_BOOL_(0, "dot", &as_dot, "print a Graphviz graph"),
+		OPT_GLOBALS,
+		OPT_END_(),
 	};
 	struct view v;
 
@@ -184,7 +184,7 @@ int cmd_tree(int argc, const char **argv)
 		usage_msg(tree_usage, opts, "tree takes no arguments");
 	if (as_json && as_dot)
 		usage_msg(tree_usage, opts,
-		          "--json and --dot exclude each other");
+			  "--json and --dot exclude each other");
 	cli_open();
 	view_load(&v, all);
 	if (as_json)

@@ -22,46 +22,46 @@ struct command {
 };
 
 static const struct command commands[] = {
-        {"init", cmd_init, "create .threadmind/ in this repository"},
-        {"status", cmd_status, "project, active thread, counts, stale, lock"},
-        {"tree", cmd_tree, "show the thread tree"},
-        {"list", cmd_list, "one line per thread"},
-        {"show", cmd_show, "a thread's frontmatter and summary"},
-        {"new", cmd_new, "create a thread"},
-        {"switch", cmd_switch, "make a thread the active one"},
-        {"summary", cmd_summary, "replace a thread's summary from a file"},
-        {"edit", cmd_edit, "edit a thread's summary in your editor"},
-        {"set", cmd_set, "change a thread's title, paths or branch"},
-        {"touch", cmd_touch, "mark a thread's summary as reviewed at HEAD"},
-        {"move", cmd_move, "give a thread a new parent"},
-        {"done", cmd_done, "mark a thread done"},
-        {"abandon", cmd_abandon, "mark a thread abandoned"},
-        {"reopen", cmd_reopen, "make a finished thread active again"},
-        {"merge", cmd_merge, "integrate a thread into its parent"},
-        {"rm", cmd_rm, "delete a thread (children move up)"},
-        {"project", cmd_project, "list, create or pick projects"},
-        {"migrate", cmd_migrate, "upgrade a ThreadMind 0.4 store"},
-        {"doctor", cmd_doctor, "check the store, repair what is safe"},
-        {"install", cmd_install, "set up the merge driver, attributes, hooks"},
-        {"uninstall", cmd_uninstall, "remove what install added"},
-        {"prompt", cmd_prompt, "the active thread's id, for a shell prompt"},
-        {"resolve", cmd_resolve, "re-merge conflicted .threadmind/ files"},
-        {"stale", cmd_stale, "threads whose paths changed since their commit"},
-        {"hook", cmd_hook, "entry point of the git hook stubs"},
-        {"help", cmd_help, "this list, or a command's usage"},
+	{"init", cmd_init, "create .threadmind/ in this repository"},
+	{"status", cmd_status, "project, active thread, counts, stale, lock"},
+	{"tree", cmd_tree, "show the thread tree"},
+	{"list", cmd_list, "one line per thread"},
+	{"show", cmd_show, "a thread's frontmatter and summary"},
+	{"new", cmd_new, "create a thread"},
+	{"switch", cmd_switch, "make a thread the active one"},
+	{"summary", cmd_summary, "replace a thread's summary from a file"},
+	{"edit", cmd_edit, "edit a thread's summary in your editor"},
+	{"set", cmd_set, "change a thread's title, paths or branch"},
+	{"touch", cmd_touch, "mark a thread's summary as reviewed at HEAD"},
+	{"move", cmd_move, "give a thread a new parent"},
+	{"done", cmd_done, "mark a thread done"},
+	{"abandon", cmd_abandon, "mark a thread abandoned"},
+	{"reopen", cmd_reopen, "make a finished thread active again"},
+	{"merge", cmd_merge, "integrate a thread into its parent"},
+	{"rm", cmd_rm, "delete a thread (children move up)"},
+	{"project", cmd_project, "list, create or pick projects"},
+	{"migrate", cmd_migrate, "upgrade a ThreadMind 0.4 store"},
+	{"doctor", cmd_doctor, "check the store, repair what is safe"},
+	{"install", cmd_install, "set up the merge driver, attributes, hooks"},
+	{"uninstall", cmd_uninstall, "remove what install added"},
+	{"prompt", cmd_prompt, "the active thread's id, for a shell prompt"},
+	{"resolve", cmd_resolve, "re-merge conflicted .threadmind/ files"},
+	{"stale", cmd_stale, "threads whose paths changed since their commit"},
+	{"hook", cmd_hook, "entry point of the git hook stubs"},
+	{"help", cmd_help, "this list, or a command's usage"},
 };
 #define NR_COMMANDS (sizeof(commands) / sizeof(*commands))
 
 static const char *const main_usage[] = {
-        "git threadmind [--project <id>] [--no-color] [-q] [--ascii] "
-        "<command> [<args>]",
-        "git threadmind --version",
-        NULL,
+	"git threadmind [--project <id>] [--no-color] [-q] [--ascii] "
+	"<command> [<args>]",
+	"git threadmind --version",
+	NULL,
 };
 
 static const char *const help_usage[] = {
-        "git threadmind help [<command>]",
-        NULL,
+	"git threadmind help [<command>]",
+	NULL,
 };
 
 static void print_commands(FILE *f)
@@ -73,7 +73,7 @@ static void print_commands(FILE *f)
 	fputs("\ncommands:\n", f);
 	for (i = 0; i < NR_COMMANDS; i++)
 		fprintf(f, "    %-10s %s\n", commands[i].name,
-		        commands[i].summary);
+			commands[i].summary);
 	fputs("\n'git threadmind help <command>' shows a command's usage and "
 	      "options;\n'git help threadmind' opens the manual.\n",
 	      f);
@@ -126,7 +126,7 @@ static int edit_distance(const char *typed, const char *name)
 		cur[0] = (int)i * W_DELETE;
 		for (j = 1; j <= ln; j++) {
 			int c = prev[j - 1] +
-			        (typed[i - 1] == name[j - 1] ? 0 : W_SUBST);
+				(typed[i - 1] == name[j - 1] ? 0 : W_SUBST);
 
 			if (i > 1 && j > 1 && typed[i - 1] == name[j - 2] &&
 			    typed[i - 2] == name[j - 1])
@@ -150,9 +150,9 @@ static int unknown_command(const char *name)
 	size_t i, n = 0, shown = 0, prefixes = 0;
 
 	fprintf(stderr,
-	        "git threadmind: '%s' is not a threadmind command. "
-	        "See 'git threadmind help'.\n",
-	        name);
+		"git threadmind: '%s' is not a threadmind command. "
+		"See 'git threadmind help'.\n",
+		name);
 	for (i = 0; i < NR_COMMANDS; i++) {
 		if (!strncmp(commands[i].name, name, strlen(name))) {
 			score[i] = 0;
@@ -172,10 +172,10 @@ static int unknown_command(const char *name)
 			continue;
 		shown++;
 		fprintf(stderr, "%s'%s'",
-		        shown == 1   ? ""
-		        : shown == n ? " or "
-		                     : ", ",
-		        commands[i].name);
+			shown == 1   ? ""
+			: shown == n ? " or "
+				     : ", ",
+			commands[i].name);
 	}
 	fputs("?\n", stderr);
 	return EXIT_NEGATIVE;

@@ -9,7 +9,7 @@
 struct global_options global_opts;
 
 static void print_usage(FILE *f, const char *const *usage,
-                        const struct option *opts)
+			const struct option *opts)
 {
 	const struct option *o;
 	size_t i;
@@ -27,27 +27,27 @@ static void print_usage(FILE *f, const char *const *usage,
 		}
 		if (o->short_name && o->long_name)
 			n = snprintf(left, sizeof(left), "-%c, --%s",
-			             o->short_name, o->long_name);
+				     o->short_name, o->long_name);
 		else if (o->short_name)
 			n = snprintf(left, sizeof(left), "-%c", o->short_name);
 		else
 			n = snprintf(left, sizeof(left), "--%s", o->long_name);
 		if (o->argh && n > 0 && (size_t)n < sizeof(left))
 			snprintf(left + n, sizeof(left) - (size_t)n, " <%s>",
-			         o->argh);
+				 o->argh);
 		fprintf(f, "    %-24s %s\n", left, o->help);
 	}
 }
 
 void usage_with_options(const char *const *usage, const struct option *opts,
-                        bool to_stdout)
+			bool to_stdout)
 {
 	print_usage(to_stdout ? stdout : stderr, usage, opts);
 	exit(129);
 }
 
 void usage_msg(const char *const *usage, const struct option *opts,
-               const char *fmt, ...)
+	       const char *fmt, ...)
 {
 	va_list ap;
 
@@ -72,27 +72,27 @@ static void add_list(tm_strv *v, const char *arg)
 		}
 		if (comma > p)
 			tm_strv_push_owned(v,
-			                   tm_xstrndup(p, (size_t)(comma - p)));
+					   tm_xstrndup(p, (size_t)(comma - p)));
 		p = comma + 1;
 	}
 }
 
 /* Store `arg` for option `o`; argh options take it from *i+1 if NULL. */
 static void set_value(const struct option *o, const char *arg, int argc,
-                      const char **argv, int *i, const char *const *usage,
-                      const struct option *opts, const char *spelled)
+		      const char **argv, int *i, const char *const *usage,
+		      const struct option *opts, const char *spelled)
 {
 	if (o->type == OPT_BOOL) {
 		if (arg)
 			usage_msg(usage, opts, "option '%s' takes no value",
-			          spelled);
+				  spelled);
 		*(bool *)o->value = true;
 		return;
 	}
 	if (!arg) {
 		if (*i + 1 >= argc)
 			usage_msg(usage, opts, "option '%s' requires a value",
-			          spelled);
+				  spelled);
 		arg = argv[++*i];
 	}
 	if (o->type == OPT_STRING)
@@ -102,8 +102,8 @@ static void set_value(const struct option *o, const char *arg, int argc,
 }
 
 static const struct option *find_long(const struct option *opts,
-                                      const char *name, size_t len,
-                                      bool *negated)
+				      const char *name, size_t len,
+				      bool *negated)
 {
 	const struct option *o;
 
@@ -126,7 +126,7 @@ static const struct option *find_long(const struct option *opts,
 }
 
 int parse_options(int argc, const char **argv, const struct option *opts,
-                  const char *const *usage)
+		  const char *const *usage)
 {
 	int i, npos = 0;
 	bool dashdash = false;
@@ -149,21 +149,21 @@ int parse_options(int argc, const char **argv, const struct option *opts,
 			size_t len = eq ? (size_t)(eq - name) : strlen(name);
 			bool negated;
 			const struct option *o =
-			        find_long(opts, name, len, &negated);
+				find_long(opts, name, len, &negated);
 
 			if (!o)
 				usage_msg(usage, opts, "unknown option '%s'",
-				          a);
+					  a);
 			if (negated) {
 				if (eq)
 					usage_msg(usage, opts,
-					          "option '%s' takes no value",
-					          a);
+						  "option '%s' takes no value",
+						  a);
 				*(bool *)o->value = false;
 				continue;
 			}
 			set_value(o, eq ? eq + 1 : NULL, argc, argv, &i, usage,
-			          opts, a);
+				  opts, a);
 		} else {
 			const char *c;
 
@@ -176,13 +176,13 @@ int parse_options(int argc, const char **argv, const struct option *opts,
 						break;
 				if (o->type == OPT_END)
 					usage_msg(usage, opts,
-					          "unknown switch '%c'", *c);
+						  "unknown switch '%c'", *c);
 				if (o->type == OPT_BOOL) {
 					*(bool *)o->value = true;
 					continue;
 				}
 				set_value(o, c[1] ? c + 1 : NULL, argc, argv,
-				          &i, usage, opts, spelled);
+					  &i, usage, opts, spelled);
 				break;
 			}
 		}

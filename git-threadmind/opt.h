@@ -55,13 +55,13 @@ extern struct global_options global_opts;
 
 #define OPT_GLOBALS                                             \
 	OPT_STRING_(0, "project", &global_opts.project, "id",   \
-	            "work on project <id>"),                    \
-	        OPT_BOOL_(0, "no-color", &global_opts.no_color, \
-	                  "never use colour"),                  \
-	        OPT_BOOL_('q', "quiet", &global_opts.quiet,     \
-	                  "say less on stderr"),                \
-	        OPT_BOOL_(0, "ascii", &global_opts.ascii,       \
-	                  "draw trees with ASCII characters")
+		    "work on project <id>"),                    \
+		OPT_BOOL_(0, "no-color", &global_opts.no_color, \
+			  "never use colour"),                  \
+		OPT_BOOL_('q', "quiet", &global_opts.quiet,     \
+			  "say less on stderr"),                \
+		OPT_BOOL_(0, "ascii", &global_opts.ascii,       \
+			  "draw trees with ASCII characters")
 
 /*
  * Parse argv[0..argc) (argv[0] is the command name and is skipped).
@@ -72,15 +72,15 @@ extern struct global_options global_opts;
  * stderr and exits 129.
  */
 int parse_options(int argc, const char **argv, const struct option *opts,
-                  const char *const *usage);
+		  const char *const *usage);
 
 /* Print "usage: …" and the options on stderr (or stdout) and exit 129. */
 void usage_with_options(const char *const *usage, const struct option *opts,
-                        bool to_stdout) __attribute__((noreturn));
+			bool to_stdout) __attribute__((noreturn));
 
 /* usage error with a message: "error: …" then the usage, exit 129. */
 void usage_msg(const char *const *usage, const struct option *opts,
-               const char *fmt, ...) __attribute__((noreturn))
+	       const char *fmt, ...) __attribute__((noreturn))
 __attribute__((format(printf, 3, 4)));
 
 #endif

@@ -31,10 +31,10 @@ static void mark_stale(struct view *v)
 		return;
 	dir = tm_stale_threads_dir(g, tm_store_root(cli.store), cli.project);
 	if (tm_stale_compute(&r, g, dir,
-	                     (const tm_thread *const *)v->list.threads,
-	                     v->list.n) < 0) {
+			     (const tm_thread *const *)v->list.threads,
+			     v->list.n) < 0) {
 		warning("cannot tell which threads are stale: %s",
-		        tm_error_last());
+			tm_error_last());
 		tm_error_clear();
 	}
 	for (i = 0; i < r.n; i++) {
@@ -53,10 +53,10 @@ void view_load(struct view *v, bool all)
 	memset(v, 0, sizeof(*v));
 	cli_load_all(&v->list);
 	if (tm_tree_build(&v->tree, (const tm_thread *const *)v->list.threads,
-	                  v->list.n) < 0)
+			  v->list.n) < 0)
 		die_lib();
 	v->active = cli_active_thread((const tm_thread *const *)v->list.threads,
-	                              v->list.n);
+				      v->list.n);
 	v->order = tm_xcalloc(v->list.n ? v->list.n : 1, sizeof(size_t));
 	v->shown = tm_xcalloc(v->list.n ? v->list.n : 1, sizeof(bool));
 	v->flags = tm_xcalloc(v->list.n ? v->list.n : 1, sizeof(unsigned));

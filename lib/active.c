@@ -42,8 +42,8 @@ latest_on_branch(const char *branch, const tm_thread *const *threads, size_t n)
 }
 
 char *tm_active_resolve(const char *branch, const char *branch_thread,
-                        const char *active_id, const tm_thread *const *threads,
-                        size_t n, const char **reason)
+			const char *active_id, const tm_thread *const *threads,
+			size_t n, const char **reason)
 {
 	const tm_thread *latest;
 	const char *why, *id;
@@ -52,7 +52,7 @@ char *tm_active_resolve(const char *branch, const char *branch_thread,
 		why = "branchThreads";
 		id = branch_thread;
 	} else if (branch &&
-	           (latest = latest_on_branch(branch, threads, n)) != NULL) {
+		   (latest = latest_on_branch(branch, threads, n)) != NULL) {
 		why = "branch";
 		id = latest->id;
 	} else if (exists(active_id, threads, n)) {

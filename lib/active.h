@@ -31,7 +31,7 @@
  * "branchThreads", "branch", "activeThreadId" or "default".
  */
 char *tm_active_resolve(const char *branch, const char *branch_thread,
-                        const char *active_id, const tm_thread *const *threads,
-                        size_t n, const char **reason);
+			const char *active_id, const tm_thread *const *threads,
+			size_t n, const char **reason);
 
 #endif

@@ -14,14 +14,14 @@ static const struct {
 	const char *key;
 	const char *hint;
 } fixed_fields[] = {
-        {"id", "a thread's id is its file name and never changes"},
-        {"parentId", "use 'git threadmind move' to change the parent"},
-        {"status", "use 'git threadmind done', 'abandon' or 'reopen'"},
-        {"commit", "use 'git threadmind touch' to set it to HEAD"},
-        {"mergedInto", "it is set by 'git threadmind merge'"},
-        {"author", "it is set when the thread is created"},
-        {"createdAt", "it is set when the thread is created"},
-        {"updatedAt", "it is set by every change"},
+	{"id", "a thread's id is its file name and never changes"},
+	{"parentId", "use 'git threadmind move' to change the parent"},
+	{"status", "use 'git threadmind done', 'abandon' or 'reopen'"},
+	{"commit", "use 'git threadmind touch' to set it to HEAD"},
+	{"mergedInto", "it is set by 'git threadmind merge'"},
+	{"author", "it is set when the thread is created"},
+	{"createdAt", "it is set when the thread is created"},
+	{"updatedAt", "it is set by every change"},
 };
 
 static bool is_blank(const char *s)
@@ -39,9 +39,9 @@ int tm_assign_parse(tm_assign *out, const char *arg)
 
 	if (!eq)
 		return tm_error_set(TM_EINVALID,
-		                    "'%s' is not a field assignment: write "
-		                    "<field>=<value> (" SETTABLE ")",
-		                    arg);
+				    "'%s' is not a field assignment: write "
+				    "<field>=<value> (" SETTABLE ")",
+				    arg);
 	klen = (size_t)(eq - arg);
 	if (klen == 5 && !strncmp(arg, "title", 5))
 		out->field = TM_ASSIGN_TITLE;
@@ -55,12 +55,12 @@ int tm_assign_parse(tm_assign *out, const char *arg)
 			if (strlen(fixed_fields[i].key) == klen &&
 			    !strncmp(arg, fixed_fields[i].key, klen))
 				return tm_error_set(TM_EINVALID,
-				                    "'%s' cannot be set: %s",
-				                    fixed_fields[i].key,
-				                    fixed_fields[i].hint);
+						    "'%s' cannot be set: %s",
+						    fixed_fields[i].key,
+						    fixed_fields[i].hint);
 		return tm_error_set(TM_EINVALID,
-		                    "unknown field '%.*s': " SETTABLE,
-		                    (int)klen, arg);
+				    "unknown field '%.*s': " SETTABLE,
+				    (int)klen, arg);
 	}
 	out->value = eq + 1;
 	return 0;
@@ -97,28 +97,28 @@ static int check_value(const tm_thread *t, const tm_assign *a)
 	case TM_ASSIGN_TITLE:
 		if (!tm_utf8_valid(v, strlen(v)))
 			return tm_error_set(TM_EINVALID,
-			                    "the new title of '%s' is not "
-			                    "valid UTF-8",
-			                    id);
+					    "the new title of '%s' is not "
+					    "valid UTF-8",
+					    id);
 		if (is_blank(v))
 			return tm_error_set(TM_EINVALID,
-			                    "the title of '%s' cannot be empty",
-			                    id);
+					    "the title of '%s' cannot be empty",
+					    id);
 		return 0;
 	case TM_ASSIGN_BRANCH:
 		if (*v && !tm_assign_branch_valid(v))
 			return tm_error_set(TM_EINVALID,
-			                    "'%s' is not a valid branch name "
-			                    "(for thread '%s'); 'branch=' "
-			                    "removes the field",
-			                    v, id);
+					    "'%s' is not a valid branch name "
+					    "(for thread '%s'); 'branch=' "
+					    "removes the field",
+					    v, id);
 		return 0;
 	case TM_ASSIGN_PATHS:
 		if (!tm_utf8_valid(v, strlen(v)))
 			return tm_error_set(TM_EINVALID,
-			                    "the new paths of '%s' are not "
-			                    "valid UTF-8",
-			                    id);
+					    "the new paths of '%s' are not "
+					    "valid UTF-8",
+					    id);
 		return 0;
 	}
 	return tm_error_set(TM_EINVALID, "bad assignment for thread '%s'", id);

@@ -182,7 +182,7 @@ size_t tm_utf8_valid_prefix(const char *s, size_t len)
 			continue;
 		}
 		n = utf8proc_iterate((const utf8proc_uint8_t *)s + i,
-		                     (utf8proc_ssize_t)(len - i), &cp);
+				     (utf8proc_ssize_t)(len - i), &cp);
 		if (n <= 0)
 			return i;
 		i += (size_t)n;

@@ -46,7 +46,7 @@ void tm_buf_put(tm_buf *b, const void *data, size_t len);
 void tm_buf_puts(tm_buf *b, const char *s);
 void tm_buf_putc(tm_buf *b, char c);
 void tm_buf_printf(tm_buf *b, const char *fmt, ...)
-        __attribute__((format(printf, 2, 3)));
+	__attribute__((format(printf, 2, 3)));
 void tm_buf_vprintf(tm_buf *b, const char *fmt, va_list ap);
 /* Drop bytes past `len`. */
 void tm_buf_truncate(tm_buf *b, size_t len);

@@ -89,7 +89,7 @@ tm_config *tm_config_new(void)
 }
 
 int tm_config_parse(tm_config **out, const char *data, size_t len,
-                    const char *path)
+		    const char *path)
 {
 	cJSON *root;
 	tm_config *c;
@@ -141,7 +141,7 @@ static cJSON *project_threads(const tm_config *c, const char *project)
 }
 
 const char *tm_config_branch_thread(const tm_config *c, const char *project,
-                                    const char *branch)
+				    const char *branch)
 {
 	return string_member(project_threads(c, project), branch);
 }
@@ -150,18 +150,18 @@ static int not_an_object(const tm_config *c, const char *project)
 {
 	if (project)
 		return tm_error_set(TM_EPARSE,
-		                    "'branchThreads.%s' in '%s' is not an "
-		                    "object: fix it or delete it; it was not "
-		                    "modified",
-		                    project, c->path);
+				    "'branchThreads.%s' in '%s' is not an "
+				    "object: fix it or delete it; it was not "
+				    "modified",
+				    project, c->path);
 	return tm_error_set(TM_EPARSE,
-	                    "'branchThreads' in '%s' is not an object: fix it "
-	                    "or delete it; it was not modified",
-	                    c->path);
+			    "'branchThreads' in '%s' is not an object: fix it "
+			    "or delete it; it was not modified",
+			    c->path);
 }
 
 int tm_config_set_branch_thread(tm_config *c, const char *project,
-                                const char *branch, const char *thread)
+				const char *branch, const char *thread)
 {
 	cJSON *bt, *pt, *old;
 
@@ -191,7 +191,7 @@ int tm_config_set_branch_thread(tm_config *c, const char *project,
 }
 
 size_t tm_config_forget_thread(tm_config *c, const char *project,
-                               const char *thread)
+			       const char *thread)
 {
 	cJSON *pt = project_threads(c, project), *m, *next;
 	char *name = tm_xstrdup(thread); /* `thread` may live in the tree */
@@ -209,7 +209,7 @@ size_t tm_config_forget_thread(tm_config *c, const char *project,
 }
 
 void tm_config_rename_thread(tm_config *c, const char *project,
-                             const char *from, const char *to)
+			     const char *from, const char *to)
 {
 	cJSON *pt = project_threads(c, project), *m, *next;
 	/* copies: `from` and `to` may live in the tree */
@@ -268,7 +268,7 @@ tm_project *tm_project_new(const char *id, const char *title)
 }
 
 int tm_project_parse(tm_project **out, const char *data, size_t len,
-                     const char *path)
+		     const char *path)
 {
 	cJSON *root;
 	tm_project *p;

@@ -34,7 +34,7 @@ tm_config *tm_config_new(void);
  * ...", located at the value's first character).
  */
 int tm_config_parse(tm_config **out, const char *data, size_t len,
-                    const char *path);
+		    const char *path);
 
 /* Free `c` (NULL allowed). */
 void tm_config_free(tm_config *c);
@@ -61,7 +61,7 @@ void tm_config_set_string(tm_config *c, const char *key, const char *value);
  * NULL when any level is absent or of another type.
  */
 const char *tm_config_branch_thread(const tm_config *c, const char *project,
-                                    const char *branch);
+				    const char *branch);
 
 /*
  * Set branchThreads[project][branch] to `thread`, creating `branchThreads`
@@ -75,14 +75,14 @@ const char *tm_config_branch_thread(const tm_config *c, const char *project,
  * then unchanged.
  */
 int tm_config_set_branch_thread(tm_config *c, const char *project,
-                                const char *branch, const char *thread);
+				const char *branch, const char *thread);
 
 /*
  * Remove every branchThreads[project][*] member whose value is the string
  * `thread` (when that thread is deleted).  Returns how many were removed.
  */
 size_t tm_config_forget_thread(tm_config *c, const char *project,
-                               const char *thread);
+			       const char *thread);
 
 /*
  * A thread of `project` was renamed from `from` to `to`: every
@@ -91,7 +91,7 @@ size_t tm_config_forget_thread(tm_config *c, const char *project,
  * not a string (an activeThreadId of another project is left alone).
  */
 void tm_config_rename_thread(tm_config *c, const char *project,
-                             const char *from, const char *to);
+			     const char *from, const char *to);
 
 /* The number of `sessions` entries (0 when not an array); never changes them.
  */
@@ -121,7 +121,7 @@ tm_project *tm_project_new(const char *id, const char *title);
  * errors as tm_config_parse (*out owned by the caller, tm_project_free).
  */
 int tm_project_parse(tm_project **out, const char *data, size_t len,
-                     const char *path);
+		     const char *path);
 
 /* Free `p` (NULL allowed). */
 void tm_project_free(tm_project *p);

@@ -36,8 +36,8 @@ void tm_doctor_report_clear(tm_doctor_report *r)
 }
 
 tm_doctor_problem *tm_doctor_add(tm_doctor_report *r, const char *kind,
-                                 const char *file, bool fixable,
-                                 const char *fmt, ...)
+				 const char *file, bool fixable,
+				 const char *fmt, ...)
 {
 	tm_doctor_problem *p;
 	tm_buf msg = TM_BUF_INIT;
@@ -131,13 +131,13 @@ int tm_doctor_list(tm_strv *out, tm_store *s, const char *sub)
 }
 
 bool tm_doctor_stat(struct stat *st, tm_store *s, const char *sub,
-                    const char *name)
+		    const char *name)
 {
 	int fd, error;
 	bool found;
 
 	error = sub ? tm_store_open_folder(&fd, s, sub, NULL, false)
-	            : tm_fs_open_dir(&fd, tm_store_dir(s));
+		    : tm_fs_open_dir(&fd, tm_store_dir(s));
 	if (error < 0) {
 		tm_error_clear();
 		return false;
@@ -255,9 +255,9 @@ void tm_doctor_project_clear(tm_doctor_project *p)
 /* ---- the thread checks (shared with the post-merge hook) ---- */
 
 tm_doctor_problem *tm_doctor_add_thread(tm_doctor_report *out, const char *kind,
-                                        const tm_doctor_project *pr,
-                                        const char *id, bool fixable,
-                                        const char *message)
+					const tm_doctor_project *pr,
+					const char *id, bool fixable,
+					const char *message)
 {
 	char *file = tm_doctor_thread_file(pr->id, id);
 	tm_doctor_problem *p;
@@ -271,7 +271,7 @@ tm_doctor_problem *tm_doctor_add_thread(tm_doctor_report *out, const char *kind,
 
 /* Thread files: names that are no ids, files that cannot be read. */
 static void check_files(tm_doctor_report *out,
-                        const tm_doctor_project *projects, size_t n)
+			const tm_doctor_project *projects, size_t n)
 {
 	size_t i, k;
 
@@ -284,33 +284,33 @@ static void check_files(tm_doctor_report *out,
 			char *file = tm_doctor_rel("threads", pr->id, NULL);
 
 			tm_doctor_add(out, TM_DOCTOR_UNREADABLE, file, false,
-			              "%s", pr->folder_error);
+				      "%s", pr->folder_error);
 			free(file);
 			continue;
 		}
 		for (k = 0; k < pr->bad.n; k++) {
 			char *file = tm_doctor_rel("threads", pr->id,
-			                           pr->bad.items[k]);
+						   pr->bad.items[k]);
 			tm_doctor_problem *p;
 
 			p = tm_doctor_add(out, TM_DOCTOR_BAD_ID, file, false,
-			                  "'%s': the name is not a valid "
-			                  "thread id (lower-case letters, "
-			                  "digits and dashes); rename it",
-			                  file);
+					  "'%s': the name is not a valid "
+					  "thread id (lower-case letters, "
+					  "digits and dashes); rename it",
+					  file);
 			p->project = tm_xstrdup(pr->id);
 			free(file);
 		}
 		for (k = 0; k < pr->unreadable.n; k++)
 			tm_doctor_add_thread(out, TM_DOCTOR_UNREADABLE, pr,
-			                     pr->unreadable.items[k], false,
-			                     pr->errors.items[k]);
+					     pr->unreadable.items[k], false,
+					     pr->errors.items[k]);
 	}
 }
 
 /* The `id` field of each thread against its file name. */
 static void check_ids(tm_doctor_report *out, const tm_doctor_project *projects,
-                      size_t n)
+		      size_t n)
 {
 	tm_buf msg = TM_BUF_INIT;
 	size_t i, k;
@@ -328,18 +328,18 @@ static void check_ids(tm_doctor_report *out, const tm_doctor_project *projects,
 			tm_buf_clear(&msg);
 			if (t->field_id)
 				tm_buf_printf(&msg,
-				              "'%s' has id '%s' but its file "
-				              "name says '%s' (the file name "
-				              "wins); --fix rewrites the id "
-				              "field",
-				              file, t->field_id, t->id);
+					      "'%s' has id '%s' but its file "
+					      "name says '%s' (the file name "
+					      "wins); --fix rewrites the id "
+					      "field",
+					      file, t->field_id, t->id);
 			else
 				tm_buf_printf(&msg,
-				              "'%s' has no id field; --fix "
-				              "writes 'id: %s'",
-				              file, t->id);
+					      "'%s' has no id field; --fix "
+					      "writes 'id: %s'",
+					      file, t->id);
 			tm_doctor_add_thread(out, TM_DOCTOR_ID_MISMATCH, pr,
-			                     t->id, true, tm_buf_cstr(&msg));
+					     t->id, true, tm_buf_cstr(&msg));
 			free(file);
 		}
 	}
@@ -348,7 +348,7 @@ static void check_ids(tm_doctor_report *out, const tm_doctor_project *projects,
 
 /* Orphans and cycles, from the tree the commands draw. */
 static void check_tree(tm_doctor_report *out, const tm_doctor_project *projects,
-                       size_t n)
+		       size_t n)
 {
 	tm_buf msg = TM_BUF_INIT;
 	size_t i, k;
@@ -358,7 +358,7 @@ static void check_tree(tm_doctor_report *out, const tm_doctor_project *projects,
 		tm_tree *tree = NULL;
 
 		if (tm_tree_build(&tree, (const tm_thread *const *)pr->threads,
-		                  pr->n) < 0) {
+				  pr->n) < 0) {
 			tm_error_clear();
 			continue;
 		}
@@ -370,27 +370,27 @@ static void check_tree(tm_doctor_report *out, const tm_doctor_project *projects,
 			if ((n->flags & TM_TREE_ORPHAN) &&
 			    !tm_strv_contains(&pr->unreadable, t->parent_id))
 				tm_buf_printf(&msg,
-				              "thread '%s': its parent '%s' "
-				              "does not exist; re-parent it "
-				              "with 'git threadmind move %s "
-				              "<parent>'",
-				              t->id, t->parent_id, t->id);
+					      "thread '%s': its parent '%s' "
+					      "does not exist; re-parent it "
+					      "with 'git threadmind move %s "
+					      "<parent>'",
+					      t->id, t->parent_id, t->id);
 			if (msg.size)
 				tm_doctor_add_thread(out, TM_DOCTOR_ORPHAN, pr,
-				                     t->id, false,
-				                     tm_buf_cstr(&msg));
+						     t->id, false,
+						     tm_buf_cstr(&msg));
 			tm_buf_clear(&msg);
 			if (n->flags & TM_TREE_CYCLE)
 				tm_buf_printf(&msg,
-				              "thread '%s' is in a parent "
-				              "cycle (its parent '%s' descends "
-				              "from it); break it with 'git "
-				              "threadmind move %s <parent>'",
-				              t->id, t->parent_id, t->id);
+					      "thread '%s' is in a parent "
+					      "cycle (its parent '%s' descends "
+					      "from it); break it with 'git "
+					      "threadmind move %s <parent>'",
+					      t->id, t->parent_id, t->id);
 			if (msg.size)
 				tm_doctor_add_thread(out, TM_DOCTOR_CYCLE, pr,
-				                     t->id, false,
-				                     tm_buf_cstr(&msg));
+						     t->id, false,
+						     tm_buf_cstr(&msg));
 		}
 		tm_tree_free(tree);
 	}
@@ -398,7 +398,7 @@ static void check_tree(tm_doctor_report *out, const tm_doctor_project *projects,
 }
 
 void tm_doctor_check_threads(tm_doctor_report *out,
-                             const tm_doctor_project *projects, size_t n)
+			     const tm_doctor_project *projects, size_t n)
 {
 	check_files(out, projects, n);
 	check_ids(out, projects, n);

@@ -71,9 +71,9 @@ void tm_doctor_report_clear(tm_doctor_report *r);
  * until the next append).
  */
 tm_doctor_problem *tm_doctor_add(tm_doctor_report *r, const char *kind,
-                                 const char *file, bool fixable,
-                                 const char *fmt, ...)
-        __attribute__((format(printf, 5, 6)));
+				 const char *file, bool fixable,
+				 const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
 
 /* How many problems of the report are fixable. */
 size_t tm_doctor_count_fixable(const tm_doctor_report *r);
@@ -126,7 +126,7 @@ typedef struct {
  * found so far.
  */
 int tm_doctor_check(tm_doctor_report *out, tm_store *s,
-                    const tm_doctor_options *opts);
+		    const tm_doctor_options *opts);
 
 /* ---- the thread checks, shared with the post-merge hook ---- */
 
@@ -166,7 +166,7 @@ void tm_doctor_project_clear(tm_doctor_project *p);
  * post-merge hook, which counts what it finds.
  */
 void tm_doctor_check_threads(tm_doctor_report *out,
-                             const tm_doctor_project *projects, size_t n);
+			     const tm_doctor_project *projects, size_t n);
 
 /*
  * Repair the fixable problems of `problems` (as tm_doctor_check found
@@ -186,7 +186,7 @@ void tm_doctor_check_threads(tm_doctor_report *out,
  * cannot be taken: nothing is repaired.
  */
 int tm_doctor_fix(tm_strv *done, tm_strv *failed, tm_store *s,
-                  const tm_doctor_report *problems,
-                  const tm_doctor_options *opts);
+		  const tm_doctor_report *problems,
+		  const tm_doctor_options *opts);
 
 #endif

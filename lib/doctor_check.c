@@ -36,14 +36,14 @@ static int load(tm_doctor_ctx *c)
 			return error;
 		tm_buf_printf(&name, "%s.json", c->o->project);
 		found = tm_doctor_stat(&st, c->s, "projects",
-		                       tm_buf_cstr(&name)) ||
-		        tm_doctor_stat(&st, c->s, "threads", c->o->project);
+				       tm_buf_cstr(&name)) ||
+			tm_doctor_stat(&st, c->s, "threads", c->o->project);
 		tm_buf_release(&name);
 		if (!found)
 			return tm_error_set(TM_ENOTFOUND,
-			                    "no project '%s' (see 'git "
-			                    "threadmind project list')",
-			                    c->o->project);
+					    "no project '%s' (see 'git "
+					    "threadmind project list')",
+					    c->o->project);
 		tm_strv_push(&ids, c->o->project);
 	} else if ((error = tm_store_list_projects(&ids, c->s)) < 0) {
 		return error;
@@ -51,7 +51,7 @@ static int load(tm_doctor_ctx *c)
 	c->projects = tm_xcalloc(ids.n ? ids.n : 1, sizeof(*c->projects));
 	for (i = 0; error == 0 && i < ids.n; i++) {
 		error = tm_doctor_project_load(&c->projects[i], c->s,
-		                               ids.items[i]);
+					       ids.items[i]);
 		c->nprojects++;
 	}
 	tm_strv_clear(&ids);
@@ -73,10 +73,10 @@ static int check_upgrade(tm_doctor_report *out, tm_doctor_ctx *c)
 {
 	if (tm_migrate_needed(c->s, false))
 		tm_doctor_add(out, TM_DOCTOR_UPGRADE, TM_STORE_DIRNAME "/trees",
-		              false,
-		              "'%s/trees' is a ThreadMind 0.4 tree index; run "
-		              "'git threadmind migrate' to apply and delete it",
-		              TM_STORE_DIRNAME);
+			      false,
+			      "'%s/trees' is a ThreadMind 0.4 tree index; run "
+			      "'git threadmind migrate' to apply and delete it",
+			      TM_STORE_DIRNAME);
 	return 0;
 }
 
@@ -86,8 +86,8 @@ static int check_config(tm_doctor_report *out, tm_doctor_ctx *c)
 
 	if (tm_store_load_config(&cfg, c->s) < 0)
 		tm_doctor_add(out, TM_DOCTOR_UNREADABLE,
-		              TM_STORE_DIRNAME "/config.json", false, "%s",
-		              tm_error_last());
+			      TM_STORE_DIRNAME "/config.json", false, "%s",
+			      tm_error_last());
 	tm_config_free(cfg);
 	tm_error_clear();
 	return 0;
@@ -96,9 +96,9 @@ static int check_config(tm_doctor_report *out, tm_doctor_ctx *c)
 static void bad_project_name(tm_doctor_report *out, const char *file)
 {
 	tm_doctor_add(out, TM_DOCTOR_BAD_ID, file, false,
-	              "'%s': the name is not a valid project id (lower-case "
-	              "letters, digits and dashes); rename it",
-	              file);
+		      "'%s': the name is not a valid project id (lower-case "
+		      "letters, digits and dashes); rename it",
+		      file);
 }
 
 /* Names in projects/ that are no ids (every project: not with a filter). */
@@ -132,7 +132,7 @@ static int check_project_names(tm_doctor_report *out, tm_doctor_ctx *c)
 
 /* threads/NAME: a link, not an id, or without projects/NAME.json. */
 static void check_thread_folder(tm_doctor_report *out, tm_doctor_ctx *c,
-                                const char *n)
+				const char *n)
 {
 	char *file = tm_doctor_rel("threads", n, NULL), *pname = NULL;
 	tm_doctor_problem *p = NULL;
@@ -149,17 +149,17 @@ static void check_thread_folder(tm_doctor_report *out, tm_doctor_ctx *c,
 	pname = tm_doctor_project_file(n);
 	if (S_ISLNK(st.st_mode))
 		p = tm_doctor_add(out, TM_DOCTOR_UNREADABLE, file, false,
-		                  "'%s' is a symbolic link; threadmind does "
-		                  "not follow links inside .threadmind/: "
-		                  "replace it with a folder",
-		                  file);
+				  "'%s' is a symbolic link; threadmind does "
+				  "not follow links inside .threadmind/: "
+				  "replace it with a folder",
+				  file);
 	else if (!tm_doctor_stat(&st, c->s, "projects",
-	                         strrchr(pname, '/') + 1))
+				 strrchr(pname, '/') + 1))
 		p = tm_doctor_add(out, TM_DOCTOR_NO_PROJECT, file, false,
-		                  "'%s' has no project file '%s', so its "
-		                  "threads are invisible; create the file or "
-		                  "move the folder away",
-		                  file, pname);
+				  "'%s' has no project file '%s', so its "
+				  "threads are invisible; create the file or "
+				  "move the folder away",
+				  file, pname);
 	if (p)
 		p->project = tm_xstrdup(n);
 done:
@@ -200,26 +200,26 @@ static int check_projects(tm_doctor_report *out, tm_doctor_ctx *c)
 		struct stat st;
 
 		if (!tm_doctor_stat(&st, c->s, "projects",
-		                    strrchr(file, '/') + 1)) {
+				    strrchr(file, '/') + 1)) {
 			goto next; /* reported by check_thread_folders */
 		} else if (tm_store_load_project(&proj, c->s, pr->id) < 0) {
 			p = tm_doctor_add(out, TM_DOCTOR_UNREADABLE, file,
-			                  false, "%s", tm_error_last());
+					  false, "%s", tm_error_last());
 		} else if (!(id = tm_project_get(proj, "id")) ||
-		           strcmp(id, pr->id)) {
+			   strcmp(id, pr->id)) {
 			if (id)
 				p = tm_doctor_add(
-				        out, TM_DOCTOR_ID_MISMATCH, file, true,
-				        "'%s' has id '%s' but its file name "
-				        "says '%s' (the file name wins); "
-				        "--fix rewrites the id",
-				        file, id, pr->id);
+					out, TM_DOCTOR_ID_MISMATCH, file, true,
+					"'%s' has id '%s' but its file name "
+					"says '%s' (the file name wins); "
+					"--fix rewrites the id",
+					file, id, pr->id);
 			else
 				p = tm_doctor_add(
-				        out, TM_DOCTOR_ID_MISMATCH, file, true,
-				        "'%s' has no string id; --fix "
-				        "writes '%s'",
-				        file, pr->id);
+					out, TM_DOCTOR_ID_MISMATCH, file, true,
+					"'%s' has no string id; --fix "
+					"writes '%s'",
+					file, pr->id);
 		}
 		if (p)
 			p->project = tm_xstrdup(pr->id);
@@ -227,14 +227,14 @@ static int check_projects(tm_doctor_report *out, tm_doctor_ctx *c)
 		    !tm_strv_contains(&pr->unreadable, TM_ROOT_THREAD_ID) &&
 		    !tm_store_thread_exists(c->s, pr->id, TM_ROOT_THREAD_ID)) {
 			char *main_file = tm_doctor_thread_file(
-			        pr->id, TM_ROOT_THREAD_ID);
+				pr->id, TM_ROOT_THREAD_ID);
 
 			p = tm_doctor_add(out, TM_DOCTOR_NO_ROOT, main_file,
-			                  false,
-			                  "project '%s' has no root thread "
-			                  "'%s'; restore it from git or create "
-			                  "it (title Main, parentId null)",
-			                  pr->id, main_file);
+					  false,
+					  "project '%s' has no root thread "
+					  "'%s'; restore it from git or create "
+					  "it (title Main, parentId null)",
+					  pr->id, main_file);
 			p->project = tm_xstrdup(pr->id);
 			free(main_file);
 		}
@@ -269,13 +269,13 @@ static int check_status(tm_doctor_report *out, tm_doctor_ctx *c)
 				continue;
 			tm_buf_clear(&msg);
 			tm_buf_printf(&msg,
-			              "thread '%s' has an unknown status "
-			              "'%s' (known: done, abandoned, or none "
-			              "for active); set it with 'git "
-			              "threadmind done|abandon|reopen %s'",
-			              t->id, t->status, t->id);
+				      "thread '%s' has an unknown status "
+				      "'%s' (known: done, abandoned, or none "
+				      "for active); set it with 'git "
+				      "threadmind done|abandon|reopen %s'",
+				      t->id, t->status, t->id);
 			tm_doctor_add_thread(out, TM_DOCTOR_UNKNOWN_STATUS, pr,
-			                     t->id, false, tm_buf_cstr(&msg));
+					     t->id, false, tm_buf_cstr(&msg));
 		}
 	}
 	tm_buf_release(&msg);
@@ -300,25 +300,25 @@ static int check_lock(tm_doctor_report *out, tm_doctor_ctx *c)
 		holder = tm_xstrdup("unknown holder");
 	tm_error_clear();
 	fixable = !S_ISDIR(st.st_mode) ||
-	          tm_doctor_dir_is_empty(c->s, TM_DOCTOR_LOCK_NAME);
+		  tm_doctor_dir_is_empty(c->s, TM_DOCTOR_LOCK_NAME);
 	if (fixable)
 		tm_doctor_add(out, TM_DOCTOR_STALE_LOCK, file, true,
-		              "'%s' (%s) has not been touched for %.0f s: it "
-		              "is stale, its process is gone; --fix removes it",
-		              file, holder, age);
+			      "'%s' (%s) has not been touched for %.0f s: it "
+			      "is stale, its process is gone; --fix removes it",
+			      file, holder, age);
 	else
 		tm_doctor_add(out, TM_DOCTOR_STALE_LOCK, file, false,
-		              "'%s' is a folder with files in it, untouched "
-		              "for %.0f s; remove it by hand if no program "
-		              "uses it",
-		              file, age);
+			      "'%s' is a folder with files in it, untouched "
+			      "for %.0f s; remove it by hand if no program "
+			      "uses it",
+			      file, age);
 	free(holder);
 	return 0;
 }
 
 /* *.tmp in `dirfd` (shown as `shown`), and `depth` more folders down. */
 static void find_tmp(tm_doctor_report *out, tm_doctor_ctx *c, int dirfd,
-                     const char *shown, int depth)
+		     const char *shown, int depth)
 {
 	tm_strv names = TM_STRV_INIT;
 	size_t i;
@@ -341,26 +341,26 @@ static void find_tmp(tm_doctor_report *out, tm_doctor_ctx *c, int dirfd,
 			find_tmp(out, c, fd, tm_buf_cstr(&file), depth - 1);
 			close(fd);
 		} else if (!S_ISDIR(st.st_mode) &&
-		           tm_doctor_ends_with(n, TM_DOCTOR_TMP_SUFFIX)) {
+			   tm_doctor_ends_with(n, TM_DOCTOR_TMP_SUFFIX)) {
 			double age = tm_doctor_age(&st);
 
 			if (age > c->o->tmp_min_age)
 				tm_doctor_add(
-				        out, TM_DOCTOR_STRAY_TMP,
-				        tm_buf_cstr(&file), true,
-				        "'%s' is a temporary file left by "
-				        "an interrupted write; --fix "
-				        "removes it",
-				        tm_buf_cstr(&file));
+					out, TM_DOCTOR_STRAY_TMP,
+					tm_buf_cstr(&file), true,
+					"'%s' is a temporary file left by "
+					"an interrupted write; --fix "
+					"removes it",
+					tm_buf_cstr(&file));
 			else
 				tm_doctor_add(out, TM_DOCTOR_STRAY_TMP,
-				              tm_buf_cstr(&file), false,
-				              "'%s' is a temporary file from "
-				              "%.0f s ago (a write may be in "
-				              "progress); --fix removes it "
-				              "once it is %.0f s old",
-				              tm_buf_cstr(&file), age,
-				              c->o->tmp_min_age);
+					      tm_buf_cstr(&file), false,
+					      "'%s' is a temporary file from "
+					      "%.0f s ago (a write may be in "
+					      "progress); --fix removes it "
+					      "once it is %.0f s old",
+					      tm_buf_cstr(&file), age,
+					      c->o->tmp_min_age);
 		}
 		tm_error_clear();
 		tm_buf_release(&file);
@@ -383,22 +383,22 @@ static int check_gitignore(tm_doctor_report *out, tm_doctor_ctx *c)
 
 	if (error < 0 && error != TM_ENOTFOUND) {
 		tm_doctor_add(out, TM_DOCTOR_UNREADABLE, file, false, "%s",
-		              tm_error_last());
+			      tm_error_last());
 		goto done;
 	}
 	tm_doctor_missing_ignores(&missing, tm_buf_cstr(&data));
 	tm_doctor_join(&list, &missing, ", ");
 	if (error == TM_ENOTFOUND)
 		tm_doctor_add(out, TM_DOCTOR_GITIGNORE, file, true,
-		              "'%s' is missing, so git would track the "
-		              "per-user config.json; --fix writes it",
-		              file);
+			      "'%s' is missing, so git would track the "
+			      "per-user config.json; --fix writes it",
+			      file);
 	else if (missing.n)
 		tm_doctor_add(out, TM_DOCTOR_GITIGNORE, file, true,
-		              "'%s' does not ignore %s; --fix adds the "
-		              "line%s",
-		              file, tm_buf_cstr(&list),
-		              missing.n > 1 ? "s" : "");
+			      "'%s' does not ignore %s; --fix adds the "
+			      "line%s",
+			      file, tm_buf_cstr(&list),
+			      missing.n > 1 ? "s" : "");
 done:
 	tm_error_clear();
 	tm_strv_clear(&missing);
@@ -432,7 +432,7 @@ static int (*const checks[])(tm_doctor_report *, tm_doctor_ctx *) = {
 /* clang-format on */
 
 int tm_doctor_check(tm_doctor_report *out, tm_store *s,
-                    const tm_doctor_options *opts)
+		    const tm_doctor_options *opts)
 {
 	tm_doctor_options defaults = TM_DOCTOR_OPTIONS_INIT;
 	tm_doctor_ctx c;
@@ -443,9 +443,9 @@ int tm_doctor_check(tm_doctor_report *out, tm_store *s,
 		opts = &defaults;
 	if (opts->version != TM_DOCTOR_OPTIONS_VERSION)
 		return tm_error_set(TM_EINVALID,
-		                    "doctor options of version %u, expected "
-		                    "%u",
-		                    opts->version, TM_DOCTOR_OPTIONS_VERSION);
+				    "doctor options of version %u, expected "
+				    "%u",
+				    opts->version, TM_DOCTOR_OPTIONS_VERSION);
 	memset(&c, 0, sizeof(c));
 	c.s = s;
 	c.o = opts;

@@ -22,7 +22,7 @@ struct fix_ctx {
 };
 
 static int repair_thread_id(tm_strv *done, struct fix_ctx *f,
-                            const tm_doctor_problem *p)
+			    const tm_doctor_problem *p)
 {
 	tm_thread *t = NULL;
 	tm_buf line = TM_BUF_INIT;
@@ -35,7 +35,7 @@ static int repair_thread_id(tm_strv *done, struct fix_ctx *f,
 	if ((error = tm_store_save_thread(f->s, p->project, t)) < 0)
 		goto done;
 	tm_buf_printf(&line, "rewrote the id field of '%s' (%s -> %s)", p->file,
-	              t->field_id ? t->field_id : "none", t->id);
+		      t->field_id ? t->field_id : "none", t->id);
 	tm_strv_push_owned(done, tm_buf_detach(&line));
 done:
 	tm_thread_free(t);
@@ -43,7 +43,7 @@ done:
 }
 
 static int repair_project_id(tm_strv *done, struct fix_ctx *f,
-                             const tm_doctor_problem *p)
+			     const tm_doctor_problem *p)
 {
 	tm_project *proj = NULL;
 	tm_buf line = TM_BUF_INIT;
@@ -57,7 +57,7 @@ static int repair_project_id(tm_strv *done, struct fix_ctx *f,
 	if (old && !strcmp(old, p->project))
 		goto done;
 	tm_buf_printf(&line, "rewrote the id of '%s' (%s -> %s)", p->file,
-	              old ? old : "none", p->project);
+		      old ? old : "none", p->project);
 	tm_project_set(proj, "id", p->project);
 	if ((error = tm_store_save_project(f->s, proj)) < 0)
 		goto done;
@@ -69,16 +69,16 @@ done:
 }
 
 static int repair_id(tm_strv *done, struct fix_ctx *f,
-                     const tm_doctor_problem *p)
+		     const tm_doctor_problem *p)
 {
 	if (!p->project)
 		return 0;
 	return p->thread ? repair_thread_id(done, f, p)
-	                 : repair_project_id(done, f, p);
+			 : repair_project_id(done, f, p);
 }
 
 static int repair_gitignore(tm_strv *done, struct fix_ctx *f,
-                            const tm_doctor_problem *p)
+			    const tm_doctor_problem *p)
 {
 	const char *display = TM_STORE_DIRNAME "/.gitignore";
 	tm_buf data = TM_BUF_INIT, list = TM_BUF_INIT, line = TM_BUF_INIT;
@@ -103,7 +103,7 @@ static int repair_gitignore(tm_strv *done, struct fix_ctx *f,
 		tm_buf_puts(&data, crlf ? "\r\n" : "\n");
 	for (i = 0; i < missing.n; i++)
 		tm_buf_printf(&data, "%s%s", missing.items[i],
-		              crlf ? "\r\n" : "\n");
+			      crlf ? "\r\n" : "\n");
 	error = tm_store_write_file(f->s, NULL, NULL, ".gitignore", &data);
 	if (error < 0)
 		goto done;
@@ -119,7 +119,7 @@ done:
 
 /* Remove p->file (".threadmind/a/b.tmp") if it is still an old temp file. */
 static int repair_tmp(tm_strv *done, struct fix_ctx *f,
-                      const tm_doctor_problem *p)
+		      const tm_doctor_problem *p)
 {
 	const char *prefix = TM_STORE_DIRNAME "/";
 	tm_buf line = TM_BUF_INIT;
@@ -132,7 +132,7 @@ static int repair_tmp(tm_strv *done, struct fix_ctx *f,
 		return 0;
 	if ((fd = dup(f->dirfd)) < 0)
 		return tm_error_set_errno(TM_ERROR, "cannot open '%s'",
-		                          TM_STORE_DIRNAME);
+					  TM_STORE_DIRNAME);
 	path = tm_xstrdup(p->file + strlen(prefix));
 	/* Walk down without following links. */
 	for (part = path; (next = strchr(part, '/')); part = next + 1) {
@@ -168,11 +168,11 @@ done:
 static const struct {
 	const char *kind;
 	int (*run)(tm_strv *done, struct fix_ctx *f,
-	           const tm_doctor_problem *p);
+		   const tm_doctor_problem *p);
 } repairs[] = {
-        {TM_DOCTOR_ID_MISMATCH, repair_id},
-        {TM_DOCTOR_GITIGNORE, repair_gitignore},
-        {TM_DOCTOR_STRAY_TMP, repair_tmp},
+	{TM_DOCTOR_ID_MISMATCH, repair_id},
+	{TM_DOCTOR_GITIGNORE, repair_gitignore},
+	{TM_DOCTOR_STRAY_TMP, repair_tmp},
 };
 
 /* Is the .lock stale now (and removable by a take-over)? */
@@ -181,15 +181,15 @@ static bool lock_is_stale(struct fix_ctx *f)
 	struct stat st;
 
 	return fstatat(f->dirfd, TM_DOCTOR_LOCK_NAME, &st,
-	               AT_SYMLINK_NOFOLLOW) == 0 &&
+		       AT_SYMLINK_NOFOLLOW) == 0 &&
 	       tm_doctor_age(&st) > f->o->lock_stale_after &&
 	       (!S_ISDIR(st.st_mode) ||
-	        tm_doctor_dir_is_empty(f->s, TM_DOCTOR_LOCK_NAME));
+		tm_doctor_dir_is_empty(f->s, TM_DOCTOR_LOCK_NAME));
 }
 
 int tm_doctor_fix(tm_strv *done, tm_strv *failed, tm_store *s,
-                  const tm_doctor_report *problems,
-                  const tm_doctor_options *opts)
+		  const tm_doctor_report *problems,
+		  const tm_doctor_options *opts)
 {
 	tm_doctor_options defaults = TM_DOCTOR_OPTIONS_INIT;
 	struct fix_ctx f;
@@ -219,7 +219,7 @@ int tm_doctor_fix(tm_strv *done, tm_strv *failed, tm_store *s,
 			tm_buf line = TM_BUF_INIT;
 
 			tm_buf_printf(&line, "removed the stale lock '%s'",
-			              p->file);
+				      p->file);
 			tm_strv_push_owned(done, tm_buf_detach(&line));
 			stale = false;
 		}

@@ -25,9 +25,9 @@ int tm_doctor_check_merge_driver(tm_doctor_report *out, tm_doctor_ctx *c)
 	error = tm_git_config_string(&value, g, "merge.threadmind.driver");
 	if (error == TM_ENOTFOUND || (error == 0 && !*value))
 		tm_doctor_add(out, TM_DOCTOR_MERGE_DRIVER, NULL, false,
-		              "git config merge.threadmind.driver is not "
-		              "set, so thread files conflict with plain "
-		              "markers; run 'git threadmind install'");
+			      "git config merge.threadmind.driver is not "
+			      "set, so thread files conflict with plain "
+			      "markers; run 'git threadmind install'");
 	tm_error_clear();
 	free(value);
 	return 0;
@@ -54,8 +54,8 @@ int tm_doctor_check_hooks(tm_doctor_report *out, tm_doctor_ctx *c)
 		    strncmp(st->path, plan.hooks_dir, dlen))
 			continue;
 		tm_doctor_add(out, TM_DOCTOR_HOOKS, NULL, false,
-		              "%s; run 'git threadmind install'%s", st->what,
-		              st->refused ? " (or add the line by hand)" : "");
+			      "%s; run 'git threadmind install'%s", st->what,
+			      st->refused ? " (or add the line by hand)" : "");
 	}
 	tm_install_plan_clear(&plan);
 	return 0;
@@ -68,7 +68,7 @@ int tm_doctor_check_hooks(tm_doctor_report *out, tm_doctor_ctx *c)
  * the store outside it): nothing to report then.
  */
 static bool merges_with_threadmind(git_repository *repo, const char *prefix,
-                                   const char *rel)
+				   const char *rel)
 {
 	tm_buf path = TM_BUF_INIT;
 	const char *value = NULL;
@@ -76,7 +76,7 @@ static bool merges_with_threadmind(git_repository *repo, const char *prefix,
 
 	tm_buf_printf(&path, "%s%s/%s", prefix, TM_STORE_DIRNAME, rel);
 	if (git_attr_get(&value, repo, GIT_ATTR_CHECK_FILE_THEN_INDEX,
-	                 tm_buf_cstr(&path), "merge") == 0)
+			 tm_buf_cstr(&path), "merge") == 0)
 		ours = git_attr_value(value) == GIT_ATTR_VALUE_STRING &&
 		       !strcmp(value, "threadmind");
 	tm_buf_release(&path);
@@ -119,8 +119,8 @@ int tm_doctor_check_gitattributes(tm_doctor_report *out, tm_doctor_ctx *c)
 	static const struct {
 		const char *pattern, *sample;
 	} want[] = {
-	        {TM_DOCTOR_ATTR_THREADS, "threads/p/t.md"},
-	        {TM_DOCTOR_ATTR_PROJECTS, "projects/p.json"},
+		{TM_DOCTOR_ATTR_THREADS, "threads/p/t.md"},
+		{TM_DOCTOR_ATTR_PROJECTS, "projects/p.json"},
 	};
 	const char *file = TM_STORE_DIRNAME "/.gitattributes";
 	struct tm_git *g = c->o->git ? tm_store_git(c->s) : NULL;
@@ -133,19 +133,19 @@ int tm_doctor_check_gitattributes(tm_doctor_report *out, tm_doctor_ctx *c)
 		return 0;
 	for (i = 0; i < sizeof(want) / sizeof(*want); i++)
 		if (!merges_with_threadmind(tm_git_repository(g), prefix,
-		                            want[i].sample))
+					    want[i].sample))
 			tm_buf_printf(&list, "%s'%s merge=threadmind'",
-			              list.size ? ", " : "", want[i].pattern);
+				      list.size ? ", " : "", want[i].pattern);
 	if (list.size && !tm_doctor_stat(&st, c->s, NULL, ".gitattributes"))
 		tm_doctor_add(out, TM_DOCTOR_GITATTRIBUTES, file, false,
-		              "'%s' is missing, so git does not use the "
-		              "threadmind merge driver; run 'git threadmind "
-		              "install'",
-		              file);
+			      "'%s' is missing, so git does not use the "
+			      "threadmind merge driver; run 'git threadmind "
+			      "install'",
+			      file);
 	else if (list.size)
 		tm_doctor_add(out, TM_DOCTOR_GITATTRIBUTES, file, false,
-		              "'%s' lacks %s; run 'git threadmind install'",
-		              file, tm_buf_cstr(&list));
+			      "'%s' lacks %s; run 'git threadmind install'",
+			      file, tm_buf_cstr(&list));
 	git_error_clear();
 	tm_error_clear();
 	tm_buf_release(&list);

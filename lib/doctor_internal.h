@@ -37,9 +37,9 @@ char *tm_doctor_project_file(const char *project);
 /* Append a problem about thread `id` of project `pr` (file, project and
  * thread set); `message` is copied as is. */
 tm_doctor_problem *tm_doctor_add_thread(tm_doctor_report *out, const char *kind,
-                                        const tm_doctor_project *pr,
-                                        const char *id, bool fixable,
-                                        const char *message);
+					const tm_doctor_project *pr,
+					const char *id, bool fixable,
+					const char *message);
 
 bool tm_doctor_ends_with(const char *s, const char *suffix);
 /* Seconds since the file's last modification. */
@@ -51,7 +51,7 @@ int tm_doctor_list(tm_strv *out, tm_store *s, const char *sub);
 /* lstat of .threadmind/SUB/NAME (SUB NULL: .threadmind/NAME) without
  * following links; false when missing. */
 bool tm_doctor_stat(struct stat *st, tm_store *s, const char *sub,
-                    const char *name);
+		    const char *name);
 /* .threadmind/NAME is a folder with nothing in it. */
 bool tm_doctor_dir_is_empty(tm_store *s, const char *name);
 

@@ -22,7 +22,7 @@ static int set_v(int code, int with_errno, const char *fmt, va_list ap)
 	if (with_errno) {
 		size_t len = strlen(last_msg);
 		snprintf(last_msg + len, sizeof(last_msg) - len, ": %s",
-		         strerror(saved));
+			 strerror(saved));
 	}
 	last_code = code;
 	errno = saved;

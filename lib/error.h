@@ -24,11 +24,11 @@ enum {
  * `code`, so that callers can write `return tm_error_set(TM_EINVALID, ...)`.
  */
 int tm_error_set(int code, const char *fmt, ...)
-        __attribute__((format(printf, 2, 3)));
+	__attribute__((format(printf, 2, 3)));
 
 /* Like tm_error_set, appending ": strerror(errno)". */
 int tm_error_set_errno(int code, const char *fmt, ...)
-        __attribute__((format(printf, 2, 3)));
+	__attribute__((format(printf, 2, 3)));
 
 /* The last message set in this thread ("" when none). Never NULL. */
 const char *tm_error_last(void);

@@ -31,16 +31,16 @@ static const struct {
 	const char *key;
 	size_t offset;
 } scalar_fields[] = {
-        {"id", offsetof(tm_thread, field_id)},
-        {"title", offsetof(tm_thread, title)},
-        {"parentId", offsetof(tm_thread, parent_id)},
-        {"author", offsetof(tm_thread, author)},
-        {"createdAt", offsetof(tm_thread, created_at)},
-        {"updatedAt", offsetof(tm_thread, updated_at)},
-        {"status", offsetof(tm_thread, status)},
-        {"branch", offsetof(tm_thread, branch)},
-        {"commit", offsetof(tm_thread, commit)},
-        {"mergedInto", offsetof(tm_thread, merged_into)},
+	{"id", offsetof(tm_thread, field_id)},
+	{"title", offsetof(tm_thread, title)},
+	{"parentId", offsetof(tm_thread, parent_id)},
+	{"author", offsetof(tm_thread, author)},
+	{"createdAt", offsetof(tm_thread, created_at)},
+	{"updatedAt", offsetof(tm_thread, updated_at)},
+	{"status", offsetof(tm_thread, status)},
+	{"branch", offsetof(tm_thread, branch)},
+	{"commit", offsetof(tm_thread, commit)},
+	{"mergedInto", offsetof(tm_thread, merged_into)},
 };
 
 static char **scalar_field(tm_thread *t, const char *key)
@@ -55,7 +55,7 @@ static char **scalar_field(tm_thread *t, const char *key)
 
 /* Split off the line at *pos; a trailing CR is dropped (*crlf tells). */
 static bool next_line(const char **pos, const char *end, struct line *l,
-                      bool *crlf)
+		      bool *crlf)
 {
 	const char *p = *pos, *nl;
 
@@ -163,7 +163,7 @@ static bool is_null_word(const char *s, size_t len)
 {
 	return !len || (len == 1 && *s == '~') ||
 	       (len == 4 && (!memcmp(s, "null", 4) || !memcmp(s, "Null", 4) ||
-	                     !memcmp(s, "NULL", 4)));
+			     !memcmp(s, "NULL", 4)));
 }
 
 /* Printable ASCII but `"` and `\`: a double-quoted scalar means as is. */
@@ -205,7 +205,7 @@ static bool read_simple(tm_yaml_value *v, const char *s, size_t len)
 		if (i == len - 1 || !is_simple_quoted(s + start, i - start))
 			goto other;
 		tm_strv_push_owned(&v->items,
-		                   tm_xstrndup(s + start, i - start));
+				   tm_xstrndup(s + start, i - start));
 		if (++i < len - 1 && s[i] != ',')
 			goto other;
 		if (i == len - 2)
@@ -219,7 +219,7 @@ other:
 
 /* Read the value of a known field from lines[i..j). */
 static int read_value(tm_yaml_value *v, struct block *b, size_t i, size_t j,
-                      const char *key, size_t colon)
+		      const char *key, size_t colon)
 {
 	const struct line *l = &b->lines[i];
 	const char *s = l->p + colon + 1;
@@ -249,24 +249,24 @@ static int read_value(tm_yaml_value *v, struct block *b, size_t i, size_t j,
 		tm_buf_putc(&text, '\n');
 	}
 	error = tm_yaml_read_entry(v, text.ptr, text.size, key, b->path,
-	                           LINE_NO(i));
+				   LINE_NO(i));
 	tm_buf_release(&text);
 	return error;
 }
 
 /* Store the value of a known field. */
 static int set_field(tm_thread *t, struct block *b, size_t i, const char *key,
-                     tm_yaml_value *v)
+		     tm_yaml_value *v)
 {
 	char **field = scalar_field(t, key);
 
 	if (field) {
 		if (v->kind == TM_YAML_LIST || v->kind == TM_YAML_OTHER)
 			return tm_error_set(TM_EPARSE,
-			                    "'%s' line %zu: field '%s' must be "
-			                    "a single value, not a list or "
-			                    "mapping",
-			                    b->path, LINE_NO(i), key);
+					    "'%s' line %zu: field '%s' must be "
+					    "a single value, not a list or "
+					    "mapping",
+					    b->path, LINE_NO(i), key);
 		*field = v->str;
 		v->str = NULL;
 		return 0;
@@ -287,16 +287,16 @@ static int set_field(tm_thread *t, struct block *b, size_t i, const char *key,
 		break;
 	default:
 		return tm_error_set(TM_EPARSE,
-		                    "'%s' line %zu: field 'paths' must be a "
-		                    "list of strings",
-		                    b->path, LINE_NO(i));
+				    "'%s' line %zu: field 'paths' must be a "
+				    "list of strings",
+				    b->path, LINE_NO(i));
 	}
 	return 0;
 }
 
 /* Read the entry in lines[i..j), whose key ends at `colon`. */
 static int read_entry(tm_thread *t, struct block *b, size_t i, size_t j,
-                      size_t colon)
+		      size_t colon)
 {
 	const struct line *l = &b->lines[i];
 	tm_yaml_value v = TM_YAML_VALUE_INIT;
@@ -307,8 +307,8 @@ static int read_entry(tm_thread *t, struct block *b, size_t i, size_t j,
 
 	if (tm_strv_contains(&b->seen, key)) {
 		error = tm_error_set(TM_EPARSE,
-		                     "'%s' line %zu: duplicate key '%s'",
-		                     b->path, LINE_NO(i), key);
+				     "'%s' line %zu: duplicate key '%s'",
+				     b->path, LINE_NO(i), key);
 		goto done;
 	}
 	tm_strv_push(&b->seen, key);
@@ -348,14 +348,14 @@ static int read_block(tm_thread *t, struct block *b)
 		}
 		if (is_continuation(l))
 			return tm_error_set(TM_EPARSE,
-			                    "'%s' line %zu: indented line "
-			                    "continues no field",
-			                    b->path, LINE_NO(i));
+					    "'%s' line %zu: indented line "
+					    "continues no field",
+					    b->path, LINE_NO(i));
 		if (!(colon = key_end(l)))
 			return tm_error_set(TM_EPARSE,
-			                    "'%s' line %zu: expected 'key: "
-			                    "value', a comment or '---'",
-			                    b->path, LINE_NO(i));
+					    "'%s' line %zu: expected 'key: "
+					    "value', a comment or '---'",
+					    b->path, LINE_NO(i));
 		j = entry_end(b, i);
 		if ((error = read_entry(t, b, i, j, colon)) < 0)
 			return error;
@@ -365,7 +365,7 @@ static int read_block(tm_thread *t, struct block *b)
 }
 
 int tm_frontmatter_parse(tm_thread **out, const char *data, size_t len,
-                         const char *id, const char *path)
+			 const char *id, const char *path)
 {
 	struct block b = {path, NULL, 0, 0, TM_STRV_INIT};
 	const char *pos = data, *end = data + len, *nul;
@@ -376,15 +376,15 @@ int tm_frontmatter_parse(tm_thread **out, const char *data, size_t len,
 
 	if ((nul = memchr(data, 0, len)))
 		return tm_error_set(TM_EPARSE,
-		                    "'%s' line %zu: NUL byte (not a text file)",
-		                    path, line_of(data, nul));
+				    "'%s' line %zu: NUL byte (not a text file)",
+				    path, line_of(data, nul));
 	if (len >= 3 && !memcmp(data, "\xef\xbb\xbf", 3))
 		pos += 3;
 	if (!next_line(&pos, end, &l, &open_crlf) || !is_fence(&l))
 		return tm_error_set(TM_EPARSE,
-		                    "'%s' does not start with a '---' "
-		                    "frontmatter line",
-		                    path);
+				    "'%s' does not start with a '---' "
+				    "frontmatter line",
+				    path);
 	while (next_line(&pos, end, &l, &crlf)) {
 		if (is_fence(&l)) {
 			closed = true;
@@ -392,9 +392,9 @@ int tm_frontmatter_parse(tm_thread **out, const char *data, size_t len,
 		}
 		if (tm_utf8_valid_prefix(l.p, l.len) != l.len) {
 			error = tm_error_set(TM_EPARSE,
-			                     "'%s' line %zu: invalid UTF-8 in "
-			                     "the frontmatter",
-			                     path, LINE_NO(b.n));
+					     "'%s' line %zu: invalid UTF-8 in "
+					     "the frontmatter",
+					     path, LINE_NO(b.n));
 			goto done;
 		}
 		tm_xgrow((void **)&b.lines, &b.alloc, b.n + 1, sizeof(l));
@@ -402,9 +402,9 @@ int tm_frontmatter_parse(tm_thread **out, const char *data, size_t len,
 	}
 	if (!closed) {
 		error = tm_error_set(TM_EPARSE,
-		                     "'%s': no closing '---' line after the "
-		                     "frontmatter",
-		                     path);
+				     "'%s': no closing '---' line after the "
+				     "frontmatter",
+				     path);
 		goto done;
 	}
 	t = tm_thread_new();
@@ -439,7 +439,7 @@ static void put_lines(tm_buf *out, const char *eol, const char *s, size_t len)
 }
 
 static void put_field(tm_buf *out, const char *eol, const char *key,
-                      const char *value)
+		      const char *value)
 {
 	if (!value)
 		return;
@@ -487,7 +487,7 @@ static void put_header(tm_buf *out, const tm_thread *t, const char *eol)
 		}
 		if (t->extra[i].raw)
 			put_lines(out, eol, t->extra[i].raw,
-			          strlen(t->extra[i].raw));
+				  strlen(t->extra[i].raw));
 		tm_buf_puts(out, eol);
 	}
 	tm_buf_puts(out, "---");

@@ -34,7 +34,7 @@
  * collection (or `paths` holding a mapping), a libyaml error.
  */
 int tm_frontmatter_parse(tm_thread **out, const char *data, size_t len,
-                         const char *id, const char *path);
+			 const char *id, const char *path);
 
 /*
  * Append the whole canonical file to `out`: the frontmatter block as

@@ -31,9 +31,9 @@ static int check_name(const char *name, const char *display)
 	if (!name || !*name || strchr(name, '/') || !strcmp(name, ".") ||
 	    !strcmp(name, ".."))
 		return tm_error_set(TM_EINVALID,
-		                    "'%s' is not a plain file name inside "
-		                    "its folder",
-		                    display ? display : "(null)");
+				    "'%s' is not a plain file name inside "
+				    "its folder",
+				    display ? display : "(null)");
 	return 0;
 }
 
@@ -42,26 +42,26 @@ static int check_name(const char *name, const char *display)
  * O_NOFOLLOW failed: a link, not a folder, missing, or errno as is.
  */
 static int open_failure(int dirfd, const char *name, const char *display,
-                        int err, bool want_dir)
+			int err, bool want_dir)
 {
 	struct stat st;
 
 	if (err == ENOENT)
 		return tm_error_set(TM_ENOTFOUND, "'%s' does not exist",
-		                    display);
+				    display);
 	if (err == ELOOP || err == ENOTDIR || err == EMLINK) {
 		if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
 			if (S_ISLNK(st.st_mode))
 				return tm_error_set(TM_EINVALID, SYMLINK_MSG,
-				                    display);
+						    display);
 			if (want_dir && !S_ISDIR(st.st_mode))
 				return tm_error_set(TM_EINVALID,
-				                    "'%s' is not a folder",
-				                    display);
+						    "'%s' is not a folder",
+						    display);
 		} else if (errno == ENOTDIR) {
 			return tm_error_set(TM_EINVALID,
-			                    "'%s' is not inside a folder",
-			                    display);
+					    "'%s' is not inside a folder",
+					    display);
 		}
 	}
 	errno = err;
@@ -82,7 +82,7 @@ int tm_fs_open_dir(int *out_fd, const char *path)
 }
 
 int tm_fs_open_subdir(int *out_fd, int dirfd, const char *name,
-                      const char *display, bool create)
+		      const char *display, bool create)
 {
 	int fd, error;
 
@@ -90,9 +90,9 @@ int tm_fs_open_subdir(int *out_fd, int dirfd, const char *name,
 		return error;
 	if (create && mkdirat(dirfd, name, 0777) < 0 && errno != EEXIST)
 		return tm_error_set_errno(TM_ERROR, "cannot create '%s'",
-		                          display);
+					  display);
 	fd = openat(dirfd, name,
-	            O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return open_failure(dirfd, name, display, errno, true);
 	*out_fd = fd;
@@ -116,13 +116,13 @@ static int too_large(const char *display, size_t max)
 
 	format_size(limit, sizeof(limit), max);
 	return tm_error_set(TM_EINVALID,
-	                    "'%s' is larger than %s; threadmind refuses "
-	                    "files that large",
-	                    display, limit);
+			    "'%s' is larger than %s; threadmind refuses "
+			    "files that large",
+			    display, limit);
 }
 
 int tm_fs_read_at(tm_buf *out, int dirfd, const char *name, const char *display,
-                  size_t max)
+		  size_t max)
 {
 	size_t start = out->size, got = 0;
 	struct stat st;
@@ -131,19 +131,19 @@ int tm_fs_read_at(tm_buf *out, int dirfd, const char *name, const char *display,
 	if ((error = check_name(name, display)) < 0)
 		return error;
 	fd = openat(dirfd, name,
-	            O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+		    O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0)
 		return open_failure(dirfd, name, display, errno, false);
 	if (fstat(fd, &st) < 0) {
 		error = tm_error_set_errno(TM_ERROR, "cannot stat '%s'",
-		                           display);
+					   display);
 		goto done;
 	}
 	if (!S_ISREG(st.st_mode)) {
 		error = tm_error_set(TM_EINVALID,
-		                     "'%s' is not a regular file; threadmind "
-		                     "only reads regular files",
-		                     display);
+				     "'%s' is not a regular file; threadmind "
+				     "only reads regular files",
+				     display);
 		goto done;
 	}
 	if (st.st_size < 0 || (uintmax_t)st.st_size > max) {
@@ -166,7 +166,7 @@ int tm_fs_read_at(tm_buf *out, int dirfd, const char *name, const char *display,
 			continue;
 		if (n < 0) {
 			error = tm_error_set_errno(TM_ERROR, "cannot read '%s'",
-			                           display);
+						   display);
 			goto done;
 		}
 		if (n == 0)
@@ -200,7 +200,7 @@ int tm_fs_list_dir(tm_strv *out, int dirfd, const char *display)
 		if (fd >= 0)
 			close(fd);
 		return tm_error_set_errno(TM_ERROR, "cannot list '%s'",
-		                          display);
+					  display);
 	}
 	/* the duplicate shares the offset of `dirfd`: start over */
 	rewinddir(d);
@@ -216,7 +216,7 @@ int tm_fs_list_dir(tm_strv *out, int dirfd, const char *display)
 		closedir(d);
 		errno = saved;
 		return tm_error_set_errno(TM_ERROR, "cannot list '%s'",
-		                          display);
+					  display);
 	}
 	closedir(d);
 	tm_strv_sort(out);
@@ -257,7 +257,7 @@ static int fsync_retry(int fd)
 
 /* Create the temp file, trying a fresh name should one already exist. */
 static int create_temp(char *tmp, size_t tmplen, int dirfd, const char *name,
-                       mode_t mode)
+		       mode_t mode)
 {
 	char uuid[TM_UUID_LEN + 1];
 	int attempt, fd = -1;
@@ -266,9 +266,9 @@ static int create_temp(char *tmp, size_t tmplen, int dirfd, const char *name,
 		tm_uuid_v4(uuid);
 		snprintf(tmp, tmplen, "%s.%s.tmp", name, uuid);
 		fd = openat(dirfd, tmp,
-		            O_CREAT | O_EXCL | O_NOFOLLOW | O_WRONLY |
-		                    O_CLOEXEC,
-		            mode);
+			    O_CREAT | O_EXCL | O_NOFOLLOW | O_WRONLY |
+				    O_CLOEXEC,
+			    mode);
 		if (fd >= 0 || errno != EEXIST)
 			break;
 	}
@@ -276,10 +276,10 @@ static int create_temp(char *tmp, size_t tmplen, int dirfd, const char *name,
 }
 
 int tm_atomic_write_at(int dirfd, const char *name, const char *display,
-                       const void *data, size_t len)
+		       const void *data, size_t len)
 {
 	tm_atomic_fault fault =
-	        atomic_exchange(&next_fault, TM_ATOMIC_FAULT_NONE);
+		atomic_exchange(&next_fault, TM_ATOMIC_FAULT_NONE);
 	char tmp[NAME_MAX + 1];
 	mode_t mode = 0666;
 	bool keep_mode = false;
@@ -290,9 +290,9 @@ int tm_atomic_write_at(int dirfd, const char *name, const char *display,
 		return error;
 	if (strlen(name) + TMP_SUFFIX_LEN > NAME_MAX)
 		return tm_error_set(TM_EINVALID,
-		                    "'%s': file name too long for a temporary "
-		                    "file next to it",
-		                    display);
+				    "'%s': file name too long for a temporary "
+				    "file next to it",
+				    display);
 
 	/* Keep the permissions of the regular file being replaced. */
 	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
@@ -304,20 +304,20 @@ int tm_atomic_write_at(int dirfd, const char *name, const char *display,
 	if (fault == TM_ATOMIC_FAULT_OPEN) {
 		errno = EIO;
 		return tm_error_set_errno(TM_ERROR,
-		                          "cannot create a temporary file next "
-		                          "to '%s'",
-		                          display);
+					  "cannot create a temporary file next "
+					  "to '%s'",
+					  display);
 	}
 	fd = create_temp(tmp, sizeof(tmp), dirfd, name, mode);
 	if (fd < 0)
 		return tm_error_set_errno(TM_ERROR,
-		                          "cannot create a temporary file next "
-		                          "to '%s'",
-		                          display);
+					  "cannot create a temporary file next "
+					  "to '%s'",
+					  display);
 	/* The umask may have cleared bits the old file had. */
 	if (keep_mode && fchmod(fd, mode) < 0) {
 		error = tm_error_set_errno(
-		        TM_ERROR, "cannot set the mode of '%s'", display);
+			TM_ERROR, "cannot set the mode of '%s'", display);
 		goto fail;
 	}
 
@@ -325,23 +325,23 @@ int tm_atomic_write_at(int dirfd, const char *name, const char *display,
 		if (tm_fs_write_all(fd, data, len / 2) == 0)
 			errno = EIO;
 		error = tm_error_set_errno(TM_ERROR, "cannot write '%s'",
-		                           display);
+					   display);
 		goto fail;
 	}
 	if (tm_fs_write_all(fd, data, len) < 0) {
 		error = tm_error_set_errno(TM_ERROR, "cannot write '%s'",
-		                           display);
+					   display);
 		goto fail;
 	}
 	if (fault == TM_ATOMIC_FAULT_FSYNC) {
 		errno = EIO;
 		error = tm_error_set_errno(TM_ERROR, "cannot sync '%s'",
-		                           display);
+					   display);
 		goto fail;
 	}
 	if (fsync_retry(fd) < 0) {
 		error = tm_error_set_errno(TM_ERROR, "cannot sync '%s'",
-		                           display);
+					   display);
 		goto fail;
 	}
 	/* close() can report a delayed write error (NFS). */
@@ -349,19 +349,19 @@ int tm_atomic_write_at(int dirfd, const char *name, const char *display,
 	fd = -1;
 	if (saved < 0 && errno != EINTR) {
 		error = tm_error_set_errno(TM_ERROR, "cannot write '%s'",
-		                           display);
+					   display);
 		goto fail;
 	}
 
 	if (fault == TM_ATOMIC_FAULT_RENAME) {
 		errno = EIO;
 		error = tm_error_set_errno(TM_ERROR, "cannot replace '%s'",
-		                           display);
+					   display);
 		goto fail;
 	}
 	if (renameat(dirfd, tmp, dirfd, name) < 0) {
 		error = tm_error_set_errno(TM_ERROR, "cannot replace '%s'",
-		                           display);
+					   display);
 		goto fail;
 	}
 
@@ -371,7 +371,7 @@ int tm_atomic_write_at(int dirfd, const char *name, const char *display,
 	 */
 	if (fsync_retry(dirfd) < 0 && errno != EINVAL && errno != EROFS)
 		return tm_error_set_errno(
-		        TM_ERROR, "cannot sync the folder of '%s'", display);
+			TM_ERROR, "cannot sync the folder of '%s'", display);
 	return 0;
 
 fail:
@@ -398,14 +398,14 @@ int tm_atomic_write(const char *path, const void *data, size_t len)
 	} else {
 		base = slash + 1;
 		dir = slash == path ? tm_xstrdup("/")
-		                    : tm_xstrndup(path, (size_t)(slash - path));
+				    : tm_xstrndup(path, (size_t)(slash - path));
 	}
 	if (!*base) {
 		free(dir);
 		return tm_error_set(TM_EINVALID,
-		                    "'%s' names a folder, not a "
-		                    "file",
-		                    path);
+				    "'%s' names a folder, not a "
+				    "file",
+				    path);
 	}
 	error = tm_fs_open_dir(&dirfd, dir);
 	free(dir);
@@ -426,7 +426,7 @@ int tm_fs_unlink_at(int dirfd, const char *name, const char *display)
 		return 0;
 	if (errno == ENOENT)
 		return tm_error_set(TM_ENOTFOUND, "'%s' does not exist",
-		                    display);
+				    display);
 	return tm_error_set_errno(TM_ERROR, "cannot remove '%s'", display);
 }
 

@@ -45,7 +45,7 @@ int tm_fs_open_dir(int *out_fd, const char *path);
  * (missing and !create), TM_ERROR.
  */
 int tm_fs_open_subdir(int *out_fd, int dirfd, const char *name,
-                      const char *display, bool create);
+		      const char *display, bool create);
 
 /*
  * Append the content of the regular file `name` in `dirfd` to `out`
@@ -60,7 +60,7 @@ int tm_fs_open_subdir(int *out_fd, int dirfd, const char *name,
  * I/O errors.
  */
 int tm_fs_read_at(tm_buf *out, int dirfd, const char *name, const char *display,
-                  size_t max);
+		  size_t max);
 
 /*
  * The names in the open folder `dirfd` (all of them but "." and ".."),
@@ -97,7 +97,7 @@ int tm_fs_write_all(int fd, const void *p, size_t len);
  * after the rename is reported too, although the new content is in place.
  */
 int tm_atomic_write_at(int dirfd, const char *name, const char *display,
-                       const void *data, size_t len);
+		       const void *data, size_t len);
 
 /*
  * tm_atomic_write_at for a path: opens the parent folder of `path` with

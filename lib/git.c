@@ -54,7 +54,7 @@ int tm_git_error(int code, const char *fmt, ...)
 	tm_buf_vprintf(&what, fmt, ap);
 	va_end(ap);
 	code = tm_error_set(code, "%s: %s", tm_buf_cstr(&what),
-	                    e && e->message ? e->message : "libgit2 error");
+			    e && e->message ? e->message : "libgit2 error");
 	tm_buf_release(&what);
 	return code;
 }
@@ -101,7 +101,7 @@ static const char *env(const char *name)
  * applied here.
  */
 static int open_with_work_tree(git_repository **out, const char *path,
-                               const char *work_tree)
+			       const char *work_tree)
 {
 	git_repository *repo = NULL;
 	const char *git_dir = env("GIT_DIR"), *ceiling = NULL, *v;
@@ -110,11 +110,11 @@ static int open_with_work_tree(git_repository **out, const char *path,
 
 	if (env("GIT_COMMON_DIR"))
 		return tm_error_set(
-		        TM_ERROR, "GIT_COMMON_DIR is not supported: unset it");
+			TM_ERROR, "GIT_COMMON_DIR is not supported: unset it");
 	if (git_dir) {
 		path = git_dir;
 		flags = GIT_REPOSITORY_OPEN_NO_SEARCH |
-		        GIT_REPOSITORY_OPEN_NO_DOTGIT;
+			GIT_REPOSITORY_OPEN_NO_DOTGIT;
 	} else {
 		ceiling = env("GIT_CEILING_DIRECTORIES");
 		v = env("GIT_DISCOVERY_ACROSS_FILESYSTEM");
@@ -122,7 +122,7 @@ static int open_with_work_tree(git_repository **out, const char *path,
 			flags |= GIT_REPOSITORY_OPEN_CROSS_FS;
 	}
 	error = git_repository_open_ext(&repo, path ? path : ".", flags,
-	                                ceiling);
+					ceiling);
 	if (error == GIT_ENOTFOUND)
 		return TM_ENOTFOUND;
 	if (error < 0)
@@ -136,7 +136,7 @@ static int open_with_work_tree(git_repository **out, const char *path,
 
 		if (git_index_open(&index, v) < 0) {
 			error = tm_git_error(TM_ERROR,
-			                     "cannot use GIT_INDEX_FILE");
+					     "cannot use GIT_INDEX_FILE");
 			goto fail;
 		}
 		git_repository_set_index(repo, index);
@@ -163,7 +163,7 @@ static int open_from_env(git_repository **out, const char *path)
 		return open_with_work_tree(out, path, work_tree);
 	/* a NULL path is how libgit2 is told to use GIT_DIR */
 	error = git_repository_open_ext(out, env("GIT_DIR") ? NULL : path,
-	                                GIT_REPOSITORY_OPEN_FROM_ENV, NULL);
+					GIT_REPOSITORY_OPEN_FROM_ENV, NULL);
 	if (error == GIT_ENOTFOUND)
 		return TM_ENOTFOUND;
 	if (error < 0)
@@ -184,22 +184,22 @@ int tm_git_open(tm_git **out, const char *path, bool from_env)
 		error = open_from_env(&repo, path);
 	} else if (!path) {
 		return tm_error_set(TM_EINVALID,
-		                    "no path to look for a repository from");
+				    "no path to look for a repository from");
 	} else {
 		error = git_repository_open_ext(&repo, path, 0, NULL);
 		if (error == GIT_ENOTFOUND)
 			error = TM_ENOTFOUND;
 		else if (error < 0)
 			error = tm_git_error(TM_ERROR,
-			                     "cannot open the repository");
+					     "cannot open the repository");
 	}
 	if (error == TM_ENOTFOUND) {
 		where = from_env && env("GIT_DIR") ? env("GIT_DIR")
-		                                   : (path ? path : ".");
+						   : (path ? path : ".");
 		return tm_error_set(TM_ENOTFOUND,
-		                    "not a git repository (or any of the "
-		                    "parent directories): '%s'",
-		                    where);
+				    "not a git repository (or any of the "
+				    "parent directories): '%s'",
+				    where);
 	}
 	if (error < 0)
 		return error;
@@ -265,7 +265,7 @@ int tm_git_head(char *out_hex41, tm_git *g)
 	error = git_reference_name_to_id(&oid, g->repo, "HEAD");
 	if (error == GIT_ENOTFOUND)
 		return tm_error_set(TM_ENOTFOUND,
-		                    "HEAD has no commit yet (unborn branch)");
+				    "HEAD has no commit yet (unborn branch)");
 	if (error < 0)
 		return tm_git_error(TM_ERROR, "cannot resolve HEAD");
 	git_oid_tostr(out_hex41, GIT_OID_HEXSZ + 1, &oid);
@@ -398,12 +398,12 @@ static int config_value(char **out, bool *valueless, tm_git *g, const char *key)
 	error = git_config_get_entry(&entry, cfg, key);
 	if (error == GIT_ENOTFOUND) {
 		error = tm_error_set(TM_ENOTFOUND, "config '%s' is not set",
-		                     key);
+				     key);
 	} else if (error == GIT_EINVALIDSPEC) {
 		error = tm_error_set(TM_EINVALID,
-		                     "invalid config key '%s': use "
-		                     "section.name",
-		                     key);
+				     "invalid config key '%s': use "
+				     "section.name",
+				     key);
 	} else if (error < 0) {
 		error = tm_git_error(TM_ERROR, "cannot read the git config");
 	} else {
@@ -441,8 +441,8 @@ int tm_git_config_bool(bool *out, tm_git *g, const char *key, bool dflt)
 		b = 1;
 	else if (git_config_parse_bool(&b, value) < 0)
 		error = tm_error_set(TM_EINVALID,
-		                     "bad boolean config value '%s' for '%s'",
-		                     value, key);
+				     "bad boolean config value '%s' for '%s'",
+				     value, key);
 	free(value);
 	if (error < 0)
 		return error;

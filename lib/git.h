@@ -120,7 +120,7 @@ int tm_git_author_id(char **out, tm_git *g);
  * libgit2 call that just failed.
  */
 int tm_git_error(int code, const char *fmt, ...)
-        __attribute__((format(printf, 2, 3)));
+	__attribute__((format(printf, 2, 3)));
 
 /*
  * Whether the `len` bytes at `s` are a commit id as the format stores it:

@@ -40,7 +40,7 @@ void tm_hashmap_release(tm_hashmap *m)
 
 /* The entry of the key, or the empty entry where it would go. */
 static struct tm_hashmap_entry *find(const tm_hashmap *m, uint64_t h,
-                                     const void *key, size_t len)
+				     const void *key, size_t len)
 {
 	size_t i = (size_t)h & m->mask;
 	struct tm_hashmap_entry *e;

@@ -30,7 +30,7 @@ double tm_hook_budget_left(const tm_hook_budget *b)
 
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	return b->seconds - ((double)(now.tv_sec - b->start.tv_sec) +
-	                     (double)(now.tv_nsec - b->start.tv_nsec) / 1e9);
+			     (double)(now.tv_nsec - b->start.tv_nsec) / 1e9);
 }
 
 bool tm_hook_budget_over(const tm_hook_budget *b)
@@ -120,7 +120,7 @@ void tm_hook_follow_clear(tm_hook_follow *f)
 }
 
 int tm_hook_follow_branch(tm_hook_follow *out, tm_store *s, const char *project,
-                          const tm_hook_budget *b)
+			  const tm_hook_budget *b)
 {
 	tm_config *cfg = NULL;
 	tm_thread *t = NULL;
@@ -164,7 +164,7 @@ done:
 /* ---- post-commit ---- */
 
 int tm_hook_record_branch_thread(bool *recorded, tm_store *s,
-                                 const char *project, const tm_hook_budget *b)
+				 const char *project, const tm_hook_budget *b)
 {
 	const char *branch = tm_store_branch(s), *active = NULL, *ap, *bt;
 	tm_config *cfg = NULL;
@@ -196,7 +196,7 @@ int tm_hook_record_branch_thread(bool *recorded, tm_store *s,
 			goto done;
 	}
 	if ((error = tm_config_set_branch_thread(cfg, project, branch,
-	                                         active)) < 0 ||
+						 active)) < 0 ||
 	    (error = tm_store_save_config(s, cfg)) < 0)
 		goto done;
 	if (recorded)
@@ -210,7 +210,7 @@ done:
 }
 
 int tm_hook_commit_touches(tm_strv *ids, tm_store *s, const char *project,
-                           const tm_hook_budget *b)
+			   const tm_hook_budget *b)
 {
 	struct tm_git *g = tm_store_git(s);
 	const char *head = tm_store_head(s);
@@ -225,8 +225,8 @@ int tm_hook_commit_touches(tm_strv *ids, tm_store *s, const char *project,
 	dir = tm_stale_threads_dir(g, tm_store_root(s), project);
 	if (!tm_hook_budget_over(b))
 		error = tm_stale_commit_touches(
-		        ids, g, head, dir,
-		        (const tm_thread *const *)list.threads, list.n);
+			ids, g, head, dir,
+			(const tm_thread *const *)list.threads, list.n);
 	free(dir);
 	tm_thread_list_clear(&list);
 	return error;
@@ -243,7 +243,7 @@ void tm_hook_merge_clear(tm_hook_merge *m)
 
 /* The stale threads after a merge (DESIGN.md section 4) into out->stale. */
 static void merge_stale(tm_hook_merge *out, tm_store *s, const char *project,
-                        const tm_doctor_project *p, const tm_hook_budget *b)
+			const tm_doctor_project *p, const tm_hook_budget *b)
 {
 	tm_stale_report report = TM_STALE_REPORT_INIT;
 	struct tm_git *g = tm_store_git(s);
@@ -254,7 +254,7 @@ static void merge_stale(tm_hook_merge *out, tm_store *s, const char *project,
 		return;
 	dir = tm_stale_threads_dir(g, tm_store_root(s), project);
 	if (tm_stale_compute(&report, g, dir,
-	                     (const tm_thread *const *)p->threads, p->n) < 0) {
+			     (const tm_thread *const *)p->threads, p->n) < 0) {
 		out->stale_error = tm_xstrdup(tm_error_last());
 		tm_error_clear();
 	} else {
@@ -266,7 +266,7 @@ static void merge_stale(tm_hook_merge *out, tm_store *s, const char *project,
 }
 
 int tm_hook_merge_check(tm_hook_merge *out, tm_store *s, const char *project,
-                        const tm_hook_budget *b)
+			const tm_hook_budget *b)
 {
 	tm_doctor_report report = TM_DOCTOR_REPORT_INIT;
 	tm_doctor_project p;
@@ -297,7 +297,7 @@ done:
 static int cmp_rewrite(const void *a, const void *b)
 {
 	return strcmp(((const tm_hook_rewrite *)a)->old,
-	              ((const tm_hook_rewrite *)b)->old);
+		      ((const tm_hook_rewrite *)b)->old);
 }
 
 static bool is_hex_id(const char *s, size_t n)
@@ -327,7 +327,7 @@ void tm_hook_rewrites_parse(tm_hook_rewrites *out, const char *d)
 				tm_hook_rewrite *w;
 
 				tm_xgrow((void **)&out->items, &alloc,
-				         out->n + 1, sizeof(*out->items));
+					 out->n + 1, sizeof(*out->items));
 				w = &out->items[out->n++];
 				memcpy(w->old, d, lo);
 				w->old[lo] = '\0';
@@ -342,7 +342,7 @@ void tm_hook_rewrites_parse(tm_hook_rewrites *out, const char *d)
 }
 
 const tm_hook_rewrite *tm_hook_rewrites_find(const tm_hook_rewrites *r,
-                                             const char *commit)
+					     const char *commit)
 {
 	tm_hook_rewrite key;
 	size_t i, len = commit ? strlen(commit) : 0;
@@ -351,8 +351,8 @@ const tm_hook_rewrite *tm_hook_rewrites_find(const tm_hook_rewrites *r,
 		return NULL;
 	for (i = 0; i <= len; i++)
 		key.old[i] = (char)(commit[i] >= 'A' && commit[i] <= 'F'
-		                            ? commit[i] - 'A' + 'a'
-		                            : commit[i]);
+					    ? commit[i] - 'A' + 'a'
+					    : commit[i]);
 	return bsearch(&key, r->items, r->n, sizeof(*r->items), cmp_rewrite);
 }
 
@@ -365,8 +365,8 @@ void tm_hook_rewrite_result_clear(tm_hook_rewrite_result *r)
 
 /* Set `commit` of each anchored thread that still names an old commit. */
 static int rewrite_under_lock(tm_hook_rewrite_result *out, tm_store *s,
-                              const char *project, const tm_hook_rewrites *rw,
-                              const tm_hook_budget *b)
+			      const char *project, const tm_hook_rewrites *rw,
+			      const tm_hook_budget *b)
 {
 	tm_lock *lk = NULL;
 	size_t i;
@@ -382,7 +382,7 @@ static int rewrite_under_lock(tm_hook_rewrite_result *out, tm_store *s,
 
 		/* read again: the file may have changed before the lock */
 		if (tm_store_load_thread(&t, s, project,
-		                         out->anchored.items[i]) < 0) {
+					 out->anchored.items[i]) < 0) {
 			tm_error_clear();
 			continue;
 		}
@@ -400,8 +400,8 @@ static int rewrite_under_lock(tm_hook_rewrite_result *out, tm_store *s,
 }
 
 int tm_hook_rewrite_commits(tm_hook_rewrite_result *out, tm_store *s,
-                            const char *project, const tm_hook_rewrites *rw,
-                            const tm_hook_budget *b)
+			    const char *project, const tm_hook_rewrites *rw,
+			    const tm_hook_budget *b)
 {
 	tm_thread_list list;
 	size_t i;
@@ -419,7 +419,7 @@ int tm_hook_rewrite_commits(tm_hook_rewrite_result *out, tm_store *s,
 	if (!out->anchored.n)
 		return 0;
 	out->rewrite = config_bool(tm_store_git(s), "threadmind.rewriteCommits",
-	                           false);
+				   false);
 	if (out->rewrite)
 		error = rewrite_under_lock(out, s, project, rw, b);
 	return error;

@@ -72,7 +72,7 @@ void tm_hook_follow_clear(tm_hook_follow *f);
  * Errors: of config.json (TM_EPARSE), of the lock, of tm_store_set_active.
  */
 int tm_hook_follow_branch(tm_hook_follow *out, tm_store *s, const char *project,
-                          const tm_hook_budget *b);
+			  const tm_hook_budget *b);
 
 /* ---- post-commit ---- */
 
@@ -85,7 +85,7 @@ int tm_hook_follow_branch(tm_hook_follow *out, tm_store *s, const char *project,
  * (also when the budget ran out before it was taken), of the write.
  */
 int tm_hook_record_branch_thread(bool *recorded, tm_store *s,
-                                 const char *project, const tm_hook_budget *b);
+				 const char *project, const tm_hook_budget *b);
 
 /*
  * The threads of `project` whose `paths` the HEAD commit changed without
@@ -95,7 +95,7 @@ int tm_hook_record_branch_thread(bool *recorded, tm_store *s,
  * tm_store_load_all and tm_stale_commit_touches.
  */
 int tm_hook_commit_touches(tm_strv *ids, tm_store *s, const char *project,
-                           const tm_hook_budget *b);
+			   const tm_hook_budget *b);
 
 /* ---- post-merge ---- */
 
@@ -119,7 +119,7 @@ void tm_hook_merge_clear(tm_hook_merge *m);
  * tm_doctor_project_load.
  */
 int tm_hook_merge_check(tm_hook_merge *out, tm_store *s, const char *project,
-                        const tm_hook_budget *b);
+			const tm_hook_budget *b);
 
 /* ---- post-rewrite ---- */
 
@@ -146,7 +146,7 @@ void tm_hook_rewrites_parse(tm_hook_rewrites *out, const char *data);
 
 /* The rewrite of `commit` (case-insensitive), or NULL. */
 const tm_hook_rewrite *tm_hook_rewrites_find(const tm_hook_rewrites *r,
-                                             const char *commit);
+					     const char *commit);
 
 /* What tm_hook_rewrite_commits did. */
 typedef struct {
@@ -167,7 +167,7 @@ void tm_hook_rewrite_result_clear(tm_hook_rewrite_result *r);
  * lock (also when the budget ran out before it was taken).
  */
 int tm_hook_rewrite_commits(tm_hook_rewrite_result *out, tm_store *s,
-                            const char *project, const tm_hook_rewrites *rw,
-                            const tm_hook_budget *b);
+			    const char *project, const tm_hook_rewrites *rw,
+			    const tm_hook_budget *b);
 
 #endif

@@ -96,7 +96,7 @@ void tm_install_call_line(tm_buf *out, const char *name);
  * current block.  Errors: TM_EPARSE when a block has no end line.
  */
 int tm_install_insert(tm_buf *out, const char *data, size_t len,
-                      const char *name);
+		      const char *name);
 
 /*
  * Remove every block of ours (TM_INSTALL_BEGIN line to TM_INSTALL_END
@@ -151,8 +151,8 @@ bool tm_install_config_drop_section(tm_buf *out, const char *data, size_t len);
  * for a `~` that cannot be expanded.
  */
 int tm_install_hooks_path(char **out, const char *hooks_path,
-                          const char *workdir, const char *gitdir,
-                          const char *commondir, const char *home);
+			  const char *workdir, const char *gitdir,
+			  const char *commondir, const char *home);
 
 /* ---- the plan: what install / uninstall would change ---- */
 
@@ -172,16 +172,16 @@ typedef struct {
 	char *what;   /* one line for people ("hook 'post-commit': …") */
 	char *path;   /* the file (for config steps: the config file) */
 	bool global;  /* config steps: the global file (`git config
-	                 --global`) */
+			 --global`) */
 	char *key;    /* config steps */
 	char *value;  /* SET_CONFIG */
 	char *data;   /* WRITE_FILE: the new content; MANUAL: the line to
-	                 add by hand (or NULL) */
+			 add by hand (or NULL) */
 	size_t len;
 	unsigned mode; /* WRITE_FILE of a new file: its permission bits */
 	bool make_dir; /* WRITE_FILE: its folder does not exist yet */
 	bool existed;  /* WRITE_FILE / DELETE_FILE: the file existed when
-	                  planned, holding `old` */
+			  planned, holding `old` */
 	char *old;
 	size_t old_len;
 } tm_install_step;
@@ -240,7 +240,7 @@ typedef struct {
  * config cannot be read.
  */
 int tm_install_plan_make(tm_install_plan *out, struct tm_git *g,
-                         const char *store_dir, const tm_install_options *opts);
+			 const char *store_dir, const tm_install_options *opts);
 
 /* Free what the plan holds and empty it (it may be reused). */
 void tm_install_plan_clear(tm_install_plan *plan);

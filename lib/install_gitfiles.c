@@ -16,7 +16,7 @@
 /* Is the line `pattern` followed by attributes among which `attr`
  * (`exact`: and nothing else)? */
 static bool attr_line(const char *d, const struct tm_install__line *l,
-                      const char *want, bool exact)
+		      const char *want, bool exact)
 {
 	const char *p = d + l->start, *end = d + l->end, *w;
 	const char *space = strchr(want, ' ');
@@ -50,7 +50,7 @@ static bool attr_present(const char *d, size_t len, const char *want)
 bool tm_install_attributes_add(tm_buf *out, const char *data, size_t len)
 {
 	static const char *const ours[] = {TM_INSTALL_ATTR_THREADS,
-	                                   TM_INSTALL_ATTR_PROJECTS};
+					   TM_INSTALL_ATTR_PROJECTS};
 	const char *eol = tm_install__file_eol(data, len);
 	bool added = false;
 	size_t i;

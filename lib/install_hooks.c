@@ -13,7 +13,7 @@
 #include <string.h>
 
 const char *const tm_install_hook_names[] = {
-        "post-checkout", "post-commit", "post-merge", "post-rewrite", NULL,
+	"post-checkout", "post-commit", "post-merge", "post-rewrite", NULL,
 };
 
 bool tm_install_hook_known(const char *name)
@@ -31,17 +31,17 @@ bool tm_install_hook_known(const char *name)
 void tm_install_stub(tm_buf *out, const char *name)
 {
 	tm_buf_printf(out,
-	              "#!/bin/sh\n"
-	              "# ThreadMind's %s hook: runs 'git-threadmind hook %s'\n"
-	              "# when git-threadmind is on PATH, and never makes git "
-	              "fail.  Written by\n"
-	              "# 'git threadmind install', removed by 'git threadmind "
-	              "uninstall'.\n"
-	              "if command -v git-threadmind >/dev/null 2>&1; then\n"
-	              "\tgit-threadmind hook %s \"$@\"\n"
-	              "fi\n"
-	              "exit 0\n",
-	              name, name, name);
+		      "#!/bin/sh\n"
+		      "# ThreadMind's %s hook: runs 'git-threadmind hook %s'\n"
+		      "# when git-threadmind is on PATH, and never makes git "
+		      "fail.  Written by\n"
+		      "# 'git threadmind install', removed by 'git threadmind "
+		      "uninstall'.\n"
+		      "if command -v git-threadmind >/dev/null 2>&1; then\n"
+		      "\tgit-threadmind hook %s \"$@\"\n"
+		      "fi\n"
+		      "exit 0\n",
+		      name, name, name);
 }
 
 bool tm_install_is_stub(const char *data, size_t len, const char *name)
@@ -60,7 +60,7 @@ bool tm_install_is_stub(const char *data, size_t len, const char *name)
 static bool shell_name(const char *s, size_t n)
 {
 	static const char *const shells[] = {"sh",  "bash", "dash", "zsh",
-	                                     "ksh", "mksh", "ash",  "posh"};
+					     "ksh", "mksh", "ash",  "posh"};
 	size_t i;
 
 	for (i = 0; i < sizeof(shells) / sizeof(*shells); i++)
@@ -88,9 +88,9 @@ bool tm_install_is_shell(const char *data, size_t len)
 	if (memchr(data, '\0', len))
 		return false;
 	if (len >= 4 && !memcmp(data,
-	                        "\x7f"
-	                        "ELF",
-	                        4))
+				"\x7f"
+				"ELF",
+				4))
 		return false;
 	if (len < 2 || data[0] != '#' || data[1] != '!')
 		return true;
@@ -134,7 +134,7 @@ bool tm_install_calls_us(const char *data, size_t len)
 	}
 	tm_error_clear();
 	found = memmem(d, n, "git-threadmind", 14) ||
-	        memmem(d, n, "git threadmind", 14);
+		memmem(d, n, "git threadmind", 14);
 	tm_buf_release(&rest);
 	return found;
 }
@@ -161,28 +161,28 @@ static void put_lines(tm_buf *out, const char *const *lines, const char *eol)
  * its exit status; `final_eol`: the last line gets a line end.
  */
 static void put_block(tm_buf *out, const char *name, const char *eol,
-                      bool append, bool final_eol)
+		      bool append, bool final_eol)
 {
 	static const char *const head[] = {
-	        TM_INSTALL_BEGIN,
-	        "# added by 'git threadmind install'; 'git threadmind "
-	        "uninstall' removes it",
-	        NULL,
+		TM_INSTALL_BEGIN,
+		"# added by 'git threadmind install'; 'git threadmind "
+		"uninstall' removes it",
+		NULL,
 	};
 	static const char *const rewrite[] = {
-	        "if command -v git-threadmind >/dev/null 2>&1; then",
-	        "\tthreadmind_list=$(cat)",
-	        "\tprintf '%s\\n' \"$threadmind_list\" |",
-	        "\t\tgit-threadmind hook post-rewrite \"$@\" || :",
-	        "\tif [ -n \"$threadmind_list\" ]; then",
-	        "\t\texec <<threadmind_EOF",
-	        "$threadmind_list",
-	        "threadmind_EOF",
-	        "\telse",
-	        "\t\texec </dev/null",
-	        "\tfi",
-	        "fi",
-	        NULL,
+		"if command -v git-threadmind >/dev/null 2>&1; then",
+		"\tthreadmind_list=$(cat)",
+		"\tprintf '%s\\n' \"$threadmind_list\" |",
+		"\t\tgit-threadmind hook post-rewrite \"$@\" || :",
+		"\tif [ -n \"$threadmind_list\" ]; then",
+		"\t\texec <<threadmind_EOF",
+		"$threadmind_list",
+		"threadmind_EOF",
+		"\telse",
+		"\t\texec </dev/null",
+		"\tfi",
+		"fi",
+		NULL,
 	};
 
 	put_lines(out, head, eol);
@@ -194,9 +194,9 @@ static void put_block(tm_buf *out, const char *name, const char *eol,
 		put_lines(out, rewrite, eol);
 	} else {
 		tm_buf_printf(out,
-		              "command -v git-threadmind >/dev/null 2>&1 &&%s"
-		              "\tgit-threadmind hook %s \"$@\" || :%s",
-		              eol, name, eol);
+			      "command -v git-threadmind >/dev/null 2>&1 &&%s"
+			      "\tgit-threadmind hook %s \"$@\" || :%s",
+			      eol, name, eol);
 	}
 	if (append) {
 		tm_buf_puts(out, "exit $threadmind_status");
@@ -264,7 +264,7 @@ static bool final_exit(size_t *out, const char *d, size_t len)
 }
 
 int tm_install_insert(tm_buf *out, const char *data, size_t len,
-                      const char *name)
+		      const char *name)
 {
 	tm_buf base = TM_BUF_INIT;
 	const char *eol;
@@ -313,9 +313,9 @@ int tm_install_remove(tm_buf *out, const char *data, size_t len)
 		if (!ended) {
 			tm_buf_release(&rest);
 			return tm_error_set(TM_EPARSE,
-			                    "a '%s' line has no '%s' line "
-			                    "after it",
-			                    TM_INSTALL_BEGIN, TM_INSTALL_END);
+					    "a '%s' line has no '%s' line "
+					    "after it",
+					    TM_INSTALL_BEGIN, TM_INSTALL_END);
 		}
 		cut = b.start;
 		/* An end line without a line end: the one before was ours. */
@@ -374,9 +374,9 @@ static int expand_tilde(tm_buf *b, const char *path, const char *home)
 	if (ulen == 0) {
 		if (!home || !*home)
 			return tm_error_set(TM_EINVALID,
-			                    "core.hooksPath '%s' starts with "
-			                    "'~' but HOME is not set",
-			                    path);
+					    "core.hooksPath '%s' starts with "
+					    "'~' but HOME is not set",
+					    path);
 		put_dir(b, home);
 	} else {
 		struct passwd pw, *res = NULL;
@@ -387,9 +387,9 @@ static int expand_tilde(tm_buf *b, const char *path, const char *home)
 		free(user);
 		if (!res)
 			return tm_error_set(TM_EINVALID,
-			                    "core.hooksPath '%s': no such "
-			                    "user",
-			                    path);
+					    "core.hooksPath '%s': no such "
+					    "user",
+					    path);
 		put_dir(b, res->pw_dir);
 	}
 	if (slash)
@@ -398,8 +398,8 @@ static int expand_tilde(tm_buf *b, const char *path, const char *home)
 }
 
 int tm_install_hooks_path(char **out, const char *hooks_path,
-                          const char *workdir, const char *gitdir,
-                          const char *commondir, const char *home)
+			  const char *workdir, const char *gitdir,
+			  const char *commondir, const char *home)
 {
 	tm_buf b = TM_BUF_INIT;
 	int error;

@@ -15,7 +15,7 @@ struct tm_install__line {
 };
 
 static inline bool tm_install__next_line(const char *d, size_t len, size_t *pos,
-                                         struct tm_install__line *l)
+					 struct tm_install__line *l)
 {
 	const char *nl;
 
@@ -32,8 +32,8 @@ static inline bool tm_install__next_line(const char *d, size_t len, size_t *pos,
 }
 
 static inline bool tm_install__line_is(const char *d,
-                                       const struct tm_install__line *l,
-                                       const char *text)
+				       const struct tm_install__line *l,
+				       const char *text)
 {
 	size_t n = strlen(text);
 
@@ -55,7 +55,7 @@ static inline bool tm_install__is_blank(char c)
 
 /* The next blank-separated word of [*p, end) into [*w, *w + *wn). */
 static inline bool tm_install__next_word(const char **p, const char *end,
-                                         const char **w, size_t *wn)
+					 const char **w, size_t *wn)
 {
 	while (*p < end && tm_install__is_blank(**p))
 		(*p)++;

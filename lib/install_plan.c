@@ -22,7 +22,7 @@
 /* ---- the plan ---- */
 
 static tm_install_step *add_step(tm_install_plan *p, tm_install_kind kind,
-                                 const char *path)
+				 const char *path)
 {
 	tm_install_step *st;
 
@@ -35,7 +35,7 @@ static tm_install_step *add_step(tm_install_plan *p, tm_install_kind kind,
 }
 
 static void set_what(tm_install_step *st, const char *fmt, ...)
-        __attribute__((format(printf, 2, 3)));
+	__attribute__((format(printf, 2, 3)));
 
 static void set_what(tm_install_step *st, const char *fmt, ...)
 {
@@ -77,12 +77,12 @@ static int global_config_path(char **out)
 	}
 	git_buf_dispose(&buf);
 	if (git_libgit2_opts(GIT_OPT_GET_SEARCH_PATH, GIT_CONFIG_LEVEL_GLOBAL,
-	                     &buf) < 0 ||
+			     &buf) < 0 ||
 	    !buf.ptr || !*buf.ptr) {
 		git_buf_dispose(&buf);
 		return tm_error_set(TM_ERROR,
-		                    "cannot find the global git config file; "
-		                    "is HOME set?");
+				    "cannot find the global git config file; "
+				    "is HOME set?");
 	}
 	/* a search path may list several folders: git writes to the first */
 	sep = strchr(buf.ptr, GIT_PATH_LIST_SEPARATOR);
@@ -105,13 +105,13 @@ static int read_config(char **out, const char *path, const char *key)
 	*out = NULL;
 	if (git_config_open_ondisk(&cfg, path) < 0)
 		return tm_git_error(TM_ERROR, "cannot read the git config '%s'",
-		                    path);
+				    path);
 	error = git_config_get_entry(&e, cfg, key);
 	if (error == 0)
 		*out = tm_xstrdup(e->value ? e->value : "");
 	else if (error != GIT_ENOTFOUND)
 		error = tm_git_error(TM_ERROR,
-		                     "cannot read the git config '%s'", path);
+				     "cannot read the git config '%s'", path);
 	if (error == GIT_ENOTFOUND)
 		error = 0;
 	git_config_entry_free(e);
@@ -120,11 +120,11 @@ static int read_config(char **out, const char *path, const char *key)
 }
 
 static int plan_config(tm_install_plan *p, const char *path, bool global,
-                       bool uninstall)
+		       bool uninstall)
 {
 	static const char *const keys[][2] = {
-	        {TM_INSTALL_NAME_KEY, TM_INSTALL_NAME},
-	        {TM_INSTALL_DRIVER_KEY, TM_INSTALL_DRIVER},
+		{TM_INSTALL_NAME_KEY, TM_INSTALL_NAME},
+		{TM_INSTALL_DRIVER_KEY, TM_INSTALL_DRIVER},
 	};
 	size_t i;
 	int error;
@@ -136,20 +136,20 @@ static int plan_config(tm_install_plan *p, const char *path, bool global,
 		if ((error = read_config(&cur, path, keys[i][0])) < 0)
 			return error;
 		st = add_step(p,
-		              uninstall ? TM_INSTALL_UNSET_CONFIG
-		                        : TM_INSTALL_SET_CONFIG,
-		              path);
+			      uninstall ? TM_INSTALL_UNSET_CONFIG
+					: TM_INSTALL_SET_CONFIG,
+			      path);
 		st->global = global;
 		st->key = tm_xstrdup(keys[i][0]);
 		if (uninstall) {
 			st->done = cur == NULL;
 			set_what(st, "merge driver: remove %s from '%s'",
-			         keys[i][0], path);
+				 keys[i][0], path);
 		} else {
 			st->value = tm_xstrdup(keys[i][1]);
 			st->done = cur && !strcmp(cur, keys[i][1]);
 			set_what(st, "merge driver: set %s = '%s' in '%s'",
-			         keys[i][0], keys[i][1], path);
+				 keys[i][0], keys[i][1], path);
 		}
 		free(cur);
 	}
@@ -170,7 +170,7 @@ static char *join(const char *dir, const char *name)
 }
 
 static int plan_attributes(tm_install_plan *p, const char *store_dir,
-                           bool uninstall)
+			   bool uninstall)
 {
 	tm_buf data = TM_BUF_INIT, next = TM_BUF_INIT;
 	tm_install_step *st;
@@ -181,7 +181,7 @@ static int plan_attributes(tm_install_plan *p, const char *store_dir,
 	if ((error = tm_fs_open_dir(&fd, store_dir)) < 0)
 		goto done;
 	error = tm_fs_read_at(&data, fd, ".gitattributes", path,
-	                      TM_MAX_FILE_SIZE);
+			      TM_MAX_FILE_SIZE);
 	close(fd);
 	existed = error == 0;
 	if (error == TM_ENOTFOUND) {
@@ -192,8 +192,8 @@ static int plan_attributes(tm_install_plan *p, const char *store_dir,
 		goto done;
 	if (uninstall) {
 		change = existed &&
-		         tm_install_attributes_remove(&next, tm_buf_cstr(&data),
-		                                      data.size);
+			 tm_install_attributes_remove(&next, tm_buf_cstr(&data),
+						      data.size);
 		if (change &&
 		    tm_install_is_empty_script(tm_buf_cstr(&next), next.size)) {
 			st = add_step(p, TM_INSTALL_DELETE_FILE, path);
@@ -201,20 +201,20 @@ static int plan_attributes(tm_install_plan *p, const char *store_dir,
 		} else {
 			st = add_step(p, TM_INSTALL_WRITE_FILE, path);
 			set_what(st,
-			         "attributes: remove the merge=threadmind "
-			         "lines from '%s'",
-			         path);
+				 "attributes: remove the merge=threadmind "
+				 "lines from '%s'",
+				 path);
 			set_data(st, &next);
 		}
 	} else {
 		change = tm_install_attributes_add(&next, tm_buf_cstr(&data),
-		                                   data.size);
+						   data.size);
 		st = add_step(p, TM_INSTALL_WRITE_FILE, path);
 		set_what(st, "attributes: %s '%s' (%s, %s)",
-		         existed ? "add the merge=threadmind lines to"
-		                 : "create",
-		         path, TM_INSTALL_ATTR_THREADS,
-		         TM_INSTALL_ATTR_PROJECTS);
+			 existed ? "add the merge=threadmind lines to"
+				 : "create",
+			 path, TM_INSTALL_ATTR_THREADS,
+			 TM_INSTALL_ATTR_PROJECTS);
 		set_data(st, &next);
 	}
 	st->done = !change;
@@ -255,13 +255,13 @@ enum hook_state {
 	HOOK_MISSING,
 	HOOK_FILE,  /* a regular file, read into data */
 	HOOK_LINK,  /* a symbolic link; data holds the target's content when
-	               readable */
+		       readable */
 	HOOK_OTHER, /* a folder, a FIFO, ... */
 	HOOK_TOO_LARGE
 };
 
 static int read_hook(enum hook_state *state, bool *exec, tm_buf *data,
-                     const char *path)
+		     const char *path)
 {
 	struct stat st;
 	int fd;
@@ -306,7 +306,7 @@ static int read_hook(enum hook_state *state, bool *exec, tm_buf *data,
 }
 
 static void refuse(tm_install_plan *p, const char *path, const char *name,
-                   bool refused, const char *why)
+		   bool refused, const char *why)
 {
 	tm_install_step *st = add_step(p, TM_INSTALL_MANUAL, path);
 	tm_buf line = TM_BUF_INIT;
@@ -319,8 +319,8 @@ static void refuse(tm_install_plan *p, const char *path, const char *name,
 }
 
 static void plan_hook_install(tm_install_plan *p, const char *path,
-                              const char *name, enum hook_state state,
-                              bool exec, const tm_buf *data)
+			      const char *name, enum hook_state state,
+			      bool exec, const tm_buf *data)
 {
 	const char *d = tm_buf_cstr(data);
 	tm_install_step *st;
@@ -338,13 +338,13 @@ static void plan_hook_install(tm_install_plan *p, const char *path,
 		return;
 	case HOOK_LINK:
 		if (data->size && (tm_install_has_block(d, data->size) ||
-		                   tm_install_calls_us(d, data->size))) {
+				   tm_install_calls_us(d, data->size))) {
 			st = add_step(p, TM_INSTALL_MANUAL, path);
 			st->done = true;
 			set_what(st,
-			         "hook '%s': '%s' (a symbolic link) already "
-			         "calls git-threadmind",
-			         name, path);
+				 "hook '%s': '%s' (a symbolic link) already "
+				 "calls git-threadmind",
+				 name, path);
 			return;
 		}
 		refuse(p, path, name, true,
@@ -388,9 +388,9 @@ static void plan_hook_install(tm_install_plan *p, const char *path,
 		}
 		st = add_step(p, TM_INSTALL_WRITE_FILE, path);
 		st->done = next.size == data->size &&
-		           !memcmp(next.ptr, d, data->size);
+			   !memcmp(next.ptr, d, data->size);
 		set_what(st, "hook '%s': %s the threadmind block in '%s'", name,
-		         st->done ? "found" : "update", path);
+			 st->done ? "found" : "update", path);
 		set_data(st, &next);
 		set_old(st, data);
 		tm_buf_release(&next);
@@ -400,9 +400,9 @@ static void plan_hook_install(tm_install_plan *p, const char *path,
 		st = add_step(p, TM_INSTALL_MANUAL, path);
 		st->done = true;
 		set_what(st,
-		         "hook '%s': '%s' already calls git-threadmind (added "
-		         "by hand; left alone)",
-		         name, path);
+			 "hook '%s': '%s' already calls git-threadmind (added "
+			 "by hand; left alone)",
+			 name, path);
 		return;
 	}
 	if (!tm_install_is_shell(d, data->size)) {
@@ -420,8 +420,8 @@ static void plan_hook_install(tm_install_plan *p, const char *path,
 }
 
 static void plan_hook_uninstall(tm_install_plan *p, const char *path,
-                                const char *name, enum hook_state state,
-                                const tm_buf *data)
+				const char *name, enum hook_state state,
+				const tm_buf *data)
 {
 	const char *d = tm_buf_cstr(data);
 	tm_install_step *st;
@@ -429,7 +429,7 @@ static void plan_hook_uninstall(tm_install_plan *p, const char *path,
 
 	if (state == HOOK_LINK) {
 		if (data->size && (tm_install_has_block(d, data->size) ||
-		                   tm_install_calls_us(d, data->size)))
+				   tm_install_calls_us(d, data->size)))
 			refuse(p, path, name, false,
 			       "is a symbolic link to a script that calls "
 			       "git-threadmind; remove the call by hand:");
@@ -457,15 +457,15 @@ static void plan_hook_uninstall(tm_install_plan *p, const char *path,
 		if (tm_install_is_empty_script(tm_buf_cstr(&next), next.size)) {
 			st = add_step(p, TM_INSTALL_DELETE_FILE, path);
 			set_what(st,
-			         "hook '%s': delete '%s' (nothing but the "
-			         "threadmind block was left in it)",
-			         name, path);
+				 "hook '%s': delete '%s' (nothing but the "
+				 "threadmind block was left in it)",
+				 name, path);
 		} else {
 			st = add_step(p, TM_INSTALL_WRITE_FILE, path);
 			set_what(st,
-			         "hook '%s': remove the threadmind block from "
-			         "'%s'",
-			         name, path);
+				 "hook '%s': remove the threadmind block from "
+				 "'%s'",
+				 name, path);
 			set_data(st, &next);
 		}
 		set_old(st, data);
@@ -486,7 +486,7 @@ nothing:
 }
 
 static int plan_hooks(tm_install_plan *p, tm_git *g, bool uninstall,
-                      const char *home)
+		      const char *home)
 {
 	char *hooks_path = NULL;
 	size_t i;
@@ -499,8 +499,8 @@ static int plan_hooks(tm_install_plan *p, tm_git *g, bool uninstall,
 	}
 	if (error == 0)
 		error = tm_install_hooks_path(
-		        &p->hooks_dir, hooks_path, tm_git_workdir(g),
-		        tm_git_gitdir(g), tm_git_commondir(g), home);
+			&p->hooks_dir, hooks_path, tm_git_workdir(g),
+			tm_git_gitdir(g), tm_git_commondir(g), home);
 	free(hooks_path);
 	for (i = 0; error == 0 && tm_install_hook_names[i]; i++) {
 		const char *name = tm_install_hook_names[i];
@@ -521,7 +521,7 @@ static int plan_hooks(tm_install_plan *p, tm_git *g, bool uninstall,
 }
 
 int tm_install_plan_make(tm_install_plan *out, struct tm_git *g,
-                         const char *store_dir, const tm_install_options *opts)
+			 const char *store_dir, const tm_install_options *opts)
 {
 	static const tm_install_options dflt = TM_INSTALL_OPTIONS_INIT;
 	char *config = NULL;
@@ -532,9 +532,9 @@ int tm_install_plan_make(tm_install_plan *out, struct tm_git *g,
 	tm_install_plan_clear(out);
 	if (!g && !opts->global)
 		return tm_error_set(TM_EINVALID,
-		                    "not in a git repository; outside one "
-		                    "only the --global merge driver config "
-		                    "can be changed");
+				    "not in a git repository; outside one "
+				    "only the --global merge driver config "
+				    "can be changed");
 	if ((error = tm_git_init()) < 0)
 		return error;
 	if (opts->global)
@@ -605,11 +605,11 @@ static void drop_empty_section(const char *path)
 	ok = fstat(fd, &st) == 0 && read_all(fd, &data) == 0;
 	close(fd);
 	if (!ok || !tm_install_config_drop_section(&next, tm_buf_cstr(&data),
-	                                           data.size))
+						   data.size))
 		goto done;
 	tm_buf_printf(&lock, "%s.lock", path);
 	fd = open(tm_buf_cstr(&lock), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
-	          0600);
+		  0600);
 	if (fd < 0)
 		goto done;
 	ok = fchmod(fd, st.st_mode & 07777) == 0 &&
@@ -632,7 +632,7 @@ static int apply_config(const tm_install_step *st)
 
 	if (git_config_open_ondisk(&cfg, st->path) < 0)
 		return tm_git_error(TM_ERROR, "cannot open the git config '%s'",
-		                    st->path);
+				    st->path);
 	if (st->kind == TM_INSTALL_SET_CONFIG)
 		error = git_config_set_string(cfg, st->key, st->value);
 	else
@@ -641,7 +641,7 @@ static int apply_config(const tm_install_step *st)
 		error = 0;
 	if (error < 0)
 		error = tm_git_error(
-		        TM_ERROR, "cannot write the git config '%s'", st->path);
+			TM_ERROR, "cannot write the git config '%s'", st->path);
 	git_config_free(cfg);
 	if (error == 0 && st->kind == TM_INSTALL_UNSET_CONFIG)
 		drop_empty_section(st->path);
@@ -663,7 +663,7 @@ static int make_dirs(const char *dir)
 			*s = '\0';
 			if (mkdir(p, 0777) < 0 && errno != EEXIST)
 				error = tm_error_set_errno(
-				        TM_ERROR, "cannot create '%s'", p);
+					TM_ERROR, "cannot create '%s'", p);
 			*s = c;
 		}
 		if (error < 0 || *s == '\0')
@@ -675,11 +675,11 @@ static int make_dirs(const char *dir)
 
 /* Is the file still as it was planned? */
 static int check_unchanged(int dirfd, const char *name,
-                           const tm_install_step *st)
+			   const tm_install_step *st)
 {
 	tm_buf now = TM_BUF_INIT;
 	int error =
-	        tm_fs_read_at(&now, dirfd, name, st->path, TM_MAX_FILE_SIZE);
+		tm_fs_read_at(&now, dirfd, name, st->path, TM_MAX_FILE_SIZE);
 	bool same;
 
 	if (error == TM_ENOTFOUND) {
@@ -695,9 +695,9 @@ static int check_unchanged(int dirfd, const char *name,
 	tm_buf_release(&now);
 	if (!same)
 		return tm_error_set(TM_ECONFLICT,
-		                    "'%s' changed while it was being "
-		                    "installed; run the command again",
-		                    st->path);
+				    "'%s' changed while it was being "
+				    "installed; run the command again",
+				    st->path);
 	return 0;
 }
 
@@ -710,10 +710,10 @@ static int apply_file(const tm_install_step *st)
 
 	if (!slash || !slash[1])
 		return tm_error_set(TM_EINVALID, "'%s' is not a file path",
-		                    st->path);
+				    st->path);
 	dir = slash == st->path
-	              ? tm_xstrdup("/")
-	              : tm_xstrndup(st->path, (size_t)(slash - st->path));
+		      ? tm_xstrdup("/")
+		      : tm_xstrndup(st->path, (size_t)(slash - st->path));
 	name = slash + 1;
 	if (st->kind == TM_INSTALL_WRITE_FILE && !st->existed &&
 	    (error = make_dirs(dir)) < 0) {
@@ -737,7 +737,7 @@ static int apply_file(const tm_install_step *st)
 	if (error == 0 && !st->existed && st->mode &&
 	    fchmodat(fd, name, st->mode, 0) < 0)
 		error = tm_error_set_errno(TM_ERROR, "cannot chmod '%s'",
-		                           st->path);
+					   st->path);
 done:
 	close(fd);
 	return error;
@@ -750,8 +750,8 @@ int tm_install_apply(tm_install_plan *plan)
 
 	if (tm_install_plan_refused(plan))
 		return tm_error_set(TM_EINVALID,
-		                    "a hook cannot be changed; nothing was "
-		                    "installed");
+				    "a hook cannot be changed; nothing was "
+				    "installed");
 	for (i = 0; i < plan->n && error == 0; i++) {
 		tm_install_step *st = &plan->steps[i];
 

@@ -59,7 +59,7 @@ static void put_string(tm_buf *out, const char *s, size_t len, bool yaml)
 				u[6] = 0;
 				esc = u;
 			} else if (yaml && c == 0xc2 && i + 1 < len &&
-			           p[i + 1] >= 0x80 && p[i + 1] <= 0x9f) {
+				   p[i + 1] >= 0x80 && p[i + 1] <= 0x9f) {
 				/* U+0080..U+009F, encoded C2 80..C2 9F */
 				unsigned cp = p[i + 1];
 
@@ -285,7 +285,7 @@ void tm_json_stringify_compact(tm_buf *out, const cJSON *v)
 static size_t skip_blanks(const char *s, size_t at, size_t len)
 {
 	while (at < len && (s[at] == ' ' || s[at] == '\t' || s[at] == '\n' ||
-	                    s[at] == '\r'))
+			    s[at] == '\r'))
 		at++;
 	return at;
 }
@@ -496,13 +496,13 @@ int tm_json_parse(cJSON **out, const char *data, size_t len, const char *path)
 	locate(copy, at, &line, &col);
 	free(copy);
 	return tm_error_set(TM_EPARSE,
-	                    "'%s' is not valid JSON (line %zu, column %zu): "
-	                    "fix it or delete it; it was not modified",
-	                    path ? path : "JSON input", line, col);
+			    "'%s' is not valid JSON (line %zu, column %zu): "
+			    "fix it or delete it; it was not modified",
+			    path ? path : "JSON input", line, col);
 }
 
 int tm_json_parse_object(cJSON **out, const char *data, size_t len,
-                         const char *path)
+			 const char *path)
 {
 	size_t at = 0, line, col;
 	cJSON *root;
@@ -520,8 +520,8 @@ int tm_json_parse_object(cJSON **out, const char *data, size_t len,
 	at = skip_blanks(data, at, len);
 	locate(data, at, &line, &col);
 	return tm_error_set(TM_EPARSE,
-	                    "'%s' does not hold a JSON object (line %zu, "
-	                    "column %zu): fix it or delete it; it was not "
-	                    "modified",
-	                    path, line, col);
+			    "'%s' does not hold a JSON object (line %zu, "
+			    "column %zu): fix it or delete it; it was not "
+			    "modified",
+			    path, line, col);
 }

@@ -37,7 +37,7 @@ int tm_json_parse(cJSON **out, const char *data, size_t len, const char *path);
  * the value's first character) for any other value.
  */
 int tm_json_parse_object(cJSON **out, const char *data, size_t len,
-                         const char *path);
+			 const char *path);
 
 /*
  * Append `v` as JSON.stringify(v, null, 2) writes it, without a final

@@ -144,7 +144,7 @@ static uint64_t jitter_next(void)
 		struct timespec ts = now_mono();
 
 		state = ((uint64_t)getpid() << 32) ^ (uint64_t)ts.tv_nsec ^
-		        (uint64_t)ts.tv_sec ^ 0x9e3779b97f4a7c15ULL;
+			(uint64_t)ts.tv_sec ^ 0x9e3779b97f4a7c15ULL;
 	}
 	state ^= state << 13;
 	state ^= state >> 7;
@@ -197,7 +197,7 @@ done:
  * to tell people to remove.  TM_ENOTFOUND when there is none.
  */
 static int describe_at(tm_buf *out, const char **kind, int dirfd,
-                       const char *path)
+		       const char *path)
 {
 	tm_buf data = TM_BUF_INIT;
 	struct stat st;
@@ -215,7 +215,7 @@ static int describe_at(tm_buf *out, const char **kind, int dirfd,
 		tm_buf_puts(out, "unknown holder (a symbolic link)");
 		what = "link";
 	} else if (tm_fs_read_at(&data, dirfd, LOCK_NAME, path,
-	                         LOCK_FILE_MAX) == 0) {
+				 LOCK_FILE_MAX) == 0) {
 		describe_content(out, tm_buf_cstr(&data), data.size);
 	} else {
 		tm_buf_puts(out, "unknown holder");
@@ -235,9 +235,9 @@ static int timed_out(int dirfd, const char *path)
 	if (describe_at(&who, &kind, dirfd, path) < 0)
 		tm_buf_puts(&who, "unknown holder");
 	error = tm_error_set(TM_ELOCKED,
-	                     "'%s' is held by %s; wait for it, or remove the "
-	                     "%s if that process is gone",
-	                     path, tm_buf_cstr(&who), kind);
+			     "'%s' is held by %s; wait for it, or remove the "
+			     "%s if that process is gone",
+			     path, tm_buf_cstr(&who), kind);
 	tm_buf_release(&who);
 	return error;
 }
@@ -247,7 +247,7 @@ static int timed_out(int dirfd, const char *path)
  * when it is gone (retry now), 0 when it stays (wait), or an error.
  */
 static int take_over(int dirfd, const struct stat *seen, double stale_after,
-                     const char *path)
+		     const char *path)
 {
 	bool flocked = true;
 	struct stat st;
@@ -268,7 +268,7 @@ static int take_over(int dirfd, const struct stat *seen, double stale_after,
 			error = 1;
 		else
 			error = tm_error_set_errno(TM_ERROR, "cannot stat '%s'",
-			                           path);
+						   path);
 		goto done;
 	}
 	/* Same inode, still stale: nobody took it over or refreshed it. */
@@ -283,7 +283,7 @@ static int take_over(int dirfd, const struct stat *seen, double stale_after,
 		error = 1;
 	else if (errno != ENOTEMPTY && errno != EEXIST)
 		error = tm_error_set_errno(
-		        TM_ERROR, "cannot remove the stale lock '%s'", path);
+			TM_ERROR, "cannot remove the stale lock '%s'", path);
 	/* A folder with something inside is someone's: keep waiting. */
 done:
 	if (flocked)
@@ -314,18 +314,18 @@ static int try_create(tm_lock *lock)
 	int fd, error = 0;
 
 	fd = openat(lock->dirfd, LOCK_NAME,
-	            O_CREAT | O_EXCL | O_NOFOLLOW | O_WRONLY | O_CLOEXEC, 0666);
+		    O_CREAT | O_EXCL | O_NOFOLLOW | O_WRONLY | O_CLOEXEC, 0666);
 	if (fd < 0) {
 		if (errno == EEXIST)
 			return 1;
 		return tm_error_set_errno(TM_ERROR, "cannot create '%s'",
-		                          lock->path);
+					  lock->path);
 	}
 	lock_content(&content);
 	if (tm_fs_write_all(fd, content.ptr, content.size) < 0 ||
 	    fstat(fd, &st) < 0) {
 		error = tm_error_set_errno(TM_ERROR, "cannot write '%s'",
-		                           lock->path);
+					   lock->path);
 		close(fd);
 		unlinkat(lock->dirfd, LOCK_NAME, 0);
 		goto done;
@@ -344,7 +344,7 @@ static void backoff_sleep(long *backoff_ns, struct timespec deadline)
 {
 	int64_t left = ts_diff_ns(deadline, now_mono());
 	int64_t ns = *backoff_ns / 2 +
-	             (int64_t)(jitter_next() % (uint64_t)(*backoff_ns / 2 + 1));
+		     (int64_t)(jitter_next() % (uint64_t)(*backoff_ns / 2 + 1));
 	struct timespec ts;
 
 	if (ns > left)
@@ -360,7 +360,7 @@ static void backoff_sleep(long *backoff_ns, struct timespec deadline)
 }
 
 static int take_file(tm_lock *lock, const tm_lock_options *opts,
-                     struct timespec deadline)
+		     struct timespec deadline)
 {
 	long backoff = BACKOFF_MIN_NS;
 	struct stat st;
@@ -375,11 +375,11 @@ static int take_file(tm_lock *lock, const tm_lock_options *opts,
 			if (errno == ENOENT)
 				continue; /* just released: try again */
 			return tm_error_set_errno(TM_ERROR, "cannot stat '%s'",
-			                          lock->path);
+						  lock->path);
 		}
 		if (mtime_age(&st) > opts->stale_after) {
 			rc = take_over(lock->dirfd, &st, opts->stale_after,
-			               lock->path);
+				       lock->path);
 			if (rc < 0)
 				return rc;
 			if (rc == 1)
@@ -395,13 +395,13 @@ static int check_options(const tm_lock_options *o)
 {
 	if (o->version != TM_LOCK_OPTIONS_VERSION)
 		return tm_error_set(TM_EINVALID,
-		                    "unsupported lock options version %u",
-		                    o->version);
+				    "unsupported lock options version %u",
+				    o->version);
 	if (!(o->timeout >= 0) || !(o->stale_after >= 0) ||
 	    !(o->refresh_after >= 0))
 		return tm_error_set(TM_EINVALID,
-		                    "lock timeouts must be numbers of seconds, "
-		                    "0 or more");
+				    "lock timeouts must be numbers of seconds, "
+				    "0 or more");
 	return 0;
 }
 
@@ -428,7 +428,7 @@ static void lock_free(tm_lock *lock)
 }
 
 int tm_lock_acquire(tm_lock **out, const char *tmdir,
-                    const tm_lock_options *opts)
+		    const tm_lock_options *opts)
 {
 	static const tm_lock_options defaults = TM_LOCK_OPTIONS_INIT;
 	struct timespec deadline;
@@ -454,22 +454,22 @@ int tm_lock_acquire(tm_lock **out, const char *tmdir,
 	if (held) {
 		if (!same_store(held, tmdir))
 			return tm_error_set(TM_EINVALID,
-			                    "cannot lock '%s' while holding "
-			                    "'%s'",
-			                    tmdir, held->path);
+					    "cannot lock '%s' while holding "
+					    "'%s'",
+					    tmdir, held->path);
 		held->depth++;
 		*out = held;
 		return 0;
 	}
 
 	deadline =
-	        ts_add(now_mono(), opts->timeout < TIMEOUT_MAX ? opts->timeout
-	                                                       : TIMEOUT_MAX);
+		ts_add(now_mono(), opts->timeout < TIMEOUT_MAX ? opts->timeout
+							       : TIMEOUT_MAX);
 	if (!gate_take(&deadline))
 		return tm_error_set(TM_ELOCKED,
-		                    "'%s/" LOCK_NAME "' is held by another "
-		                    "thread of this process; wait for it",
-		                    tmdir);
+				    "'%s/" LOCK_NAME "' is held by another "
+				    "thread of this process; wait for it",
+				    tmdir);
 
 	lock = tm_xcalloc(1, sizeof(*lock));
 	lock->fd = -1;
@@ -508,12 +508,12 @@ int tm_lock_refresh(tm_lock *lock)
 	if (fstatat(lock->dirfd, LOCK_NAME, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
 	    st.st_dev != lock->dev || st.st_ino != lock->ino)
 		return tm_error_set(TM_ELOCKED,
-		                    "lost the lock '%s': another process took "
-		                    "it over",
-		                    lock->path);
+				    "lost the lock '%s': another process took "
+				    "it over",
+				    lock->path);
 	if (futimens(lock->fd, NULL) < 0)
 		return tm_error_set_errno(TM_ERROR, "cannot touch '%s'",
-		                          lock->path);
+					  lock->path);
 	lock->touched = now;
 	return 0;
 }
@@ -541,12 +541,12 @@ int tm_lock_release(tm_lock *lock)
 	if (fstatat(lock->dirfd, LOCK_NAME, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
 	    st.st_dev != lock->dev || st.st_ino != lock->ino)
 		error = tm_error_set(TM_ELOCKED,
-		                     "lost the lock '%s': another process took "
-		                     "it over while it was held",
-		                     lock->path);
+				     "lost the lock '%s': another process took "
+				     "it over while it was held",
+				     lock->path);
 	else if (unlinkat(lock->dirfd, LOCK_NAME, 0) < 0 && errno != ENOENT)
 		error = tm_error_set_errno(TM_ERROR, "cannot remove '%s'",
-		                           lock->path);
+					   lock->path);
 	if (held == lock)
 		held = NULL;
 	lock_free(lock);

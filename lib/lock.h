@@ -51,7 +51,7 @@ typedef struct {
  * lock cannot be created or a stale one removed.
  */
 int tm_lock_acquire(tm_lock **out, const char *tmdir,
-                    const tm_lock_options *opts);
+		    const tm_lock_options *opts);
 
 /*
  * For long operations: touch the lock's mtime when more than

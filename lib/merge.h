@@ -86,8 +86,8 @@ tm_merge_kind tm_merge_kind_of_path(const char *path, char **out_id);
  * untouched.
  */
 int tm_merge_files(tm_merge_result *out, const char *o, size_t olen,
-                   const char *a, size_t alen, const char *b, size_t blen,
-                   const tm_merge_options *opts);
+		   const char *a, size_t alen, const char *b, size_t blen,
+		   const tm_merge_options *opts);
 
 /* Free what `r` holds and zero it.  NULL is allowed. */
 void tm_merge_result_clear(tm_merge_result *r);

@@ -35,7 +35,7 @@ static size_t line_len(const char *p, const char *end)
 }
 
 static void add_section(struct sections *ss, size_t *alloc, const char *p,
-                        size_t len, const char *heading, size_t hlen)
+			size_t len, const char *heading, size_t hlen)
 {
 	struct section *s;
 
@@ -44,7 +44,7 @@ static void add_section(struct sections *ss, size_t *alloc, const char *p,
 	s->text.p = p;
 	s->text.len = len;
 	while (hlen && (heading[hlen - 1] == '\n' || heading[hlen - 1] == ' ' ||
-	                heading[hlen - 1] == '\t' || heading[hlen - 1] == '\r'))
+			heading[hlen - 1] == '\t' || heading[hlen - 1] == '\r'))
 		hlen--;
 	s->key = tm_xstrndup(heading, hlen);
 }
@@ -73,7 +73,7 @@ static bool split(struct sections *ss, const struct tm_merge__span *t)
 		size_t hlen = nl ? (size_t)(nl - p) : l.items[i].len;
 
 		add_section(ss, &alloc, p, l.items[i].len, p,
-		            l.items[i].heading ? hlen : 0);
+			    l.items[i].heading ? hlen : 0);
 		at += l.items[i].len;
 	}
 	tm_section_list_clear(&l);
@@ -122,7 +122,7 @@ static void split_lines(struct lines *ls, const struct tm_merge__span *t)
 
 /* Lines compare without their newline. */
 static bool line_eq(const struct tm_merge__span *x,
-                    const struct tm_merge__span *y)
+		    const struct tm_merge__span *y)
 {
 	size_t xl = x->len, yl = y->len;
 
@@ -149,7 +149,7 @@ static bool is_list_item(const struct tm_merge__span *l)
  * False when the texts are too large to compare.
  */
 static bool diff(bool *kept, size_t *ins_at, const struct lines *o,
-                 const struct lines *x)
+		 const struct lines *x)
 {
 	size_t pre = 0, suf = 0, n, m, i, j;
 	uint32_t *t;
@@ -172,12 +172,12 @@ static bool diff(bool *kept, size_t *ins_at, const struct lines *o,
 	for (i = n; i-- > 0;)
 		for (j = m; j-- > 0;)
 			t[i * (m + 1) + j] =
-			        line_eq(&o->l[pre + i], &x->l[pre + j])
-			                ? t[(i + 1) * (m + 1) + j + 1] + 1
-			        : t[(i + 1) * (m + 1) + j] >
-			                        t[i * (m + 1) + j + 1]
-			                ? t[(i + 1) * (m + 1) + j]
-			                : t[i * (m + 1) + j + 1];
+				line_eq(&o->l[pre + i], &x->l[pre + j])
+					? t[(i + 1) * (m + 1) + j + 1] + 1
+				: t[(i + 1) * (m + 1) + j] >
+						t[i * (m + 1) + j + 1]
+					? t[(i + 1) * (m + 1) + j]
+					: t[i * (m + 1) + j + 1];
 	i = j = 0;
 	while (i < n || j < m) {
 		if (i < n && j < m && line_eq(&o->l[pre + i], &x->l[pre + j])) {
@@ -185,8 +185,8 @@ static bool diff(bool *kept, size_t *ins_at, const struct lines *o,
 			i++;
 			j++;
 		} else if (j < m &&
-		           (i == n || t[i * (m + 1) + j + 1] >=
-		                              t[(i + 1) * (m + 1) + j])) {
+			   (i == n || t[i * (m + 1) + j + 1] >=
+					      t[(i + 1) * (m + 1) + j])) {
 			ins_at[pre + j] = pre + i;
 			j++;
 		} else {
@@ -204,7 +204,7 @@ static bool diff(bool *kept, size_t *ins_at, const struct lines *o,
  * such runs are too long to compare.
  */
 static bool mark_agreed(bool *dup[3], const struct lines l[3],
-                        size_t *const ins[3])
+			size_t *const ins[3])
 {
 	size_t j = 0, k = 0, j2, k2, a, b, at;
 
@@ -237,7 +237,7 @@ static bool mark_agreed(bool *dup[3], const struct lines l[3],
  * removed or added alike aside.
  */
 static bool only_list_items(const struct lines l[3], bool *const kept[3],
-                            size_t *const ins[3], bool *const dup[3], size_t x)
+			    size_t *const ins[3], bool *const dup[3], size_t x)
 {
 	size_t i;
 
@@ -321,8 +321,8 @@ done:
 
 /* One section (or a whole text): one-sided change, merge, union. */
 static int merge_section(tm_buf *out, bool *conflicted,
-                         const struct tm_merge__span s[3],
-                         const tm_merge_options *opts)
+			 const struct tm_merge__span s[3],
+			 const tm_merge_options *opts)
 {
 	tm_buf tmp = TM_BUF_INIT;
 	bool c = false;
@@ -356,7 +356,7 @@ static bool ends_in_blank_line(const char *p, size_t len)
  * after one that ended without it keeps its separation).
  */
 static void put_section(tm_buf *out, const struct sections *ss, size_t i,
-                        const char *p, size_t len)
+			const char *p, size_t len)
 {
 	const struct tm_merge__span *prev = i ? &ss->s[i - 1].text : NULL;
 
@@ -378,8 +378,8 @@ static const struct section *find(const struct sections *ss, const char *id)
 }
 
 int tm_merge__body(tm_buf *out, bool *conflicted,
-                   const struct tm_merge__span s[3],
-                   const tm_merge_options *opts)
+		   const struct tm_merge__span s[3],
+		   const tm_merge_options *opts)
 {
 	struct sections ss[3];
 	struct tm_merge__span empty = {"", 0}, m[3];
@@ -404,18 +404,18 @@ int tm_merge__body(tm_buf *out, bool *conflicted,
 			other = find(&ss[3 - x], ss[x].ids[i]);
 			/* deleted on the other side: kept when changed here */
 			keep[x][i] =
-			        other || !so ||
-			        !tm_merge__span_eq(&so->text, &ss[x].s[i].text);
+				other || !so ||
+				!tm_merge__span_eq(&so->text, &ss[x].s[i].text);
 		}
 	}
 	order = tm_merge__order(&n, (const char *const *)ss[1].ids, keep[1],
-	                        ss[1].n, (const char *const *)ss[2].ids,
-	                        keep[2], ss[2].n);
+				ss[1].n, (const char *const *)ss[2].ids,
+				keep[2], ss[2].n);
 	for (i = 0; i < n && !error; i++) {
 		if (order[i] >= ss[1].n) {
 			m[2] = ss[2].s[order[i] - ss[1].n].text;
 			put_section(out, &ss[2], order[i] - ss[1].n, m[2].p,
-			            m[2].len);
+				    m[2].len);
 			continue;
 		}
 		m[1] = ss[1].s[order[i]].text;

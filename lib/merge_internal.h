@@ -27,11 +27,11 @@ enum { TM_MERGE__BASE, TM_MERGE__OURS, TM_MERGE__THEIRS };
  * 1..TM_MERGE_MARKER_MAX.
  */
 void tm_merge__normalize_options(tm_merge_options *out,
-                                 const tm_merge_options *in);
+				 const tm_merge_options *in);
 
 /* Whether two spans hold the same bytes. */
 bool tm_merge__span_eq(const struct tm_merge__span *x,
-                       const struct tm_merge__span *y);
+		       const struct tm_merge__span *y);
 
 /*
  * Line-based three-way merge of s[0..2] with git_merge_file (markers,
@@ -41,15 +41,15 @@ bool tm_merge__span_eq(const struct tm_merge__span *x,
  * with a message when libgit2 fails (`out` unchanged).
  */
 int tm_merge__text(tm_buf *out, bool *conflicted,
-                   const struct tm_merge__span s[3],
-                   const tm_merge_options *opts);
+		   const struct tm_merge__span s[3],
+		   const tm_merge_options *opts);
 
 /*
  * One conflict holding ours and theirs in full (and the ancestor in the
  * diff3 styles), appended to `out`.
  */
 void tm_merge__whole_conflict(tm_buf *out, const struct tm_merge__span s[3],
-                              const tm_merge_options *opts);
+			      const tm_merge_options *opts);
 
 /*
  * A conflict marker line: `size` times `c`, then " label" when `label` is
@@ -63,8 +63,8 @@ void tm_merge__put_marker(tm_buf *out, char c, int size, const char *label);
  * *conflicted tells whether markers were left.  Errors as tm_merge__text.
  */
 int tm_merge__body(tm_buf *out, bool *conflicted,
-                   const struct tm_merge__span s[3],
-                   const tm_merge_options *opts);
+		   const struct tm_merge__span s[3],
+		   const tm_merge_options *opts);
 
 /* ---- lists (merge_list.c) ---- */
 
@@ -97,8 +97,8 @@ void tm_merge__index_free(tm_merge__index *ix);
  * Returns a malloc'd array of *out_n codes: i for a[i], na + j for b[j].
  */
 size_t *tm_merge__order(size_t *out_n, const char *const *a, const bool *keep_a,
-                        size_t na, const char *const *b, const bool *keep_b,
-                        size_t nb);
+			size_t na, const char *const *b, const bool *keep_b,
+			size_t nb);
 
 /*
  * Merge a thread file whose id (file name) is `id`; the sides hold LF line
@@ -107,16 +107,16 @@ size_t *tm_merge__order(size_t *out_n, const char *const *a, const bool *keep_a,
  * which and why (`out` unchanged); or TM_ERROR as tm_merge__text.
  */
 int tm_merge__thread(tm_buf *out, bool *conflicted, char **note,
-                     const struct tm_merge__span s[3], const char *id,
-                     const tm_merge_options *opts);
+		     const struct tm_merge__span s[3], const char *id,
+		     const tm_merge_options *opts);
 
 /*
  * Merge a project file (a JSON object) key by key; same contract as
  * tm_merge__thread ("ours is not valid JSON: …" notes).
  */
 int tm_merge__project(tm_buf *out, bool *conflicted, char **note,
-                      const struct tm_merge__span s[3],
-                      const tm_merge_options *opts);
+		      const struct tm_merge__span s[3],
+		      const tm_merge_options *opts);
 
 /* The names of the sides in notes: "the ancestor", "ours", "theirs". */
 extern const char *const tm_merge__side_name[3];

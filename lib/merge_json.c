@@ -46,7 +46,7 @@ static void members_free(struct members *m)
 static int no_memory(void)
 {
 	return tm_error_set(TM_ERROR,
-	                    "out of memory while merging a project file");
+			    "out of memory while merging a project file");
 }
 
 static void set_note(char **note, int side, const char *what, const char *msg)
@@ -54,12 +54,12 @@ static void set_note(char **note, int side, const char *what, const char *msg)
 	tm_buf b = TM_BUF_INIT;
 
 	tm_buf_printf(&b, "%s %s%s%s", tm_merge__side_name[side], what,
-	              msg ? ": " : "", msg ? msg : "");
+		      msg ? ": " : "", msg ? msg : "");
 	*note = tm_buf_detach(&b);
 }
 
 static int load(struct members *m, char **note, const struct tm_merge__span *s,
-                const char *path, int side)
+		const char *path, int side)
 {
 	tm_buf b = TM_BUF_INIT;
 	cJSON *it;
@@ -70,7 +70,7 @@ static int load(struct members *m, char **note, const struct tm_merge__span *s,
 		if (!(m->root = cJSON_CreateObject()))
 			return no_memory();
 	} else if (tm_json_parse(&m->root, s->p, s->len,
-	                         path ? path : tm_merge__side_name[side]) < 0) {
+				 path ? path : tm_merge__side_name[side]) < 0) {
 		set_note(note, side, "is not valid JSON", tm_error_last());
 		return TM_EPARSE;
 	}
@@ -104,7 +104,7 @@ static int load(struct members *m, char **note, const struct tm_merge__span *s,
 }
 
 static const char *text_of(const struct members *m, const char *name,
-                           const cJSON **item)
+			   const cJSON **item)
 {
 	long i = tm_merge__index_find(m->ix, name);
 
@@ -125,7 +125,7 @@ static int take(struct merged *r, const cJSON *v)
 }
 
 static int merge_key(struct merged *r, const struct members m[3],
-                     const char *name, const tm_merge_options *opts)
+		     const char *name, const tm_merge_options *opts)
 {
 	const cJSON *v[3];
 	const char *t[3];
@@ -194,7 +194,7 @@ static int put_member(tm_buf *out, const char *name, const cJSON *v, bool comma)
 
 /* The object with markers around each key that did not merge. */
 static int write_conflicted(tm_buf *out, const struct merged *r, size_t n,
-                            const tm_merge_options *opts)
+			    const tm_merge_options *opts)
 {
 	size_t i;
 	bool later;
@@ -209,18 +209,18 @@ static int write_conflicted(tm_buf *out, const struct merged *r, size_t n,
 			continue;
 		}
 		tm_merge__put_marker(out, '<', opts->marker_size,
-		                     opts->our_label);
+				     opts->our_label);
 		error = put_member(out, r[i].name, r[i].side[1], later);
 		if (!error && opts->style != TM_MERGE_STYLE_MERGE) {
 			tm_merge__put_marker(out, '|', opts->marker_size,
-			                     opts->ancestor_label);
+					     opts->ancestor_label);
 			error = put_member(out, r[i].name, r[i].side[0], later);
 		}
 		tm_merge__put_marker(out, '=', opts->marker_size, NULL);
 		if (!error)
 			error = put_member(out, r[i].name, r[i].side[2], later);
 		tm_merge__put_marker(out, '>', opts->marker_size,
-		                     opts->their_label);
+				     opts->their_label);
 	}
 	tm_buf_puts(out, "}\n");
 	return error;
@@ -249,8 +249,8 @@ static int write_clean(tm_buf *out, const struct merged *r, size_t n)
 }
 
 int tm_merge__project(tm_buf *out, bool *conflicted, char **note,
-                      const struct tm_merge__span s[3],
-                      const tm_merge_options *opts)
+		      const struct tm_merge__span s[3],
+		      const tm_merge_options *opts)
 {
 	struct members m[3];
 	struct merged *r[3] = {NULL, NULL, NULL}, *res = NULL;
@@ -277,7 +277,7 @@ int tm_merge__project(tm_buf *out, bool *conflicted, char **note,
 	if (error)
 		goto done;
 	order = tm_merge__order(&n, m[1].names, keep[1], m[1].n, m[2].names,
-	                        keep[2], m[2].n);
+				keep[2], m[2].n);
 	res = tm_xcalloc(n + 1, sizeof(*res));
 	for (i = 0; i < n; i++) {
 		x = order[i] < m[1].n ? 1 : 2;

@@ -100,8 +100,8 @@ void tm_merge__ids_free(char **ids, size_t n)
 }
 
 size_t *tm_merge__order(size_t *out_n, const char *const *a, const bool *keep_a,
-                        size_t na, const char *const *b, const bool *keep_b,
-                        size_t nb)
+			size_t na, const char *const *b, const bool *keep_b,
+			size_t nb)
 {
 	tm_merge__index *ia = tm_merge__index_new(a, na);
 	tm_merge__index *ib = tm_merge__index_new(b, nb);

@@ -16,7 +16,7 @@
 const char *const tm_merge__side_name[3] = {"the ancestor", "ours", "theirs"};
 
 void tm_merge__normalize_options(tm_merge_options *out,
-                                 const tm_merge_options *in)
+				 const tm_merge_options *in)
 {
 	tm_merge_options dflt = TM_MERGE_OPTIONS_INIT;
 
@@ -34,7 +34,7 @@ void tm_merge__normalize_options(tm_merge_options *out,
 }
 
 bool tm_merge__span_eq(const struct tm_merge__span *x,
-                       const struct tm_merge__span *y)
+		       const struct tm_merge__span *y)
 {
 	return x->len == y->len && (!x->len || !memcmp(x->p, y->p, x->len));
 }
@@ -64,13 +64,13 @@ static void put_lines(tm_buf *out, const struct tm_merge__span *s)
 }
 
 void tm_merge__whole_conflict(tm_buf *out, const struct tm_merge__span s[3],
-                              const tm_merge_options *opts)
+			      const tm_merge_options *opts)
 {
 	tm_merge__put_marker(out, '<', opts->marker_size, opts->our_label);
 	put_lines(out, &s[TM_MERGE__OURS]);
 	if (opts->style != TM_MERGE_STYLE_MERGE) {
 		tm_merge__put_marker(out, '|', opts->marker_size,
-		                     opts->ancestor_label);
+				     opts->ancestor_label);
 		put_lines(out, &s[TM_MERGE__BASE]);
 	}
 	tm_merge__put_marker(out, '=', opts->marker_size, NULL);
@@ -82,15 +82,15 @@ static int fill_input(git_merge_file_input *in, const struct tm_merge__span *s)
 {
 	if (git_merge_file_input_init(in, GIT_MERGE_FILE_INPUT_VERSION) < 0)
 		return tm_git_error(TM_ERROR,
-		                    "cannot set up a three-way merge");
+				    "cannot set up a three-way merge");
 	in->ptr = s->len ? s->p : "";
 	in->size = s->len;
 	return 0;
 }
 
 int tm_merge__text(tm_buf *out, bool *conflicted,
-                   const struct tm_merge__span s[3],
-                   const tm_merge_options *opts)
+		   const struct tm_merge__span s[3],
+		   const tm_merge_options *opts)
 {
 	git_merge_file_input in[3];
 	git_merge_file_options gopts;
@@ -103,9 +103,9 @@ int tm_merge__text(tm_buf *out, bool *conflicted,
 		if (fill_input(&in[i], &s[i]) < 0)
 			return TM_ERROR;
 	if (git_merge_file_options_init(&gopts,
-	                                GIT_MERGE_FILE_OPTIONS_VERSION) < 0)
+					GIT_MERGE_FILE_OPTIONS_VERSION) < 0)
 		return tm_git_error(TM_ERROR,
-		                    "cannot set up a three-way merge");
+				    "cannot set up a three-way merge");
 	gopts.ancestor_label = opts->ancestor_label;
 	gopts.our_label = opts->our_label;
 	gopts.their_label = opts->their_label;

@@ -29,7 +29,7 @@ static void add_link(tm_migrate_index *idx, const char *id, const char *parent)
 		}
 	}
 	tm_xgrow((void **)&idx->links, &idx->alloc, idx->n + 1,
-	         sizeof(tm_migrate_link));
+		 sizeof(tm_migrate_link));
 	idx->links[idx->n].id = tm_xstrdup(id);
 	idx->links[idx->n].parent = tm_xstrdup_or_null(parent);
 	idx->n++;
@@ -69,7 +69,7 @@ static bool is_nested_tree(const cJSON *v)
 
 /* Walk a nested {id, children} tree with an explicit stack. */
 static void add_nested(tm_migrate_index *idx, const cJSON *top,
-                       const char *top_parent)
+		       const char *top_parent)
 {
 	struct item {
 		const cJSON *node;
@@ -94,7 +94,7 @@ static void add_nested(tm_migrate_index *idx, const cJSON *top,
 			if (!cJSON_IsObject(kid))
 				continue;
 			tm_xgrow((void **)&stack, &alloc, n + 1,
-			         sizeof(*stack));
+				 sizeof(*stack));
 			stack[n].node = kid;
 			stack[n++].parent = id->valuestring;
 		}
@@ -154,7 +154,7 @@ static void add_any(tm_migrate_index *idx, const cJSON *v)
 	}
 	for (i = 0; i < sizeof(wrappers) / sizeof(*wrappers); i++) {
 		const cJSON *w =
-		        cJSON_GetObjectItemCaseSensitive(v, wrappers[i]);
+			cJSON_GetObjectItemCaseSensitive(v, wrappers[i]);
 
 		if (w && (cJSON_IsArray(w) || cJSON_IsObject(w))) {
 			add_any(idx, w);
@@ -165,7 +165,7 @@ static void add_any(tm_migrate_index *idx, const cJSON *v)
 }
 
 int tm_migrate_parse_index(tm_migrate_index *out, const char *data, size_t len,
-                           const char *path)
+			   const char *path)
 {
 	cJSON *root = NULL;
 	int error;
@@ -179,10 +179,10 @@ int tm_migrate_parse_index(tm_migrate_index *out, const char *data, size_t len,
 	if (out->n == 0) {
 		tm_migrate_index_clear(out);
 		return tm_error_set(TM_EPARSE,
-		                    "'%s' holds no thread → parent link that "
-		                    "threadmind understands; move it away and "
-		                    "check the thread files' parentId by hand",
-		                    path);
+				    "'%s' holds no thread → parent link that "
+				    "threadmind understands; move it away and "
+				    "check the thread files' parentId by hand",
+				    path);
 	}
 	return 0;
 }
@@ -222,7 +222,7 @@ bool tm_migrate_needed(tm_store *s, bool prune)
 }
 
 static const tm_migrate_link *find_link(const tm_migrate_index *idx,
-                                        const char *id)
+					const char *id)
 {
 	size_t i;
 
@@ -239,7 +239,7 @@ static bool same(const char *a, const char *b)
 
 /* Align the threads of one project on its index. */
 static int align_project(tm_strv *report, tm_store *s, const char *project,
-                         const tm_migrate_index *idx, bool dry_run)
+			 const tm_migrate_index *idx, bool dry_run)
 {
 	tm_thread_list all;
 	size_t i;
@@ -250,9 +250,9 @@ static int align_project(tm_strv *report, tm_store *s, const char *project,
 		return error;
 	if (all.errors.n) {
 		error = tm_error_set(TM_EPARSE,
-		                     "%s; fix it before the 0.4 upgrade "
-		                     "(trees/%s.json was kept)",
-		                     all.errors.items[0], project);
+				     "%s; fix it before the 0.4 upgrade "
+				     "(trees/%s.json was kept)",
+				     all.errors.items[0], project);
 		goto done;
 	}
 	for (i = 0; i < all.n; i++) {
@@ -274,8 +274,8 @@ static int align_project(tm_strv *report, tm_store *s, const char *project,
 		if (same(parent, t->parent_id))
 			continue;
 		tm_buf_printf(&line, "%s/%s: parent %s -> %s", project, t->id,
-		              t->parent_id ? t->parent_id : "(root)",
-		              parent ? parent : "(root)");
+			      t->parent_id ? t->parent_id : "(root)",
+			      parent ? parent : "(root)");
 		tm_strv_push_owned(report, tm_buf_detach(&line));
 		if (dry_run)
 			continue;
@@ -290,9 +290,9 @@ static int align_project(tm_strv *report, tm_store *s, const char *project,
 		if (tm_store_thread_exists(s, project, idx->links[i].id))
 			continue;
 		tm_buf_printf(&line,
-		              "%s/%s: in trees/%s.json but has no thread "
-		              "file; ignored",
-		              project, idx->links[i].id, project);
+			      "%s/%s: in trees/%s.json but has no thread "
+			      "file; ignored",
+			      project, idx->links[i].id, project);
 		tm_strv_push_owned(report, tm_buf_detach(&line));
 	}
 done:
@@ -319,7 +319,7 @@ static int list_folder(tm_strv *out, tm_store *s, const char *name, int *out_fd)
 }
 
 static int remove_dir_if_empty(tm_store *s, const char *name, bool dry_run,
-                               tm_strv *report)
+			       tm_strv *report)
 {
 	tm_buf path = TM_BUF_INIT;
 	int error = 0;
@@ -359,7 +359,7 @@ static int migrate_trees(tm_strv *report, tm_store *s, bool dry_run)
 			tm_buf line = TM_BUF_INIT;
 
 			tm_buf_printf(&line, "skipped %s: not a project id",
-			              tm_buf_cstr(&display));
+				      tm_buf_cstr(&display));
 			tm_strv_push_owned(report, tm_buf_detach(&line));
 			tm_error_clear();
 			free(project);
@@ -367,14 +367,14 @@ static int migrate_trees(tm_strv *report, tm_store *s, bool dry_run)
 			continue;
 		}
 		error = tm_fs_read_at(&data, fd, name, tm_buf_cstr(&display),
-		                      TM_MAX_FILE_SIZE);
+				      TM_MAX_FILE_SIZE);
 		if (error == 0)
 			error = tm_migrate_parse_index(&idx, tm_buf_cstr(&data),
-			                               data.size,
-			                               tm_buf_cstr(&display));
+						       data.size,
+						       tm_buf_cstr(&display));
 		if (error == 0) {
 			error = align_project(report, s, project, &idx,
-			                      dry_run);
+					      dry_run);
 			tm_migrate_index_clear(&idx);
 		}
 		if (error == 0) {
@@ -384,7 +384,7 @@ static int migrate_trees(tm_strv *report, tm_store *s, bool dry_run)
 			tm_strv_push_owned(report, tm_buf_detach(&line));
 			if (!dry_run && (error = tm_store_lock_refresh(s)) == 0)
 				error = tm_fs_unlink_at(fd, name,
-				                        tm_buf_cstr(&display));
+							tm_buf_cstr(&display));
 		}
 		free(project);
 		tm_buf_release(&data);
@@ -410,12 +410,12 @@ static int prune_stats(tm_strv *report, tm_store *s, bool dry_run)
 		tm_buf line = TM_BUF_INIT, display = TM_BUF_INIT;
 
 		tm_buf_printf(&display, "%s/stats/%s", tm_store_dir(s),
-		              names.items[i]);
+			      names.items[i]);
 		tm_buf_printf(&line, "deleted stats/%s", names.items[i]);
 		tm_strv_push_owned(report, tm_buf_detach(&line));
 		if (!dry_run && (error = tm_store_lock_refresh(s)) == 0)
 			error = tm_fs_unlink_at(fd, names.items[i],
-			                        tm_buf_cstr(&display));
+						tm_buf_cstr(&display));
 		tm_buf_release(&display);
 	}
 	close(fd);

@@ -35,7 +35,7 @@ typedef struct {
  * no link at all.  `path` names the file in messages.
  */
 int tm_migrate_parse_index(tm_migrate_index *out, const char *data, size_t len,
-                           const char *path);
+			   const char *path);
 void tm_migrate_index_clear(tm_migrate_index *idx);
 
 /* Is there anything for `tm_migrate_run` to do (`trees/`, or `stats/` when

@@ -93,7 +93,7 @@ bool tm_thread_is_active(const tm_thread *t)
 bool tm_thread_is_finished(const tm_thread *t)
 {
 	return t->status && (!strcmp(t->status, TM_STATUS_DONE) ||
-	                     !strcmp(t->status, TM_STATUS_ABANDONED));
+			     !strcmp(t->status, TM_STATUS_ABANDONED));
 }
 
 void tm_thread_array_free(tm_thread **threads, size_t n)

@@ -46,7 +46,7 @@ int tm_ops_check_ids(const char *project, const char *id)
 }
 
 int tm_ops_touch_save(tm_store *s, const char *project, tm_thread *t,
-                      bool summary_changed)
+		      bool summary_changed)
 {
 	tm_thread_touch(t, s, summary_changed);
 	return tm_store_save_thread(s, project, t);
@@ -61,7 +61,7 @@ void tm_status_result_clear(tm_status_result *r)
 }
 
 int tm_store_set_status(tm_status_result *out, tm_store *s, const char *project,
-                        const char *id, const char *status)
+			const char *id, const char *status)
 {
 	tm_status_result r = {false, NULL};
 	tm_thread *t = NULL;
@@ -71,15 +71,15 @@ int tm_store_set_status(tm_status_result *out, tm_store *s, const char *project,
 		return error;
 	if (status && !strcmp(id, TM_ROOT_THREAD_ID))
 		return tm_error_set(TM_EINVALID,
-		                    "cannot mark '%s' %s: it is the project's "
-		                    "root thread",
-		                    id, status);
+				    "cannot mark '%s' %s: it is the project's "
+				    "root thread",
+				    id, status);
 	if ((error = tm_store_lock(s)) < 0)
 		return error;
 	if ((error = tm_store_load_thread(&t, s, project, id)) < 0)
 		goto done;
 	if (status ? t->status && !strcmp(t->status, status)
-	           : !t->status && !t->merged_into)
+		   : !t->status && !t->merged_into)
 		goto done;
 	r.changed = true;
 	if (!status) {
@@ -102,7 +102,7 @@ done:
 /* ---- set ---- */
 
 int tm_store_set_fields(bool *changed, tm_store *s, const char *project,
-                        const char *id, const tm_assign *a, size_t n)
+			const char *id, const tm_assign *a, size_t n)
 {
 	tm_thread *t = NULL;
 	bool did = false;
@@ -133,9 +133,9 @@ static bool body_is(const tm_thread *t, const char *body, size_t len)
 }
 
 int tm_store_write_summary(tm_summary_outcome *out, tm_store *s,
-                           const char *project, const char *id,
-                           const char *text, size_t len,
-                           const tm_summary_options *opts)
+			   const char *project, const char *id,
+			   const char *text, size_t len,
+			   const tm_summary_options *opts)
 {
 	tm_summary_options defaults = TM_SUMMARY_OPTIONS_INIT;
 	tm_summary_outcome outcome;
@@ -155,18 +155,18 @@ int tm_store_write_summary(tm_summary_outcome *out, tm_store *s,
 	if (opts->expect_body &&
 	    !body_is(t, opts->expect_body, opts->expect_len)) {
 		error = tm_error_set(TM_ECONFLICT,
-		                     "the summary changed while you were "
-		                     "editing it; nothing was written");
+				     "the summary changed while you were "
+				     "editing it; nothing was written");
 		goto done;
 	}
 	if ((error = tm_summary_check(&outcome, t, text, len)) < 0)
 		goto done;
 	if (outcome == TM_SUMMARY_EMPTY && !opts->allow_empty) {
 		error = tm_error_set(TM_EINVALID,
-		                     "the new summary of '%s' is empty and "
-		                     "would erase it; nothing was written (use "
-		                     "--allow-empty to erase it)",
-		                     id);
+				     "the new summary of '%s' is empty and "
+				     "would erase it; nothing was written (use "
+				     "--allow-empty to erase it)",
+				     id);
 		goto done;
 	}
 	tm_thread_set_summary(t, text, len);
@@ -182,7 +182,7 @@ done:
 /* ---- touch ---- */
 
 int tm_store_touch(const char **out_head, tm_store *s, const char *project,
-                   const char *id)
+		   const char *id)
 {
 	tm_thread *t = NULL;
 	int error;
@@ -191,15 +191,15 @@ int tm_store_touch(const char **out_head, tm_store *s, const char *project,
 		return error;
 	if (!tm_store_git(s))
 		return tm_error_set(TM_EINVALID,
-		                    "cannot mark '%s' as reviewed at HEAD: not "
-		                    "in a git repository",
-		                    id);
+				    "cannot mark '%s' as reviewed at HEAD: not "
+				    "in a git repository",
+				    id);
 	if (!tm_store_head(s))
 		return tm_error_set(
-		        TM_EINVALID,
-		        "cannot mark '%s' as reviewed at HEAD: HEAD "
-		        "has no commit yet (commit first)",
-		        id);
+			TM_EINVALID,
+			"cannot mark '%s' as reviewed at HEAD: HEAD "
+			"has no commit yet (commit first)",
+			id);
 	if ((error = tm_store_lock(s)) < 0)
 		return error;
 	if ((error = tm_store_load_thread(&t, s, project, id)) == 0)
@@ -228,14 +228,14 @@ int tm_store_use_project(char **out_thread, tm_store *s, const char *project)
 		goto done;
 	if (!tm_strv_contains(&ids, project)) {
 		error = tm_error_set(TM_ENOTFOUND,
-		                     "no project '%s' (see 'git threadmind "
-		                     "project list')",
-		                     project);
+				     "no project '%s' (see 'git threadmind "
+				     "project list')",
+				     project);
 		goto done;
 	}
 	if ((error = tm_store_load_config(&cfg, s)) < 0 ||
 	    (error = tm_store_active_thread(&thread, s, project, cfg, NULL,
-	                                    0)) < 0)
+					    0)) < 0)
 		goto done;
 	tm_config_set_string(cfg, "activeProjectId", project);
 	tm_config_set_string(cfg, "activeThreadId", thread);

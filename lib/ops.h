@@ -68,8 +68,8 @@ void tm_remove_result_clear(tm_remove_result *r);
  * *out is written on success only; clear it with tm_remove_result_clear.
  */
 int tm_store_remove_thread(tm_remove_result *out, tm_store *s,
-                           const char *project, const char *id,
-                           const tm_remove_options *opts);
+			   const char *project, const char *id,
+			   const tm_remove_options *opts);
 
 /* ---- move ---- */
 
@@ -102,8 +102,8 @@ void tm_move_result_clear(tm_move_result *r);
  * TM_ELOCKED; TM_ERROR.  *out is written on success only.
  */
 int tm_store_move_thread(tm_move_result *out, tm_store *s, const char *project,
-                         const char *id, const char *parent,
-                         const tm_move_options *opts);
+			 const char *id, const char *parent,
+			 const tm_move_options *opts);
 
 /* ---- merge ---- */
 
@@ -127,7 +127,7 @@ void tm_merge_thread_result_clear(tm_merge_thread_result *r);
  * TM_ERROR.  *out is written on success only.
  */
 int tm_store_merge_thread(tm_merge_thread_result *out, tm_store *s,
-                          const char *project, const char *id);
+			  const char *project, const char *id);
 
 /* ---- done / abandon / reopen ---- */
 
@@ -149,7 +149,7 @@ void tm_status_result_clear(tm_status_result *r);
  * written on success only.
  */
 int tm_store_set_status(tm_status_result *out, tm_store *s, const char *project,
-                        const char *id, const char *status);
+			const char *id, const char *status);
 
 /* ---- set ---- */
 
@@ -161,7 +161,7 @@ int tm_store_set_status(tm_status_result *out, tm_store *s, const char *project,
  * TM_EPARSE when it cannot be read, TM_ELOCKED, TM_ERROR.
  */
 int tm_store_set_fields(bool *changed, tm_store *s, const char *project,
-                        const char *id, const tm_assign *a, size_t n);
+			const char *id, const tm_assign *a, size_t n);
 
 /* ---- summary / edit ---- */
 
@@ -192,9 +192,9 @@ typedef struct {
  * TM_ERROR.
  */
 int tm_store_write_summary(tm_summary_outcome *out, tm_store *s,
-                           const char *project, const char *id,
-                           const char *text, size_t len,
-                           const tm_summary_options *opts);
+			   const char *project, const char *id,
+			   const char *text, size_t len,
+			   const tm_summary_options *opts);
 
 /* ---- touch ---- */
 
@@ -206,7 +206,7 @@ int tm_store_write_summary(tm_summary_outcome *out, tm_store *s,
  * TM_ENOTFOUND / TM_EPARSE; TM_ELOCKED; TM_ERROR.
  */
 int tm_store_touch(const char **out_head, tm_store *s, const char *project,
-                   const char *id);
+		   const char *id);
 
 /* ---- project use ---- */
 

@@ -14,6 +14,6 @@ int tm_ops_unlock(tm_store *s, int error);
 int tm_ops_check_ids(const char *project, const char *id);
 /* tm_thread_touch `t`, then write it. */
 int tm_ops_touch_save(tm_store *s, const char *project, tm_thread *t,
-                      bool summary_changed);
+		      bool summary_changed);
 
 #endif

@@ -17,7 +17,7 @@
 
 /* Every readable thread of `project`, the others told to `warn`. */
 static int load_all(tm_thread_list *out, tm_store *s, const char *project,
-                    tm_store_warn_cb warn, void *payload)
+		    tm_store_warn_cb warn, void *payload)
 {
 	size_t i;
 	int error = tm_store_load_all(out, s, project);
@@ -55,7 +55,7 @@ static int collect(const tm_tree *tree, size_t node, void *payload)
 /* The nodes to delete in pre-order: `root`, and with `recursive` its
  * descendants in the tree.  TM_EINVALID when `main` is among them. */
 static int doomed_nodes(struct doomed *d, const tm_tree *tree, size_t root,
-                        bool recursive)
+			bool recursive)
 {
 	size_t k;
 
@@ -69,20 +69,20 @@ static int doomed_nodes(struct doomed *d, const tm_tree *tree, size_t root,
 	tm_tree_walk(tree, collect, d);
 	for (k = 0; k < d->n; k++)
 		if (!strcmp(tree->nodes[d->nodes[k]].thread->id,
-		            TM_ROOT_THREAD_ID))
+			    TM_ROOT_THREAD_ID))
 			return tm_error_set(
-			        TM_EINVALID,
-			        "cannot remove '%s' recursively: the "
-			        "root thread '%s' is below it (fix "
-			        "its parentId first)",
-			        tree->nodes[root].thread->id,
-			        TM_ROOT_THREAD_ID);
+				TM_EINVALID,
+				"cannot remove '%s' recursively: the "
+				"root thread '%s' is below it (fix "
+				"its parentId first)",
+				tree->nodes[root].thread->id,
+				TM_ROOT_THREAD_ID);
 	return 0;
 }
 
 /* The node of `id`, or the reason its file could not be read. */
 static int find_node(size_t *out, const tm_tree *tree, tm_store *s,
-                     const char *project, const char *id)
+		     const char *project, const char *id)
 {
 	long i = tm_tree_find(tree, id);
 	tm_thread *t = NULL;
@@ -101,8 +101,8 @@ static int find_node(size_t *out, const tm_tree *tree, tm_store *s,
 
 /* Give every child (by its file's parentId) of `id` the parent `to`. */
 static int reparent_children(size_t *moved, tm_store *s, const char *project,
-                             tm_thread_list *list, const char *id,
-                             const char *to)
+			     tm_thread_list *list, const char *id,
+			     const char *to)
 {
 	size_t i;
 	int error;
@@ -117,7 +117,7 @@ static int reparent_children(size_t *moved, tm_store *s, const char *project,
 		/* In a two-thread cycle the child would become its own
 		 * parent: make it a root instead. */
 		tm_thread_set(&c->parent_id,
-		              to && strcmp(to, c->id) ? to : NULL);
+			      to && strcmp(to, c->id) ? to : NULL);
 		if ((error = tm_store_lock_refresh(s)) < 0 ||
 		    (error = tm_ops_touch_save(s, project, c, false)) < 0)
 			return error;
@@ -129,17 +129,17 @@ static int reparent_children(size_t *moved, tm_store *s, const char *project,
 /* config.json: forget the deleted threads (branchThreads and the active
  * thread of this project).  Written only when something changed. */
 static int forget_threads(tm_store *s, tm_config *cfg, const char *project,
-                          const tm_strv *ids)
+			  const tm_strv *ids)
 {
 	const char *active_project =
-	        tm_config_get_string(cfg, "activeProjectId");
+		tm_config_get_string(cfg, "activeProjectId");
 	bool changed = false;
 	size_t i;
 	int error;
 
 	for (i = 0; i < ids->n; i++) {
 		const char *active =
-		        tm_config_get_string(cfg, "activeThreadId");
+			tm_config_get_string(cfg, "activeThreadId");
 
 		if (tm_config_forget_thread(cfg, project, ids->items[i]))
 			changed = true;
@@ -157,8 +157,8 @@ static int forget_threads(tm_store *s, tm_config *cfg, const char *project,
 }
 
 int tm_store_remove_thread(tm_remove_result *out, tm_store *s,
-                           const char *project, const char *id,
-                           const tm_remove_options *opts)
+			   const char *project, const char *id,
+			   const tm_remove_options *opts)
 {
 	tm_remove_options defaults = TM_REMOVE_OPTIONS_INIT;
 	tm_remove_result r = {TM_STRV_INIT, 0, NULL};
@@ -175,25 +175,25 @@ int tm_store_remove_thread(tm_remove_result *out, tm_store *s,
 		return error;
 	if (!strcmp(id, TM_ROOT_THREAD_ID))
 		return tm_error_set(TM_EINVALID,
-		                    "cannot remove '%s': it is the project's "
-		                    "root thread",
-		                    id);
+				    "cannot remove '%s': it is the project's "
+				    "root thread",
+				    id);
 	if ((error = tm_store_lock(s)) < 0)
 		return error;
 	/* Everything is read, and config.json checked, before any change. */
 	if ((error = tm_store_load_config(&cfg, s)) < 0 ||
 	    (error = load_all(&list, s, project, opts->warn, opts->payload)) <
-	            0 ||
+		    0 ||
 	    (error = tm_tree_build(&tree,
-	                           (const tm_thread *const *)list.threads,
-	                           list.n)) < 0 ||
+				   (const tm_thread *const *)list.threads,
+				   list.n)) < 0 ||
 	    (error = find_node(&node, tree, s, project, id)) < 0 ||
 	    (error = doomed_nodes(&doomed, tree, node, opts->recursive)) < 0)
 		goto done;
 	r.new_parent = tm_xstrdup_or_null(tree->nodes[node].thread->parent_id);
 	if (!opts->recursive &&
 	    (error = reparent_children(&r.moved, s, project, &list, id,
-	                               r.new_parent)) < 0)
+				       r.new_parent)) < 0)
 		goto done;
 	/* Deepest first: an interrupted rm never leaves orphans behind. */
 	for (k = doomed.n; k-- > 0;) {
@@ -230,8 +230,8 @@ void tm_move_result_clear(tm_move_result *r)
 /* Would the move make a cycle?  Decided on the files as they are now
  * (unreadable files are left out and told to `warn`). */
 static int would_cycle(bool *out, tm_store *s, const char *project,
-                       const char *id, const char *parent,
-                       const tm_move_options *opts)
+		       const char *id, const char *parent,
+		       const tm_move_options *opts)
 {
 	tm_thread_list list;
 	tm_tree *tree = NULL;
@@ -240,7 +240,7 @@ static int would_cycle(bool *out, tm_store *s, const char *project,
 	if (error < 0)
 		return error;
 	error = tm_tree_build(&tree, (const tm_thread *const *)list.threads,
-	                      list.n);
+			      list.n);
 	if (error == 0)
 		*out = tm_tree_would_cycle(tree, id, parent);
 	tm_tree_free(tree);
@@ -249,8 +249,8 @@ static int would_cycle(bool *out, tm_store *s, const char *project,
 }
 
 int tm_store_move_thread(tm_move_result *out, tm_store *s, const char *project,
-                         const char *id, const char *parent,
-                         const tm_move_options *opts)
+			 const char *id, const char *parent,
+			 const tm_move_options *opts)
 {
 	tm_move_options defaults = TM_MOVE_OPTIONS_INIT;
 	tm_move_result r = {false, NULL};
@@ -265,13 +265,13 @@ int tm_store_move_thread(tm_move_result *out, tm_store *s, const char *project,
 		return error;
 	if (!strcmp(id, TM_ROOT_THREAD_ID))
 		return tm_error_set(
-		        TM_EINVALID,
-		        "cannot move '%s': it is the project's root "
-		        "thread",
-		        TM_ROOT_THREAD_ID);
+			TM_EINVALID,
+			"cannot move '%s': it is the project's root "
+			"thread",
+			TM_ROOT_THREAD_ID);
 	if (!strcmp(id, parent))
 		return tm_error_set(TM_EINVALID,
-		                    "cannot move '%s' under itself", id);
+				    "cannot move '%s' under itself", id);
 	if ((error = tm_store_lock(s)) < 0)
 		return error;
 	if ((error = tm_store_load_thread(&t, s, project, id)) < 0 ||
@@ -279,10 +279,10 @@ int tm_store_move_thread(tm_move_result *out, tm_store *s, const char *project,
 		goto done;
 	if (cycle) {
 		error = tm_error_set(TM_EINVALID,
-		                     "cannot move '%s' under '%s': '%s' is a "
-		                     "descendant of '%s', that would make a "
-		                     "cycle (move '%s' elsewhere first)",
-		                     id, parent, parent, id, parent);
+				     "cannot move '%s' under '%s': '%s' is a "
+				     "descendant of '%s', that would make a "
+				     "cycle (move '%s' elsewhere first)",
+				     id, parent, parent, id, parent);
 		goto done;
 	}
 	r.old_parent = tm_xstrdup_or_null(t->parent_id);
@@ -318,47 +318,47 @@ static int check_mergeable(tm_store *s, const char *project, const tm_thread *t)
 
 	if (!p)
 		return tm_error_set(
-		        TM_EINVALID,
-		        "thread '%s' is a root: it has no parent to "
-		        "merge into",
-		        id);
+			TM_EINVALID,
+			"thread '%s' is a root: it has no parent to "
+			"merge into",
+			id);
 	if (t->merged_into)
 		return tm_error_set(TM_EINVALID,
-		                    "thread '%s' was already merged into '%s' "
-		                    "(reopen it to merge it again)",
-		                    id, t->merged_into);
+				    "thread '%s' was already merged into '%s' "
+				    "(reopen it to merge it again)",
+				    id, t->merged_into);
 	if (tm_thread_is_finished(t))
 		return tm_error_set(TM_EINVALID,
-		                    "thread '%s' is %s: reopen it first to "
-		                    "merge it",
-		                    id, t->status);
+				    "thread '%s' is %s: reopen it first to "
+				    "merge it",
+				    id, t->status);
 	if (!strcmp(p, id))
 		return tm_error_set(TM_EINVALID,
-		                    "thread '%s' is its own parent: give it "
-		                    "another parent with 'git threadmind move' "
-		                    "first",
-		                    id);
+				    "thread '%s' is its own parent: give it "
+				    "another parent with 'git threadmind move' "
+				    "first",
+				    id);
 	if (tm_id_validate(p, "thread") < 0) {
 		/* The message is formatted into tm_error_last's buffer. */
 		char *why = tm_xstrdup(tm_error_last());
 		int error = tm_error_set(
-		        TM_EINVALID, "thread '%s' has an invalid parentId: %s",
-		        id, why);
+			TM_EINVALID, "thread '%s' has an invalid parentId: %s",
+			id, why);
 
 		free(why);
 		return error;
 	}
 	if (!tm_store_thread_exists(s, project, p))
 		return tm_error_set(TM_ENOTFOUND,
-		                    "the parent of thread '%s', '%s', does not "
-		                    "exist: give it a parent with 'git "
-		                    "threadmind move' first",
-		                    id, p);
+				    "the parent of thread '%s', '%s', does not "
+				    "exist: give it a parent with 'git "
+				    "threadmind move' first",
+				    id, p);
 	return 0;
 }
 
 int tm_store_merge_thread(tm_merge_thread_result *out, tm_store *s,
-                          const char *project, const char *id)
+			  const char *project, const char *id)
 {
 	tm_merge_thread_result r = {NULL, false};
 	tm_thread *child = NULL, *parent = NULL;
@@ -374,7 +374,7 @@ int tm_store_merge_thread(tm_merge_thread_result *out, tm_store *s,
 	if ((error = tm_store_load_thread(&child, s, project, id)) < 0 ||
 	    (error = check_mergeable(s, project, child)) < 0 ||
 	    (error = tm_store_load_thread(&parent, s, project,
-	                                  child->parent_id)) < 0)
+					  child->parent_id)) < 0)
 		goto done;
 	from = tm_thread_summary(child);
 	into = tm_thread_summary(parent);
@@ -385,7 +385,7 @@ int tm_store_merge_thread(tm_merge_thread_result *out, tm_store *s,
 	 * still be open and nothing would claim a merge that did not land. */
 	if (r.changed) {
 		tm_thread_set_summary(parent, tm_buf_cstr(&merged),
-		                      merged.size);
+				      merged.size);
 		if ((error = tm_ops_touch_save(s, project, parent, true)) < 0 ||
 		    (error = tm_store_lock_refresh(s)) < 0)
 			goto done;

@@ -46,8 +46,8 @@ void tm_pathspec_parse(tm_pathspec *s, const char *raw)
 			} else {
 				slash = memrchr(b.ptr, '/', b.size);
 				tm_buf_truncate(&b,
-				                slash ? (size_t)(slash - b.ptr)
-				                      : 0);
+						slash ? (size_t)(slash - b.ptr)
+						      : 0);
 			}
 		} else if (n > 0 && !(n == 1 && p[0] == '.')) {
 			if (b.size)

@@ -9,7 +9,7 @@
 #include <string.h>
 
 static void add_entry(tm_resolve_report *r, const char *path,
-                      tm_resolve_outcome outcome, const char *note)
+		      tm_resolve_outcome outcome, const char *note)
 {
 	tm_resolve_entry *e;
 
@@ -47,7 +47,7 @@ struct conflict {
 
 /* The content of a stage's blob (empty for a missing stage). */
 static int blob_of(tm_buf *out, git_repository *repo, const struct conflict *c,
-                   int stage)
+		   int stage)
 {
 	git_blob *blob = NULL;
 
@@ -55,16 +55,16 @@ static int blob_of(tm_buf *out, git_repository *repo, const struct conflict *c,
 		return 0;
 	if (git_blob_lookup(&blob, repo, &c->id[stage]) < 0)
 		return tm_git_error(TM_ERROR, "cannot read the blob of '%s'",
-		                    c->path);
+				    c->path);
 	tm_buf_put(out, git_blob_rawcontent(blob),
-	           (size_t)git_blob_rawsize(blob));
+		   (size_t)git_blob_rawsize(blob));
 	git_blob_free(blob);
 	return 0;
 }
 
 static int resolve_one(tm_resolve_report *out, git_repository *repo,
-                       git_index *index, const struct conflict *c,
-                       const tm_merge_options *base)
+		       git_index *index, const struct conflict *c,
+		       const tm_merge_options *base)
 {
 	tm_buf o = TM_BUF_INIT, a = TM_BUF_INIT, b = TM_BUF_INIT;
 	tm_buf full = TM_BUF_INIT;
@@ -74,13 +74,13 @@ static int resolve_one(tm_resolve_report *out, git_repository *repo,
 
 	if (tm_merge_kind_of_path(c->path, NULL) == TM_MERGE_KIND_TEXT) {
 		add_entry(out, c->path, TM_RESOLVE_SKIPPED,
-		          "not a thread or project file");
+			  "not a thread or project file");
 		return 0;
 	}
 	if (!c->has[1] || !c->has[2]) {
 		add_entry(out, c->path, TM_RESOLVE_SKIPPED,
-		          "deleted on one side: keep it with 'git add' or "
-		          "drop it with 'git rm'");
+			  "deleted on one side: keep it with 'git add' or "
+			  "drop it with 'git rm'");
 		return 0;
 	}
 	if ((error = blob_of(&o, repo, c, 0)) < 0 ||
@@ -89,7 +89,7 @@ static int resolve_one(tm_resolve_report *out, git_repository *repo,
 		goto done;
 	opts.path = c->path;
 	error = tm_merge_files(&res, tm_buf_cstr(&o), o.size, tm_buf_cstr(&a),
-	                       a.size, tm_buf_cstr(&b), b.size, &opts);
+			       a.size, tm_buf_cstr(&b), b.size, &opts);
 	if (error < 0)
 		goto done;
 	tm_buf_printf(&full, "%s%s", git_repository_workdir(repo), c->path);
@@ -99,9 +99,9 @@ static int resolve_one(tm_resolve_report *out, git_repository *repo,
 		error = tm_git_error(TM_ERROR, "cannot stage '%s'", c->path);
 	if (error == 0)
 		add_entry(out, c->path,
-		          res.conflicted ? TM_RESOLVE_CONFLICTS
-		                         : TM_RESOLVE_CLEAN,
-		          res.note);
+			  res.conflicted ? TM_RESOLVE_CONFLICTS
+					 : TM_RESOLVE_CLEAN,
+			  res.note);
 	tm_merge_result_clear(&res);
 done:
 	tm_buf_release(&o);
@@ -153,7 +153,7 @@ static bool wanted(const struct conflict *c, const tm_strv *paths)
 }
 
 int tm_resolve_index(tm_resolve_report *out, tm_git *g, const tm_strv *paths,
-                     const tm_merge_options *opts)
+		     const tm_merge_options *opts)
 {
 	git_repository *repo = tm_git_repository(g);
 	git_index *index = NULL;
@@ -164,7 +164,7 @@ int tm_resolve_index(tm_resolve_report *out, tm_git *g, const tm_strv *paths,
 	memset(out, 0, sizeof(*out));
 	if (!git_repository_workdir(repo))
 		return tm_error_set(TM_EINVALID,
-		                    "resolve needs a working tree");
+				    "resolve needs a working tree");
 	if (git_repository_index(&index, repo) < 0)
 		return tm_git_error(TM_ERROR, "cannot read the index");
 	error = list_conflicts(&list, &n, index);
@@ -174,8 +174,8 @@ int tm_resolve_index(tm_resolve_report *out, tm_git *g, const tm_strv *paths,
 			;
 		if (i == n)
 			error = tm_error_set(TM_ENOTFOUND,
-			                     "'%s' has no conflict to resolve",
-			                     paths->items[k]);
+					     "'%s' has no conflict to resolve",
+					     paths->items[k]);
 	}
 	for (i = 0; error == 0 && i < n; i++)
 		if (wanted(&list[i], paths))

@@ -43,7 +43,7 @@ typedef struct {
  * conflict; TM_ERROR on git errors.
  */
 int tm_resolve_index(tm_resolve_report *out, tm_git *g, const tm_strv *paths,
-                     const tm_merge_options *opts);
+		     const tm_merge_options *opts);
 void tm_resolve_report_clear(tm_resolve_report *r);
 
 #endif

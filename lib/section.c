@@ -52,7 +52,7 @@ static const char *skip_indent(const char *p, const char *e)
  * asks for nothing but blanks after the run (a closing fence).
  */
 static bool fence(const char *p, const char *e, char *ch, size_t *n,
-                  bool rest_blank)
+		  bool rest_blank)
 {
 	const char *q;
 
@@ -101,7 +101,7 @@ static char *heading_text(const char *p, const char *e)
 }
 
 static tm_section *add_section(tm_section_list *l, char *heading,
-                               const char *text, size_t len, size_t body)
+			       const char *text, size_t len, size_t body)
 {
 	tm_section *s;
 
@@ -135,7 +135,7 @@ void tm_section_split(tm_section_list *out, const char *text, size_t len)
 			in_fence = true;
 		} else if ((h = heading_text(p, e))) {
 			add_section(out, heading, start, (size_t)(p - start),
-			            body);
+				    body);
 			heading = h;
 			start = p;
 			body = (size_t)(next - p);
@@ -177,8 +177,8 @@ static char *normalize(const char *heading)
 		tm_buf_putc(&b, *p);
 	}
 	if (utf8proc_map((const utf8proc_uint8_t *)tm_buf_cstr(&b), 0, &folded,
-	                 UTF8PROC_NULLTERM | UTF8PROC_STABLE |
-	                         UTF8PROC_COMPOSE | UTF8PROC_CASEFOLD) < 0 ||
+			 UTF8PROC_NULLTERM | UTF8PROC_STABLE |
+				 UTF8PROC_COMPOSE | UTF8PROC_CASEFOLD) < 0 ||
 	    !folded) {
 		free(folded);
 		return tm_buf_detach(&b);
@@ -250,7 +250,7 @@ static void trim_blank_lines(const char **s, const char **e)
 }
 
 static void append_under(tm_section_list *l, size_t i, const char *add,
-                         const char *add_end)
+			 const char *add_end)
 {
 	tm_section *s = &l->items[i];
 	const char *p = s->text + s->body, *end = s->text + s->len;
@@ -270,7 +270,7 @@ static void append_under(tm_section_list *l, size_t i, const char *add,
 	if (b.size && b.ptr[b.size - 1] != '\n')
 		tm_buf_putc(&b, '\n');
 	if (last && !(is_list_item(last, line_end(last, end)) &&
-	              is_list_item(add, line_end(add, add_end))))
+		      is_list_item(add, line_end(add, add_end))))
 		tm_buf_putc(&b, '\n');
 	tm_buf_put(&b, add, (size_t)(add_end - add));
 	tm_buf_putc(&b, '\n');
@@ -284,7 +284,7 @@ static void append_under(tm_section_list *l, size_t i, const char *add,
 }
 
 void tm_section_append(tm_section_list *l, const char *heading,
-                       const char *text, size_t len)
+		       const char *text, size_t len)
 {
 	const char *s = text, *e = text + len;
 	long i;
@@ -317,7 +317,7 @@ void tm_section_append(tm_section_list *l, const char *heading,
 	tm_buf_put(&b, s, (size_t)(e - s));
 	tm_buf_putc(&b, '\n');
 	add_section(l, tm_xstrdup(heading), tm_buf_cstr(&b), b.size,
-	            strlen(heading) + (*heading ? 4 : 3));
+		    strlen(heading) + (*heading ? 4 : 3));
 	tm_buf_release(&b);
 }
 
@@ -330,7 +330,7 @@ void tm_section_join(tm_buf *out, const tm_section_list *l)
 }
 
 void tm_section_merge(tm_buf *out, const char *into, size_t into_len,
-                      const char *from, size_t from_len)
+		      const char *from, size_t from_len)
 {
 	tm_section_list dst = TM_SECTION_LIST_INIT, src = TM_SECTION_LIST_INIT;
 	size_t i;
@@ -341,7 +341,7 @@ void tm_section_merge(tm_buf *out, const char *into, size_t into_len,
 		const tm_section *s = &src.items[i];
 
 		tm_section_append(&dst, s->heading, s->text + s->body,
-		                  s->len - s->body);
+				  s->len - s->body);
 	}
 	tm_section_join(out, &dst);
 	tm_section_list_clear(&dst);

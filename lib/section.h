@@ -21,7 +21,7 @@ typedef struct {
 	char *text;  /* the section's bytes, NUL-terminated */
 	size_t len;  /* bytes in text */
 	size_t body; /* offset in text of the line after the heading (0 for
-	                the preamble) */
+			the preamble) */
 } tm_section;
 
 /*
@@ -81,7 +81,7 @@ long tm_section_find(const tm_section_list *l, const char *heading);
  * line.
  */
 void tm_section_append(tm_section_list *l, const char *heading,
-                       const char *text, size_t len);
+		       const char *text, size_t len);
 
 /* Append every section's bytes, in order, to `out`. */
 void tm_section_join(tm_buf *out, const tm_section_list *l);
@@ -95,6 +95,6 @@ void tm_section_join(tm_buf *out, const tm_section_list *l);
  * that receive nothing keep their bytes.
  */
 void tm_section_merge(tm_buf *out, const char *into, size_t into_len,
-                      const char *from, size_t from_len);
+		      const char *from, size_t from_len);
 
 #endif

@@ -14,20 +14,20 @@ static const struct {
 	int32_t cp;
 	const char *ascii;
 } letters[] = {
-        {0x00C6, "ae"}, /* Æ */
-        {0x00E6, "ae"}, /* æ */
-        {0x00D8, "o"},  /* Ø */
-        {0x00F8, "o"},  /* ø */
-        {0x00DE, "th"}, /* Þ */
-        {0x00FE, "th"}, /* þ */
-        {0x00DF, "ss"}, /* ß */
-        {0x1E9E, "ss"}, /* ẞ */
-        {0x0110, "d"},  /* Đ */
-        {0x0111, "d"},  /* đ */
-        {0x0141, "l"},  /* Ł */
-        {0x0142, "l"},  /* ł */
-        {0x0152, "oe"}, /* Œ */
-        {0x0153, "oe"}, /* œ */
+	{0x00C6, "ae"}, /* Æ */
+	{0x00E6, "ae"}, /* æ */
+	{0x00D8, "o"},  /* Ø */
+	{0x00F8, "o"},  /* ø */
+	{0x00DE, "th"}, /* Þ */
+	{0x00FE, "th"}, /* þ */
+	{0x00DF, "ss"}, /* ß */
+	{0x1E9E, "ss"}, /* ẞ */
+	{0x0110, "d"},  /* Đ */
+	{0x0111, "d"},  /* đ */
+	{0x0141, "l"},  /* Ł */
+	{0x0142, "l"},  /* ł */
+	{0x0152, "oe"}, /* Œ */
+	{0x0153, "oe"}, /* œ */
 };
 
 /*
@@ -100,9 +100,9 @@ static void put_code_point(struct slug *s, int32_t cp)
 	int boundclass = 0;
 
 	n = utf8proc_decompose_char(cp, dec, DECOMPOSE_MAX,
-	                            UTF8PROC_COMPAT | UTF8PROC_DECOMPOSE |
-	                                    UTF8PROC_STRIPMARK,
-	                            &boundclass);
+				    UTF8PROC_COMPAT | UTF8PROC_DECOMPOSE |
+					    UTF8PROC_STRIPMARK,
+				    &boundclass);
 	if (n < 0 || n > DECOMPOSE_MAX)
 		return;
 	for (i = 0; i < n; i++)
@@ -129,7 +129,7 @@ char *tm_slugify_or(const char *title, const char *fallback)
 	while (left > 0 && s.out.size <= TM_SLUG_MAX) {
 		int32_t cp;
 		utf8proc_ssize_t n =
-		        utf8proc_iterate(p, (utf8proc_ssize_t)left, &cp);
+			utf8proc_iterate(p, (utf8proc_ssize_t)left, &cp);
 
 		if (n <= 0) {
 			/* not UTF-8: drop the byte */
@@ -140,7 +140,7 @@ char *tm_slugify_or(const char *title, const char *fallback)
 		p += n, left -= (size_t)n;
 	}
 	tm_buf_truncate(&s.out, cut_length(tm_buf_cstr(&s.out), s.out.size,
-	                                   TM_SLUG_MAX));
+					   TM_SLUG_MAX));
 	if (s.out.size == 0 && fallback)
 		tm_buf_puts(&s.out, fallback);
 	return tm_buf_detach(&s.out);
@@ -149,7 +149,7 @@ char *tm_slugify_or(const char *title, const char *fallback)
 char *tm_slugify(const char *title, tm_slug_kind kind)
 {
 	return tm_slugify_or(title,
-	                     kind == TM_SLUG_PROJECT ? "project" : "thread");
+			     kind == TM_SLUG_PROJECT ? "project" : "thread");
 }
 
 char *tm_slug_unique(const char *base, tm_id_taken_fn taken, void *payload)
@@ -192,9 +192,9 @@ static void quote_into(char dst[QUOTE_MAX + 4], const char *s)
 	while (left > 0) {
 		int32_t cp = 0;
 		utf8proc_ssize_t n =
-		        utf8proc_iterate(p, (utf8proc_ssize_t)left, &cp);
+			utf8proc_iterate(p, (utf8proc_ssize_t)left, &cp);
 		bool shown = n > 0 && cp >= 0x20 && cp != 0x7f &&
-		             !(cp >= 0x80 && cp < 0xa0);
+			     !(cp >= 0x80 && cp < 0xa0);
 		size_t take;
 
 		if (n <= 0)
@@ -224,9 +224,9 @@ int tm_id_validate(const char *id, const char *what)
 		what = "thread";
 	if (!id || !*id)
 		return tm_error_set(TM_EINVALID,
-		                    "empty %s id: ids are lower-case letters, "
-		                    "digits and dashes",
-		                    what);
+				    "empty %s id: ids are lower-case letters, "
+				    "digits and dashes",
+				    what);
 	len = strlen(id);
 	for (i = 0; i < len; i++) {
 		char c = id[i];
@@ -235,24 +235,24 @@ int tm_id_validate(const char *id, const char *what)
 		      c == '-')) {
 			quote_into(quoted, id);
 			return tm_error_set(TM_EINVALID,
-			                    "invalid %s id '%s': ids are "
-			                    "lower-case letters, digits and "
-			                    "dashes",
-			                    what, quoted);
+					    "invalid %s id '%s': ids are "
+					    "lower-case letters, digits and "
+					    "dashes",
+					    what, quoted);
 		}
 	}
 	if (len > TM_ID_MAX) {
 		quote_into(quoted, id);
 		return tm_error_set(TM_EINVALID,
-		                    "invalid %s id '%s': ids are at most %d "
-		                    "bytes, this one has %zu",
-		                    what, quoted, TM_ID_MAX, len);
+				    "invalid %s id '%s': ids are at most %d "
+				    "bytes, this one has %zu",
+				    what, quoted, TM_ID_MAX, len);
 	}
 	return 0;
 }
 
 int tm_id_resolve(char **out, const char *arg, const tm_strv *ids,
-                  const char *what)
+		  const char *what)
 {
 	tm_strv found = TM_STRV_INIT;
 	tm_buf list = TM_BUF_INIT;
@@ -286,7 +286,7 @@ int tm_id_resolve(char **out, const char *arg, const tm_strv *ids,
 	quote_into(quoted, arg);
 	if (found.n == 0)
 		return tm_error_set(TM_ENOTFOUND, "no %s matches '%s'", what,
-		                    quoted);
+				    quoted);
 	tm_strv_sort(&found);
 	for (i = 0; i < found.n; i++) {
 		if (i > 0)
@@ -294,8 +294,8 @@ int tm_id_resolve(char **out, const char *arg, const tm_strv *ids,
 		tm_buf_puts(&list, found.items[i]);
 	}
 	error = tm_error_set(TM_EAMBIGUOUS,
-	                     "'%s' is ambiguous: %s (give more characters)",
-	                     quoted, tm_buf_cstr(&list));
+			     "'%s' is ambiguous: %s (give more characters)",
+			     quoted, tm_buf_cstr(&list));
 	tm_buf_release(&list);
 	tm_strv_clear(&found);
 	return error;

@@ -76,6 +76,6 @@ int tm_id_validate(const char *id, const char *what);
  * candidate in strcmp order).
  */
 int tm_id_resolve(char **out, const char *arg, const tm_strv *ids,
-                  const char *what);
+		  const char *what);
 
 #endif

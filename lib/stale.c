@@ -41,7 +41,7 @@ int tm_stale__git_fail(const char *what, const git_oid *oid)
 
 	git_oid_tostr(hex, sizeof(hex), oid);
 	return tm_error_set(TM_ERROR, "cannot read %s %s: %s", what, hex,
-	                    e && e->message ? e->message : "libgit2 error");
+			    e && e->message ? e->message : "libgit2 error");
 }
 
 /* ---- the report ---- */
@@ -93,7 +93,7 @@ void tm_stale_report_clear(tm_stale_report *r)
 
 /* Which threads can be stale: their bases become nodes of the walk. */
 static void find_bases(struct pass *s, tm_strv *unknown,
-                       const tm_thread *const *threads, size_t n)
+		       const tm_thread *const *threads, size_t n)
 {
 	size_t i, node, nbases = 0;
 	git_oid oid;
@@ -136,15 +136,15 @@ static void build_report(tm_stale_report *out, struct pass *s)
 		sizev_unique(&s->th[i].changed);
 		for (k = 0; k < s->th[i].changed.n; k++)
 			tm_strv_push(
-			        &e->changed,
-			        s->paths.names.items[s->th[i].changed.v[k]]);
+				&e->changed,
+				s->paths.names.items[s->th[i].changed.v[k]]);
 		tm_strv_sort(&e->changed);
 		git_oid_tostr(e->newest, sizeof(e->newest), &s->th[i].newest);
 	}
 }
 
 int tm_stale_compute(tm_stale_report *out, tm_git *g, const char *threads_dir,
-                     const tm_thread *const *threads, size_t n)
+		     const tm_thread *const *threads, size_t n)
 {
 	tm_stale_report r = TM_STALE_REPORT_INIT;
 	struct walk w;
@@ -189,8 +189,8 @@ int tm_stale_compute(tm_stale_report *out, tm_git *g, const char *threads_dir,
 /* ---- one commit, for the post-commit hook ---- */
 
 int tm_stale_commit_touches(tm_strv *out_ids, tm_git *g, const char *hex,
-                            const char *threads_dir,
-                            const tm_thread *const *threads, size_t n)
+			    const char *threads_dir,
+			    const tm_thread *const *threads, size_t n)
 {
 	git_repository *repo = tm_git_repository(g);
 	git_commit *c = NULL, *p = NULL;
@@ -205,14 +205,14 @@ int tm_stale_commit_touches(tm_strv *out_ids, tm_git *g, const char *hex,
 
 	if (!is_hex40(hex) || git_oid_fromstr(&oid, hex) < 0)
 		return tm_error_set(TM_EINVALID,
-		                    "'%s' is not a full commit hash",
-		                    hex ? hex : "");
+				    "'%s' is not a full commit hash",
+				    hex ? hex : "");
 	error = git_commit_lookup(&c, repo, &oid);
 	if (error == GIT_ENOTFOUND)
 		return tm_error_set(TM_ENOTFOUND,
-		                    "no commit %s in this "
-		                    "repository",
-		                    hex);
+				    "no commit %s in this "
+				    "repository",
+				    hex);
 	if (error < 0)
 		return tm_stale__git_fail("commit", &oid);
 	tm_stale__read_shallow(&shallow, &nshallow, repo);
@@ -222,7 +222,7 @@ int tm_stale_commit_touches(tm_strv *out_ids, tm_git *g, const char *hex,
 		p = NULL; /* missing: compare with the empty tree */
 	free(shallow);
 	error = tm_treediff(&changed, repo, p ? git_commit_tree_id(p) : NULL,
-	                    git_commit_tree_id(c));
+			    git_commit_tree_id(c));
 	git_commit_free(p);
 	git_commit_free(c);
 	if (error < 0) {
@@ -266,7 +266,7 @@ int tm_stale_commit_touches(tm_strv *out_ids, tm_git *g, const char *hex,
 /* ---- helpers for the commands ---- */
 
 char *tm_stale_threads_dir(tm_git *g, const char *store_root,
-                           const char *project)
+			   const char *project)
 {
 	const char *wd = tm_git_workdir(g);
 	char *root = NULL, *top = NULL, *rel = NULL;
@@ -282,7 +282,7 @@ char *tm_stale_threads_dir(tm_git *g, const char *store_root,
 		if (!strcmp(root, top))
 			rel = "";
 		else if (!strncmp(root, top, len) &&
-		         (root[len] == '/' || (len == 1 && top[0] == '/')))
+			 (root[len] == '/' || (len == 1 && top[0] == '/')))
 			rel = root + len + (top[len - 1] != '/');
 	}
 	if (rel) {
@@ -297,7 +297,7 @@ char *tm_stale_threads_dir(tm_git *g, const char *store_root,
 }
 
 int tm_stale_describe_commit(char **out_short, char **out_subject, tm_git *g,
-                             const char *hex)
+			     const char *hex)
 {
 	git_commit *c = NULL;
 	git_buf buf = GIT_BUF_INIT;
@@ -307,14 +307,14 @@ int tm_stale_describe_commit(char **out_short, char **out_subject, tm_git *g,
 
 	if (!is_hex40(hex) || git_oid_fromstr(&oid, hex) < 0)
 		return tm_error_set(TM_EINVALID,
-		                    "'%s' is not a full commit hash",
-		                    hex ? hex : "");
+				    "'%s' is not a full commit hash",
+				    hex ? hex : "");
 	error = git_commit_lookup(&c, tm_git_repository(g), &oid);
 	if (error == GIT_ENOTFOUND)
 		return tm_error_set(TM_ENOTFOUND,
-		                    "no commit %s in this "
-		                    "repository",
-		                    hex);
+				    "no commit %s in this "
+				    "repository",
+				    hex);
 	if (error < 0)
 		return tm_stale__git_fail("commit", &oid);
 	if (git_object_short_id(&buf, (const git_object *)c) < 0) {

@@ -20,16 +20,16 @@ typedef struct {
 	char *commit;    /* the thread's `commit` */
 	tm_strv paths;   /* the thread's `paths` */
 	tm_strv changed; /* repository paths changed since `commit` under
-	                    those paths, sorted, unique */
+			    those paths, sorted, unique */
 	char newest[41]; /* the newest commit (first met in the walk) that
-	                    changed them */
+			    changed them */
 } tm_stale_entry;
 
 typedef struct {
 	tm_stale_entry *stale; /* in the order of the threads given */
 	size_t n;
 	tm_strv unknown_base; /* ids whose `commit` the repository does not
-	                         have (sorted) */
+				 have (sorted) */
 } tm_stale_report;
 
 /* clang-format off */
@@ -68,7 +68,7 @@ typedef struct {
  * (a missing parent commit, as in a shallow clone, is not an error).
  */
 int tm_stale_compute(tm_stale_report *out, tm_git *g, const char *threads_dir,
-                     const tm_thread *const *threads, size_t n);
+		     const tm_thread *const *threads, size_t n);
 
 /* Free what a report holds and reset it to empty.  NULL is allowed. */
 void tm_stale_report_clear(tm_stale_report *r);
@@ -86,8 +86,8 @@ void tm_stale_report_clear(tm_stale_report *r);
  * repository has no such commit, TM_ERROR when its trees cannot be read.
  */
 int tm_stale_commit_touches(tm_strv *out_ids, tm_git *g, const char *hex,
-                            const char *threads_dir,
-                            const tm_thread *const *threads, size_t n);
+			    const char *threads_dir,
+			    const tm_thread *const *threads, size_t n);
 
 /*
  * The folder of `project`'s thread files relative to the root of g's
@@ -98,7 +98,7 @@ int tm_stale_commit_touches(tm_strv *out_ids, tm_git *g, const char *hex,
  * g has no worktree or `store_root` is not inside it.
  */
 char *tm_stale_threads_dir(tm_git *g, const char *store_root,
-                           const char *project);
+			   const char *project);
 
 /*
  * The abbreviated hash (as git abbreviates it: at least core.abbrev or 7
@@ -108,6 +108,6 @@ char *tm_stale_threads_dir(tm_git *g, const char *store_root,
  * commit.
  */
 int tm_stale_describe_commit(char **out_short, char **out_subject, tm_git *g,
-                             const char *hex);
+			     const char *hex);
 
 #endif

@@ -57,7 +57,7 @@ static uint64_t *reach_of(struct pass *s, size_t i)
 /* Threads in `active` that `paths` touch, into `touched`; with `pairs`,
  * also each (path, thread) pair once into s->pairs. */
 static void match_paths(struct pass *s, const tm_strv *paths, uint64_t *touched,
-                        bool pairs)
+			bool pairs)
 {
 	size_t i, k, t;
 
@@ -215,7 +215,7 @@ static void record(struct pass *s, size_t c)
 		if (!bit_get(s->shown, t) || bit_get(s->covers, t))
 			continue;
 		sizev_push(&l->changed,
-		           intern(&s->paths, s->changed.items[s->pairs.v[k]]));
+			   intern(&s->paths, s->changed.items[s->pairs.v[k]]));
 		if (l->changed.n >= l->compact_at) {
 			sizev_unique(&l->changed);
 			l->compact_at = 2 * l->changed.n + 64;

@@ -10,7 +10,7 @@
 
 /* Add item x (whose next link is next[x]) to the chain of `key`. */
 static void chain_add(tm_hashmap *m, const char *key, size_t len, size_t *next,
-                      size_t x)
+		      size_t x)
 {
 	size_t *head = tm_hashmap_put(m, key, len, NONE);
 
@@ -26,7 +26,7 @@ static size_t chain_head(const tm_hashmap *m, const char *key, size_t len)
 }
 
 void tm_stale__index_build(struct index *x, const tm_thread *const *threads,
-                           size_t n, const char *threads_dir)
+			   size_t n, const char *threads_dir)
 {
 	size_t i, k, total = 0;
 	tm_pathspec *s;
@@ -49,17 +49,17 @@ void tm_stale__index_build(struct index *x, const tm_thread *const *threads,
 				sizev_push(&x->other, x->nspecs);
 			else if (!s->never)
 				chain_add(&x->literal, s->pattern, s->len,
-				          x->next, x->nspecs);
+					  x->next, x->nspecs);
 			x->nspecs++;
 		}
 		if (threads_dir) {
 			tm_buf f = TM_BUF_INIT;
 
 			tm_buf_printf(&f, "%s%s.md", threads_dir,
-			              threads[i]->id);
+				      threads[i]->id);
 			x->files[i] = tm_buf_detach(&f);
 			chain_add(&x->file_map, x->files[i],
-			          strlen(x->files[i]), x->file_next, i);
+				  strlen(x->files[i]), x->file_next, i);
 		}
 	}
 }
@@ -84,7 +84,7 @@ void tm_stale__index_free(struct index *x)
 }
 
 void tm_stale__index_match(const struct index *x, const char *path,
-                           struct sizev *out)
+			   struct sizev *out)
 {
 	size_t plen = strlen(path), i, k;
 

@@ -73,7 +73,7 @@ struct index {
 	size_t *next;  /* next spec with the same literal pattern */
 	size_t nspecs;
 	tm_hashmap literal; /* head of the chain of the specs without glob
-	                       characters, by pattern */
+			       characters, by pattern */
 	struct sizev other; /* glob and match-everything specs */
 	char **files;       /* thread i's file, or NULL */
 	size_t *file_next;
@@ -84,11 +84,11 @@ struct index {
 /* Index the paths and files of `threads` (thread i = threads[i]); the
  * files are `threads_dir` + id + ".md" (threads_dir NULL: none). */
 void tm_stale__index_build(struct index *x, const tm_thread *const *threads,
-                           size_t n, const char *threads_dir);
+			   size_t n, const char *threads_dir);
 void tm_stale__index_free(struct index *x);
 /* Append to `out` the threads with a spec matching `path` (maybe twice). */
 void tm_stale__index_match(const struct index *x, const char *path,
-                           struct sizev *out);
+			   struct sizev *out);
 /* The first thread whose file is `path` (then chain through file_next),
  * or NONE. */
 size_t tm_stale__index_file(const struct index *x, const char *path);

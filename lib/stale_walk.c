@@ -92,9 +92,9 @@ void tm_stale__walk_set_bases(struct walk *w, size_t nbases)
 	w->nbases = nbases;
 	w->words = WORDS(nbases);
 	w->last_mask =
-	        nbases % 64 ? ((uint64_t)1 << (nbases % 64)) - 1 : UINT64_MAX;
+		nbases % 64 ? ((uint64_t)1 << (nbases % 64)) - 1 : UINT64_MAX;
 	w->bits = tm_xcalloc((w->alloc ? w->alloc : 1) * w->words + 1,
-	                     sizeof(uint64_t));
+			     sizeof(uint64_t));
 }
 
 int tm_stale__get_node(struct walk *w, const git_oid *oid, size_t *out)
@@ -117,7 +117,7 @@ int tm_stale__get_node(struct walk *w, const git_oid *oid, size_t *out)
 	tm_xgrow((void **)&w->nodes, &w->alloc, w->n + 1, sizeof(*w->nodes));
 	if (w->words && w->alloc != old) {
 		w->bits = tm_xrealloc(w->bits,
-		                      w->alloc * w->words * sizeof(uint64_t));
+				      w->alloc * w->words * sizeof(uint64_t));
 		memset(w->bits + old * w->words, 0,
 		       (w->alloc - old) * w->words * sizeof(uint64_t));
 	}
@@ -131,19 +131,19 @@ int tm_stale__get_node(struct walk *w, const git_oid *oid, size_t *out)
 	n->parents = w->nparent;
 	n->base = NONE;
 	tm_xgrow((void **)&w->parent_oid, &w->parent_alloc,
-	         w->nparent + n->nparents, sizeof(git_oid));
+		 w->nparent + n->nparents, sizeof(git_oid));
 	if (w->parent_alloc != old_parents)
 		w->parent_node = tm_xrealloc(w->parent_node,
-		                             w->parent_alloc * sizeof(size_t));
+					     w->parent_alloc * sizeof(size_t));
 	for (i = 0; i < n->nparents; i++) {
 		git_oid_cpy(&w->parent_oid[w->nparent],
-		            git_commit_parent_id(c, (unsigned)i));
+			    git_commit_parent_id(c, (unsigned)i));
 		w->parent_node[w->nparent++] = NONE;
 	}
 	git_commit_free(c);
 	/* not `oid`: it may point into parent_oid, which may have moved */
 	tm_hashmap_put(&w->table, w->nodes[w->n - 1].oid.id, GIT_OID_RAWSZ,
-	               w->n - 1);
+		       w->n - 1);
 	*out = w->n - 1;
 	return 0;
 }
@@ -356,8 +356,8 @@ int tm_stale__walk_start(struct walk *w, size_t *head)
 		return 0;
 	if (error < 0)
 		return tm_error_set(TM_ERROR, "cannot resolve HEAD: %s",
-		                    git_error_last() ? git_error_last()->message
-		                                     : "libgit2 error");
+				    git_error_last() ? git_error_last()->message
+						     : "libgit2 error");
 	error = tm_stale__get_node(w, &oid, head);
 	if (error == TM_ENOTFOUND)
 		return tm_error_set(TM_ERROR, "HEAD names a missing commit");

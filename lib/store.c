@@ -74,9 +74,9 @@ int tm_store_open(tm_store **out, const char *root)
 	if (error < 0) {
 		if (error == TM_ENOTFOUND)
 			tm_error_set(TM_ENOTFOUND,
-			             "no %s folder in '%s'; run 'git "
-			             "threadmind init' to create one",
-			             TM_STORE_DIRNAME, root);
+				     "no %s folder in '%s'; run 'git "
+				     "threadmind init' to create one",
+				     TM_STORE_DIRNAME, root);
 		free(dir);
 		return error;
 	}
@@ -116,10 +116,10 @@ int tm_store_discover(tm_store **out, const char *start_dir)
 		dir = next;
 	}
 	error = tm_error_set(TM_ENOTFOUND,
-	                     "not a ThreadMind repository (no %s folder "
-	                     "from '%s' up to '%s'); run 'git threadmind "
-	                     "init' to create one",
-	                     TM_STORE_DIRNAME, start_dir, dir);
+			     "not a ThreadMind repository (no %s folder "
+			     "from '%s' up to '%s'); run 'git threadmind "
+			     "init' to create one",
+			     TM_STORE_DIRNAME, start_dir, dir);
 	free(dir);
 	return error;
 }
@@ -204,7 +204,7 @@ double tm_store_lock_timeout(tm_store *s)
 
 	if (tm_store_git(s) &&
 	    tm_git_config_string(&value, s->git, "threadmind.lockTimeout") ==
-	            0) {
+		    0) {
 		double v = strtod(value, &end);
 
 		if (end != value && *end == '\0' && v >= 0)
@@ -221,7 +221,7 @@ static void *refresh_payload;
 static bool refresh_eager;
 
 void tm_store__set_refresh_hook(void (*hook)(tm_store *s, void *payload),
-                                void *payload, bool eager)
+				void *payload, bool eager)
 {
 	refresh_hook = hook;
 	refresh_payload = payload;
@@ -271,7 +271,7 @@ int tm_store_lock_refresh(tm_store *s)
 
 /* Open threads/{project} (or projects/ when project is NULL). */
 int tm_store_open_folder(int *out_fd, tm_store *s, const char *top,
-                         const char *project, bool create)
+			 const char *project, bool create)
 {
 	char *display = tm_store_path_join(s->dir, top);
 	int fd, pfd, error;
@@ -297,7 +297,7 @@ int tm_store_open_folder(int *out_fd, tm_store *s, const char *top,
 }
 
 char *tm_store_file_display(tm_store *s, const char *top, const char *project,
-                            const char *name)
+			    const char *name)
 {
 	tm_buf b = TM_BUF_INIT;
 
@@ -311,7 +311,7 @@ char *tm_store_file_display(tm_store *s, const char *top, const char *project,
 }
 
 int tm_store_read_file(tm_buf *out, tm_store *s, const char *top,
-                       const char *project, const char *name)
+		       const char *project, const char *name)
 {
 	char *display = tm_store_file_display(s, top, project, name);
 	int fd, error;
@@ -320,12 +320,12 @@ int tm_store_read_file(tm_buf *out, tm_store *s, const char *top,
 		error = tm_store_open_folder(&fd, s, top, project, false);
 		if (error == 0) {
 			error = tm_fs_read_at(out, fd, name, display,
-			                      TM_MAX_FILE_SIZE);
+					      TM_MAX_FILE_SIZE);
 			close(fd);
 		}
 	} else {
 		error = tm_fs_read_at(out, s->dirfd, name, display,
-		                      TM_MAX_FILE_SIZE);
+				      TM_MAX_FILE_SIZE);
 	}
 	if (error == TM_ENOTFOUND)
 		tm_error_set(TM_ENOTFOUND, "'%s' does not exist", display);
@@ -334,7 +334,7 @@ int tm_store_read_file(tm_buf *out, tm_store *s, const char *top,
 }
 
 int tm_store_write_file(tm_store *s, const char *top, const char *project,
-                        const char *name, const tm_buf *data)
+			const char *name, const tm_buf *data)
 {
 	char *display = tm_store_file_display(s, top, project, name);
 	int fd = s->dirfd, error = 0;
@@ -343,7 +343,7 @@ int tm_store_write_file(tm_store *s, const char *top, const char *project,
 		error = tm_store_open_folder(&fd, s, top, project, true);
 	if (error == 0) {
 		error = tm_atomic_write_at(fd, name, display, tm_buf_cstr(data),
-		                           data->size);
+					   data->size);
 		if (top)
 			close(fd);
 	}
@@ -352,7 +352,7 @@ int tm_store_write_file(tm_store *s, const char *top, const char *project,
 }
 
 int tm_store_list_names(tm_strv *out, tm_strv *bad, int fd, const char *suffix,
-                        const char *what)
+			const char *what)
 {
 	DIR *d;
 	struct dirent *e;
@@ -485,13 +485,13 @@ int tm_store_load_project(tm_project **out, tm_store *s, const char *id)
 	error = tm_store_read_file(&data, s, "projects", NULL, name);
 	if (error == TM_ENOTFOUND)
 		tm_error_set(TM_ENOTFOUND,
-		             "no project '%s' (see 'git threadmind project "
-		             "list')",
-		             id);
+			     "no project '%s' (see 'git threadmind project "
+			     "list')",
+			     id);
 	if (error == 0) {
 		display = tm_store_file_display(s, "projects", NULL, name);
 		error = tm_project_parse(out, tm_buf_cstr(&data), data.size,
-		                         display);
+					 display);
 		free(display);
 	}
 	free(name);
@@ -534,9 +534,9 @@ int tm_store_current_project(char **out, tm_store *s, const char *requested)
 	if (requested) {
 		if (!tm_strv_contains(&ids, requested))
 			error = tm_error_set(TM_ENOTFOUND,
-			                     "no project '%s' (see 'git "
-			                     "threadmind project list')",
-			                     requested);
+					     "no project '%s' (see 'git "
+					     "threadmind project list')",
+					     requested);
 		else
 			*out = tm_xstrdup(requested);
 		goto done;
@@ -551,14 +551,14 @@ int tm_store_current_project(char **out, tm_store *s, const char *requested)
 		*out = tm_xstrdup(ids.items[0]);
 	} else if (ids.n == 0) {
 		error = tm_error_set(TM_ENOTFOUND,
-		                     "no project in '%s/projects'; run 'git "
-		                     "threadmind project new <title>'",
-		                     s->dir);
+				     "no project in '%s/projects'; run 'git "
+				     "threadmind project new <title>'",
+				     s->dir);
 	} else {
 		error = tm_error_set(TM_EINVALID,
-		                     "several projects and none active; pick "
-		                     "one with --project or 'git threadmind "
-		                     "project use <id>'");
+				     "several projects and none active; pick "
+				     "one with --project or 'git threadmind "
+				     "project use <id>'");
 	}
 done:
 	tm_config_free(cfg);

@@ -62,7 +62,7 @@ char *tm_store_init_root(const char *start_dir);
  * be written.  Takes the lock itself.
  */
 int tm_store_init(tm_store **out, const char *root, const char *title,
-                  const char *mode);
+		  const char *mode);
 
 /*
  * Create a project: id = slug of `title` with a -2, -3, ... suffix when a
@@ -78,7 +78,7 @@ int tm_store_init(tm_store **out, const char *root, const char *title,
  * parse; TM_ELOCKED; TM_ERROR on I/O.
  */
 int tm_store_create_project(char **out_id, tm_store *s, const char *title,
-                            const char *mode);
+			    const char *mode);
 
 /* Close the store, releasing a lock still held.  NULL is allowed. */
 void tm_store_free(tm_store *s);
@@ -164,11 +164,11 @@ int tm_store_current_project(char **out, tm_store *s, const char *requested);
  * it is not NULL.  No such folder: none.  TM_ERROR when it cannot be
  * listed. */
 int tm_store_list_threads(tm_strv *out, tm_strv *bad, tm_store *s,
-                          const char *project);
+			  const char *project);
 /* Load a thread (free with tm_thread_free).  TM_ENOTFOUND when the thread
  * does not exist; TM_EPARSE / TM_EINVALID when it cannot be read. */
 int tm_store_load_thread(tm_thread **out, tm_store *s, const char *project,
-                         const char *id);
+			 const char *id);
 /* Write threads/{project}/{t->id}.md atomically (creating the folders).
  * The caller holds the lock when it read the thread first. */
 int tm_store_save_thread(tm_store *s, const char *project, const tm_thread *t);
@@ -206,7 +206,7 @@ typedef struct {
 #define TM_NEW_THREAD_OPTIONS_INIT                                           \
 	{                                                                    \
 		TM_NEW_THREAD_OPTIONS_VERSION, NULL, NULL, NULL, NULL, NULL, \
-		        NULL                                                 \
+			NULL                                                 \
 	}
 
 /*
@@ -218,7 +218,7 @@ typedef struct {
  * not parse; TM_ELOCKED; TM_ERROR.
  */
 int tm_store_create_thread(tm_thread **out, tm_store *s, const char *project,
-                           const tm_new_thread_options *opts);
+			   const tm_new_thread_options *opts);
 
 /* The author id for new threads: cfg's (cfg may be NULL), else computed
  * from git's user.name / user.email (tm_git_author_id).  *out malloc'd;
@@ -232,8 +232,8 @@ int tm_store_author(char **out, tm_store *s, tm_config *cfg);
  * listed.  No lock needed.
  */
 int tm_store_active_thread(char **out, tm_store *s, const char *project,
-                           tm_config *cfg, const tm_thread *const *threads,
-                           size_t n);
+			   tm_config *cfg, const tm_thread *const *threads,
+			   size_t n);
 
 /*
  * Make `thread` the active thread: activeProjectId, activeThreadId and

@@ -13,21 +13,21 @@ char *tm_store_path_join(const char *a, const char *b);
 /* Open the folder `top` (e.g. "threads") of the store, or `top/project`
  * when project is not NULL; `create` makes missing folders. */
 int tm_store_open_folder(int *out_fd, tm_store *s, const char *top,
-                         const char *project, bool create);
+			 const char *project, bool create);
 /* The path of a file for messages (malloc'd); top and project may be
  * NULL. */
 char *tm_store_file_display(tm_store *s, const char *top, const char *project,
-                            const char *name);
+			    const char *name);
 /* Read / atomically write a file of the store (top NULL: .threadmind/). */
 int tm_store_read_file(tm_buf *out, tm_store *s, const char *top,
-                       const char *project, const char *name);
+		       const char *project, const char *name);
 int tm_store_write_file(tm_store *s, const char *top, const char *project,
-                        const char *name, const tm_buf *data);
+			const char *name, const tm_buf *data);
 /* The valid ids of the files `*suffix` in folder fd, sorted; invalid
  * names go to `bad` (may be NULL).  suffix NULL: every name but "." and
  * "..", dot files included, unchecked. */
 int tm_store_list_names(tm_strv *out, tm_strv *bad, int fd, const char *suffix,
-                        const char *what);
+			const char *what);
 /* Now as a canonical timestamp (TM_TIME_LEN + 1 bytes). */
 void tm_store_now(char *out);
 
@@ -39,6 +39,6 @@ void tm_store_now(char *out);
  * theirs on every refresh (refresh_after 0) instead of every 5 seconds.
  */
 void tm_store__set_refresh_hook(void (*hook)(tm_store *s, void *payload),
-                                void *payload, bool eager);
+				void *payload, bool eager);
 
 #endif

@@ -32,7 +32,7 @@ static bool project_taken(const char *id, void *payload)
 
 	if (!taken)
 		taken = tm_store_list_threads(&threads, &bad, ctx->s, id) < 0 ||
-		        threads.n || bad.n;
+			threads.n || bad.n;
 	tm_error_clear();
 	tm_strv_clear(&threads);
 	tm_strv_clear(&bad);
@@ -65,7 +65,7 @@ static bool folder_exists(tm_store *s, const char *top, const char *project)
 }
 
 int tm_store_create_project(char **out_id, tm_store *s, const char *title,
-                            const char *mode)
+			    const char *mode)
 {
 	struct taken_ctx ctx;
 	tm_strv ids = TM_STRV_INIT;
@@ -78,8 +78,8 @@ int tm_store_create_project(char **out_id, tm_store *s, const char *title,
 
 	if (mode && strcmp(mode, "solo") && strcmp(mode, "team"))
 		return tm_error_set(TM_EINVALID,
-		                    "mode must be 'solo' or 'team', not '%s'",
-		                    mode);
+				    "mode must be 'solo' or 'team', not '%s'",
+				    mode);
 	if ((error = tm_store_lock(s)) < 0)
 		return error;
 	if ((error = tm_store_list_projects(&ids, s)) < 0 ||
@@ -142,7 +142,7 @@ done:
 /* ---- init ---- */
 
 int tm_store_init(tm_store **out, const char *root, const char *title,
-                  const char *mode)
+		  const char *mode)
 {
 	tm_store *s = NULL;
 	tm_buf data = TM_BUF_INIT;
@@ -154,15 +154,15 @@ int tm_store_init(tm_store **out, const char *root, const char *title,
 
 	if (mode && strcmp(mode, "solo") && strcmp(mode, "team")) {
 		error = tm_error_set(TM_EINVALID,
-		                     "mode must be 'solo' or 'team', not '%s'",
-		                     mode);
+				     "mode must be 'solo' or 'team', not '%s'",
+				     mode);
 		goto done;
 	}
 	if (lstat(dir, &st) == 0) {
 		error = tm_error_set(TM_EEXISTS,
-		                     "'%s' already exists; not touching it "
-		                     "(see 'git threadmind status')",
-		                     dir);
+				     "'%s' already exists; not touching it "
+				     "(see 'git threadmind status')",
+				     dir);
 		goto done;
 	}
 	if (mkdir(dir, 0777) < 0) {
@@ -177,7 +177,7 @@ int tm_store_init(tm_store **out, const char *root, const char *title,
 
 	tm_buf_puts(&data, TM_STORE_GITIGNORE);
 	if ((error = tm_store_write_file(s, NULL, NULL, ".gitignore", &data)) <
-	            0 ||
+		    0 ||
 	    (error = tm_store_create_project(&id, s, name, mode)) < 0)
 		goto done;
 	/* activeProjectId, activeThreadId and this branch's thread. */

@@ -29,7 +29,7 @@ static char *md_name(const char *id)
 }
 
 int tm_store_list_threads(tm_strv *out, tm_strv *bad, tm_store *s,
-                          const char *project)
+			  const char *project)
 {
 	int fd, error = tm_id_validate(project, "project");
 
@@ -48,7 +48,7 @@ int tm_store_list_threads(tm_strv *out, tm_strv *bad, tm_store *s,
 }
 
 static int load_thread_at(tm_thread **out, tm_store *s, int fd,
-                          const char *project, const char *id, tm_buf *data)
+			  const char *project, const char *id, tm_buf *data)
 {
 	char *name = md_name(id);
 	char *display = tm_store_file_display(s, "threads", project, name);
@@ -58,17 +58,17 @@ static int load_thread_at(tm_thread **out, tm_store *s, int fd,
 	error = tm_fs_read_at(data, fd, name, display, TM_MAX_FILE_SIZE);
 	if (error == TM_ENOTFOUND)
 		tm_error_set(TM_ENOTFOUND, "no thread '%s' in project '%s'", id,
-		             project);
+			     project);
 	if (error == 0)
 		error = tm_frontmatter_parse(out, tm_buf_cstr(data), data->size,
-		                             id, display);
+					     id, display);
 	free(name);
 	free(display);
 	return error;
 }
 
 int tm_store_load_thread(tm_thread **out, tm_store *s, const char *project,
-                         const char *id)
+			 const char *id)
 {
 	tm_buf data = TM_BUF_INIT;
 	int fd, error;
@@ -79,8 +79,8 @@ int tm_store_load_thread(tm_thread **out, tm_store *s, const char *project,
 	error = tm_store_open_folder(&fd, s, "threads", project, false);
 	if (error == TM_ENOTFOUND)
 		return tm_error_set(TM_ENOTFOUND,
-		                    "no thread '%s' in project '%s'", id,
-		                    project);
+				    "no thread '%s' in project '%s'", id,
+				    project);
 	if (error < 0)
 		return error;
 	error = load_thread_at(out, s, fd, project, id, &data);
@@ -104,7 +104,7 @@ bool tm_store_thread_exists(tm_store *s, const char *project, const char *id)
 	}
 	name = md_name(id);
 	found = fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-	        S_ISREG(st.st_mode);
+		S_ISREG(st.st_mode);
 	free(name);
 	close(fd);
 	return found;
@@ -162,10 +162,10 @@ int tm_store_load_all(tm_thread_list *out, tm_store *s, const char *project)
 		tm_buf msg = TM_BUF_INIT;
 
 		tm_buf_printf(&msg,
-		              "'%s/threads/%s/%s': the file name is not a "
-		              "valid thread id (lower-case letters, digits "
-		              "and dashes); rename it",
-		              tm_store_dir(s), project, bad.items[i]);
+			      "'%s/threads/%s/%s': the file name is not a "
+			      "valid thread id (lower-case letters, digits "
+			      "and dashes); rename it",
+			      tm_store_dir(s), project, bad.items[i]);
 		tm_strv_push_owned(&out->errors, tm_buf_detach(&msg));
 	}
 	if (ids.n == 0)
@@ -211,7 +211,7 @@ static bool id_taken(const char *id, void *payload)
 }
 
 int tm_store_create_thread(tm_thread **out, tm_store *s, const char *project,
-                           const tm_new_thread_options *opts)
+			   const tm_new_thread_options *opts)
 {
 	tm_strv ids = TM_STRV_INIT;
 	tm_config *cfg = NULL;
@@ -230,9 +230,9 @@ int tm_store_create_thread(tm_thread **out, tm_store *s, const char *project,
 		return error;
 	if (!tm_store_thread_exists(s, project, parent)) {
 		error = tm_error_set(TM_ENOTFOUND,
-		                     "no thread '%s' in project '%s' to be the "
-		                     "parent",
-		                     parent, project);
+				     "no thread '%s' in project '%s' to be the "
+				     "parent",
+				     parent, project);
 		goto done;
 	}
 	if ((error = tm_store_list_threads(&ids, NULL, s, project)) < 0 ||
@@ -280,12 +280,12 @@ done:
 /* ---- active thread ---- */
 
 int tm_store_active_thread(char **out, tm_store *s, const char *project,
-                           tm_config *cfg, const tm_thread *const *threads,
-                           size_t n)
+			   tm_config *cfg, const tm_thread *const *threads,
+			   size_t n)
 {
 	const char *branch = tm_store_branch(s);
 	const char *bt =
-	        branch ? tm_config_branch_thread(cfg, project, branch) : NULL;
+		branch ? tm_config_branch_thread(cfg, project, branch) : NULL;
 	const char *active = tm_config_get_string(cfg, "activeThreadId");
 	tm_thread_list all;
 	int error;
@@ -301,17 +301,17 @@ int tm_store_active_thread(char **out, tm_store *s, const char *project,
 	}
 	if (!branch) {
 		*out = tm_xstrdup(
-		        active && tm_store_thread_exists(s, project, active)
-		                ? active
-		                : TM_ROOT_THREAD_ID);
+			active && tm_store_thread_exists(s, project, active)
+				? active
+				: TM_ROOT_THREAD_ID);
 		return 0;
 	}
 	error = tm_store_load_all(&all, s, project);
 	if (error < 0)
 		return error;
 	*out = tm_active_resolve(branch, bt, active,
-	                         (const tm_thread *const *)all.threads, all.n,
-	                         NULL);
+				 (const tm_thread *const *)all.threads, all.n,
+				 NULL);
 	tm_thread_list_clear(&all);
 	return 0;
 }
@@ -332,7 +332,7 @@ int tm_store_set_active(tm_store *s, const char *project, const char *thread)
 	tm_config_set_string(cfg, "activeProjectId", project);
 	tm_config_set_string(cfg, "activeThreadId", thread);
 	if (branch && (error = tm_config_set_branch_thread(cfg, project, branch,
-	                                                   thread)) < 0)
+							   thread)) < 0)
 		goto done;
 	error = tm_store_save_config(s, cfg);
 done:

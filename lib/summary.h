@@ -30,7 +30,7 @@ typedef enum {
  * would grow past TM_MAX_FILE_SIZE (it could not be read back).
  */
 int tm_summary_check(tm_summary_outcome *out, const tm_thread *t,
-                     const char *text, size_t len);
+		     const char *text, size_t len);
 
 /*
  * The editor command git would run, from the values git looks at, in
@@ -44,7 +44,7 @@ int tm_summary_check(tm_summary_outcome *out, const tm_thread *t,
  * set.  Reads nothing itself: the caller passes the environment and config.
  */
 const char *tm_summary_editor(const char *git_editor, const char *core_editor,
-                              const char *visual, const char *editor,
-                              const char *term);
+			      const char *visual, const char *editor,
+			      const char *term);
 
 #endif

@@ -45,7 +45,7 @@ static bool is_leap(int64_t y)
 static unsigned month_days(int64_t y, unsigned m)
 {
 	static const unsigned days[] = {31, 28, 31, 30, 31, 30,
-	                                31, 31, 30, 31, 30, 31};
+					31, 31, 30, 31, 30, 31};
 
 	return m == 2 && is_leap(y) ? 29 : days[m - 1];
 }
@@ -71,9 +71,9 @@ static bool digits(const char **p, int n, unsigned *out)
 static int invalid(const char *s)
 {
 	return tm_error_set(TM_EINVALID,
-	                    "'%s' is not an ISO 8601 timestamp with a time "
-	                    "zone (expected e.g. 2026-04-15T10:00:00.000Z)",
-	                    s ? s : "(null)");
+			    "'%s' is not an ISO 8601 timestamp with a time "
+			    "zone (expected e.g. 2026-04-15T10:00:00.000Z)",
+			    s ? s : "(null)");
 }
 
 static bool parse(int64_t *out_ms, const char *s)
@@ -173,9 +173,9 @@ void tm_time_format(char *out, int64_t ms)
 	civil_from_days(days, &y, &m, &d);
 	/* snprintf into a larger buffer keeps gcc's truncation check quiet. */
 	snprintf(tmp, sizeof(tmp), "%04lld-%02u-%02uT%02u:%02u:%02u.%03uZ",
-	         (long long)y, m, d, (unsigned)(sod / 3600),
-	         (unsigned)(sod / 60 % 60), (unsigned)(sod % 60),
-	         (unsigned)rem);
+		 (long long)y, m, d, (unsigned)(sod / 3600),
+		 (unsigned)(sod / 60 % 60), (unsigned)(sod % 60),
+		 (unsigned)rem);
 	memcpy(out, tmp, TM_TIME_LEN);
 	out[TM_TIME_LEN] = '\0';
 }

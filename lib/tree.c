@@ -46,7 +46,7 @@ static struct tree_impl *impl_of(const tm_tree *tree)
 static int idref_cmp(const void *a, const void *b)
 {
 	return strcmp(((const struct idref *)a)->id,
-	              ((const struct idref *)b)->id);
+		      ((const struct idref *)b)->id);
 }
 
 /* createdAt as an instant (as tm_time_cmp orders it), then id. */
@@ -193,7 +193,7 @@ static void number_nodes(struct tree_impl *impl)
 					break;
 				if (impl->pos[cur] + 1 < nodes[p].nchildren) {
 					cur = nodes[p].children[impl->pos[cur] +
-					                        1];
+								1];
 					break;
 				}
 				cur = (size_t)p;
@@ -216,9 +216,9 @@ int tm_tree_build(tm_tree **out, const tm_thread *const *threads, size_t n)
 	for (i = 0; i < n; i++)
 		if (!threads[i] || !threads[i]->id)
 			return tm_error_set(TM_EINVALID,
-			                    "cannot build the tree: entry %zu "
-			                    "has no thread or no id",
-			                    i);
+					    "cannot build the tree: entry %zu "
+					    "has no thread or no id",
+					    i);
 
 	impl = tm_xcalloc(1, sizeof(*impl));
 	impl->pub.n = n;
@@ -232,9 +232,9 @@ int tm_tree_build(tm_tree **out, const tm_thread *const *threads, size_t n)
 	for (i = 1; i < n; i++) {
 		if (!strcmp(impl->byid[i - 1].id, impl->byid[i].id)) {
 			tm_error_set(TM_EINVALID,
-			             "thread '%s' appears twice: thread ids "
-			             "must be unique",
-			             impl->byid[i].id);
+				     "thread '%s' appears twice: thread ids "
+				     "must be unique",
+				     impl->byid[i].id);
 			tm_tree_free(&impl->pub);
 			return TM_EINVALID;
 		}
@@ -329,7 +329,7 @@ bool tm_tree_is_ancestor(const tm_tree *tree, size_t ancestor, size_t node)
 }
 
 bool tm_tree_would_cycle(const tm_tree *tree, const char *id,
-                         const char *new_parent)
+			 const char *new_parent)
 {
 	const char *cur = new_parent;
 	size_t steps;

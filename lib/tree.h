@@ -61,7 +61,7 @@ long tm_tree_find(const tm_tree *tree, const char *id);
  * Called by tm_tree_walk for each node; a non-zero return stops the walk.
  */
 typedef int (*tm_tree_visit_fn)(const tm_tree *tree, size_t node,
-                                void *payload);
+				void *payload);
 
 /*
  * Pre-order walk: each root in order, each node before its children, the
@@ -87,7 +87,7 @@ bool tm_tree_is_ancestor(const tm_tree *tree, size_t ancestor, size_t node);
  * in a cycle that does not contain `id`.  For `move`.  O(n log n) at worst.
  */
 bool tm_tree_would_cycle(const tm_tree *tree, const char *id,
-                         const char *new_parent);
+			 const char *new_parent);
 
 /*
  * True when the node is the last of its siblings (the last root for a

@@ -25,7 +25,7 @@ static int tree_fail(const git_oid *oid)
 
 	git_oid_tostr(hex, sizeof(hex), oid);
 	return tm_error_set(TM_ERROR, "cannot read tree %s: %s", hex,
-	                    e && e->message ? e->message : "libgit2 error");
+			    e && e->message ? e->message : "libgit2 error");
 }
 
 struct differ {
@@ -46,9 +46,9 @@ static int entry_cmp(const git_tree_entry *a, const git_tree_entry *b)
 	if (c)
 		return c;
 	ca = la > l ? (unsigned char)na[l]
-	            : (git_tree_entry_type(a) == GIT_OBJECT_TREE ? '/' : 0);
+		    : (git_tree_entry_type(a) == GIT_OBJECT_TREE ? '/' : 0);
 	cb = lb > l ? (unsigned char)nb[l]
-	            : (git_tree_entry_type(b) == GIT_OBJECT_TREE ? '/' : 0);
+		    : (git_tree_entry_type(b) == GIT_OBJECT_TREE ? '/' : 0);
 	return (int)ca - (int)cb;
 }
 
@@ -56,7 +56,7 @@ static int diff_trees(struct differ *d, const git_oid *a, const git_oid *b);
 
 /* One name on one side (the other NULL) or both, of the same kind. */
 static int diff_entry(struct differ *d, const git_tree_entry *a,
-                      const git_tree_entry *b)
+		      const git_tree_entry *b)
 {
 	const git_tree_entry *e = a ? a : b;
 	size_t base = d->path.size;
@@ -70,7 +70,7 @@ static int diff_entry(struct differ *d, const git_tree_entry *a,
 	if (git_tree_entry_type(e) == GIT_OBJECT_TREE) {
 		tm_buf_putc(&d->path, '/');
 		error = diff_trees(d, a ? git_tree_entry_id(a) : NULL,
-		                   b ? git_tree_entry_id(b) : NULL);
+				   b ? git_tree_entry_id(b) : NULL);
 	} else {
 		tm_strv_push(d->out, tm_buf_cstr(&d->path));
 	}
@@ -110,7 +110,7 @@ static int diff_trees(struct differ *d, const git_oid *a, const git_oid *b)
 }
 
 int tm_treediff(tm_strv *out, git_repository *repo, const git_oid *old,
-                const git_oid *new_tree)
+		const git_oid *new_tree)
 {
 	struct differ d = {repo, TM_BUF_INIT, out};
 	int error = diff_trees(&d, old, new_tree);

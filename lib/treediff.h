@@ -21,6 +21,6 @@
  * stays there).
  */
 int tm_treediff(tm_strv *out, git_repository *repo, const git_oid *old,
-                const git_oid *new_tree);
+		const git_oid *new_tree);
 
 #endif

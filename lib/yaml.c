@@ -48,7 +48,7 @@ static bool is_null_word(const char *s)
 static bool is_bool_word(const char *s)
 {
 	static const char *const words[] = {"true", "false", "yes", "no",
-	                                    "on",   "off",   "y",   "n"};
+					    "on",   "off",   "y",   "n"};
 	size_t i;
 
 	for (i = 0; i < sizeof(words) / sizeof(*words); i++)
@@ -129,10 +129,10 @@ static bool has_control(const char *s)
 static bool libyaml_reads_plain(const char *value)
 {
 	static const yaml_event_type_t want[] = {
-	        YAML_STREAM_START_EVENT,  YAML_DOCUMENT_START_EVENT,
-	        YAML_MAPPING_START_EVENT, YAML_SCALAR_EVENT,
-	        YAML_SCALAR_EVENT,        YAML_MAPPING_END_EVENT,
-	        YAML_DOCUMENT_END_EVENT,  YAML_STREAM_END_EVENT};
+		YAML_STREAM_START_EVENT,  YAML_DOCUMENT_START_EVENT,
+		YAML_MAPPING_START_EVENT, YAML_SCALAR_EVENT,
+		YAML_SCALAR_EVENT,        YAML_MAPPING_END_EVENT,
+		YAML_DOCUMENT_END_EVENT,  YAML_STREAM_END_EVENT};
 	yaml_parser_t parser;
 	yaml_event_t ev;
 	tm_buf doc = TM_BUF_INIT;
@@ -145,7 +145,7 @@ static bool libyaml_reads_plain(const char *value)
 	if (!yaml_parser_initialize(&parser))
 		abort();
 	yaml_parser_set_input_string(&parser, (const unsigned char *)doc.ptr,
-	                             doc.size);
+				     doc.size);
 	for (i = 0; ok && i < n; i++) {
 		if (!yaml_parser_parse(&parser, &ev))
 			break;
@@ -189,10 +189,10 @@ static const struct {
 	const char *utf8;
 	const char *escape;
 } yaml_escapes[] = {
-        {"\xe2\x80\xa8", "\\u2028"},
-        {"\xe2\x80\xa9", "\\u2029"},
-        {"\xef\xbf\xbe", "\\ufffe"},
-        {"\xef\xbf\xbf", "\\uffff"},
+	{"\xe2\x80\xa8", "\\u2028"},
+	{"\xe2\x80\xa9", "\\u2029"},
+	{"\xef\xbf\xbe", "\\ufffe"},
+	{"\xef\xbf\xbf", "\\uffff"},
 };
 
 #define NESCAPES (sizeof(yaml_escapes) / sizeof(*yaml_escapes))
@@ -266,8 +266,8 @@ static int entry_fail(struct entry_ctx *c, size_t line, const char *what)
 	if (line > c->last)
 		line = c->last;
 	return tm_error_set(TM_EPARSE,
-	                    "'%s' line %zu: cannot read field '%s': %s",
-	                    c->path, c->first_line + line, c->key, what);
+			    "'%s' line %zu: cannot read field '%s': %s",
+			    c->path, c->first_line + line, c->key, what);
 }
 
 /* The next event, or TM_EPARSE naming libyaml's problem. */
@@ -276,12 +276,12 @@ static int next_event(struct entry_ctx *c, yaml_event_t *ev)
 	if (yaml_parser_parse(&c->parser, ev))
 		return 0;
 	return entry_fail(c, c->parser.problem_mark.line,
-	                  c->parser.problem ? c->parser.problem
-	                                    : "invalid YAML");
+			  c->parser.problem ? c->parser.problem
+					    : "invalid YAML");
 }
 
 static int expect_event(struct entry_ctx *c, yaml_event_type_t type,
-                        const char *what)
+			const char *what)
 {
 	yaml_event_t ev;
 	int error;
@@ -302,7 +302,7 @@ static int scalar_text(char **out, struct entry_ctx *c, const yaml_event_t *ev)
 
 	if (memchr(v, 0, len))
 		return entry_fail(c, ev->start_mark.line,
-		                  "the value holds a NUL character");
+				  "the value holds a NUL character");
 	*out = tm_xstrndup(v, len);
 	return 0;
 }
@@ -334,11 +334,11 @@ static int skip_collection(struct entry_ctx *c)
 		    ev.type == YAML_MAPPING_START_EVENT)
 			depth++;
 		else if (ev.type == YAML_SEQUENCE_END_EVENT ||
-		         ev.type == YAML_MAPPING_END_EVENT)
+			 ev.type == YAML_MAPPING_END_EVENT)
 			depth--;
 		else if (ev.type == YAML_ALIAS_EVENT)
 			error = entry_fail(c, ev.start_mark.line,
-			                   "YAML aliases are not supported");
+					   "YAML aliases are not supported");
 		yaml_event_delete(&ev);
 		if (error < 0)
 			return error;
@@ -372,7 +372,7 @@ static int read_sequence(struct entry_ctx *c, tm_yaml_value *v)
 			break;
 		default:
 			error = entry_fail(c, ev.start_mark.line,
-			                   "YAML aliases are not supported");
+					   "YAML aliases are not supported");
 		}
 		yaml_event_delete(&ev);
 		if (error < 0)
@@ -402,7 +402,7 @@ static int read_value(struct entry_ctx *c, tm_yaml_value *v)
 		break;
 	default:
 		error = entry_fail(c, ev.start_mark.line,
-		                   "YAML aliases are not supported");
+				   "YAML aliases are not supported");
 	}
 	yaml_event_delete(&ev);
 	return error;
@@ -413,23 +413,23 @@ static const struct {
 	yaml_event_type_t type;
 	const char *what;
 } before_value[] =
-        {
-                {YAML_STREAM_START_EVENT, "no YAML"},
-                {YAML_DOCUMENT_START_EVENT, "no YAML"},
-                {YAML_MAPPING_START_EVENT, "not a 'key: value' entry"},
-                {YAML_SCALAR_EVENT, "not a 'key: value' entry"},
+	{
+		{YAML_STREAM_START_EVENT, "no YAML"},
+		{YAML_DOCUMENT_START_EVENT, "no YAML"},
+		{YAML_MAPPING_START_EVENT, "not a 'key: value' entry"},
+		{YAML_SCALAR_EVENT, "not a 'key: value' entry"},
 },
   after_value[] = {
-          {YAML_MAPPING_END_EVENT, "the entry holds more than one key"},
-          {YAML_DOCUMENT_END_EVENT, "unexpected YAML after the value"},
-          {YAML_STREAM_END_EVENT, "unexpected YAML after the value"},
+	  {YAML_MAPPING_END_EVENT, "the entry holds more than one key"},
+	  {YAML_DOCUMENT_END_EVENT, "unexpected YAML after the value"},
+	  {YAML_STREAM_END_EVENT, "unexpected YAML after the value"},
 };
 
 #define NBEFORE (sizeof(before_value) / sizeof(*before_value))
 #define NAFTER  (sizeof(after_value) / sizeof(*after_value))
 
 int tm_yaml_read_entry(tm_yaml_value *out, const char *text, size_t len,
-                       const char *key, const char *path, size_t first_line)
+		       const char *key, const char *path, size_t first_line)
 {
 	struct entry_ctx c;
 	tm_yaml_value v = TM_YAML_VALUE_INIT;
@@ -446,15 +446,15 @@ int tm_yaml_read_entry(tm_yaml_value *out, const char *text, size_t len,
 	if (!yaml_parser_initialize(&c.parser))
 		abort();
 	yaml_parser_set_input_string(&c.parser, (const unsigned char *)text,
-	                             len);
+				     len);
 	for (i = 0; i < NBEFORE && !error; i++)
 		error = expect_event(&c, before_value[i].type,
-		                     before_value[i].what);
+				     before_value[i].what);
 	if (!error)
 		error = read_value(&c, &v);
 	for (i = 0; i < NAFTER && !error; i++)
 		error = expect_event(&c, after_value[i].type,
-		                     after_value[i].what);
+				     after_value[i].what);
 	if (!error) {
 		*out = v;
 		v = (tm_yaml_value)TM_YAML_VALUE_INIT;

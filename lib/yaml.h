@@ -69,7 +69,7 @@ typedef struct {
  * names the field.
  */
 int tm_yaml_read_entry(tm_yaml_value *out, const char *text, size_t len,
-                       const char *key, const char *path, size_t first_line);
+		       const char *key, const char *path, size_t first_line);
 
 /* Free what a tm_yaml_value holds and reset it to TM_YAML_NULL. */
 void tm_yaml_value_clear(tm_yaml_value *v);

@@ -19,14 +19,14 @@
 #define MAX_INPUT (64u * 1024 * 1024)
 
 static const char usage[] =
-        "usage: git-threadmind-merge <base> <ours> <theirs> <marker-size> "
-        "<path> [<base-label> <ours-label> <theirs-label>]\n"
-        "\n"
-        "Registered as: git config merge.threadmind.driver "
-        "'git-threadmind-merge %O %A %B %L %P'\n"
-        "Writes the merge into <ours>; exits 0 when clean, 1 when conflict\n"
-        "markers were left, 2 when a file could not be read or written.\n"
-        "THREADMIND_MERGE=0 makes it a plain line merge.\n";
+	"usage: git-threadmind-merge <base> <ours> <theirs> <marker-size> "
+	"<path> [<base-label> <ours-label> <theirs-label>]\n"
+	"\n"
+	"Registered as: git config merge.threadmind.driver "
+	"'git-threadmind-merge %O %A %B %L %P'\n"
+	"Writes the merge into <ours>; exits 0 when clean, 1 when conflict\n"
+	"markers were left, 2 when a file could not be read or written.\n"
+	"THREADMIND_MERGE=0 makes it a plain line merge.\n";
 
 /* Read the whole file `path` into `out`; on error, print why. */
 static int read_input(tm_buf *out, const char *path)
@@ -38,12 +38,12 @@ static int read_input(tm_buf *out, const char *path)
 
 	if (fd < 0) {
 		fprintf(stderr, "git-threadmind-merge: cannot open '%s': %s\n",
-		        path, strerror(errno));
+			path, strerror(errno));
 		return -1;
 	}
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
 		fprintf(stderr, "git-threadmind-merge: '%s' is not a file\n",
-		        path);
+			path);
 		close(fd);
 		return -1;
 	}
@@ -55,9 +55,9 @@ static int read_input(tm_buf *out, const char *path)
 			break;
 		if (out->size + (size_t)n > MAX_INPUT) {
 			fprintf(stderr,
-			        "git-threadmind-merge: '%s' is larger than "
-			        "64 MiB; refusing to merge it\n",
-			        path);
+				"git-threadmind-merge: '%s' is larger than "
+				"64 MiB; refusing to merge it\n",
+				path);
 			close(fd);
 			return -1;
 		}
@@ -65,7 +65,7 @@ static int read_input(tm_buf *out, const char *path)
 	}
 	if (n < 0)
 		fprintf(stderr, "git-threadmind-merge: cannot read '%s': %s\n",
-		        path, strerror(errno));
+			path, strerror(errno));
 	close(fd);
 	return n < 0 ? -1 : 0;
 }
@@ -134,7 +134,7 @@ int main(int argc, char **argv)
 		opts.their_label = argv[8];
 	opts.plain = env && !strcmp(env, "0");
 	if (tm_merge_files(&r, in[0].ptr, in[0].size, in[1].ptr, in[1].size,
-	                   in[2].ptr, in[2].size, &opts) < 0) {
+			   in[2].ptr, in[2].size, &opts) < 0) {
 		fprintf(stderr, "git-threadmind-merge: %s\n", tm_error_last());
 		goto done;
 	}
@@ -143,21 +143,21 @@ int main(int argc, char **argv)
 		/* the style only shapes the markers: read it when needed */
 		tm_merge_result_clear(&r);
 		if (tm_merge_files(&r, in[0].ptr, in[0].size, in[1].ptr,
-		                   in[1].size, in[2].ptr, in[2].size,
-		                   &opts) < 0) {
+				   in[1].size, in[2].ptr, in[2].size,
+				   &opts) < 0) {
 			fprintf(stderr, "git-threadmind-merge: %s\n",
-			        tm_error_last());
+				tm_error_last());
 			goto done;
 		}
 	}
 	if (r.note)
 		fprintf(stderr, "git-threadmind-merge: %s%s%s\n",
-		        opts.path ? opts.path : "", opts.path ? ": " : "",
-		        r.note);
+			opts.path ? opts.path : "", opts.path ? ": " : "",
+			r.note);
 	if (tm_atomic_write(argv[2], r.data, r.len) < 0)
 		fprintf(stderr,
-		        "git-threadmind-merge: %s; '%s' still holds ours\n",
-		        tm_error_last(), argv[2]);
+			"git-threadmind-merge: %s; '%s' still holds ours\n",
+			tm_error_last(), argv[2]);
 	else
 		rc = r.conflicted ? 1 : 0;
 	tm_merge_result_clear(&r);

@@ -19,7 +19,7 @@
  * then the ancestor, ours and theirs back to back (theirs takes the rest).
  */
 static int split(const uint8_t *d, size_t n, tm_merge_options *opts,
-                 const char *s[3], size_t len[3])
+		 const char *s[3], size_t len[3])
 {
 	size_t lo, la;
 
@@ -105,10 +105,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	opts.path = PATH;
 	if (tm_merge_files(&r1, s[0], len[0], s[1], len[1], s[2], len[2],
-	                   &opts) < 0)
+			   &opts) < 0)
 		abort();
 	if (tm_merge_files(&r2, s[0], len[0], s[2], len[2], s[1], len[1],
-	                   &opts) < 0)
+			   &opts) < 0)
 		abort();
 	if (r1.kind != r2.kind)
 		abort();

@@ -27,7 +27,7 @@ static void teardown(void)
 }
 
 static tm_thread *add(const char *id, const char *branch, const char *updated,
-                      const char *status)
+		      const char *status)
 {
 	tm_thread *t = tm_thread_new();
 
@@ -48,18 +48,18 @@ static void add_hole(void)
 }
 
 static void expect(const char *branch, const char *branch_thread,
-                   const char *active_id, const char *want_id,
-                   const char *want_reason)
+		   const char *active_id, const char *want_id,
+		   const char *want_reason)
 {
 	const char *reason = "unset";
 	char *id = tm_active_resolve(branch, branch_thread, active_id,
-	                             (const tm_thread *const *)threads,
-	                             nthreads, &reason);
+				     (const tm_thread *const *)threads,
+				     nthreads, &reason);
 
 	ck_assert_ptr_nonnull(id);
 	ck_assert_msg(!strcmp(id, want_id) && !strcmp(reason, want_reason),
-	              "got %s (%s), want %s (%s)", id, reason, want_id,
-	              want_reason);
+		      "got %s (%s), want %s (%s)", id, reason, want_id,
+		      want_reason);
 	free(id);
 }
 
@@ -209,8 +209,8 @@ START_TEST(test_active_reason_optional)
 
 	add_project();
 	id = tm_active_resolve("main", NULL, NULL,
-	                       (const tm_thread *const *)threads, nthreads,
-	                       NULL);
+			       (const tm_thread *const *)threads, nthreads,
+			       NULL);
 	ck_assert_str_eq(id, "auth");
 	free(id);
 	id = tm_active_resolve(NULL, NULL, NULL, NULL, 0, NULL);
@@ -227,15 +227,15 @@ START_TEST(test_active_result_is_a_copy)
 
 	add_project();
 	id = tm_active_resolve("feature/auth-ui", branch_thread, NULL,
-	                       (const tm_thread *const *)threads, nthreads,
-	                       &reason);
+			       (const tm_thread *const *)threads, nthreads,
+			       &reason);
 	ck_assert_ptr_ne(id, branch_thread);
 	branch_thread[0] = 'X';
 	ck_assert_str_eq(id, "old");
 	free(id);
 	id = tm_active_resolve("main", NULL, NULL,
-	                       (const tm_thread *const *)threads, nthreads,
-	                       &reason);
+			       (const tm_thread *const *)threads, nthreads,
+			       &reason);
 	ck_assert_ptr_ne(id, threads[1]->id);
 	ck_assert_str_eq(id, "auth");
 	free(id);

@@ -12,29 +12,29 @@
 #include <string.h>
 
 static const char *const sample_file =
-        "---\n"
-        "id: auth\n"
-        "title: Auth\n"
-        "parentId: main\n"
-        "author: a-u-thor-1234\n"
-        "createdAt: 2026-04-14T09:00:00.000Z\n"
-        "updatedAt: 2026-04-14T18:00:00.000Z\n"
-        "branch: feature/auth\n"
-        "commit: 3f2a9c1e5b7d4a8f0c6e2b1d9a7f5c3e1b0d8a6f\n"
-        "paths: [\"src/auth\",\"docs\"]\n"
-        "reviewer: someone\n"
-        "---\n"
-        "\n"
-        "## State\n"
-        "- working\n";
+	"---\n"
+	"id: auth\n"
+	"title: Auth\n"
+	"parentId: main\n"
+	"author: a-u-thor-1234\n"
+	"createdAt: 2026-04-14T09:00:00.000Z\n"
+	"updatedAt: 2026-04-14T18:00:00.000Z\n"
+	"branch: feature/auth\n"
+	"commit: 3f2a9c1e5b7d4a8f0c6e2b1d9a7f5c3e1b0d8a6f\n"
+	"paths: [\"src/auth\",\"docs\"]\n"
+	"reviewer: someone\n"
+	"---\n"
+	"\n"
+	"## State\n"
+	"- working\n";
 
 static tm_thread *sample(void)
 {
 	tm_thread *t = NULL;
 
 	ck_assert_msg(tm_frontmatter_parse(&t, sample_file, strlen(sample_file),
-	                                   "auth", "auth.md") == 0,
-	              "%s", tm_error_last());
+					   "auth", "auth.md") == 0,
+		      "%s", tm_error_last());
 	return t;
 }
 
@@ -53,7 +53,7 @@ static void parse_all(tm_assign *a, const char *const *args, size_t n)
 
 	for (i = 0; i < n; i++)
 		ck_assert_msg(tm_assign_parse(&a[i], args[i]) == 0, "%s: %s",
-		              args[i], tm_error_last());
+			      args[i], tm_error_last());
 }
 
 /* Apply `args` to a fresh sample; returns it with *changed set. */
@@ -65,7 +65,7 @@ static tm_thread *apply_ok(bool *changed, const char *const *args, size_t n)
 	ck_assert_uint_le(n, 8);
 	parse_all(a, args, n);
 	ck_assert_msg(tm_assign_apply(changed, t, a, n) == 0, "%s",
-	              tm_error_last());
+		      tm_error_last());
 	return t;
 }
 
@@ -81,7 +81,7 @@ static void apply_fails(const char *const *args, size_t n, const char *want)
 	parse_all(a, args, n);
 	ck_assert_int_eq(tm_assign_apply(&changed, t, a, n), TM_EINVALID);
 	ck_assert_msg(strstr(tm_error_last(), want), "message '%s' lacks '%s'",
-	              tm_error_last(), want);
+		      tm_error_last(), want);
 	after = written(t);
 	ck_assert_str_eq(after, before);
 	free(before);
@@ -116,7 +116,7 @@ static void check_fixed(const char *arg, const char *hint)
 
 	ck_assert_int_eq(tm_assign_parse(&a, arg), TM_EINVALID);
 	ck_assert_msg(strstr(tm_error_last(), hint), "%s: '%s' lacks '%s'", arg,
-	              tm_error_last(), hint);
+		      tm_error_last(), hint);
 	ck_assert_int_eq(a.field, TM_ASSIGN_PATHS);
 	ck_assert_str_eq(a.value, "sentinel");
 }
@@ -138,14 +138,14 @@ START_TEST(test_assign_parse_refuses_unknown_keys)
 
 	ck_assert_int_eq(tm_assign_parse(&a, "colour=red"), TM_EINVALID);
 	ck_assert_str_eq(tm_error_last(), "unknown field 'colour': title, "
-	                                  "paths and branch can be set");
+					  "paths and branch can be set");
 	ck_assert_int_eq(tm_assign_parse(&a, "Title=x"), TM_EINVALID);
 	ck_assert_ptr_nonnull(strstr(tm_error_last(), "'Title'"));
 	ck_assert_int_eq(tm_assign_parse(&a, "=x"), TM_EINVALID);
 	ck_assert_ptr_nonnull(strstr(tm_error_last(), "unknown field ''"));
 	ck_assert_int_eq(tm_assign_parse(&a, "title"), TM_EINVALID);
 	ck_assert_ptr_nonnull(
-	        strstr(tm_error_last(), "'title' is not a field assignment"));
+		strstr(tm_error_last(), "'title' is not a field assignment"));
 }
 END_TEST
 
@@ -251,7 +251,7 @@ END_TEST
 START_TEST(test_assign_apply_same_values_change_nothing)
 {
 	const char *same[] = {"title=Auth", "branch=feature/auth",
-	                      "paths=src/auth,docs"};
+			      "paths=src/auth,docs"};
 	const char *reordered[] = {"paths=docs,src/auth"};
 	bool changed = true;
 	tm_thread *t = apply_ok(&changed, same, 3);
@@ -274,20 +274,20 @@ START_TEST(test_assign_apply_keeps_other_fields)
 	tm_thread *t = apply_ok(&changed, args, 1);
 	char *out = written(t);
 	const char *want = "---\n"
-	                   "id: auth\n"
-	                   "title: Renamed\n"
-	                   "parentId: main\n"
-	                   "author: a-u-thor-1234\n"
-	                   "createdAt: 2026-04-14T09:00:00.000Z\n"
-	                   "updatedAt: 2026-04-14T18:00:00.000Z\n"
-	                   "branch: feature/auth\n"
-	                   "commit: 3f2a9c1e5b7d4a8f0c6e2b1d9a7f5c3e1b0d8a6f\n"
-	                   "paths: [\"src/auth\",\"docs\"]\n"
-	                   "reviewer: someone\n"
-	                   "---\n"
-	                   "\n"
-	                   "## State\n"
-	                   "- working\n";
+			   "id: auth\n"
+			   "title: Renamed\n"
+			   "parentId: main\n"
+			   "author: a-u-thor-1234\n"
+			   "createdAt: 2026-04-14T09:00:00.000Z\n"
+			   "updatedAt: 2026-04-14T18:00:00.000Z\n"
+			   "branch: feature/auth\n"
+			   "commit: 3f2a9c1e5b7d4a8f0c6e2b1d9a7f5c3e1b0d8a6f\n"
+			   "paths: [\"src/auth\",\"docs\"]\n"
+			   "reviewer: someone\n"
+			   "---\n"
+			   "\n"
+			   "## State\n"
+			   "- working\n";
 
 	ck_assert_str_eq(out, want);
 	free(out);
@@ -312,34 +312,34 @@ END_TEST
 START_TEST(test_assign_branch_valid_accepts)
 {
 	static const char *const ok[] = {
-	        "main",     "feature/auth-ui", "release-1.2",
-	        "fix@home", "ünïcödé",         "a.b/c.d",
-	        "x_y+z",    "v1.0-rc",         "a/b/c/d",
-	        "lock",     "a.locks",         "@x",
-	        "@",
+		"main",     "feature/auth-ui", "release-1.2",
+		"fix@home", "ünïcödé",         "a.b/c.d",
+		"x_y+z",    "v1.0-rc",         "a/b/c/d",
+		"lock",     "a.locks",         "@x",
+		"@",
 	};
 	size_t i;
 
 	for (i = 0; i < sizeof(ok) / sizeof(*ok); i++)
 		ck_assert_msg(tm_assign_branch_valid(ok[i]), "'%s' refused",
-		              ok[i]);
+			      ok[i]);
 }
 END_TEST
 
 START_TEST(test_assign_branch_valid_refuses)
 {
 	static const char *const bad[] = {
-	        "",      "-x",    "HEAD", "a..b",   "a b",      "a~1", "a^",
-	        "a:b",   "a?",    "a*",   "a[1]",   "a\\b",     "/a",  "a/",
-	        "a//b",  ".a",    "a/.b", "a.lock", "a.lock/b", "a.",  "a@{1}",
-	        "\x01x", "a\x7f", "a\tb", "\xff",   "a\nb",
+		"",      "-x",    "HEAD", "a..b",   "a b",      "a~1", "a^",
+		"a:b",   "a?",    "a*",   "a[1]",   "a\\b",     "/a",  "a/",
+		"a//b",  ".a",    "a/.b", "a.lock", "a.lock/b", "a.",  "a@{1}",
+		"\x01x", "a\x7f", "a\tb", "\xff",   "a\nb",
 	};
 	size_t i;
 
 	ck_assert(!tm_assign_branch_valid(NULL));
 	for (i = 0; i < sizeof(bad) / sizeof(*bad); i++)
 		ck_assert_msg(!tm_assign_branch_valid(bad[i]), "'%s' accepted",
-		              bad[i]);
+			      bad[i]);
 }
 END_TEST
 

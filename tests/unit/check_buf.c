@@ -82,15 +82,15 @@ START_TEST(test_buf_utf8_validation)
 		const char *s;
 		size_t prefix;
 	} cases[] = {
-	        {"plain ascii", 11},
-	        {"C\xc5\x93ur m\xc3\xa9tier", 13}, /* Cœur métier */
-	        {"\xe8\xae\xa4\xe8\xaf\x81", 6},   /* 认证 */
-	        {"\xf0\x9f\x9a\x80!", 5},          /* 🚀! */
-	        {"ab\xff", 2},                     /* stray byte */
-	        {"ab\xc3", 2},                     /* truncated */
-	        {"a\xc0\xaf", 1},                  /* overlong '/' */
-	        {"a\xed\xa0\x80", 1},              /* surrogate */
-	        {"a\xf4\x90\x80\x80", 1},          /* past U+10FFFF */
+		{"plain ascii", 11},
+		{"C\xc5\x93ur m\xc3\xa9tier", 13}, /* Cœur métier */
+		{"\xe8\xae\xa4\xe8\xaf\x81", 6},   /* 认证 */
+		{"\xf0\x9f\x9a\x80!", 5},          /* 🚀! */
+		{"ab\xff", 2},                     /* stray byte */
+		{"ab\xc3", 2},                     /* truncated */
+		{"a\xc0\xaf", 1},                  /* overlong '/' */
+		{"a\xed\xa0\x80", 1},              /* surrogate */
+		{"a\xf4\x90\x80\x80", 1},          /* past U+10FFFF */
 	};
 	size_t i;
 
@@ -98,9 +98,9 @@ START_TEST(test_buf_utf8_validation)
 		size_t len = strlen(cases[i].s);
 
 		ck_assert_uint_eq(tm_utf8_valid_prefix(cases[i].s, len),
-		                  cases[i].prefix);
+				  cases[i].prefix);
 		ck_assert(tm_utf8_valid(cases[i].s, len) ==
-		          (cases[i].prefix == len));
+			  (cases[i].prefix == len));
 	}
 }
 END_TEST
@@ -118,7 +118,7 @@ START_TEST(test_buf_error_messages)
 	errno = ENOENT;
 	tm_error_set_errno(TM_ERROR, "cannot open '%s'", "f");
 	ck_assert_str_eq(tm_error_last(),
-	                 "cannot open 'f': No such file or directory");
+			 "cannot open 'f': No such file or directory");
 	ck_assert_str_eq(tm_error_name(TM_ELOCKED), "locked");
 }
 END_TEST

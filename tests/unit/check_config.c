@@ -18,63 +18,63 @@
  * canonical layout: branchThreads["mon-app"] on one line).
  */
 static const char seed_config[] =
-        "{\n"
-        "  \"activeProjectId\": \"mon-app\",\n"
-        "  \"activeThreadId\": \"auth-ui\",\n"
-        "  \"author\": \"mahmoud-a3f9\",\n"
-        "  \"version\": 1,\n"
-        "  \"branchThreads\": {\n"
-        "    \"mon-app\": { \"main\": \"main\", \"feature/auth-ui\": "
-        "\"auth-ui\" }\n"
-        "  },\n"
-        "  \"sessions\": [\n"
-        "    {\n"
-        "      \"sessionId\": \"b1f3\xe2\x80\xa6\",\n"
-        "      \"projectId\": \"mon-app\",\n"
-        "      \"startedAt\": \"2026-09-27T09:00:00.000Z\",\n"
-        "      \"source\": \"clear\",\n"
-        "      \"injectedTokens\": 1150,\n"
-        "      \"endedAt\": \"2026-09-27T11:40:00.000Z\",\n"
-        "      \"endReason\": \"clear\",\n"
-        "      \"finalContextTokens\": 48200\n"
-        "    }\n"
-        "  ]\n"
-        "}\n";
+	"{\n"
+	"  \"activeProjectId\": \"mon-app\",\n"
+	"  \"activeThreadId\": \"auth-ui\",\n"
+	"  \"author\": \"mahmoud-a3f9\",\n"
+	"  \"version\": 1,\n"
+	"  \"branchThreads\": {\n"
+	"    \"mon-app\": { \"main\": \"main\", \"feature/auth-ui\": "
+	"\"auth-ui\" }\n"
+	"  },\n"
+	"  \"sessions\": [\n"
+	"    {\n"
+	"      \"sessionId\": \"b1f3\xe2\x80\xa6\",\n"
+	"      \"projectId\": \"mon-app\",\n"
+	"      \"startedAt\": \"2026-09-27T09:00:00.000Z\",\n"
+	"      \"source\": \"clear\",\n"
+	"      \"injectedTokens\": 1150,\n"
+	"      \"endedAt\": \"2026-09-27T11:40:00.000Z\",\n"
+	"      \"endReason\": \"clear\",\n"
+	"      \"finalContextTokens\": 48200\n"
+	"    }\n"
+	"  ]\n"
+	"}\n";
 
 /* The same content as JSON.stringify(JSON.parse(seed), null, 2) + "\n". */
 static const char seed_canonical[] =
-        "{\n"
-        "  \"activeProjectId\": \"mon-app\",\n"
-        "  \"activeThreadId\": \"auth-ui\",\n"
-        "  \"author\": \"mahmoud-a3f9\",\n"
-        "  \"version\": 1,\n"
-        "  \"branchThreads\": {\n"
-        "    \"mon-app\": {\n"
-        "      \"main\": \"main\",\n"
-        "      \"feature/auth-ui\": \"auth-ui\"\n"
-        "    }\n"
-        "  },\n"
-        "  \"sessions\": [\n"
-        "    {\n"
-        "      \"sessionId\": \"b1f3\xe2\x80\xa6\",\n"
-        "      \"projectId\": \"mon-app\",\n"
-        "      \"startedAt\": \"2026-09-27T09:00:00.000Z\",\n"
-        "      \"source\": \"clear\",\n"
-        "      \"injectedTokens\": 1150,\n"
-        "      \"endedAt\": \"2026-09-27T11:40:00.000Z\",\n"
-        "      \"endReason\": \"clear\",\n"
-        "      \"finalContextTokens\": 48200\n"
-        "    }\n"
-        "  ]\n"
-        "}\n";
+	"{\n"
+	"  \"activeProjectId\": \"mon-app\",\n"
+	"  \"activeThreadId\": \"auth-ui\",\n"
+	"  \"author\": \"mahmoud-a3f9\",\n"
+	"  \"version\": 1,\n"
+	"  \"branchThreads\": {\n"
+	"    \"mon-app\": {\n"
+	"      \"main\": \"main\",\n"
+	"      \"feature/auth-ui\": \"auth-ui\"\n"
+	"    }\n"
+	"  },\n"
+	"  \"sessions\": [\n"
+	"    {\n"
+	"      \"sessionId\": \"b1f3\xe2\x80\xa6\",\n"
+	"      \"projectId\": \"mon-app\",\n"
+	"      \"startedAt\": \"2026-09-27T09:00:00.000Z\",\n"
+	"      \"source\": \"clear\",\n"
+	"      \"injectedTokens\": 1150,\n"
+	"      \"endedAt\": \"2026-09-27T11:40:00.000Z\",\n"
+	"      \"endReason\": \"clear\",\n"
+	"      \"finalContextTokens\": 48200\n"
+	"    }\n"
+	"  ]\n"
+	"}\n";
 
 static tm_config *config_of(const char *json)
 {
 	tm_config *c = NULL;
 
 	ck_assert_msg(tm_config_parse(&c, json, strlen(json), "config.json") ==
-	                      0,
-	              "%s", tm_error_last());
+			      0,
+		      "%s", tm_error_last());
 	return c;
 }
 
@@ -110,26 +110,26 @@ START_TEST(test_config_parse_not_object)
 	tm_project *p = (tm_project *)&p;
 
 	ck_assert_int_eq(
-	        tm_config_parse(&c, "\n  [1, 2]\n", 10, "a/config.json"),
-	        TM_EPARSE);
+		tm_config_parse(&c, "\n  [1, 2]\n", 10, "a/config.json"),
+		TM_EPARSE);
 	ck_assert_ptr_eq(c, (tm_config *)&c);
 	ck_assert_str_eq(tm_error_last(),
-	                 "'a/config.json' does not hold a JSON object (line 2, "
-	                 "column 3): fix it or delete it; it was not modified");
+			 "'a/config.json' does not hold a JSON object (line 2, "
+			 "column 3): fix it or delete it; it was not modified");
 	ck_assert_int_eq(tm_project_parse(&p, "\"x\"", 3, "projects/p.json"),
-	                 TM_EPARSE);
+			 TM_EPARSE);
 	ck_assert_ptr_eq(p, (tm_project *)&p);
 	ck_assert_str_eq(tm_error_last(),
-	                 "'projects/p.json' does not hold a JSON object (line "
-	                 "1, column 1): fix it or delete it; it was not "
-	                 "modified");
+			 "'projects/p.json' does not hold a JSON object (line "
+			 "1, column 1): fix it or delete it; it was not "
+			 "modified");
 	/* a syntax error is reported as such, with the given path */
 	ck_assert_int_eq(tm_config_parse(&c, "{\n\"a\":}", 7, "cfg"),
-	                 TM_EPARSE);
+			 TM_EPARSE);
 	ck_assert_str_eq(
-	        tm_error_last(),
-	        "'cfg' is not valid JSON (line 2, column 5): fix it or "
-	        "delete it; it was not modified");
+		tm_error_last(),
+		"'cfg' is not valid JSON (line 2, column 5): fix it or "
+		"delete it; it was not modified");
 }
 END_TEST
 
@@ -153,11 +153,11 @@ START_TEST(test_config_roundtrip_seed_canonicalised)
 	ck_assert_str_eq(text, seed_canonical);
 	/* same tree: every key, value and sessions element kept */
 	ck_assert_int_eq(
-	        tm_json_parse(&a, seed_config, strlen(seed_config), "seed"), 0);
+		tm_json_parse(&a, seed_config, strlen(seed_config), "seed"), 0);
 	ck_assert_int_eq(tm_json_parse(&b, text, strlen(text), "written"), 0);
 	ck_assert(cJSON_Compare(a, b, 1));
 	ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItem(b, "sessions")),
-	                 1);
+			 1);
 	cJSON_Delete(a);
 	cJSON_Delete(b);
 	free(text);
@@ -172,12 +172,12 @@ START_TEST(test_config_roundtrip_sessions_untouched_by_update)
 
 	tm_config_set_string(c, "activeThreadId", "main");
 	ck_assert_int_eq(
-	        tm_config_set_branch_thread(c, "mon-app", "dev", "auth"), 0);
+		tm_config_set_branch_thread(c, "mon-app", "dev", "auth"), 0);
 	after = config_text(c);
 	ck_assert_str_ne(before, after);
 	ck_assert_ptr_nonnull(strstr(after, "\"sessions\""));
 	ck_assert_str_eq(strstr(after, "\"sessions\""),
-	                 strstr(before, "\"sessions\""));
+			 strstr(before, "\"sessions\""));
 	ck_assert_uint_eq(tm_config_session_count(c), 1);
 	free(before);
 	free(after);
@@ -192,12 +192,12 @@ START_TEST(test_config_defaults)
 	tm_config *c = tm_config_new();
 
 	assert_config_text(c, "{\n"
-	                      "  \"activeProjectId\": null,\n"
-	                      "  \"activeThreadId\": null,\n"
-	                      "  \"version\": 1,\n"
-	                      "  \"branchThreads\": {},\n"
-	                      "  \"sessions\": []\n"
-	                      "}\n");
+			      "  \"activeProjectId\": null,\n"
+			      "  \"activeThreadId\": null,\n"
+			      "  \"version\": 1,\n"
+			      "  \"branchThreads\": {},\n"
+			      "  \"sessions\": []\n"
+			      "}\n");
 	ck_assert_ptr_null(tm_config_get_string(c, "activeProjectId"));
 	ck_assert_ptr_null(tm_config_get_string(c, "author"));
 	ck_assert_int_eq(tm_config_version(c), 1);
@@ -219,8 +219,8 @@ START_TEST(test_config_getters)
 	ck_assert_int_eq(tm_config_version(c), 1);
 	ck_assert_uint_eq(tm_config_session_count(c), 1);
 	ck_assert_str_eq(
-	        tm_config_branch_thread(c, "mon-app", "feature/auth-ui"),
-	        "auth-ui");
+		tm_config_branch_thread(c, "mon-app", "feature/auth-ui"),
+		"auth-ui");
 	ck_assert_str_eq(tm_config_branch_thread(c, "mon-app", "main"), "main");
 	ck_assert_ptr_null(tm_config_branch_thread(c, "mon-app", "other"));
 	ck_assert_ptr_null(tm_config_branch_thread(c, "other", "main"));
@@ -231,8 +231,8 @@ END_TEST
 START_TEST(test_config_odd_types)
 {
 	tm_config *c = config_of("{\"activeThreadId\": 3, \"author\": null,"
-	                         " \"version\": \"1\", \"sessions\": {},"
-	                         " \"branchThreads\": {\"p\": {\"b\": 4}}}");
+				 " \"version\": \"1\", \"sessions\": {},"
+				 " \"branchThreads\": {\"p\": {\"b\": 4}}}");
 
 	ck_assert_ptr_null(tm_config_get_string(c, "activeThreadId"));
 	ck_assert_ptr_null(tm_config_get_string(c, "author"));
@@ -254,16 +254,16 @@ END_TEST
 START_TEST(test_config_set_keeps_position)
 {
 	tm_config *c = config_of("{\"a\": 1, \"activeThreadId\": 5, \"z\": [],"
-	                         " \"author\": \"x\"}");
+				 " \"author\": \"x\"}");
 
 	tm_config_set_string(c, "activeThreadId", "auth");
 	tm_config_set_string(c, "author", NULL);
 	assert_config_text(c, "{\n"
-	                      "  \"a\": 1,\n"
-	                      "  \"activeThreadId\": \"auth\",\n"
-	                      "  \"z\": [],\n"
-	                      "  \"author\": null\n"
-	                      "}\n");
+			      "  \"a\": 1,\n"
+			      "  \"activeThreadId\": \"auth\",\n"
+			      "  \"z\": [],\n"
+			      "  \"author\": null\n"
+			      "}\n");
 	ck_assert_str_eq(tm_config_get_string(c, "activeThreadId"), "auth");
 	ck_assert_ptr_null(tm_config_get_string(c, "author"));
 	/* the first member too */
@@ -271,13 +271,13 @@ START_TEST(test_config_set_keeps_position)
 	ck_assert_str_eq(tm_config_get_string(c, "a"), "first");
 	/* setting a value from the tree itself */
 	tm_config_set_string(c, "activeThreadId",
-	                     tm_config_get_string(c, "activeThreadId"));
+			     tm_config_get_string(c, "activeThreadId"));
 	assert_config_text(c, "{\n"
-	                      "  \"a\": \"first\",\n"
-	                      "  \"activeThreadId\": \"auth\",\n"
-	                      "  \"z\": [],\n"
-	                      "  \"author\": null\n"
-	                      "}\n");
+			      "  \"a\": \"first\",\n"
+			      "  \"activeThreadId\": \"auth\",\n"
+			      "  \"z\": [],\n"
+			      "  \"author\": null\n"
+			      "}\n");
 	tm_config_free(c);
 }
 END_TEST
@@ -290,14 +290,14 @@ START_TEST(test_config_set_appends_new_keys)
 	tm_config_set_string(c, "activeProjectId", "mon-app");
 	tm_config_set_string(c, "extra", NULL);
 	assert_config_text(c, "{\n"
-	                      "  \"activeProjectId\": \"mon-app\",\n"
-	                      "  \"activeThreadId\": null,\n"
-	                      "  \"version\": 1,\n"
-	                      "  \"branchThreads\": {},\n"
-	                      "  \"sessions\": [],\n"
-	                      "  \"author\": \"mahmoud-a3f9\",\n"
-	                      "  \"extra\": null\n"
-	                      "}\n");
+			      "  \"activeProjectId\": \"mon-app\",\n"
+			      "  \"activeThreadId\": null,\n"
+			      "  \"version\": 1,\n"
+			      "  \"branchThreads\": {},\n"
+			      "  \"sessions\": [],\n"
+			      "  \"author\": \"mahmoud-a3f9\",\n"
+			      "  \"extra\": null\n"
+			      "}\n");
 	tm_config_free(c);
 }
 END_TEST
@@ -305,18 +305,18 @@ END_TEST
 START_TEST(test_config_unknown_keys_kept)
 {
 	static const char in[] = "{\n"
-	                         "  \"zeta\": {\n"
-	                         "    \"nested\": [\n"
-	                         "      1,\n"
-	                         "      {\n"
-	                         "        \"b\": true\n"
-	                         "      }\n"
-	                         "    ]\n"
-	                         "  },\n"
-	                         "  \"activeThreadId\": \"old\",\n"
-	                         "  \"alpha\": \"\xc3\xa9t\xc3\xa9\",\n"
-	                         "  \"n\": 0.5\n"
-	                         "}\n";
+				 "  \"zeta\": {\n"
+				 "    \"nested\": [\n"
+				 "      1,\n"
+				 "      {\n"
+				 "        \"b\": true\n"
+				 "      }\n"
+				 "    ]\n"
+				 "  },\n"
+				 "  \"activeThreadId\": \"old\",\n"
+				 "  \"alpha\": \"\xc3\xa9t\xc3\xa9\",\n"
+				 "  \"n\": 0.5\n"
+				 "}\n";
 	tm_config *c = config_of(in);
 	char *want = tm_xstrdup(in), *at;
 
@@ -334,7 +334,7 @@ START_TEST(test_config_branch_threads_set)
 	tm_config *c = tm_config_new();
 
 	ck_assert_int_eq(tm_config_set_branch_thread(c, "p", "main", "main"),
-	                 0);
+			 0);
 	ck_assert_int_eq(tm_config_set_branch_thread(c, "p", "feat/x", "x"), 0);
 	ck_assert_int_eq(tm_config_set_branch_thread(c, "q", "main", "m"), 0);
 	ck_assert_int_eq(tm_config_set_branch_thread(c, "p", "main", "y"), 0);
@@ -342,20 +342,20 @@ START_TEST(test_config_branch_threads_set)
 	ck_assert_str_eq(tm_config_branch_thread(c, "p", "feat/x"), "x");
 	ck_assert_str_eq(tm_config_branch_thread(c, "q", "main"), "m");
 	assert_config_text(c, "{\n"
-	                      "  \"activeProjectId\": null,\n"
-	                      "  \"activeThreadId\": null,\n"
-	                      "  \"version\": 1,\n"
-	                      "  \"branchThreads\": {\n"
-	                      "    \"p\": {\n"
-	                      "      \"main\": \"y\",\n"
-	                      "      \"feat/x\": \"x\"\n"
-	                      "    },\n"
-	                      "    \"q\": {\n"
-	                      "      \"main\": \"m\"\n"
-	                      "    }\n"
-	                      "  },\n"
-	                      "  \"sessions\": []\n"
-	                      "}\n");
+			      "  \"activeProjectId\": null,\n"
+			      "  \"activeThreadId\": null,\n"
+			      "  \"version\": 1,\n"
+			      "  \"branchThreads\": {\n"
+			      "    \"p\": {\n"
+			      "      \"main\": \"y\",\n"
+			      "      \"feat/x\": \"x\"\n"
+			      "    },\n"
+			      "    \"q\": {\n"
+			      "      \"main\": \"m\"\n"
+			      "    }\n"
+			      "  },\n"
+			      "  \"sessions\": []\n"
+			      "}\n");
 	tm_config_free(c);
 }
 END_TEST
@@ -367,22 +367,22 @@ START_TEST(test_config_branch_threads_created)
 	/* absent: created at the end */
 	ck_assert_int_eq(tm_config_set_branch_thread(c, "p", "b", "t"), 0);
 	assert_config_text(c, "{\n  \"x\": 1,\n  \"branchThreads\": {\n"
-	                      "    \"p\": {\n      \"b\": \"t\"\n    }\n"
-	                      "  }\n}\n");
+			      "    \"p\": {\n      \"b\": \"t\"\n    }\n"
+			      "  }\n}\n");
 	tm_config_free(c);
 	/* null: replaced in place, at both levels */
 	c = config_of("{\"branchThreads\": null, \"x\": 1}");
 	ck_assert_int_eq(tm_config_set_branch_thread(c, "p", "b", "t"), 0);
 	assert_config_text(c, "{\n  \"branchThreads\": {\n"
-	                      "    \"p\": {\n      \"b\": \"t\"\n    }\n"
-	                      "  },\n  \"x\": 1\n}\n");
+			      "    \"p\": {\n      \"b\": \"t\"\n    }\n"
+			      "  },\n  \"x\": 1\n}\n");
 	tm_config_free(c);
 	c = config_of("{\"branchThreads\": {\"p\": null, \"q\": {}}}");
 	ck_assert_int_eq(tm_config_set_branch_thread(c, "p", "b", "t"), 0);
 	ck_assert_str_eq(tm_config_branch_thread(c, "p", "b"), "t");
 	assert_config_text(c, "{\n  \"branchThreads\": {\n"
-	                      "    \"p\": {\n      \"b\": \"t\"\n    },\n"
-	                      "    \"q\": {}\n  }\n}\n");
+			      "    \"p\": {\n      \"b\": \"t\"\n    },\n"
+			      "    \"q\": {}\n  }\n}\n");
 	tm_config_free(c);
 }
 END_TEST
@@ -390,10 +390,10 @@ END_TEST
 START_TEST(test_config_branch_threads_refused)
 {
 	static const char *bad[] = {
-	        "{\"branchThreads\": [], \"a\": 1}",
-	        "{\"branchThreads\": \"p\"}",
-	        "{\"branchThreads\": {\"p\": 3, \"q\": {}}}",
-	        "{\"branchThreads\": {\"p\": [\"b\"]}}",
+		"{\"branchThreads\": [], \"a\": 1}",
+		"{\"branchThreads\": \"p\"}",
+		"{\"branchThreads\": {\"p\": 3, \"q\": {}}}",
+		"{\"branchThreads\": {\"p\": [\"b\"]}}",
 	};
 	size_t i;
 
@@ -402,14 +402,14 @@ START_TEST(test_config_branch_threads_refused)
 		char *before = config_text(c);
 
 		ck_assert_int_eq(tm_config_set_branch_thread(c, "p", "b", "t"),
-		                 TM_EPARSE);
+				 TM_EPARSE);
 		ck_assert_str_eq(tm_error_last(),
-		                 i < 2 ? "'branchThreads' in 'config.json' is "
-		                         "not an object: fix it or delete it; "
-		                         "it was not modified"
-		                       : "'branchThreads.p' in 'config.json' "
-		                         "is not an object: fix it or delete "
-		                         "it; it was not modified");
+				 i < 2 ? "'branchThreads' in 'config.json' is "
+					 "not an object: fix it or delete it; "
+					 "it was not modified"
+				       : "'branchThreads.p' in 'config.json' "
+					 "is not an object: fix it or delete "
+					 "it; it was not modified");
 		assert_config_text(c, before);
 		free(before);
 		tm_config_free(c);
@@ -423,22 +423,22 @@ START_TEST(test_config_branch_threads_remove)
 	char *before;
 
 	ck_assert_int_eq(
-	        tm_config_set_branch_thread(c, "mon-app", "main", NULL), 0);
+		tm_config_set_branch_thread(c, "mon-app", "main", NULL), 0);
 	ck_assert_ptr_null(tm_config_branch_thread(c, "mon-app", "main"));
 	ck_assert_str_eq(
-	        tm_config_branch_thread(c, "mon-app", "feature/auth-ui"),
-	        "auth-ui");
+		tm_config_branch_thread(c, "mon-app", "feature/auth-ui"),
+		"auth-ui");
 	ck_assert_int_eq(tm_config_set_branch_thread(c, "mon-app",
-	                                             "feature/auth-ui", NULL),
-	                 0);
+						     "feature/auth-ui", NULL),
+			 0);
 	/* the emptied project object stays, the rest is untouched */
 	before = config_text(c);
 	ck_assert_ptr_nonnull(strstr(before, "\"author\": \"mahmoud-a3f9\",\n"
-	                                     "  \"version\": 1,\n"
-	                                     "  \"branchThreads\": {\n"
-	                                     "    \"mon-app\": {}\n"
-	                                     "  },\n"
-	                                     "  \"sessions\": [\n"));
+					     "  \"version\": 1,\n"
+					     "  \"branchThreads\": {\n"
+					     "    \"mon-app\": {}\n"
+					     "  },\n"
+					     "  \"sessions\": [\n"));
 	free(before);
 	tm_config_free(c);
 	/* nothing to remove: nothing created, nothing refused */
@@ -458,23 +458,23 @@ END_TEST
 START_TEST(test_config_forget_thread)
 {
 	tm_config *c = config_of("{\"branchThreads\": {\"p\": {\"main\": \"a\","
-	                         " \"f1\": \"b\", \"f2\": \"a\", \"o\": 5},"
-	                         " \"q\": {\"main\": \"a\"}},"
-	                         " \"activeThreadId\": \"a\"}");
+				 " \"f1\": \"b\", \"f2\": \"a\", \"o\": 5},"
+				 " \"q\": {\"main\": \"a\"}},"
+				 " \"activeThreadId\": \"a\"}");
 
 	ck_assert_uint_eq(tm_config_forget_thread(c, "p", "a"), 2);
 	ck_assert_uint_eq(tm_config_forget_thread(c, "p", "a"), 0);
 	ck_assert_uint_eq(tm_config_forget_thread(c, "none", "a"), 0);
 	assert_config_text(c, "{\n  \"branchThreads\": {\n"
-	                      "    \"p\": {\n      \"f1\": \"b\",\n"
-	                      "      \"o\": 5\n    },\n"
-	                      "    \"q\": {\n      \"main\": \"a\"\n    }\n"
-	                      "  },\n  \"activeThreadId\": \"a\"\n}\n");
+			      "    \"p\": {\n      \"f1\": \"b\",\n"
+			      "      \"o\": 5\n    },\n"
+			      "    \"q\": {\n      \"main\": \"a\"\n    }\n"
+			      "  },\n  \"activeThreadId\": \"a\"\n}\n");
 	/* a name that lives in the tree itself */
 	ck_assert_uint_eq(
-	        tm_config_forget_thread(c, "p",
-	                                tm_config_branch_thread(c, "p", "f1")),
-	        1);
+		tm_config_forget_thread(c, "p",
+					tm_config_branch_thread(c, "p", "f1")),
+		1);
 	ck_assert_ptr_null(tm_config_branch_thread(c, "p", "f1"));
 	tm_config_free(c);
 }
@@ -483,24 +483,24 @@ END_TEST
 START_TEST(test_config_rename_thread)
 {
 	tm_config *c = config_of("{\"activeProjectId\": \"p\","
-	                         " \"activeThreadId\": \"a\","
-	                         " \"branchThreads\": {\"p\": {\"main\": \"a\","
-	                         " \"f\": \"b\", \"g\": \"a\"},"
-	                         " \"q\": {\"main\": \"a\"}}}");
+				 " \"activeThreadId\": \"a\","
+				 " \"branchThreads\": {\"p\": {\"main\": \"a\","
+				 " \"f\": \"b\", \"g\": \"a\"},"
+				 " \"q\": {\"main\": \"a\"}}}");
 
 	tm_config_rename_thread(c, "p", "a", "z");
 	assert_config_text(c, "{\n  \"activeProjectId\": \"p\",\n"
-	                      "  \"activeThreadId\": \"z\",\n"
-	                      "  \"branchThreads\": {\n"
-	                      "    \"p\": {\n      \"main\": \"z\",\n"
-	                      "      \"f\": \"b\",\n      \"g\": \"z\"\n"
-	                      "    },\n"
-	                      "    \"q\": {\n      \"main\": \"a\"\n    }\n"
-	                      "  }\n}\n");
+			      "  \"activeThreadId\": \"z\",\n"
+			      "  \"branchThreads\": {\n"
+			      "    \"p\": {\n      \"main\": \"z\",\n"
+			      "      \"f\": \"b\",\n      \"g\": \"z\"\n"
+			      "    },\n"
+			      "    \"q\": {\n      \"main\": \"a\"\n    }\n"
+			      "  }\n}\n");
 	tm_config_free(c);
 	/* the active thread of another project is another thread */
 	c = config_of("{\"activeProjectId\": \"q\", \"activeThreadId\": \"a\","
-	              " \"branchThreads\": {\"p\": {\"main\": \"a\"}}}");
+		      " \"branchThreads\": {\"p\": {\"main\": \"a\"}}}");
 	tm_config_rename_thread(c, "p", "a", "z");
 	ck_assert_str_eq(tm_config_get_string(c, "activeThreadId"), "a");
 	ck_assert_str_eq(tm_config_branch_thread(c, "p", "main"), "z");
@@ -508,7 +508,7 @@ START_TEST(test_config_rename_thread)
 	/* from a name that lives in the tree */
 	c = config_of("{\"activeThreadId\": \"a\"}");
 	tm_config_rename_thread(c, "p",
-	                        tm_config_get_string(c, "activeThreadId"), "b");
+				tm_config_get_string(c, "activeThreadId"), "b");
 	ck_assert_str_eq(tm_config_get_string(c, "activeThreadId"), "b");
 	tm_config_free(c);
 }
@@ -522,12 +522,12 @@ START_TEST(test_config_project_new)
 	char *text = project_text(p);
 
 	ck_assert_str_eq(text, "{\n"
-	                       "  \"id\": \"mon-app\",\n"
-	                       "  \"title\": \"Mon App\",\n"
-	                       "  \"systemContext\": \"\",\n"
-	                       "  \"mode\": \"solo\",\n"
-	                       "  \"rootThreadId\": \"main\"\n"
-	                       "}\n");
+			       "  \"id\": \"mon-app\",\n"
+			       "  \"title\": \"Mon App\",\n"
+			       "  \"systemContext\": \"\",\n"
+			       "  \"mode\": \"solo\",\n"
+			       "  \"rootThreadId\": \"main\"\n"
+			       "}\n");
 	ck_assert_str_eq(tm_project_get(p, "rootThreadId"), "main");
 	ck_assert_str_eq(tm_project_get(p, "systemContext"), "");
 	free(text);
@@ -539,7 +539,7 @@ END_TEST
 START_TEST(test_config_project_seed_file)
 {
 	char *path = tmt_resource("seed-example/.threadmind/projects/"
-	                          "mon-app.json");
+				  "mon-app.json");
 	size_t len;
 	char *data = tmt_read_file(path, &len), *text;
 	tm_project *p = NULL;
@@ -550,7 +550,7 @@ START_TEST(test_config_project_seed_file)
 	ck_assert_str_eq(tm_project_get(p, "title"), "Mon App");
 	ck_assert_str_eq(tm_project_get(p, "mode"), "solo");
 	ck_assert_str_eq(tm_project_get(p, "systemContext"),
-	                 "Construction d'une application e-commerce Next.js");
+			 "Construction d'une application e-commerce Next.js");
 	/* already canonical: only the final newline may be added */
 	while (len && data[len - 1] == '\n')
 		len--;
@@ -569,8 +569,8 @@ END_TEST
 START_TEST(test_config_project_set_keeps_unknown)
 {
 	static const char in[] = "{\"id\":\"p\",\"extra\":{\"k\":[1,2.5]},"
-	                         "\"title\":\"T\",\"mode\":\"team\","
-	                         "\"n\":null}";
+				 "\"title\":\"T\",\"mode\":\"team\","
+				 "\"n\":null}";
 	tm_project *p = NULL;
 	char *text;
 
@@ -583,18 +583,18 @@ START_TEST(test_config_project_set_keeps_unknown)
 	tm_project_set(p, "mode", NULL);
 	text = project_text(p);
 	ck_assert_str_eq(text, "{\n"
-	                       "  \"id\": \"p\",\n"
-	                       "  \"extra\": {\n"
-	                       "    \"k\": [\n"
-	                       "      1,\n"
-	                       "      2.5\n"
-	                       "    ]\n"
-	                       "  },\n"
-	                       "  \"title\": \"U \\\"quoted\\\"\",\n"
-	                       "  \"mode\": null,\n"
-	                       "  \"n\": null,\n"
-	                       "  \"rootThreadId\": \"main\"\n"
-	                       "}\n");
+			       "  \"id\": \"p\",\n"
+			       "  \"extra\": {\n"
+			       "    \"k\": [\n"
+			       "      1,\n"
+			       "      2.5\n"
+			       "    ]\n"
+			       "  },\n"
+			       "  \"title\": \"U \\\"quoted\\\"\",\n"
+			       "  \"mode\": null,\n"
+			       "  \"n\": null,\n"
+			       "  \"rootThreadId\": \"main\"\n"
+			       "}\n");
 	ck_assert_str_eq(tm_project_get(p, "title"), "U \"quoted\"");
 	free(text);
 	tm_project_free(p);

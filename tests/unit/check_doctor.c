@@ -105,7 +105,7 @@ static void thread(const char *id, const char *frontmatter)
 
 	tm_buf_printf(&rel, "threads/app/%s.md", id);
 	tm_buf_printf(&data, "---\n%s---\n\n## State\n- body of %s\n",
-	              frontmatter, id);
+		      frontmatter, id);
 	put(tm_buf_cstr(&rel), tm_buf_cstr(&data));
 	tm_buf_release(&rel);
 	tm_buf_release(&data);
@@ -148,7 +148,7 @@ static void dump(void)
 
 	for (i = 0; i < report.n; i++)
 		fprintf(stderr, "  %s: %s\n", report.items[i].kind,
-		        report.items[i].message);
+			report.items[i].message);
 }
 
 /* Run the repairs; returns how many were made. */
@@ -158,9 +158,9 @@ static size_t fix(void)
 	size_t n;
 
 	ck_assert_int_eq(tm_doctor_fix(&done, &failed, store, &report, NULL),
-	                 0);
+			 0);
 	ck_assert_msg(failed.n == 0, "repair failed: %s",
-	              failed.n ? failed.items[0] : "");
+		      failed.n ? failed.items[0] : "");
 	n = done.n;
 	tm_strv_clear(&done);
 	tm_strv_clear(&failed);
@@ -186,7 +186,7 @@ START_TEST(test_doctor_add_copies_and_counts)
 	char file[] = ".threadmind/x";
 
 	p = tm_doctor_add(&report, TM_DOCTOR_STRAY_TMP, file, true,
-	                  "'%s' is %d", "x", 42);
+			  "'%s' is %d", "x", 42);
 	file[0] = 'X';
 	ck_assert_str_eq(p->kind, "stray-tmp");
 	ck_assert_str_eq(p->file, ".threadmind/x");
@@ -227,7 +227,7 @@ START_TEST(test_doctor_bad_thread_file_name)
 	check();
 	ck_assert_uint_eq(report.n, 1);
 	ck_assert_str_eq(find("bad-id")->file,
-	                 ".threadmind/threads/app/Foo.md");
+			 ".threadmind/threads/app/Foo.md");
 	ck_assert(!find("bad-id")->fixable);
 	ck_assert_str_eq(find("bad-id")->project, "app");
 	ck_assert_ptr_nonnull(strstr(find("bad-id")->message, "Foo.md"));
@@ -268,7 +268,7 @@ START_TEST(test_doctor_unreadable_threads)
 	ck_assert_str_eq(report.items[0].thread, "big");
 	ck_assert_ptr_nonnull(strstr(report.items[0].message, "1 MiB"));
 	ck_assert_str_eq(report.items[1].file,
-	                 ".threadmind/threads/app/broken.md");
+			 ".threadmind/threads/app/broken.md");
 	ck_assert_ptr_nonnull(strstr(report.items[1].message, "closing"));
 	ck_assert_ptr_nonnull(strstr(report.items[2].message, "link"));
 	ck_assert(!report.items[2].fixable);
@@ -295,7 +295,7 @@ START_TEST(test_doctor_project_id_mismatch_fixed)
 
 	init_store();
 	put("projects/app.json", "{\n  \"id\": \"apq\",\n  \"title\": \"App\","
-	                         "\n  \"extra\": [1]\n}\n");
+				 "\n  \"extra\": [1]\n}\n");
 	check();
 	ck_assert_uint_eq(report.n, 1);
 	ck_assert(find("id-mismatch")->fixable);
@@ -303,7 +303,7 @@ START_TEST(test_doctor_project_id_mismatch_fixed)
 	ck_assert_uint_eq(fix(), 1);
 	data = get("projects/app.json");
 	ck_assert_str_eq(data, "{\n  \"id\": \"app\",\n  \"title\": \"App\",\n"
-	                       "  \"extra\": [\n    1\n  ]\n}\n");
+			       "  \"extra\": [\n    1\n  ]\n}\n");
 	free(data);
 	ck_assert(!exists("projects/apq.json"));
 	check();
@@ -347,7 +347,7 @@ START_TEST(test_doctor_project_without_root)
 	check();
 	ck_assert_uint_eq(report.n, 1);
 	ck_assert_str_eq(find("no-root")->file,
-	                 ".threadmind/threads/app/main.md");
+			 ".threadmind/threads/app/main.md");
 	/* An unreadable main.md is reported as that, not as missing. */
 	put("threads/app/main.md", "no frontmatter\n");
 	check();
@@ -361,8 +361,8 @@ END_TEST
 START_TEST(test_doctor_id_mismatch_found_and_fixed)
 {
 	static const char fm[] = "id: autj\ntitle: Auth\nparentId: main\n"
-	                         "updatedAt: 2026-01-01T00:00:00.000Z\n"
-	                         "custom: kept\n";
+				 "updatedAt: 2026-01-01T00:00:00.000Z\n"
+				 "custom: kept\n";
 	char *data;
 
 	init_store();
@@ -371,16 +371,16 @@ START_TEST(test_doctor_id_mismatch_found_and_fixed)
 	ck_assert_uint_eq(report.n, 1);
 	ck_assert_str_eq(find("id-mismatch")->thread, "auth");
 	ck_assert_str_eq(find("id-mismatch")->file,
-	                 ".threadmind/threads/app/auth.md");
+			 ".threadmind/threads/app/auth.md");
 	ck_assert(find("id-mismatch")->fixable);
 	ck_assert_ptr_nonnull(strstr(find("id-mismatch")->message, "autj"));
 	ck_assert_uint_eq(fix(), 1);
 	data = get("threads/app/auth.md");
 	/* Only the id changed: updatedAt, unknown fields, body kept. */
 	ck_assert_str_eq(data, "---\nid: auth\ntitle: Auth\nparentId: main\n"
-	                       "updatedAt: 2026-01-01T00:00:00.000Z\n"
-	                       "custom: kept\n---\n\n## State\n- body of "
-	                       "auth\n");
+			       "updatedAt: 2026-01-01T00:00:00.000Z\n"
+			       "custom: kept\n---\n\n## State\n- body of "
+			       "auth\n");
 	free(data);
 	check();
 	ck_assert_uint_eq(report.n, 0);
@@ -444,9 +444,9 @@ START_TEST(test_doctor_cycle_reported_once)
 {
 	init_store();
 	thread("a", "id: a\ntitle: A\nparentId: b\n"
-	            "createdAt: 2026-01-01T00:00:00.000Z\n");
+		    "createdAt: 2026-01-01T00:00:00.000Z\n");
 	thread("b", "id: b\ntitle: B\nparentId: a\n"
-	            "createdAt: 2026-01-02T00:00:00.000Z\n");
+		    "createdAt: 2026-01-02T00:00:00.000Z\n");
 	check();
 	ck_assert_uint_eq(report.n, 1);
 	ck_assert_str_eq(find("cycle")->thread, "a");
@@ -527,7 +527,7 @@ START_TEST(test_doctor_stray_tmp_old_and_young)
 	ck_assert_uint_eq(report.n, 1);
 	ck_assert(!report.items[0].fixable);
 	ck_assert_str_eq(report.items[0].file,
-	                 ".threadmind/threads/app/auth.md.77.tmp");
+			 ".threadmind/threads/app/auth.md.77.tmp");
 }
 END_TEST
 
@@ -558,11 +558,11 @@ START_TEST(test_doctor_gitignore_lines_added)
 	ck_assert_uint_eq(report.n, 1);
 	ck_assert(find("gitignore")->fixable);
 	ck_assert_ptr_nonnull(
-	        strstr(find("gitignore")->message, ".lock, *.tmp"));
+		strstr(find("gitignore")->message, ".lock, *.tmp"));
 	ck_assert_uint_eq(fix(), 1);
 	data = get(".gitignore");
 	ck_assert_str_eq(data,
-	                 "# mine\n/config.json\nnotes.txt\n.lock\n*.tmp\n");
+			 "# mine\n/config.json\nnotes.txt\n.lock\n*.tmp\n");
 	free(data);
 	check();
 	ck_assert_uint_eq(report.n, 0);
@@ -602,7 +602,7 @@ END_TEST
 /* ---- the thread checks shared with post-merge ---- */
 
 static tm_thread *mk(const char *id, const char *field_id, const char *parent,
-                     const char *created)
+		     const char *created)
 {
 	tm_thread *t = tm_thread_new();
 
@@ -618,9 +618,9 @@ START_TEST(test_doctor_check_threads_pure)
 {
 	tm_doctor_project p;
 	const char *kinds[] = {"bad-id",      "unreadable", "id-mismatch",
-	                       "id-mismatch", "orphan",     "cycle"};
+			       "id-mismatch", "orphan",     "cycle"};
 	const char *threads[] = {NULL,      "broken", "noid",
-	                         "renamed", "lost",   "a"};
+				 "renamed", "lost",   "a"};
 	size_t i;
 
 	memset(&p, 0, sizeof(p));
@@ -650,7 +650,7 @@ START_TEST(test_doctor_check_threads_pure)
 	}
 	ck_assert_str_eq(report.items[1].message, "'broken.md' does not parse");
 	ck_assert_str_eq(report.items[0].file,
-	                 ".threadmind/threads/app/Bad Name.md");
+			 ".threadmind/threads/app/Bad Name.md");
 	ck_assert_ptr_nonnull(strstr(report.items[2].message, "no id field"));
 	ck_assert(report.items[2].fixable && report.items[3].fixable);
 	tm_doctor_project_clear(&p);
@@ -688,7 +688,7 @@ START_TEST(test_doctor_project_load)
 	ck_assert_uint_eq(p.n, 0);
 	tm_doctor_project_clear(&p);
 	ck_assert_int_eq(tm_doctor_project_load(&p, store, "Not An Id"),
-	                 TM_EINVALID);
+			 TM_EINVALID);
 	tm_doctor_project_clear(&p);
 }
 END_TEST
@@ -708,17 +708,17 @@ START_TEST(test_doctor_gitattributes_as_git_sees_them)
 	/* a deeper file wins: threads/ says otherwise */
 	tmt_write_file(root_attrs, "", 0);
 	put(".gitattributes", "threads/**/*.md merge=threadmind\n"
-	                      "projects/*.json merge=threadmind\n");
+			      "projects/*.json merge=threadmind\n");
 	check();
 	ck_assert_uint_eq(count("gitattributes"), 0);
 	put("threads/.gitattributes", "*.md merge=binary\n");
 	check();
 	ck_assert_uint_eq(count("gitattributes"), 1);
 	ck_assert_ptr_nonnull(
-	        strstr(find("gitattributes")->message,
-	               "lacks 'threads/**/*.md merge=threadmind'"));
+		strstr(find("gitattributes")->message,
+		       "lacks 'threads/**/*.md merge=threadmind'"));
 	ck_assert_ptr_null(
-	        strstr(find("gitattributes")->message, "projects/*.json"));
+		strstr(find("gitattributes")->message, "projects/*.json"));
 	free(root_attrs);
 }
 END_TEST
@@ -738,7 +738,7 @@ START_TEST(test_doctor_git_setup)
 	ck_assert_uint_eq(count("hooks"), 4);
 	ck_assert_ptr_null(find("merge-driver")->file);
 	ck_assert_str_eq(find("gitattributes")->file,
-	                 ".threadmind/.gitattributes");
+			 ".threadmind/.gitattributes");
 	ck_assert(!find("gitattributes")->fixable);
 	o.git = false;
 	check_with(&o);
@@ -749,9 +749,9 @@ START_TEST(test_doctor_git_setup)
 	check();
 	ck_assert_uint_eq(count("gitattributes"), 1);
 	ck_assert_ptr_nonnull(
-	        strstr(find("gitattributes")->message, "projects/*.json"));
+		strstr(find("gitattributes")->message, "projects/*.json"));
 	put(".gitattributes", "# ours\nthreads/**/*.md  text merge=threadmind\n"
-	                      "projects/*.json\tmerge=threadmind\n");
+			      "projects/*.json\tmerge=threadmind\n");
 	tmt_sh("git -C '%s' config merge.threadmind.driver "
 	       "'git-threadmind-merge %%O %%A %%B %%L %%P'",
 	       repo);
@@ -792,7 +792,7 @@ START_TEST(test_doctor_project_filter)
 	init_store();
 	put("projects/other.json", "{\"id\": \"other\"}\n");
 	put("threads/other/main.md", "---\nid: main\ntitle: Main\n"
-	                             "parentId: null\n---\n");
+				     "parentId: null\n---\n");
 	put("threads/other/bad.md", "---\nid: bad\n");
 	thread("w", "id: w\ntitle: W\nparentId: main\nstatus: wip\n");
 	check();

@@ -18,7 +18,7 @@ static tm_thread *parse_len(const char *data, size_t len, const char *id)
 	tm_thread *t = NULL;
 
 	ck_assert_msg(tm_frontmatter_parse(&t, data, len, id, "t.md") == 0,
-	              "%s", tm_error_last());
+		      "%s", tm_error_last());
 	ck_assert_ptr_nonnull(t);
 	return t;
 }
@@ -90,14 +90,14 @@ static void check_fails_len(const char *data, size_t len, const char *what)
 	tm_thread *sentinel = (tm_thread *)&sentinel, *t = sentinel;
 
 	ck_assert_int_eq(
-	        tm_frontmatter_parse(&t, data, len, "t", "threads/p/bad.md"),
-	        TM_EPARSE);
+		tm_frontmatter_parse(&t, data, len, "t", "threads/p/bad.md"),
+		TM_EPARSE);
 	ck_assert_ptr_eq(t, sentinel);
 	ck_assert_int_eq(tm_error_last_code(), TM_EPARSE);
 	ck_assert_msg(strstr(tm_error_last(), "'threads/p/bad.md'") != NULL,
-	              "no path in '%s'", tm_error_last());
+		      "no path in '%s'", tm_error_last());
 	ck_assert_msg(strstr(tm_error_last(), what) != NULL, "'%s' not in '%s'",
-	              what, tm_error_last());
+		      what, tm_error_last());
 }
 
 static void check_fails(const char *data, const char *what)
@@ -120,7 +120,7 @@ START_TEST(test_frontmatter_seed_roundtrip)
 		t = parse_len(data, len, ids[i]);
 		out = written(t);
 		ck_assert_msg(strlen(out) == len && !memcmp(out, data, len),
-		              "%s rewritten as:\n%s", name.ptr, out);
+			      "%s rewritten as:\n%s", name.ptr, out);
 		free(out);
 		free(data);
 		tm_thread_free(t);
@@ -186,10 +186,10 @@ START_TEST(test_frontmatter_crlf_stays_crlf)
 	ck_assert_ptr_null(strchr(header.ptr, '\r'));
 	ck_assert(!strncmp(header.ptr, data, header.size));
 	ck_assert_str_eq(data + header.size, "\n## Décisions\n- Formulaire "
-	                                     "de connexion avec React Hook "
-	                                     "Form\n\n## État\n- Inscription "
-	                                     "faite, réinitialisation du mot "
-	                                     "de passe à faire\n");
+					     "de connexion avec React Hook "
+					     "Form\n\n## État\n- Inscription "
+					     "faite, réinitialisation du mot "
+					     "de passe à faire\n");
 	tm_buf_release(&header);
 	free(summary);
 	free(out);
@@ -203,13 +203,13 @@ START_TEST(test_frontmatter_crlf_mixed_and_body)
 {
 	/* the opening line decides; the body keeps its bytes */
 	tm_thread *t = parse("---\r\ntitle: A\nparentId: main\r\n---\r\n"
-	                     "body\nmixed\r\n");
+			     "body\nmixed\r\n");
 	char *out = written(t);
 
 	ck_assert(t->crlf);
 	ck_assert_str_eq(t->title, "A");
 	ck_assert_str_eq(out, "---\r\nid: t\r\ntitle: A\r\nparentId: main\r\n"
-	                      "---\r\nbody\nmixed\r\n");
+			      "---\r\nbody\nmixed\r\n");
 	free(out);
 	tm_thread_free(t);
 
@@ -244,7 +244,7 @@ END_TEST
 START_TEST(test_frontmatter_fence_in_body)
 {
 	const char *file = "---\nid: t\ntitle: A\nparentId: null\n---\n\n"
-	                   "text\n---\nmore: not a field\n---\n";
+			   "text\n---\nmore: not a field\n---\n";
 	tm_thread *t = parse(file);
 
 	ck_assert_str_eq(t->title, "A");
@@ -276,7 +276,7 @@ END_TEST
 START_TEST(test_frontmatter_body_any_bytes)
 {
 	const char *file = "---\nid: t\nparentId: null\n---\n\xff\xfe bad "
-	                   "utf-8 \xc3 is fine here\n";
+			   "utf-8 \xc3 is fine here\n";
 	tm_thread *t = parse(file);
 
 	ck_assert_str_eq(t->body, "\xff\xfe bad utf-8 \xc3 is fine here\n");
@@ -288,23 +288,23 @@ END_TEST
 START_TEST(test_frontmatter_unknown_fields_kept)
 {
 	const char *file = "---\n"
-	                   "id: t\n"
-	                   "title: A\n"
-	                   "parentId: main\n"
-	                   "status: done\n"
-	                   "# a comment: kept\n"
-	                   "priority:   high # not a comment here \n"
-	                   "tags:\n"
-	                   "  - a\n"
-	                   "  - \"b\"\n"
-	                   "meta:\n"
-	                   "  owner: me\n"
-	                   "  nested:\n"
-	                   "    deep: [1, 2]\n"
-	                   "empty:\n"
-	                   "#last\n"
-	                   "---\n"
-	                   "body\n";
+			   "id: t\n"
+			   "title: A\n"
+			   "parentId: main\n"
+			   "status: done\n"
+			   "# a comment: kept\n"
+			   "priority:   high # not a comment here \n"
+			   "tags:\n"
+			   "  - a\n"
+			   "  - \"b\"\n"
+			   "meta:\n"
+			   "  owner: me\n"
+			   "  nested:\n"
+			   "    deep: [1, 2]\n"
+			   "empty:\n"
+			   "#last\n"
+			   "---\n"
+			   "body\n";
 	tm_thread *t = parse(file);
 
 	ck_assert_str_eq(t->status, "done");
@@ -317,7 +317,7 @@ START_TEST(test_frontmatter_unknown_fields_kept)
 	ck_assert_str_eq(t->extra[2].raw, "\n  - a\n  - \"b\"");
 	ck_assert_str_eq(t->extra[3].key, "meta");
 	ck_assert_str_eq(t->extra[3].raw,
-	                 "\n  owner: me\n  nested:\n    deep: [1, 2]");
+			 "\n  owner: me\n  nested:\n    deep: [1, 2]");
 	ck_assert_str_eq(t->extra[4].key, "empty");
 	ck_assert_str_eq(t->extra[4].raw, "");
 	ck_assert_ptr_null(t->extra[5].key);
@@ -331,35 +331,35 @@ START_TEST(test_frontmatter_unknown_fields_reordered)
 {
 	/* known fields move to their place; extras keep their own order */
 	check_rewrite("---\n"
-	              "x-first: 1\n"
-	              "title: A\n"
-	              "# about the id\n"
-	              "id: other\n"
-	              "list:\n"
-	              "- a\n"
-	              "- b\n"
-	              "paths:\n"
-	              "- src\n"
-	              "parentId: main\n"
-	              "---\n",
-	              "---\n"
-	              "id: t\n"
-	              "title: A\n"
-	              "parentId: main\n"
-	              "paths: [\"src\"]\n"
-	              "x-first: 1\n"
-	              "# about the id\n"
-	              "list:\n"
-	              "- a\n"
-	              "- b\n"
-	              "---\n");
+		      "x-first: 1\n"
+		      "title: A\n"
+		      "# about the id\n"
+		      "id: other\n"
+		      "list:\n"
+		      "- a\n"
+		      "- b\n"
+		      "paths:\n"
+		      "- src\n"
+		      "parentId: main\n"
+		      "---\n",
+		      "---\n"
+		      "id: t\n"
+		      "title: A\n"
+		      "parentId: main\n"
+		      "paths: [\"src\"]\n"
+		      "x-first: 1\n"
+		      "# about the id\n"
+		      "list:\n"
+		      "- a\n"
+		      "- b\n"
+		      "---\n");
 }
 END_TEST
 
 START_TEST(test_frontmatter_unknown_fields_crlf)
 {
 	const char *lf = "---\nid: t\nparentId: null\nx:\n  - a\n  - b\n"
-	                 "# c\n---\nbody\n";
+			 "# c\n---\nbody\n";
 	char *crlf = to_crlf(lf);
 	tm_thread *t = parse(crlf);
 	char *out = written(t);
@@ -377,9 +377,9 @@ START_TEST(test_frontmatter_blank_lines)
 {
 	/* blank lines between entries go; inside a block scalar they stay */
 	check_rewrite("---\n\nid: t\n  \ntitle: A\n\nparentId: null\n"
-	              "notes: |\n  one\n\n  two\n\n\n---\nbody\n",
-	              "---\nid: t\ntitle: A\nparentId: null\n"
-	              "notes: |\n  one\n\n  two\n---\nbody\n");
+		      "notes: |\n  one\n\n  two\n\n\n---\nbody\n",
+		      "---\nid: t\ntitle: A\nparentId: null\n"
+		      "notes: |\n  one\n\n  two\n---\nbody\n");
 }
 END_TEST
 
@@ -398,7 +398,7 @@ START_TEST(test_frontmatter_parent_null)
 	check_identical("---\nid: t\nparentId: null\n---\n");
 	check_identical("---\nid: t\nparentId: \"null\"\n---\n");
 	check_rewrite("---\nid: t\nparentId: ~\n---\n",
-	              "---\nid: t\nparentId: null\n---\n");
+		      "---\nid: t\nparentId: null\n---\n");
 	check_rewrite("---\nid: t\n---\n", "---\nid: t\nparentId: null\n---\n");
 }
 END_TEST
@@ -406,7 +406,7 @@ END_TEST
 START_TEST(test_frontmatter_null_forms)
 {
 	static const char *const nulls[] = {"",  " ",    "null",
-	                                    "~", "Null", "NULL"};
+					    "~", "Null", "NULL"};
 	tm_buf file = TM_BUF_INIT;
 	tm_thread *t;
 	size_t i;
@@ -414,12 +414,12 @@ START_TEST(test_frontmatter_null_forms)
 	for (i = 0; i < sizeof(nulls) / sizeof(*nulls); i++) {
 		tm_buf_clear(&file);
 		tm_buf_printf(
-		        &file,
-		        "---\ntitle: %s\nstatus: %s\nmergedInto: %s\n---\n",
-		        nulls[i], nulls[i], nulls[i]);
+			&file,
+			"---\ntitle: %s\nstatus: %s\nmergedInto: %s\n---\n",
+			nulls[i], nulls[i], nulls[i]);
 		t = parse(file.ptr);
 		ck_assert_msg(!t->title && !t->status && !t->merged_into,
-		              "'%s' is not null", nulls[i]);
+			      "'%s' is not null", nulls[i]);
 		tm_thread_free(t);
 	}
 	tm_buf_release(&file);
@@ -440,13 +440,13 @@ START_TEST(test_frontmatter_paths_block_sequence)
 	ck_assert_str_eq(t->paths.items[1], "lib x");
 	tm_thread_free(t);
 	check_rewrite(
-	        "---\nid: t\nparentId: null\npaths:\n  - src/auth\n"
-	        "  - lib\n---\nbody\n",
-	        "---\nid: t\nparentId: null\npaths: [\"src/auth\",\"lib\"]"
-	        "\n---\nbody\n");
+		"---\nid: t\nparentId: null\npaths:\n  - src/auth\n"
+		"  - lib\n---\nbody\n",
+		"---\nid: t\nparentId: null\npaths: [\"src/auth\",\"lib\"]"
+		"\n---\nbody\n");
 	check_rewrite("---\npaths: [ 'a',  \"b\\tc\", d ]\n---\n",
-	              "---\nid: t\nparentId: null\npaths: [\"a\",\"b\\tc\","
-	              "\"d\"]\n---\n");
+		      "---\nid: t\nparentId: null\npaths: [\"a\",\"b\\tc\","
+		      "\"d\"]\n---\n");
 }
 END_TEST
 
@@ -462,17 +462,17 @@ START_TEST(test_frontmatter_paths_forms)
 	ck_assert(!t->has_paths);
 	tm_thread_free(t);
 	check_rewrite("---\npaths:\n---\n",
-	              "---\nid: t\nparentId: null\n---\n");
+		      "---\nid: t\nparentId: null\n---\n");
 	t = parse("---\npaths: src/auth\n---\n");
 	ck_assert(t->has_paths);
 	ck_assert_uint_eq(t->paths.n, 1);
 	ck_assert_str_eq(t->paths.items[0], "src/auth");
 	tm_thread_free(t);
 	check_rewrite("---\npaths: [1, true, null]\n---\n",
-	              "---\nid: t\nparentId: null\npaths: [\"1\",\"true\","
-	              "\"null\"]\n---\n");
+		      "---\nid: t\nparentId: null\npaths: [\"1\",\"true\","
+		      "\"null\"]\n---\n");
 	check_identical("---\nid: t\nparentId: null\npaths: [\"é/认证\","
-	                "\"a\\\"b\",\"c\\\\d\"]\n---\n");
+			"\"a\\\"b\",\"c\\\\d\"]\n---\n");
 }
 END_TEST
 
@@ -491,16 +491,16 @@ START_TEST(test_frontmatter_plain_value_raw)
 	ck_assert_str_eq(t->commit, "1234567");
 	tm_thread_free(t);
 	check_rewrite("---\nid: t\ntitle: Fix #12 login\nparentId: null\n---\n",
-	              "---\nid: t\ntitle: \"Fix #12 login\"\nparentId: null\n"
-	              "---\n");
+		      "---\nid: t\ntitle: \"Fix #12 login\"\nparentId: null\n"
+		      "---\n");
 }
 END_TEST
 
 START_TEST(test_frontmatter_quoted_values)
 {
 	tm_thread *t = parse("---\ntitle: 'it''s'\nauthor: \"a\\tb\"\n"
-	                     "branch: \"feature/x\"  \nstatus: \"don\\u0065\""
-	                     "\n---\n");
+			     "branch: \"feature/x\"  \nstatus: \"don\\u0065\""
+			     "\n---\n");
 
 	ck_assert_str_eq(t->title, "it's");
 	ck_assert_str_eq(t->author, "a\tb");
@@ -508,22 +508,22 @@ START_TEST(test_frontmatter_quoted_values)
 	ck_assert_str_eq(t->status, "done");
 	tm_thread_free(t);
 	check_rewrite("---\nid: t\ntitle: 'it''s'\nparentId: null\n---\n",
-	              "---\nid: t\ntitle: it's\nparentId: null\n---\n");
+		      "---\nid: t\ntitle: it's\nparentId: null\n---\n");
 }
 END_TEST
 
 START_TEST(test_frontmatter_multiline_values)
 {
 	tm_thread *t = parse("---\ntitle: |\n  a\n  b\nauthor: \"x\n  y\"\n"
-	                     "branch: long\n  name\n---\n");
+			     "branch: long\n  name\n---\n");
 
 	ck_assert_str_eq(t->title, "a\nb\n");
 	ck_assert_str_eq(t->author, "x y");
 	ck_assert_str_eq(t->branch, "long name");
 	tm_thread_free(t);
 	check_rewrite("---\ntitle: >\n  folded\n  text\n---\n",
-	              "---\nid: t\ntitle: \"folded text\\n\"\nparentId: null\n"
-	              "---\n");
+		      "---\nid: t\ntitle: \"folded text\\n\"\nparentId: null\n"
+		      "---\n");
 }
 END_TEST
 
@@ -563,14 +563,14 @@ START_TEST(test_frontmatter_write_all_fields)
 	tm_thread_set_summary(t, "Done.", 5);
 	out = written(t);
 	ck_assert_str_eq(out,
-	                 "---\nid: t\ntitle: \"Fix: it\"\n"
-	                 "parentId: main\nauthor: me-1234\n"
-	                 "createdAt: 2026-04-15T10:00:00.000Z\n"
-	                 "updatedAt: 2026-04-15T10:00:01.000Z\n"
-	                 "status: abandoned\nbranch: main\n"
-	                 "commit: \"0000000000000000000000000000000000000001"
-	                 "\"\npaths: [\"a\",\"b c\"]\nmergedInto: main\n"
-	                 "---\n\nDone.\n");
+			 "---\nid: t\ntitle: \"Fix: it\"\n"
+			 "parentId: main\nauthor: me-1234\n"
+			 "createdAt: 2026-04-15T10:00:00.000Z\n"
+			 "updatedAt: 2026-04-15T10:00:01.000Z\n"
+			 "status: abandoned\nbranch: main\n"
+			 "commit: \"0000000000000000000000000000000000000001"
+			 "\"\npaths: [\"a\",\"b c\"]\nmergedInto: main\n"
+			 "---\n\nDone.\n");
 	tm_frontmatter_write_header(&header, t);
 	ck_assert_uint_eq(header.size, strlen(out) - strlen("\nDone.\n"));
 	ck_assert(!memcmp(header.ptr, out, header.size));
@@ -584,7 +584,7 @@ END_TEST
 START_TEST(test_frontmatter_error_no_opening)
 {
 	check_fails("id: t\n---\n",
-	            "does not start with a '---' frontmatter line");
+		    "does not start with a '---' frontmatter line");
 	check_fails("", "does not start with a '---' frontmatter line");
 	check_fails(" ---\n---\n", "does not start with a '---'");
 	check_fails("----\n---\n", "does not start with a '---'");
@@ -612,7 +612,7 @@ END_TEST
 START_TEST(test_frontmatter_error_invalid_utf8)
 {
 	check_fails("---\nid: t\ntitle: caf\xe9\n---\n",
-	            "line 3: invalid UTF-8");
+		    "line 3: invalid UTF-8");
 	check_fails("---\ntitle: \xc0\xaf\n---\n", "line 2: invalid UTF-8");
 	check_fails("---\ntitle: \xed\xa0\x80\n---\n", "line 2: invalid UTF-8");
 	check_fails("---\n# \xf4\x90\x80\x80\n---\n", "line 2: invalid UTF-8");
@@ -623,7 +623,7 @@ END_TEST
 START_TEST(test_frontmatter_error_duplicate_key)
 {
 	check_fails("---\ntitle: A\nid: t\ntitle: B\n---\n",
-	            "line 4: duplicate key 'title'");
+		    "line 4: duplicate key 'title'");
 	check_fails("---\nx: 1\nx:\n  - 2\n---\n", "line 3: duplicate key 'x'");
 }
 END_TEST
@@ -631,11 +631,11 @@ END_TEST
 START_TEST(test_frontmatter_error_collection_value)
 {
 	check_fails("---\ntitle:\n  - a\n---\n", "field 'title' must be a "
-	                                         "single value");
+						 "single value");
 	check_fails("---\ntitle: [a]\n---\n", "line 2: field 'title'");
 	check_fails("---\nparentId: {a: b}\n---\n", "field 'parentId'");
 	check_fails("---\npaths:\n  a: b\n---\n",
-	            "field 'paths' must be a list of strings");
+		    "field 'paths' must be a list of strings");
 	check_fails("---\npaths: [[a]]\n---\n", "field 'paths'");
 }
 END_TEST
@@ -643,14 +643,14 @@ END_TEST
 START_TEST(test_frontmatter_error_garbage_line)
 {
 	check_fails("---\ntitle: A\njust words\n---\n", "line 3: expected "
-	                                                "'key: value'");
+							"'key: value'");
 	check_fails("---\ntitle:A\n---\n", "line 2:");
 	check_fails("---\n: x\n---\n", "line 2:");
 	check_fails("---\n  indented: x\n---\n",
-	            "line 2: indented line continues no field");
+		    "line 2: indented line continues no field");
 	check_fails("---\n# c\n  x\n---\n", "line 3: indented line");
 	check_fails("---\ntitle: \"open\n---\n", "line 2: cannot read field "
-	                                         "'title'");
+						 "'title'");
 	check_fails("---\nid: t\nparentId: *x\n---\n", "line 3:");
 }
 END_TEST
@@ -677,14 +677,14 @@ END_TEST
 START_TEST(test_frontmatter_set_summary_crlf)
 {
 	tm_thread *t = parse("---\r\nid: t\r\nparentId: null\r\n---\r\n\r\nold"
-	                     "\r\n");
+			     "\r\n");
 	char *out;
 
 	tm_thread_set_summary(t, "a\nb\r\n\n", 6);
 	ck_assert_str_eq(t->body, "\r\na\r\nb\r\n");
 	out = written(t);
 	ck_assert_str_eq(out, "---\r\nid: t\r\nparentId: null\r\n---\r\n\r\n"
-	                      "a\r\nb\r\n");
+			      "a\r\nb\r\n");
 	free(out);
 	tm_thread_free(t);
 }
@@ -757,61 +757,61 @@ static uint32_t rng_next(uint32_t *state)
 static void random_text(tm_buf *out, uint32_t *rng)
 {
 	static const char *const pieces[] = {"a",
-	                                     "Z",
-	                                     "e",
-	                                     "y",
-	                                     "n",
-	                                     "o",
-	                                     "x",
-	                                     "0",
-	                                     "1",
-	                                     "9",
-	                                     ".",
-	                                     ":",
-	                                     "#",
-	                                     "-",
-	                                     "\"",
-	                                     "'",
-	                                     "\t",
-	                                     " ",
-	                                     " ",
-	                                     "\\",
-	                                     "[",
-	                                     "]",
-	                                     "{",
-	                                     "}",
-	                                     "&",
-	                                     "*",
-	                                     "!",
-	                                     "|",
-	                                     ">",
-	                                     "%",
-	                                     "@",
-	                                     "`",
-	                                     "?",
-	                                     ",",
-	                                     "~",
-	                                     "/",
-	                                     "é",
-	                                     "œ",
-	                                     "认",
-	                                     "\n",
-	                                     "\r",
-	                                     "+",
-	                                     "\xc2\x85",
-	                                     "\xc2\xa0",
-	                                     "\xe2\x80\xa8",
-	                                     "\xef\xbf\xbe",
-	                                     "---",
-	                                     "null",
-	                                     "true",
-	                                     "on"};
+					     "Z",
+					     "e",
+					     "y",
+					     "n",
+					     "o",
+					     "x",
+					     "0",
+					     "1",
+					     "9",
+					     ".",
+					     ":",
+					     "#",
+					     "-",
+					     "\"",
+					     "'",
+					     "\t",
+					     " ",
+					     " ",
+					     "\\",
+					     "[",
+					     "]",
+					     "{",
+					     "}",
+					     "&",
+					     "*",
+					     "!",
+					     "|",
+					     ">",
+					     "%",
+					     "@",
+					     "`",
+					     "?",
+					     ",",
+					     "~",
+					     "/",
+					     "é",
+					     "œ",
+					     "认",
+					     "\n",
+					     "\r",
+					     "+",
+					     "\xc2\x85",
+					     "\xc2\xa0",
+					     "\xe2\x80\xa8",
+					     "\xef\xbf\xbe",
+					     "---",
+					     "null",
+					     "true",
+					     "on"};
 	size_t n = rng_next(rng) % 10, i;
 
 	tm_buf_clear(out);
 	for (i = 0; i < n; i++)
 		tm_buf_puts(out, pieces[rng_next(rng) %
-		                        (sizeof(pieces) / sizeof(*pieces))]);
+					(sizeof(pieces) / sizeof(*pieces))]);
 }
 
 START_TEST(test_frontmatter_property_titles)
@@ -834,14 +834,14 @@ START_TEST(test_frontmatter_property_titles)
 		first = written(t);
 		back = NULL;
 		ck_assert_msg(tm_frontmatter_parse(&back, first, strlen(first),
-		                                   "p", "p.md") == 0,
-		              "#%d %s\n%s", i, tm_error_last(), first);
+						   "p", "p.md") == 0,
+			      "#%d %s\n%s", i, tm_error_last(), first);
 		ck_assert_msg(!strcmp(back->title, t->title),
-		              "#%d title '%s' read as '%s'", i, t->title,
-		              back->title);
+			      "#%d title '%s' read as '%s'", i, t->title,
+			      back->title);
 		ck_assert(back->has_paths == t->has_paths);
 		ck_assert_msg(tm_strv_equal(&back->paths, &t->paths),
-		              "#%d paths in\n%s", i, first);
+			      "#%d paths in\n%s", i, first);
 		second = written(back);
 		ck_assert_str_eq(second, first);
 		free(first);

@@ -110,8 +110,8 @@ START_TEST(test_fs_write_new_file)
 	char *data, *list;
 
 	ck_assert_int_eq(
-	        tm_atomic_write_at(dfd, "a.json", "x/a.json", "{\"a\":1}\n", 8),
-	        0);
+		tm_atomic_write_at(dfd, "a.json", "x/a.json", "{\"a\":1}\n", 8),
+		0);
 	data = get("a.json");
 	ck_assert_str_eq(data, "{\"a\":1}\n");
 	ck_assert(S_ISREG(mode_of("a.json")));
@@ -134,7 +134,7 @@ START_TEST(test_fs_write_empty_and_binary)
 	ck_assert_str_eq(data, "");
 	free(data);
 	ck_assert_int_eq(tm_atomic_write_at(dfd, "b", "b", bin, sizeof(bin)),
-	                 0);
+			 0);
 	data = tmt_read_file(p, &len);
 	ck_assert_uint_eq(len, sizeof(bin));
 	ck_assert_mem_eq(data, bin, sizeof(bin));
@@ -151,7 +151,7 @@ START_TEST(test_fs_replace_keeps_mode)
 	put("run.sh", "old\n");
 	ck_assert_int_eq(fchmodat(dfd, "run.sh", 0755, 0), 0);
 	ck_assert_int_eq(
-	        tm_atomic_write_at(dfd, "run.sh", "run.sh", "new\n", 4), 0);
+		tm_atomic_write_at(dfd, "run.sh", "run.sh", "new\n", 4), 0);
 	data = get("run.sh");
 	ck_assert_str_eq(data, "new\n");
 	free(data);
@@ -160,11 +160,11 @@ START_TEST(test_fs_replace_keeps_mode)
 	/* Bits the umask would clear are kept too. */
 	ck_assert_int_eq(fchmodat(dfd, "run.sh", 0666, 0), 0);
 	ck_assert_int_eq(tm_atomic_write_at(dfd, "run.sh", "run.sh", "v3", 2),
-	                 0);
+			 0);
 	ck_assert_uint_eq(mode_of("run.sh") & 07777, 0666);
 	ck_assert_int_eq(fchmodat(dfd, "run.sh", 0600, 0), 0);
 	ck_assert_int_eq(tm_atomic_write_at(dfd, "run.sh", "run.sh", "v4", 2),
-	                 0);
+			 0);
 	ck_assert_uint_eq(mode_of("run.sh") & 07777, 0600);
 	umask(old);
 }
@@ -178,8 +178,8 @@ START_TEST(test_fs_no_temp_left)
 	for (i = 0; i < 30; i++) {
 		snprintf(name, sizeof(name), "f%d", i % 3);
 		ck_assert_int_eq(
-		        tm_atomic_write_at(dfd, name, name, name, strlen(name)),
-		        0);
+			tm_atomic_write_at(dfd, name, name, name, strlen(name)),
+			0);
 	}
 	list = listing();
 	ck_assert_str_eq(list, "f0 f1 f2");
@@ -188,10 +188,10 @@ START_TEST(test_fs_no_temp_left)
 END_TEST
 
 static const tm_atomic_fault faults[] = {
-        TM_ATOMIC_FAULT_OPEN,
-        TM_ATOMIC_FAULT_WRITE,
-        TM_ATOMIC_FAULT_FSYNC,
-        TM_ATOMIC_FAULT_RENAME,
+	TM_ATOMIC_FAULT_OPEN,
+	TM_ATOMIC_FAULT_WRITE,
+	TM_ATOMIC_FAULT_FSYNC,
+	TM_ATOMIC_FAULT_RENAME,
 };
 
 START_TEST(test_fs_fault_keeps_old_content)
@@ -202,10 +202,10 @@ START_TEST(test_fs_fault_keeps_old_content)
 	put("c.json", "old content\n");
 	tm_atomic_inject_fault(faults[_i]);
 	ck_assert_int_eq(tm_atomic_write_at(dfd, "c.json", "st/c.json", big,
-	                                    sizeof(big)),
-	                 TM_ERROR);
+					    sizeof(big)),
+			 TM_ERROR);
 	ck_assert_msg(strstr(tm_error_last(), "'st/c.json'") != NULL, "%s",
-	              tm_error_last());
+		      tm_error_last());
 	data = get("c.json");
 	ck_assert_str_eq(data, "old content\n");
 	free(data);
@@ -216,7 +216,7 @@ START_TEST(test_fs_fault_keeps_old_content)
 	/* A missing target stays missing. */
 	tm_atomic_inject_fault(faults[_i]);
 	ck_assert_int_eq(tm_atomic_write_at(dfd, "d.json", "d.json", "x", 1),
-	                 TM_ERROR);
+			 TM_ERROR);
 	ck_assert(!exists("d.json"));
 	list = listing();
 	ck_assert_str_eq(list, "c.json");
@@ -224,7 +224,7 @@ START_TEST(test_fs_fault_keeps_old_content)
 
 	/* The fault is spent: the next write goes through. */
 	ck_assert_int_eq(tm_atomic_write_at(dfd, "c.json", "c.json", "new", 3),
-	                 0);
+			 0);
 	data = get("c.json");
 	ck_assert_str_eq(data, "new");
 	free(data);
@@ -308,7 +308,7 @@ START_TEST(test_fs_read_only_folder)
 	put("r.json", "old");
 	ck_assert_int_eq(chmod(dir, 0555), 0);
 	ck_assert_int_eq(tm_atomic_write_at(dfd, "r.json", "r.json", "new", 3),
-	                 TM_ERROR);
+			 TM_ERROR);
 	ck_assert_ptr_nonnull(strstr(tm_error_last(), "'r.json'"));
 	ck_assert_int_eq(chmod(dir, 0700), 0);
 	data = get("r.json");
@@ -326,16 +326,16 @@ START_TEST(test_fs_bad_names)
 
 	for (i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
 		ck_assert_int_eq(
-		        tm_atomic_write_at(dfd, bad[i], bad[i], "x", 1),
-		        TM_EINVALID);
+			tm_atomic_write_at(dfd, bad[i], bad[i], "x", 1),
+			TM_EINVALID);
 		ck_assert_int_eq(tm_fs_read_at(&b, dfd, bad[i], bad[i],
-		                               TM_MAX_FILE_SIZE),
-		                 TM_EINVALID);
+					       TM_MAX_FILE_SIZE),
+				 TM_EINVALID);
 		ck_assert_int_eq(tm_fs_unlink_at(dfd, bad[i], bad[i]),
-		                 TM_EINVALID);
+				 TM_EINVALID);
 		ck_assert_int_eq(
-		        tm_fs_open_subdir(&fd, dfd, bad[i], bad[i], true),
-		        TM_EINVALID);
+			tm_fs_open_subdir(&fd, dfd, bad[i], bad[i], true),
+			TM_EINVALID);
 	}
 	ck_assert_uint_eq(b.size, 0);
 	tm_buf_release(&b);
@@ -349,14 +349,14 @@ START_TEST(test_fs_read_appends)
 	put("r.md", "---\nid: r\n---\n");
 	tm_buf_puts(&b, "pre:");
 	ck_assert_int_eq(
-	        tm_fs_read_at(&b, dfd, "r.md", "r.md", TM_MAX_FILE_SIZE), 0);
+		tm_fs_read_at(&b, dfd, "r.md", "r.md", TM_MAX_FILE_SIZE), 0);
 	ck_assert_str_eq(tm_buf_cstr(&b), "pre:---\nid: r\n---\n");
 	ck_assert_uint_eq(b.size, 18);
 	tm_buf_release(&b);
 
 	put("empty", "");
 	ck_assert_int_eq(
-	        tm_fs_read_at(&b, dfd, "empty", "empty", TM_MAX_FILE_SIZE), 0);
+		tm_fs_read_at(&b, dfd, "empty", "empty", TM_MAX_FILE_SIZE), 0);
 	ck_assert_ptr_nonnull(b.ptr);
 	ck_assert_uint_eq(b.size, 0);
 	ck_assert_str_eq(b.ptr, "");
@@ -369,8 +369,8 @@ START_TEST(test_fs_read_missing)
 	tm_buf b = TM_BUF_INIT;
 
 	ck_assert_int_eq(
-	        tm_fs_read_at(&b, dfd, "nope", "st/nope", TM_MAX_FILE_SIZE),
-	        TM_ENOTFOUND);
+		tm_fs_read_at(&b, dfd, "nope", "st/nope", TM_MAX_FILE_SIZE),
+		TM_ENOTFOUND);
 	ck_assert_ptr_nonnull(strstr(tm_error_last(), "'st/nope'"));
 	ck_assert_uint_eq(b.size, 0);
 	tm_buf_release(&b);
@@ -385,11 +385,11 @@ START_TEST(test_fs_read_symlink_refused)
 	ck_assert_int_eq(symlinkat("real", dfd, "link"), 0);
 	tm_buf_puts(&b, "keep");
 	ck_assert_int_eq(tm_fs_read_at(&b, dfd, "link", ".threadmind/link",
-	                               TM_MAX_FILE_SIZE),
-	                 TM_EINVALID);
+				       TM_MAX_FILE_SIZE),
+			 TM_EINVALID);
 	ck_assert_str_eq(tm_error_last(),
-	                 "'.threadmind/link' is a symbolic link; threadmind "
-	                 "does not follow links inside .threadmind/");
+			 "'.threadmind/link' is a symbolic link; threadmind "
+			 "does not follow links inside .threadmind/");
 	ck_assert_str_eq(tm_buf_cstr(&b), "keep");
 	tm_buf_release(&b);
 }
@@ -412,20 +412,20 @@ START_TEST(test_fs_read_size_limit)
 	tmt_write_file(p, big, n + 1);
 	tm_buf_puts(&b, "keep");
 	ck_assert_int_eq(tm_fs_read_at(&b, dfd, "big", "st/big", n),
-	                 TM_EINVALID);
+			 TM_EINVALID);
 	ck_assert_str_eq(tm_error_last(),
-	                 "'st/big' is larger than 1 MiB; threadmind refuses "
-	                 "files that large");
+			 "'st/big' is larger than 1 MiB; threadmind refuses "
+			 "files that large");
 	ck_assert_str_eq(tm_buf_cstr(&b), "keep");
 
 	/* Other limits are spelled in their own unit. */
 	ck_assert_int_eq(tm_fs_read_at(&b, dfd, "big", "big", 64 * 1024),
-	                 TM_EINVALID);
+			 TM_EINVALID);
 	ck_assert_ptr_nonnull(strstr(tm_error_last(), "larger than 64 KiB"));
 	ck_assert_int_eq(tm_fs_read_at(&b, dfd, "big", "big", 1000),
-	                 TM_EINVALID);
+			 TM_EINVALID);
 	ck_assert_ptr_nonnull(
-	        strstr(tm_error_last(), "larger than 1000 bytes"));
+		strstr(tm_error_last(), "larger than 1000 bytes"));
 	tm_buf_release(&b);
 	free(big);
 	free(p);
@@ -440,11 +440,11 @@ START_TEST(test_fs_read_fifo_and_folder_refused)
 	ck_assert_int_eq(mkdirat(dfd, "sub", 0700), 0);
 	/* Must not block waiting for a writer. */
 	ck_assert_int_eq(
-	        tm_fs_read_at(&b, dfd, "fifo", "fifo", TM_MAX_FILE_SIZE),
-	        TM_EINVALID);
+		tm_fs_read_at(&b, dfd, "fifo", "fifo", TM_MAX_FILE_SIZE),
+		TM_EINVALID);
 	ck_assert_ptr_nonnull(strstr(tm_error_last(), "not a regular file"));
 	ck_assert_int_eq(tm_fs_read_at(&b, dfd, "sub", "sub", TM_MAX_FILE_SIZE),
-	                 TM_EINVALID);
+			 TM_EINVALID);
 	ck_assert_ptr_nonnull(strstr(tm_error_last(), "not a regular file"));
 	ck_assert_uint_eq(b.size, 0);
 	tm_buf_release(&b);
@@ -488,32 +488,32 @@ START_TEST(test_fs_open_subdir)
 	char *data;
 
 	ck_assert_int_eq(
-	        tm_fs_open_subdir(&fd, dfd, "threads", "threads", false),
-	        TM_ENOTFOUND);
+		tm_fs_open_subdir(&fd, dfd, "threads", "threads", false),
+		TM_ENOTFOUND);
 	ck_assert_int_eq(
-	        tm_fs_open_subdir(&fd, dfd, "threads", "threads", true), 0);
+		tm_fs_open_subdir(&fd, dfd, "threads", "threads", true), 0);
 	ck_assert(S_ISDIR(mode_of("threads")));
 	ck_assert_uint_eq(mode_of("threads") & 0777, 0777 & ~current_umask());
 	/* The fd is the folder: a file created through it lands there. */
 	ck_assert_int_eq(tm_atomic_write_at(fd, "t.md", "threads/t.md", "t", 1),
-	                 0);
+			 0);
 	data = get("threads/t.md");
 	ck_assert_str_eq(data, "t");
 	free(data);
 	ck_assert_int_eq(
-	        tm_fs_open_subdir(&fd2, dfd, "threads", "threads", true), 0);
+		tm_fs_open_subdir(&fd2, dfd, "threads", "threads", true), 0);
 	close(fd2);
 	close(fd);
 
 	ck_assert_int_eq(symlinkat("threads", dfd, "link"), 0);
 	fd = -1;
 	ck_assert_int_eq(tm_fs_open_subdir(&fd, dfd, "link", "st/link", true),
-	                 TM_EINVALID);
+			 TM_EINVALID);
 	ck_assert_ptr_nonnull(strstr(tm_error_last(), "'st/link' is a "
-	                                              "symbolic link"));
+						      "symbolic link"));
 	put("plain", "p");
 	ck_assert_int_eq(tm_fs_open_subdir(&fd, dfd, "plain", "plain", true),
-	                 TM_EINVALID);
+			 TM_EINVALID);
 	ck_assert_int_eq(fd, -1);
 }
 END_TEST
@@ -604,7 +604,7 @@ START_TEST(test_fs_readers_see_whole_files)
 	pid_t pid;
 
 	ck_assert_int_eq(tm_atomic_write_at(dfd, "t.md", "t.md", c[0], len[0]),
-	                 0);
+			 0);
 	pid = fork();
 	ck_assert_int_ge(pid, 0);
 	if (pid == 0) {
@@ -612,8 +612,8 @@ START_TEST(test_fs_readers_see_whole_files)
 
 		for (i = 0; i < 500 && rc == 0; i++)
 			rc = tm_atomic_write_at(dfd, "t.md", "t.md",
-			                        c[(i + 1) % 2],
-			                        len[(i + 1) % 2]);
+						c[(i + 1) % 2],
+						len[(i + 1) % 2]);
 		free(c[0]);
 		free(c[1]);
 		_exit(rc == 0 ? 0 : 1);
@@ -623,8 +623,8 @@ START_TEST(test_fs_readers_see_whole_files)
 
 		tm_buf_clear(&b);
 		ck_assert_int_eq(tm_fs_read_at(&b, dfd, "t.md", "t.md",
-		                               TM_MAX_FILE_SIZE),
-		                 0);
+					       TM_MAX_FILE_SIZE),
+				 0);
 		for (k = 0; k < 2; k++) {
 			if (b.size == len[k] && !memcmp(b.ptr, c[k], len[k]))
 				break;
@@ -731,7 +731,7 @@ Suite *fs_suite(void)
 	tc = tcase_create("failure");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_loop_test(tc, test_fs_fault_keeps_old_content, 0,
-	                    sizeof(faults) / sizeof(*faults));
+			    sizeof(faults) / sizeof(*faults));
 	tcase_add_test(tc, test_fs_read_only_folder);
 	suite_add_tcase(s, tc);
 

@@ -26,25 +26,25 @@ static char *home; /* $HOME inside it */
 
 /* Variables through which git or libgit2 could see the caller's setup. */
 static const char *const git_env[] = {
-        "GIT_DIR",
-        "GIT_WORK_TREE",
-        "GIT_INDEX_FILE",
-        "GIT_COMMON_DIR",
-        "GIT_CEILING_DIRECTORIES",
-        "GIT_DISCOVERY_ACROSS_FILESYSTEM",
-        "GIT_OBJECT_DIRECTORY",
-        "GIT_ALTERNATE_OBJECT_DIRECTORIES",
-        "GIT_NAMESPACE",
-        "GIT_CONFIG",
-        "GIT_CONFIG_GLOBAL",
-        "GIT_CONFIG_SYSTEM",
-        "GIT_CONFIG_PARAMETERS",
-        "GIT_CONFIG_COUNT",
-        "GIT_AUTHOR_NAME",
-        "GIT_AUTHOR_EMAIL",
-        "GIT_COMMITTER_NAME",
-        "GIT_COMMITTER_EMAIL",
-        "EMAIL",
+	"GIT_DIR",
+	"GIT_WORK_TREE",
+	"GIT_INDEX_FILE",
+	"GIT_COMMON_DIR",
+	"GIT_CEILING_DIRECTORIES",
+	"GIT_DISCOVERY_ACROSS_FILESYSTEM",
+	"GIT_OBJECT_DIRECTORY",
+	"GIT_ALTERNATE_OBJECT_DIRECTORIES",
+	"GIT_NAMESPACE",
+	"GIT_CONFIG",
+	"GIT_CONFIG_GLOBAL",
+	"GIT_CONFIG_SYSTEM",
+	"GIT_CONFIG_PARAMETERS",
+	"GIT_CONFIG_COUNT",
+	"GIT_AUTHOR_NAME",
+	"GIT_AUTHOR_EMAIL",
+	"GIT_COMMITTER_NAME",
+	"GIT_COMMITTER_EMAIL",
+	"EMAIL",
 };
 
 static void setup(void)
@@ -70,7 +70,7 @@ static void setup(void)
 	 */
 	ck_assert_int_ge(git_libgit2_init(), 1);
 	git_libgit2_opts(GIT_OPT_SET_SEARCH_PATH, GIT_CONFIG_LEVEL_GLOBAL,
-	                 NULL);
+			 NULL);
 	git_libgit2_opts(GIT_OPT_SET_SEARCH_PATH, GIT_CONFIG_LEVEL_XDG, NULL);
 	git_libgit2_opts(GIT_OPT_SET_SEARCH_PATH, GIT_CONFIG_LEVEL_SYSTEM, etc);
 	free(xdg);
@@ -119,13 +119,13 @@ static tm_git *open_ok(const char *path, bool from_env)
 	tm_git *g = NULL;
 
 	ck_assert_msg(tm_git_open(&g, path, from_env) == 0, "open %s: %s", path,
-	              tm_error_last());
+		      tm_error_last());
 	ck_assert_ptr_nonnull(g);
 	return g;
 }
 
 static void assert_paths(tm_git *g, const char *workdir, const char *gitdir,
-                         const char *commondir)
+			 const char *commondir)
 {
 	if (workdir)
 		ck_assert_str_eq(tm_git_workdir(g), workdir);
@@ -285,7 +285,7 @@ static char *branch_of(const char *repo)
 	tm_git *g = open_ok(repo, false);
 
 	ck_assert_msg(tm_git_current_branch(&branch, g) == 0, "%s",
-	              tm_error_last());
+		      tm_error_last());
 	tm_git_free(g);
 	return branch;
 }
@@ -402,7 +402,7 @@ START_TEST(test_git_config_string)
 	free(v);
 	v = NULL;
 	ck_assert_int_eq(tm_git_config_string(&v, g, "threadmind.unset"),
-	                 TM_ENOTFOUND);
+			 TM_ENOTFOUND);
 	ck_assert_ptr_null(v);
 	ck_assert_ptr_nonnull(strstr(tm_error_last(), "threadmind.unset"));
 	ck_assert_int_eq(tm_git_config_string(&v, g, "nodot"), TM_EINVALID);
@@ -414,7 +414,7 @@ START_TEST(test_git_config_string)
 	free(v);
 	v = NULL;
 	ck_assert_int_eq(tm_git_config_string(&v, NULL, "threadmind.local"),
-	                 TM_ENOTFOUND);
+			 TM_ENOTFOUND);
 	ck_assert_ptr_null(v);
 	tm_git_free(g);
 	free(repo);
@@ -482,9 +482,9 @@ START_TEST(test_git_config_bool)
 		const char *value;
 		bool want;
 	} cases[] = {
-	        {"yes", true},  {"true", true}, {"on", true},     {"1", true},
-	        {"TRUE", true}, {"no", false},  {"off", false},   {"0", false},
-	        {"", false},    {"10", true},   {"false", false},
+		{"yes", true},  {"true", true}, {"on", true},     {"1", true},
+		{"TRUE", true}, {"no", false},  {"off", false},   {"0", false},
+		{"", false},    {"10", true},   {"false", false},
 	};
 	char *repo = make_repo("repo", 0);
 	char *config = tmt_join(repo, ".git/config");
@@ -504,27 +504,27 @@ START_TEST(test_git_config_bool)
 		snprintf(key, sizeof(key), "threadmind.case%zu", i);
 		b = !cases[i].want;
 		ck_assert_msg(tm_git_config_bool(&b, g, key, !cases[i].want) ==
-		                      0,
-		              "%s", tm_error_last());
+				      0,
+			      "%s", tm_error_last());
 		ck_assert_msg(b == cases[i].want, "'%s' read as %d",
-		              cases[i].value, b);
+			      cases[i].value, b);
 	}
 	b = false;
 	ck_assert_int_eq(tm_git_config_bool(&b, g, "threadmind.bare", false),
-	                 0);
+			 0);
 	ck_assert(b);
 	ck_assert_int_eq(tm_git_config_bool(&b, g, "threadmind.unset", true),
-	                 0);
+			 0);
 	ck_assert(b);
 	ck_assert_int_eq(tm_git_config_bool(&b, g, "threadmind.unset", false),
-	                 0);
+			 0);
 	ck_assert(!b);
 	b = true;
 	ck_assert_int_eq(tm_git_config_bool(&b, g, "threadmind.bad", false),
-	                 TM_EINVALID);
+			 TM_EINVALID);
 	ck_assert(b);
 	ck_assert_str_eq(tm_error_last(), "bad boolean config value 'maybe' "
-	                                  "for 'threadmind.bad'");
+					  "for 'threadmind.bad'");
 	tm_git_free(g);
 	free(config);
 	free(repo);
@@ -535,7 +535,7 @@ END_TEST
 static char *git_hash4(const char *email)
 {
 	return tmt_sh_out(
-	        "printf %%s '%s' | git hash-object --stdin | cut -c1-4", email);
+		"printf %%s '%s' | git hash-object --stdin | cut -c1-4", email);
 }
 
 static char *author(const char *name, const char *email)
@@ -543,7 +543,7 @@ static char *author(const char *name, const char *email)
 	char *id = NULL;
 
 	ck_assert_msg(tm_author_id(&id, name, email) == 0, "%s",
-	              tm_error_last());
+		      tm_error_last());
 	return id;
 }
 
@@ -564,15 +564,15 @@ static void assert_author(char *id, const char *slug, const char *email)
 START_TEST(test_git_author_id_hash)
 {
 	static const char *emails[] = {"mahmoud@example.com", "a@b",
-	                               "x.y+tag@example.org",
-	                               "someone@exämple.com"};
+				       "x.y+tag@example.org",
+				       "someone@exämple.com"};
 	size_t i;
 
 	for (i = 0; i < sizeof(emails) / sizeof(emails[0]); i++)
 		assert_author(author("Mahmoud", emails[i]), "mahmoud",
-		              emails[i]);
+			      emails[i]);
 	assert_author(author("Jean-Éric Dupont", "je@d.fr"), "jean-eric-dupont",
-	              "je@d.fr");
+		      "je@d.fr");
 }
 END_TEST
 
@@ -624,7 +624,7 @@ START_TEST(test_git_has_commit)
 	char *parent = tmt_sh_out("git -C '%s' rev-parse HEAD~1", repo);
 	char *tree = tmt_sh_out("git -C '%s' rev-parse 'HEAD^{tree}'", repo);
 	char *blob = tmt_sh_out(
-	        "printf blob | git -C '%s' hash-object -w --stdin", repo);
+		"printf blob | git -C '%s' hash-object -w --stdin", repo);
 	char upper[41], other[41];
 	tm_git *g = open_ok(repo, false);
 	size_t i;
@@ -633,12 +633,12 @@ START_TEST(test_git_has_commit)
 	ck_assert(tm_git_has_commit(g, parent));
 	for (i = 0; i < 41; i++)
 		upper[i] =
-		        (char)(head[i] >= 'a' ? head[i] - 'a' + 'A' : head[i]);
+			(char)(head[i] >= 'a' ? head[i] - 'a' + 'A' : head[i]);
 	ck_assert(tm_git_has_commit(g, upper));
 
 	/* a random 40-hex name, and HEAD with its last digit changed */
 	ck_assert(!tm_git_has_commit(
-	        g, "3f1c9a2b7d4e5f60718293a4b5c6d7e8f9012345"));
+		g, "3f1c9a2b7d4e5f60718293a4b5c6d7e8f9012345"));
 	memcpy(other, head, 41);
 	other[39] = other[39] == '0' ? '1' : '0';
 	ck_assert(!tm_git_has_commit(g, other));
@@ -667,17 +667,17 @@ START_TEST(test_git_error_message)
 	/* no libgit2 error at hand: a fixed text, never a NULL deref */
 	git_error_clear();
 	ck_assert_int_eq(tm_git_error(TM_ERROR, "cannot do %s", "it"),
-	                 TM_ERROR);
+			 TM_ERROR);
 	ck_assert_str_eq(tm_error_last(), "cannot do it: libgit2 error");
 	/* after a failing call: its message follows ours */
 	ck_assert_int_lt(git_repository_open(&repo, "/nonexistent/x"), 0);
 	ck_assert_int_eq(tm_git_error(TM_ENOTFOUND, "open '%s'", "x"),
-	                 TM_ENOTFOUND);
+			 TM_ENOTFOUND);
 	ck_assert_msg(
-	        !strncmp(tm_error_last(), "open 'x': ", 10) &&
-	                strlen(tm_error_last()) > 10 &&
-	                strcmp(tm_error_last(), "open 'x': libgit2 error"),
-	        "got '%s'", tm_error_last());
+		!strncmp(tm_error_last(), "open 'x': ", 10) &&
+			strlen(tm_error_last()) > 10 &&
+			strcmp(tm_error_last(), "open 'x': libgit2 error"),
+		"got '%s'", tm_error_last());
 }
 END_TEST
 
@@ -694,12 +694,12 @@ START_TEST(test_git_is_hex_oid)
 	ck_assert(!tm_git_is_hex_oid(sha256, 64));
 	ck_assert(!tm_git_is_hex_oid(NULL, 40));
 	ck_assert(!tm_git_is_hex_oid("0123456789abcdef0123456789abcdef0123456g",
-	                             40));
+				     40));
 	ck_assert(!tm_git_is_hex_oid("0123456789abcdef 123456789abcdef01234567",
-	                             40));
+				     40));
 	/* the length counts, not the NUL */
 	ck_assert(tm_git_is_hex_oid(
-	        "0123456789abcdef0123456789abcdef01234567xyz", 40));
+		"0123456789abcdef0123456789abcdef01234567xyz", 40));
 }
 END_TEST
 

@@ -46,7 +46,7 @@ static void setup(void)
 	free(home);
 	repo = tmt_join(tmp, "repo");
 	tmt_sh(GIT "init -q '%s' && " GIT "-C '%s' commit -q --allow-empty "
-	           "-m first",
+		   "-m first",
 	       repo, repo);
 	store = NULL;
 	tm_hook_budget_start(&budget, TM_HOOK_BUDGET);
@@ -66,7 +66,7 @@ static void init_store(void)
 {
 	ck_assert_int_eq(tm_store_init(&store, repo, "App", NULL), 0);
 	tmt_sh(GIT "-C '%s' add .threadmind && " GIT "-C '%s' commit -q -m "
-	           "store",
+		   "store",
 	       repo, repo);
 }
 
@@ -79,7 +79,7 @@ static void reopen(void)
 }
 
 static void new_thread(const char *title, const char *branch,
-                       const char *commit)
+		       const char *commit)
 {
 	tm_new_thread_options o = TM_NEW_THREAD_OPTIONS_INIT;
 
@@ -209,7 +209,7 @@ START_TEST(test_hooks_lock_wait_is_bounded)
 	ck_assert_int_eq(tm_hook_lock(&lk, store, &budget), TM_ELOCKED);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	waited = (double)(t1.tv_sec - t0.tv_sec) +
-	         (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+		 (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
 	ck_assert_msg(waited >= 0.15 && waited < 0.8, "waited %.2f s", waited);
 	/* a longer timeout is cut to TM_HOOK_LOCK_WAIT_MAX */
 	tmt_sh("git -C '%s' config threadmind.lockTimeout 30", repo);
@@ -218,7 +218,7 @@ START_TEST(test_hooks_lock_wait_is_bounded)
 	ck_assert_int_eq(tm_hook_lock(&lk, store, &budget), TM_ELOCKED);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	waited = (double)(t1.tv_sec - t0.tv_sec) +
-	         (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+		 (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
 	ck_assert_msg(waited >= 0.9 && waited < 1.6, "waited %.2f s", waited);
 	/* free: taken at once */
 	tmt_sh("rm -r '%s/.lock'", tm_store_dir(store));
@@ -271,7 +271,7 @@ START_TEST(test_hooks_follow_branch_records_without_switching)
 	init_store();
 	/* main is active but branchThreads has no entry for main */
 	put("config.json", "{\"activeProjectId\": \"app\", "
-	                   "\"activeThreadId\": \"main\"}\n");
+			   "\"activeThreadId\": \"main\"}\n");
 	assert_str(branch_thread("main"), NULL);
 	reopen();
 	ck_assert_int_eq(tm_hook_follow_branch(&f, store, "app", &budget), 0);
@@ -309,7 +309,7 @@ START_TEST(test_hooks_follow_branch_gives_up)
 	reopen();
 	put(".lock/busy", "x");
 	ck_assert_int_eq(tm_hook_follow_branch(&f, store, "app", &budget),
-	                 TM_ELOCKED);
+			 TM_ELOCKED);
 	ck_assert_ptr_null(f.id);
 	ck_assert(!f.switched);
 	tm_hook_follow_clear(&f);
@@ -328,14 +328,14 @@ START_TEST(test_hooks_record_branch_thread)
 	set_active("app", "auth-ui");
 	reopen();
 	ck_assert_int_eq(
-	        tm_hook_record_branch_thread(&recorded, store, "app", &budget),
-	        0);
+		tm_hook_record_branch_thread(&recorded, store, "app", &budget),
+		0);
 	ck_assert(recorded);
 	assert_str(branch_thread("main"), "auth-ui");
 	/* already there: nothing written */
 	ck_assert_int_eq(
-	        tm_hook_record_branch_thread(&recorded, store, "app", &budget),
-	        0);
+		tm_hook_record_branch_thread(&recorded, store, "app", &budget),
+		0);
 	ck_assert(!recorded);
 }
 END_TEST
@@ -350,22 +350,22 @@ START_TEST(test_hooks_record_branch_thread_skips)
 	/* the active thread of another project */
 	set_active("other", "auth-ui");
 	ck_assert_int_eq(
-	        tm_hook_record_branch_thread(&recorded, store, "app", &budget),
-	        0);
+		tm_hook_record_branch_thread(&recorded, store, "app", &budget),
+		0);
 	ck_assert(!recorded);
 	/* an active thread whose file is gone */
 	set_active("app", "gone");
 	ck_assert_int_eq(
-	        tm_hook_record_branch_thread(&recorded, store, "app", &budget),
-	        0);
+		tm_hook_record_branch_thread(&recorded, store, "app", &budget),
+		0);
 	ck_assert(!recorded);
 	assert_str(branch_thread("main"), "main");
 	/* past the budget before the lock: an error, nothing written */
 	set_active("app", "auth-ui");
 	spend(&spent);
 	ck_assert_int_eq(
-	        tm_hook_record_branch_thread(&recorded, store, "app", &spent),
-	        TM_ELOCKED);
+		tm_hook_record_branch_thread(&recorded, store, "app", &spent),
+		TM_ELOCKED);
 	ck_assert(!recorded);
 	assert_str(branch_thread("main"), "main");
 }
@@ -437,13 +437,13 @@ START_TEST(test_hooks_rewrites_parse)
 {
 	tm_hook_rewrites r;
 	const char *in = OLD2 " " NEW2 "\n"
-	                      "garbage line\n" OLD1 " " NEW1 " extra\n"
-	                      "ABCDEF1111111111111111111111111111111111 " NEW1
-	                      "\n" OLD1 "\n"
-	                      "ffffffffffffffffffffffffffffffffffffffffffffff"
-	                      "ffffffffffffffffff "
-	                      "cccccccccccccccccccccccccccccccccccccccccccccc"
-	                      "cccccccccccccccccc";
+			      "garbage line\n" OLD1 " " NEW1 " extra\n"
+			      "ABCDEF1111111111111111111111111111111111 " NEW1
+			      "\n" OLD1 "\n"
+			      "ffffffffffffffffffffffffffffffffffffffffffffff"
+			      "ffffffffffffffffff "
+			      "cccccccccccccccccccccccccccccccccccccccccccccc"
+			      "cccccccccccccccccc";
 
 	tm_hook_rewrites_parse(&r, in);
 	/* sorted by old id; upper case, one-word and bad lines skipped */
@@ -457,16 +457,16 @@ START_TEST(test_hooks_rewrites_parse)
 	/* found whatever the case of the commit field */
 	ck_assert_ptr_eq(tm_hook_rewrites_find(&r, OLD2), &r.items[1]);
 	ck_assert_ptr_eq(tm_hook_rewrites_find(
-	                         &r, "ffffffffffffffffffffffffffffffffffffffff"
-	                             "ffffffffffffffffffffffff"),
-	                 &r.items[2]);
+				 &r, "ffffffffffffffffffffffffffffffffffffffff"
+				     "ffffffffffffffffffffffff"),
+			 &r.items[2]);
 	ck_assert_ptr_null(tm_hook_rewrites_find(&r, NEW1));
 	ck_assert_ptr_null(tm_hook_rewrites_find(&r, NULL));
 	tm_hook_rewrites_clear(&r);
 	tm_hook_rewrites_parse(&r, OLD1 " " NEW1);
 	ck_assert_uint_eq(r.n, 1);
 	ck_assert_ptr_nonnull(tm_hook_rewrites_find(
-	        &r, "0123456789ABCDEF0123456789ABCDEF01234567"));
+		&r, "0123456789ABCDEF0123456789ABCDEF01234567"));
 	tm_hook_rewrites_clear(&r);
 	tm_hook_rewrites_parse(&r, "");
 	ck_assert_uint_eq(r.n, 0);
@@ -480,10 +480,10 @@ START_TEST(test_hooks_rewrites_find_ignores_case)
 	tm_hook_rewrites r;
 
 	tm_hook_rewrites_parse(
-	        &r, "abcdef1111111111111111111111111111111111 " NEW1 "\n");
+		&r, "abcdef1111111111111111111111111111111111 " NEW1 "\n");
 	ck_assert_uint_eq(r.n, 1);
 	ck_assert_ptr_nonnull(tm_hook_rewrites_find(
-	        &r, "ABCDEF1111111111111111111111111111111111"));
+		&r, "ABCDEF1111111111111111111111111111111111"));
 	tm_hook_rewrites_clear(&r);
 }
 END_TEST
@@ -512,7 +512,7 @@ START_TEST(test_hooks_rewrite_commits_suggests_touch)
 	tm_hook_rewrites_parse(&r, OLD1 " " NEW1 "\n" OLD2 " " NEW2 "\n");
 	reopen();
 	ck_assert_int_eq(
-	        tm_hook_rewrite_commits(&res, store, "app", &r, &budget), 0);
+		tm_hook_rewrite_commits(&res, store, "app", &r, &budget), 0);
 	ck_assert(!res.rewrite);
 	ck_assert_uint_eq(res.anchored.n, 2);
 	ck_assert_str_eq(res.anchored.items[0], "anchored");
@@ -539,14 +539,14 @@ START_TEST(test_hooks_rewrite_commits_rewrites)
 	path = tmt_join(tm_store_dir(store), "threads/app/anchored.md");
 	before = tmt_read_file(path, NULL);
 	ck_assert_int_eq(
-	        tm_hook_rewrite_commits(&res, store, "app", &r, &budget), 0);
+		tm_hook_rewrite_commits(&res, store, "app", &r, &budget), 0);
 	ck_assert(res.rewrite);
 	ck_assert_uint_eq(res.anchored.n, 1);
 	ck_assert_uint_eq(res.rewritten.n, 1);
 	ck_assert_str_eq(res.rewritten.items[0], "anchored");
 	assert_str(commit_of("anchored"), NEW1);
 	assert_str(commit_of("free"),
-	           "cccccccccccccccccccccccccccccccccccccccc");
+		   "cccccccccccccccccccccccccccccccccccccccc");
 	/* only the commit line changed */
 	after = tmt_read_file(path, NULL);
 	ck_assert_ptr_nonnull(strstr(before, "commit: " OLD1 "\n"));
@@ -555,7 +555,7 @@ START_TEST(test_hooks_rewrite_commits_rewrites)
 	tm_hook_rewrite_result_clear(&res);
 	/* already rewritten: nothing anchored any more */
 	ck_assert_int_eq(
-	        tm_hook_rewrite_commits(&res, store, "app", &r, &budget), 0);
+		tm_hook_rewrite_commits(&res, store, "app", &r, &budget), 0);
 	ck_assert_uint_eq(res.anchored.n, 0);
 	tm_hook_rewrite_result_clear(&res);
 	tm_hook_rewrites_clear(&r);
@@ -579,8 +579,8 @@ START_TEST(test_hooks_rewrite_commits_lock_busy)
 	reopen();
 	put(".lock/busy", "x");
 	ck_assert_int_eq(
-	        tm_hook_rewrite_commits(&res, store, "app", &r, &budget),
-	        TM_ELOCKED);
+		tm_hook_rewrite_commits(&res, store, "app", &r, &budget),
+		TM_ELOCKED);
 	ck_assert_uint_eq(res.rewritten.n, 0);
 	assert_str(commit_of("anchored"), OLD1);
 	tm_hook_rewrite_result_clear(&res);

@@ -26,10 +26,10 @@
 static char *tmp;
 
 static const char *const git_env[] = {
-        "GIT_DIR",           "GIT_WORK_TREE",           "GIT_INDEX_FILE",
-        "GIT_COMMON_DIR",    "GIT_CEILING_DIRECTORIES", "GIT_CONFIG",
-        "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM",       "GIT_CONFIG_PARAMETERS",
-        "GIT_CONFIG_COUNT",
+	"GIT_DIR",           "GIT_WORK_TREE",           "GIT_INDEX_FILE",
+	"GIT_COMMON_DIR",    "GIT_CEILING_DIRECTORIES", "GIT_CONFIG",
+	"GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM",       "GIT_CONFIG_PARAMETERS",
+	"GIT_CONFIG_COUNT",
 };
 
 static void setup(void)
@@ -49,7 +49,7 @@ static void setup(void)
 	/* libgit2 read HOME when it was initialised: have it look again. */
 	ck_assert_int_ge(git_libgit2_init(), 1);
 	git_libgit2_opts(GIT_OPT_SET_SEARCH_PATH, GIT_CONFIG_LEVEL_GLOBAL,
-	                 NULL);
+			 NULL);
 	git_libgit2_opts(GIT_OPT_SET_SEARCH_PATH, GIT_CONFIG_LEVEL_XDG, NULL);
 	git_libgit2_opts(GIT_OPT_SET_SEARCH_PATH, GIT_CONFIG_LEVEL_SYSTEM, tmp);
 	free(home);
@@ -129,11 +129,11 @@ static char *fake_binary(int status)
 	tmt_mkdirs(bin);
 	exe = tmt_join(bin, "git-threadmind");
 	script = format("#!/bin/sh\n"
-	                "echo \"args: $*\" >>'%s/calls'\n"
-	                "if [ \"$2\" = post-rewrite ]; then cat >>'%s/calls'; "
-	                "fi\n"
-	                "exit %d\n",
-	                tmp, tmp, status);
+			"echo \"args: $*\" >>'%s/calls'\n"
+			"if [ \"$2\" = post-rewrite ]; then cat >>'%s/calls'; "
+			"fi\n"
+			"exit %d\n",
+			tmp, tmp, status);
 	write_mode(exe, script, 0755);
 	path = format("%s:/usr/bin:/bin", bin);
 	free(script);
@@ -159,11 +159,11 @@ START_TEST(test_install_stub_matches_hooks_dir)
 
 		tm_install_stub(&stub, name);
 		ck_assert_msg(len == stub.size && !memcmp(file, stub.ptr, len),
-		              "hooks/%s differs from tm_install_stub", name);
+			      "hooks/%s differs from tm_install_stub", name);
 		ck_assert(tm_install_is_stub(file, len, name));
 		ck_assert_int_eq(stat(path, &st), 0);
 		ck_assert_msg(st.st_mode & S_IXUSR,
-		              "hooks/%s is not executable", name);
+			      "hooks/%s is not executable", name);
 		tm_buf_release(&stub);
 		free(file);
 		free(path);
@@ -199,9 +199,9 @@ START_TEST(test_install_stub_never_fails)
 	write_mode(hook, tm_buf_cstr(&stub), 0755);
 	/* without git-threadmind on PATH: silent, exit 0 */
 	ck_assert_int_eq(run("cd '%s' && PATH=/nonexistent '%s' a b 1 "
-	                     ">out 2>&1 && test ! -s out",
-	                     tmp, hook),
-	                 0);
+			     ">out 2>&1 && test ! -s out",
+			     tmp, hook),
+			 0);
 	/* with one that fails: still exit 0, and it got the arguments */
 	path = fake_binary(3);
 	ck_assert_int_eq(run("PATH='%s' '%s' old new 1", path, hook), 0);
@@ -221,34 +221,34 @@ END_TEST
 START_TEST(test_install_shell_detection)
 {
 	static const char *const yes[] = {
-	        "#!/bin/sh\necho hi\n",
-	        "#!/bin/bash -e\n",
-	        "#! /usr/bin/dash\n",
-	        "#!/usr/bin/env bash\n",
-	        "#!/usr/bin/env -S zsh -f\n",
-	        "#!/usr/bin/env LC_ALL=C ksh\n",
-	        "#!/bin/sh\r\necho crlf\r\n",
-	        "echo no shebang\n",
-	        "",
+		"#!/bin/sh\necho hi\n",
+		"#!/bin/bash -e\n",
+		"#! /usr/bin/dash\n",
+		"#!/usr/bin/env bash\n",
+		"#!/usr/bin/env -S zsh -f\n",
+		"#!/usr/bin/env LC_ALL=C ksh\n",
+		"#!/bin/sh\r\necho crlf\r\n",
+		"echo no shebang\n",
+		"",
 	};
 	static const char *const no[] = {
-	        "#!/usr/bin/env python3\nprint(1)\n",
-	        "#!/usr/bin/perl\n",
-	        "#!/bin/shell\n",
-	        "#!\n",
-	        "#!/usr/bin/env\n",
+		"#!/usr/bin/env python3\nprint(1)\n",
+		"#!/usr/bin/perl\n",
+		"#!/bin/shell\n",
+		"#!\n",
+		"#!/usr/bin/env\n",
 	};
 	size_t i;
 
 	for (i = 0; i < sizeof(yes) / sizeof(*yes); i++)
 		ck_assert_msg(tm_install_is_shell(yes[i], strlen(yes[i])),
-		              "should be a shell script: %s", yes[i]);
+			      "should be a shell script: %s", yes[i]);
 	for (i = 0; i < sizeof(no) / sizeof(*no); i++)
 		ck_assert_msg(!tm_install_is_shell(no[i], strlen(no[i])),
-		              "should not be a shell script: %s", no[i]);
+			      "should not be a shell script: %s", no[i]);
 	ck_assert(!tm_install_is_shell("\x7f"
-	                               "ELF\x02\x01",
-	                               6));
+				       "ELF\x02\x01",
+				       6));
 	ck_assert(!tm_install_is_shell("echo a\0b\n", 9));
 }
 END_TEST
@@ -264,11 +264,11 @@ START_TEST(test_install_insert_above_final_exit)
 	ck_assert_ptr_nonnull(begin);
 	ck_assert_ptr_nonnull(end);
 	ck_assert(!strncmp(out, "#!/bin/sh\necho hi\n" TM_INSTALL_BEGIN "\n",
-	                   strlen("#!/bin/sh\necho hi\n") +
-	                           strlen(TM_INSTALL_BEGIN) + 1));
+			   strlen("#!/bin/sh\necho hi\n") +
+				   strlen(TM_INSTALL_BEGIN) + 1));
 	ck_assert_str_eq(end, TM_INSTALL_END "\nexit 0\n");
 	ck_assert_ptr_nonnull(strstr(out, "git-threadmind hook post-commit "
-	                                  "\"$@\" || :\n"));
+					  "\"$@\" || :\n"));
 	/* above an exit, the status is the exit's own: nothing saved */
 	ck_assert_ptr_null(strstr(out, "threadmind_status"));
 	free(out);
@@ -278,16 +278,16 @@ END_TEST
 START_TEST(test_install_insert_above_final_exec)
 {
 	const char *in = "#!/bin/sh\nset -e\nexec some-tool \\\n"
-	                 "\t--flag \"$@\"\n\n# the end\n";
+			 "\t--flag \"$@\"\n\n# the end\n";
 	char *out = insert(in, "post-merge");
 	const char *end = strstr(out, TM_INSTALL_END "\n");
 
 	ck_assert_ptr_nonnull(end);
 	/* above the first line of the continued exec command */
 	ck_assert_str_eq(end + strlen(TM_INSTALL_END "\n"),
-	                 "exec some-tool \\\n\t--flag \"$@\"\n\n# the end\n");
+			 "exec some-tool \\\n\t--flag \"$@\"\n\n# the end\n");
 	ck_assert(!strncmp(out, "#!/bin/sh\nset -e\n" TM_INSTALL_BEGIN,
-	                   strlen("#!/bin/sh\nset -e\n" TM_INSTALL_BEGIN)));
+			   strlen("#!/bin/sh\nset -e\n" TM_INSTALL_BEGIN)));
 	free(out);
 }
 END_TEST
@@ -296,18 +296,18 @@ START_TEST(test_install_insert_appends_keeping_status)
 {
 	char *hook = tmt_join(tmp, "hook"), *path = fake_binary(0);
 	char *out = insert("#!/bin/sh\necho mine >\"$MARK\"\nfalse\n",
-	                   "post-checkout");
+			   "post-checkout");
 	char *calls = tmt_join(tmp, "calls"), *mark = tmt_join(tmp, "mark");
 	char *got;
 
 	ck_assert(
-	        !strncmp(out, "#!/bin/sh\necho mine >\"$MARK\"\nfalse\n", 35));
+		!strncmp(out, "#!/bin/sh\necho mine >\"$MARK\"\nfalse\n", 35));
 	ck_assert_ptr_nonnull(strstr(out, "threadmind_status=$?"));
 	write_mode(hook, out, 0755);
 	/* the user's last command failed: the hook still exits 1, after
 	 * running our call */
 	ck_assert_int_eq(
-	        run("PATH='%s' MARK='%s' sh '%s' a b 1", path, mark, hook), 1);
+		run("PATH='%s' MARK='%s' sh '%s' a b 1", path, mark, hook), 1);
 	got = tmt_read_file(calls, NULL);
 	ck_assert_str_eq(got, "args: hook post-checkout a b 1\n");
 	free(got);
@@ -356,10 +356,10 @@ END_TEST
 START_TEST(test_install_insert_is_idempotent)
 {
 	static const char *const inputs[] = {
-	        "#!/bin/sh\nexit 0\n",
-	        "#!/bin/sh\necho hi\n",
-	        "#!/bin/sh\necho hi",
-	        "",
+		"#!/bin/sh\nexit 0\n",
+		"#!/bin/sh\necho hi\n",
+		"#!/bin/sh\necho hi",
+		"",
 	};
 	size_t i;
 
@@ -378,20 +378,20 @@ END_TEST
 START_TEST(test_install_remove_restores_bytes)
 {
 	static const char *const inputs[] = {
-	        "",
-	        "\n",
-	        "#!/bin/sh\n",
-	        "#!/bin/sh",
-	        "#!/bin/bash\n# only comments\n\n",
-	        "#!/bin/sh\necho a\nexit 0\n",
-	        "#!/bin/sh\necho a\nexit 0",
-	        "#!/bin/sh\nexec foo \\\n  bar\n# trailing\n\n\n",
-	        "echo no shebang\r\nexit 3\r\n",
-	        "#!/bin/sh\r\necho crlf without end",
-	        "#!/bin/sh\nif x; then\n  exit 1\nfi\necho last\n",
-	        "#!/bin/sh\n\texit\n",
-	        "#!/bin/sh\nexit 0 # done\n",
-	        "#!/bin/sh\nexiting=1\n",
+		"",
+		"\n",
+		"#!/bin/sh\n",
+		"#!/bin/sh",
+		"#!/bin/bash\n# only comments\n\n",
+		"#!/bin/sh\necho a\nexit 0\n",
+		"#!/bin/sh\necho a\nexit 0",
+		"#!/bin/sh\nexec foo \\\n  bar\n# trailing\n\n\n",
+		"echo no shebang\r\nexit 3\r\n",
+		"#!/bin/sh\r\necho crlf without end",
+		"#!/bin/sh\nif x; then\n  exit 1\nfi\necho last\n",
+		"#!/bin/sh\n\texit\n",
+		"#!/bin/sh\nexit 0 # done\n",
+		"#!/bin/sh\nexiting=1\n",
 	};
 	size_t i, k;
 
@@ -401,8 +401,8 @@ START_TEST(test_install_remove_restores_bytes)
 			char *back = removed(in);
 
 			ck_assert_msg(!strcmp(back, inputs[i]),
-			              "input %zu (%s) came back as '%s'", i,
-			              tm_install_hook_names[k], back);
+				      "input %zu (%s) came back as '%s'", i,
+				      tm_install_hook_names[k], back);
 			ck_assert(!tm_install_has_block(back, strlen(back)));
 			free(in);
 			free(back);
@@ -429,7 +429,7 @@ END_TEST
 START_TEST(test_install_remove_several_and_broken)
 {
 	const char *two = "a\n" TM_INSTALL_BEGIN "\nx\n" TM_INSTALL_END
-	                  "\nb\n" TM_INSTALL_BEGIN "\n" TM_INSTALL_END "\nc\n";
+			  "\nb\n" TM_INSTALL_BEGIN "\n" TM_INSTALL_END "\nc\n";
 	const char *broken = "a\n" TM_INSTALL_BEGIN "\nx\n";
 	tm_buf out = TM_BUF_INIT;
 	char *back = removed(two);
@@ -437,13 +437,13 @@ START_TEST(test_install_remove_several_and_broken)
 	ck_assert_str_eq(back, "a\nb\nc\n");
 	tm_buf_puts(&out, "kept");
 	ck_assert_int_eq(tm_install_remove(&out, broken, strlen(broken)),
-	                 TM_EPARSE);
+			 TM_EPARSE);
 	ck_assert_str_eq(tm_buf_cstr(&out), "kept");
 	ck_assert_ptr_nonnull(strstr(tm_error_last(), TM_INSTALL_END));
 	tm_buf_clear(&out);
 	ck_assert_int_eq(
-	        tm_install_insert(&out, broken, strlen(broken), "post-commit"),
-	        TM_EPARSE);
+		tm_install_insert(&out, broken, strlen(broken), "post-commit"),
+		TM_EPARSE);
 	free(back);
 	tm_buf_release(&out);
 }
@@ -481,20 +481,20 @@ START_TEST(test_install_rewrite_block_gives_stdin_back)
 
 	write_mode(hook, out, 0755);
 	ck_assert_int_eq(run("printf '%s' | PATH='%s' SEEN='%s' sh '%s' "
-	                     "amend",
-	                     list, path, seen, hook),
-	                 0);
+			     "amend",
+			     list, path, seen, hook),
+			 0);
 	got = tmt_read_file(calls, NULL);
 	ck_assert_str_eq(got, "args: hook post-rewrite amend\n1111 2222\n"
-	                      "3333 4444\n");
+			      "3333 4444\n");
 	free(got);
 	got = tmt_read_file(seen, NULL);
 	ck_assert_str_eq(got, list);
 	free(got);
 	/* an empty list stays empty for the user's script */
 	ck_assert_int_eq(run("PATH='%s' SEEN='%s' sh '%s' rebase </dev/null",
-	                     path, seen, hook),
-	                 0);
+			     path, seen, hook),
+			 0);
 	got = tmt_read_file(seen, NULL);
 	ck_assert_str_eq(got, "");
 	free(got);
@@ -516,27 +516,27 @@ START_TEST(test_install_attributes_add)
 
 	ck_assert(tm_install_attributes_add(&out, "", 0));
 	ck_assert_str_eq(tm_buf_cstr(&out), TM_INSTALL_ATTR_THREADS
-	                 "\n" TM_INSTALL_ATTR_PROJECTS "\n");
+			 "\n" TM_INSTALL_ATTR_PROJECTS "\n");
 	tm_buf_clear(&out);
 	ck_assert(tm_install_attributes_add(&out, mine, strlen(mine)));
 	ck_assert_str_eq(tm_buf_cstr(&out),
-	                 "*.png binary\n" TM_INSTALL_ATTR_THREADS
-	                 "\n" TM_INSTALL_ATTR_PROJECTS "\n");
+			 "*.png binary\n" TM_INSTALL_ATTR_THREADS
+			 "\n" TM_INSTALL_ATTR_PROJECTS "\n");
 	tm_buf_clear(&out);
 	ck_assert(tm_install_attributes_add(&out, "x y", 3));
 	ck_assert_str_eq(tm_buf_cstr(&out), "x y\n" TM_INSTALL_ATTR_THREADS
-	                                    "\n" TM_INSTALL_ATTR_PROJECTS "\n");
+					    "\n" TM_INSTALL_ATTR_PROJECTS "\n");
 	tm_buf_clear(&out);
 	/* a line setting merge=threadmind among others counts */
 	ck_assert(tm_install_attributes_add(&out, has, strlen(has)));
 	ck_assert_str_eq(tm_buf_cstr(&out),
-	                 "projects/*.json  -diff "
-	                 "merge=threadmind\n" TM_INSTALL_ATTR_THREADS "\n");
+			 "projects/*.json  -diff "
+			 "merge=threadmind\n" TM_INSTALL_ATTR_THREADS "\n");
 	{
 		char *again = tm_buf_detach(&out);
 
 		ck_assert(
-		        !tm_install_attributes_add(&out, again, strlen(again)));
+			!tm_install_attributes_add(&out, again, strlen(again)));
 		ck_assert_str_eq(tm_buf_cstr(&out), again);
 		free(again);
 	}
@@ -547,15 +547,15 @@ END_TEST
 START_TEST(test_install_attributes_remove)
 {
 	const char *in = "*.png binary\r\n" TM_INSTALL_ATTR_THREADS "\r\n"
-	                 "projects/*.json merge=threadmind -diff\r\n"
-	                 "projects/*.json\tmerge=threadmind\r\n";
+			 "projects/*.json merge=threadmind -diff\r\n"
+			 "projects/*.json\tmerge=threadmind\r\n";
 	tm_buf out = TM_BUF_INIT;
 
 	ck_assert(tm_install_attributes_remove(&out, in, strlen(in)));
 	/* only the exact lines go; others setting more stay */
 	ck_assert_str_eq(tm_buf_cstr(&out),
-	                 "*.png binary\r\nprojects/*.json merge=threadmind "
-	                 "-diff\r\n");
+			 "*.png binary\r\nprojects/*.json merge=threadmind "
+			 "-diff\r\n");
 	tm_buf_clear(&out);
 	ck_assert(!tm_install_attributes_remove(&out, "a b\n", 4));
 	ck_assert_str_eq(tm_buf_cstr(&out), "a b\n");
@@ -571,17 +571,17 @@ START_TEST(test_install_config_drop_section)
 		const char *in, *out;
 		bool dropped;
 	} cases[] = {
-	        {"[core]\n\tbare = false\n[merge \"threadmind\"]\n",
-	         "[core]\n\tbare = false\n", true},
-	        {"[merge \"threadmind\"]\n\n[user]\n\tname = x\n",
-	         "\n[user]\n\tname = x\n", true},
-	        {"[Merge \"threadmind\"]  \n", "", true},
-	        {"[merge \"threadmind\"]\n\tname = x\n",
-	         "[merge \"threadmind\"]\n\tname = x\n", false},
-	        {"[merge \"threadmind\"]\n# mine\n",
-	         "[merge \"threadmind\"]\n# mine\n", false},
-	        {"[merge \"other\"]\n", "[merge \"other\"]\n", false},
-	        {"[merge \"ThreadMind\"]\n", "[merge \"ThreadMind\"]\n", false},
+		{"[core]\n\tbare = false\n[merge \"threadmind\"]\n",
+		 "[core]\n\tbare = false\n", true},
+		{"[merge \"threadmind\"]\n\n[user]\n\tname = x\n",
+		 "\n[user]\n\tname = x\n", true},
+		{"[Merge \"threadmind\"]  \n", "", true},
+		{"[merge \"threadmind\"]\n\tname = x\n",
+		 "[merge \"threadmind\"]\n\tname = x\n", false},
+		{"[merge \"threadmind\"]\n# mine\n",
+		 "[merge \"threadmind\"]\n# mine\n", false},
+		{"[merge \"other\"]\n", "[merge \"other\"]\n", false},
+		{"[merge \"ThreadMind\"]\n", "[merge \"ThreadMind\"]\n", false},
 	};
 	tm_buf out = TM_BUF_INIT;
 	size_t i;
@@ -589,9 +589,9 @@ START_TEST(test_install_config_drop_section)
 	for (i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
 		tm_buf_clear(&out);
 		ck_assert_int_eq(
-		        tm_install_config_drop_section(&out, cases[i].in,
-		                                       strlen(cases[i].in)),
-		        cases[i].dropped);
+			tm_install_config_drop_section(&out, cases[i].in,
+						       strlen(cases[i].in)),
+			cases[i].dropped);
 		ck_assert_str_eq(tm_buf_cstr(&out), cases[i].out);
 	}
 	tm_buf_release(&out);
@@ -605,53 +605,53 @@ START_TEST(test_install_hooks_path)
 	char *p = NULL;
 
 	ck_assert_int_eq(tm_install_hooks_path(&p, NULL, "/w/", "/w/.git/",
-	                                       "/w/.git/", "/h"),
-	                 0);
+					       "/w/.git/", "/h"),
+			 0);
 	ck_assert_str_eq(p, "/w/.git/hooks");
 	free(p);
 	/* a linked worktree: the common dir's hooks */
 	ck_assert_int_eq(tm_install_hooks_path(&p, "", "/l/",
-	                                       "/w/.git/worktrees/l/",
-	                                       "/w/.git/", NULL),
-	                 0);
+					       "/w/.git/worktrees/l/",
+					       "/w/.git/", NULL),
+			 0);
 	ck_assert_str_eq(p, "/w/.git/hooks");
 	free(p);
 	ck_assert_int_eq(tm_install_hooks_path(&p, "tools/hooks/", "/w/",
-	                                       "/w/.git/", "/w/.git/", NULL),
-	                 0);
+					       "/w/.git/", "/w/.git/", NULL),
+			 0);
 	ck_assert_str_eq(p, "/w/tools/hooks");
 	free(p);
 	ck_assert_int_eq(tm_install_hooks_path(&p, "hooks", NULL, "/b.git/",
-	                                       "/b.git/", NULL),
-	                 0);
+					       "/b.git/", NULL),
+			 0);
 	ck_assert_str_eq(p, "/b.git/hooks");
 	free(p);
 	ck_assert_int_eq(tm_install_hooks_path(&p, "/abs/h", "/w/", "/w/.git/",
-	                                       "/w/.git/", NULL),
-	                 0);
+					       "/w/.git/", NULL),
+			 0);
 	ck_assert_str_eq(p, "/abs/h");
 	free(p);
 	ck_assert_int_eq(tm_install_hooks_path(&p, "~/githooks", "/w/",
-	                                       "/w/.git/", "/w/.git/",
-	                                       "/home/me/"),
-	                 0);
+					       "/w/.git/", "/w/.git/",
+					       "/home/me/"),
+			 0);
 	ck_assert_str_eq(p, "/home/me/githooks");
 	free(p);
 	p = NULL;
 	ck_assert_int_eq(tm_install_hooks_path(&p, "~/githooks", "/w/",
-	                                       "/w/.git/", "/w/.git/", NULL),
-	                 TM_EINVALID);
+					       "/w/.git/", "/w/.git/", NULL),
+			 TM_EINVALID);
 	ck_assert_ptr_null(p);
 	ck_assert_int_eq(tm_install_hooks_path(&p, "~root/h", "/w/", "/w/.git/",
-	                                       "/w/.git/", NULL),
-	                 0);
+					       "/w/.git/", NULL),
+			 0);
 	{
 		struct passwd *pw = getpwnam("root");
 		char *want;
 
 		ck_assert_ptr_nonnull(pw);
 		want = format("%s/h",
-		              strcmp(pw->pw_dir, "/") ? pw->pw_dir : "");
+			      strcmp(pw->pw_dir, "/") ? pw->pw_dir : "");
 		ck_assert_str_eq(p, want);
 		free(want);
 	}
@@ -677,7 +677,7 @@ static void repo_open(struct repo *r)
 	tmt_mkdirs(r->store);
 	/* git may or may not ship sample hooks: start from none */
 	ck_assert_int_eq(run("rm -rf '%s' && mkdir '%s'", r->hooks, r->hooks),
-	                 0);
+			 0);
 	ck_assert_int_eq(tm_git_open(&r->g, r->dir, false), 0);
 }
 
@@ -752,7 +752,7 @@ START_TEST(test_install_plan_fresh_then_nothing)
 	p = tmt_join(r.store, ".gitattributes");
 	attrs = tmt_read_file(p, NULL);
 	ck_assert_str_eq(attrs, TM_INSTALL_ATTR_THREADS
-	                 "\n" TM_INSTALL_ATTR_PROJECTS "\n");
+			 "\n" TM_INSTALL_ATTR_PROJECTS "\n");
 	free(attrs);
 	free(p);
 	v = config(&r, TM_INSTALL_DRIVER_KEY);
@@ -830,7 +830,7 @@ START_TEST(test_install_plan_only_block_left_is_deleted)
 END_TEST
 
 static const tm_install_step *find_step(const tm_install_plan *plan,
-                                        const char *name)
+					const char *name)
 {
 	size_t i;
 
@@ -852,9 +852,9 @@ START_TEST(test_install_plan_refuses_what_it_cannot_change)
 		mode_t mode;
 		const char *why;
 	} cases[] = {
-	        {"post-commit", "#!/usr/bin/env python3\nprint(1)\n", 0755,
-	         "not a shell script"},
-	        {"post-merge", "#!/bin/sh\necho off\n", 0644, "not executable"},
+		{"post-commit", "#!/usr/bin/env python3\nprint(1)\n", 0755,
+		 "not a shell script"},
+		{"post-merge", "#!/bin/sh\necho off\n", 0644, "not executable"},
 	};
 	tm_install_plan plan = TM_INSTALL_PLAN_INIT;
 	const tm_install_step *st;
@@ -905,7 +905,7 @@ END_TEST
 START_TEST(test_install_plan_hand_made_call_left_alone)
 {
 	const char *hand = "#!/usr/bin/env python3\n"
-	                   "import subprocess  # git-threadmind hook\n";
+			   "import subprocess  # git-threadmind hook\n";
 	tm_install_options opts = TM_INSTALL_OPTIONS_INIT;
 	tm_install_plan plan = TM_INSTALL_PLAN_INIT;
 	const tm_install_step *st;
@@ -946,7 +946,7 @@ START_TEST(test_install_plan_hooks_path)
 
 	repo_open(&r);
 	ck_assert_int_eq(
-	        run("git -C '%s' config core.hooksPath my/hooks", r.dir), 0);
+		run("git -C '%s' config core.hooksPath my/hooks", r.dir), 0);
 	ck_assert_uint_eq(do_install(&r, false, false), 7);
 	p = tmt_join(r.dir, "my/hooks/post-checkout");
 	ck_assert_int_eq(access(p, X_OK), 0);
@@ -985,7 +985,7 @@ START_TEST(test_install_plan_needs_repo_or_global)
 	tm_install_plan plan = TM_INSTALL_PLAN_INIT;
 
 	ck_assert_int_eq(tm_install_plan_make(&plan, NULL, NULL, NULL),
-	                 TM_EINVALID);
+			 TM_EINVALID);
 	ck_assert_uint_eq(plan.n, 0);
 }
 END_TEST

@@ -21,7 +21,7 @@ static char *restringify(const char *json, bool pretty)
 	cJSON *v = NULL;
 
 	ck_assert_msg(tm_json_parse(&v, json, strlen(json), "t.json") == 0,
-	              "%s", tm_error_last());
+		      "%s", tm_error_last());
 	if (pretty)
 		tm_json_stringify(&b, v);
 	else
@@ -51,21 +51,21 @@ static char *number_text(double d)
 START_TEST(test_json_stringify_nested)
 {
 	assert_restringify("{\"a\":[1,{\"b\":[],\"c\":{}},[[]]],\"\":{},"
-	                   "\"d\":\"x\"}",
-	                   "{\n"
-	                   "  \"a\": [\n"
-	                   "    1,\n"
-	                   "    {\n"
-	                   "      \"b\": [],\n"
-	                   "      \"c\": {}\n"
-	                   "    },\n"
-	                   "    [\n"
-	                   "      []\n"
-	                   "    ]\n"
-	                   "  ],\n"
-	                   "  \"\": {},\n"
-	                   "  \"d\": \"x\"\n"
-	                   "}");
+			   "\"d\":\"x\"}",
+			   "{\n"
+			   "  \"a\": [\n"
+			   "    1,\n"
+			   "    {\n"
+			   "      \"b\": [],\n"
+			   "      \"c\": {}\n"
+			   "    },\n"
+			   "    [\n"
+			   "      []\n"
+			   "    ]\n"
+			   "  ],\n"
+			   "  \"\": {},\n"
+			   "  \"d\": \"x\"\n"
+			   "}");
 }
 END_TEST
 
@@ -81,25 +81,25 @@ END_TEST
 START_TEST(test_json_stringify_literals)
 {
 	assert_restringify("[true,false,null]",
-	                   "[\n  true,\n  false,\n  null\n]");
+			   "[\n  true,\n  false,\n  null\n]");
 	assert_restringify("{\"t\":true,\"n\":null}",
-	                   "{\n  \"t\": true,\n  \"n\": null\n}");
+			   "{\n  \"t\": true,\n  \"n\": null\n}");
 }
 END_TEST
 
 START_TEST(test_json_stringify_key_order_kept)
 {
 	assert_restringify("{\"z\":1,\"a\":2,\"m\":{\"y\":3,\"b\":4}}",
-	                   "{\n  \"z\": 1,\n  \"a\": 2,\n  \"m\": {\n"
-	                   "    \"y\": 3,\n    \"b\": 4\n  }\n}");
+			   "{\n  \"z\": 1,\n  \"a\": 2,\n  \"m\": {\n"
+			   "    \"y\": 3,\n    \"b\": 4\n  }\n}");
 }
 END_TEST
 
 START_TEST(test_json_stringify_compact)
 {
 	char *got = restringify("{ \"a\" : [ 1 , { } , [ ] , \"x y\" ] ,"
-	                        " \"b\" : { \"c\" : null } }",
-	                        false);
+				" \"b\" : { \"c\" : null } }",
+				false);
 
 	ck_assert_str_eq(got, "{\"a\":[1,{},[],\"x y\"],\"b\":{\"c\":null}}");
 	free(got);
@@ -110,11 +110,11 @@ START_TEST(test_json_stringify_escapes)
 {
 	/* every escape JSON.stringify writes, and what it leaves raw */
 	static const char in[] = "q\"b\\\b\f\n\r\t\x01\x1f/\x7f\xc2\x85"
-	                         "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80"
-	                         "\xe2\x80\xa8";
+				 "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80"
+				 "\xe2\x80\xa8";
 	static const char want[] = "\"q\\\"b\\\\\\b\\f\\n\\r\\t\\u0001\\u001f/"
-	                           "\x7f\xc2\x85\xc3\xa9\xe2\x82\xac"
-	                           "\xf0\x9f\x98\x80\xe2\x80\xa8\"";
+				   "\x7f\xc2\x85\xc3\xa9\xe2\x82\xac"
+				   "\xf0\x9f\x98\x80\xe2\x80\xa8\"";
 	tm_buf b = TM_BUF_INIT;
 	cJSON *v = cJSON_CreateString(in);
 
@@ -137,20 +137,20 @@ START_TEST(test_json_string_yaml_mode_escapes_more)
 	tm_buf b = TM_BUF_INIT;
 
 	tm_json_put_string(&b,
-	                   "a\x7f"
-	                   "b\xc2\x85"
-	                   "c\xc2\xa0\t",
-	                   9);
+			   "a\x7f"
+			   "b\xc2\x85"
+			   "c\xc2\xa0\t",
+			   9);
 	ck_assert_str_eq(tm_buf_cstr(&b), "\"a\\u007fb\\u0085c\xc2\xa0\\t\"");
 	tm_buf_clear(&b);
 	tm_json_put_string_js(&b,
-	                      "a\x7f"
-	                      "b\xc2\x85"
-	                      "c\xc2\xa0\t",
-	                      9);
+			      "a\x7f"
+			      "b\xc2\x85"
+			      "c\xc2\xa0\t",
+			      9);
 	ck_assert_str_eq(tm_buf_cstr(&b), "\"a\x7f"
-	                                  "b\xc2\x85"
-	                                  "c\xc2\xa0\\t\"");
+					  "b\xc2\x85"
+					  "c\xc2\xa0\\t\"");
 	tm_buf_release(&b);
 }
 END_TEST
@@ -158,7 +158,7 @@ END_TEST
 START_TEST(test_json_stringify_keys_escaped)
 {
 	assert_restringify("{\"a\\\"b\\n\":1,\"\\u00e9\":2}",
-	                   "{\n  \"a\\\"b\\n\": 1,\n  \"\xc3\xa9\": 2\n}");
+			   "{\n  \"a\\\"b\\n\": 1,\n  \"\xc3\xa9\": 2\n}");
 }
 END_TEST
 
@@ -167,31 +167,31 @@ static const struct {
 	double v;
 	const char *js;
 } numbers[] = {
-        {0.0, "0"},
-        {-0.0, "0"},
-        {1150, "1150"},
-        {48200, "48200"},
-        {-7, "-7"},
-        {1.5, "1.5"},
-        {-1.5, "-1.5"},
-        {0.1, "0.1"},
-        {0.1 + 0.2, "0.30000000000000004"},
-        {1e21, "1e+21"},
-        {1e20, "100000000000000000000"},
-        {9.999999999999999e20, "999999999999999900000"},
-        {1e-6, "0.000001"},
-        {1e-7, "1e-7"},
-        {1.5e-7, "1.5e-7"},
-        {123e-20, "1.23e-18"},
-        {123456789012.0, "123456789012"},
-        {9007199254740992.0, "9007199254740992"},
-        {1152921504606846976.0, "1152921504606847000"},
-        {1.7976931348623157e308, "1.7976931348623157e+308"},
-        {-1.7976931348623157e308, "-1.7976931348623157e+308"},
-        {5e-324, "5e-324"},
-        {2.2250738585072014e-308, "2.2250738585072014e-308"},
-        {1e23, "1e+23"},
-        {3.14159, "3.14159"},
+	{0.0, "0"},
+	{-0.0, "0"},
+	{1150, "1150"},
+	{48200, "48200"},
+	{-7, "-7"},
+	{1.5, "1.5"},
+	{-1.5, "-1.5"},
+	{0.1, "0.1"},
+	{0.1 + 0.2, "0.30000000000000004"},
+	{1e21, "1e+21"},
+	{1e20, "100000000000000000000"},
+	{9.999999999999999e20, "999999999999999900000"},
+	{1e-6, "0.000001"},
+	{1e-7, "1e-7"},
+	{1.5e-7, "1.5e-7"},
+	{123e-20, "1.23e-18"},
+	{123456789012.0, "123456789012"},
+	{9007199254740992.0, "9007199254740992"},
+	{1152921504606846976.0, "1152921504606847000"},
+	{1.7976931348623157e308, "1.7976931348623157e+308"},
+	{-1.7976931348623157e308, "-1.7976931348623157e+308"},
+	{5e-324, "5e-324"},
+	{2.2250738585072014e-308, "2.2250738585072014e-308"},
+	{1e23, "1e+23"},
+	{3.14159, "3.14159"},
 };
 
 START_TEST(test_json_number_like_javascript)
@@ -323,7 +323,7 @@ START_TEST(test_json_parse_strict)
 	assert_parse_error("[-]", 3, NOT_VALID("line 1, column 3"));
 	assert_parse_error("[1e+]", 5, NOT_VALID("line 1, column 5"));
 	assert_parse_error("{\"a\": \"x\ty\"}", 12,
-	                   NOT_VALID("line 1, column 9"));
+			   NOT_VALID("line 1, column 9"));
 	assert_parse_error("[\"\\u12G4\"]", 10, NOT_VALID("line 1, column 7"));
 	assert_parse_error("[\"\\x\"]", 6, NOT_VALID("line 1, column 4"));
 	assert_parse_error("{\"a\": 1, x}", 11, NOT_VALID("line 1, column 10"));
@@ -377,24 +377,24 @@ START_TEST(test_json_parse_object)
 	cJSON *v = (cJSON *)&v;
 
 	ck_assert_int_eq(tm_json_parse_object(&v, "\n  [1, 2]\n", 10, "a.json"),
-	                 TM_EPARSE);
+			 TM_EPARSE);
 	ck_assert_ptr_eq(v, (cJSON *)&v);
 	ck_assert_str_eq(tm_error_last(),
-	                 "'a.json' does not hold a JSON object (line 2, "
-	                 "column 3): fix it or delete it; it was not modified");
+			 "'a.json' does not hold a JSON object (line 2, "
+			 "column 3): fix it or delete it; it was not modified");
 	/* located past a byte order mark */
 	ck_assert_int_eq(tm_json_parse_object(&v, "\xef\xbb\xbf 1", 5, "b"),
-	                 TM_EPARSE);
+			 TM_EPARSE);
 	ck_assert_str_eq(tm_error_last(),
-	                 "'b' does not hold a JSON object (line 1, column 3): "
-	                 "fix it or delete it; it was not modified");
+			 "'b' does not hold a JSON object (line 1, column 3): "
+			 "fix it or delete it; it was not modified");
 	/* a syntax error is reported as such */
 	ck_assert_int_eq(tm_json_parse_object(&v, "{\n\"a\":}", 7, "cfg"),
-	                 TM_EPARSE);
+			 TM_EPARSE);
 	ck_assert_str_eq(
-	        tm_error_last(),
-	        "'cfg' is not valid JSON (line 2, column 5): fix it or "
-	        "delete it; it was not modified");
+		tm_error_last(),
+		"'cfg' is not valid JSON (line 2, column 5): fix it or "
+		"delete it; it was not modified");
 	ck_assert_int_eq(tm_json_parse_object(&v, " {\"a\": 1} ", 10, "c"), 0);
 	ck_assert(cJSON_IsObject(v));
 	cJSON_Delete(v);
@@ -417,7 +417,7 @@ Suite *json_suite(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("numbers");
 	tcase_add_loop_test(tc, test_json_number_like_javascript, 0,
-	                    sizeof(numbers) / sizeof(*numbers));
+			    sizeof(numbers) / sizeof(*numbers));
 	tcase_add_test(tc, test_json_number_closest_of_shortest);
 	tcase_add_test(tc, test_json_number_not_finite);
 	tcase_add_test(tc, test_json_number_in_tree);

@@ -113,7 +113,7 @@ static char *our_description(void)
 	ck_assert(cJSON_IsString(started));
 	s = malloc(512);
 	snprintf(s, 512, "pid %d on host %s since %s", pid->valueint,
-	         host->valuestring, started->valuestring);
+		 host->valuestring, started->valuestring);
 	cJSON_Delete(root);
 	free(data);
 	return s;
@@ -131,7 +131,7 @@ START_TEST(test_lock_acquire_release)
 	ck_assert_ptr_nonnull(lock);
 	data = tmt_read_file(lockp, &len);
 	ck_assert_msg(len > 2 && data[len - 1] == '\n' && data[0] == '{', "%s",
-	              data);
+		      data);
 	root = cJSON_Parse(data);
 	ck_assert_msg(root != NULL, "%s", data);
 	item = cJSON_GetObjectItemCaseSensitive(root, "pid");
@@ -269,18 +269,18 @@ START_TEST(test_lock_held_by_child_times_out)
 	ck_assert_msg(waited >= 0.29 && waited < 3, "waited %.3f s", waited);
 	snprintf(want, sizeof(want), "is held by pid %d on host ", (int)pid);
 	ck_assert_msg(strstr(tm_error_last(), want) != NULL, "%s",
-	              tm_error_last());
+		      tm_error_last());
 	ck_assert_ptr_nonnull(strstr(tm_error_last(), lockp));
 	ck_assert_ptr_nonnull(strstr(tm_error_last(),
-	                             "; wait for it, or remove the file if "
-	                             "that process is gone"));
+				     "; wait for it, or remove the file if "
+				     "that process is gone"));
 	ck_assert_ptr_null(lock);
 
 	/* Once the child lets go, the parent gets it. */
 	ck_assert_int_eq(write(go[1], "g", 1), 1);
 	o.timeout = 10;
 	ck_assert_msg(tm_lock_acquire(&lock, tmdir, &o) == 0, "%s",
-	              tm_error_last());
+		      tm_error_last());
 	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
 	ck_assert(WIFEXITED(status));
 	ck_assert_int_eq(WEXITSTATUS(status), 0);
@@ -301,10 +301,10 @@ START_TEST(test_lock_stale_file_taken_over)
 	double t0 = now_s();
 
 	put_lock("{\"pid\":999999,\"host\":\"gone\","
-	         "\"startedAt\":\"2020-01-01T00:00:00.000Z\"}\n");
+		 "\"startedAt\":\"2020-01-01T00:00:00.000Z\"}\n");
 	age(lockp, 11);
 	ck_assert_msg(tm_lock_acquire(&lock, tmdir, &o) == 0, "%s",
-	              tm_error_last());
+		      tm_error_last());
 	ck_assert(now_s() - t0 < 1.5);
 	data = tmt_read_file(lockp, NULL);
 	snprintf(want, sizeof(want), "{\"pid\":%d,", (int)getpid());
@@ -319,8 +319,8 @@ END_TEST
 START_TEST(test_lock_fresh_foreign_file_honoured)
 {
 	static const char foreign[] =
-	        "{\"pid\":4242,\"host\":\"elsewhere\","
-	        "\"startedAt\":\"2026-04-15T10:00:00.000Z\"}\n";
+		"{\"pid\":4242,\"host\":\"elsewhere\","
+		"\"startedAt\":\"2026-04-15T10:00:00.000Z\"}\n";
 	tm_lock_options o = opts_timeout(0.2);
 	tm_lock *lock = NULL;
 	char *data;
@@ -330,8 +330,8 @@ START_TEST(test_lock_fresh_foreign_file_honoured)
 	ck_assert_int_eq(tm_lock_acquire(&lock, tmdir, &o), TM_ELOCKED);
 	ck_assert_ptr_null(lock);
 	ck_assert_ptr_nonnull(strstr(tm_error_last(),
-	                             "is held by pid 4242 on host elsewhere "
-	                             "since 2026-04-15T10:00:00.000Z; "));
+				     "is held by pid 4242 on host elsewhere "
+				     "since 2026-04-15T10:00:00.000Z; "));
 	data = tmt_read_file(lockp, NULL);
 	ck_assert_str_eq(data, foreign);
 	free(data);
@@ -360,15 +360,15 @@ START_TEST(test_lock_directory_lock)
 	ck_assert_int_eq(mkdir(lockp, 0755), 0);
 	ck_assert_int_eq(tm_lock_acquire(&lock, tmdir, &o), TM_ELOCKED);
 	ck_assert_msg(strstr(tm_error_last(),
-	                     "is held by a directory lock; wait for it, or "
-	                     "remove the folder") != NULL,
-	              "%s", tm_error_last());
+			     "is held by a directory lock; wait for it, or "
+			     "remove the folder") != NULL,
+		      "%s", tm_error_last());
 	ck_assert_int_eq(lstat(lockp, &st), 0);
 	ck_assert(S_ISDIR(st.st_mode));
 
 	age(lockp, 11);
 	ck_assert_msg(tm_lock_acquire(&lock, tmdir, &o) == 0, "%s",
-	              tm_error_last());
+		      tm_error_last());
 	ck_assert_int_eq(lstat(lockp, &st), 0);
 	ck_assert(S_ISREG(st.st_mode));
 	ck_assert_int_eq(tm_lock_release(lock), 0);
@@ -409,7 +409,7 @@ START_TEST(test_lock_symlink_lock)
 
 	age(lockp, 11);
 	ck_assert_msg(tm_lock_acquire(&lock, tmdir, &o) == 0, "%s",
-	              tm_error_last());
+		      tm_error_last());
 	ck_assert_int_eq(lstat(lockp, &st), 0);
 	ck_assert(S_ISREG(st.st_mode));
 	data = tmt_read_file(target, NULL);
@@ -623,9 +623,9 @@ static int count_up(int n)
 		error = tm_fs_read_at(&b, fd, "counter", "counter", 64);
 		if (!error) {
 			snprintf(num, sizeof(num), "%ld\n",
-			         strtol(tm_buf_cstr(&b), NULL, 10) + 1);
+				 strtol(tm_buf_cstr(&b), NULL, 10) + 1);
 			error = tm_atomic_write_at(fd, "counter", "counter",
-			                           num, strlen(num));
+						   num, strlen(num));
 		}
 		if (tm_lock_release(lock) < 0 && !error)
 			error = -1;

@@ -13,17 +13,17 @@
 #include <string.h>
 
 static const char body[] = "\n"
-                           "## Decisions\n"
-                           "- d1\n"
-                           "- d2\n"
-                           "\n"
-                           "## State\n"
-                           "Some prose about the state.\n"
-                           "- s1\n";
+			   "## Decisions\n"
+			   "- d1\n"
+			   "- d2\n"
+			   "\n"
+			   "## State\n"
+			   "Some prose about the state.\n"
+			   "- s1\n";
 
 /* Merge three bodies under the sample frontmatter. */
 static tm_merge_result merge_bodies(const char *o, const char *a, const char *b,
-                                    const tm_merge_options *opts)
+				    const tm_merge_options *opts)
 {
 	char *fo = mt_body(mt_base, o), *fa = mt_body(mt_base, a);
 	char *fb = mt_body(mt_base, b);
@@ -50,13 +50,13 @@ static char *clean_body(const char *o, const char *a, const char *b)
 START_TEST(test_merge_body_one_sided_sections)
 {
 	char *got = clean_body(body,
-	                       "\n## Decisions\n- d1\n- d2 changed\n\n"
-	                       "## State\nSome prose about the state.\n- s1\n",
-	                       "\n## Decisions\n- d1\n- d2\n\n"
-	                       "## State\nOther prose.\n- s1\n");
+			       "\n## Decisions\n- d1\n- d2 changed\n\n"
+			       "## State\nSome prose about the state.\n- s1\n",
+			       "\n## Decisions\n- d1\n- d2\n\n"
+			       "## State\nOther prose.\n- s1\n");
 
 	ck_assert_str_eq(got, "\n## Decisions\n- d1\n- d2 changed\n\n"
-	                      "## State\nOther prose.\n- s1\n");
+			      "## State\nOther prose.\n- s1\n");
 	free(got);
 }
 END_TEST
@@ -65,7 +65,7 @@ START_TEST(test_merge_body_both_sided_clean)
 {
 	const char *o = "\n## State\none\ntwo\nthree\nfour\nfive\n";
 	char *got = clean_body(o, "\n## State\nONE\ntwo\nthree\nfour\nfive\n",
-	                       "\n## State\none\ntwo\nthree\nfour\nFIVE\n");
+			       "\n## State\none\ntwo\nthree\nfour\nFIVE\n");
 
 	ck_assert_str_eq(got, "\n## State\nONE\ntwo\nthree\nfour\nFIVE\n");
 	free(got);
@@ -76,14 +76,14 @@ START_TEST(test_merge_body_list_union_with_removals)
 {
 	/* both append to Decisions; ours also drops d1, theirs d2 → s1 */
 	char *got = clean_body(body,
-	                       "\n## Decisions\n- d2\n- from ours\n\n"
-	                       "## State\nSome prose about the state.\n- s1\n",
-	                       "\n## Decisions\n- d1\n- d2\n- from theirs\n\n"
-	                       "## State\nSome prose about the state.\n");
+			       "\n## Decisions\n- d2\n- from ours\n\n"
+			       "## State\nSome prose about the state.\n- s1\n",
+			       "\n## Decisions\n- d1\n- d2\n- from theirs\n\n"
+			       "## State\nSome prose about the state.\n");
 
 	ck_assert_str_eq(got, "\n## Decisions\n- d2\n- from ours\n"
-	                      "- from theirs\n\n"
-	                      "## State\nSome prose about the state.\n");
+			      "- from theirs\n\n"
+			      "## State\nSome prose about the state.\n");
 	free(got);
 }
 END_TEST
@@ -92,10 +92,10 @@ START_TEST(test_merge_body_changed_items_united)
 {
 	/* the same item reworded on both sides: both versions stay */
 	char *got = clean_body(body, "\n## Decisions\n- d1 by ours\n- d2\n",
-	                       "\n## Decisions\n- d1 by theirs\n- d2\n");
+			       "\n## Decisions\n- d1 by theirs\n- d2\n");
 
 	ck_assert_str_eq(
-	        got, "\n## Decisions\n- d1 by ours\n- d1 by theirs\n- d2\n");
+		got, "\n## Decisions\n- d1 by ours\n- d1 by theirs\n- d2\n");
 	free(got);
 }
 END_TEST
@@ -111,9 +111,9 @@ START_TEST(test_merge_body_conflict_markers_in_section)
 	opts.our_label = "HEAD";
 	opts.their_label = "feature";
 	pa = mt_body(mt_base, "\n## Decisions\n- d1\n- d2\n\n## State\n"
-	                      "Ours rewrote the prose.\n- s1\n");
+			      "Ours rewrote the prose.\n- s1\n");
 	pb = mt_body(mt_base, "\n## Decisions\n- d1\n- d2\n\n## State\n"
-	                      "Theirs rewrote it too.\n- s1\n");
+			      "Theirs rewrote it too.\n- s1\n");
 	a0 = mt_set(pa, "title", "Ours");
 	a = mt_set(a0, "updatedAt", "2026-04-15T12:00:00.001Z");
 	b0 = mt_set(pb, "title", "Theirs");
@@ -124,9 +124,9 @@ START_TEST(test_merge_body_conflict_markers_in_section)
 	ck_assert(!mt_header_has_markers(r.data, r.len));
 	ck_assert(mt_has_line(r.data, "title: Theirs"));
 	ck_assert(strstr(r.data,
-	                 "## State\n<<<<<<<<<< HEAD\nOurs rewrote the prose.\n"
-	                 "==========\nTheirs rewrote it too.\n"
-	                 ">>>>>>>>>> feature\n- s1\n"));
+			 "## State\n<<<<<<<<<< HEAD\nOurs rewrote the prose.\n"
+			 "==========\nTheirs rewrote it too.\n"
+			 ">>>>>>>>>> feature\n- s1\n"));
 	ck_assert_uint_eq(mt_count(r.data, "<<<<<<<"), 1);
 	tm_merge_result_clear(&r);
 	free(o);
@@ -149,8 +149,8 @@ START_TEST(test_merge_body_diff3_shows_base)
 	opts.style = TM_MERGE_STYLE_DIFF3;
 	r = merge_bodies(o, a, b, &opts);
 	ck_assert(strstr(r.data, "<<<<<<< ours\nOurs.\n||||||| base\n"
-	                         "Base prose.\n=======\nTheirs.\n"
-	                         ">>>>>>> theirs\n"));
+				 "Base prose.\n=======\nTheirs.\n"
+				 ">>>>>>> theirs\n"));
 	tm_merge_result_clear(&r);
 	opts.style = TM_MERGE_STYLE_ZDIFF3;
 	opts.ancestor_label = "merged common ancestors";
@@ -164,17 +164,17 @@ END_TEST
 START_TEST(test_merge_body_sections_added_in_place)
 {
 	char *got = clean_body(body,
-	                       "\n## Decisions\n- d1\n- d2\n\n"
-	                       "## Constraints\n- c1\n\n"
-	                       "## State\nSome prose about the state.\n- s1\n",
-	                       "\n## Decisions\n- d1\n- d2\n\n"
-	                       "## State\nSome prose about the state.\n- s2\n\n"
-	                       "## Next steps\n- n1\n");
+			       "\n## Decisions\n- d1\n- d2\n\n"
+			       "## Constraints\n- c1\n\n"
+			       "## State\nSome prose about the state.\n- s1\n",
+			       "\n## Decisions\n- d1\n- d2\n\n"
+			       "## State\nSome prose about the state.\n- s2\n\n"
+			       "## Next steps\n- n1\n");
 
 	ck_assert_str_eq(got, "\n## Decisions\n- d1\n- d2\n\n"
-	                      "## Constraints\n- c1\n\n"
-	                      "## State\nSome prose about the state.\n- s2\n\n"
-	                      "## Next steps\n- n1\n");
+			      "## Constraints\n- c1\n\n"
+			      "## State\nSome prose about the state.\n- s2\n\n"
+			      "## Next steps\n- n1\n");
 	free(got);
 }
 END_TEST
@@ -183,10 +183,10 @@ START_TEST(test_merge_body_sections_added_at_end_on_both_sides)
 {
 	const char *o = "\n## Decisions\n- d1\n";
 	char *got = clean_body(o, "\n## Decisions\n- d1\n\n## Ours\n- x\n",
-	                       "\n## Decisions\n- d1\n\n## Theirs\n- y\n");
+			       "\n## Decisions\n- d1\n\n## Theirs\n- y\n");
 
 	ck_assert_str_eq(got, "\n## Decisions\n- d1\n\n## Ours\n- x\n\n"
-	                      "## Theirs\n- y\n");
+			      "## Theirs\n- y\n");
 	free(got);
 }
 END_TEST
@@ -194,8 +194,8 @@ END_TEST
 START_TEST(test_merge_body_section_deleted_when_unchanged)
 {
 	char *got = clean_body(body, "\n## Decisions\n- d1\n- d2\n\n",
-	                       "\n## Decisions\n- d1\n- d2\n- d3\n\n"
-	                       "## State\nSome prose about the state.\n- s1\n");
+			       "\n## Decisions\n- d1\n- d2\n- d3\n\n"
+			       "## State\nSome prose about the state.\n- s1\n");
 
 	ck_assert_str_eq(got, "\n## Decisions\n- d1\n- d2\n- d3\n\n");
 	free(got);
@@ -206,15 +206,15 @@ START_TEST(test_merge_body_section_kept_when_changed)
 {
 	/* ours deleted State, theirs changed it: theirs' State stays */
 	char *got = clean_body(body, "\n## Decisions\n- d1\n- d2\n\n",
-	                       "\n## Decisions\n- d1\n- d2\n\n"
-	                       "## State\nNew prose.\n- s1\n");
+			       "\n## Decisions\n- d1\n- d2\n\n"
+			       "## State\nNew prose.\n- s1\n");
 	char *got2 = clean_body(body,
-	                        "\n## Decisions\n- d1\n- d2\n\n"
-	                        "## State\nNew prose.\n- s1\n",
-	                        "\n## Decisions\n- d1\n- d2\n\n");
+				"\n## Decisions\n- d1\n- d2\n\n"
+				"## State\nNew prose.\n- s1\n",
+				"\n## Decisions\n- d1\n- d2\n\n");
 
 	ck_assert_str_eq(got, "\n## Decisions\n- d1\n- d2\n\n"
-	                      "## State\nNew prose.\n- s1\n");
+			      "## State\nNew prose.\n- s1\n");
 	ck_assert_str_eq(got2, got);
 	free(got);
 	free(got2);
@@ -222,12 +222,12 @@ START_TEST(test_merge_body_section_kept_when_changed)
 END_TEST
 
 static const char project[] = "{\n"
-                              "  \"id\": \"p\",\n"
-                              "  \"title\": \"P\",\n"
-                              "  \"systemContext\": \"one\\ntwo\\nthree\",\n"
-                              "  \"mode\": \"solo\",\n"
-                              "  \"rootThreadId\": \"main\"\n"
-                              "}\n";
+			      "  \"id\": \"p\",\n"
+			      "  \"title\": \"P\",\n"
+			      "  \"systemContext\": \"one\\ntwo\\nthree\",\n"
+			      "  \"mode\": \"solo\",\n"
+			      "  \"rootThreadId\": \"main\"\n"
+			      "}\n";
 
 /* `project` with `from` replaced by `to` (malloc'd). */
 static char *edit(const char *s, const char *from, const char *to)
@@ -246,7 +246,7 @@ static char *edit(const char *s, const char *from, const char *to)
 }
 
 static tm_merge_result merge_project(const char *o, const char *a,
-                                     const char *b)
+				     const char *b)
 {
 	tm_merge_options opts = TM_MERGE_OPTIONS_INIT;
 
@@ -259,7 +259,7 @@ START_TEST(test_merge_json_keys_from_each_side)
 	char *a = edit(project, "\"title\": \"P\"", "\"title\": \"Ours\"");
 	char *b0 = edit(project, "\"solo\"", "\"team\"");
 	char *b = edit(b0, "\"main\"\n",
-	               "\"main\",\n  \"extra\": [\n    1\n  ]\n");
+		       "\"main\",\n  \"extra\": [\n    1\n  ]\n");
 	char *c = edit(project, "  \"id\": \"p\",\n", "");
 	tm_merge_result r = merge_project(project, a, b);
 	tm_merge_result s = merge_project(project, c, a);
@@ -267,10 +267,10 @@ START_TEST(test_merge_json_keys_from_each_side)
 	ck_assert(!r.conflicted);
 	ck_assert_int_eq(r.kind, TM_MERGE_KIND_PROJECT);
 	ck_assert_str_eq(r.data, "{\n  \"id\": \"p\",\n  \"title\": \"Ours\",\n"
-	                         "  \"systemContext\": \"one\\ntwo\\nthree\",\n"
-	                         "  \"mode\": \"team\",\n"
-	                         "  \"rootThreadId\": \"main\",\n"
-	                         "  \"extra\": [\n    1\n  ]\n}\n");
+				 "  \"systemContext\": \"one\\ntwo\\nthree\",\n"
+				 "  \"mode\": \"team\",\n"
+				 "  \"rootThreadId\": \"main\",\n"
+				 "  \"extra\": [\n    1\n  ]\n}\n");
 	/* a key deleted on one side and unchanged on the other */
 	ck_assert_ptr_null(strstr(s.data, "\"id\""));
 	ck_assert(strstr(s.data, "\"title\": \"Ours\""));
@@ -307,12 +307,12 @@ START_TEST(test_merge_json_key_conflict_markers)
 	ck_assert(r.conflicted);
 	ck_assert_int_eq(r.kind, TM_MERGE_KIND_PROJECT);
 	ck_assert_str_eq(r.data,
-	                 "{\n  \"id\": \"p\",\n  \"title\": \"Theirs\",\n"
-	                 "  \"systemContext\": \"one\\ntwo\\nthree\",\n"
-	                 "<<<<<<< ours\n  \"mode\": \"team\",\n"
-	                 "=======\n  \"mode\": \"duo\",\n"
-	                 ">>>>>>> theirs\n"
-	                 "  \"rootThreadId\": \"main\"\n}\n");
+			 "{\n  \"id\": \"p\",\n  \"title\": \"Theirs\",\n"
+			 "  \"systemContext\": \"one\\ntwo\\nthree\",\n"
+			 "<<<<<<< ours\n  \"mode\": \"team\",\n"
+			 "=======\n  \"mode\": \"duo\",\n"
+			 ">>>>>>> theirs\n"
+			 "  \"rootThreadId\": \"main\"\n}\n");
 	tm_merge_result_clear(&r);
 	free(a);
 	free(b0);
@@ -328,10 +328,10 @@ START_TEST(test_merge_json_string_conflict_markers)
 
 	ck_assert(r.conflicted);
 	ck_assert(strstr(r.data,
-	                 "<<<<<<< ours\n  \"systemContext\": "
-	                 "\"one\\nours\\nthree\",\n=======\n"
-	                 "  \"systemContext\": \"one\\ntheirs\\nthree\","
-	                 "\n>>>>>>> theirs\n"));
+			 "<<<<<<< ours\n  \"systemContext\": "
+			 "\"one\\nours\\nthree\",\n=======\n"
+			 "  \"systemContext\": \"one\\ntheirs\\nthree\","
+			 "\n>>>>>>> theirs\n"));
 	tm_merge_result_clear(&r);
 	free(a);
 	free(b);
@@ -363,11 +363,11 @@ END_TEST
 START_TEST(test_merge_json_empty_ancestor)
 {
 	tm_merge_result r = merge_project("", "{\"a\": 1, \"b\": 2}",
-	                                  "{\"b\": 2, \"c\": 3}");
+					  "{\"b\": 2, \"c\": 3}");
 
 	ck_assert(!r.conflicted);
 	ck_assert_str_eq(r.data,
-	                 "{\n  \"a\": 1,\n  \"b\": 2,\n  \"c\": 3\n}\n");
+			 "{\n  \"a\": 1,\n  \"b\": 2,\n  \"c\": 3\n}\n");
 	tm_merge_result_clear(&r);
 }
 END_TEST
@@ -410,9 +410,9 @@ START_TEST(test_merge_json_out_of_memory)
 	for (k = 0; k < 2; k++) {
 		budget = -1;
 		ck_assert_int_eq(tm_merge_files(&want, project, strlen(project),
-		                                a, strlen(a), theirs[k],
-		                                strlen(theirs[k]), &opts),
-		                 0);
+						a, strlen(a), theirs[k],
+						strlen(theirs[k]), &opts),
+				 0);
 		ck_assert_int_eq(want.kind, TM_MERGE_KIND_PROJECT);
 		ck_assert(want.conflicted == (k == 1));
 		for (n = 0;; n++) {
@@ -420,15 +420,15 @@ START_TEST(test_merge_json_out_of_memory)
 			failed = false;
 			memset(&got, 0, sizeof(got));
 			rc = tm_merge_files(&got, project, strlen(project), a,
-			                    strlen(a), theirs[k],
-			                    strlen(theirs[k]), &opts);
+					    strlen(a), theirs[k],
+					    strlen(theirs[k]), &opts);
 			if (rc < 0) {
 				ck_assert(failed);
 				ck_assert_int_eq(rc, TM_ERROR);
 				ck_assert_str_eq(
-				        tm_error_last(),
-				        "out of memory while merging a "
-				        "project file");
+					tm_error_last(),
+					"out of memory while merging a "
+					"project file");
 			} else if (got.kind == TM_MERGE_KIND_PROJECT) {
 				ck_assert_str_eq(got.data, want.data);
 			} else {

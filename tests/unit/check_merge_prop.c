@@ -85,7 +85,7 @@ static void random_doc(struct doc *d)
 	d->n = 2 + rnd(3);
 	for (i = 0; i < d->n; i++) {
 		snprintf(d->s[i].heading, sizeof(d->s[i].heading),
-		         "## Section %zu", i);
+			 "## Section %zu", i);
 		if (rnd(3) == 0)
 			tm_strv_push(&d->s[i].lines, "Some prose line.");
 		n = 1 + rnd(5);
@@ -99,7 +99,7 @@ static void strv_remove(tm_strv *v, size_t k)
 {
 	free(v->items[k]);
 	memmove(&v->items[k], &v->items[k + 1],
-	        (v->n - k - 1) * sizeof(char *));
+		(v->n - k - 1) * sizeof(char *));
 	v->n--;
 }
 
@@ -107,7 +107,7 @@ static void strv_insert(tm_strv *v, size_t k, char *s)
 {
 	tm_strv_push_owned(v, s);
 	memmove(&v->items[k + 1], &v->items[k],
-	        (v->n - 1 - k) * sizeof(char *));
+		(v->n - 1 - k) * sizeof(char *));
 	v->items[k] = s;
 }
 
@@ -143,17 +143,17 @@ static void random_edits(struct doc *d, const char *tag)
 				k = d->n++;
 				memset(&d->s[k], 0, sizeof(d->s[k]));
 				snprintf(d->s[k].heading,
-				         sizeof(d->s[k].heading),
-				         "## New %u %s", serial++, tag);
+					 sizeof(d->s[k].heading),
+					 "## New %u %s", serial++, tag);
 				tm_strv_push_owned(&d->s[k].lines,
-				                   new_item(tag));
+						   new_item(tag));
 			}
 			break;
 		default:
 			if (d->n > 1 && rnd(2)) {
 				tm_strv_clear(&d->s[i].lines);
 				memmove(&d->s[i], &d->s[i + 1],
-				        (d->n - i - 1) * sizeof(d->s[0]));
+					(d->n - i - 1) * sizeof(d->s[0]));
 				d->n--;
 			} else if (l->n) {
 				/* prose: a change the union cannot take */
@@ -184,7 +184,7 @@ static char *random_time(void)
 	char buf[32];
 
 	snprintf(buf, sizeof(buf), "2026-04-%02uT%02u:%02u:00.000Z",
-	         10 + rnd(3), rnd(2) * 12, rnd(2) * 30);
+		 10 + rnd(3), rnd(2) * 12, rnd(2) * 30);
 	return tm_xstrdup(buf);
 }
 
@@ -218,7 +218,7 @@ static char *random_paths(void)
 	for (i = 0; i < 5; i++)
 		if (mask & (1u << ((i + rnd(2)) % 5))) {
 			tm_buf_printf(&b, "%s\"%s\"", first ? "" : ",",
-			              path_pool[i]);
+				      path_pool[i]);
 			first = false;
 		}
 	tm_buf_putc(&b, ']');
@@ -299,7 +299,7 @@ static bool doc_has(const struct doc *d, const char *line)
 
 /* Every line of d[x] that the ancestor lacks is in `data`. */
 static void check_added_lines(const struct gen *g, int x, const char *data,
-                              unsigned seed)
+			      unsigned seed)
 {
 	size_t i, k;
 	const char *line;
@@ -307,12 +307,12 @@ static void check_added_lines(const struct gen *g, int x, const char *data,
 	for (i = 0; i < g->d[x].n; i++)
 		for (k = 0; k <= g->d[x].s[i].lines.n; k++) {
 			line = k ? g->d[x].s[i].lines.items[k - 1]
-			         : g->d[x].s[i].heading;
+				 : g->d[x].s[i].heading;
 			if (doc_has(&g->d[0], line))
 				continue;
 			ck_assert_msg(mt_has_line(data, line),
-			              "seed %u: '%s' lost:\n%s", seed, line,
-			              data);
+				      "seed %u: '%s' lost:\n%s", seed, line,
+				      data);
 		}
 }
 
@@ -328,7 +328,7 @@ START_TEST(test_merge_property_random_edits)
 		r = mt_merge(g.f[0], g.f[1], g.f[2], NULL);
 		ck_assert_int_eq(r.kind, TM_MERGE_KIND_THREAD);
 		ck_assert_msg(!mt_header_has_markers(r.data, r.len),
-		              "seed %u: markers in the frontmatter", seed);
+			      "seed %u: markers in the frontmatter", seed);
 		t = mt_parse(r.data, r.len);
 		tm_thread_free(t);
 		check_added_lines(&g, 1, r.data, seed);
@@ -354,7 +354,7 @@ static char *header_of(const char *data)
 
 /* The header without its paths line, and the sorted paths. */
 static char *split_paths(const char *header, tm_strv *paths, const char *data,
-                         size_t len)
+			 size_t len)
 {
 	tm_thread *t = mt_parse(data, len);
 	char *rest = mt_set(header, "paths", NULL);
@@ -392,7 +392,7 @@ START_TEST(test_merge_property_symmetric_frontmatter)
 			p1 = split_paths(h1, &s1, r1.data, r1.len);
 			p2 = split_paths(h2, &s2, r2.data, r2.len);
 			ck_assert_msg(!strcmp(p1, p2), "seed %u:\n%s\n%s", seed,
-			              p1, p2);
+				      p1, p2);
 			ck_assert_msg(tm_strv_equal(&s1, &s2), "seed %u", seed);
 			free(p1);
 			free(p2);
@@ -400,7 +400,7 @@ START_TEST(test_merge_property_symmetric_frontmatter)
 			tm_strv_clear(&s2);
 		} else {
 			ck_assert_msg(!strcmp(h1, h2), "seed %u:\n%s\n%s", seed,
-			              h1, h2);
+				      h1, h2);
 		}
 		for (x = 0; x < 3; x++)
 			tm_thread_free(t[x]);

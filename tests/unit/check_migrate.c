@@ -31,15 +31,15 @@ static const char *parent_in(const tm_migrate_index *idx, const char *id)
 	for (i = 0; i < idx->n; i++)
 		if (!strcmp(idx->links[i].id, id))
 			return idx->links[i].parent ? idx->links[i].parent
-			                            : "(root)";
+						    : "(root)";
 	return "(absent)";
 }
 
 static void parse_ok(tm_migrate_index *idx, const char *json)
 {
 	ck_assert_msg(tm_migrate_parse_index(idx, json, strlen(json),
-	                                     "trees/p.json") == 0,
-	              "%s: %s", json, tm_error_last());
+					     "trees/p.json") == 0,
+		      "%s: %s", json, tm_error_last());
 }
 
 /* Every accepted shape gives auth-ui → auth, auth → main, main root. */
@@ -58,41 +58,41 @@ static void check_seed_links(const char *json)
 START_TEST(test_migrate_shape_map_of_parents)
 {
 	check_seed_links("{\"main\": null, \"auth\": \"main\", "
-	                 "\"auth-ui\": \"auth\"}");
+			 "\"auth-ui\": \"auth\"}");
 }
 END_TEST
 
 START_TEST(test_migrate_shape_map_of_objects)
 {
 	check_seed_links("{\"main\": {\"parentId\": null}, \"auth\": "
-	                 "{\"parentId\": \"main\", \"title\": \"Auth\"}, "
-	                 "\"auth-ui\": {\"parent\": \"auth\"}}");
+			 "{\"parentId\": \"main\", \"title\": \"Auth\"}, "
+			 "\"auth-ui\": {\"parent\": \"auth\"}}");
 }
 END_TEST
 
 START_TEST(test_migrate_shape_nodes_wrapper)
 {
 	check_seed_links("{\"version\": 2, \"nodes\": {\"main\": null, "
-	                 "\"auth\": \"main\", \"auth-ui\": \"auth\"}}");
+			 "\"auth\": \"main\", \"auth-ui\": \"auth\"}}");
 }
 END_TEST
 
 START_TEST(test_migrate_shape_threads_array)
 {
 	check_seed_links("{\"threads\": [{\"id\": \"main\", \"parentId\": "
-	                 "null}, {\"id\": \"auth\", \"parentId\": \"main\"}, "
-	                 "{\"id\": \"auth-ui\", \"parent\": \"auth\"}]}");
+			 "null}, {\"id\": \"auth\", \"parentId\": \"main\"}, "
+			 "{\"id\": \"auth-ui\", \"parent\": \"auth\"}]}");
 }
 END_TEST
 
 START_TEST(test_migrate_shape_nested_tree)
 {
 	check_seed_links("{\"id\": \"main\", \"children\": [{\"id\": "
-	                 "\"auth\", \"children\": [{\"id\": \"auth-ui\", "
-	                 "\"children\": []}]}]}");
+			 "\"auth\", \"children\": [{\"id\": \"auth-ui\", "
+			 "\"children\": []}]}]}");
 	check_seed_links("{\"root\": {\"id\": \"main\", \"children\": "
-	                 "[{\"id\": \"auth\", \"children\": [{\"id\": "
-	                 "\"auth-ui\", \"children\": []}]}]}}");
+			 "[{\"id\": \"auth\", \"children\": [{\"id\": "
+			 "\"auth-ui\", \"children\": []}]}]}}");
 }
 END_TEST
 
@@ -101,7 +101,7 @@ START_TEST(test_migrate_skips_bad_ids)
 	tm_migrate_index idx;
 
 	parse_ok(&idx, "{\"main\": null, \"../evil\": \"main\", \"Bad\": "
-	               "\"main\"}");
+		       "\"main\"}");
 	ck_assert_uint_eq(idx.n, 1);
 	ck_assert_uint_eq(idx.skipped.n, 2);
 	tm_migrate_index_clear(&idx);
@@ -113,12 +113,12 @@ START_TEST(test_migrate_rejects_garbage)
 	tm_migrate_index idx;
 
 	ck_assert_int_eq(tm_migrate_parse_index(&idx, "{\"a\": ", 6, "t.json"),
-	                 TM_EPARSE);
+			 TM_EPARSE);
 	ck_assert_ptr_nonnull(strstr(tm_error_last(), "t.json"));
 	ck_assert_int_eq(tm_migrate_parse_index(&idx, "{}", 2, "t.json"),
-	                 TM_EPARSE);
+			 TM_EPARSE);
 	ck_assert_int_eq(tm_migrate_parse_index(&idx, "42", 2, "t.json"),
-	                 TM_EPARSE);
+			 TM_EPARSE);
 }
 END_TEST
 
@@ -155,7 +155,7 @@ static bool exists(tm_store *s, const char *rel)
 }
 
 static const char old_index[] = "{\"main\": null, \"auth\": \"main\", "
-                                "\"auth-ui\": \"main\", \"gone\": \"main\"}";
+				"\"auth-ui\": \"main\", \"gone\": \"main\"}";
 
 START_TEST(test_migrate_run_aligns_and_deletes)
 {
@@ -174,7 +174,7 @@ START_TEST(test_migrate_run_aligns_and_deletes)
 	ck_assert(exists(s, "stats/mon-app.json"));
 	ck_assert_uint_eq(report.n, 3);
 	ck_assert_str_eq(report.items[0],
-	                 "mon-app/auth-ui: parent auth -> main");
+			 "mon-app/auth-ui: parent auth -> main");
 	ck_assert_ptr_nonnull(strstr(report.items[1], "gone"));
 	ck_assert_str_eq(report.items[2], "deleted trees/mon-app.json");
 	ck_assert(!tm_migrate_needed(s, false));
@@ -314,7 +314,7 @@ Suite *migrate_suite(void)
 	tcase_add_test(tc, test_migrate_dry_run_writes_nothing);
 	tcase_add_test(tc, test_migrate_prune_deletes_stats);
 	tcase_add_test(tc,
-	               test_migrate_keeps_index_when_a_thread_is_unreadable);
+		       test_migrate_keeps_index_when_a_thread_is_unreadable);
 	tcase_add_test(tc, test_migrate_keeps_index_that_does_not_parse);
 	tcase_add_test(tc, test_migrate_string_null_parent_is_root);
 	tcase_add_test(tc, test_migrate_stops_when_lock_taken_over);

@@ -230,16 +230,16 @@ START_TEST(test_ops_remove_refuses_root)
 	tm_remove_result r;
 
 	ck_assert_int_eq(tm_store_remove_thread(&r, s, P, "main", NULL),
-	                 TM_EINVALID);
+			 TM_EINVALID);
 	ck_assert_ptr_nonnull(strstr(tm_error_last(), "root thread"));
 	/* A subtree holding main: nothing is deleted. */
 	put("threads/mon-app/top.md", "---\nid: top\ntitle: Top\nparentId: "
-	                              "null\n---\n");
+				      "null\n---\n");
 	put("threads/mon-app/main.md", "---\nid: main\ntitle: Main\n"
-	                               "parentId: top\n---\n");
+				       "parentId: top\n---\n");
 	o.recursive = true;
 	ck_assert_int_eq(tm_store_remove_thread(&r, s, P, "top", &o),
-	                 TM_EINVALID);
+			 TM_EINVALID);
 	ck_assert_ptr_nonnull(strstr(tm_error_last(), "recursively"));
 	ck_assert(exists("threads/mon-app/top.md"));
 	ck_assert(exists("threads/mon-app/auth-ui.md"));
@@ -256,14 +256,14 @@ START_TEST(test_ops_remove_warns_and_refuses_unreadable)
 	o.warn = record_warning;
 	o.payload = &nwarned;
 	ck_assert_int_eq(tm_store_remove_thread(&r, s, P, "broken", &o),
-	                 TM_EPARSE);
+			 TM_EPARSE);
 	ck_assert_ptr_nonnull(strstr(tm_error_last(), "broken.md"));
 	ck_assert_uint_eq(nwarned, 1);
 	ck_assert_ptr_nonnull(strstr(warned[0], "broken.md"));
 	ck_assert(exists("threads/mon-app/broken.md"));
 	assert_unlocked();
 	ck_assert_int_eq(tm_store_remove_thread(&r, s, P, "nope", &o),
-	                 TM_ENOTFOUND);
+			 TM_ENOTFOUND);
 	assert_unlocked();
 }
 END_TEST
@@ -280,7 +280,7 @@ START_TEST(test_ops_remove_stops_when_lock_taken_over)
 	take_over_at = 2;
 	o.recursive = true;
 	ck_assert_int_eq(tm_store_remove_thread(&r, s, P, "auth", &o),
-	                 TM_ELOCKED);
+			 TM_ELOCKED);
 	ck_assert_ptr_nonnull(strstr(tm_error_last(), "lost the lock"));
 	ck_assert_uint_eq(r.removed.n, 0); /* not written on error */
 	ck_assert(!exists("threads/mon-app/auth-ui.md"));
@@ -304,7 +304,7 @@ START_TEST(test_ops_move)
 	tm_thread *t;
 
 	ck_assert_int_eq(
-	        tm_store_move_thread(&r, s, P, "auth-ui", "main", NULL), 0);
+		tm_store_move_thread(&r, s, P, "auth-ui", "main", NULL), 0);
 	ck_assert(r.changed);
 	ck_assert_str_eq(r.old_parent, "auth");
 	tm_move_result_clear(&r);
@@ -322,7 +322,7 @@ START_TEST(test_ops_move_already_there_writes_nothing)
 	tm_move_result r;
 
 	ck_assert_int_eq(tm_store_move_thread(&r, s, P, "auth", "main", NULL),
-	                 0);
+			 0);
 	ck_assert(!r.changed);
 	ck_assert_str_eq(r.old_parent, "main");
 	after = file("threads/mon-app/auth.md");
@@ -339,16 +339,16 @@ START_TEST(test_ops_move_refusals)
 	tm_move_result r;
 
 	ck_assert_int_eq(
-	        tm_store_move_thread(&r, s, P, "auth", "auth-ui", NULL),
-	        TM_EINVALID);
+		tm_store_move_thread(&r, s, P, "auth", "auth-ui", NULL),
+		TM_EINVALID);
 	ck_assert_ptr_nonnull(strstr(tm_error_last(), "cycle"));
 	ck_assert_int_eq(tm_store_move_thread(&r, s, P, "auth", "auth", NULL),
-	                 TM_EINVALID);
+			 TM_EINVALID);
 	ck_assert_ptr_nonnull(strstr(tm_error_last(), "under itself"));
 	ck_assert_int_eq(tm_store_move_thread(&r, s, P, "main", "auth", NULL),
-	                 TM_EINVALID);
+			 TM_EINVALID);
 	ck_assert_int_eq(tm_store_move_thread(&r, s, P, "nope", "auth", NULL),
-	                 TM_ENOTFOUND);
+			 TM_ENOTFOUND);
 	after = file("threads/mon-app/auth.md");
 	ck_assert_str_eq(before, after);
 	assert_unlocked();
@@ -380,7 +380,7 @@ START_TEST(test_ops_merge_into_parent)
 	ck_assert_ptr_null(parent->status);
 	/* Merged again: refused, nothing written. */
 	ck_assert_int_eq(tm_store_merge_thread(&r, s, P, "auth-ui"),
-	                 TM_EINVALID);
+			 TM_EINVALID);
 	ck_assert_ptr_nonnull(strstr(tm_error_last(), "already merged"));
 	assert_unlocked();
 	free(summary);
@@ -395,7 +395,7 @@ START_TEST(test_ops_merge_empty_child_leaves_parent)
 	tm_merge_thread_result r;
 
 	put("threads/mon-app/auth-ui.md", "---\nid: auth-ui\ntitle: UI\n"
-	                                  "parentId: auth\n---\n");
+					  "parentId: auth\n---\n");
 	ck_assert_int_eq(tm_store_merge_thread(&r, s, P, "auth-ui"), 0);
 	ck_assert(!r.changed);
 	after = file("threads/mon-app/auth.md");
@@ -413,20 +413,20 @@ START_TEST(test_ops_merge_refusals)
 	ck_assert_int_eq(tm_store_merge_thread(&r, s, P, "main"), TM_EINVALID);
 	ck_assert_ptr_nonnull(strstr(tm_error_last(), "is a root"));
 	put("threads/mon-app/lost.md", "---\nid: lost\ntitle: Lost\n"
-	                               "parentId: gone\n---\n");
+				       "parentId: gone\n---\n");
 	ck_assert_int_eq(tm_store_merge_thread(&r, s, P, "lost"), TM_ENOTFOUND);
 	ck_assert_ptr_nonnull(strstr(tm_error_last(), "'gone'"));
 	put("threads/mon-app/self.md", "---\nid: self\ntitle: Self\n"
-	                               "parentId: self\n---\n");
+				       "parentId: self\n---\n");
 	ck_assert_int_eq(tm_store_merge_thread(&r, s, P, "self"), TM_EINVALID);
 	ck_assert_ptr_nonnull(strstr(tm_error_last(), "its own parent"));
 	put("threads/mon-app/bad.md", "---\nid: bad\ntitle: Bad\n"
-	                              "parentId: ../x\n---\n");
+				      "parentId: ../x\n---\n");
 	ck_assert_int_eq(tm_store_merge_thread(&r, s, P, "bad"), TM_EINVALID);
 	ck_assert_ptr_nonnull(strstr(tm_error_last(), "invalid parentId: "));
 	ck_assert_int_eq(tm_store_set_status(&(tm_status_result){0}, s, P,
-	                                     "auth", TM_STATUS_ABANDONED),
-	                 0);
+					     "auth", TM_STATUS_ABANDONED),
+			 0);
 	ck_assert_int_eq(tm_store_merge_thread(&r, s, P, "auth"), TM_EINVALID);
 	ck_assert_ptr_nonnull(strstr(tm_error_last(), "is abandoned"));
 	assert_unlocked();
@@ -442,7 +442,7 @@ START_TEST(test_ops_set_status)
 	char *before, *after;
 
 	ck_assert_int_eq(tm_store_set_status(&r, s, P, "auth", TM_STATUS_DONE),
-	                 0);
+			 0);
 	ck_assert(r.changed);
 	ck_assert_ptr_null(r.was_merged);
 	t = load("auth");
@@ -451,7 +451,7 @@ START_TEST(test_ops_set_status)
 
 	before = file("threads/mon-app/auth.md");
 	ck_assert_int_eq(tm_store_set_status(&r, s, P, "auth", TM_STATUS_DONE),
-	                 0);
+			 0);
 	ck_assert(!r.changed);
 	after = file("threads/mon-app/auth.md");
 	ck_assert_str_eq(before, after);
@@ -465,8 +465,8 @@ START_TEST(test_ops_set_status)
 	ck_assert(!r.changed);
 
 	ck_assert_int_eq(
-	        tm_store_set_status(&r, s, P, "main", TM_STATUS_ABANDONED),
-	        TM_EINVALID);
+		tm_store_set_status(&r, s, P, "main", TM_STATUS_ABANDONED),
+		TM_EINVALID);
 	ck_assert_ptr_nonnull(strstr(tm_error_last(), "root thread"));
 	assert_unlocked();
 	free(before);
@@ -518,7 +518,7 @@ START_TEST(test_ops_set_fields)
 	after = file("threads/mon-app/auth.md");
 	ck_assert_str_eq(before, after);
 	ck_assert_int_eq(tm_store_set_fields(&changed, s, P, "nope", a, 1),
-	                 TM_ENOTFOUND);
+			 TM_ENOTFOUND);
 	assert_unlocked();
 	free(before);
 	free(after);
@@ -535,8 +535,8 @@ START_TEST(test_ops_write_summary)
 	char *summary;
 
 	ck_assert_int_eq(tm_store_write_summary(&outcome, s, P, "auth", text,
-	                                        strlen(text), NULL),
-	                 0);
+						strlen(text), NULL),
+			 0);
 	ck_assert_int_eq(outcome, TM_SUMMARY_CHANGED);
 	t = load("auth");
 	summary = tm_thread_summary(t);
@@ -556,14 +556,14 @@ START_TEST(test_ops_write_summary_empty)
 	tm_thread *t;
 
 	ck_assert_int_eq(
-	        tm_store_write_summary(&outcome, s, P, "auth", "\n\n", 2, &o),
-	        TM_EINVALID);
+		tm_store_write_summary(&outcome, s, P, "auth", "\n\n", 2, &o),
+		TM_EINVALID);
 	ck_assert_ptr_nonnull(strstr(tm_error_last(), "--allow-empty"));
 	after = file("threads/mon-app/auth.md");
 	ck_assert_str_eq(before, after);
 	o.allow_empty = true;
 	ck_assert_int_eq(
-	        tm_store_write_summary(&outcome, s, P, "auth", "", 0, &o), 0);
+		tm_store_write_summary(&outcome, s, P, "auth", "", 0, &o), 0);
 	ck_assert_int_eq(outcome, TM_SUMMARY_EMPTY);
 	t = load("auth");
 	ck_assert_uint_eq(t->body_len, 0);
@@ -585,8 +585,8 @@ START_TEST(test_ops_write_summary_expect_body)
 	o.expect_body = "## Old\n";
 	o.expect_len = 7;
 	ck_assert_int_eq(
-	        tm_store_write_summary(&outcome, s, P, "auth", "x\n", 2, &o),
-	        TM_ECONFLICT);
+		tm_store_write_summary(&outcome, s, P, "auth", "x\n", 2, &o),
+		TM_ECONFLICT);
 	ck_assert_ptr_nonnull(strstr(tm_error_last(), "while you were"));
 	after = file("threads/mon-app/auth.md");
 	ck_assert_str_eq(before, after);
@@ -594,8 +594,8 @@ START_TEST(test_ops_write_summary_expect_body)
 	o.expect_body = t->body;
 	o.expect_len = t->body_len;
 	ck_assert_int_eq(
-	        tm_store_write_summary(&outcome, s, P, "auth", "x\n", 2, &o),
-	        0);
+		tm_store_write_summary(&outcome, s, P, "auth", "x\n", 2, &o),
+		0);
 	ck_assert_int_eq(outcome, TM_SUMMARY_CHANGED);
 	assert_unlocked();
 	tm_thread_free(t);
@@ -622,7 +622,7 @@ START_TEST(test_ops_use_project)
 	free(thread);
 	thread = NULL;
 	ck_assert_int_eq(tm_store_use_project(&thread, s, "nope"),
-	                 TM_ENOTFOUND);
+			 TM_ENOTFOUND);
 	ck_assert_ptr_null(thread);
 	assert_unlocked();
 	free(id);

@@ -23,20 +23,20 @@ static void check_cases(const struct pcase *c, size_t n)
 
 	for (i = 0; i < n; i++)
 		ck_assert_msg(tm_pathspec_match(c[i].spec, c[i].path) ==
-		                      c[i].match,
-		              "'%s' on '%s': want %d", c[i].spec, c[i].path,
-		              c[i].match);
+				      c[i].match,
+			      "'%s' on '%s': want %d", c[i].spec, c[i].path,
+			      c[i].match);
 }
 
 /* Parse `raw` and check the normalised pattern and the flags. */
 static void check_parse(const char *raw, const char *pattern, bool dir_only,
-                        bool glob, bool all, bool never)
+			bool glob, bool all, bool never)
 {
 	tm_pathspec s;
 
 	tm_pathspec_parse(&s, raw);
 	ck_assert_msg(!strcmp(s.pattern, pattern), "'%s': pattern '%s'", raw,
-	              s.pattern);
+		      s.pattern);
 	ck_assert_uint_eq(s.len, strlen(pattern) - (dir_only ? 1 : 0));
 	ck_assert_msg(s.dir_only == dir_only, "'%s': dir_only", raw);
 	ck_assert_msg(s.glob == glob, "'%s': glob", raw);
@@ -64,21 +64,21 @@ END_TEST
 START_TEST(test_pathspec_literal_prefix)
 {
 	static const struct pcase c[] = {
-	        {"src/auth", "src/auth", true},
-	        {"src/auth", "src/auth/login.c", true},
-	        {"src/auth", "src/auth/a/b/c.c", true},
-	        {"src/auth", "src/auth.c", false},
-	        {"src/auth", "src/authx/a.c", false},
-	        {"src/auth", "src", false},
-	        {"src/auth", "lib/src/auth/a.c", false},
-	        {"src/auth/../lib", "src/lib/x", true},
-	        {"src/auth/../lib", "src/auth/x", false},
-	        {"../src", "src/a", false},
-	        {".", "a", true},
-	        {"", "a/b", true},
-	        /* glob characters also match themselves */
-	        {"dir[1]", "dir[1]/x", true},
-	        {"a*b", "a*b", true},
+		{"src/auth", "src/auth", true},
+		{"src/auth", "src/auth/login.c", true},
+		{"src/auth", "src/auth/a/b/c.c", true},
+		{"src/auth", "src/auth.c", false},
+		{"src/auth", "src/authx/a.c", false},
+		{"src/auth", "src", false},
+		{"src/auth", "lib/src/auth/a.c", false},
+		{"src/auth/../lib", "src/lib/x", true},
+		{"src/auth/../lib", "src/auth/x", false},
+		{"../src", "src/a", false},
+		{".", "a", true},
+		{"", "a/b", true},
+		/* glob characters also match themselves */
+		{"dir[1]", "dir[1]/x", true},
+		{"a*b", "a*b", true},
 	};
 
 	check_cases(c, N(c));
@@ -88,10 +88,10 @@ END_TEST
 START_TEST(test_pathspec_folder_prefix)
 {
 	static const struct pcase c[] = {
-	        {"docs/", "docs/a.md", true},    {"docs/", "docs/a/b.md", true},
-	        {"docs/", "docs", false},        {"docs/", "docs.md", false},
-	        {"./docs//", "docs/a.md", true}, {"./docs//", "docs", false},
-	        {"d*/", "docs/a.md", false},     {"d*/", "d/", true},
+		{"docs/", "docs/a.md", true},    {"docs/", "docs/a/b.md", true},
+		{"docs/", "docs", false},        {"docs/", "docs.md", false},
+		{"./docs//", "docs/a.md", true}, {"./docs//", "docs", false},
+		{"d*/", "docs/a.md", false},     {"d*/", "d/", true},
 	};
 
 	check_cases(c, N(c));
@@ -101,38 +101,38 @@ END_TEST
 START_TEST(test_pathspec_globs)
 {
 	static const struct pcase c[] = {
-	        /* * and ? cross '/' in a plain pathspec */
-	        {"*.c", "a.c", true},
-	        {"*.c", "src/auth/a.c", true},
-	        {"src/*.c", "src/a/b/c.c", true},
-	        {"src?a.c", "src/a.c", true},
-	        {"*", "a/b", true},
-	        {"**/b.c", "a/b.c", true},
-	        {"*.c", "a.h", false},
-	        {"*.c", "a.c/x", false},
-	        /* the whole path must match */
-	        {"src/a?", "src/ab/c", false},
-	        {"a*b", "a/x/b", true},
-	        {"a*b", "a/x/bc", false},
-	        /* a leading '.' is not special */
-	        {"*rc", ".bashrc", true},
-	        {"a/*", "a/.hidden", true},
-	        /* brackets, ranges, negation, classes */
-	        {"src/[ab].c", "src/b.c", true},
-	        {"src/[ab].c", "src/c.c", false},
-	        {"src/[a-c].c", "src/c.c", true},
-	        {"src/[!a].c", "src/a.c", false},
-	        {"src/[^a].c", "src/b.c", true},
-	        {"src/[[:digit:]].c", "src/7.c", true},
-	        {"src/[[:digit:]].c", "src/x.c", false},
-	        {"src/[]].c", "src/].c", true},
-	        /* backslash escapes */
-	        {"we\\*ird", "we*ird", true},
-	        {"we\\*ird", "weXird", false},
-	        {"a\\?", "a?", true},
-	        {"a\\?", "ab", false},
-	        /* case matters */
-	        {"*.C", "a.c", false},
+		/* * and ? cross '/' in a plain pathspec */
+		{"*.c", "a.c", true},
+		{"*.c", "src/auth/a.c", true},
+		{"src/*.c", "src/a/b/c.c", true},
+		{"src?a.c", "src/a.c", true},
+		{"*", "a/b", true},
+		{"**/b.c", "a/b.c", true},
+		{"*.c", "a.h", false},
+		{"*.c", "a.c/x", false},
+		/* the whole path must match */
+		{"src/a?", "src/ab/c", false},
+		{"a*b", "a/x/b", true},
+		{"a*b", "a/x/bc", false},
+		/* a leading '.' is not special */
+		{"*rc", ".bashrc", true},
+		{"a/*", "a/.hidden", true},
+		/* brackets, ranges, negation, classes */
+		{"src/[ab].c", "src/b.c", true},
+		{"src/[ab].c", "src/c.c", false},
+		{"src/[a-c].c", "src/c.c", true},
+		{"src/[!a].c", "src/a.c", false},
+		{"src/[^a].c", "src/b.c", true},
+		{"src/[[:digit:]].c", "src/7.c", true},
+		{"src/[[:digit:]].c", "src/x.c", false},
+		{"src/[]].c", "src/].c", true},
+		/* backslash escapes */
+		{"we\\*ird", "we*ird", true},
+		{"we\\*ird", "weXird", false},
+		{"a\\?", "a?", true},
+		{"a\\?", "ab", false},
+		/* case matters */
+		{"*.C", "a.c", false},
 	};
 
 	check_cases(c, N(c));
@@ -146,10 +146,10 @@ END_TEST
 START_TEST(test_pathspec_no_magic)
 {
 	static const struct pcase c[] = {
-	        {":(glob)*.c", "a.c", false},
-	        {":(glob)*.c", ":(glob)x.c", true},
-	        {":(exclude)a", "b", false},
-	        {":(literal)a", ":(literal)a/b", true},
+		{":(glob)*.c", "a.c", false},
+		{":(glob)*.c", ":(glob)x.c", true},
+		{":(exclude)a", "b", false},
+		{":(literal)a", ":(literal)a/b", true},
 	};
 
 	check_cases(c, N(c));
@@ -162,7 +162,7 @@ END_TEST
 START_TEST(test_pathspec_parsed_once)
 {
 	static const char *const paths[] = {"src/a.c", "src/b/c.c", "src.c",
-	                                    "lib/src/x.c", "src"};
+					    "lib/src/x.c", "src"};
 	static const bool want[] = {true, true, false, false, true};
 	tm_pathspec s;
 	size_t i;
@@ -170,8 +170,8 @@ START_TEST(test_pathspec_parsed_once)
 	tm_pathspec_parse(&s, "./src");
 	for (i = 0; i < N(paths); i++)
 		ck_assert_msg(tm_pathspec_matches(&s, paths[i],
-		                                  strlen(paths[i])) == want[i],
-		              "%s", paths[i]);
+						  strlen(paths[i])) == want[i],
+			      "%s", paths[i]);
 	tm_pathspec_free(&s);
 	ck_assert_ptr_null(s.pattern);
 }
@@ -224,19 +224,19 @@ static bool has_line(const char *text, const char *line)
 START_TEST(test_pathspec_like_git)
 {
 	static const char *const files[] = {
-	        "src/a.c", "src/b/c.c", "src/b/d.h", "src/.hidden",
-	        "src.c",   "lib/x.c",   "docs/a.md", "docs.md",
-	        "top",     "7.c",       "x?y",       "a*b",
-	        "d]/e",    "A.C",       "dir.d/f",   "src/ab/c.txt",
+		"src/a.c", "src/b/c.c", "src/b/d.h", "src/.hidden",
+		"src.c",   "lib/x.c",   "docs/a.md", "docs.md",
+		"top",     "7.c",       "x?y",       "a*b",
+		"d]/e",    "A.C",       "dir.d/f",   "src/ab/c.txt",
 	};
 	static const char *const specs[] = {
-	        "src",       "src/",         "./src/b/../", "src/b/.",
-	        "*.c",       "src/*.c",      "src/?.c",     "*",
-	        "?",         "*/c.c",        "s*/*/c.*",    "src/[ab]*",
-	        "src/[!a]*", "[[:digit:]]*", "x\\?y",       "a\\*b",
-	        "a*b",       "d]",           "[d]]/e",      "*.C",
-	        "docs*",     "docs/",        "*.d/",        "src/a?",
-	        ".",         "src//b",       "src/.h*",     "*hidden",
+		"src",       "src/",         "./src/b/../", "src/b/.",
+		"*.c",       "src/*.c",      "src/?.c",     "*",
+		"?",         "*/c.c",        "s*/*/c.*",    "src/[ab]*",
+		"src/[!a]*", "[[:digit:]]*", "x\\?y",       "a\\*b",
+		"a*b",       "d]",           "[d]]/e",      "*.C",
+		"docs*",     "docs/",        "*.d/",        "src/a?",
+		".",         "src//b",       "src/.h*",     "*hidden",
 	};
 	size_t i, k;
 	char *list;
@@ -257,15 +257,15 @@ START_TEST(test_pathspec_like_git)
 	       repo);
 	for (i = 0; i < N(specs); i++) {
 		list = tmt_sh_out("git -C '%s' log --format= --name-only -z "
-		                  "-- '%s' | tr '\\0' '\\n'",
-		                  repo, specs[i]);
+				  "-- '%s' | tr '\\0' '\\n'",
+				  repo, specs[i]);
 		for (k = 0; k < N(files); k++) {
 			bool in_git = has_line(list, files[k]);
 
 			ck_assert_msg(tm_pathspec_match(specs[i], files[k]) ==
-			                      in_git,
-			              "'%s' on '%s': git says %d", specs[i],
-			              files[k], in_git);
+					      in_git,
+				      "'%s' on '%s': git says %d", specs[i],
+				      files[k], in_git);
 		}
 		free(list);
 	}

@@ -23,12 +23,12 @@ static char *tmp;  /* the test's temp dir */
 static char *repo; /* tmp/repo, in the middle of a conflicted merge */
 
 static const char project[] = "{\n"
-                              "  \"id\": \"p\",\n"
-                              "  \"title\": \"P\",\n"
-                              "  \"systemContext\": \"one\",\n"
-                              "  \"mode\": \"solo\",\n"
-                              "  \"rootThreadId\": \"main\"\n"
-                              "}\n";
+			      "  \"id\": \"p\",\n"
+			      "  \"title\": \"P\",\n"
+			      "  \"systemContext\": \"one\",\n"
+			      "  \"mode\": \"solo\",\n"
+			      "  \"rootThreadId\": \"main\"\n"
+			      "}\n";
 
 /* Write `content` to `rel` in the repository. */
 static void put(const char *rel, const char *content)
@@ -81,7 +81,7 @@ static char *thread(const char *id, const char *updated, const char *body)
 }
 
 static const char base_body[] = "\n## Decisions\n- d1\n- d2\n\n"
-                                "## State\nSome prose about the state.\n";
+				"## State\nSome prose about the state.\n";
 
 /*
  * Each side changes the same lines of every file, so that git's line merge
@@ -102,11 +102,11 @@ static void setup(void)
 	       "git checkout -q -b theirs",
 	       repo);
 	put_owned(T_MD, thread("t", "2026-04-17T12:00:00.000Z",
-	                       "\n## Decisions\n- d1\n- d2\n- d4\n\n"
-	                       "## State\nSome prose about the state.\n"));
+			       "\n## Decisions\n- d1\n- d2\n- d4\n\n"
+			       "## State\nSome prose about the state.\n"));
 	put_owned(U_MD, thread("u", "2026-04-17T12:00:00.000Z",
-	                       "\n## Decisions\n- d1\n- d2\n\n"
-	                       "## State\nTheir prose.\n"));
+			       "\n## Decisions\n- d1\n- d2\n\n"
+			       "## State\nTheir prose.\n"));
 	put_owned(P_JSON, edit(project, "\"one\"", "\"two\""));
 	put(NOTES, "their notes\n");
 	put(README, "their hello\n");
@@ -114,11 +114,11 @@ static void setup(void)
 	       "git checkout -q main",
 	       repo);
 	put_owned(T_MD, thread("t", "2026-04-16T12:00:00.000Z",
-	                       "\n## Decisions\n- d1\n- d2\n- d3\n\n"
-	                       "## State\nSome prose about the state.\n"));
+			       "\n## Decisions\n- d1\n- d2\n- d3\n\n"
+			       "## State\nSome prose about the state.\n"));
 	put_owned(U_MD, thread("u", "2026-04-16T12:00:00.000Z",
-	                       "\n## Decisions\n- d1\n- d2\n\n"
-	                       "## State\nOur prose.\n"));
+			       "\n## Decisions\n- d1\n- d2\n\n"
+			       "## State\nOur prose.\n"));
 	put_owned(P_JSON, edit(project, "\"P\"", "\"Ours\""));
 	put(NOTES, "our notes\n");
 	put(README, "our hello\n");
@@ -146,7 +146,7 @@ static tm_git *open_repo(void)
 
 /* Resolve `paths` (NULL: every thread and project file); asserts success. */
 static void resolve(tm_resolve_report *out, const tm_strv *paths,
-                    tm_merge_style style)
+		    tm_merge_style style)
 {
 	tm_merge_options opts = TM_MERGE_OPTIONS_INIT;
 	tm_git *g = open_repo();
@@ -155,12 +155,12 @@ static void resolve(tm_resolve_report *out, const tm_strv *paths,
 	opts.our_label = "ours";
 	opts.their_label = "theirs";
 	ck_assert_msg(tm_resolve_index(out, g, paths, &opts) == 0, "%s",
-	              tm_error_last());
+		      tm_error_last());
 	tm_git_free(g);
 }
 
 static const tm_resolve_entry *entry(const tm_resolve_report *r,
-                                     const char *path)
+				     const char *path)
 {
 	size_t i;
 
@@ -324,7 +324,7 @@ START_TEST(test_resolve_named_path_without_conflict)
 	tm_strv_push(&paths, ".threadmind/threads/p/nope.md");
 	ck_assert_int_eq(tm_resolve_index(&r, g, &paths, &opts), TM_ENOTFOUND);
 	ck_assert_str_eq(tm_error_last(), "'.threadmind/threads/p/nope.md' "
-	                                  "has no conflict to resolve");
+					  "has no conflict to resolve");
 	/* checked before anything is written */
 	t = get(T_MD);
 	ck_assert(mt_has_line(t, "<<<<<<< HEAD"));

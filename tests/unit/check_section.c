@@ -23,7 +23,7 @@ static char *joined(const tm_section_list *l)
 }
 
 static void assert_section(const tm_section_list *l, size_t i,
-                           const char *heading, const char *text)
+			   const char *heading, const char *text)
 {
 	const tm_section *s;
 
@@ -47,7 +47,7 @@ static void check_merge(const char *into, const char *from, const char *want)
 }
 
 static void check_append(const char *text, const char *heading, const char *add,
-                         const char *want)
+			 const char *want)
 {
 	tm_section_list l;
 	char *got;
@@ -65,7 +65,7 @@ static void check_append(const char *text, const char *heading, const char *add,
 START_TEST(test_section_split_preamble_and_headings)
 {
 	static const char text[] = "intro\n\n## Decisions\n- a\n\n## State\n"
-	                           "- b\n";
+				   "- b\n";
 	tm_section_list l;
 
 	split(&l, text);
@@ -132,8 +132,8 @@ END_TEST
 START_TEST(test_section_split_skips_fenced_code)
 {
 	static const char text[] = "## A\n```sh\n## not a heading\n```\n"
-	                           "~~~~\n## no\n~~~\n## still no\n~~~~\n"
-	                           "## B\n";
+				   "~~~~\n## no\n~~~\n## still no\n~~~~\n"
+				   "## B\n";
 	tm_section_list l;
 
 	split(&l, text);
@@ -148,12 +148,12 @@ END_TEST
 START_TEST(test_section_split_join_round_trips)
 {
 	static const char *const texts[] = {
-	        "",
-	        "no newline",
-	        "## A",
-	        "\n\n## A\n\n\n## B\n",
-	        "pre\n## A\n```\n## x\n",
-	        "## A\r\nx\r\n## B\r\n",
+		"",
+		"no newline",
+		"## A",
+		"\n\n## A\n\n\n## B\n",
+		"pre\n## A\n```\n## x\n",
+		"## A\r\nx\r\n## B\r\n",
 	};
 	size_t i;
 
@@ -205,14 +205,14 @@ END_TEST
 START_TEST(test_section_append_list_joins_list)
 {
 	check_append("## A\n- a\n\n## B\n- b\n", "A", "\n- c\n\n",
-	             "## A\n- a\n- c\n\n## B\n- b\n");
+		     "## A\n- a\n- c\n\n## B\n- b\n");
 }
 END_TEST
 
 START_TEST(test_section_append_paragraph_gets_blank_line)
 {
 	check_append("## A\nSome text.\n## B\n", "A", "More.",
-	             "## A\nSome text.\n\nMore.\n\n## B\n");
+		     "## A\nSome text.\n\nMore.\n\n## B\n");
 	check_append("## A\n- a\n", "A", "Para.", "## A\n- a\n\nPara.\n");
 	check_append("## A\n1. one\n", "A", "2) two", "## A\n1. one\n2) two\n");
 }
@@ -234,7 +234,7 @@ END_TEST
 START_TEST(test_section_append_new_section_at_end)
 {
 	check_append("## A\n- a\n", "New", "- n\n",
-	             "## A\n- a\n\n## New\n- n\n");
+		     "## A\n- a\n\n## New\n- n\n");
 	check_append("## A\n- a\n\n", "New", "n", "## A\n- a\n\n## New\nn\n");
 	check_append("", "New", "n", "## New\nn\n");
 	check_append("pre", "", "n", "pre\n\n##\nn\n");
@@ -284,28 +284,28 @@ END_TEST
 START_TEST(test_section_merge_same_named_sections)
 {
 	check_merge("## Decisions\n- parent decision\n\n## State\n- p state\n",
-	            "## State\n- child state\n\n## Decisions\n- child dec\n",
-	            "## Decisions\n- parent decision\n- child dec\n\n"
-	            "## State\n- p state\n- child state\n");
+		    "## State\n- child state\n\n## Decisions\n- child dec\n",
+		    "## Decisions\n- parent decision\n- child dec\n\n"
+		    "## State\n- p state\n- child state\n");
 }
 END_TEST
 
 START_TEST(test_section_merge_new_sections_at_end_in_order)
 {
 	check_merge("## Decisions\n- d\n",
-	            "## Open questions\n- q\n\n## Next steps\n- n\n",
-	            "## Decisions\n- d\n\n## Open questions\n- q\n\n"
-	            "## Next steps\n- n\n");
+		    "## Open questions\n- q\n\n## Next steps\n- n\n",
+		    "## Decisions\n- d\n\n## Open questions\n- q\n\n"
+		    "## Next steps\n- n\n");
 }
 END_TEST
 
 START_TEST(test_section_merge_preamble_under_preamble)
 {
 	check_merge("Parent intro.\n\n## A\n- a\n",
-	            "Child intro.\n\n## A\n- b\n",
-	            "Parent intro.\n\nChild intro.\n\n## A\n- a\n- b\n");
+		    "Child intro.\n\n## A\n- b\n",
+		    "Parent intro.\n\nChild intro.\n\n## A\n- a\n- b\n");
 	check_merge("## A\n- a\n", "Child intro.\n",
-	            "Child intro.\n\n## A\n- a\n");
+		    "Child intro.\n\n## A\n- a\n");
 }
 END_TEST
 
@@ -314,7 +314,7 @@ START_TEST(test_section_merge_untouched_sections_keep_bytes)
 	static const char into[] = "## A\n\n  odd   spacing  \n\n\n## B\n- b\n";
 
 	check_merge(into, "## B\n- c\n",
-	            "## A\n\n  odd   spacing  \n\n\n## B\n- b\n- c\n");
+		    "## A\n\n  odd   spacing  \n\n\n## B\n- b\n- c\n");
 }
 END_TEST
 
@@ -329,14 +329,14 @@ END_TEST
 START_TEST(test_section_merge_case_insensitive_and_fences)
 {
 	check_merge("## Décisions\n- a\n", "## DÉCISIONS\n```\n## not\n```\n",
-	            "## Décisions\n- a\n\n```\n## not\n```\n");
+		    "## Décisions\n- a\n\n```\n## not\n```\n");
 }
 END_TEST
 
 START_TEST(test_section_merge_duplicate_child_sections)
 {
 	check_merge("## A\n- a\n", "## A\n- 1\n## A\n- 2\n",
-	            "## A\n- a\n- 1\n- 2\n");
+		    "## A\n- a\n- 1\n- 2\n");
 }
 END_TEST
 

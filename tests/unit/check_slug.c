@@ -14,9 +14,9 @@ static void check_slug(const char *title, tm_slug_kind kind, const char *want)
 	char *slug = tm_slugify(title, kind);
 
 	ck_assert_msg(strcmp(slug, want) == 0, "slug of '%s': '%s', want '%s'",
-	              title, slug, want);
+		      title, slug, want);
 	ck_assert_msg(tm_id_validate(slug, "thread") == 0, "%s: %s", slug,
-	              tm_error_last());
+		      tm_error_last());
 	free(slug);
 }
 
@@ -41,7 +41,7 @@ END_TEST
 START_TEST(test_slug_seed_espaces_symboles)
 {
 	check_slug("  Espaces & Symboles!! ", TM_SLUG_THREAD,
-	           "espaces-symboles");
+		   "espaces-symboles");
 }
 END_TEST
 
@@ -136,7 +136,7 @@ static void parse_json_string(const char **p, tm_buf *out)
 			    s[2] == 'u') {
 				lo = hex4(s + 3);
 				ck_assert_msg(lo >= 0xDC00 && lo < 0xE000,
-				              "lone surrogate");
+					      "lone surrogate");
 				cp = 0x10000 + ((cp - 0xD800) << 10) +
 				     (lo - 0xDC00);
 				s += 6;
@@ -215,7 +215,7 @@ START_TEST(test_slug_resource_file)
 			continue;
 		parse_line(line, &title, &want);
 		check_slug(tm_buf_cstr(&title), TM_SLUG_THREAD,
-		           tm_buf_cstr(&want));
+			   tm_buf_cstr(&want));
 		tm_buf_release(&title);
 		tm_buf_release(&want);
 		n++;
@@ -231,20 +231,20 @@ START_TEST(test_slug_whitespace_and_marks)
 	static const struct {
 		const char *title, *slug;
 	} cases[] = {
-	        {"a\u00a0b", "a-b"},   /* no-break space */
-	        {"a\u3000b", "a-b"},   /* ideographic space */
-	        {"a\u2028b", "a-b"},   /* line separator */
-	        {"a\302\205b", "a-b"}, /* next line, U+0085 */
-	        {"a\r\n\v\fb", "a-b"},
-	        {"__a__b__", "a-b"},
-	        {"a - _ b", "a-b"},
-	        {"\u00c9COLE", "ecole"},       /* É */
-	        {"e\u0301t\u00e9", "ete"},     /* e + combining acute, é */
-	        {"\uff21\uff22\uff11", "ab1"}, /* full width */
-	        {"\u0152uvre \u0152IL \u1e9e", "oeuvre-oeil-ss"},
-	        {"\u00d8RE \u01fe", "ore-o"},  /* Ø, Ǿ (Ø + acute) */
-	        {"\u0130stanbul", "istanbul"}, /* İ */
-	        {"x\u00b2", "x2"},             /* superscript two */
+		{"a\u00a0b", "a-b"},   /* no-break space */
+		{"a\u3000b", "a-b"},   /* ideographic space */
+		{"a\u2028b", "a-b"},   /* line separator */
+		{"a\302\205b", "a-b"}, /* next line, U+0085 */
+		{"a\r\n\v\fb", "a-b"},
+		{"__a__b__", "a-b"},
+		{"a - _ b", "a-b"},
+		{"\u00c9COLE", "ecole"},       /* É */
+		{"e\u0301t\u00e9", "ete"},     /* e + combining acute, é */
+		{"\uff21\uff22\uff11", "ab1"}, /* full width */
+		{"\u0152uvre \u0152IL \u1e9e", "oeuvre-oeil-ss"},
+		{"\u00d8RE \u01fe", "ore-o"},  /* Ø, Ǿ (Ø + acute) */
+		{"\u0130stanbul", "istanbul"}, /* İ */
+		{"x\u00b2", "x2"},             /* superscript two */
 	};
 	size_t i;
 
@@ -259,8 +259,8 @@ START_TEST(test_slug_invalid_utf8_dropped)
 {
 	check_slug("caf\xc3", TM_SLUG_THREAD, "caf");
 	check_slug("a\xff\xfe"
-	           "b",
-	           TM_SLUG_THREAD, "ab");
+		   "b",
+		   TM_SLUG_THREAD, "ab");
 	check_slug("\xc3\xa9\x80\x80z", TM_SLUG_THREAD, "ez");
 	check_slug("\xed\xa0\x80x", TM_SLUG_THREAD, "x"); /* a surrogate */
 	check_slug("\xc0\xafok", TM_SLUG_THREAD, "ok");   /* overlong '/' */
@@ -279,7 +279,7 @@ START_TEST(test_slug_long_titles_cut)
 	slug = tm_slugify(tm_buf_cstr(&title), TM_SLUG_THREAD);
 	ck_assert_uint_le(strlen(slug), TM_SLUG_MAX);
 	ck_assert_str_eq(slug, "word-word-word-word-word-word-word-word-word-"
-	                       "word-word-word-word");
+			       "word-word-word-word");
 	free(slug);
 	tm_buf_release(&title);
 
@@ -416,14 +416,14 @@ END_TEST
 START_TEST(test_slug_validate_refuses)
 {
 	static const char *bad[] = {"../x", "Foo", "a/b",  "..",  "",     "a b",
-	                            "é",    "a_b", "a.md", "-\n", "x\x01"};
+				    "é",    "a_b", "a.md", "-\n", "x\x01"};
 	char long_id[TM_ID_MAX + 2];
 	size_t i;
 
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		tm_error_clear();
 		ck_assert_msg(tm_id_validate(bad[i], "thread") == TM_EINVALID,
-		              "accepted '%s'", bad[i]);
+			      "accepted '%s'", bad[i]);
 		ck_assert_int_eq(tm_error_last_code(), TM_EINVALID);
 		ck_assert_ptr_null(strchr(tm_error_last(), '\n'));
 	}
@@ -432,8 +432,8 @@ START_TEST(test_slug_validate_refuses)
 
 	ck_assert_int_eq(tm_id_validate("../x", "thread"), TM_EINVALID);
 	ck_assert_str_eq(tm_error_last(),
-	                 "invalid thread id '../x': ids are lower-case "
-	                 "letters, digits and dashes");
+			 "invalid thread id '../x': ids are lower-case "
+			 "letters, digits and dashes");
 
 	memset(long_id, 'a', TM_ID_MAX + 1);
 	long_id[TM_ID_MAX + 1] = '\0';
@@ -497,14 +497,14 @@ START_TEST(test_slug_resolve_ambiguous)
 
 	fill(&ids, list);
 	ck_assert_int_eq(tm_id_resolve(&id, "a", &ids, "thread"),
-	                 TM_EAMBIGUOUS);
+			 TM_EAMBIGUOUS);
 	ck_assert_ptr_null(id);
 	ck_assert_str_eq(tm_error_last(), "'a' is ambiguous: api, auth, "
-	                                  "auth-ui (give more characters)");
+					  "auth-ui (give more characters)");
 	ck_assert_int_eq(tm_id_resolve(&id, "au", &ids, "thread"),
-	                 TM_EAMBIGUOUS);
+			 TM_EAMBIGUOUS);
 	ck_assert_str_eq(tm_error_last(), "'au' is ambiguous: auth, auth-ui "
-	                                  "(give more characters)");
+					  "(give more characters)");
 	ck_assert_ptr_null(id);
 
 	/* an id listed twice is still one candidate */
@@ -526,14 +526,14 @@ START_TEST(test_slug_resolve_not_found)
 	ck_assert_int_eq(tm_id_resolve(&id, "x", &ids, "thread"), TM_ENOTFOUND);
 	ck_assert_str_eq(tm_error_last(), "no thread matches 'x'");
 	ck_assert_int_eq(tm_id_resolve(&id, "authx", &ids, "project"),
-	                 TM_ENOTFOUND);
+			 TM_ENOTFOUND);
 	ck_assert_str_eq(tm_error_last(), "no project matches 'authx'");
 	ck_assert_int_eq(tm_id_resolve(&id, "", &ids, "thread"), TM_ENOTFOUND);
 	ck_assert_int_eq(tm_id_resolve(&id, "Auth", &ids, "thread"),
-	                 TM_ENOTFOUND);
+			 TM_ENOTFOUND);
 	ck_assert_int_eq(tm_id_resolve(&id, "a", NULL, "thread"), TM_ENOTFOUND);
 	ck_assert_int_eq(tm_id_resolve(&id, "a\nb", &ids, "thread"),
-	                 TM_ENOTFOUND);
+			 TM_ENOTFOUND);
 	ck_assert_str_eq(tm_error_last(), "no thread matches 'a?b'");
 	ck_assert_ptr_null(id);
 	tm_strv_clear(&ids);

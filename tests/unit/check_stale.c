@@ -31,20 +31,20 @@ static long when;  /* the date of the next commit */
 
 /* Variables through which git or libgit2 could see the caller's setup. */
 static const char *const git_env[] = {
-        "GIT_DIR",
-        "GIT_WORK_TREE",
-        "GIT_INDEX_FILE",
-        "GIT_COMMON_DIR",
-        "GIT_CEILING_DIRECTORIES",
-        "GIT_OBJECT_DIRECTORY",
-        "GIT_ALTERNATE_OBJECT_DIRECTORIES",
-        "GIT_NAMESPACE",
-        "GIT_CONFIG",
-        "GIT_CONFIG_GLOBAL",
-        "GIT_CONFIG_PARAMETERS",
-        "GIT_CONFIG_COUNT",
-        "GIT_AUTHOR_DATE",
-        "GIT_COMMITTER_DATE",
+	"GIT_DIR",
+	"GIT_WORK_TREE",
+	"GIT_INDEX_FILE",
+	"GIT_COMMON_DIR",
+	"GIT_CEILING_DIRECTORIES",
+	"GIT_OBJECT_DIRECTORY",
+	"GIT_ALTERNATE_OBJECT_DIRECTORIES",
+	"GIT_NAMESPACE",
+	"GIT_CONFIG",
+	"GIT_CONFIG_GLOBAL",
+	"GIT_CONFIG_PARAMETERS",
+	"GIT_CONFIG_COUNT",
+	"GIT_AUTHOR_DATE",
+	"GIT_COMMITTER_DATE",
 };
 
 static char *vformat(const char *fmt, va_list ap)
@@ -86,7 +86,7 @@ static void setup(void)
 	/* libgit2 must look HOME up again and ignore /etc/gitconfig */
 	ck_assert_int_ge(git_libgit2_init(), 1);
 	git_libgit2_opts(GIT_OPT_SET_SEARCH_PATH, GIT_CONFIG_LEVEL_GLOBAL,
-	                 NULL);
+			 NULL);
 	git_libgit2_opts(GIT_OPT_SET_SEARCH_PATH, GIT_CONFIG_LEVEL_XDG, NULL);
 	git_libgit2_opts(GIT_OPT_SET_SEARCH_PATH, GIT_CONFIG_LEVEL_SYSTEM, etc);
 	repo = tmt_join(tmp, "repo");
@@ -153,7 +153,7 @@ static char *commit_in(const char *dir, const char *msg, ...)
 	va_end(ap);
 	next_date();
 	tmt_sh(GIT "-C '%s' add -A && " GIT "-C '%s' commit -q --allow-empty "
-	           "-m '%s'",
+		   "-m '%s'",
 	       dir, dir, msg);
 	return tmt_sh_out("git -C '%s' rev-parse HEAD", dir);
 }
@@ -195,13 +195,13 @@ static tm_git *open_repo(const char *dir)
 
 /* tm_stale_compute on `dir` for the n threads; must succeed. */
 static void compute_in(tm_stale_report *r, const char *dir, tm_thread **ts,
-                       size_t n)
+		       size_t n)
 {
 	tm_git *g = open_repo(dir);
 
 	ck_assert_msg(tm_stale_compute(r, g, TDIR, (const tm_thread *const *)ts,
-	                               n) == 0,
-	              "%s", tm_error_last());
+				       n) == 0,
+		      "%s", tm_error_last());
 	tm_git_free(g);
 }
 
@@ -225,7 +225,7 @@ static char *join(const tm_strv *v, bool quote)
 
 	for (i = 0; i < v->n; i++)
 		tm_buf_printf(&b, quote ? "%s'%s'" : "%s%s", i ? " " : "",
-		              v->items[i]);
+			      v->items[i]);
 	s = tm_buf_detach(&b);
 	return s ? s : strdup("");
 }
@@ -261,14 +261,14 @@ static void assert_changed(const tm_stale_entry *e, const char *want)
 /* The paths commit c of `dir` changes against its first parent (a root or
  * shallow end: against nothing), under `paths` when not NULL. */
 static char *first_parent_diff(const char *dir, const char *c,
-                               const char *paths)
+			       const char *paths)
 {
 	return tmt_sh_out("cd '%s' && if git rev-parse -q --verify %s^1 "
-	                  ">/dev/null; then git diff --no-renames --name-only "
-	                  "%s^1 %s -- %s; else git diff-tree -r --root "
-	                  "--name-only --no-commit-id %s -- %s; fi",
-	                  dir, c, c, c, paths ? paths : "", c,
-	                  paths ? paths : "");
+			  ">/dev/null; then git diff --no-renames --name-only "
+			  "%s^1 %s -- %s; else git diff-tree -r --root "
+			  "--name-only --no-commit-id %s -- %s; fi",
+			  dir, c, c, c, paths ? paths : "", c,
+			  paths ? paths : "");
 }
 
 /*
@@ -278,7 +278,7 @@ static char *first_parent_diff(const char *dir, const char *c,
  * (sorted, space-separated).
  */
 static void git_answer(const char *dir, const tm_thread *t, char **newest,
-                       char **changed)
+		       char **changed)
 {
 	char *paths = join(&t->paths, true), *log, *c, *save = NULL, *diff;
 	char *file = format(TDIR "%s.md", t->id);
@@ -287,7 +287,7 @@ static void git_answer(const char *dir, const tm_thread *t, char **newest,
 
 	*newest = strdup("");
 	log = tmt_sh_out("git -C '%s' log --format=%%H %s..HEAD -- %s", dir,
-	                 t->commit, paths);
+			 t->commit, paths);
 	for (c = strtok_r(log, "\n", &save); c;
 	     c = strtok_r(NULL, "\n", &save)) {
 		diff = first_parent_diff(dir, c, NULL);
@@ -329,10 +329,10 @@ static void assert_like_git(const char *dir, tm_thread **ts, size_t n)
 		e = entry(&r, ts[i]->id);
 		if (!*newest) {
 			ck_assert_msg(e == NULL, "%s: stale, git says not",
-			              ts[i]->id);
+				      ts[i]->id);
 		} else {
 			ck_assert_msg(e != NULL, "%s: not stale, git says %s",
-			              ts[i]->id, newest);
+				      ts[i]->id, newest);
 			ck_assert_str_eq(e->newest, newest);
 			assert_changed(e, changed);
 			stale++;
@@ -362,62 +362,62 @@ START_TEST(test_stale_pathspec_table)
 		const char *spec, *path;
 		bool match;
 	} cases[] = {
-	        {"src/auth", "src/auth", true},
-	        {"src/auth", "src/auth/login.c", true},
-	        {"src/auth", "src/auth/deep/x.c", true},
-	        {"src/auth", "src/auth.c", false},
-	        {"src/auth", "src/authx/a.c", false},
-	        {"src/auth", "src", false},
-	        {"src/auth/", "src/auth/login.c", true},
-	        {"src/auth/", "src/auth", false},
-	        {"src/auth2/", "src/auth2", false},
-	        {"src", "src/a.h", true},
-	        {"sr", "src/a.h", false},
-	        {".", "anything/at/all", true},
-	        {"", "top.txt", true},
-	        {"./", "top.txt", true},
-	        {"./src/auth", "src/auth/a.c", true},
-	        {"src//auth", "src/auth/a.c", true},
-	        {"src/./a.h", "src/a.h", true},
-	        {"src/auth/../a.h", "src/a.h", true},
-	        {"../src", "src/a.h", false},
-	        {"/src", "src/a.h", true},
-	        {"*.c", "src/auth/a.c", true},
-	        {"*.c", "src/a.h", false},
-	        {"src/*.c", "src/auth/sub/b.c", true},
-	        {"src/au*", "src/auth2", true},
-	        {"src/au?h", "src/auth/a.c", false},
-	        {"src?auth/a.c", "src/auth/a.c", true},
-	        {"[s]rc", "src/a.h", false},
-	        {"src/[ab].*", "src/a.h", true},
-	        {"src/[ab].*", "src/c.h", false},
-	        {"src/[a-b]*", "src/b.txt", true},
-	        {"[!d]*", "docs/x.md", false},
-	        {"[^d]*", "top.txt", true},
-	        {"[[:alpha:]]op*", "top.txt", true},
-	        {"[[:digit:]]op*", "top.txt", false},
-	        {"[[:nope:]]*", "top.txt", false},
-	        {"[abc", "a", false},
-	        {"*/sub/*", "src/auth/sub/b.c", true},
-	        {"**/b.c", "src/auth/sub/b.c", true},
-	        {"src/auth/**", "src/auth/a.c", true},
-	        {"src/a*/", "src/auth/a.c", false},
-	        {"we*ird", "we*ird", true},
-	        {"we\\*ird", "we*ird", true},
-	        {"we\\*ird", "weXird", false},
-	        {"top.tx?", "top.txt", true},
-	        {"top.txt*", "top.txt", true},
-	        {"a*b*c*d", "aXbYcZd", true},
-	        {"a*b*c*d", "aXbYcZ", false},
-	        {"dir[1]", "dir[1]/x", true},
+		{"src/auth", "src/auth", true},
+		{"src/auth", "src/auth/login.c", true},
+		{"src/auth", "src/auth/deep/x.c", true},
+		{"src/auth", "src/auth.c", false},
+		{"src/auth", "src/authx/a.c", false},
+		{"src/auth", "src", false},
+		{"src/auth/", "src/auth/login.c", true},
+		{"src/auth/", "src/auth", false},
+		{"src/auth2/", "src/auth2", false},
+		{"src", "src/a.h", true},
+		{"sr", "src/a.h", false},
+		{".", "anything/at/all", true},
+		{"", "top.txt", true},
+		{"./", "top.txt", true},
+		{"./src/auth", "src/auth/a.c", true},
+		{"src//auth", "src/auth/a.c", true},
+		{"src/./a.h", "src/a.h", true},
+		{"src/auth/../a.h", "src/a.h", true},
+		{"../src", "src/a.h", false},
+		{"/src", "src/a.h", true},
+		{"*.c", "src/auth/a.c", true},
+		{"*.c", "src/a.h", false},
+		{"src/*.c", "src/auth/sub/b.c", true},
+		{"src/au*", "src/auth2", true},
+		{"src/au?h", "src/auth/a.c", false},
+		{"src?auth/a.c", "src/auth/a.c", true},
+		{"[s]rc", "src/a.h", false},
+		{"src/[ab].*", "src/a.h", true},
+		{"src/[ab].*", "src/c.h", false},
+		{"src/[a-b]*", "src/b.txt", true},
+		{"[!d]*", "docs/x.md", false},
+		{"[^d]*", "top.txt", true},
+		{"[[:alpha:]]op*", "top.txt", true},
+		{"[[:digit:]]op*", "top.txt", false},
+		{"[[:nope:]]*", "top.txt", false},
+		{"[abc", "a", false},
+		{"*/sub/*", "src/auth/sub/b.c", true},
+		{"**/b.c", "src/auth/sub/b.c", true},
+		{"src/auth/**", "src/auth/a.c", true},
+		{"src/a*/", "src/auth/a.c", false},
+		{"we*ird", "we*ird", true},
+		{"we\\*ird", "we*ird", true},
+		{"we\\*ird", "weXird", false},
+		{"top.tx?", "top.txt", true},
+		{"top.txt*", "top.txt", true},
+		{"a*b*c*d", "aXbYcZd", true},
+		{"a*b*c*d", "aXbYcZ", false},
+		{"dir[1]", "dir[1]/x", true},
 	};
 	size_t i;
 
 	for (i = 0; i < N(cases); i++)
 		ck_assert_msg(tm_pathspec_match(cases[i].spec, cases[i].path) ==
-		                      cases[i].match,
-		              "'%s' on '%s': want %d", cases[i].spec,
-		              cases[i].path, cases[i].match);
+				      cases[i].match,
+			      "'%s' on '%s': want %d", cases[i].spec,
+			      cases[i].path, cases[i].match);
 	ck_assert(!tm_pathspec_match(NULL, "a"));
 	ck_assert(!tm_pathspec_match("a", NULL));
 }
@@ -427,17 +427,17 @@ END_TEST
 START_TEST(test_stale_pathspec_like_git)
 {
 	static const char *const files[] = {
-	        "src/auth/a.c", "src/auth/sub/b.c", "src/authx/c.c",
-	        "src/auth.c",   "src/auth2",        "src/a.h",
-	        "src/b.txt",    "docs/x.md",        "top.txt",
-	        "we*ird",       "dir[1]/x",         "a b/c d.txt",
+		"src/auth/a.c", "src/auth/sub/b.c", "src/authx/c.c",
+		"src/auth.c",   "src/auth2",        "src/a.h",
+		"src/b.txt",    "docs/x.md",        "top.txt",
+		"we*ird",       "dir[1]/x",         "a b/c d.txt",
 	};
 	static const char *const specs[] = {
-	        "src/auth", "src/auth/", "src/au?h",   "src/au*",    "src/*.c",
-	        "*.c",      "src/auth*", "[s]rc",      "src/[ab].*", "we*ird",
-	        "we\\*ird", ".",         "src/auth2/", "src/",       "sr",
-	        "*",        "*/b.c",     "src/*/b.c",  "[!d]*",      "top.tx?",
-	        "dir[1]",   "a b",       "?/x",        "src/a*/",
+		"src/auth", "src/auth/", "src/au?h",   "src/au*",    "src/*.c",
+		"*.c",      "src/auth*", "[s]rc",      "src/[ab].*", "we*ird",
+		"we\\*ird", ".",         "src/auth2/", "src/",       "sr",
+		"*",        "*/b.c",     "src/*/b.c",  "[!d]*",      "top.tx?",
+		"dir[1]",   "a b",       "?/x",        "src/a*/",
 	};
 	size_t i, k;
 	char *list;
@@ -449,16 +449,16 @@ START_TEST(test_stale_pathspec_like_git)
 	       repo);
 	for (i = 0; i < N(specs); i++) {
 		list = tmt_sh_out(
-		        "git -C '%s' log --root --format= --name-only "
-		        "-z -- '%s' | tr '\\0' '\\n' | sort",
-		        repo, specs[i]);
+			"git -C '%s' log --root --format= --name-only "
+			"-z -- '%s' | tr '\\0' '\\n' | sort",
+			repo, specs[i]);
 		for (k = 0; k < N(files); k++) {
 			bool in_git = has_line(list, files[k]);
 
 			ck_assert_msg(tm_pathspec_match(specs[i], files[k]) ==
-			                      in_git,
-			              "'%s' on '%s': git says %d", specs[i],
-			              files[k], in_git);
+					      in_git,
+				      "'%s' on '%s': git says %d", specs[i],
+				      files[k], in_git);
 		}
 		free(list);
 	}
@@ -483,7 +483,7 @@ START_TEST(test_stale_not_stale_then_stale)
 	tm_stale_report_clear(&r);
 
 	c3 = commit("auth change", "src/auth/b.c", "src/auth/deep/c.c",
-	            "docs/readme", NULL);
+		    "docs/readme", NULL);
 	compute_in(&r, repo, ts, 1);
 	ck_assert_uint_eq(r.n, 1);
 	e = &r.stale[0];
@@ -560,8 +560,8 @@ START_TEST(test_stale_no_threads_dir)
 	tm_git *g = open_repo(repo);
 
 	ck_assert_int_eq(
-	        tm_stale_compute(&r, g, NULL, (const tm_thread *const *)&t, 1),
-	        0);
+		tm_stale_compute(&r, g, NULL, (const tm_thread *const *)&t, 1),
+		0);
 	ck_assert_uint_eq(r.n, 1);
 	ck_assert_str_eq(r.stale[0].newest, c2);
 	tm_stale_report_clear(&r);
@@ -660,7 +660,7 @@ START_TEST(test_stale_never_stale)
 	ts[3] = mk("done", a, "src");
 	tm_thread_set(&ts[3]->status, TM_STATUS_DONE);
 	ts[4] = mk("abandoned", "0123456789abcdef0123456789abcdef01234567",
-	           "src");
+		   "src");
 	tm_thread_set(&ts[4]->status, TM_STATUS_ABANDONED);
 	ts[5] = mk("odd-status", a, "src");
 	tm_thread_set(&ts[5]->status, "paused");
@@ -730,8 +730,8 @@ START_TEST(test_stale_merges_like_git)
 	tmt_sh(GIT "-C '%s' checkout -q main", repo);
 	next_date();
 	tmt_sh(GIT "-C '%s' merge -q --no-edit old >/dev/null 2>&1 || "
-	           "(echo resolved >'%s/src/a.c' && " GIT
-	           "-C '%s' add -A && " GIT "-C '%s' commit -q --no-edit)",
+		   "(echo resolved >'%s/src/a.c' && " GIT
+		   "-C '%s' add -A && " GIT "-C '%s' commit -q --no-edit)",
 	       repo, repo, repo, repo);
 	m3 = rev("HEAD");
 	free(commit("after", "doc/c.md", NULL));
@@ -911,7 +911,7 @@ START_TEST(test_stale_unborn_head)
 	tmt_sh(GIT "-C '%s' checkout -q --orphan fresh", repo);
 	ts[0] = mk("known", a, "src");
 	ts[1] = mk("unknown", "0123456789abcdef0123456789abcdef01234567",
-	           "src");
+		   "src");
 	compute_in(&r, repo, ts, 2);
 	ck_assert_uint_eq(r.n, 0);
 	ck_assert_uint_eq(r.unknown_base.n, 1);
@@ -926,9 +926,9 @@ END_TEST
 START_TEST(test_stale_many_threads_like_git)
 {
 	static const char *const files[] = {"a/x.c", "a/y.c", "b/z.c", "c/w.c",
-	                                    "d/v.c"};
+					    "d/v.c"};
 	static const char *const specs[] = {"a", "b",        "a/x.c,c", "*.c",
-	                                    "d", "a/,b/z.c", "c/w.c",   "e"};
+					    "d", "a/,b/z.c", "c/w.c",   "e"};
 	char *hashes[24];
 	tm_thread *ts[24];
 	char id[16];
@@ -951,13 +951,13 @@ START_TEST(test_stale_many_threads_like_git)
 			       repo, repo, repo, repo);
 		}
 		hashes[i] = commit_in(repo, msg, files[i % N(files)],
-		                      files[(i * 3 + 1) % N(files)],
-		                      i % 4 == 0 ? TDIR "t3.md" : NULL, NULL);
+				      files[(i * 3 + 1) % N(files)],
+				      i % 4 == 0 ? TDIR "t3.md" : NULL, NULL);
 	}
 	for (i = 0; i < N(ts); i++) {
 		snprintf(id, sizeof(id), "t%zu", i);
 		ts[i] = mk(id, hashes[(i * 7) % N(hashes)],
-		           specs[i % N(specs)]);
+			   specs[i % N(specs)]);
 	}
 	assert_like_git(repo, ts, N(ts));
 	free_threads(ts, N(ts));
@@ -973,9 +973,9 @@ static void touches(tm_strv *out, const char *hex, tm_thread **ts, size_t n)
 	tm_git *g = open_repo(repo);
 
 	ck_assert_msg(tm_stale_commit_touches(out, g, hex, TDIR,
-	                                      (const tm_thread *const *)ts,
-	                                      n) == 0,
-	              "%s", tm_error_last());
+					      (const tm_thread *const *)ts,
+					      n) == 0,
+		      "%s", tm_error_last());
 	tm_git_free(g);
 }
 
@@ -1055,14 +1055,14 @@ START_TEST(test_stale_touches_errors)
 	tm_git *g = open_repo(repo);
 
 	ck_assert_int_eq(tm_stale_commit_touches(&ids, g, "HEAD", TDIR,
-	                                         (const tm_thread *const *)&t,
-	                                         1),
-	                 TM_EINVALID);
+						 (const tm_thread *const *)&t,
+						 1),
+			 TM_EINVALID);
 	ck_assert_int_eq(tm_stale_commit_touches(
-	                         &ids, g,
-	                         "0123456789abcdef0123456789abcdef01234567",
-	                         TDIR, (const tm_thread *const *)&t, 1),
-	                 TM_ENOTFOUND);
+				 &ids, g,
+				 "0123456789abcdef0123456789abcdef01234567",
+				 TDIR, (const tm_thread *const *)&t, 1),
+			 TM_ENOTFOUND);
 	ck_assert_ptr_nonnull(strstr(tm_error_last(), "0123456789abcdef"));
 	ck_assert_uint_eq(ids.n, 0);
 	tm_git_free(g);
@@ -1118,11 +1118,11 @@ START_TEST(test_stale_describe_commit)
 	free(subject);
 	abbrev = subject = NULL;
 	ck_assert_int_eq(tm_stale_describe_commit(&abbrev, &subject, g, "abc"),
-	                 TM_EINVALID);
+			 TM_EINVALID);
 	ck_assert_int_eq(tm_stale_describe_commit(
-	                         &abbrev, &subject, g,
-	                         "0123456789abcdef0123456789abcdef01234567"),
-	                 TM_ENOTFOUND);
+				 &abbrev, &subject, g,
+				 "0123456789abcdef0123456789abcdef01234567"),
+			 TM_ENOTFOUND);
 	ck_assert_ptr_null(abbrev);
 	ck_assert_ptr_null(subject);
 	tm_git_free(g);

@@ -130,20 +130,20 @@ START_TEST(test_store_init_creates_layout)
 	p = store_file(s, "projects/my-project.json");
 	data = tmt_read_file(p, NULL);
 	ck_assert_str_eq(data, "{\n  \"id\": \"my-project\",\n"
-	                       "  \"title\": \"My Project\",\n"
-	                       "  \"systemContext\": \"\",\n"
-	                       "  \"mode\": \"solo\",\n"
-	                       "  \"rootThreadId\": \"main\"\n}\n");
+			       "  \"title\": \"My Project\",\n"
+			       "  \"systemContext\": \"\",\n"
+			       "  \"mode\": \"solo\",\n"
+			       "  \"rootThreadId\": \"main\"\n}\n");
 	free(data);
 	free(p);
 	ck_assert_int_eq(tm_store_load_thread(&main_t, s, "my-project", "main"),
-	                 0);
+			 0);
 	ck_assert_str_eq(main_t->title, "Main");
 	ck_assert_ptr_null(main_t->parent_id);
 	ck_assert_str_eq(main_t->created_at, main_t->updated_at);
 	ck_assert_int_eq(tm_store_load_config(&cfg, s), 0);
 	ck_assert_str_eq(tm_config_get_string(cfg, "activeProjectId"),
-	                 "my-project");
+			 "my-project");
 	ck_assert_str_eq(tm_config_get_string(cfg, "activeThreadId"), "main");
 	/* No git user configured: "user-" + hash of the empty string. */
 	ck_assert_str_eq(tm_config_get_string(cfg, "author"), "user-e69d");
@@ -187,11 +187,11 @@ START_TEST(test_store_init_in_git_records_branch)
 	ck_assert_int_eq(tm_store_init(&s, repo, "Mon App", "team"), 0);
 	ck_assert_int_eq(tm_store_load_config(&cfg, s), 0);
 	ck_assert_str_eq(tm_config_branch_thread(cfg, "mon-app", "work"),
-	                 "main");
+			 "main");
 	ck_assert_str_eq(tm_store_branch(s), "work");
 	ck_assert_ptr_null(tm_store_head(s));
 	ck_assert_int_eq(
-	        strncmp(tm_config_get_string(cfg, "author"), "mahmoud-", 8), 0);
+		strncmp(tm_config_get_string(cfg, "author"), "mahmoud-", 8), 0);
 	tm_config_free(cfg);
 	tm_store_free(s);
 	free(repo);
@@ -256,13 +256,13 @@ START_TEST(test_store_refuses_bad_ids_before_paths)
 	tm_thread *t = NULL;
 
 	ck_assert_int_eq(tm_store_load_thread(&t, s, "mon-app", "../x"),
-	                 TM_EINVALID);
+			 TM_EINVALID);
 	ck_assert_int_eq(tm_store_load_thread(&t, s, "../mon-app", "main"),
-	                 TM_EINVALID);
+			 TM_EINVALID);
 	ck_assert_int_eq(tm_store_load_thread(&t, s, "mon-app", "Main"),
-	                 TM_EINVALID);
+			 TM_EINVALID);
 	ck_assert_int_eq(tm_store_delete_thread(s, "mon-app", "a/b"),
-	                 TM_EINVALID);
+			 TM_EINVALID);
 	ck_assert_ptr_null(t);
 	tm_store_free(s);
 }
@@ -274,7 +274,7 @@ START_TEST(test_store_load_missing_thread)
 	tm_thread *t = NULL;
 
 	ck_assert_int_eq(tm_store_load_thread(&t, s, "mon-app", "nope"),
-	                 TM_ENOTFOUND);
+			 TM_ENOTFOUND);
 	ck_assert_ptr_nonnull(strstr(tm_error_last(), "nope"));
 	ck_assert(!tm_store_thread_exists(s, "mon-app", "nope"));
 	ck_assert(tm_store_thread_exists(s, "mon-app", "auth"));
@@ -329,7 +329,7 @@ START_TEST(test_store_create_thread_slug_and_collisions)
 	ck_assert_str_eq(t->author, "mahmoud-a3f9"); /* from config.json */
 	ck_assert_str_eq(t->created_at, t->updated_at);
 	ck_assert_int_eq(tm_store_load_thread(&back, s, "mon-app", "auth-ui-2"),
-	                 0);
+			 0);
 	ck_assert_str_eq(back->title, "Auth UI");
 	ck_assert_str_eq(back->parent_id, "auth");
 	ck_assert_str_eq(back->branch, "feature/x");
@@ -361,7 +361,7 @@ START_TEST(test_store_create_thread_missing_parent)
 	o.title = "X";
 	o.parent = "ghost";
 	ck_assert_int_eq(tm_store_create_thread(NULL, s, "mon-app", &o),
-	                 TM_ENOTFOUND);
+			 TM_ENOTFOUND);
 	ck_assert_int_eq(tm_store_list_threads(&ids, NULL, s, "mon-app"), 0);
 	ck_assert_uint_eq(ids.n, 3);
 	tm_strv_clear(&ids);
@@ -416,7 +416,7 @@ START_TEST(test_store_set_active_keeps_sessions)
 	ck_assert_uint_eq(tm_config_session_count(cfg), 1);
 	/* not on a branch: branchThreads untouched */
 	ck_assert_str_eq(tm_config_branch_thread(cfg, "mon-app", "main"),
-	                 "main");
+			 "main");
 	tm_config_free(cfg);
 	tm_store_free(s);
 }
@@ -436,9 +436,9 @@ START_TEST(test_store_current_project)
 	ck_assert_str_eq(id, "other");
 	free(id);
 	ck_assert_int_eq(tm_store_current_project(&id, s, "ghost"),
-	                 TM_ENOTFOUND);
+			 TM_ENOTFOUND);
 	ck_assert_int_eq(tm_store_current_project(&id, s, "Bad/Id"),
-	                 TM_EINVALID);
+			 TM_EINVALID);
 	tm_project_free(p);
 	tm_store_free(s);
 }
@@ -457,14 +457,14 @@ START_TEST(test_store_active_thread_rules)
 	ck_assert_int_eq(tm_store_open(&s, repo), 0);
 	ck_assert_int_eq(tm_store_load_config(&cfg, s), 0);
 	ck_assert_int_eq(
-	        tm_store_active_thread(&id, s, "mon-app", cfg, NULL, 0), 0);
+		tm_store_active_thread(&id, s, "mon-app", cfg, NULL, 0), 0);
 	ck_assert_str_eq(id, "auth-ui"); /* branchThreads */
 	free(id);
 	ck_assert_int_eq(tm_config_set_branch_thread(cfg, "mon-app",
-	                                             "feature/auth-ui", NULL),
-	                 0);
+						     "feature/auth-ui", NULL),
+			 0);
 	ck_assert_int_eq(
-	        tm_store_active_thread(&id, s, "mon-app", cfg, NULL, 0), 0);
+		tm_store_active_thread(&id, s, "mon-app", cfg, NULL, 0), 0);
 	ck_assert_str_eq(id, "auth-ui"); /* the thread's branch field */
 	free(id);
 	ck_assert_uint_eq(strlen(tm_store_head(s)), 40);
@@ -481,7 +481,7 @@ START_TEST(test_store_delete_thread)
 	ck_assert_int_eq(tm_store_delete_thread(s, "mon-app", "auth-ui"), 0);
 	ck_assert(!tm_store_thread_exists(s, "mon-app", "auth-ui"));
 	ck_assert_int_eq(tm_store_delete_thread(s, "mon-app", "auth-ui"),
-	                 TM_ENOTFOUND);
+			 TM_ENOTFOUND);
 	tm_store_free(s);
 }
 END_TEST
@@ -557,7 +557,7 @@ START_TEST(test_store_create_project)
 	free(id);
 	id = NULL;
 	ck_assert_int_eq(tm_store_create_project(&id, s, "X", "duo"),
-	                 TM_EINVALID);
+			 TM_EINVALID);
 	ck_assert_ptr_null(id);
 	/* The config.json was not touched (it had an author). */
 	path = store_file(s, "config.json");
@@ -591,7 +591,7 @@ START_TEST(test_store_create_project_rolls_back)
 
 	tm_store__set_refresh_hook(fail_second_write, NULL, false);
 	ck_assert_int_eq(tm_store_create_project(&id, s, "New One", NULL),
-	                 TM_ERROR);
+			 TM_ERROR);
 	tm_store__set_refresh_hook(NULL, NULL, false);
 	ck_assert_int_eq(refreshes, 2);
 	ck_assert_ptr_null(id);
@@ -620,7 +620,7 @@ START_TEST(test_store_symlinked_threads_folder_refused)
 	ck_assert_int_eq(symlink(outside, threads), 0);
 	ck_assert_int_eq(tm_store_open(&s, repo), 0);
 	ck_assert_int_eq(tm_store_load_thread(&t, s, "mon-app", "main"),
-	                 TM_EINVALID);
+			 TM_EINVALID);
 	ck_assert_ptr_nonnull(strstr(tm_error_last(), "symbolic link"));
 	tm_store_free(s);
 	free(threads);

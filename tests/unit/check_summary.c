@@ -24,15 +24,15 @@ static tm_thread *parse(const char *data)
 	tm_thread *t = NULL;
 
 	ck_assert_msg(tm_frontmatter_parse(&t, data, strlen(data), "auth",
-	                                   "auth.md") == 0,
-	              "%s", tm_error_last());
+					   "auth.md") == 0,
+		      "%s", tm_error_last());
 	return t;
 }
 
 /* The outcome for `text` on the thread read from `file`; the thread must
  * come out unchanged. */
 static tm_summary_outcome outcome_len(const char *file, const char *text,
-                                      size_t len)
+				      size_t len)
 {
 	tm_thread *t = parse(file);
 	tm_summary_outcome out = (tm_summary_outcome)-1;
@@ -40,7 +40,7 @@ static tm_summary_outcome outcome_len(const char *file, const char *text,
 
 	tm_frontmatter_write(&before, t);
 	ck_assert_msg(tm_summary_check(&out, t, text, len) == 0, "%s",
-	              tm_error_last());
+		      tm_error_last());
 	tm_frontmatter_write(&after, t);
 	ck_assert_str_eq(tm_buf_cstr(&after), tm_buf_cstr(&before));
 	tm_buf_release(&before);
@@ -64,7 +64,7 @@ static void check_refused(const char *text, size_t len, const char *want)
 	ck_assert_int_eq(tm_summary_check(&out, t, text, len), TM_EINVALID);
 	ck_assert_int_eq(out, TM_SUMMARY_UNCHANGED);
 	ck_assert_msg(strstr(tm_error_last(), want), "'%s' lacks '%s'",
-	              tm_error_last(), want);
+		      tm_error_last(), want);
 	ck_assert_ptr_nonnull(strstr(tm_error_last(), "'auth'"));
 	tm_thread_free(t);
 }
@@ -74,11 +74,11 @@ static void check_refused(const char *text, size_t len, const char *want)
 START_TEST(test_summary_check_changed)
 {
 	ck_assert_int_eq(outcome(HEADER "\n## A\n- one\n", "## A\n- two\n"),
-	                 TM_SUMMARY_CHANGED);
+			 TM_SUMMARY_CHANGED);
 	ck_assert_int_eq(outcome(HEADER, "## New\n"), TM_SUMMARY_CHANGED);
 	/* leading blank lines are content */
 	ck_assert_int_eq(outcome(HEADER "\n## A\n", "\n## A\n"),
-	                 TM_SUMMARY_CHANGED);
+			 TM_SUMMARY_CHANGED);
 }
 END_TEST
 
@@ -89,9 +89,9 @@ START_TEST(test_summary_check_unchanged_after_normalising)
 	ck_assert_int_eq(outcome(file, "## A\n- one\n"), TM_SUMMARY_UNCHANGED);
 	ck_assert_int_eq(outcome(file, "## A\n- one"), TM_SUMMARY_UNCHANGED);
 	ck_assert_int_eq(outcome(file, "## A\n- one\n\n  \n"),
-	                 TM_SUMMARY_UNCHANGED);
+			 TM_SUMMARY_UNCHANGED);
 	ck_assert_int_eq(outcome(file, "## A\r\n- one\r\n"),
-	                 TM_SUMMARY_UNCHANGED);
+			 TM_SUMMARY_UNCHANGED);
 }
 END_TEST
 
@@ -99,16 +99,16 @@ START_TEST(test_summary_check_unchanged_hand_written_body)
 {
 	/* no blank line after the header, trailing blank lines, CRLF */
 	const char *file = "---\r\n"
-	                   "id: auth\r\n"
-	                   "---\r\n"
-	                   "## A\r\n"
-	                   "---\r\n"
-	                   "- x\r\n"
-	                   "\r\n"
-	                   "\r\n";
+			   "id: auth\r\n"
+			   "---\r\n"
+			   "## A\r\n"
+			   "---\r\n"
+			   "- x\r\n"
+			   "\r\n"
+			   "\r\n";
 
 	ck_assert_int_eq(outcome(file, "## A\n---\n- x\n"),
-	                 TM_SUMMARY_UNCHANGED);
+			 TM_SUMMARY_UNCHANGED);
 	ck_assert_int_eq(outcome(file, "## A\n---\n- y\n"), TM_SUMMARY_CHANGED);
 }
 END_TEST
@@ -117,7 +117,7 @@ START_TEST(test_summary_check_empty)
 {
 	ck_assert_int_eq(outcome(HEADER "\n## A\n", ""), TM_SUMMARY_EMPTY);
 	ck_assert_int_eq(outcome(HEADER "\n## A\n", " \n\t\r\n\n"),
-	                 TM_SUMMARY_EMPTY);
+			 TM_SUMMARY_EMPTY);
 	/* empty wins over unchanged */
 	ck_assert_int_eq(outcome(HEADER, ""), TM_SUMMARY_EMPTY);
 	ck_assert_int_eq(outcome(HEADER "\n", "\n"), TM_SUMMARY_EMPTY);
@@ -163,15 +163,15 @@ END_TEST
 START_TEST(test_summary_editor_order)
 {
 	ck_assert_str_eq(tm_summary_editor("ge", "ce", "vis", "ed", "xterm"),
-	                 "ge");
+			 "ge");
 	ck_assert_str_eq(tm_summary_editor(NULL, "ce", "vis", "ed", "xterm"),
-	                 "ce");
+			 "ce");
 	ck_assert_str_eq(tm_summary_editor(NULL, NULL, "vis", "ed", "xterm"),
-	                 "vis");
+			 "vis");
 	ck_assert_str_eq(tm_summary_editor(NULL, NULL, NULL, "ed", "xterm"),
-	                 "ed");
+			 "ed");
 	ck_assert_str_eq(tm_summary_editor(NULL, NULL, NULL, NULL, "xterm"),
-	                 "vi");
+			 "vi");
 }
 END_TEST
 
@@ -179,7 +179,7 @@ START_TEST(test_summary_editor_empty_is_unset)
 {
 	ck_assert_str_eq(tm_summary_editor("", "", "", "ed", "xterm"), "ed");
 	ck_assert_str_eq(tm_summary_editor("", "ce", "vis", "ed", "xterm"),
-	                 "ce");
+			 "ce");
 	ck_assert_str_eq(tm_summary_editor("", "", "", "", "xterm"), "vi");
 }
 END_TEST
@@ -190,12 +190,12 @@ START_TEST(test_summary_editor_dumb_terminal)
 
 	ck_assert_ptr_eq(tm_summary_editor(ge, "ce", "vis", "ed", "dumb"), ge);
 	ck_assert_str_eq(tm_summary_editor(NULL, "ce", "vis", "ed", "dumb"),
-	                 "ce");
+			 "ce");
 	/* VISUAL is skipped, EDITOR is not */
 	ck_assert_str_eq(tm_summary_editor(NULL, NULL, "vis", "ed", "dumb"),
-	                 "ed");
+			 "ed");
 	ck_assert_str_eq(tm_summary_editor(NULL, NULL, "vis", "ed", NULL),
-	                 "ed");
+			 "ed");
 	/* no vi on a dumb terminal */
 	ck_assert_ptr_null(tm_summary_editor(NULL, NULL, "vis", NULL, "dumb"));
 	ck_assert_ptr_null(tm_summary_editor("", "", "", "", NULL));

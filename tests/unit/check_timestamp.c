@@ -49,26 +49,26 @@ END_TEST
 START_TEST(test_timestamp_parse_rejects)
 {
 	static const char *bad[] = {
-	        "",
-	        "2026-04-15",
-	        "2026-04-15T10:00:00",
-	        "2026-4-15T10:00:00Z",
-	        "2026-02-30T10:00:00Z",
-	        "2026-13-01T00:00:00Z",
-	        "2026-04-15T25:00:00Z",
-	        "2026-04-15T10:60:00Z",
-	        "2026-04-15T10:00:00.Z",
-	        "2026-04-15T10:00:00Zjunk",
-	        "2026-04-15T10:00:00+2",
-	        "yesterday",
-	        "2026-04-15X10:00:00Z",
+		"",
+		"2026-04-15",
+		"2026-04-15T10:00:00",
+		"2026-4-15T10:00:00Z",
+		"2026-02-30T10:00:00Z",
+		"2026-13-01T00:00:00Z",
+		"2026-04-15T25:00:00Z",
+		"2026-04-15T10:60:00Z",
+		"2026-04-15T10:00:00.Z",
+		"2026-04-15T10:00:00Zjunk",
+		"2026-04-15T10:00:00+2",
+		"yesterday",
+		"2026-04-15X10:00:00Z",
 	};
 	size_t i;
 	int64_t ms;
 
 	for (i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
 		ck_assert_msg(tm_time_parse(&ms, bad[i]) == TM_EINVALID,
-		              "accepted '%s'", bad[i]);
+			      "accepted '%s'", bad[i]);
 		ck_assert_ptr_nonnull(strstr(tm_error_last(), "ISO 8601"));
 		ck_assert(!tm_time_valid(bad[i]));
 	}
@@ -116,15 +116,15 @@ START_TEST(test_timestamp_compare_instants)
 {
 	/* Same instant, different strings. */
 	ck_assert_int_eq(tm_time_cmp("2026-04-15T12:00:00+02:00",
-	                             "2026-04-15T10:00:00.000Z"),
-	                 0);
+				     "2026-04-15T10:00:00.000Z"),
+			 0);
 	/* Bytewise order would say the opposite. */
 	ck_assert_int_lt(tm_time_cmp("2026-04-15T11:00:00+02:00",
-	                             "2026-04-15T10:00:00Z"),
-	                 0);
+				     "2026-04-15T10:00:00Z"),
+			 0);
 	ck_assert_int_gt(
-	        tm_time_cmp("2026-04-15T10:00:00.001Z", "2026-04-15T10:00:00Z"),
-	        0);
+		tm_time_cmp("2026-04-15T10:00:00.001Z", "2026-04-15T10:00:00Z"),
+		0);
 }
 END_TEST
 

@@ -18,7 +18,7 @@ struct set {
 };
 
 static tm_thread *add(struct set *s, const char *id, const char *parent,
-                      const char *created)
+		      const char *created)
 {
 	tm_thread *t = tm_thread_new();
 
@@ -62,25 +62,25 @@ static const char *id_of(const tm_tree *tree, size_t node)
 
 /* The ids of a list of nodes, space-separated (for readable asserts). */
 static void ids_of(char *out, size_t outlen, const tm_tree *tree,
-                   const size_t *nodes, size_t n)
+		   const size_t *nodes, size_t n)
 {
 	size_t i, len = 0;
 
 	out[0] = '\0';
 	for (i = 0; i < n; i++)
 		len += (size_t)snprintf(out + len, outlen - len, "%s%s",
-		                        i ? " " : "", id_of(tree, nodes[i]));
+					i ? " " : "", id_of(tree, nodes[i]));
 }
 
 static void assert_children(const tm_tree *tree, const char *id,
-                            const char *expect)
+			    const char *expect)
 {
 	char got[512];
 	const tm_tree_node *nd = &tree->nodes[node_of(tree, id)];
 
 	ids_of(got, sizeof(got), tree, nd->children, nd->nchildren);
 	ck_assert_msg(!strcmp(got, expect), "children of %s: '%s', not '%s'",
-	              id, got, expect);
+		      id, got, expect);
 	if (!nd->nchildren)
 		ck_assert_ptr_null(nd->children);
 }
@@ -91,7 +91,7 @@ static void assert_roots(const tm_tree *tree, const char *expect)
 
 	ids_of(got, sizeof(got), tree, tree->roots, tree->nroots);
 	ck_assert_msg(!strcmp(got, expect), "roots: '%s', not '%s'", got,
-	              expect);
+		      expect);
 }
 
 /* Records the walk in a string of ids. */
@@ -107,8 +107,8 @@ static int log_visit(const tm_tree *tree, size_t node, void *payload)
 	struct walk_log *log = payload;
 
 	log->len += (size_t)snprintf(log->text + log->len,
-	                             sizeof(log->text) - log->len, "%s%s",
-	                             log->count ? " " : "", id_of(tree, node));
+				     sizeof(log->text) - log->len, "%s%s",
+				     log->count ? " " : "", id_of(tree, node));
 	log->count++;
 	return log->count == log->stop_at ? 7 : 0;
 }
@@ -119,7 +119,7 @@ static void assert_walk(const tm_tree *tree, const char *expect)
 
 	ck_assert_int_eq(tm_tree_walk(tree, log_visit, &log), 0);
 	ck_assert_msg(!strcmp(log.text, expect), "walk: '%s', not '%s'",
-	              log.text, expect);
+		      log.text, expect);
 	ck_assert_uint_eq(log.count, tree->n);
 }
 
@@ -147,9 +147,9 @@ START_TEST(test_tree_seed)
 	assert_children(tree, "auth-ui", "");
 	ck_assert_int_eq(tree->nodes[node_of(tree, "main")].parent, -1);
 	ck_assert_int_eq(tree->nodes[node_of(tree, "auth")].parent,
-	                 (long)node_of(tree, "main"));
+			 (long)node_of(tree, "main"));
 	ck_assert_int_eq(tree->nodes[node_of(tree, "auth-ui")].parent,
-	                 (long)node_of(tree, "auth"));
+			 (long)node_of(tree, "auth"));
 	ck_assert_uint_eq(tree->nodes[node_of(tree, "main")].depth, 0);
 	ck_assert_uint_eq(tree->nodes[node_of(tree, "auth")].depth, 1);
 	ck_assert_uint_eq(tree->nodes[node_of(tree, "auth-ui")].depth, 2);
@@ -335,9 +335,9 @@ START_TEST(test_tree_two_cycles)
 	tree = build(&s);
 	assert_roots(tree, "b1 a2");
 	ck_assert_uint_eq(tree->nodes[node_of(tree, "a2")].flags,
-	                  TM_TREE_CYCLE);
+			  TM_TREE_CYCLE);
 	ck_assert_uint_eq(tree->nodes[node_of(tree, "b1")].flags,
-	                  TM_TREE_CYCLE);
+			  TM_TREE_CYCLE);
 	assert_walk(tree, "b1 b3 b2 a2 a1");
 	tm_tree_free(tree);
 	set_clear(&s);
@@ -455,16 +455,16 @@ static void check_random_forest(uint64_t seed, size_t n)
 		snprintf(id, sizeof(id), "t%zu", i);
 		/* Few distinct minutes, two offsets: many ties. */
 		snprintf(created, sizeof(created),
-		         r % 2 ? "2026-04-15T1%u:%02u:00Z"
-		               : "2026-04-15T1%u:%02u:00+00:00",
-		         (unsigned)(r >> 8) % 10, (unsigned)(r >> 16) % 60);
+			 r % 2 ? "2026-04-15T1%u:%02u:00Z"
+			       : "2026-04-15T1%u:%02u:00+00:00",
+			 (unsigned)(r >> 8) % 10, (unsigned)(r >> 16) % 60);
 		switch (r >> 32 & 31) {
 		case 0:
 			add(&s, id, NULL, created);
 			break;
 		case 1:
 			snprintf(parent, sizeof(parent), "missing%u",
-			         (unsigned)(r >> 40) % 50);
+				 (unsigned)(r >> 40) % 50);
 			add(&s, id, parent, created);
 			break;
 		case 2:
@@ -473,12 +473,12 @@ static void check_random_forest(uint64_t seed, size_t n)
 		case 5:
 			/* A near neighbour (itself included): short cycles. */
 			snprintf(parent, sizeof(parent), "t%zu",
-			         (i + n - 3 + (size_t)(r >> 40) % 7) % n);
+				 (i + n - 3 + (size_t)(r >> 40) % 7) % n);
 			add(&s, id, parent, created);
 			break;
 		default:
 			snprintf(parent, sizeof(parent), "t%u",
-			         (unsigned)((r >> 40) % n));
+				 (unsigned)((r >> 40) % n));
 			add(&s, id, parent, created);
 			break;
 		}
@@ -495,7 +495,7 @@ static void check_random_forest(uint64_t seed, size_t n)
 		position[i] = (size_t)-1;
 	for (i = 0; i < n; i++) {
 		ck_assert_msg(position[oc.order[i]] == (size_t)-1,
-		              "node %zu visited twice", oc.order[i]);
+			      "node %zu visited twice", oc.order[i]);
 		position[oc.order[i]] = i;
 	}
 
@@ -517,35 +517,35 @@ static void check_random_forest(uint64_t seed, size_t n)
 				ncycle++;
 				ck_assert_uint_eq(nd->flags, TM_TREE_CYCLE);
 				ck_assert(chain_reaches(
-				        tree, file_parent(tree, i), i));
+					tree, file_parent(tree, i), i));
 				for (p = file_parent(tree, i); (size_t)p != i;
 				     p = file_parent(tree, (size_t)p))
 					ck_assert(sibling_before(tree, i,
-					                         (size_t)p));
+								 (size_t)p));
 			}
 		} else {
 			ck_assert_uint_eq(nd->flags, 0);
 			ck_assert_int_eq(nd->parent, file_parent(tree, i));
 			ck_assert_uint_eq(nd->depth,
-			                  tree->nodes[nd->parent].depth + 1);
+					  tree->nodes[nd->parent].depth + 1);
 			/* Pre-order: a parent comes before its children. */
 			ck_assert_uint_lt(position[nd->parent], position[i]);
 		}
 		for (j = 1; j < nd->nchildren; j++)
 			ck_assert(sibling_before(tree, nd->children[j - 1],
-			                         nd->children[j]));
+						 nd->children[j]));
 		for (j = 0; j < nd->nchildren; j++) {
 			ck_assert_int_eq(tree->nodes[nd->children[j]].parent,
-			                 (long)i);
+					 (long)i);
 			ck_assert(
-			        tm_tree_is_last_child(tree, nd->children[j]) ==
-			        (j + 1 == nd->nchildren));
+				tm_tree_is_last_child(tree, nd->children[j]) ==
+				(j + 1 == nd->nchildren));
 		}
 	}
 	ck_assert_uint_eq(nroots, tree->nroots);
 	for (j = 1; j < tree->nroots; j++)
 		ck_assert(sibling_before(tree, tree->roots[j - 1],
-		                         tree->roots[j]));
+					 tree->roots[j]));
 	/* The generator makes cycles and orphans at these sizes. */
 	ck_assert_uint_gt(ncycle, 0);
 	ck_assert_uint_gt(norphan, 0);
@@ -554,9 +554,9 @@ static void check_random_forest(uint64_t seed, size_t n)
 		a = rng_next(&seed) % n;
 		b = rng_next(&seed) % n;
 		ck_assert(tm_tree_is_ancestor(tree, a, b) ==
-		          climb_finds(tree, a, b));
+			  climb_finds(tree, a, b));
 		ck_assert(tm_tree_would_cycle(tree, s.t[a]->id, s.t[b]->id) ==
-		          chain_reaches(tree, (long)b, a));
+			  chain_reaches(tree, (long)b, a));
 	}
 
 	free(position);
@@ -785,7 +785,7 @@ START_TEST(test_tree_deep_cycle)
 	for (i = 0; i < DEPTH; i++) {
 		snprintf(id, sizeof(id), "n%06zu", i);
 		snprintf(parent, sizeof(parent), "n%06zu",
-		         i ? i - 1 : DEPTH - 1);
+			 i ? i - 1 : DEPTH - 1);
 		add(&s, id, parent,
 		    i ? "2026-04-15T10:00:00Z" : "2026-04-15T09:00:00Z");
 	}
@@ -809,8 +809,8 @@ START_TEST(test_tree_duplicate_id)
 	add_seed(&s);
 	add(&s, "auth", NULL, "2026-04-20T00:00:00Z");
 	ck_assert_int_eq(
-	        tm_tree_build(&tree, (const tm_thread *const *)s.t, s.n),
-	        TM_EINVALID);
+		tm_tree_build(&tree, (const tm_thread *const *)s.t, s.n),
+		TM_EINVALID);
 	ck_assert_ptr_eq(tree, &sentinel);
 	ck_assert_ptr_nonnull(strstr(tm_error_last(), "'auth'"));
 	set_clear(&s);
@@ -826,8 +826,8 @@ START_TEST(test_tree_missing_id)
 	add_seed(&s);
 	tm_thread_set(&s.t[1]->id, NULL);
 	ck_assert_int_eq(
-	        tm_tree_build(&tree, (const tm_thread *const *)s.t, s.n),
-	        TM_EINVALID);
+		tm_tree_build(&tree, (const tm_thread *const *)s.t, s.n),
+		TM_EINVALID);
 	ck_assert_ptr_null(tree);
 	ck_assert_ptr_nonnull(strstr(tm_error_last(), "entry 1"));
 	with_null[0] = s.t[0];

@@ -96,7 +96,7 @@ static char *ours(const git_oid *old, const git_oid *new_tree)
 	char *s;
 
 	ck_assert_msg(tm_treediff(&v, r, old, new_tree) == 0, "%s",
-	              tm_error_last());
+		      tm_error_last());
 	s = lines(&v);
 	tm_strv_clear(&v);
 	return s;
@@ -115,12 +115,12 @@ START_TEST(test_treediff_like_git)
 		snprintf(rev, sizeof(rev), "HEAD~%d", i);
 		b = tree_of(rev);
 		want = tmt_sh_out("git -C '%s' -c core.quotepath=false "
-		                  "diff-tree -r --no-renames --name-only "
-		                  "HEAD~%d HEAD~%d",
-		                  repo, i + 1, i);
+				  "diff-tree -r --no-renames --name-only "
+				  "HEAD~%d HEAD~%d",
+				  repo, i + 1, i);
 		got = ours(&a, &b);
 		ck_assert_msg(!strcmp(got, want), "HEAD~%d: got\n%s\nwant\n%s",
-		              i, got, want);
+			      i, got, want);
 		free(want);
 		free(got);
 	}
@@ -130,8 +130,8 @@ END_TEST
 START_TEST(test_treediff_cases)
 {
 	git_oid t1 = tree_of("HEAD~6"), t2 = tree_of("HEAD~5"),
-	        t3 = tree_of("HEAD~4"), t4 = tree_of("HEAD~3"),
-	        t6 = tree_of("HEAD~1"), t7 = tree_of("HEAD");
+		t3 = tree_of("HEAD~4"), t4 = tree_of("HEAD~3"),
+		t6 = tree_of("HEAD~1"), t7 = tree_of("HEAD");
 	char *s;
 
 	/* a change deep down: only that file */
@@ -196,11 +196,11 @@ START_TEST(test_treediff_missing_tree)
 	tm_strv v = TM_STRV_INIT;
 
 	ck_assert_int_eq(git_oid_fromstr(&bad, "0123456789abcdef0123456789"
-	                                       "abcdef01234567"),
-	                 0);
+					       "abcdef01234567"),
+			 0);
 	ck_assert_int_eq(tm_treediff(&v, r, &t1, &bad), TM_ERROR);
 	ck_assert_msg(strstr(tm_error_last(), "cannot read tree 0123456789ab"),
-	              "%s", tm_error_last());
+		      "%s", tm_error_last());
 	ck_assert_int_eq(tm_treediff(&v, r, &bad, NULL), TM_ERROR);
 	tm_strv_clear(&v);
 }

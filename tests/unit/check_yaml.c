@@ -32,8 +32,8 @@ static void check_title(const char *value, const char *line)
 	got = tm_xstrndup(start, end - start);
 	ck_assert_str_eq(got, line);
 	ck_assert_msg(tm_frontmatter_parse(&back, first.ptr, first.size, "t",
-	                                   "t.md") == 0,
-	              "%s: %s", line, tm_error_last());
+					   "t.md") == 0,
+		      "%s: %s", line, tm_error_last());
 	ck_assert_ptr_nonnull(back->title);
 	ck_assert_str_eq(back->title, value);
 	tm_frontmatter_write(&second, back);
@@ -244,7 +244,7 @@ END_TEST
 START_TEST(test_yaml_quote_bool)
 {
 	static const char *const words[] = {"true",  "True",  "TRUE",
-	                                    "false", "False", "FALSE"};
+					    "false", "False", "FALSE"};
 	tm_buf line = TM_BUF_INIT;
 	size_t i;
 
@@ -261,8 +261,8 @@ END_TEST
 START_TEST(test_yaml_quote_yaml11_bool)
 {
 	static const char *const words[] = {"yes", "Yes", "YES", "no",
-	                                    "No",  "off", "On",  "ON",
-	                                    "y",   "N",   "yEs", "oFF"};
+					    "No",  "off", "On",  "ON",
+					    "y",   "N",   "yEs", "oFF"};
 	tm_buf line = TM_BUF_INIT;
 	size_t i;
 
@@ -367,29 +367,29 @@ START_TEST(test_yaml_quote_yaml_only_escapes)
 	check_quoted("line\xe2\x80\xa8sep", "title: \"line\\u2028sep\"");
 	check_quoted("a \xe2\x80\xa9 b", "title: \"a \\u2029 b\"");
 	check_quoted("\xe2\x80\xa8\xe2\x80\xa8 x\xef\xbf\xbe",
-	             "title: \"\\u2028\\u2028 x\\ufffe\"");
+		     "title: \"\\u2028\\u2028 x\\ufffe\"");
 }
 END_TEST
 
 START_TEST(test_yaml_plain_values)
 {
 	static const char *const plain[] = {
-	        "Auth UI",
-	        "a:b",
-	        "C#",
-	        "it's fine",
-	        "100%",
-	        "Yes/No",
-	        "v2",
-	        "2026-04-15",
-	        "back\\slash",
-	        "Cœur métier",
-	        "认证模块",
-	        "a -- b",
-	        "2026-04-15T10:00:00.000Z",
-	        "3f2a9c1e5b7d4a8f0c6e2b1d9a7f5c3e1b0d8a6f",
-	        "feature/auth-ui",
-	        "...",
+		"Auth UI",
+		"a:b",
+		"C#",
+		"it's fine",
+		"100%",
+		"Yes/No",
+		"v2",
+		"2026-04-15",
+		"back\\slash",
+		"Cœur métier",
+		"认证模块",
+		"a -- b",
+		"2026-04-15T10:00:00.000Z",
+		"3f2a9c1e5b7d4a8f0c6e2b1d9a7f5c3e1b0d8a6f",
+		"feature/auth-ui",
+		"...",
 	};
 	tm_buf out = TM_BUF_INIT;
 	size_t i;
@@ -429,7 +429,7 @@ static char *json_string(const char **p)
 			break;
 		default:
 			ck_abort_msg("unexpected escape \\%c in quoting.jsonl",
-			             *s);
+				     *s);
 		}
 	}
 	ck_assert_msg(*s == '"', "unterminated string in quoting.jsonl");
@@ -480,8 +480,8 @@ END_TEST
 static void read_ok(tm_yaml_value *v, const char *text)
 {
 	ck_assert_msg(
-	        tm_yaml_read_entry(v, text, strlen(text), "k", "f.md", 2) == 0,
-	        "%s: %s", text, tm_error_last());
+		tm_yaml_read_entry(v, text, strlen(text), "k", "f.md", 2) == 0,
+		"%s: %s", text, tm_error_last());
 }
 
 /* Read `text` as one entry that must fail with a message holding `what`. */
@@ -490,10 +490,10 @@ static void read_fails(const char *text, const char *what)
 	tm_yaml_value v = TM_YAML_VALUE_INIT;
 
 	ck_assert_int_eq(
-	        tm_yaml_read_entry(&v, text, strlen(text), "k", "f.md", 7),
-	        TM_EPARSE);
+		tm_yaml_read_entry(&v, text, strlen(text), "k", "f.md", 7),
+		TM_EPARSE);
 	ck_assert_msg(strstr(tm_error_last(), what) != NULL, "'%s' not in '%s'",
-	              what, tm_error_last());
+		      what, tm_error_last());
 	ck_assert_ptr_nonnull(strstr(tm_error_last(), "'f.md' line "));
 	ck_assert_int_eq(v.kind, TM_YAML_NULL);
 	ck_assert_ptr_null(v.str);
@@ -534,8 +534,8 @@ END_TEST
 START_TEST(test_yaml_entry_nulls)
 {
 	static const char *const nulls[] = {
-	        "k:\n",      "k: null\n",     "k: ~\n",         "k: NULL\n",
-	        "k: Null\n", "k: !!null x\n", "k:  # comment\n"};
+		"k:\n",      "k: null\n",     "k: ~\n",         "k: NULL\n",
+		"k: Null\n", "k: !!null x\n", "k:  # comment\n"};
 	tm_yaml_value v = TM_YAML_VALUE_INIT;
 	size_t i;
 
@@ -600,7 +600,7 @@ END_TEST
 START_TEST(test_yaml_entry_errors)
 {
 	read_fails("k: \"unterminated\n",
-	           "'f.md' line 7: cannot read field 'k'");
+		   "'f.md' line 7: cannot read field 'k'");
 	read_fails("k: *alias\n", "aliases are not supported");
 	read_fails("k: [&a x, *a]\n", "aliases are not supported");
 	read_fails("k: \"a\\0b\"\n", "NUL character");

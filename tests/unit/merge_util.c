@@ -9,27 +9,27 @@
 #include <string.h>
 
 const char mt_base[] = "---\n"
-                       "id: t\n"
-                       "title: Thread\n"
-                       "parentId: main\n"
-                       "author: au-1a2b\n"
-                       "createdAt: 2026-04-15T10:00:00.000Z\n"
-                       "updatedAt: 2026-04-15T12:00:00.000Z\n"
-                       "branch: main\n"
-                       "commit: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n"
-                       "paths: [\"src/a\",\"src/b\"]\n"
-                       "---\n"
-                       "\n"
-                       "## Decisions\n"
-                       "- d1\n"
-                       "- d2\n"
-                       "\n"
-                       "## State\n"
-                       "Some prose about the state.\n"
-                       "- s1\n";
+		       "id: t\n"
+		       "title: Thread\n"
+		       "parentId: main\n"
+		       "author: au-1a2b\n"
+		       "createdAt: 2026-04-15T10:00:00.000Z\n"
+		       "updatedAt: 2026-04-15T12:00:00.000Z\n"
+		       "branch: main\n"
+		       "commit: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n"
+		       "paths: [\"src/a\",\"src/b\"]\n"
+		       "---\n"
+		       "\n"
+		       "## Decisions\n"
+		       "- d1\n"
+		       "- d2\n"
+		       "\n"
+		       "## State\n"
+		       "Some prose about the state.\n"
+		       "- s1\n";
 
 tm_merge_result mt_merge(const char *o, const char *a, const char *b,
-                         const tm_merge_options *opts)
+			 const tm_merge_options *opts)
 {
 	tm_merge_options def = TM_MERGE_OPTIONS_INIT;
 	tm_merge_result r;
@@ -40,7 +40,7 @@ tm_merge_result mt_merge(const char *o, const char *a, const char *b,
 	if (!def.path)
 		def.path = MT_PATH;
 	error = tm_merge_files(&r, o, strlen(o), a, strlen(a), b, strlen(b),
-	                       &def);
+			       &def);
 	ck_assert_msg(error == 0, "merge failed: %s", tm_error_last());
 	ck_assert_ptr_nonnull(r.data);
 	ck_assert_uint_eq(strlen(r.data), r.len);
@@ -95,7 +95,7 @@ tm_thread *mt_parse(const char *data, size_t len)
 	tm_thread *t = NULL;
 
 	ck_assert_msg(tm_frontmatter_parse(&t, data, len, "t", "merged") == 0,
-	              "result does not parse: %s\n%s", tm_error_last(), data);
+		      "result does not parse: %s\n%s", tm_error_last(), data);
 	return t;
 }
 

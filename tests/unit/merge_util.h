@@ -20,7 +20,7 @@ extern const char mt_base[];
  * given and its path set); asserts that the call succeeds.
  */
 tm_merge_result mt_merge(const char *o, const char *a, const char *b,
-                         const tm_merge_options *opts);
+			 const tm_merge_options *opts);
 
 /*
  * A copy of thread file `f` with frontmatter line `key: value` replaced,

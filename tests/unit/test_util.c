@@ -25,7 +25,7 @@ char *tmt_mkdtemp(void)
 }
 
 static int rm_one(const char *path, const struct stat *st, int flag,
-                  struct FTW *ftw)
+		  struct FTW *ftw)
 {
 	(void)st;
 	(void)ftw;
