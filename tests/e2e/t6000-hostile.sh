@@ -114,12 +114,16 @@ test_expect_success 'd8: deep nesting is refused at once, naming the file' '
 test_expect_success 'd8: the merge driver is bounded too' '
 	(cd r && nested_file deep.md title 100000 "{" &&
 		printf -- "---\nid: n\ntitle: N\nparentId: main\n---\n" >base.md &&
-		cp base.md ours.md &&
+		sed "s/^title: N$/title: O/" base.md >ours.md &&
+		cp ours.md ours2.md &&
 		bounded d8-driver git-threadmind-merge base.md ours.md deep.md 7 \
 			.threadmind/threads/p/n.md &&
-		bounded d8-driver2 git-threadmind-merge base.md deep.md base.md 7 \
+		test "$(cat "$TEST_ROOT/d8-driver.rc")" -le 1 &&
+		cp deep.md deep2.md &&
+		bounded d8-driver2 git-threadmind-merge base.md deep2.md ours2.md 7 \
 			.threadmind/threads/p/n.md &&
-		rm -f $P/n.md deep.md base.md ours.md)
+		test "$(cat "$TEST_ROOT/d8-driver2.rc")" -le 1 &&
+		rm -f $P/n.md deep.md deep2.md base.md ours.md ours2.md)
 '
 
 test_expect_success 'd8: two levels and brackets in text still read' '
