@@ -50,7 +50,7 @@ QUIET_LINK = @echo '   ' LINK $@;
 endif
 
 .PHONY: all check unit e2e demo bench clean install uninstall valgrind deps \
-	format format-check
+	format format-check fuzz fuzz-build stress stress-short
 all: $(LIBA) $(CLI) $(DRV)
 
 # Packages: only `make deps`, and the README's `make check` / `make demo`
@@ -99,7 +99,7 @@ $(BUILD)/obj/tests/unit/check_main.o: $(BUILD)/check_suites.inc
 $(UNIT): $(UNIT_OBJ) $(LIBA)
 	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $(UNIT_OBJ) $(LIBA) $(PKG_LIBS) $(CHECK_LIBS)
 
-check: unit e2e
+check: unit e2e stress-short
 
 unit: $(UNIT)
 	$(Q)cd tests/unit && TM_TEST_RESOURCES=$(CURDIR)/tests/resources \
@@ -158,13 +158,66 @@ uninstall:
 # Every tracked C file as .clang-format lays it out (CI fails otherwise).
 FORMAT_SRC = $(shell git ls-files '*.c' '*.h' 2>/dev/null)
 format:
-	clang-format -i $(FORMAT_SRC)
+	$(Q)clang-format -i $(FORMAT_SRC)
 format-check:
 	$(Q)clang-format --dry-run -Werror $(FORMAT_SRC)
 
+# libFuzzer targets (tests/fuzz/fuzz_<name>.c, seeds in
+# tests/fuzz/corpus/<name>/): built with clang in build-fuzz/, each run for
+# FUZZ_SECONDS; a crash, a leak, a sanitizer report or an input slower
+# than 10 s fails.  New inputs go to build-fuzz/corpus/<name>/, crashes to
+# build-fuzz/crash-<name>-*.
+FUZZ_SECONDS ?= 60
+FUZZ_BUILD := build-fuzz
+FUZZ_CC ?= $(firstword $(shell command -v clang-14 clang 2>/dev/null) clang)
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all \
+	-fno-omit-frame-pointer
+FUZZ_CFLAGS = -std=c11 $(WARN) -D_GNU_SOURCE -DTM_VERSION=\"$(TM_VERSION)\" -g -O1 \
+	$(FUZZ_SAN) -I. $(PKG_CFLAGS) -MMD -MP
+FUZZ_NAMES := $(patsubst tests/fuzz/fuzz_%.c,%,$(sort $(wildcard tests/fuzz/fuzz_*.c)))
+FUZZ_BINS := $(FUZZ_NAMES:%=$(FUZZ_BUILD)/fuzz_%)
+FUZZ_LIB_OBJ := $(LIB_SRC:%.c=$(FUZZ_BUILD)/obj/%.o)
+
+$(FUZZ_BUILD)/obj/%.o: %.c | $(DEPS_OK)
+	$(Q)mkdir -p $(@D)
+	$(QUIET_CC)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+
+$(FUZZ_BUILD)/fuzz_%: $(FUZZ_BUILD)/obj/tests/fuzz/fuzz_%.o $(FUZZ_LIB_OBJ)
+	$(QUIET_LINK)$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(PKG_LIBS)
+
+.SECONDARY: $(FUZZ_LIB_OBJ) $(FUZZ_NAMES:%=$(FUZZ_BUILD)/obj/tests/fuzz/fuzz_%.o)
+
+fuzz-build: $(FUZZ_BINS)
+
+fuzz: fuzz-build
+	$(Q)for n in $(FUZZ_NAMES); do \
+		mkdir -p $(FUZZ_BUILD)/corpus/$$n || exit 1; \
+		echo "fuzz $$n: $(FUZZ_SECONDS) s"; \
+		ASAN_OPTIONS=detect_leaks=1 \
+		$(FUZZ_BUILD)/fuzz_$$n -max_total_time=$(FUZZ_SECONDS) \
+			-max_len=8192 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+			-artifact_prefix=$(FUZZ_BUILD)/crash-$$n- \
+			$(FUZZ_BUILD)/corpus/$$n tests/fuzz/corpus/$$n \
+			>$(FUZZ_BUILD)/fuzz-$$n.log 2>&1 || \
+			{ tail -n 40 $(FUZZ_BUILD)/fuzz-$$n.log; \
+			  echo "fuzz $$n: FAILED (log: $(FUZZ_BUILD)/fuzz-$$n.log)"; \
+			  exit 1; }; \
+		grep -E '^Done|stat::number_of_executed_units' \
+			$(FUZZ_BUILD)/fuzz-$$n.log | sed "s/^/fuzz $$n: /"; \
+	done
+
+# Concurrency and crash tests of the built binaries (tests/stress/run):
+# the full run (`stress`) and the few seconds that `check` runs.
+stress: all
+	$(Q)TM_BUILD=$(CURDIR)/$(BUILD) sh tests/stress/run full
+
+stress-short: all
+	$(Q)TM_BUILD=$(CURDIR)/$(BUILD) sh tests/stress/run short
+
 clean:
-	rm -rf build build-san
+	rm -rf build build-san build-fuzz
 
 FORCE:
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(DRV_OBJ:.o=.d) $(UNIT_OBJ:.o=.d)
+-include $(wildcard $(FUZZ_BUILD)/obj/*/*.d $(FUZZ_BUILD)/obj/*/*/*.d)

@@ -47,6 +47,12 @@ static void print_flags(unsigned flags, const tm_thread *t)
 		printf(" %s(stale)%s", cli_c("yellow"), cli_c("reset"));
 }
 
+/*
+ * Each line's prefix is its parent's plus one column; from VIEW_MAX_DEPTH
+ * on the prefix stops growing and the line shows its depth instead
+ * (`└── [depth 31] id  title`): output and memory stay linear in the
+ * number of threads however deep the chain.
+ */
 static void draw(const struct view *v)
 {
 	const bool uni = cli_unicode();
@@ -68,13 +74,15 @@ static void draw(const struct view *v)
 
 		if (!v->shown[i])
 			continue;
-		/* The prefix of a node = its parent's + one column. */
 		tm_buf_truncate(&prefix, n->parent < 0 ? 0 : plen[n->parent]);
 		printf("%s%s%s", active ? cli_c("green") : "",
 		       active ? "* " : "  ", active ? cli_c("reset") : "");
 		if (n->parent >= 0)
 			printf("%s%s", tm_buf_cstr(&prefix),
 			       is_last ? elbow : tee);
+		if (n->depth > VIEW_MAX_DEPTH)
+			printf("%s[depth %zu]%s ", cli_c("dim"), n->depth,
+			       cli_c("reset"));
 		printf("%s%s%s%s  %s%s", dim ? cli_c("dim") : "",
 		       active ? cli_c("bold") : cli_c("yellow"), t->id,
 		       cli_c("reset"), dim ? cli_c("dim") : "",
@@ -83,7 +91,7 @@ static void draw(const struct view *v)
 			printf("%s", cli_c("reset"));
 		print_flags(v->flags[i], t);
 		putchar('\n');
-		if (n->parent >= 0)
+		if (n->parent >= 0 && n->depth < VIEW_MAX_DEPTH)
 			tm_buf_puts(&prefix, is_last ? "    " : pipe);
 		plen[i] = prefix.size;
 	}
@@ -139,33 +147,117 @@ static void dot(const struct view *v)
 	tm_buf_release(&out);
 }
 
-/* Nested JSON without recursion: each node's "children" array is made
- * when the node is visited; pre-order guarantees parents come first. */
+/* The indent of a thread object of the given depth in `tree --json`. */
+static size_t json_indent(size_t depth)
+{
+	return 4 + 4 * (depth < VIEW_MAX_DEPTH ? depth : VIEW_MAX_DEPTH);
+}
+
+static void put_spaces(size_t n)
+{
+	static const char spaces[] = "                                ";
+	size_t chunk;
+
+	while (n) {
+		chunk = n < sizeof(spaces) - 1 ? n : sizeof(spaces) - 1;
+		fwrite(spaces, 1, chunk, stdout);
+		n -= chunk;
+	}
+}
+
+/* `text` (JSON.stringify output: no raw newline inside strings), each new
+ * line indented by `indent` more spaces. */
+static void put_indented(const char *text, size_t len, size_t indent)
+{
+	const char *end = text + len, *nl;
+
+	while ((nl = memchr(text, '\n', end - text))) {
+		fwrite(text, 1, nl + 1 - text, stdout);
+		put_spaces(indent);
+		text = nl + 1;
+	}
+	fwrite(text, 1, end - text, stdout);
+}
+
+/* Close the object of `node` (its "children" array still open). */
+static void json_close(const struct view *v, size_t node, bool had_children)
+{
+	size_t indent = json_indent(v->tree->nodes[node].depth);
+
+	if (had_children) {
+		putchar('\n');
+		put_spaces(indent + 2);
+	}
+	putchar(']');
+	putchar('\n');
+	put_spaces(indent);
+	putchar('}');
+}
+
+/*
+ * Streamed as the pre-order walk goes, without recursion: each thread
+ * object is written as JSON.stringify(…, null, 2) would place it, its
+ * "children" array left open until the walk leaves it.  Memory is one
+ * object at a time plus the chain of open ancestors; the indentation stops
+ * growing at VIEW_MAX_DEPTH (whitespace only: the document is the same).
+ */
 static void json(const struct view *v)
 {
-	cJSON *doc = cJSON_CreateObject(), *roots;
-	cJSON **kids = tm_xcalloc(v->tree->n + 1, sizeof(cJSON *));
-	size_t k;
+	cJSON *head = cJSON_CreateObject();
+	tm_buf text = TM_BUF_INIT;
+	size_t *open = tm_xcalloc(v->tree->n + 1, sizeof(size_t));
+	bool *had = tm_xcalloc(v->tree->n + 1, sizeof(bool));
+	bool any_root = false;
+	size_t k, nopen = 0;
 
-	cJSON_AddStringToObject(doc, "project", cli.project);
-	cJSON_AddStringToObject(doc, "activeThreadId", v->active);
-	roots = cJSON_AddArrayToObject(doc, "roots");
+	cJSON_AddStringToObject(head, "project", cli.project);
+	cJSON_AddStringToObject(head, "activeThreadId", v->active);
+	tm_json_stringify(&text, head);
+	cJSON_Delete(head);
+	/* "{…\n}" without its end, then the open "roots" array */
+	tm_buf_truncate(&text, text.size - (text.size > 2 ? 2 : 1));
+	fwrite(text.ptr, 1, text.size, stdout);
+	fputs(text.size > 1 ? ",\n  \"roots\": [" : "\n  \"roots\": [", stdout);
 	for (k = 0; k < v->norder; k++) {
 		size_t i = v->order[k];
 		const tm_tree_node *n = &v->tree->nodes[i];
+		size_t indent = json_indent(n->depth);
+		bool *first;
 		cJSON *o;
 
 		if (!v->shown[i])
 			continue;
+		while (nopen > n->depth) {
+			nopen--;
+			json_close(v, open[nopen], had[nopen]);
+		}
+		first = nopen ? &had[nopen - 1] : &any_root;
+		fputs(*first ? ",\n" : "\n", stdout);
+		*first = true;
 		o = cli_thread_json(n->thread, view_is_active(v, i),
 				    v->flags[i]);
 		cJSON_AddNumberToObject(o, "depth", (double)n->depth);
-		kids[i] = cJSON_AddArrayToObject(o, "children");
-		cJSON_AddItemToArray(n->parent < 0 ? roots : kids[n->parent],
-				     o);
+		tm_buf_clear(&text);
+		tm_json_stringify(&text, o);
+		cJSON_Delete(o);
+		/* "{…\n}": everything but the closing line */
+		put_spaces(indent);
+		put_indented(text.ptr, text.size - 2, indent);
+		fputs(",\n", stdout);
+		put_spaces(indent + 2);
+		fputs("\"children\": [", stdout);
+		open[nopen] = i;
+		had[nopen] = false;
+		nopen++;
 	}
-	free(kids);
-	cli_print_json(doc);
+	while (nopen > 0) {
+		nopen--;
+		json_close(v, open[nopen], had[nopen]);
+	}
+	fputs(any_root ? "\n  ]\n}\n" : "]\n}\n", stdout);
+	free(open);
+	free(had);
+	tm_buf_release(&text);
 }
 
 int cmd_tree(int argc, const char **argv)

@@ -7,6 +7,14 @@
 
 #include "cli.h"
 
+/*
+ * The deepest level drawn with its own indentation by `tree` (and indented
+ * by `tree --json`): deeper threads are drawn at this level with their
+ * depth as a marker, so that a hostile 100,000-deep parent chain gives
+ * output linear in its size, not quadratic (docs/SECURITY.md).
+ */
+#define VIEW_MAX_DEPTH 16
+
 struct view {
 	tm_thread_list list;
 	tm_tree *tree;

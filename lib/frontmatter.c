@@ -21,7 +21,14 @@ struct block {
 	struct line *lines;
 	size_t n;
 	size_t alloc;
-	tm_strv seen; /* keys read so far */
+};
+
+/* One entry or comment of the block, found before any value is read. */
+struct item {
+	size_t i, j;     /* lines[i..j) */
+	const char *key; /* its first byte (the line's) */
+	size_t colon;    /* where the key ends; 0 for a comment */
+	bool dup;        /* the key was seen on an earlier line */
 };
 
 #define LINE_NO(i) ((i) + 2)
@@ -151,9 +158,19 @@ static size_t entry_end(const struct block *b, size_t i)
 	return j;
 }
 
+/* A power of two or 0: when the extra array is full (it grows by doubling,
+ * so that 100,000 unknown keys cost no quadratic copying). */
+static bool is_full(size_t n)
+{
+	return !(n & (n - 1));
+}
+
 static void add_extra(tm_thread *t, char *key, char *raw)
 {
-	t->extra = tm_xrealloc(t->extra, (t->nextra + 1) * sizeof(*t->extra));
+	if (is_full(t->nextra))
+		t->extra =
+			tm_xrealloc(t->extra, (t->nextra ? 2 * t->nextra : 1) *
+						      sizeof(*t->extra));
 	t->extra[t->nextra].key = key;
 	t->extra[t->nextra].raw = raw;
 	t->nextra++;
@@ -305,13 +322,6 @@ static int read_entry(tm_thread *t, struct block *b, size_t i, size_t j,
 	size_t k;
 	int error = 0;
 
-	if (tm_strv_contains(&b->seen, key)) {
-		error = tm_error_set(TM_EPARSE,
-				     "'%s' line %zu: duplicate key '%s'",
-				     b->path, LINE_NO(i), key);
-		goto done;
-	}
-	tm_strv_push(&b->seen, key);
 	if (!scalar_field(t, key) && strcmp(key, "paths")) {
 		tm_buf_put(&raw, l->p + colon + 1, l->len - colon - 1);
 		for (k = i + 1; k < j; k++) {
@@ -323,51 +333,131 @@ static int read_entry(tm_thread *t, struct block *b, size_t i, size_t j,
 	}
 	if ((error = read_value(&v, b, i, j, key, colon)) == 0)
 		error = set_field(t, b, i, key, &v);
-done:
 	tm_yaml_value_clear(&v);
 	free(key);
 	return error;
 }
 
-static int read_block(tm_thread *t, struct block *b)
-{
-	const struct line *l;
-	size_t i = 0, j, colon;
-	int error;
+/* What stops the walk of the block: a line that is no entry or comment. */
+enum block_stop { STOP_END, STOP_INDENTED, STOP_NOT_ENTRY };
 
+/*
+ * Split the block into its entries and comments, up to the end or the first
+ * line that is neither (*stop tells which, lines[*at] is that line).
+ */
+static struct item *split_block(const struct block *b, size_t *nitems,
+				enum block_stop *stop, size_t *at)
+{
+	struct item *items = NULL;
+	size_t n = 0, alloc = 0, i = 0, j, colon;
+
+	*stop = STOP_END;
 	while (i < b->n) {
-		l = &b->lines[i];
+		const struct line *l = &b->lines[i];
+
 		if (is_blank(l)) {
 			i++;
 			continue;
 		}
 		if (l->p[0] == '#') {
-			add_extra(t, NULL, tm_xstrndup(l->p, l->len));
-			i++;
-			continue;
+			j = i + 1;
+			colon = 0;
+		} else if (is_continuation(l)) {
+			*stop = STOP_INDENTED;
+			break;
+		} else if (!(colon = key_end(l))) {
+			*stop = STOP_NOT_ENTRY;
+			break;
+		} else {
+			j = entry_end(b, i);
 		}
-		if (is_continuation(l))
-			return tm_error_set(TM_EPARSE,
-					    "'%s' line %zu: indented line "
-					    "continues no field",
-					    b->path, LINE_NO(i));
-		if (!(colon = key_end(l)))
-			return tm_error_set(TM_EPARSE,
-					    "'%s' line %zu: expected 'key: "
-					    "value', a comment or '---'",
-					    b->path, LINE_NO(i));
-		j = entry_end(b, i);
-		if ((error = read_entry(t, b, i, j, colon)) < 0)
-			return error;
+		tm_xgrow((void **)&items, &alloc, n + 1, sizeof(*items));
+		items[n++] = (struct item){i, j, l->p, colon, false};
 		i = j;
 	}
+	*at = i;
+	*nitems = n;
+	return items;
+}
+
+/* Entries by key bytes, then by line. */
+static int cmp_keys(const void *x, const void *y)
+{
+	const struct item *a = *(struct item *const *)x;
+	const struct item *b = *(struct item *const *)y;
+	size_t n = a->colon < b->colon ? a->colon : b->colon;
+	int c = memcmp(a->key, b->key, n);
+
+	if (c)
+		return c;
+	if (a->colon != b->colon)
+		return a->colon < b->colon ? -1 : 1;
+	return a->i < b->i ? -1 : a->i > b->i;
+}
+
+/*
+ * Flag every entry whose key an earlier line already has: sorted by key
+ * then line, each run of equal keys keeps its first.  O(n log n) whatever
+ * the keys are (a hostile file cannot make it quadratic).
+ */
+static void mark_duplicates(struct item *items, size_t n)
+{
+	struct item **by_key = tm_xcalloc(n ? n : 1, sizeof(*by_key));
+	size_t k, m = 0;
+
+	for (k = 0; k < n; k++)
+		if (items[k].colon)
+			by_key[m++] = &items[k];
+	qsort(by_key, m, sizeof(*by_key), cmp_keys);
+	for (k = 1; k < m; k++)
+		by_key[k]->dup = by_key[k]->colon == by_key[k - 1]->colon &&
+				 !memcmp(by_key[k]->key, by_key[k - 1]->key,
+					 by_key[k]->colon);
+	free(by_key);
+}
+
+static int read_block(tm_thread *t, struct block *b)
+{
+	enum block_stop stop;
+	size_t n, k, at;
+	struct item *items = split_block(b, &n, &stop, &at);
+	int error = 0;
+
+	mark_duplicates(items, n);
+	for (k = 0; k < n && !error; k++) {
+		const struct item *it = &items[k];
+		const struct line *l = &b->lines[it->i];
+
+		if (!it->colon)
+			add_extra(t, NULL, tm_xstrndup(l->p, l->len));
+		else if (it->dup)
+			error = tm_error_set(
+				TM_EPARSE,
+				"'%s' line %zu: duplicate key '%.*s'", b->path,
+				LINE_NO(it->i), (int)it->colon, l->p);
+		else
+			error = read_entry(t, b, it->i, it->j, it->colon);
+	}
+	free(items);
+	if (error < 0)
+		return error;
+	if (stop == STOP_INDENTED)
+		return tm_error_set(TM_EPARSE,
+				    "'%s' line %zu: indented line continues no "
+				    "field",
+				    b->path, LINE_NO(at));
+	if (stop == STOP_NOT_ENTRY)
+		return tm_error_set(TM_EPARSE,
+				    "'%s' line %zu: expected 'key: value', a "
+				    "comment or '---'",
+				    b->path, LINE_NO(at));
 	return 0;
 }
 
 int tm_frontmatter_parse(tm_thread **out, const char *data, size_t len,
 			 const char *id, const char *path)
 {
-	struct block b = {path, NULL, 0, 0, TM_STRV_INIT};
+	struct block b = {path, NULL, 0, 0};
 	const char *pos = data, *end = data + len, *nul;
 	struct line l;
 	tm_thread *t = NULL;
@@ -417,7 +507,6 @@ int tm_frontmatter_parse(tm_thread **out, const char *data, size_t len,
 	t = NULL;
 done:
 	tm_thread_free(t);
-	tm_strv_clear(&b.seen);
 	free(b.lines);
 	return error;
 }
@@ -543,8 +632,8 @@ void tm_thread_set_summary(tm_thread *t, const char *text, size_t len)
 char *tm_thread_summary(const tm_thread *t)
 {
 	tm_buf out = TM_BUF_INIT;
-	const char *s = t->body;
-	size_t len = t->body_len, i;
+	const char *s = t->body, *end, *nl;
+	size_t len = t->body_len, n;
 
 	if (!s)
 		return tm_xstrdup("");
@@ -552,8 +641,18 @@ char *tm_thread_summary(const tm_thread *t)
 		s++, len--;
 	else if (len >= 2 && s[0] == '\r' && s[1] == '\n')
 		s += 2, len -= 2;
-	for (i = 0; i < len; i++)
-		if (s[i] != '\r' || i + 1 == len || s[i + 1] != '\n')
-			tm_buf_putc(&out, s[i]);
+	end = s + len;
+	/* Each line of the file, its line end (CRLF in a CRLF file, else LF)
+	 * cut off, then written back as tm_thread_set_summary reads it: LF,
+	 * or CRLF when the line's text itself ends in CR. */
+	while ((nl = memchr(s, '\n', end - s))) {
+		n = nl - s;
+		if (t->crlf && n && s[n - 1] == '\r')
+			n--;
+		tm_buf_put(&out, s, n);
+		tm_buf_puts(&out, n && s[n - 1] == '\r' ? CRLF : LF);
+		s = nl + 1;
+	}
+	tm_buf_put(&out, s, end - s);
 	return tm_buf_detach(&out);
 }

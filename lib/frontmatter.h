@@ -57,17 +57,23 @@ void tm_frontmatter_write_header(tm_buf *out, const tm_thread *t);
 
 /*
  * Replace the body with a new summary: a blank line, then `text` (`len`
- * bytes; CRLF made LF) without its trailing blank or whitespace-only lines,
- * with exactly one final newline.  The body becomes "" when the text is
- * empty or only whitespace.  When t->crlf every line of the new body ends
- * in CRLF.
+ * bytes) without its trailing blank or whitespace-only lines, with exactly
+ * one final newline.  A line of `text` ends in LF or CRLF (one CR only: the
+ * text of a line ending in CR CR LF ends in CR); each line is written with
+ * the file's line end (CRLF when t->crlf, else LF).  The body becomes ""
+ * when the text is empty or only whitespace.
  */
 void tm_thread_set_summary(tm_thread *t, const char *text, size_t len);
 
 /*
  * The summary of a thread: its body without the one leading blank line
- * that tm_thread_set_summary writes (when present), CRLF made LF.  Returns
- * a malloc'd string (free it); "" when there is no body.
+ * that tm_thread_set_summary writes (when present), each line with LF --
+ * or with CRLF when the line's own text ends in CR -- so that
+ * tm_thread_set_summary of it writes the same bytes back: body bytes
+ * survive any number of rewrites exactly (a CR CR LF line in a CRLF file,
+ * a CR LF line in an LF file).  A CRLF file's lines lose exactly one CR
+ * (their line end); a bare LF in it is a line end too.  Returns a malloc'd
+ * string (free it); "" when there is no body.
  */
 char *tm_thread_summary(const tm_thread *t);
 

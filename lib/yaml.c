@@ -4,6 +4,7 @@
 #include "json.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -318,23 +319,37 @@ static bool scalar_is_null(const yaml_event_t *ev)
 	       strlen(v) == ev->data.scalar.length && is_null_word(v);
 }
 
+static int too_deep(struct entry_ctx *c, size_t line)
+{
+	char what[160];
+
+	snprintf(what, sizeof(what),
+		 "lists or mappings nested more than %d deep (a thread field "
+		 "holds at most a list of strings)",
+		 TM_YAML_MAX_DEPTH);
+	return entry_fail(c, line, what);
+}
+
 /*
- * Skip the rest of a collection whose start event was just read.  Aliases
- * are refused everywhere: one entry has nothing worth an anchor.
+ * Skip the rest of a collection whose start event was just read, at
+ * nesting `level` (1: the value itself).  Aliases are refused everywhere:
+ * one entry has nothing worth an anchor.
  */
-static int skip_collection(struct entry_ctx *c)
+static int skip_collection(struct entry_ctx *c, int level)
 {
 	yaml_event_t ev;
-	int error, depth = 1;
+	int error = 0, depth = 1;
 
 	while (depth > 0) {
 		if ((error = next_event(c, &ev)) < 0)
 			return error;
 		if (ev.type == YAML_SEQUENCE_START_EVENT ||
-		    ev.type == YAML_MAPPING_START_EVENT)
+		    ev.type == YAML_MAPPING_START_EVENT) {
+			if (level + depth > TM_YAML_MAX_DEPTH)
+				error = too_deep(c, ev.start_mark.line);
 			depth++;
-		else if (ev.type == YAML_SEQUENCE_END_EVENT ||
-			 ev.type == YAML_MAPPING_END_EVENT)
+		} else if (ev.type == YAML_SEQUENCE_END_EVENT ||
+			   ev.type == YAML_MAPPING_END_EVENT)
 			depth--;
 		else if (ev.type == YAML_ALIAS_EVENT)
 			error = entry_fail(c, ev.start_mark.line,
@@ -368,7 +383,7 @@ static int read_sequence(struct entry_ctx *c, tm_yaml_value *v)
 		case YAML_SEQUENCE_START_EVENT:
 		case YAML_MAPPING_START_EVENT:
 			v->kind = TM_YAML_OTHER;
-			error = skip_collection(c);
+			error = skip_collection(c, 2);
 			break;
 		default:
 			error = entry_fail(c, ev.start_mark.line,
@@ -398,7 +413,7 @@ static int read_value(struct entry_ctx *c, tm_yaml_value *v)
 		break;
 	case YAML_MAPPING_START_EVENT:
 		v->kind = TM_YAML_OTHER;
-		error = skip_collection(c);
+		error = skip_collection(c, 1);
 		break;
 	default:
 		error = entry_fail(c, ev.start_mark.line,
@@ -428,6 +443,76 @@ static const struct {
 #define NBEFORE (sizeof(before_value) / sizeof(*before_value))
 #define NAFTER  (sizeof(after_value) / sizeof(*after_value))
 
+static bool is_break_or_end(const char *s, size_t len, size_t i)
+{
+	return i >= len || s[i] == ' ' || s[i] == '\t' || s[i] == '\n' ||
+	       s[i] == '\r';
+}
+
+/* Index just past the quoted scalar opening at s[i] (or `len`). */
+static size_t skip_quoted(const char *s, size_t len, size_t i)
+{
+	char q = s[i];
+
+	for (i++; i < len; i++) {
+		if (q == '"' && s[i] == '\\')
+			i++;
+		else if (s[i] == q &&
+			 !(q == '\'' && i + 1 < len && s[i + 1] == '\''))
+			return i + 1;
+		else if (s[i] == q)
+			i++; /* '' in a single-quoted scalar */
+	}
+	return len;
+}
+
+/*
+ * The flow nesting of the raw entry, before libyaml: the offset + 1 of the
+ * first '[' or '{' that opens a collection deeper than TM_YAML_MAX_DEPTH,
+ * or 0.  Brackets count where a collection may start (a token start, or
+ * anywhere inside a flow collection); quoted scalars and comments are
+ * skipped.  A misjudged case errs either way by a level or so; libyaml's
+ * events are checked again after this.
+ */
+static size_t flow_too_deep(const char *s, size_t len)
+{
+	size_t i, depth = 0;
+	bool token = true; /* may a token start here? */
+
+	for (i = 0; i < len; i++) {
+		char ch = s[i];
+
+		if (ch == '\n') {
+			token = true;
+		} else if (ch == ' ' || ch == '\t' || ch == '\r') {
+			if (i + 1 < len && s[i + 1] == '#')
+				while (i + 1 < len && s[i + 1] != '\n')
+					i++;
+		} else if (token && (ch == '"' || ch == '\'')) {
+			i = skip_quoted(s, len, i) - 1;
+			token = false;
+		} else if (ch == '[' || ch == '{') {
+			if (depth || token) {
+				if (++depth > TM_YAML_MAX_DEPTH)
+					return i + 1;
+				token = true;
+			}
+		} else if (ch == ']' || ch == '}') {
+			if (depth)
+				depth--;
+			token = false;
+		} else if (ch == ',' && depth) {
+			token = true;
+		} else if ((ch == ':' || ch == '-' || ch == '?') &&
+			   is_break_or_end(s, len, i + 1)) {
+			token = true;
+		} else {
+			token = false;
+		}
+	}
+	return 0;
+}
+
 int tm_yaml_read_entry(tm_yaml_value *out, const char *text, size_t len,
 		       const char *key, const char *path, size_t first_line)
 {
@@ -443,6 +528,13 @@ int tm_yaml_read_entry(tm_yaml_value *out, const char *text, size_t len,
 	for (i = 0; i < len; i++)
 		if (text[i] == '\n' && i + 1 < len)
 			c.last++;
+	if ((i = flow_too_deep(text, len))) {
+		size_t line = 0, k;
+
+		for (k = 0; k + 1 < i; k++)
+			line += text[k] == '\n';
+		return too_deep(&c, line);
+	}
 	if (!yaml_parser_initialize(&c.parser))
 		abort();
 	yaml_parser_set_input_string(&c.parser, (const unsigned char *)text,

@@ -58,15 +58,27 @@ typedef struct {
 /* clang-format on */
 
 /*
+ * The deepest nesting of flow or block collections an entry may hold: a
+ * thread field is at most a list of strings (1); 2 still gets the "must be
+ * a list of strings" error.  Deeper is refused before libyaml reads the
+ * text (libyaml's time grows with the square of the depth).
+ */
+#define TM_YAML_MAX_DEPTH 2
+
+/*
  * Read the value of one block-mapping entry with libyaml.  `text` (`len`
  * bytes, LF line ends) is the whole entry: "key: value" or "key:" and the
  * lines that continue it.  Sequence items are kept as strings whatever they
  * look like (`[1, true, null]` gives "1", "true", "null").  On success fills
  * *out (release it with tm_yaml_value_clear) and returns 0.  On a YAML
  * error, an alias, a NUL character in a value or an entry holding more than
- * one key, returns TM_EPARSE with a message "'PATH' line N: ..." where N
- * counts from `first_line` (the line of the key in the file) and `key`
- * names the field.
+ * one key, and on collections nested more than TM_YAML_MAX_DEPTH deep,
+ * returns TM_EPARSE with a message "'PATH' line N: ..." where N counts from
+ * `first_line` (the line of the key in the file) and `key` names the
+ * field.  The depth is checked twice: first on the raw text, before libyaml
+ * sees it (flow brackets outside quoted scalars and comments; bracket runs
+ * such as `[[[[` are refused at once, whatever their length), then on
+ * libyaml's events, which stops at the first collection too deep.
  */
 int tm_yaml_read_entry(tm_yaml_value *out, const char *text, size_t len,
 		       const char *key, const char *path, size_t first_line);

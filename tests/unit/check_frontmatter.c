@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define SEED_DIR "seed-example/.threadmind/threads/mon-app/"
 
@@ -854,6 +855,125 @@ START_TEST(test_frontmatter_property_titles)
 }
 END_TEST
 
+/* Seconds on the monotonic clock. */
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* A block of `n` distinct unknown keys (issue 11, d2: was quadratic). */
+static void many_keys(tm_buf *b, size_t n)
+{
+	size_t i;
+
+	tm_buf_puts(b, "---\nid: keys\ntitle: K\nparentId: main\n");
+	for (i = 0; i < n; i++)
+		tm_buf_printf(b, "k%zx: v\n", i);
+}
+
+START_TEST(test_frontmatter_many_keys_linear)
+{
+	tm_buf file = TM_BUF_INIT;
+	tm_thread *t;
+	char *out;
+	double start;
+
+	many_keys(&file, 100000);
+	tm_buf_puts(&file, "---\n");
+	start = now_s();
+	t = parse_len(file.ptr, file.size, "keys");
+	out = written(t);
+	/* ~40 s when the duplicate check was quadratic; ~30 ms linear */
+	ck_assert_msg(now_s() - start < 2.0, "%.2f s", now_s() - start);
+	ck_assert_uint_eq(t->nextra, 100000);
+	ck_assert_str_eq(t->extra[99999].key, "k1869f");
+	ck_assert_str_eq(out, file.ptr);
+	free(out);
+	tm_thread_free(t);
+	/* a duplicate of the first key, 100,000 lines later */
+	tm_buf_clear(&file);
+	many_keys(&file, 100000);
+	tm_buf_puts(&file, "k0: again\n---\n");
+	check_fails(file.ptr, "line 100005: duplicate key 'k0'");
+	tm_buf_release(&file);
+}
+END_TEST
+
+START_TEST(test_frontmatter_duplicate_key_order)
+{
+	/* the first error in file order wins, whatever its kind */
+	check_fails("---\njust words\ntitle: A\ntitle: B\n---\n",
+		    "line 2: expected 'key: value'");
+	check_fails("---\ntitle: A\ntitle: B\njust words\n---\n",
+		    "line 3: duplicate key 'title'");
+	check_fails("---\ntitle: [a\ntitle: B\n---\n", "line 2: cannot read");
+	check_fails("---\nb: 1\na: 2\nb: 3\na: 4\n---\n",
+		    "line 4: duplicate key 'b'");
+	check_fails("---\nx: 1\n  more\ny: 2\nx: 3\n  indented\n---\n",
+		    "line 5: duplicate key 'x'");
+	/* a key that is a prefix of another is no duplicate; comments
+	 * are no keys */
+	check_identical("---\nid: t\nparentId: null\na: 1\nab: 2\naa: 3\n"
+			"# a: 4\n# a: 4\n---\n");
+}
+END_TEST
+
+/* Rewrite the summary with itself `n` times; the body must not change. */
+static void check_summary_stable(tm_thread *t, int n)
+{
+	char *body = tm_xstrndup(t->body, t->body_len), *summary;
+	size_t len = t->body_len;
+
+	while (n-- > 0) {
+		summary = tm_thread_summary(t);
+		tm_thread_set_summary(t, summary, strlen(summary));
+		ck_assert_uint_eq(t->body_len, len);
+		ck_assert_msg(!memcmp(t->body, body, len), "body now '%s'",
+			      t->body);
+		free(summary);
+	}
+	free(body);
+}
+
+START_TEST(test_frontmatter_summary_cr_kept)
+{
+	/* issue 11, d14: CR CR LF lost one CR per rewrite */
+	const char *crlf = "---\r\nid: t\r\nparentId: null\r\n---\r\n\r\n"
+			   "one\r\r\ntwo\r\r\r\nthree\r\n";
+	tm_thread *t = parse(crlf);
+	char *summary = tm_thread_summary(t), *out;
+
+	ck_assert_str_eq(summary, "one\r\r\ntwo\r\r\r\nthree\n");
+	check_summary_stable(t, 3);
+	out = written(t);
+	ck_assert_str_eq(out, crlf);
+	free(out);
+	free(summary);
+	tm_thread_free(t);
+
+	/* an LF file: the text "one\r\r\n" is the line "one\r" */
+	t = parse("---\nid: t\nparentId: null\n---\n");
+	tm_thread_set_summary(t, "one\r\r\ntwo\n", 10);
+	ck_assert_str_eq(t->body, "\none\r\ntwo\n");
+	summary = tm_thread_summary(t);
+	ck_assert_str_eq(summary, "one\r\r\ntwo\n");
+	free(summary);
+	check_summary_stable(t, 3);
+	/* a hand-written CR LF line in an LF file survives too */
+	tm_thread_set_body(t, "\nx\r\ny\n", 6);
+	check_summary_stable(t, 2);
+	/* and a CRLF thread takes the same text as CR CR LF */
+	t->crlf = true;
+	tm_thread_set_summary(t, "one\r\r\ntwo\n", 10);
+	ck_assert_str_eq(t->body, "\r\none\r\r\ntwo\r\n");
+	check_summary_stable(t, 3);
+	tm_thread_free(t);
+}
+END_TEST
+
 Suite *frontmatter_suite(void)
 {
 	Suite *s = suite_create("frontmatter");
@@ -900,6 +1020,12 @@ Suite *frontmatter_suite(void)
 	tcase_add_test(tc, test_frontmatter_error_duplicate_key);
 	tcase_add_test(tc, test_frontmatter_error_collection_value);
 	tcase_add_test(tc, test_frontmatter_error_garbage_line);
+	tcase_add_test(tc, test_frontmatter_duplicate_key_order);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("hostile");
+	tcase_add_test(tc, test_frontmatter_many_keys_linear);
+	tcase_set_timeout(tc, 60);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("summary");
@@ -907,6 +1033,7 @@ Suite *frontmatter_suite(void)
 	tcase_add_test(tc, test_frontmatter_set_summary_crlf);
 	tcase_add_test(tc, test_frontmatter_set_summary_empty);
 	tcase_add_test(tc, test_frontmatter_summary_roundtrip);
+	tcase_add_test(tc, test_frontmatter_summary_cr_kept);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("property");

@@ -612,6 +612,52 @@ START_TEST(test_yaml_entry_errors)
 }
 END_TEST
 
+START_TEST(test_yaml_entry_nesting_refused)
+{
+	/* issue 11, d8: libyaml's time grows with depth squared */
+	tm_buf text = TM_BUF_INIT;
+	tm_yaml_value v = TM_YAML_VALUE_INIT;
+	size_t i;
+
+	tm_buf_puts(&text, "k: ");
+	for (i = 0; i < 100000; i++)
+		tm_buf_putc(&text, i % 3 ? '[' : '{');
+	tm_buf_putc(&text, '\n');
+	read_fails(text.ptr, "'f.md' line 7: cannot read field 'k': lists or "
+			     "mappings nested more than 2 deep");
+	read_fails("k: [[[a]]]\n", "nested more than 2 deep");
+	read_fails("k:\n  - a\n  - [b, {c: [d]}]\n",
+		   "'f.md' line 9: cannot read field 'k': lists or mappings "
+		   "nested");
+	read_fails("k: [[\n  [\n", "line 8: cannot read field 'k': lists");
+	/* refused on the raw text, before libyaml: libyaml alone would stop
+	 * at the bad escape first */
+	read_fails("k: [\"\\q\", [[a]]]\n", "nested more than 2 deep");
+	/* what the raw check cannot see (tags), libyaml's events stop */
+	read_fails("k: !!seq [ !!seq [ !!seq [ a ] ] ]\n",
+		   "nested more than 2 deep");
+	read_fails("k:\n  a:\n    b: [c]\n", "nested more than 2 deep");
+	/* two levels are read (and refused later as not a list of strings);
+	 * brackets in quotes, comments and plain text are no nesting */
+	read_ok(&v, "k: [[a], {b: c}]\n");
+	ck_assert_int_eq(v.kind, TM_YAML_OTHER);
+	tm_yaml_value_clear(&v);
+	read_ok(&v, "k: ['[[[', \"{{{\\\"[[\", 'it''s [[[']\n");
+	ck_assert_int_eq(v.kind, TM_YAML_LIST);
+	ck_assert_str_eq(v.items.items[1], "{{{\"[[");
+	ck_assert_str_eq(v.items.items[2], "it's [[[");
+	tm_yaml_value_clear(&v);
+	read_ok(&v, "k:\n  - app/[slug]/[[...all]]/page.tsx # [[[\n  - b\n");
+	ck_assert_int_eq(v.kind, TM_YAML_LIST);
+	ck_assert_str_eq(v.items.items[0], "app/[slug]/[[...all]]/page.tsx");
+	tm_yaml_value_clear(&v);
+	read_ok(&v, "k: \"a [[[ b\"\n");
+	ck_assert_str_eq(v.str, "a [[[ b");
+	tm_yaml_value_clear(&v);
+	tm_buf_release(&text);
+}
+END_TEST
+
 Suite *yaml_suite(void)
 {
 	Suite *s = suite_create("yaml");
@@ -666,6 +712,7 @@ Suite *yaml_suite(void)
 	tcase_add_test(tc, test_yaml_entry_sequences);
 	tcase_add_test(tc, test_yaml_entry_collections);
 	tcase_add_test(tc, test_yaml_entry_errors);
+	tcase_add_test(tc, test_yaml_entry_nesting_refused);
 	suite_add_tcase(s, tc);
 	return s;
 }
