@@ -105,6 +105,7 @@ int main(int argc, char **argv)
 		                "CMD... [--vs REF...]\n");
 		return 2;
 	}
+	memset(c, 0, sizeof(c));
 	c[0].argv = argv + optind;
 	for (i = optind; i < argc; i++)
 		if (!strcmp(argv[i], "--vs") && i + 1 < argc) {
