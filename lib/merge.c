@@ -260,14 +260,50 @@ static int binary_side(const struct tm_merge__span s[3])
 	return -1;
 }
 
-/* The first side holding conflict markers, or -1. */
-static int marked_side(const struct tm_merge__span s[3])
+/*
+ * The frontmatter of a thread file: its first line through the closing
+ * `---` line, or the whole file when it has none (it does not parse).
+ */
+static struct tm_merge__span frontmatter_of(const struct tm_merge__span *s)
 {
+	struct tm_merge__span f = *s;
+	const char *p = s->p, *end = s->p + s->len, *nl;
+	size_t len;
+	bool first = true;
+
+	while (p < end) {
+		nl = memchr(p, '\n', (size_t)(end - p));
+		len = (size_t)((nl ? nl : end) - p);
+		if (len && p[len - 1] == '\r')
+			len--;
+		if (!first && len == 3 && !memcmp(p, "---", 3)) {
+			f.len = (size_t)((nl ? nl + 1 : end) - s->p);
+			break;
+		}
+		first = false;
+		p = nl ? nl + 1 : end;
+	}
+	return f;
+}
+
+/*
+ * The first side holding conflict markers, or -1.  In a thread file only
+ * markers in ours' or theirs' frontmatter count: the body's are text (a
+ * fenced example), and an ancestor whose frontmatter does not parse is
+ * read as the empty ancestor (tm_merge__thread).
+ */
+static int marked_side(const struct tm_merge__span s[3], tm_merge_kind kind)
+{
+	struct tm_merge__span f;
 	int x;
 
-	for (x = 0; x < 3; x++)
-		if (has_markers(&s[x]))
+	for (x = 0; x < 3; x++) {
+		if (kind == TM_MERGE_KIND_THREAD && x == TM_MERGE__BASE)
+			continue;
+		f = kind == TM_MERGE_KIND_THREAD ? frontmatter_of(&s[x]) : s[x];
+		if (has_markers(&f))
 			return x;
+	}
 	return -1;
 }
 
@@ -291,7 +327,7 @@ static int merge_kind(tm_buf *out, tm_merge_result *r,
 		r->conflicted = true;
 		r->kind = TM_MERGE_KIND_TEXT;
 		return 0;
-	} else if ((x = marked_side(s)) >= 0) {
+	} else if ((x = marked_side(s, r->kind)) >= 0) {
 		set_note(&r->note, "%s already holds conflict markers",
 		         tm_merge__side_name[x]);
 	} else {
@@ -308,7 +344,15 @@ static int merge_kind(tm_buf *out, tm_merge_result *r,
 		r->conflicted = true;
 		return 0;
 	}
-	return merge_text(out, &r->conflicted, s, opts);
+	if ((error = merge_text(out, &r->conflicted, s, opts)) < 0)
+		return error;
+	/* markers a side held and the merge kept: not a clean result */
+	if (!r->conflicted && marked_side(s, TM_MERGE_KIND_TEXT) >= 0) {
+		struct tm_merge__span res = {out->ptr, out->size};
+
+		r->conflicted = has_markers(&res);
+	}
+	return 0;
 }
 
 int tm_merge_files(tm_merge_result *out, const char *o, size_t olen,

@@ -113,6 +113,9 @@ static bool paths_eq(const tm_thread *x, const tm_thread *y)
 static void merge_paths(tm_thread *r, tm_thread *const t[3])
 {
 	const tm_thread *o = t[0], *a = t[1], *b = t[2], *from = NULL;
+	tm_merge__index *io, *ib, *ic;
+	const char **c;
+	bool in_o;
 	size_t i;
 
 	if (paths_eq(a, b) || paths_eq(o, b))
@@ -125,15 +128,31 @@ static void merge_paths(tm_thread *r, tm_thread *const t[3])
 		return;
 	}
 	r->has_paths = a->has_paths || b->has_paths;
+	/* candidates: ours' items, then theirs'; an item is written at its
+	 * first candidate, looked up in sorted indexes (n log n) */
+	c = tm_xcalloc(a->paths.n + b->paths.n + 1, sizeof(char *));
 	for (i = 0; i < a->paths.n; i++)
-		if ((tm_strv_contains(&b->paths, a->paths.items[i]) ||
-		     !tm_strv_contains(&o->paths, a->paths.items[i])) &&
-		    !tm_strv_contains(&r->paths, a->paths.items[i]))
-			tm_strv_push(&r->paths, a->paths.items[i]);
+		c[i] = a->paths.items[i];
 	for (i = 0; i < b->paths.n; i++)
-		if (!tm_strv_contains(&o->paths, b->paths.items[i]) &&
-		    !tm_strv_contains(&r->paths, b->paths.items[i]))
-			tm_strv_push(&r->paths, b->paths.items[i]);
+		c[a->paths.n + i] = b->paths.items[i];
+	io = tm_merge__index_new((const char *const *)o->paths.items,
+	                         o->paths.n);
+	ib = tm_merge__index_new((const char *const *)b->paths.items,
+	                         b->paths.n);
+	ic = tm_merge__index_new(c, a->paths.n + b->paths.n);
+	for (i = 0; i < a->paths.n + b->paths.n; i++) {
+		in_o = tm_merge__index_find(io, c[i]) >= 0;
+		/* ours' item: kept unless theirs removed it; theirs': added */
+		if (i < a->paths.n ? in_o && tm_merge__index_find(ib, c[i]) < 0
+		                   : in_o)
+			continue;
+		if (tm_merge__index_find(ic, c[i]) == (long)i)
+			tm_strv_push(&r->paths, c[i]);
+	}
+	tm_merge__index_free(io);
+	tm_merge__index_free(ib);
+	tm_merge__index_free(ic);
+	free(c);
 }
 
 /* The unknown fields and comments of a thread, by identity. */
@@ -221,6 +240,28 @@ static void merge_extras(tm_thread *r, tm_thread *const t[3], bool a_first)
 	}
 }
 
+/*
+ * The body of an ancestor that does not parse: what follows its closing
+ * `---` line, or nothing when there is none.
+ */
+static void base_body(tm_thread *t, const struct tm_merge__span *s)
+{
+	const char *p = s->p, *end = s->p + s->len, *nl, *line;
+	bool first = true;
+
+	while (p < end) {
+		line = p;
+		nl = memchr(p, '\n', (size_t)(end - p));
+		p = nl ? nl + 1 : end;
+		if (!first && (nl ? nl : end) - line == 3 &&
+		    !memcmp(line, "---", 3)) {
+			tm_thread_set_body(t, p, (size_t)(end - p));
+			return;
+		}
+		first = false;
+	}
+}
+
 static int parse_side(tm_thread **out, char **note,
                       const struct tm_merge__span *s, const char *id,
                       const char *path, int side)
@@ -235,6 +276,14 @@ static int parse_side(tm_thread **out, char **note,
 	}
 	if (tm_frontmatter_parse(out, s->p, s->len, id,
 	                         path ? path : tm_merge__side_name[side]) < 0) {
+		if (side == TM_MERGE__BASE) {
+			/* a criss-cross virtual ancestor holding markers:
+			 * no fields, its body (when found) still the base */
+			*out = tm_thread_new();
+			(*out)->id = tm_xstrdup(id);
+			base_body(*out, s);
+			return 0;
+		}
 		tm_buf_printf(&msg, "%s is not a thread file: %s",
 		              tm_merge__side_name[side], tm_error_last());
 		*note = tm_buf_detach(&msg);
