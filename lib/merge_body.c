@@ -503,12 +503,53 @@ static bool repeats_items(const char *p, size_t len,
 	return found;
 }
 
+/*
+ * Theirs without the list items that ours inserted too (at any place),
+ * into `out`: merged against ours, such an item then appears once, at
+ * ours' place, even where git would merge both copies cleanly.  False,
+ * with nothing written, when there are none (or the texts are too large
+ * to compare).
+ */
+static bool drop_agreed_items(tm_buf *out, const struct tm_merge__span s[3])
+{
+	struct lines l[3];
+	bool *kept[3] = {NULL, NULL, NULL}, *dup[3] = {NULL, NULL, NULL};
+	size_t *ins[3] = {NULL, NULL, NULL};
+	bool any = false;
+	size_t i, x;
+
+	for (i = 0; i < 3; i++)
+		split_lines(&l[i], &s[i]);
+	for (x = 1; x < 3; x++) {
+		kept[x] = tm_xcalloc(l[0].n + 1, sizeof(bool));
+		ins[x] = tm_xcalloc(l[x].n + 1, sizeof(size_t));
+		dup[x] = tm_xcalloc(l[x].n + 1, sizeof(bool));
+		if (!diff(kept[x], ins[x], &l[0], &l[x]))
+			goto done;
+	}
+	mark_agreed_items(dup, l, ins);
+	for (i = 0; i < l[2].n && !any; i++)
+		any = dup[2][i];
+	for (i = 0; any && i < l[2].n; i++)
+		if (!dup[2][i])
+			tm_buf_put(out, l[2].l[i].p, l[2].l[i].len);
+done:
+	for (i = 0; i < 3; i++) {
+		free(l[i].l);
+		free(kept[i]);
+		free(ins[i]);
+		free(dup[i]);
+	}
+	return any;
+}
+
 /* One section (or a whole text): one-sided change, merge, union. */
 static int merge_section(tm_buf *out, bool *conflicted,
                          const struct tm_merge__span s[3],
                          const tm_merge_options *opts)
 {
-	tm_buf tmp = TM_BUF_INIT;
+	tm_buf tmp = TM_BUF_INIT, theirs = TM_BUF_INIT;
+	struct tm_merge__span d[3];
 	bool c = false;
 	int error;
 
@@ -516,7 +557,16 @@ static int merge_section(tm_buf *out, bool *conflicted,
 		tm_buf_put(out, s[1].p, s[1].len);
 	else if (tm_merge__span_eq(&s[0], &s[1]))
 		tm_buf_put(out, s[2].p, s[2].len);
-	else {
+	else if (drop_agreed_items(&theirs, s)) {
+		/* theirs' copies of the items ours added too left out */
+		d[0] = s[0];
+		d[1] = s[1];
+		d[2].p = tm_buf_cstr(&theirs);
+		d[2].len = theirs.size;
+		error = merge_section(out, conflicted, d, opts);
+		tm_buf_release(&theirs);
+		return error;
+	} else {
 		if ((error = tm_merge__text(&tmp, &c, s, opts)) < 0)
 			return error;
 		if (!(c || repeats_items(tmp.ptr, tmp.size, s)) ||
