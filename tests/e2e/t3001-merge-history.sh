@@ -116,7 +116,7 @@ prose_y() {
 	mv t $THREAD
 }
 
-test_expect_success 'criss-cross bases that conflict: a plain merge, no side lost' '
+test_expect_success 'criss-cross bases that conflict: frontmatter clean, the conflict in its section' '
 	base_repo r7 &&
 	(cd r7 &&
 	git checkout -q -b x && prose_x &&
@@ -136,11 +136,18 @@ test_expect_success 'criss-cross bases that conflict: a plain merge, no side los
 	set_field $THREAD updatedAt 2026-04-15T16:00:00.000Z &&
 	git commit -q -am y2 &&
 	test_must_fail git merge --no-edit x >../out 2>&1) &&
-	grep "already holds conflict markers" out &&
-	grep -xF "updatedAt: 2026-04-15T15:00:00.000Z" r7/$THREAD &&
-	grep -xF "updatedAt: 2026-04-15T16:00:00.000Z" r7/$THREAD &&
+	! grep "already holds conflict markers" out &&
+	no_markers_in_header r7/$THREAD &&
+	header r7/$THREAD >h &&
+	grep -xF "updatedAt: 2026-04-15T16:00:00.000Z" h &&
 	grep -x "Sign-up is done by x." r7/$THREAD &&
-	grep -x "Sign-up is done by y." r7/$THREAD
+	grep -x "Sign-up is done by y." r7/$THREAD &&
+	test "$(grep -c "^<<<<<<<" r7/$THREAD)" = 1 &&
+	awk "/^<<<<<<</ { print prev } { if (/^## /) prev = \$0 }" \
+		r7/$THREAD >where &&
+	grep -xF "## State" where &&
+	(cd r7 && git threadmind show auth-ui >../show.out) &&
+	grep -xF "updatedAt: 2026-04-15T16:00:00.000Z" show.out
 '
 
 test_done
