@@ -55,7 +55,7 @@ static bool component_is(const char *path, size_t i, const char *want)
 
 /* The id of the last component when it is "<id><ext>", else NULL. */
 static bool id_with_ext(const char *path, const char *ext, const char **id,
-                        size_t *idlen)
+			size_t *idlen)
 {
 	const char *p;
 	size_t len, elen = strlen(ext);
@@ -176,7 +176,7 @@ static void to_crlf(tm_buf *b)
 }
 
 static void set_note(char **note, const char *fmt, const char *arg)
-        __attribute__((format(printf, 2, 0)));
+	__attribute__((format(printf, 2, 0)));
 
 static void set_note(char **note, const char *fmt, const char *arg)
 {
@@ -192,8 +192,8 @@ static void set_note(char **note, const char *fmt, const char *arg)
  * style; a side that mixes them is merged byte for byte.
  */
 static int merge_text(tm_buf *out, bool *conflicted,
-                      const struct tm_merge__span s[3],
-                      const tm_merge_options *opts)
+		      const struct tm_merge__span s[3],
+		      const tm_merge_options *opts)
 {
 	tm_buf lf[3] = {TM_BUF_INIT, TM_BUF_INIT, TM_BUF_INIT};
 	struct tm_merge__span n[3];
@@ -208,7 +208,7 @@ static int merge_text(tm_buf *out, bool *conflicted,
 			crlf = e.crlf > 0;
 	}
 	if (!pure || (!crlf && !count_line_ends(&s[0]).crlf &&
-	              !count_line_ends(&s[2]).crlf))
+		      !count_line_ends(&s[2]).crlf))
 		return tm_merge__text(out, conflicted, s, opts);
 	for (x = 0; x < 3; x++) {
 		to_lf(&lf[x], &s[x]);
@@ -225,9 +225,9 @@ static int merge_text(tm_buf *out, bool *conflicted,
 
 /* The merge of a thread or project file, sides made LF first. */
 static int merge_structured(tm_buf *out, bool *conflicted, char **note,
-                            const struct tm_merge__span s[3],
-                            tm_merge_kind kind, const char *id,
-                            const tm_merge_options *opts)
+			    const struct tm_merge__span s[3],
+			    tm_merge_kind kind, const char *id,
+			    const tm_merge_options *opts)
 {
 	tm_buf lf[3] = {TM_BUF_INIT, TM_BUF_INIT, TM_BUF_INIT};
 	struct tm_merge__span n[3];
@@ -309,30 +309,30 @@ static int marked_side(const struct tm_merge__span s[3], tm_merge_kind kind)
 
 /* Merge by kind, falling back to text with a note; r->kind is updated. */
 static int merge_kind(tm_buf *out, tm_merge_result *r,
-                      const struct tm_merge__span s[3], const char *id,
-                      const tm_merge_options *opts)
+		      const struct tm_merge__span s[3], const char *id,
+		      const tm_merge_options *opts)
 {
 	int x, error;
 
 	if (r->kind == TM_MERGE_KIND_TEXT) {
 		if (opts->path)
 			r->note = tm_xstrdup("not a thread or project file: "
-			                     "merged as text");
+					     "merged as text");
 	} else if ((x = binary_side(s)) >= 0) {
 		set_note(&r->note,
-		         "%s holds a NUL byte: ours and theirs are kept "
-		         "whole between conflict markers",
-		         tm_merge__side_name[x]);
+			 "%s holds a NUL byte: ours and theirs are kept "
+			 "whole between conflict markers",
+			 tm_merge__side_name[x]);
 		tm_merge__whole_conflict(out, s, opts);
 		r->conflicted = true;
 		r->kind = TM_MERGE_KIND_TEXT;
 		return 0;
 	} else if ((x = marked_side(s, r->kind)) >= 0) {
 		set_note(&r->note, "%s already holds conflict markers",
-		         tm_merge__side_name[x]);
+			 tm_merge__side_name[x]);
 	} else {
 		error = merge_structured(out, &r->conflicted, &r->note, s,
-		                         r->kind, id, opts);
+					 r->kind, id, opts);
 		if (error != TM_EPARSE)
 			return error;
 	}
@@ -356,12 +356,12 @@ static int merge_kind(tm_buf *out, tm_merge_result *r,
 }
 
 int tm_merge_files(tm_merge_result *out, const char *o, size_t olen,
-                   const char *a, size_t alen, const char *b, size_t blen,
-                   const tm_merge_options *given)
+		   const char *a, size_t alen, const char *b, size_t blen,
+		   const tm_merge_options *given)
 {
 	struct tm_merge__span s[3] = {{o ? o : "", o ? olen : 0},
-	                              {a ? a : "", a ? alen : 0},
-	                              {b ? b : "", b ? blen : 0}};
+				      {a ? a : "", a ? alen : 0},
+				      {b ? b : "", b ? blen : 0}};
 	tm_merge_options opts;
 	tm_merge_result r = {NULL, 0, false, TM_MERGE_KIND_TEXT, NULL};
 	tm_buf buf = TM_BUF_INIT;

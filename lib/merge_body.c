@@ -89,7 +89,7 @@ static size_t lead_len(const char *p, size_t len)
 }
 
 static void add_section(struct sections *ss, size_t *alloc, const char *p,
-                        size_t len, const char *heading, size_t hlen)
+			size_t len, const char *heading, size_t hlen)
 {
 	struct section *s;
 	char *text;
@@ -105,7 +105,7 @@ static void add_section(struct sections *ss, size_t *alloc, const char *p,
 	s->text.p = text;
 	s->text.len = len;
 	while (hlen && (heading[hlen - 1] == '\n' || heading[hlen - 1] == ' ' ||
-	                heading[hlen - 1] == '\t' || heading[hlen - 1] == '\r'))
+			heading[hlen - 1] == '\t' || heading[hlen - 1] == '\r'))
 		hlen--;
 	s->key = tm_xstrndup(heading, hlen);
 }
@@ -144,7 +144,7 @@ static bool split(struct sections *ss, const struct tm_merge__span *t)
 		if (len)
 			last = at + skip + len;
 		add_section(ss, &alloc, p + skip, len, p,
-		            l.items[i].heading ? hlen : 0);
+			    l.items[i].heading ? hlen : 0);
 		at += l.items[i].len;
 	}
 	tm_section_list_clear(&l);
@@ -199,7 +199,7 @@ static void split_lines(struct lines *ls, const struct tm_merge__span *t)
 
 /* Lines compare without their newline. */
 static bool line_eq(const struct tm_merge__span *x,
-                    const struct tm_merge__span *y)
+		    const struct tm_merge__span *y)
 {
 	size_t xl = x->len, yl = y->len;
 
@@ -226,7 +226,7 @@ static bool is_list_item(const struct tm_merge__span *l)
  * False when the texts are too large to compare.
  */
 static bool diff(bool *kept, size_t *ins_at, const struct lines *o,
-                 const struct lines *x)
+		 const struct lines *x)
 {
 	size_t pre = 0, suf = 0, n, m, i, j;
 	uint32_t *t;
@@ -249,12 +249,12 @@ static bool diff(bool *kept, size_t *ins_at, const struct lines *o,
 	for (i = n; i-- > 0;)
 		for (j = m; j-- > 0;)
 			t[i * (m + 1) + j] =
-			        line_eq(&o->l[pre + i], &x->l[pre + j])
-			                ? t[(i + 1) * (m + 1) + j + 1] + 1
-			        : t[(i + 1) * (m + 1) + j] >
-			                        t[i * (m + 1) + j + 1]
-			                ? t[(i + 1) * (m + 1) + j]
-			                : t[i * (m + 1) + j + 1];
+				line_eq(&o->l[pre + i], &x->l[pre + j])
+					? t[(i + 1) * (m + 1) + j + 1] + 1
+				: t[(i + 1) * (m + 1) + j] >
+						t[i * (m + 1) + j + 1]
+					? t[(i + 1) * (m + 1) + j]
+					: t[i * (m + 1) + j + 1];
 	i = j = 0;
 	while (i < n || j < m) {
 		if (i < n && j < m && line_eq(&o->l[pre + i], &x->l[pre + j])) {
@@ -262,8 +262,8 @@ static bool diff(bool *kept, size_t *ins_at, const struct lines *o,
 			i++;
 			j++;
 		} else if (j < m &&
-		           (i == n || t[i * (m + 1) + j + 1] >=
-		                              t[(i + 1) * (m + 1) + j])) {
+			   (i == n || t[i * (m + 1) + j + 1] >=
+					      t[(i + 1) * (m + 1) + j])) {
 			ins_at[pre + j] = pre + i;
 			j++;
 		} else {
@@ -281,7 +281,7 @@ static bool diff(bool *kept, size_t *ins_at, const struct lines *o,
  * such runs are too long to compare.
  */
 static bool mark_agreed(bool *dup[3], const struct lines l[3],
-                        size_t *const ins[3])
+			size_t *const ins[3])
 {
 	size_t j = 0, k = 0, j2, k2, a, b, at;
 
@@ -316,7 +316,7 @@ static bool mark_agreed(bool *dup[3], const struct lines l[3],
  * too many insertions to compare.
  */
 static void mark_agreed_items(bool *dup[3], const struct lines l[3],
-                              size_t *const ins[3])
+			      size_t *const ins[3])
 {
 	size_t na = 0, nb = 0, a, b;
 
@@ -342,7 +342,7 @@ static void mark_agreed_items(bool *dup[3], const struct lines l[3],
  * removed or added alike aside.
  */
 static bool only_list_items(const struct lines l[3], bool *const kept[3],
-                            size_t *const ins[3], bool *const dup[3], size_t x)
+			    size_t *const ins[3], bool *const dup[3], size_t x)
 {
 	size_t i;
 
@@ -437,7 +437,7 @@ static int span_cmp(const void *x, const void *y)
 
 /* The list items of a text (LF dropped), sorted; *n of them. */
 static struct tm_merge__span *sorted_items(const struct tm_merge__span *t,
-                                           size_t *n)
+					   size_t *n)
 {
 	struct lines ls;
 	size_t i, k = 0;
@@ -459,7 +459,7 @@ static struct tm_merge__span *sorted_items(const struct tm_merge__span *t,
 
 /* How many times the sorted items hold `it`. */
 static size_t count_item(const struct tm_merge__span *items, size_t n,
-                         const struct tm_merge__span *it)
+			 const struct tm_merge__span *it)
 {
 	size_t lo = 0, hi = n, mid, c = 0;
 
@@ -481,7 +481,7 @@ static size_t count_item(const struct tm_merge__span *items, size_t n,
  * places).
  */
 static bool repeats_items(const char *p, size_t len,
-                          const struct tm_merge__span s[3])
+			  const struct tm_merge__span s[3])
 {
 	struct tm_merge__span t = {p, len}, *r, *side[3] = {NULL, NULL, NULL};
 	size_t nr, ns[3] = {0, 0, 0}, i, c, x;
@@ -495,7 +495,7 @@ static bool repeats_items(const char *p, size_t len,
 		for (x = 1; x < 3 && !side[x]; x++)
 			side[x] = sorted_items(&s[x], &ns[x]);
 		found = c > count_item(side[1], ns[1], &r[i]) &&
-		        c > count_item(side[2], ns[2], &r[i]);
+			c > count_item(side[2], ns[2], &r[i]);
 	}
 	free(r);
 	free(side[1]);
@@ -545,8 +545,8 @@ done:
 
 /* One section (or a whole text): one-sided change, merge, union. */
 static int merge_section(tm_buf *out, bool *conflicted,
-                         const struct tm_merge__span s[3],
-                         const tm_merge_options *opts)
+			 const struct tm_merge__span s[3],
+			 const tm_merge_options *opts)
 {
 	tm_buf tmp = TM_BUF_INIT, theirs = TM_BUF_INIT;
 	struct tm_merge__span d[3];
@@ -605,15 +605,15 @@ static const struct section *find(const struct sections *ss, const char *id)
 
 /* A three-way choice of bytes: one side's change, else ours. */
 static const struct tm_merge__span *pick(const struct tm_merge__span *o,
-                                         const struct tm_merge__span *a,
-                                         const struct tm_merge__span *b)
+					 const struct tm_merge__span *a,
+					 const struct tm_merge__span *b)
 {
 	return tm_merge__span_eq(o, a) ? b : a;
 }
 
 int tm_merge__body(tm_buf *out, bool *conflicted,
-                   const struct tm_merge__span s[3],
-                   const tm_merge_options *opts)
+		   const struct tm_merge__span s[3],
+		   const tm_merge_options *opts)
 {
 	struct sections ss[3];
 	struct tm_merge__span empty = {"", 0}, m[3];
@@ -642,13 +642,13 @@ int tm_merge__body(tm_buf *out, bool *conflicted,
 			other = find(&ss[3 - x], ss[x].ids[i]);
 			/* deleted on the other side: kept when changed here */
 			keep[x][i] =
-			        other || !so ||
-			        !tm_merge__span_eq(&so->text, &ss[x].s[i].text);
+				other || !so ||
+				!tm_merge__span_eq(&so->text, &ss[x].s[i].text);
 		}
 	}
 	order = tm_merge__order(&n, (const char *const *)ss[1].ids, keep[1],
-	                        ss[1].n, (const char *const *)ss[2].ids,
-	                        keep[2], ss[2].n);
+				ss[1].n, (const char *const *)ss[2].ids,
+				keep[2], ss[2].n);
 	m[0] = *pick(&ss[0].lead, &ss[1].lead, &ss[2].lead);
 	tm_buf_put(out, m[0].p, m[0].len);
 	for (i = 0; i < n && !error; i++) {
@@ -676,13 +676,13 @@ int tm_merge__body(tm_buf *out, bool *conflicted,
 	/* the blank lines at the end: those of the side that wrote the last
 	 * section, or merged as the lead when both did */
 	tail = last ? &ss[last].tail
-	            : pick(&ss[0].tail, &ss[1].tail, &ss[2].tail);
+		    : pick(&ss[0].tail, &ss[1].tail, &ss[2].tail);
 	if (tail->len) {
 		if (out->size > start && out->ptr[out->size - 1] != '\n')
 			tm_buf_putc(out, '\n');
 		tm_buf_put(out, tail->p, tail->len);
 	} else if (!ss[1].nl_end && !ss[2].nl_end && out->size > start &&
-	           out->ptr[out->size - 1] == '\n') {
+		   out->ptr[out->size - 1] == '\n') {
 		/* no final newline when neither side had one */
 		tm_buf_truncate(out, out->size - 1);
 	}

@@ -18,15 +18,15 @@ static const struct {
 	size_t offset;
 	enum rule rule;
 } scalars[] = {
-        {offsetof(tm_thread, title), LEADER},
-        {offsetof(tm_thread, parent_id), LEADER},
-        {offsetof(tm_thread, author), LEADER},
-        {offsetof(tm_thread, created_at), EARLIER},
-        {offsetof(tm_thread, updated_at), LATER},
-        {offsetof(tm_thread, status), LEADER},
-        {offsetof(tm_thread, branch), LEADER},
-        {offsetof(tm_thread, commit), LEADER},
-        {offsetof(tm_thread, merged_into), LEADER},
+	{offsetof(tm_thread, title), LEADER},
+	{offsetof(tm_thread, parent_id), LEADER},
+	{offsetof(tm_thread, author), LEADER},
+	{offsetof(tm_thread, created_at), EARLIER},
+	{offsetof(tm_thread, updated_at), LATER},
+	{offsetof(tm_thread, status), LEADER},
+	{offsetof(tm_thread, branch), LEADER},
+	{offsetof(tm_thread, commit), LEADER},
+	{offsetof(tm_thread, merged_into), LEADER},
 };
 
 #define FIELD(t, i) (*(char **)((char *)(t) + scalars[i].offset))
@@ -57,7 +57,7 @@ static int time_cmp(const char *x, const char *y)
  * value; changed on one side → that side; else the rule.
  */
 static const char *pick(const char *o, const char *a, const char *b,
-                        enum rule rule, bool a_leads)
+			enum rule rule, bool a_leads)
 {
 	if (str_eq(a, b) || str_eq(o, b))
 		return a;
@@ -136,15 +136,15 @@ static void merge_paths(tm_thread *r, tm_thread *const t[3])
 	for (i = 0; i < b->paths.n; i++)
 		c[a->paths.n + i] = b->paths.items[i];
 	io = tm_merge__index_new((const char *const *)o->paths.items,
-	                         o->paths.n);
+				 o->paths.n);
 	ib = tm_merge__index_new((const char *const *)b->paths.items,
-	                         b->paths.n);
+				 b->paths.n);
 	ic = tm_merge__index_new(c, a->paths.n + b->paths.n);
 	for (i = 0; i < a->paths.n + b->paths.n; i++) {
 		in_o = tm_merge__index_find(io, c[i]) >= 0;
 		/* ours' item: kept unless theirs removed it; theirs': added */
 		if (i < a->paths.n ? in_o && tm_merge__index_find(ib, c[i]) < 0
-		                   : in_o)
+				   : in_o)
 			continue;
 		if (tm_merge__index_find(ic, c[i]) == (long)i)
 			tm_strv_push(&r->paths, c[i]);
@@ -170,8 +170,8 @@ static void extras_init(struct extras *e, const tm_thread *t)
 	/* a field is known by its key, a comment by its text */
 	for (i = 0; i < t->nextra; i++) {
 		tm_buf_printf(&b, "%c%s", t->extra[i].key ? 'k' : 'c',
-		              t->extra[i].key ? t->extra[i].key
-		                              : t->extra[i].raw);
+			      t->extra[i].key ? t->extra[i].key
+					      : t->extra[i].raw);
 		keys[i] = tm_buf_detach(&b);
 	}
 	e->ids = tm_merge__ids((const char *const *)keys, t->nextra);
@@ -180,7 +180,7 @@ static void extras_init(struct extras *e, const tm_thread *t)
 }
 
 static const char *extra_value(const tm_thread *t, const struct extras *e,
-                               const char *id)
+			       const char *id)
 {
 	long i = tm_merge__index_find(e->ix, id);
 
@@ -189,7 +189,7 @@ static const char *extra_value(const tm_thread *t, const struct extras *e,
 
 /* The merged value of an unknown field or comment (NULL: absent). */
 static const char *extra_merged(tm_thread *const t[3], const struct extras e[3],
-                                const char *id, bool a_first)
+				const char *id, bool a_first)
 {
 	const char *v[3];
 	int x;
@@ -218,18 +218,18 @@ static void merge_extras(tm_thread *r, tm_thread *const t[3], bool a_first)
 		keep[x] = tm_xcalloc(t[x]->nextra + 1, sizeof(bool));
 		for (i = 0; i < t[x]->nextra; i++)
 			keep[x][i] = extra_merged(t, e, e[x].ids[i], a_first) !=
-			             NULL;
+				     NULL;
 	}
 	order = tm_merge__order(&n, (const char *const *)e[l].ids, keep[l],
-	                        t[l]->nextra, (const char *const *)e[m].ids,
-	                        keep[m], t[m]->nextra);
+				t[l]->nextra, (const char *const *)e[m].ids,
+				keep[m], t[m]->nextra);
 	r->extra = tm_xcalloc(n + 1, sizeof(tm_extra_field));
 	for (i = 0; i < n; i++) {
 		side = order[i] < t[l]->nextra ? l : m;
 		k = side == l ? order[i] : order[i] - t[l]->nextra;
 		r->extra[i].key = tm_xstrdup_or_null(t[side]->extra[k].key);
 		r->extra[i].raw =
-		        tm_xstrdup(extra_merged(t, e, e[side].ids[k], a_first));
+			tm_xstrdup(extra_merged(t, e, e[side].ids[k], a_first));
 	}
 	r->nextra = n;
 	free(order);
@@ -263,8 +263,8 @@ static void base_body(tm_thread *t, const struct tm_merge__span *s)
 }
 
 static int parse_side(tm_thread **out, char **note,
-                      const struct tm_merge__span *s, const char *id,
-                      const char *path, int side)
+		      const struct tm_merge__span *s, const char *id,
+		      const char *path, int side)
 {
 	tm_buf msg = TM_BUF_INIT;
 
@@ -275,7 +275,7 @@ static int parse_side(tm_thread **out, char **note,
 		return 0;
 	}
 	if (tm_frontmatter_parse(out, s->p, s->len, id,
-	                         path ? path : tm_merge__side_name[side]) < 0) {
+				 path ? path : tm_merge__side_name[side]) < 0) {
 		if (side == TM_MERGE__BASE) {
 			/* a criss-cross virtual ancestor holding markers:
 			 * no fields, its body (when found) still the base */
@@ -285,7 +285,7 @@ static int parse_side(tm_thread **out, char **note,
 			return 0;
 		}
 		tm_buf_printf(&msg, "%s is not a thread file: %s",
-		              tm_merge__side_name[side], tm_error_last());
+			      tm_merge__side_name[side], tm_error_last());
 		*note = tm_buf_detach(&msg);
 		return TM_EPARSE;
 	}
@@ -293,8 +293,8 @@ static int parse_side(tm_thread **out, char **note,
 }
 
 int tm_merge__thread(tm_buf *out, bool *conflicted, char **note,
-                     const struct tm_merge__span s[3], const char *id,
-                     const tm_merge_options *opts)
+		     const struct tm_merge__span s[3], const char *id,
+		     const tm_merge_options *opts)
 {
 	tm_thread *t[3] = {NULL, NULL, NULL}, *r = NULL;
 	struct tm_merge__span body[3];
@@ -318,8 +318,8 @@ int tm_merge__thread(tm_buf *out, bool *conflicted, char **note,
 	r->id = tm_xstrdup(id);
 	for (i = 0; i < sizeof(scalars) / sizeof(*scalars); i++)
 		FIELD(r, i) = tm_xstrdup_or_null(
-		        pick(FIELD(t[0], i), FIELD(t[1], i), FIELD(t[2], i),
-		             scalars[i].rule, lead_a));
+			pick(FIELD(t[0], i), FIELD(t[1], i), FIELD(t[2], i),
+			     scalars[i].rule, lead_a));
 	merge_paths(r, t);
 	merge_extras(r, t, lead_a);
 	tm_thread_set_body(r, merged.ptr ? merged.ptr : "", merged.size);

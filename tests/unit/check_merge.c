@@ -16,14 +16,14 @@ START_TEST(test_merge_kind_of_thread_path)
 	char *id = NULL;
 
 	ck_assert_int_eq(tm_merge_kind_of_path(
-	                         ".threadmind/threads/app/auth-ui.md", &id),
-	                 TM_MERGE_KIND_THREAD);
+				 ".threadmind/threads/app/auth-ui.md", &id),
+			 TM_MERGE_KIND_THREAD);
 	ck_assert_str_eq(id, "auth-ui");
 	free(id);
 	id = NULL;
 	ck_assert_int_eq(
-	        tm_merge_kind_of_path("sub/.threadmind/threads/a/x-2.md", &id),
-	        TM_MERGE_KIND_THREAD);
+		tm_merge_kind_of_path("sub/.threadmind/threads/a/x-2.md", &id),
+		TM_MERGE_KIND_THREAD);
 	ck_assert_str_eq(id, "x-2");
 	free(id);
 }
@@ -34,24 +34,24 @@ START_TEST(test_merge_kind_of_other_paths)
 	char *id = NULL;
 
 	ck_assert_int_eq(
-	        tm_merge_kind_of_path(".threadmind/projects/app.json", &id),
-	        TM_MERGE_KIND_PROJECT);
+		tm_merge_kind_of_path(".threadmind/projects/app.json", &id),
+		TM_MERGE_KIND_PROJECT);
 	ck_assert_int_eq(
-	        tm_merge_kind_of_path(".threadmind/threads/a/B.md", &id),
-	        TM_MERGE_KIND_TEXT);
+		tm_merge_kind_of_path(".threadmind/threads/a/B.md", &id),
+		TM_MERGE_KIND_TEXT);
 	ck_assert_int_eq(
-	        tm_merge_kind_of_path(".threadmind/threads/a/b/c.md", &id),
-	        TM_MERGE_KIND_TEXT);
+		tm_merge_kind_of_path(".threadmind/threads/a/b/c.md", &id),
+		TM_MERGE_KIND_TEXT);
 	ck_assert_int_eq(
-	        tm_merge_kind_of_path(".threadmind/threads/a/.md", &id),
-	        TM_MERGE_KIND_TEXT);
+		tm_merge_kind_of_path(".threadmind/threads/a/.md", &id),
+		TM_MERGE_KIND_TEXT);
 	ck_assert_int_eq(tm_merge_kind_of_path("threads/a/b.md", &id),
-	                 TM_MERGE_KIND_TEXT);
+			 TM_MERGE_KIND_TEXT);
 	ck_assert_int_eq(
-	        tm_merge_kind_of_path(".threadmind/threads/../b.md", &id),
-	        TM_MERGE_KIND_TEXT);
+		tm_merge_kind_of_path(".threadmind/threads/../b.md", &id),
+		TM_MERGE_KIND_TEXT);
 	ck_assert_int_eq(tm_merge_kind_of_path("README.md", &id),
-	                 TM_MERGE_KIND_TEXT);
+			 TM_MERGE_KIND_TEXT);
 	ck_assert_int_eq(tm_merge_kind_of_path(NULL, &id), TM_MERGE_KIND_TEXT);
 	ck_assert_ptr_null(id);
 }
@@ -119,7 +119,7 @@ END_TEST
 
 /* Ours and theirs that both change `key`; theirs has the later updatedAt. */
 static void check_leader_field(const char *key, const char *va, const char *vb,
-                               const char *want)
+			       const char *want)
 {
 	char *a0 = mt_set(mt_base, "updatedAt", "2026-04-15T13:00:00.000Z");
 	char *b0 = mt_set(mt_base, "updatedAt", "2026-04-15T13:00:00.001Z");
@@ -130,7 +130,7 @@ static void check_leader_field(const char *key, const char *va, const char *vb,
 
 	snprintf(line, sizeof(line), "%s: %s", key, want);
 	ck_assert_msg(mt_has_line(r1.data, line), "%s not in\n%s", line,
-	              r1.data);
+		      r1.data);
 	ck_assert_str_eq(r1.data, r2.data);
 	ck_assert(!r1.conflicted);
 	tm_merge_result_clear(&r1);
@@ -145,8 +145,8 @@ START_TEST(test_merge_field_branch_commit_follow_updated_at)
 {
 	check_leader_field("branch", "feat-a", "feat-b", "feat-b");
 	check_leader_field("commit", "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb",
-	                   "cccccccccccccccccccccccccccccccccccccccc",
-	                   "cccccccccccccccccccccccccccccccccccccccc");
+			   "cccccccccccccccccccccccccccccccccccccccc",
+			   "cccccccccccccccccccccccccccccccccccccccc");
 }
 END_TEST
 
@@ -169,9 +169,9 @@ START_TEST(test_merge_field_tie_broken_by_bytes)
 	char *b = mt_set(a0, "title", "Beta");
 	char *c0 = mt_set(a0, "status", "done");
 	char *c = mt_set(c0, "commit",
-	                 "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb");
+			 "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb");
 	char *d = mt_set(a0, "commit",
-	                 "cccccccccccccccccccccccccccccccccccccccc");
+			 "cccccccccccccccccccccccccccccccccccccccc");
 	tm_thread *t = merged(mt_base, a, b), *u = merged(mt_base, b, a);
 	tm_thread *v, *w;
 
@@ -336,7 +336,7 @@ START_TEST(test_merge_crlf_of_ours_kept)
 	for (i = 0; i < r.len; i++)
 		if (r.data[i] == '\n')
 			ck_assert_msg(i > 0 && r.data[i - 1] == '\r',
-			              "bare LF at %zu", i);
+				      "bare LF at %zu", i);
 	/* ours LF, theirs CRLF: LF everywhere */
 	ck_assert_ptr_null(strchr(s.data, '\r'));
 	ck_assert(mt_has_line(s.data, "title: Ours"));
@@ -360,7 +360,7 @@ START_TEST(test_merge_fallback_not_a_thread)
 	ck_assert(r.conflicted);
 	ck_assert_ptr_nonnull(r.note);
 	ck_assert_msg(strstr(r.note, "ours is not a thread file"), "%s",
-	              r.note);
+		      r.note);
 	ck_assert(mt_has_line(r.data, "just some notes"));
 	ck_assert(mt_has_line(r.data, "title: Theirs"));
 	ck_assert(mt_has_line(r.data, "<<<<<<< ours"));
@@ -373,8 +373,8 @@ START_TEST(test_merge_body_markers_are_text)
 {
 	/* marker-looking lines in the body, alike on all sides: text */
 	char *o = mt_body(mt_base, "\n## Decisions\n<<<<<<< Temporary merge "
-	                           "branch 1\n- x\n=======\n- y\n>>>>>>> "
-	                           "Temporary merge branch 2\n");
+				   "branch 1\n- x\n=======\n- y\n>>>>>>> "
+				   "Temporary merge branch 2\n");
 	char *a0 = mt_set(o, "title", "A");
 	char *a = mt_set(a0, "updatedAt", "2026-04-15T12:00:00.001Z");
 	char *b = mt_set(o, "updatedAt", "2026-04-15T12:00:00.002Z");
@@ -400,16 +400,16 @@ END_TEST
 START_TEST(test_merge_markers_in_ours_frontmatter_fall_back)
 {
 	const char *a = "---\nid: t\ntitle: Thread\nparentId: main\n"
-	                "<<<<<<< HEAD\nupdatedAt: 2026-04-15T12:00:00.001Z\n"
-	                "=======\nupdatedAt: 2026-04-15T12:00:00.002Z\n"
-	                ">>>>>>> other\n---\n\n## Decisions\n- d1\n";
+			"<<<<<<< HEAD\nupdatedAt: 2026-04-15T12:00:00.001Z\n"
+			"=======\nupdatedAt: 2026-04-15T12:00:00.002Z\n"
+			">>>>>>> other\n---\n\n## Decisions\n- d1\n";
 	char *b = mt_set(mt_base, "title", "Theirs");
 	tm_merge_result r = mt_merge(mt_base, a, b, NULL);
 
 	ck_assert_int_eq(r.kind, TM_MERGE_KIND_TEXT);
 	ck_assert_ptr_nonnull(r.note);
 	ck_assert_msg(strstr(r.note, "ours already holds conflict markers"),
-	              "%s", r.note);
+		      "%s", r.note);
 	/* the markers stay: the merge is not clean */
 	ck_assert(mt_has_line(r.data, "<<<<<<< HEAD"));
 	ck_assert(mt_has_line(r.data, "title: Theirs"));
@@ -424,20 +424,20 @@ START_TEST(test_merge_criss_cross_ancestor_read_as_empty)
 	/* git's virtual ancestor of a criss-cross merge: markers in its
 	 * frontmatter and in a section */
 	const char *o = "---\nid: t\ntitle: Thread\nparentId: main\n"
-	                "<<<<<<< Temporary merge branch 1\n"
-	                "updatedAt: 2026-04-15T12:00:00.001Z\n=======\n"
-	                "updatedAt: 2026-04-15T12:00:00.002Z\n"
-	                ">>>>>>> Temporary merge branch 2\n---\n\n"
-	                "## Decisions\n- d1\n- d2\n\n## State\n"
-	                "<<<<<<< Temporary merge branch 1\nOne.\n=======\n"
-	                "Two.\n>>>>>>> Temporary merge branch 2\n";
+			"<<<<<<< Temporary merge branch 1\n"
+			"updatedAt: 2026-04-15T12:00:00.001Z\n=======\n"
+			"updatedAt: 2026-04-15T12:00:00.002Z\n"
+			">>>>>>> Temporary merge branch 2\n---\n\n"
+			"## Decisions\n- d1\n- d2\n\n## State\n"
+			"<<<<<<< Temporary merge branch 1\nOne.\n=======\n"
+			"Two.\n>>>>>>> Temporary merge branch 2\n";
 	char *a1 = mt_body(mt_base, "\n## Decisions\n- d1\n- d2\n\n"
-	                            "## State\nOurs prose.\n- s1\n");
+				    "## State\nOurs prose.\n- s1\n");
 	char *a0 = mt_set(a1, "title", "A");
 	char *a = mt_set(a0, "updatedAt", "2026-04-15T12:00:00.003Z");
 	char *b0 = mt_body(mt_base, "\n## Decisions\n- d1\n- d2\n- d3\n\n"
-	                            "## State\nSome prose about the state.\n"
-	                            "- s1\n");
+				    "## State\nSome prose about the state.\n"
+				    "- s1\n");
 	char *b = mt_set(b0, "updatedAt", "2026-04-15T12:00:00.004Z");
 	tm_merge_result r = mt_merge(o, a, b, NULL);
 	tm_thread *t;
@@ -472,7 +472,7 @@ START_TEST(test_merge_fallback_binary)
 	tm_merge_options opts = TM_MERGE_OPTIONS_INIT;
 	tm_merge_result r;
 	const char want[] = "<<<<<<< ours\nours\0bin\n=======\ntheirs\n"
-	                    ">>>>>>> theirs\n";
+			    ">>>>>>> theirs\n";
 
 	opts.path = MT_PATH;
 	ck_assert_int_eq(tm_merge_files(&r, o, 5, a, 8, b, 7, &opts), 0);

@@ -225,12 +225,12 @@ START_TEST(test_merge_body_append_after_edited_section)
 {
 	/* the blank line before a new section is no one's content */
 	char *got = clean_body("\n## Next steps\n- Write tests\n",
-	                       "\n## Next steps\n- Write tests\n\n"
-	                       "## Risks\n- Token theft\n",
-	                       "\n## Next steps\n- Write tests\n- Ask Ana\n");
+			       "\n## Next steps\n- Write tests\n\n"
+			       "## Risks\n- Token theft\n",
+			       "\n## Next steps\n- Write tests\n- Ask Ana\n");
 
 	ck_assert_str_eq(got, "\n## Next steps\n- Write tests\n- Ask Ana\n\n"
-	                      "## Risks\n- Token theft\n");
+			      "## Risks\n- Token theft\n");
 	free(got);
 }
 END_TEST
@@ -238,15 +238,15 @@ END_TEST
 START_TEST(test_merge_body_last_section_deleted_stays_deleted)
 {
 	const char *o = "\n## Decisions\n- Use JWT\n\n## Next steps\n"
-	                "- Write tests\n";
+			"- Write tests\n";
 	char *got = clean_body(o, "\n## Decisions\n- Use JWT\n",
-	                       "\n## Decisions\n- Use JWT\n\n## Next steps\n"
-	                       "- Write tests\n\n## Notes\n- Ask Ana\n");
+			       "\n## Decisions\n- Use JWT\n\n## Next steps\n"
+			       "- Write tests\n\n## Notes\n- Ask Ana\n");
 	char *both = clean_body(o, "\n## Next steps\n- Write tests\n",
-	                        "\n## Decisions\n- Use JWT\n");
+				"\n## Decisions\n- Use JWT\n");
 
 	ck_assert_str_eq(got, "\n## Decisions\n- Use JWT\n\n## Notes\n"
-	                      "- Ask Ana\n");
+			      "- Ask Ana\n");
 	ck_assert_str_eq(both, "\n");
 	free(got);
 	free(both);
@@ -256,17 +256,17 @@ END_TEST
 START_TEST(test_merge_body_item_added_alike_once)
 {
 	char *got = clean_body("\n## Next steps\n- Remove the fallback\n",
-	                       "\n## Next steps\n- Remove the fallback (done)\n"
-	                       "- Wire the exporter\n",
-	                       "\n## Next steps\n- Remove the fallback\n"
-	                       "- Wire the exporter\n");
+			       "\n## Next steps\n- Remove the fallback (done)\n"
+			       "- Wire the exporter\n",
+			       "\n## Next steps\n- Remove the fallback\n"
+			       "- Wire the exporter\n");
 	/* git merges these cleanly, the item twice */
 	char *apart = clean_body("\n## L\n- a\n- b\n- c\n- d\n",
-	                         "\n## L\n- a\n- x\n- b\n- c\n- d\n",
-	                         "\n## L\n- a\n- b\n- c\n- d\n- x\n");
+				 "\n## L\n- a\n- x\n- b\n- c\n- d\n",
+				 "\n## L\n- a\n- b\n- c\n- d\n- x\n");
 
 	ck_assert_str_eq(got, "\n## Next steps\n- Remove the fallback (done)\n"
-	                      "- Wire the exporter\n");
+			      "- Wire the exporter\n");
 	ck_assert_str_eq(apart, "\n## L\n- a\n- x\n- b\n- c\n- d\n");
 	free(got);
 	free(apart);
@@ -276,13 +276,13 @@ END_TEST
 START_TEST(test_merge_body_section_added_on_both_sides_one_list)
 {
 	char *got = clean_body("\n## Decisions\n- d1\n\n## State\n- s1\n",
-	                       "\n## Decisions\n- d1\n\n## Risks\n- r1\n\n"
-	                       "## State\n- s1\n",
-	                       "\n## Decisions\n- d1\n\n## State\n- s1\n\n"
-	                       "## Risks\n- r2\n");
+			       "\n## Decisions\n- d1\n\n## Risks\n- r1\n\n"
+			       "## State\n- s1\n",
+			       "\n## Decisions\n- d1\n\n## State\n- s1\n\n"
+			       "## Risks\n- r2\n");
 
 	ck_assert_str_eq(got, "\n## Decisions\n- d1\n\n## Risks\n- r1\n- r2\n\n"
-	                      "## State\n- s1\n");
+			      "## State\n- s1\n");
 	free(got);
 }
 END_TEST
@@ -290,12 +290,12 @@ END_TEST
 START_TEST(test_merge_body_one_blank_line_between_sections)
 {
 	char *got = clean_body("\n## A\n- a\n\n\n## B\n- b\n",
-	                       "\n## A\n- a\n- a2\n\n\n## B\n- b\n",
-	                       "\n## A\n- a\n\n## B\n- b\n- b2\n\n\n## C\n"
-	                       "- c\n");
+			       "\n## A\n- a\n- a2\n\n\n## B\n- b\n",
+			       "\n## A\n- a\n\n## B\n- b\n- b2\n\n\n## C\n"
+			       "- c\n");
 
 	ck_assert_str_eq(got, "\n## A\n- a\n- a2\n\n## B\n- b\n- b2\n\n## C\n"
-	                      "- c\n");
+			      "- c\n");
 	free(got);
 }
 END_TEST
@@ -545,7 +545,7 @@ Suite *merge_body_suite(void)
 	tcase_add_test(tc, test_merge_body_last_section_deleted_stays_deleted);
 	tcase_add_test(tc, test_merge_body_item_added_alike_once);
 	tcase_add_test(tc,
-	               test_merge_body_section_added_on_both_sides_one_list);
+		       test_merge_body_section_added_on_both_sides_one_list);
 	tcase_add_test(tc, test_merge_body_one_blank_line_between_sections);
 	suite_add_tcase(s, tc);
 

@@ -56,8 +56,8 @@ struct doc {
 };
 
 static const char *const names[] = {
-        "Decisions", "State",          "Next steps",  "Risks", "Notes",
-        "Context",   "Open questions", "Constraints", "Done",  "Links",
+	"Decisions", "State",          "Next steps",  "Risks", "Notes",
+	"Context",   "Open questions", "Constraints", "Done",  "Links",
 };
 
 static char *fmt(const char *f, const char *s, unsigned n)
@@ -87,7 +87,7 @@ static void strv_insert(tm_strv *v, size_t k, char *s)
 {
 	tm_strv_push_owned(v, s);
 	memmove(&v->items[k + 1], &v->items[k],
-	        (v->n - 1 - k) * sizeof(char *));
+		(v->n - 1 - k) * sizeof(char *));
 	v->items[k] = s;
 }
 
@@ -95,7 +95,7 @@ static void strv_remove(tm_strv *v, size_t k)
 {
 	free(v->items[k]);
 	memmove(&v->items[k], &v->items[k + 1],
-	        (v->n - k - 1) * sizeof(char *));
+		(v->n - k - 1) * sizeof(char *));
 	v->n--;
 }
 
@@ -259,7 +259,7 @@ static void edit_side(struct doc *d, const char *tag)
 		case 4:
 			if ((k = pick_line(&d->s[i], is_item)) >= 0) {
 				t = fmt("%s (reworded %u)",
-				        d->s[i].lines.items[k], serial++);
+					d->s[i].lines.items[k], serial++);
 				free(d->s[i].lines.items[k]);
 				d->s[i].lines.items[k] = t;
 			}
@@ -268,10 +268,10 @@ static void edit_side(struct doc *d, const char *tag)
 			if (d->n < MAX_SECS) {
 				j = rnd((unsigned)d->n + 1);
 				memmove(&d->s[j + 1], &d->s[j],
-				        (d->n - j) * sizeof(*d->s));
+					(d->n - j) * sizeof(*d->s));
 				memset(&d->s[j], 0, sizeof(*d->s));
 				d->s[j].heading =
-				        fmt("## Topic of %s %u", tag, serial++);
+					fmt("## Topic of %s %u", tag, serial++);
 				sec_fill(&d->s[j], tag);
 				d->n++;
 			}
@@ -280,16 +280,16 @@ static void edit_side(struct doc *d, const char *tag)
 			free(d->s[i].heading);
 			tm_strv_clear(&d->s[i].lines);
 			memmove(&d->s[i], &d->s[i + 1],
-			        (d->n - i - 1) * sizeof(*d->s));
+				(d->n - i - 1) * sizeof(*d->s));
 			d->n--;
 			break;
 		case 7:
 			j = rnd((unsigned)d->n);
 			tmp = d->s[i];
 			memmove(&d->s[i], &d->s[i + 1],
-			        (d->n - i - 1) * sizeof(*d->s));
+				(d->n - i - 1) * sizeof(*d->s));
 			memmove(&d->s[j + 1], &d->s[j],
-			        (d->n - 1 - j) * sizeof(*d->s));
+				(d->n - 1 - j) * sizeof(*d->s));
 			d->s[j] = tmp;
 			break;
 		case 8:
@@ -376,7 +376,7 @@ static void edit_fields(char **f)
 		for (i = 0; i < 4; i++)
 			if (mask & (1u << i))
 				tm_buf_printf(&b, "%s%s", b.size > 1 ? "," : "",
-				              pool[i]);
+					      pool[i]);
 		tm_buf_putc(&b, ']');
 		set(f, "paths", tm_buf_detach(&b));
 	}
@@ -414,7 +414,7 @@ static void gen_case(struct gen *g, unsigned seed)
 		} else if (mode == 1 && d->n < MAX_SECS) {
 			d->s[d->n].heading = fmt("## %s %u", "Shared", 0);
 			tm_strv_push_owned(&d->s[d->n].lines,
-			                   item(x == 1 ? "ours" : "theirs"));
+					   item(x == 1 ? "ours" : "theirs"));
 			tm_strv_push(&d->s[d->n].lines, shared);
 			d->n++;
 		}
@@ -528,7 +528,7 @@ struct stats {
 };
 
 static void check_case(const struct gen *g, const tm_merge_result *r,
-                       unsigned seed, struct stats *st)
+		       unsigned seed, struct stats *st)
 {
 	char *lf = lf_of(r->data, r->len), **l;
 	size_t n, i, k, c;
@@ -539,42 +539,42 @@ static void check_case(const struct gen *g, const tm_merge_result *r,
 
 	ck_assert_int_eq(r->kind, TM_MERGE_KIND_THREAD);
 	ck_assert_msg(!mt_header_has_markers(r->data, r->len),
-	              "seed %u: markers in the frontmatter:\n%s", seed, lf);
+		      "seed %u: markers in the frontmatter:\n%s", seed, lf);
 	t = mt_parse(r->data, r->len);
 	tm_thread_free(t);
 	if (strstr(g->f[1], "\r\n")) {
 		st->crlf++;
 		ck_assert_msg(strstr(r->data, "---\r\n"), "seed %u: not CRLF",
-		              seed);
+			      seed);
 	}
 	l = lines_of(lf, &n);
 	for (i = 0; i < n; i++)
 		markers |= marker_line(l[i]);
 	ck_assert_msg(markers == r->conflicted,
-	              "seed %u: conflicted %d, markers %d:\n%s", seed,
-	              r->conflicted, markers, lf);
+		      "seed %u: conflicted %d, markers %d:\n%s", seed,
+		      r->conflicted, markers, lf);
 	/* every line a side added is there */
 	for (x = 1; x < 3; x++) {
 		const struct doc *d = &g->d[x];
 
 		for (k = 0; k < d->pre.n; k++)
 			ck_assert_msg(doc_has(&g->d[0], d->pre.items[k]) ||
-			                      mt_has_line(lf, d->pre.items[k]),
-			              "seed %u: '%s' lost:\n%s", seed,
-			              d->pre.items[k], lf);
+					      mt_has_line(lf, d->pre.items[k]),
+				      "seed %u: '%s' lost:\n%s", seed,
+				      d->pre.items[k], lf);
 		for (i = 0; i < d->n; i++) {
 			ck_assert_msg(doc_has(&g->d[0], d->s[i].heading) ||
-			                      mt_has_line(lf, d->s[i].heading),
-			              "seed %u: '%s' lost:\n%s", seed,
-			              d->s[i].heading, lf);
+					      mt_has_line(lf, d->s[i].heading),
+				      "seed %u: '%s' lost:\n%s", seed,
+				      d->s[i].heading, lf);
 			for (k = 0; k < d->s[i].lines.n; k++) {
 				const char *line = d->s[i].lines.items[k];
 
 				ck_assert_msg(!*line ||
-				                      doc_has(&g->d[0], line) ||
-				                      mt_has_line(lf, line),
-				              "seed %u: '%s' lost:\n%s", seed,
-				              line, lf);
+						      doc_has(&g->d[0], line) ||
+						      mt_has_line(lf, line),
+					      "seed %u: '%s' lost:\n%s", seed,
+					      line, lf);
 			}
 		}
 	}
@@ -588,9 +588,9 @@ static void check_case(const struct gen *g, const tm_merge_result *r,
 				continue;
 			st->deleted_checked++;
 			ck_assert_msg(!mt_has_line(lf, so->heading),
-			              "seed %u: '%s' deleted by side %d came "
-			              "back:\n%s",
-			              seed, so->heading, x, lf);
+				      "seed %u: '%s' deleted by side %d came "
+				      "back:\n%s",
+				      seed, so->heading, x, lf);
 		}
 	}
 	if (!r->conflicted) {
@@ -601,14 +601,14 @@ static void check_case(const struct gen *g, const tm_merge_result *r,
 			for (k = c = 0; k < n; k++)
 				c += !strcmp(l[i], l[k]);
 			ck_assert_msg(c < 2 || doc_count(&g->d[1], l[i]) > 1 ||
-			                      doc_count(&g->d[2], l[i]) > 1,
-			              "seed %u: '%s' twice:\n%s", seed, l[i],
-			              lf);
+					      doc_count(&g->d[2], l[i]) > 1,
+				      "seed %u: '%s' twice:\n%s", seed, l[i],
+				      lf);
 			/* no blank line inside a list */
 			ck_assert_msg(
-			        !(i + 2 < n && !*l[i + 1] && is_item(l[i + 2])),
-			        "seed %u: a blank line in a list:\n%s", seed,
-			        lf);
+				!(i + 2 < n && !*l[i + 1] && is_item(l[i + 2])),
+				"seed %u: a blank line in a list:\n%s", seed,
+				lf);
 		}
 	}
 	free(l[0]);
@@ -628,7 +628,7 @@ static char *header_of(const tm_merge_result *r)
 
 /* The header without its paths line; the paths sorted in *paths. */
 static char *without_paths(const char *header, tm_strv *paths,
-                           const tm_merge_result *r)
+			   const tm_merge_result *r)
 {
 	tm_thread *t = mt_parse(r->data, r->len);
 
@@ -655,7 +655,7 @@ static bool paths_changed_on_both_sides(const struct gen *g)
 }
 
 static void check_symmetric(const struct gen *g, const tm_merge_result *r1,
-                            const tm_merge_result *r2, unsigned seed)
+			    const tm_merge_result *r2, unsigned seed)
 {
 	char *h1 = header_of(r1), *h2 = header_of(r2), *p1, *p2;
 	tm_strv s1 = TM_STRV_INIT, s2 = TM_STRV_INIT;
@@ -665,7 +665,7 @@ static void check_symmetric(const struct gen *g, const tm_merge_result *r1,
 		p1 = without_paths(h1, &s1, r1);
 		p2 = without_paths(h2, &s2, r2);
 		ck_assert_msg(!strcmp(p1, p2), "seed %u:\n%s\n%s", seed, p1,
-		              p2);
+			      p2);
 		ck_assert_msg(tm_strv_equal(&s1, &s2), "seed %u", seed);
 		free(p1);
 		free(p2);
@@ -673,7 +673,7 @@ static void check_symmetric(const struct gen *g, const tm_merge_result *r1,
 		tm_strv_clear(&s2);
 	} else {
 		ck_assert_msg(!strcmp(h1, h2), "seed %u:\n%s\n%s", seed, h1,
-		              h2);
+			      h2);
 	}
 	free(h1);
 	free(h2);
