@@ -122,10 +122,13 @@ double tm_doctor_age(const struct stat *st)
 int tm_doctor_list(tm_strv *out, tm_store *s, const char *sub)
 {
 	int fd, error = tm_store_open_folder(&fd, s, sub, NULL, false);
+	char *display;
 
 	if (error < 0)
 		return error;
-	error = tm_store_list_names(out, NULL, fd, NULL, NULL);
+	display = tm_store_file_display(s, NULL, NULL, sub);
+	error = tm_fs_list_dir(out, fd, display);
+	free(display);
 	close(fd);
 	return error;
 }

@@ -32,6 +32,7 @@ int tm_store_list_threads(tm_strv *out, tm_strv *bad, tm_store *s,
 			  const char *project)
 {
 	int fd, error = tm_id_validate(project, "project");
+	char *display;
 
 	if (error < 0)
 		return error;
@@ -42,7 +43,9 @@ int tm_store_list_threads(tm_strv *out, tm_strv *bad, tm_store *s,
 	}
 	if (error < 0)
 		return error;
-	error = tm_store_list_names(out, bad, fd, ".md", "thread");
+	display = tm_store_file_display(s, "threads", NULL, project);
+	error = tm_store_list_names(out, bad, fd, display, ".md", "thread");
+	free(display);
 	close(fd);
 	return error;
 }

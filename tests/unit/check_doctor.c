@@ -1,5 +1,6 @@
 /* Unit tests of lib/doctor.c: every check, and the repairs of --fix. */
 #include "lib/doctor.h"
+#include "lib/store_internal.h"
 #include "lib/fs.h"
 #include "lib/error.h"
 #include "lib/frontmatter.h"
@@ -822,6 +823,47 @@ START_TEST(test_doctor_fix_without_fixable_takes_no_lock)
 }
 END_TEST
 
+/* A refresh hook: another process takes the lock over. */
+static void take_over(tm_store *st, void *payload)
+{
+	(void)payload;
+	tmt_take_over_lock(tm_store_dir(st));
+}
+
+START_TEST(test_doctor_fix_stops_when_lock_taken_over)
+{
+	tm_strv done = TM_STRV_INIT, failed = TM_STRV_INIT;
+	char *data, *lock;
+
+	init_store();
+	thread("a", "id: x\ntitle: A\nparentId: main\n");
+	thread("b", "id: y\ntitle: B\nparentId: main\n");
+	check();
+	ck_assert_uint_eq(count("id-mismatch"), 2);
+	ck_assert_str_eq(report.items[0].thread, "a");
+	/* taken over after the first repair */
+	tm_store__set_refresh_hook(take_over, NULL, true);
+	ck_assert_int_eq(tm_doctor_fix(&done, &failed, store, &report, NULL),
+			 TM_ELOCKED);
+	tm_store__set_refresh_hook(NULL, NULL, false);
+	ck_assert_ptr_nonnull(strstr(tm_error_last(), "lost the lock"));
+	ck_assert_uint_eq(done.n, 1);
+	ck_assert_uint_eq(failed.n, 0);
+	data = get("threads/app/a.md");
+	ck_assert_ptr_nonnull(strstr(data, "id: a\n"));
+	free(data);
+	data = get("threads/app/b.md");
+	ck_assert_ptr_nonnull(strstr(data, "id: y\n"));
+	free(data);
+	/* the other process's lock file stays */
+	lock = get(".lock");
+	ck_assert_str_eq(lock, "{\"pid\":1}\n");
+	free(lock);
+	tm_strv_clear(&done);
+	tm_strv_clear(&failed);
+}
+END_TEST
+
 Suite *doctor_suite(void)
 {
 	Suite *s = suite_create("doctor");
@@ -874,6 +916,7 @@ Suite *doctor_suite(void)
 	tcase_add_test(tc, test_doctor_stray_tmp_old_and_young);
 	tcase_add_test(tc, test_doctor_tmp_min_age_option);
 	tcase_add_test(tc, test_doctor_fix_without_fixable_takes_no_lock);
+	tcase_add_test(tc, test_doctor_fix_stops_when_lock_taken_over);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("gitignore");
