@@ -2,7 +2,7 @@
  * Unit tests of lib/ops.c: the store's read-modify-write operations, on a
  * copy of the seed store (main <- auth <- auth-ui in project mon-app).
  */
-#include "lib/ops.h"
+#include "lib/threadmind.h" /* every public header compiles together */
 #include "lib/error.h"
 #include "lib/frontmatter.h"
 #include "lib/store_internal.h"
