@@ -195,7 +195,7 @@ int tm_doctor_fix(tm_strv *done, tm_strv *failed, tm_store *s,
 	struct fix_ctx f;
 	size_t i, k;
 	bool stale;
-	int error, unlock_error;
+	int error;
 
 	if (!opts)
 		opts = &defaults;
@@ -233,7 +233,6 @@ int tm_doctor_fix(tm_strv *done, tm_strv *failed, tm_store *s,
 		/* the lock taken over: another process writes, stop here */
 		error = tm_store_lock_refresh(s);
 	}
-	unlock_error = tm_store_unlock(s);
 	close(f.dirfd);
-	return error < 0 ? error : unlock_error;
+	return tm_store_unlock_after(s, error);
 }

@@ -260,6 +260,13 @@ int tm_store_unlock(tm_store *s)
 	return error;
 }
 
+int tm_store_unlock_after(tm_store *s, int error)
+{
+	int unlock_error = tm_store_unlock(s);
+
+	return error < 0 ? error : unlock_error;
+}
+
 int tm_store_lock_refresh(tm_store *s)
 {
 	if (refresh_hook)

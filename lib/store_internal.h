@@ -29,6 +29,10 @@ int tm_store_write_file(tm_store *s, const char *top, const char *project,
  * Errors: those of tm_fs_list_dir. */
 int tm_store_list_names(tm_strv *out, tm_strv *bad, int fd, const char *display,
 			const char *suffix, const char *what);
+/* tm_store_unlock at the end of an operation that returns `error`: the
+ * unlock's error (TM_ELOCKED: the lock was taken over) wins only when the
+ * operation itself succeeded. */
+int tm_store_unlock_after(tm_store *s, int error);
 /* Now as a canonical timestamp (TM_TIME_LEN + 1 bytes). */
 void tm_store_now(char *out);
 

@@ -369,6 +369,42 @@ START_TEST(test_store_create_thread_missing_parent)
 }
 END_TEST
 
+/* A refresh hook: another process takes the lock over. */
+static void take_over(tm_store *st, void *payload)
+{
+	(void)payload;
+	tmt_take_over_lock(tm_store_dir(st));
+}
+
+START_TEST(test_store_create_thread_stops_when_lock_taken_over)
+{
+	tm_store *s = open_seed();
+	tm_new_thread_options o = TM_NEW_THREAD_OPTIONS_INIT;
+	tm_thread *t = NULL;
+	char *cfg = store_file(s, "config.json"),
+	     *path = store_file(s, ".lock");
+	char *lock;
+
+	/* no author yet: config.json is written first, then the thread */
+	tmt_write_file(cfg, "{\"version\": 1}\n", 15);
+	o.title = "New";
+	tm_store__set_refresh_hook(take_over, NULL, true);
+	ck_assert_int_eq(tm_store_create_thread(&t, s, "mon-app", &o),
+			 TM_ELOCKED);
+	tm_store__set_refresh_hook(NULL, NULL, false);
+	ck_assert_ptr_nonnull(strstr(tm_error_last(), "lost the lock"));
+	ck_assert_ptr_null(t);
+	ck_assert(!tm_store_thread_exists(s, "mon-app", "new"));
+	/* the other process's lock file stays */
+	lock = tmt_read_file(path, NULL);
+	ck_assert_str_eq(lock, "{\"pid\":1}\n");
+	free(lock);
+	free(path);
+	free(cfg);
+	tm_store_free(s);
+}
+END_TEST
+
 START_TEST(test_store_config_missing_gives_defaults)
 {
 	tm_store *s = open_seed();
@@ -657,6 +693,7 @@ Suite *store_suite(void)
 	tcase_add_test(tc, test_store_load_all_reports_unreadable);
 	tcase_add_test(tc, test_store_create_thread_slug_and_collisions);
 	tcase_add_test(tc, test_store_create_thread_missing_parent);
+	tcase_add_test(tc, test_store_create_thread_stops_when_lock_taken_over);
 	tcase_add_test(tc, test_store_delete_thread);
 	tcase_add_test(tc, test_store_symlinked_threads_folder_refused);
 	suite_add_tcase(s, tc);
