@@ -23,16 +23,7 @@ static tm_doctor_report report;
 
 static void setup(void)
 {
-	char *home;
-
-	tmp = tmt_mkdtemp();
-	home = tmt_join(tmp, "home");
-	tmt_mkdirs(home);
-	setenv("HOME", home, 1);
-	setenv("GIT_CONFIG_NOSYSTEM", "1", 1);
-	unsetenv("GIT_DIR");
-	unsetenv("GIT_WORK_TREE");
-	free(home);
+	tmp = tmt_sandbox();
 	repo = tmt_join(tmp, "repo");
 	tmt_mkdirs(repo);
 	store = NULL;
@@ -43,8 +34,7 @@ static void teardown(void)
 {
 	tm_doctor_report_clear(&report);
 	tm_store_free(store);
-	tmt_rmtree(tmp);
-	free(tmp);
+	tmt_sandbox_end(tmp);
 	free(repo);
 	tmp = repo = NULL;
 }
@@ -700,7 +690,7 @@ START_TEST(test_doctor_gitattributes_as_git_sees_them)
 	char *root_attrs = tmt_join(repo, ".gitattributes");
 	const char *both = "*.md merge=threadmind\n*.json merge=threadmind\n";
 
-	tmt_sh("git init -q '%s'", repo);
+	free(tmt_git_repo(tmp, "repo"));
 	init_store();
 	/* no .threadmind/.gitattributes, but the root file covers both */
 	tmt_write_file(root_attrs, both, strlen(both));
@@ -731,7 +721,7 @@ START_TEST(test_doctor_git_setup)
 	tm_doctor_options o = TM_DOCTOR_OPTIONS_INIT;
 	char *hooks;
 
-	tmt_sh("git init -q '%s'", repo);
+	free(tmt_git_repo(tmp, "repo"));
 	init_store();
 	check();
 	/* driver, attributes, and the four hooks */
