@@ -5,6 +5,7 @@
 #include "builtin.h"
 #include "cli.h"
 
+#include "lib/fs.h"
 #include "lib/ops.h"
 
 #include <errno.h>
@@ -65,7 +66,6 @@ static void edit_file_release(struct edit_file *f)
 
 static void write_edit_file(const char *path, const char *text)
 {
-	size_t len = strlen(text), done = 0;
 	int fd;
 
 	if (unlink(path) < 0 && errno != ENOENT)
@@ -74,15 +74,8 @@ static void write_edit_file(const char *path, const char *text)
 		  0666);
 	if (fd < 0)
 		die("cannot create '%s': %s", path, strerror(errno));
-	while (done < len) {
-		ssize_t n = write(fd, text + done, len - done);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			die("cannot write '%s': %s", path, strerror(errno));
-		done += (size_t)n;
-	}
+	if (tm_fs_write_all(fd, text, strlen(text)) < 0)
+		die("cannot write '%s': %s", path, strerror(errno));
 	if (close(fd) < 0)
 		die("cannot write '%s': %s", path, strerror(errno));
 }

@@ -122,10 +122,13 @@ double tm_doctor_age(const struct stat *st)
 int tm_doctor_list(tm_strv *out, tm_store *s, const char *sub)
 {
 	int fd, error = tm_store_open_folder(&fd, s, sub, NULL, false);
+	char *display;
 
 	if (error < 0)
 		return error;
-	error = tm_store_list_names(out, NULL, fd, NULL, NULL);
+	display = tm_store_file_display(s, NULL, NULL, sub);
+	error = tm_fs_list_dir(out, fd, display);
+	free(display);
 	close(fd);
 	return error;
 }
@@ -346,6 +349,21 @@ static void check_ids(tm_doctor_report *out, const tm_doctor_project *projects,
 	tm_buf_release(&msg);
 }
 
+/* A problem of `kind` with thread t's parent: "thread 'T'BEFORE 'PARENT'
+ * AFTER; VERB it with 'git threadmind move T <parent>'" (`msg` is scratch). */
+static void add_tree_problem(tm_doctor_report *out, tm_buf *msg,
+			     const tm_doctor_project *pr, const tm_thread *t,
+			     const char *kind, const char *before,
+			     const char *after, const char *verb)
+{
+	tm_buf_clear(msg);
+	tm_buf_printf(msg,
+		      "thread '%s'%s '%s' %s; %s it with 'git threadmind move "
+		      "%s <parent>'",
+		      t->id, before, t->parent_id, after, verb, t->id);
+	tm_doctor_add_thread(out, kind, pr, t->id, false, tm_buf_cstr(msg));
+}
+
 /* Orphans and cycles, from the tree the commands draw. */
 static void check_tree(tm_doctor_report *out, const tm_doctor_project *projects,
 		       size_t n)
@@ -366,31 +384,17 @@ static void check_tree(tm_doctor_report *out, const tm_doctor_project *projects,
 			const tm_tree_node *n = &tree->nodes[k];
 			const tm_thread *t = n->thread;
 
-			tm_buf_clear(&msg);
 			if ((n->flags & TM_TREE_ORPHAN) &&
 			    !tm_strv_contains(&pr->unreadable, t->parent_id))
-				tm_buf_printf(&msg,
-					      "thread '%s': its parent '%s' "
-					      "does not exist; re-parent it "
-					      "with 'git threadmind move %s "
-					      "<parent>'",
-					      t->id, t->parent_id, t->id);
-			if (msg.size)
-				tm_doctor_add_thread(out, TM_DOCTOR_ORPHAN, pr,
-						     t->id, false,
-						     tm_buf_cstr(&msg));
-			tm_buf_clear(&msg);
+				add_tree_problem(out, &msg, pr, t,
+						 TM_DOCTOR_ORPHAN,
+						 ": its parent",
+						 "does not exist", "re-parent");
 			if (n->flags & TM_TREE_CYCLE)
-				tm_buf_printf(&msg,
-					      "thread '%s' is in a parent "
-					      "cycle (its parent '%s' descends "
-					      "from it); break it with 'git "
-					      "threadmind move %s <parent>'",
-					      t->id, t->parent_id, t->id);
-			if (msg.size)
-				tm_doctor_add_thread(out, TM_DOCTOR_CYCLE, pr,
-						     t->id, false,
-						     tm_buf_cstr(&msg));
+				add_tree_problem(
+					out, &msg, pr, t, TM_DOCTOR_CYCLE,
+					" is in a parent cycle (its parent",
+					"descends from it)", "break");
 		}
 		tm_tree_free(tree);
 	}

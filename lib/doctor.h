@@ -183,7 +183,9 @@ void tm_doctor_check_threads(tm_doctor_report *out,
  * that failed (naming the file and the reason) to `failed`.
  *
  * Errors: TM_ELOCKED (or another error of tm_store_lock) when the lock
- * cannot be taken: nothing is repaired.
+ * cannot be taken: nothing is repaired.  TM_ELOCKED ("lost the lock") when
+ * another process takes the lock over between two repairs: the repairs
+ * left are not made (`done` lists those made), and its lock file stays.
  */
 int tm_doctor_fix(tm_strv *done, tm_strv *failed, tm_store *s,
 		  const tm_doctor_report *problems,

@@ -323,7 +323,7 @@ static void find_tmp(tm_doctor_report *out, tm_doctor_ctx *c, int dirfd,
 	tm_strv names = TM_STRV_INIT;
 	size_t i;
 
-	if (tm_store_list_names(&names, NULL, dirfd, NULL, NULL) < 0) {
+	if (tm_fs_list_dir(&names, dirfd, shown) < 0) {
 		tm_error_clear();
 		return;
 	}

@@ -210,7 +210,7 @@ int tm_doctor_fix(tm_strv *done, tm_strv *failed, tm_store *s,
 		close(f.dirfd);
 		return error;
 	}
-	for (i = 0; i < problems->n; i++) {
+	for (i = 0; error == 0 && i < problems->n; i++) {
 		const tm_doctor_problem *p = &problems->items[i];
 
 		if (!p->fixable)
@@ -230,9 +230,9 @@ int tm_doctor_fix(tm_strv *done, tm_strv *failed, tm_store *s,
 				tm_strv_push(failed, tm_error_last());
 			tm_error_clear();
 		}
-		tm_store_lock_refresh(s);
+		/* the lock taken over: another process writes, stop here */
+		error = tm_store_lock_refresh(s);
 	}
-	tm_store_unlock(s);
 	close(f.dirfd);
-	return 0;
+	return tm_store_unlock_after(s, error);
 }

@@ -300,9 +300,16 @@ static int cmp_rewrite(const void *a, const void *b)
 		      ((const tm_hook_rewrite *)b)->old);
 }
 
-static bool is_hex_id(const char *s, size_t n)
+/* Copy the `n` hex digits at `s` to `dst` in lower case, as git writes
+ * them and as tm_hook_rewrites_find looks them up. */
+static void copy_lower_hex(char *dst, const char *s, size_t n)
 {
-	return (n == 40 || n == 64) && strspn(s, "0123456789abcdef") >= n;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		dst[i] = (char)(s[i] >= 'A' && s[i] <= 'F' ? s[i] - 'A' + 'a'
+							   : s[i]);
+	dst[n] = '\0';
 }
 
 void tm_hook_rewrites_clear(tm_hook_rewrites *r)
@@ -323,16 +330,15 @@ void tm_hook_rewrites_parse(tm_hook_rewrites *out, const char *d)
 
 		if (d[lo] == ' ') {
 			ln = strcspn(d + lo + 1, " \n");
-			if (is_hex_id(d, lo) && is_hex_id(d + lo + 1, ln)) {
+			if (tm_git_is_hex_oid(d, lo) &&
+			    tm_git_is_hex_oid(d + lo + 1, ln)) {
 				tm_hook_rewrite *w;
 
 				tm_xgrow((void **)&out->items, &alloc,
 					 out->n + 1, sizeof(*out->items));
 				w = &out->items[out->n++];
-				memcpy(w->old, d, lo);
-				w->old[lo] = '\0';
-				memcpy(w->new, d + lo + 1, ln);
-				w->new[ln] = '\0';
+				copy_lower_hex(w->old, d, lo);
+				copy_lower_hex(w->new, d + lo + 1, ln);
 			}
 		}
 		d = next;
@@ -345,14 +351,11 @@ const tm_hook_rewrite *tm_hook_rewrites_find(const tm_hook_rewrites *r,
 					     const char *commit)
 {
 	tm_hook_rewrite key;
-	size_t i, len = commit ? strlen(commit) : 0;
+	size_t len = commit ? strlen(commit) : 0;
 
 	if (!commit || !r->n || len >= sizeof(key.old))
 		return NULL;
-	for (i = 0; i <= len; i++)
-		key.old[i] = (char)(commit[i] >= 'A' && commit[i] <= 'F'
-					    ? commit[i] - 'A' + 'a'
-					    : commit[i]);
+	copy_lower_hex(key.old, commit, len);
 	return bsearch(&key, r->items, r->n, sizeof(*r->items), cmp_rewrite);
 }
 

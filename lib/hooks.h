@@ -125,7 +125,7 @@ int tm_hook_merge_check(tm_hook_merge *out, tm_store *s, const char *project,
 
 /* One line of the list git gives post-rewrite: old and new commit ids. */
 typedef struct {
-	char old[65], new[65];
+	char old[41], new[41]; /* 40 hex digits (SHA-1) */
 } tm_hook_rewrite;
 
 /* The rewrites, sorted by old id. */
@@ -139,8 +139,10 @@ void tm_hook_rewrites_clear(tm_hook_rewrites *r);
 /*
  * Parse git's post-rewrite list "OLD NEW [EXTRA]\n…" into *out (cleared
  * first), sorted by old id.  Lines whose first two words are not both
- * lower-case hex ids of 40 (SHA-1) or 64 (SHA-256) digits are skipped.
- * Pure; never fails.
+ * commit ids as tm_git_is_hex_oid sees them (40 hex digits, either case,
+ * kept in lower case) are skipped: the list comes from git, and the stores it
+ * serves are SHA-1 repositories (libgit2 here has no SHA-256 object ids), so a
+ * 64-digit id could never be looked up.  Pure; never fails.
  */
 void tm_hook_rewrites_parse(tm_hook_rewrites *out, const char *data);
 

@@ -1,6 +1,8 @@
 /* The 0.4 upgrade: parse trees/{project}.json, align, delete (migrate.h). */
 #include "migrate.h"
 
+#include "store_internal.h"
+
 #include "fs.h"
 #include "error.h"
 #include "json_cjson.h"
@@ -438,11 +440,7 @@ int tm_migrate_run(tm_strv *report, tm_store *s, bool dry_run, bool prune)
 		error = migrate_trees(report, s, dry_run);
 	if (error == 0 && prune && has_dir(s, "stats"))
 		error = prune_stats(report, s, dry_run);
-	if (!dry_run) {
-		int unlock_error = tm_store_unlock(s);
-
-		if (error == 0)
-			error = unlock_error;
-	}
+	if (!dry_run)
+		error = tm_store_unlock_after(s, error);
 	return error;
 }

@@ -49,6 +49,11 @@ bool tm_migrate_needed(tm_store *s, bool prune);
  * human-readable line per change goes to `report`.  Takes the store lock.
  * A thread file that cannot be read, or an index that does not parse, stops
  * the upgrade of that project before anything of it is deleted (error).
+ * Errors: TM_EPARSE (that file or index); TM_ELOCKED when the lock cannot
+ * be taken (nothing is written), or when another process takes it over
+ * between two writes ("lost the lock": the upgrade stops before the next
+ * write, what was written stays; `report` ends with the change it stopped
+ * at; run it again); TM_ERROR on I/O.
  */
 int tm_migrate_run(tm_strv *report, tm_store *s, bool dry_run, bool prune);
 

@@ -28,13 +28,6 @@ void tm_thread_touch(tm_thread *t, tm_store *s, bool summary_changed)
 		tm_thread_set(&t->branch, tm_store_branch(s));
 }
 
-int tm_ops_unlock(tm_store *s, int error)
-{
-	int unlock_error = tm_store_unlock(s);
-
-	return error < 0 ? error : unlock_error;
-}
-
 int tm_ops_check_ids(const char *project, const char *id)
 {
 	int error;
@@ -89,7 +82,7 @@ int tm_store_set_status(tm_status_result *out, tm_store *s, const char *project,
 	tm_thread_set(&t->status, status);
 	error = tm_ops_touch_save(s, project, t, false);
 done:
-	error = tm_ops_unlock(s, error);
+	error = tm_store_unlock_after(s, error);
 	if (error == 0) {
 		*out = r;
 		memset(&r, 0, sizeof(r));
@@ -118,7 +111,7 @@ int tm_store_set_fields(bool *changed, tm_store *s, const char *project,
 	if (did)
 		error = tm_ops_touch_save(s, project, t, false);
 done:
-	error = tm_ops_unlock(s, error);
+	error = tm_store_unlock_after(s, error);
 	if (error == 0)
 		*changed = did;
 	tm_thread_free(t);
@@ -172,7 +165,7 @@ int tm_store_write_summary(tm_summary_outcome *out, tm_store *s,
 	tm_thread_set_summary(t, text, len);
 	error = tm_ops_touch_save(s, project, t, true);
 done:
-	error = tm_ops_unlock(s, error);
+	error = tm_store_unlock_after(s, error);
 	if (error == 0)
 		*out = outcome;
 	tm_thread_free(t);
@@ -204,7 +197,7 @@ int tm_store_touch(const char **out_head, tm_store *s, const char *project,
 		return error;
 	if ((error = tm_store_load_thread(&t, s, project, id)) == 0)
 		error = tm_ops_touch_save(s, project, t, true);
-	error = tm_ops_unlock(s, error);
+	error = tm_store_unlock_after(s, error);
 	if (error == 0 && out_head)
 		*out_head = tm_store_head(s);
 	tm_thread_free(t);
@@ -241,7 +234,7 @@ int tm_store_use_project(char **out_thread, tm_store *s, const char *project)
 	tm_config_set_string(cfg, "activeThreadId", thread);
 	error = tm_store_save_config(s, cfg);
 done:
-	error = tm_ops_unlock(s, error);
+	error = tm_store_unlock_after(s, error);
 	if (error == 0) {
 		*out_thread = thread;
 		thread = NULL;

@@ -6,10 +6,8 @@
 #define TM_OPS_INTERNAL_H
 
 #include "ops.h"
+#include "store_internal.h"
 
-/* Release the lock taken by an operation; the unlock's error wins only
- * when the operation itself (`error`) succeeded. */
-int tm_ops_unlock(tm_store *s, int error);
 /* tm_id_validate of a project id and a thread id. */
 int tm_ops_check_ids(const char *project, const char *id);
 /* tm_thread_touch `t`, then write it. */

@@ -206,7 +206,7 @@ int tm_store_remove_thread(tm_remove_result *out, tm_store *s,
 	}
 	error = forget_threads(s, cfg, project, &r.removed);
 done:
-	error = tm_ops_unlock(s, error);
+	error = tm_store_unlock_after(s, error);
 	if (error == 0) {
 		*out = r;
 		memset(&r, 0, sizeof(r));
@@ -292,7 +292,7 @@ int tm_store_move_thread(tm_move_result *out, tm_store *s, const char *project,
 	tm_thread_set(&t->parent_id, parent);
 	error = tm_ops_touch_save(s, project, t, false);
 done:
-	error = tm_ops_unlock(s, error);
+	error = tm_store_unlock_after(s, error);
 	if (error == 0) {
 		*out = r;
 		memset(&r, 0, sizeof(r));
@@ -394,7 +394,7 @@ int tm_store_merge_thread(tm_merge_thread_result *out, tm_store *s,
 	tm_thread_set(&child->merged_into, parent->id);
 	error = tm_ops_touch_save(s, project, child, false);
 done:
-	error = tm_ops_unlock(s, error);
+	error = tm_store_unlock_after(s, error);
 	if (error == 0) {
 		*out = r;
 		memset(&r, 0, sizeof(r));

@@ -260,6 +260,13 @@ int tm_store_unlock(tm_store *s)
 	return error;
 }
 
+int tm_store_unlock_after(tm_store *s, int error)
+{
+	int unlock_error = tm_store_unlock(s);
+
+	return error < 0 ? error : unlock_error;
+}
+
 int tm_store_lock_refresh(tm_store *s)
 {
 	if (refresh_hook)
@@ -351,40 +358,33 @@ int tm_store_write_file(tm_store *s, const char *top, const char *project,
 	return error;
 }
 
-int tm_store_list_names(tm_strv *out, tm_strv *bad, int fd, const char *suffix,
-			const char *what)
+int tm_store_list_names(tm_strv *out, tm_strv *bad, int fd, const char *display,
+			const char *suffix, const char *what)
 {
-	DIR *d;
-	struct dirent *e;
-	size_t slen = suffix ? strlen(suffix) : 0;
-	int dupfd = dup(fd);
+	tm_strv names = TM_STRV_INIT;
+	size_t i, slen = strlen(suffix);
+	int error = tm_fs_list_dir(&names, fd, display);
 
-	if (dupfd < 0 || !(d = fdopendir(dupfd))) {
-		if (dupfd >= 0)
-			close(dupfd);
-		return tm_error_set_errno(TM_ERROR, "cannot list a folder");
-	}
-	rewinddir(d); /* the dup shares fd's offset */
-	while ((e = readdir(d))) {
-		size_t len = strlen(e->d_name);
+	for (i = 0; error == 0 && i < names.n; i++) {
+		const char *n = names.items[i];
+		size_t len = strlen(n);
 		char *id;
 
-		if (!suffix && strcmp(e->d_name, ".") &&
-		    strcmp(e->d_name, ".."))
-			tm_strv_push(out, e->d_name);
-		if (!suffix || e->d_name[0] == '.' || len <= slen ||
-		    strcmp(e->d_name + len - slen, suffix))
+		if (n[0] == '.' || len <= slen ||
+		    strcmp(n + len - slen, suffix))
 			continue;
-		id = tm_xstrndup(e->d_name, len - slen);
-		if (tm_id_validate(id, what) == 0)
+		id = tm_xstrndup(n, len - slen);
+		if (tm_id_validate(id, what) == 0) {
 			tm_strv_push_owned(out, id);
-		else {
+		} else {
 			if (bad)
-				tm_strv_push(bad, e->d_name);
+				tm_strv_push(bad, n);
 			free(id);
 		}
 	}
-	closedir(d);
+	tm_strv_clear(&names);
+	if (error < 0)
+		return error;
 	tm_error_clear();
 	tm_strv_sort(out);
 	if (bad)
@@ -453,6 +453,7 @@ int tm_store_save_config(tm_store *s, tm_config *cfg)
 int tm_store_list_projects(tm_strv *out, tm_store *s)
 {
 	int fd, error = tm_store_open_folder(&fd, s, "projects", NULL, false);
+	char *display;
 
 	if (error == TM_ENOTFOUND) {
 		tm_error_clear();
@@ -460,7 +461,9 @@ int tm_store_list_projects(tm_strv *out, tm_store *s)
 	}
 	if (error < 0)
 		return error;
-	error = tm_store_list_names(out, NULL, fd, ".json", "project");
+	display = tm_store_file_display(s, NULL, NULL, "projects");
+	error = tm_store_list_names(out, NULL, fd, display, ".json", "project");
+	free(display);
 	close(fd);
 	return error;
 }

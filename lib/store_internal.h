@@ -23,11 +23,16 @@ int tm_store_read_file(tm_buf *out, tm_store *s, const char *top,
 		       const char *project, const char *name);
 int tm_store_write_file(tm_store *s, const char *top, const char *project,
 			const char *name, const tm_buf *data);
-/* The valid ids of the files `*suffix` in folder fd, sorted; invalid
- * names go to `bad` (may be NULL).  suffix NULL: every name but "." and
- * "..", dot files included, unchecked. */
-int tm_store_list_names(tm_strv *out, tm_strv *bad, int fd, const char *suffix,
-			const char *what);
+/* The valid ids (`what`: "thread", "project") of the files `*suffix` in
+ * folder fd (named `display` in messages), added to `out`, sorted; dot
+ * files are skipped and invalid names go to `bad` (may be NULL, sorted).
+ * Errors: those of tm_fs_list_dir. */
+int tm_store_list_names(tm_strv *out, tm_strv *bad, int fd, const char *display,
+			const char *suffix, const char *what);
+/* tm_store_unlock at the end of an operation that returns `error`: the
+ * unlock's error (TM_ELOCKED: the lock was taken over) wins only when the
+ * operation itself succeeded. */
+int tm_store_unlock_after(tm_store *s, int error);
 /* Now as a canonical timestamp (TM_TIME_LEN + 1 bytes). */
 void tm_store_now(char *out);
 

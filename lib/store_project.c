@@ -115,16 +115,14 @@ int tm_store_create_project(char **out_id, tm_store *s, const char *title,
 	    (error = tm_store_save_project(s, p)) < 0)
 		goto rollback;
 	/* The author id is kept once computed (DESIGN.md section 2). */
-	if (!tm_config_get_string(cfg, "author"))
+	if (!tm_config_get_string(cfg, "author") &&
+	    (error = tm_store_lock_refresh(s)) == 0)
 		error = tm_store_save_config(s, cfg);
 	goto done;
 rollback:
 	remove_root_thread(s, id, folder_new);
 done:
-	if (error == 0)
-		error = tm_store_unlock(s);
-	else
-		tm_store_unlock(s);
+	error = tm_store_unlock_after(s, error);
 	if (error == 0) {
 		*out_id = id;
 		id = NULL;

@@ -32,6 +32,7 @@ int tm_store_list_threads(tm_strv *out, tm_strv *bad, tm_store *s,
 			  const char *project)
 {
 	int fd, error = tm_id_validate(project, "project");
+	char *display;
 
 	if (error < 0)
 		return error;
@@ -42,7 +43,9 @@ int tm_store_list_threads(tm_strv *out, tm_strv *bad, tm_store *s,
 	}
 	if (error < 0)
 		return error;
-	error = tm_store_list_names(out, bad, fd, ".md", "thread");
+	display = tm_store_file_display(s, "threads", NULL, project);
+	error = tm_store_list_names(out, bad, fd, display, ".md", "thread");
+	free(display);
 	close(fd);
 	return error;
 }
@@ -241,7 +244,8 @@ int tm_store_create_thread(tm_thread **out, tm_store *s, const char *project,
 		goto done;
 	if (!tm_config_get_string(cfg, "author")) {
 		tm_config_set_string(cfg, "author", author);
-		if ((error = tm_store_save_config(s, cfg)) < 0)
+		if ((error = tm_store_save_config(s, cfg)) < 0 ||
+		    (error = tm_store_lock_refresh(s)) < 0)
 			goto done;
 	}
 	base = tm_slugify(opts->title ? opts->title : "", TM_SLUG_THREAD);
@@ -263,12 +267,12 @@ int tm_store_create_thread(tm_thread **out, tm_store *s, const char *project,
 	if (opts->summary)
 		tm_thread_set_summary(t, opts->summary, strlen(opts->summary));
 	error = tm_store_save_thread(s, project, t);
+done:
+	error = tm_store_unlock_after(s, error);
 	if (error == 0 && out) {
 		*out = t;
 		t = NULL;
 	}
-done:
-	tm_store_unlock(s);
 	tm_thread_free(t);
 	free(base);
 	free(author);
@@ -337,6 +341,5 @@ int tm_store_set_active(tm_store *s, const char *project, const char *thread)
 	error = tm_store_save_config(s, cfg);
 done:
 	tm_config_free(cfg);
-	tm_store_unlock(s);
-	return error;
+	return tm_store_unlock_after(s, error);
 }

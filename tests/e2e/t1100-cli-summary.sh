@@ -4,20 +4,6 @@
 
 TD=r/.threadmind/threads/r
 
-# body FILE: the bytes after the closing --- line, exactly.
-body() {
-	python3 -c '
-import sys
-lines = open(sys.argv[1], "rb").read().splitlines(True)
-end = next(i for i in range(1, len(lines)) if lines[i].rstrip(b"\r\n") == b"---")
-sys.stdout.buffer.write(b"".join(lines[end + 1:]))' "$1"
-}
-
-# field FILE KEY: the raw value of a frontmatter line.
-field() {
-	sed -n "2,/^---/s/^$2: //p" "$1"
-}
-
 test_expect_success 'setup' '
 	new_repo r &&
 	(cd r && git threadmind init -q && git threadmind new -q Auth &&
@@ -36,21 +22,21 @@ test_expect_success 'summary reads the new summary from stdin' '
 '
 
 test_expect_success 'summary sets commit = HEAD, branch and updatedAt' '
-	field $TD/api.md updatedAt >before &&
-	field $TD/api.md createdAt >created &&
+	fm $TD/api.md updatedAt >before &&
+	fm $TD/api.md createdAt >created &&
 	(cd r && git checkout -q -b feature/api && echo x >f &&
 		git add f && git commit -q -m f) &&
 	echo "## State" | (cd r && git threadmind summary api) &&
 	(cd r && git rev-parse HEAD) >expect &&
-	field $TD/api.md commit >actual &&
+	fm $TD/api.md commit >actual &&
 	test_cmp expect actual &&
 	echo feature/api >expect &&
-	field $TD/api.md branch >actual &&
+	fm $TD/api.md branch >actual &&
 	test_cmp expect actual &&
-	field $TD/api.md updatedAt >after &&
+	fm $TD/api.md updatedAt >after &&
 	! test_cmp before after &&
 	test "$(cat after)" \> "$(cat before)" &&
-	field $TD/api.md createdAt >actual &&
+	fm $TD/api.md createdAt >actual &&
 	test_cmp created actual
 '
 
@@ -164,15 +150,15 @@ test_expect_success 'an ambiguous prefix lists the candidates' '
 '
 
 test_expect_success 'summary waits for the lock and fails naming it' '
-	(cd r && git config threadmind.lockTimeout 0.3) &&
+	test_config -C r threadmind.lockTimeout 0.3 &&
 	echo "{\"pid\":1,\"host\":\"elsewhere\",\"startedAt\":\"x\"}" \
 		>r/.threadmind/.lock &&
+	test_when_finished "rm -f r/.threadmind/.lock" &&
 	(cd r && test_exit_code 128 git threadmind summary api -F ../t) \
 		2>err &&
 	grep "^fatal: .*lock.* is held by" err &&
 	rm r/.threadmind/.lock &&
-	diff -r snap r/.threadmind &&
-	(cd r && git config --unset threadmind.lockTimeout)
+	diff -r snap r/.threadmind
 '
 
 test_expect_success 'no lock is left behind after a refusal' '

@@ -4,24 +4,6 @@
 
 TD=r/.threadmind/threads/r
 
-body() {
-	python3 -c '
-import sys
-lines = open(sys.argv[1], "rb").read().splitlines(True)
-end = next(i for i in range(1, len(lines)) if lines[i].rstrip(b"\r\n") == b"---")
-sys.stdout.buffer.write(b"".join(lines[end + 1:]))' "$1"
-}
-
-field() {
-	sed -n "2,/^---/s/^$2: //p" "$1"
-}
-
-# write_script FILE BODY: an executable sh script.
-write_script() {
-	printf '#!/bin/sh\n%s\n' "$2" >"$1" &&
-	chmod +x "$1"
-}
-
 test_expect_success 'setup' '
 	new_repo r &&
 	(cd r && git threadmind init -q && git threadmind new -q Auth &&
@@ -35,28 +17,30 @@ test_expect_success 'setup' '
 '
 
 test_expect_success 'GIT_EDITOR edits the summary' '
-	field $TD/auth.md updatedAt >before &&
+	fm $TD/auth.md updatedAt >before &&
 	(cd r && GIT_EDITOR="sed -i s/old/new/" git threadmind edit auth) &&
 	printf "\n## State\n- new plan\n" >expect &&
 	body $TD/auth.md >actual &&
 	test_cmp expect actual &&
-	field $TD/auth.md updatedAt >after &&
+	fm $TD/auth.md updatedAt >after &&
 	! test_cmp before after
 '
 
 test_expect_success 'edit sets commit = HEAD and branch' '
 	(cd r && git rev-parse HEAD) >expect &&
-	field $TD/auth.md commit >actual &&
+	fm $TD/auth.md commit >actual &&
 	test_cmp expect actual &&
 	echo feature/auth >expect &&
-	field $TD/auth.md branch >actual &&
+	fm $TD/auth.md branch >actual &&
 	test_cmp expect actual
 '
 
 test_expect_success 'the editor gets the summary in .git/THREADMIND_SUMMARY.md' '
-	write_script seeing.sh "printf \"%s\n\" \"\$1\" >\"$TEST_ROOT/seen-name\"
-cp \"\$1\" \"$TEST_ROOT/seen\"
-echo \"- more\" >>\"\$1\"" &&
+	write_script seeing.sh <<-EOF &&
+	printf "%s\n" "\$1" >"$TEST_ROOT/seen-name"
+	cp "\$1" "$TEST_ROOT/seen"
+	echo "- more" >>"\$1"
+	EOF
 	(cd r && GIT_EDITOR="$TEST_ROOT/seeing.sh" git threadmind edit auth) &&
 	printf "## State\n- new plan\n" >expect &&
 	test_cmp expect seen &&
@@ -75,16 +59,16 @@ test_expect_success 'an editor string with arguments and quotes works' '
 '
 
 test_expect_success 'core.editor is used without GIT_EDITOR' '
-	(cd r && git config core.editor "sed -i s/more/core/" &&
-		VISUAL="sed -i s/more/visual/" EDITOR="sed -i s/more/ed/" \
+	test_config -C r core.editor "sed -i s/more/core/" &&
+	(cd r && VISUAL="sed -i s/more/visual/" EDITOR="sed -i s/more/ed/" \
 		TERM=xterm git threadmind edit auth) &&
 	grep "^- core$" $TD/auth.md
 '
 
 test_expect_success 'GIT_EDITOR wins over core.editor' '
+	test_config -C r core.editor "sed -i s/core/core2/" &&
 	(cd r && GIT_EDITOR="sed -i s/core/git/" git threadmind edit auth) &&
-	grep "^- git$" $TD/auth.md &&
-	(cd r && git config --unset core.editor)
+	grep "^- git$" $TD/auth.md
 '
 
 test_expect_success 'VISUAL before EDITOR on a real terminal' '
@@ -145,8 +129,10 @@ test_expect_success 'a failing editor is fatal; the text is kept' '
 '
 
 test_expect_success 'a summary changed during the edit is not overwritten' '
-	write_script racing.sh "echo racing >\"\$1\"
-printf \"## Other\n\" | git threadmind summary -q auth" &&
+	write_script racing.sh <<-\EOF &&
+	echo racing >"$1"
+	printf "## Other\n" | git threadmind summary -q auth
+	EOF
 	(cd r && test_exit_code 128 env GIT_EDITOR="$TEST_ROOT/racing.sh" \
 		git threadmind edit auth) 2>err &&
 	grep "^fatal: thread .auth.: the summary changed while you were editing" err &&
@@ -158,11 +144,13 @@ printf \"## Other\n\" | git threadmind summary -q auth" &&
 '
 
 test_expect_success 'fields changed during the edit are kept' '
-	write_script renaming.sh "echo renamed-summary >\"\$1\"
-git threadmind set -q auth title=Renamed" &&
+	write_script renaming.sh <<-\EOF &&
+	echo renamed-summary >"$1"
+	git threadmind set -q auth title=Renamed
+	EOF
 	(cd r && GIT_EDITOR="$TEST_ROOT/renaming.sh" git threadmind edit auth) &&
 	echo Renamed >expect &&
-	field $TD/auth.md title >actual &&
+	fm $TD/auth.md title >actual &&
 	test_cmp expect actual &&
 	printf "\nrenamed-summary\n" >expect &&
 	body $TD/auth.md >actual &&
@@ -206,8 +194,10 @@ test_expect_success 'edit -h and usage errors exit 129' '
 test_expect_success 'outside git the buffer lives in TMPDIR and is removed' '
 	mkdir -p nogit tmp &&
 	(cd nogit && GIT_CEILING_DIRECTORIES="$TEST_ROOT" git threadmind init -q) &&
-	write_script where.sh "printf \"%s\n\" \"\$1\" >\"$TEST_ROOT/where\"
-echo outside >\"\$1\"" &&
+	write_script where.sh <<-EOF &&
+	printf "%s\n" "\$1" >"$TEST_ROOT/where"
+	echo outside >"\$1"
+	EOF
 	(cd nogit && GIT_CEILING_DIRECTORIES="$TEST_ROOT" TMPDIR="$TEST_ROOT/tmp" \
 		GIT_EDITOR="$TEST_ROOT/where.sh" git threadmind edit main) &&
 	grep "^$TEST_ROOT/tmp/threadmind-[^/]*/THREADMIND_SUMMARY.md$" where &&

@@ -4,15 +4,6 @@
 
 TD=r/.threadmind/threads/r
 
-field() {
-	sed -n "2,/^---/s/^$2: //p" "$1"
-}
-
-# json_is EXPR: assert EXPR (Python, `d` is the JSON document in `out`).
-json_is() {
-	python3 -c "import json,sys; d=json.load(open('out')); assert $1, d"
-}
-
 test_expect_success 'setup' '
 	new_repo r &&
 	(cd r && git threadmind init -q && git threadmind new -q Auth &&
@@ -27,10 +18,10 @@ test_expect_success 'set title= keeps the id and the file name' '
 	test -f $TD/auth.md &&
 	test ! -e $TD/fix-login.md &&
 	echo "\"Fix: login\"" >expect &&
-	field $TD/auth.md title >actual &&
+	fm $TD/auth.md title >actual &&
 	test_cmp expect actual &&
 	echo auth >expect &&
-	field $TD/auth.md id >actual &&
+	fm $TD/auth.md id >actual &&
 	test_cmp expect actual
 '
 
@@ -43,23 +34,23 @@ test_expect_success 'set changes several fields at once' '
 	json_is "d[\"branch\"] == \"feature/login\"" &&
 	json_is "d[\"id\"] == \"auth-ui\" and d[\"parentId\"] == \"auth\"" &&
 	echo "[\"src/a\",\"src/b\"]" >expect &&
-	field $TD/auth-ui.md paths >actual &&
+	fm $TD/auth-ui.md paths >actual &&
 	test_cmp expect actual
 '
 
 test_expect_success 'set bumps updatedAt only, not commit or branch' '
-	field $TD/auth.md commit >commit-before &&
-	field $TD/auth.md branch >branch-before &&
-	field $TD/auth.md updatedAt >before &&
+	fm $TD/auth.md commit >commit-before &&
+	fm $TD/auth.md branch >branch-before &&
+	fm $TD/auth.md updatedAt >before &&
 	(cd r && git checkout -q -b other && echo z >z && git add z &&
 		git commit -q -m z && git threadmind set auth title=Again) &&
-	field $TD/auth.md commit >actual &&
+	fm $TD/auth.md commit >actual &&
 	test_cmp commit-before actual &&
-	field $TD/auth.md branch >actual &&
+	fm $TD/auth.md branch >actual &&
 	test_cmp branch-before actual &&
 	echo main >expect &&
 	test_cmp expect actual &&
-	field $TD/auth.md updatedAt >after &&
+	fm $TD/auth.md updatedAt >after &&
 	test "$(cat after)" \> "$(cat before)"
 '
 
@@ -71,7 +62,7 @@ test_expect_success 'set leaves the summary alone' '
 test_expect_success 'repeated paths= add up; empty items and repeats go' '
 	(cd r && git threadmind set auth-ui paths=lib,,docs paths=lib,test) &&
 	echo "[\"lib\",\"docs\",\"test\"]" >expect &&
-	field $TD/auth-ui.md paths >actual &&
+	fm $TD/auth-ui.md paths >actual &&
 	test_cmp expect actual
 '
 
@@ -89,7 +80,7 @@ test_expect_success 'a tricky title round-trips through show --json' '
 	json_is "d[\"title\"] == \"- say \\\"null\\\" # ok\"" &&
 	(cd r && git threadmind set auth title=null) &&
 	echo "\"null\"" >expect &&
-	field $TD/auth.md title >actual &&
+	fm $TD/auth.md title >actual &&
 	test_cmp expect actual &&
 	(cd r && git threadmind show auth --json) >out &&
 	json_is "d[\"title\"] == \"null\""
@@ -152,11 +143,11 @@ test_expect_success 'a unique prefix and global options after the command' '
 	test_must_fail test -s err &&
 	test_must_fail test -s out &&
 	echo Prefixed >expect &&
-	field $TD/auth-ui.md title >actual &&
+	fm $TD/auth-ui.md title >actual &&
 	test_cmp expect actual &&
 	(cd r && git threadmind --project r set auth-ui title=Again) &&
 	echo Again >expect &&
-	field $TD/auth-ui.md title >actual &&
+	fm $TD/auth-ui.md title >actual &&
 	test_cmp expect actual
 '
 

@@ -4,18 +4,6 @@
 
 TD=r/.threadmind/threads/r
 
-body() {
-	python3 -c '
-import sys
-lines = open(sys.argv[1], "rb").read().splitlines(True)
-end = next(i for i in range(1, len(lines)) if lines[i].rstrip(b"\r\n") == b"---")
-sys.stdout.buffer.write(b"".join(lines[end + 1:]))' "$1"
-}
-
-field() {
-	sed -n "2,/^---/s/^$2: //p" "$1"
-}
-
 test_expect_success 'setup' '
 	new_repo r &&
 	(cd r && git threadmind init -q && git threadmind new -q Auth &&
@@ -26,17 +14,17 @@ test_expect_success 'setup' '
 '
 
 test_expect_success 'touch sets commit = HEAD, branch and updatedAt' '
-	field $TD/auth.md updatedAt >before &&
+	fm $TD/auth.md updatedAt >before &&
 	body $TD/auth.md >body-before &&
 	(cd r && git checkout -q -b feature/review && echo a >a &&
 		git add a && git commit -q -m a && git threadmind touch auth) &&
 	(cd r && git rev-parse HEAD) >expect &&
-	field $TD/auth.md commit >actual &&
+	fm $TD/auth.md commit >actual &&
 	test_cmp expect actual &&
 	echo feature/review >expect &&
-	field $TD/auth.md branch >actual &&
+	fm $TD/auth.md branch >actual &&
 	test_cmp expect actual &&
-	field $TD/auth.md updatedAt >after &&
+	fm $TD/auth.md updatedAt >after &&
 	test "$(cat after)" \> "$(cat before)" &&
 	body $TD/auth.md >actual &&
 	test_cmp body-before actual
@@ -63,10 +51,10 @@ test_expect_success 'touch says where it marked the thread' '
 test_expect_success 'on a detached HEAD: commit moves, branch stays' '
 	(cd r && git checkout -q --detach HEAD~1 && git threadmind touch auth) &&
 	(cd r && git rev-parse HEAD) >expect &&
-	field $TD/auth.md commit >actual &&
+	fm $TD/auth.md commit >actual &&
 	test_cmp expect actual &&
 	echo feature/review >expect &&
-	field $TD/auth.md branch >actual &&
+	fm $TD/auth.md branch >actual &&
 	test_cmp expect actual &&
 	(cd r && git checkout -q feature/review)
 '
@@ -74,7 +62,7 @@ test_expect_success 'on a detached HEAD: commit moves, branch stays' '
 test_expect_success 'touch by unique prefix' '
 	(cd r && git threadmind touch auth-) &&
 	(cd r && git rev-parse HEAD) >expect &&
-	field $TD/auth-ui.md commit >actual &&
+	fm $TD/auth-ui.md commit >actual &&
 	test_cmp expect actual
 '
 
@@ -115,13 +103,13 @@ test_expect_success 'touch outside git is fatal' '
 '
 
 test_expect_success 'touch waits for the lock and leaves the file alone' '
-	(cd r && git config threadmind.lockTimeout 0.2) &&
+	test_config -C r threadmind.lockTimeout 0.2 &&
 	mkdir r/.threadmind/.lock &&
+	test_when_finished "rm -rf r/.threadmind/.lock" &&
 	(cd r && test_exit_code 128 git threadmind touch auth) 2>err &&
 	grep "is held by" err &&
 	rmdir r/.threadmind/.lock &&
-	diff -r snap r/.threadmind &&
-	(cd r && git config --unset threadmind.lockTimeout)
+	diff -r snap r/.threadmind
 '
 
 test_expect_success 'touch -h and usage errors exit 129' '

@@ -5,15 +5,6 @@
 SEED="$TEST_SRC/tests/resources/seed-example"
 TD=r/.threadmind/threads/mon-app
 
-field() {
-	sed -n "2,/^---/s/^$2: //p" "$1"
-}
-
-# json_is EXPR: assert EXPR (Python, `d` is the JSON document in `out`).
-json_is() {
-	python3 -c "import json,sys; d=json.load(open('out')); assert $1, d"
-}
-
 test_expect_success 'setup: the seed example in a repository' '
 	new_repo r &&
 	cp -R "$SEED/.threadmind" r/ &&
@@ -103,19 +94,19 @@ test_expect_success 'new prints the id; parent, branch, commit from HEAD' '
 	echo paiement-stripe >expect &&
 	test_cmp expect out &&
 	echo "\"Paiement: Stripe\"" >expect &&
-	field $TD/paiement-stripe.md title >actual &&
+	fm $TD/paiement-stripe.md title >actual &&
 	test_cmp expect actual &&
 	echo main >expect &&
-	field $TD/paiement-stripe.md parentId >actual &&
+	fm $TD/paiement-stripe.md parentId >actual &&
 	test_cmp expect actual &&
 	echo feature/pay >expect &&
-	field $TD/paiement-stripe.md branch >actual &&
+	fm $TD/paiement-stripe.md branch >actual &&
 	test_cmp expect actual &&
 	(cd r && git rev-parse HEAD) >expect &&
-	field $TD/paiement-stripe.md commit >actual &&
+	fm $TD/paiement-stripe.md commit >actual &&
 	test_cmp expect actual &&
 	echo mahmoud-a3f9 >expect &&
-	field $TD/paiement-stripe.md author >actual &&
+	fm $TD/paiement-stripe.md author >actual &&
 	test_cmp expect actual
 '
 
@@ -124,7 +115,7 @@ test_expect_success 'new: the parent defaults to the active thread' '
 	python3 -c "import json; print(json.load(open(\"out\"))[\"id\"])" \
 		>active &&
 	(cd r && git threadmind new Webhooks) >out &&
-	field $TD/webhooks.md parentId >actual &&
+	fm $TD/webhooks.md parentId >actual &&
 	test_cmp active actual
 '
 
@@ -142,14 +133,14 @@ test_expect_success 'new --paths is a comma list and may be repeated' '
 	(cd r && git threadmind new Cart --parent main --paths src/cart,lib \
 		--paths docs) &&
 	echo "[\"src/cart\",\"lib\",\"docs\"]" >expect &&
-	field $TD/cart.md paths >actual &&
+	fm $TD/cart.md paths >actual &&
 	test_cmp expect actual
 '
 
 test_expect_success 'new --parent takes a prefix; --switch makes it active' '
 	(cd r && git threadmind new Checkout --parent car --switch) &&
 	echo cart >expect &&
-	field $TD/checkout.md parentId >actual &&
+	fm $TD/checkout.md parentId >actual &&
 	test_cmp expect actual &&
 	(cd r && git threadmind show --json) >out &&
 	json_is "d[\"id\"] == \"checkout\" and d[\"active\"] is True" &&

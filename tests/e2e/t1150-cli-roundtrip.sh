@@ -7,14 +7,6 @@
 SEED="$TEST_SRC/tests/resources/seed-example"
 TD=r/.threadmind/threads/mon-app
 
-body() {
-	python3 -c '
-import sys
-lines = open(sys.argv[1], "rb").read().splitlines(True)
-end = next(i for i in range(1, len(lines)) if lines[i].rstrip(b"\r\n") == b"---")
-sys.stdout.buffer.write(b"".join(lines[end + 1:]))' "$1"
-}
-
 # header_from FILE KEY: the frontmatter lines from KEY to the closing ---.
 header_from() {
 	python3 -c '
@@ -23,10 +15,6 @@ lines = open(sys.argv[1], "rb").read().splitlines(True)
 end = next(i for i in range(1, len(lines)) if lines[i].rstrip(b"\r\n") == b"---")
 start = next(i for i in range(1, end) if lines[i].startswith(sys.argv[2].encode() + b":"))
 sys.stdout.buffer.write(b"".join(lines[start:end + 1]))' "$1" "$2"
-}
-
-field() {
-	sed -n "2,/^---/s/^$2: //p" "$1"
 }
 
 # changed_keys FILE: the keys of the lines git diff shows as changed.
@@ -38,10 +26,6 @@ changed_keys() {
 # all_crlf FILE: every line ends in CRLF.
 all_crlf() {
 	test "$(grep -c "" "$1")" = "$(grep -c "$(printf "\r")\$" "$1")"
-}
-
-json_is() {
-	python3 -c "import json,sys; d=json.load(open('out')); assert $1, d"
 }
 
 test_expect_success 'setup: the seed plus hand-written threads' '
@@ -105,7 +89,7 @@ test_expect_success '... and only its title and updatedAt lines' '
 	printf "+title\n+updatedAt\n-title\n-updatedAt\n" >expect &&
 	test_cmp expect actual &&
 	echo "\"Auth: sessions\"" >expect &&
-	field $TD/auth.md title >actual &&
+	fm $TD/auth.md title >actual &&
 	test_cmp expect actual &&
 	body orig/threads/mon-app/auth.md >expect &&
 	body $TD/auth.md >actual &&

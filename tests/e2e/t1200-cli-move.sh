@@ -5,35 +5,6 @@
 
 T=shop/.threadmind/threads/shop
 
-# fm FILE KEY: the value of KEY in FILE's frontmatter (nothing when absent).
-fm() {
-	awk -v k="$2" 'NR == 1 && /^---\r?$/ { f = 1; next }
-		f && /^---\r?$/ { exit }
-		f && index($0, k ": ") == 1 {
-			v = substr($0, length(k) + 3); sub(/\r$/, "", v); print v
-		}' "$1"
-}
-
-# age FILE: an old updatedAt, so that a bump shows.
-age() {
-	sed 's/^updatedAt: [^\r]*/updatedAt: 2020-01-01T00:00:00.000Z/' "$1" \
-		>"$TEST_ROOT/aged" && cat "$TEST_ROOT/aged" >"$1"
-}
-
-# fresh FILE: updatedAt was bumped (and is well formed).
-fresh() {
-	fm "$1" updatedAt >"$TEST_ROOT/ts" &&
-	! grep -q 2020-01-01 "$TEST_ROOT/ts" &&
-	grep -Eq '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3}Z$' \
-		"$TEST_ROOT/ts"
-}
-
-# snap: every file of the store (to check that nothing changed).
-snap() {
-	(cd shop/.threadmind && find . -type f | LC_ALL=C sort |
-		while read -r f; do echo "== $f"; cat "$f"; done)
-}
-
 test_expect_success 'setup: main, auth, auth-ui under auth, billing' '
 	new_repo shop &&
 	(cd shop && git threadmind -q init) >/dev/null &&
@@ -74,60 +45,60 @@ assert ui[\"children\"][0][\"depth\"] == 3
 '
 
 test_expect_success 'move refuses a cycle, naming both threads' '
-	snap >before &&
+	snap shop >before &&
 	(cd shop && test_exit_code 128 git threadmind move auth billing) 2>err &&
 	grep "^fatal: cannot move .auth. under .billing.: .billing. is a descendant of .auth." err &&
 	grep cycle err &&
-	snap >after &&
+	snap shop >after &&
 	test_cmp before after &&
 	test ! -e shop/.threadmind/.lock
 '
 
 test_expect_success 'move refuses a thread under itself' '
-	snap >before &&
+	snap shop >before &&
 	(cd shop && test_exit_code 128 git threadmind move auth-ui auth-ui) 2>err &&
 	grep "^fatal: cannot move .auth-ui. under itself" err &&
-	snap >after &&
+	snap shop >after &&
 	test_cmp before after
 '
 
 test_expect_success 'move refuses main' '
-	snap >before &&
+	snap shop >before &&
 	(cd shop && test_exit_code 128 git threadmind move main billing) 2>err &&
 	grep "^fatal: cannot move .main.: it is the project.s root thread" err &&
 	(cd shop && test_exit_code 128 git threadmind move ma auth) &&
-	snap >after &&
+	snap shop >after &&
 	test_cmp before after
 '
 
 test_expect_success 'move refuses unknown threads and parents' '
-	snap >before &&
+	snap shop >before &&
 	(cd shop && test_exit_code 128 git threadmind move nope main) 2>err &&
 	grep "^fatal: no thread matches .nope." err &&
 	(cd shop && test_exit_code 128 git threadmind move billing nope) 2>err &&
 	grep "^fatal: no thread matches .nope." err &&
-	snap >after &&
+	snap shop >after &&
 	test_cmp before after
 '
 
 test_expect_success 'an ambiguous prefix lists the candidates' '
-	snap >before &&
+	snap shop >before &&
 	(cd shop && test_exit_code 128 git threadmind move au main) 2>err &&
 	grep "^fatal: .au. is ambiguous: auth, auth-ui" err &&
 	(cd shop && test_exit_code 128 git threadmind move billing au) 2>err &&
 	grep "auth, auth-ui" err &&
-	snap >after &&
+	snap shop >after &&
 	test_cmp before after
 '
 
 test_expect_success 'bad ids are refused with nothing changed' '
-	snap >before &&
+	snap shop >before &&
 	(cd shop && test_exit_code 128 git threadmind move ../x main) 2>err &&
 	grep "^fatal: " err &&
 	(cd shop && test_exit_code 128 git threadmind move Foo main) &&
 	(cd shop && test_exit_code 128 git threadmind move billing ../../x) &&
 	(cd shop && test_exit_code 128 git threadmind move billing Main) &&
-	snap >after &&
+	snap shop >after &&
 	test_cmp before after
 '
 

@@ -4,37 +4,9 @@
 
 T=shop/.threadmind/threads/shop
 
-# fm FILE KEY: the value of KEY in FILE's frontmatter (nothing when absent).
-fm() {
-	awk -v k="$2" 'NR == 1 && /^---\r?$/ { f = 1; next }
-		f && /^---\r?$/ { exit }
-		f && index($0, k ": ") == 1 {
-			v = substr($0, length(k) + 3); sub(/\r$/, "", v); print v
-		}' "$1"
-}
-
 # keys FILE: the frontmatter keys in order.
 keys() {
 	awk 'NR == 1 { next } /^---$/ { exit } { sub(/:.*/, ""); print }' "$1"
-}
-
-# age FILE: an old updatedAt, so that a bump shows.
-age() {
-	sed 's/^updatedAt: .*/updatedAt: 2020-01-01T00:00:00.000Z/' "$1" \
-		>"$TEST_ROOT/aged" && cat "$TEST_ROOT/aged" >"$1"
-}
-
-# fresh FILE: updatedAt was bumped (and is well formed).
-fresh() {
-	fm "$1" updatedAt >"$TEST_ROOT/ts" &&
-	! grep -q 2020-01-01 "$TEST_ROOT/ts" &&
-	grep -Eq '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3}Z$' \
-		"$TEST_ROOT/ts"
-}
-
-snap() {
-	(cd shop/.threadmind && find . -type f | LC_ALL=C sort |
-		while read -r f; do echo "== $f"; cat "$f"; done)
 }
 
 test_expect_success 'setup' '
@@ -129,19 +101,19 @@ test_expect_success 'done keeps mergedInto and unknown fields' '
 '
 
 test_expect_success 'the root thread main cannot be finished' '
-	snap >before &&
+	snap shop >before &&
 	(cd shop && test_exit_code 128 git threadmind done main) 2>err &&
 	grep "^fatal: cannot mark .main. done: it is the project.s root thread" err &&
 	(cd shop && test_exit_code 128 git threadmind abandon ma) 2>err &&
 	grep "^fatal: cannot mark .main. abandoned" err &&
-	snap >after &&
+	snap shop >after &&
 	test_cmp before after &&
 	(cd shop && git threadmind reopen main) 2>err &&
 	grep "already active" err
 '
 
 test_expect_success 'unknown, ambiguous and bad thread arguments' '
-	snap >before &&
+	snap shop >before &&
 	(cd shop && test_exit_code 128 git threadmind done nope) 2>err &&
 	grep "^fatal: no thread matches .nope." err &&
 	(cd shop && test_exit_code 128 git threadmind abandon au) 2>err &&
@@ -149,7 +121,7 @@ test_expect_success 'unknown, ambiguous and bad thread arguments' '
 	(cd shop && test_exit_code 128 git threadmind reopen ../x) &&
 	(cd shop && test_exit_code 128 git threadmind done Foo) &&
 	(cd shop && test_exit_code 128 git threadmind done ../billing) &&
-	snap >after &&
+	snap shop >after &&
 	test_cmp before after
 '
 

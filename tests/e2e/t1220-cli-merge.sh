@@ -5,20 +5,6 @@
 
 T=shop/.threadmind/threads/shop
 
-# fm FILE KEY: the value of KEY in FILE's frontmatter (nothing when absent).
-fm() {
-	awk -v k="$2" 'NR == 1 && /^---\r?$/ { f = 1; next }
-		f && /^---\r?$/ { exit }
-		f && index($0, k ": ") == 1 {
-			v = substr($0, length(k) + 3); sub(/\r$/, "", v); print v
-		}' "$1"
-}
-
-# body FILE: the bytes after the frontmatter block.
-body() {
-	awk 'NR == 1 { next } !d && /^---\r?$/ { d = 1; next } d' "$1"
-}
-
 # thread FILE ID PARENT: a thread file written by hand, its summary on stdin.
 thread() {
 	{
@@ -28,11 +14,6 @@ thread() {
 			"commit: 3f2a9c1e5b7d4a8f0c6e2b1d9a7f5c3e1b0d8a6f" "---" &&
 		cat
 	} >"$1"
-}
-
-snap() {
-	(cd shop/.threadmind && find . -type f | LC_ALL=C sort |
-		while read -r f; do echo "== $f"; cat "$f"; done)
 }
 
 test_expect_success 'setup: auth with sections, its child auth-ui' '
@@ -121,10 +102,10 @@ test_expect_success 'the merged child is hidden from the tree' '
 '
 
 test_expect_success 'merging again is refused, nothing changes' '
-	snap >before &&
+	snap shop >before &&
 	(cd shop && test_exit_code 128 git threadmind merge auth-ui) 2>err &&
 	grep "^fatal: thread .auth-ui. was already merged into .auth." err &&
-	snap >after &&
+	snap shop >after &&
 	test_cmp before after &&
 	test ! -e shop/.threadmind/.lock
 '
@@ -137,42 +118,42 @@ test_expect_success 'reopen then merge appends the summary again' '
 '
 
 test_expect_success 'merge refuses the root thread' '
-	snap >before &&
+	snap shop >before &&
 	(cd shop && test_exit_code 128 git threadmind merge main) 2>err &&
 	grep "^fatal: thread .main. is a root: it has no parent" err &&
-	snap >after &&
+	snap shop >after &&
 	test_cmp before after
 '
 
 test_expect_success 'merge refuses a thread whose parent file is missing' '
 	thread $T/lost.md lost ghost 3 </dev/null &&
-	snap >before &&
+	snap shop >before &&
 	(cd shop && test_exit_code 128 git threadmind merge lost) 2>err &&
 	grep "^fatal: the parent of thread .lost., .ghost., does not exist" err &&
-	snap >after &&
+	snap shop >after &&
 	test_cmp before after
 '
 
 test_expect_success 'merge refuses done and abandoned threads' '
 	thread $T/api.md api auth 4 </dev/null &&
 	(cd shop && git threadmind -q done api) &&
-	snap >before &&
+	snap shop >before &&
 	(cd shop && test_exit_code 128 git threadmind merge api) 2>err &&
 	grep "^fatal: thread .api. is done: reopen it first" err &&
 	(cd shop && git threadmind -q abandon api) &&
-	snap >before &&
+	snap shop >before &&
 	(cd shop && test_exit_code 128 git threadmind merge api) 2>err &&
 	grep "^fatal: thread .api. is abandoned" err &&
-	snap >after &&
+	snap shop >after &&
 	test_cmp before after
 '
 
 test_expect_success 'merge refuses a thread that is its own parent' '
 	thread $T/loop.md loop loop 5 </dev/null &&
-	snap >before &&
+	snap shop >before &&
 	(cd shop && test_exit_code 128 git threadmind merge loop) 2>err &&
 	grep "^fatal: thread .loop. is its own parent" err &&
-	snap >after &&
+	snap shop >after &&
 	test_cmp before after &&
 	rm $T/loop.md
 '
@@ -249,14 +230,14 @@ test_expect_success 'the merged child keeps its own children, shown dimmed' '
 '
 
 test_expect_success 'unknown, ambiguous and bad thread arguments' '
-	snap >before &&
+	snap shop >before &&
 	(cd shop && test_exit_code 128 git threadmind merge nope) 2>err &&
 	grep "^fatal: no thread matches .nope." err &&
 	(cd shop && test_exit_code 128 git threadmind merge ship-) 2>err &&
 	grep "^fatal: .ship-. is ambiguous: ship-a, ship-a-x" err &&
 	(cd shop && test_exit_code 128 git threadmind merge ../x) &&
 	(cd shop && test_exit_code 128 git threadmind merge Foo) &&
-	snap >after &&
+	snap shop >after &&
 	test_cmp before after
 '
 

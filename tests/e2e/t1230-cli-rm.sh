@@ -6,32 +6,6 @@
 T=shop/.threadmind/threads/shop
 C=shop/.threadmind/config.json
 
-# fm FILE KEY: the value of KEY in FILE's frontmatter (nothing when absent).
-fm() {
-	awk -v k="$2" 'NR == 1 && /^---\r?$/ { f = 1; next }
-		f && /^---\r?$/ { exit }
-		f && index($0, k ": ") == 1 {
-			v = substr($0, length(k) + 3); sub(/\r$/, "", v); print v
-		}' "$1"
-}
-
-# age FILE: an old updatedAt, so that a bump shows.
-age() {
-	sed 's/^updatedAt: .*/updatedAt: 2020-01-01T00:00:00.000Z/' "$1" \
-		>"$TEST_ROOT/aged" && cat "$TEST_ROOT/aged" >"$1"
-}
-
-# setparent FILE PARENT: edit parentId by hand.
-setparent() {
-	sed "s/^parentId: .*/parentId: $2/" "$1" >"$TEST_ROOT/p" &&
-	cat "$TEST_ROOT/p" >"$1"
-}
-
-snap() {
-	(cd shop/.threadmind && find . -type f | LC_ALL=C sort |
-		while read -r f; do echo "== $f"; cat "$f"; done)
-}
-
 # config EXPR: assert a python expression on config.json (as `c`).
 config() {
 	python3 -c "import json,sys; c = json.load(open(sys.argv[1])); assert $1, c" "$C"
@@ -114,12 +88,12 @@ json.dump(c, open(\"$C\", \"w\"), indent=2)
 '
 
 test_expect_success 'rm refuses main, with or without --recursive' '
-	snap >before &&
+	snap shop >before &&
 	(cd shop && test_exit_code 128 git threadmind rm main) 2>err &&
 	grep "^fatal: cannot remove .main.: it is the project.s root thread" err &&
 	(cd shop && test_exit_code 128 git threadmind rm --recursive main) &&
 	(cd shop && test_exit_code 128 git threadmind rm ma) &&
-	snap >after &&
+	snap shop >after &&
 	test_cmp before after
 '
 
@@ -127,10 +101,10 @@ test_expect_success 'rm -r refuses a subtree holding main' '
 	(cd shop && git threadmind -q new Top) >/dev/null &&
 	setparent $T/top.md null &&
 	setparent $T/main.md top &&
-	snap >before &&
+	snap shop >before &&
 	(cd shop && test_exit_code 128 git threadmind rm -r top) 2>err &&
 	grep "^fatal: cannot remove .top. recursively: the root thread .main. is below it" err &&
-	snap >after &&
+	snap shop >after &&
 	test_cmp before after &&
 	setparent $T/main.md null &&
 	(cd shop && git threadmind -q rm top) &&
@@ -139,7 +113,7 @@ test_expect_success 'rm -r refuses a subtree holding main' '
 
 test_expect_success 'unknown, ambiguous and bad thread arguments' '
 	(cd shop && git threadmind -q new "Auth API") >/dev/null &&
-	snap >before &&
+	snap shop >before &&
 	(cd shop && test_exit_code 128 git threadmind rm nope) 2>err &&
 	grep "^fatal: no thread matches .nope." err &&
 	(cd shop && test_exit_code 128 git threadmind rm auth-) 2>err &&
@@ -147,18 +121,18 @@ test_expect_success 'unknown, ambiguous and bad thread arguments' '
 	(cd shop && test_exit_code 128 git threadmind rm ../x) &&
 	(cd shop && test_exit_code 128 git threadmind rm -r ../../etc) &&
 	(cd shop && test_exit_code 128 git threadmind rm Foo) &&
-	snap >after &&
+	snap shop >after &&
 	test_cmp before after
 '
 
 test_expect_success 'a corrupt config.json stops rm before any change' '
 	cp $C config.good &&
 	printf "{\"activeThreadId\": \"auth-ui\",\n  oops\n}\n" >$C &&
-	snap >before &&
+	snap shop >before &&
 	(cd shop && test_exit_code 128 git threadmind rm auth-ui) 2>err &&
 	grep "^fatal: .*config.json" err &&
 	grep "line 2" err &&
-	snap >after &&
+	snap shop >after &&
 	test_cmp before after &&
 	cp config.good $C
 '

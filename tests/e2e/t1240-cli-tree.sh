@@ -6,12 +6,6 @@
 T=shop/.threadmind/threads/shop
 ESC=$(printf "\033")
 
-# setparent FILE PARENT: edit parentId by hand.
-setparent() {
-	sed "s/^parentId: .*/parentId: $2/" "$1" >"$TEST_ROOT/p" &&
-	cat "$TEST_ROOT/p" >"$1"
-}
-
 # tree_json EXPR...: run python assertions on tree.json (as `d`), with
 # ids(list) giving the ids of a list of nodes and node(id) finding one.
 tree_json() {

@@ -3,18 +3,6 @@
 # checked against `git log <commit>..HEAD -- <paths>`; status, tree, list.
 . "$(dirname "$0")/test-lib.sh"
 
-# Each commit one minute after the previous one (test-lib.sh fixes one
-# date for all), so that "newest" means something; the clock is a file
-# because every test runs in a subshell.
-tick() {
-	_t=$(cat "$TEST_ROOT/.clock" 2>/dev/null || echo 1776247200)
-	_t=$((_t + 60))
-	echo "$_t" >"$TEST_ROOT/.clock"
-	GIT_COMMITTER_DATE="$_t +0000"
-	GIT_AUTHOR_DATE="$_t +0000"
-	export GIT_COMMITTER_DATE GIT_AUTHOR_DATE
-}
-
 # change MSG FILE...: append MSG to each FILE and commit them.
 change() {
 	_msg=$1
@@ -22,7 +10,7 @@ change() {
 	for _f in "$@"; do
 		mkdir -p "$(dirname "$_f")" && echo "$_msg" >>"$_f" || return 1
 	done
-	git add -A && tick && git commit -q -m "$_msg"
+	git add -A && test_tick && git commit -q -m "$_msg"
 }
 
 # set_commit ID HEX: point thread ID's `commit` at HEX (in the worktree).
@@ -94,7 +82,7 @@ test_expect_success 'setup: a project with threads on paths' '
 	git threadmind new Docs --paths "docs/*.md" >/dev/null &&
 	git threadmind new Everything --paths . >/dev/null &&
 	git threadmind new Idle >/dev/null &&
-	git add -A && tick && git commit -q -m "threadmind store" &&
+	git add -A && test_tick && git commit -q -m "threadmind store" &&
 	git threadmind stale --json >out &&
 	python3 -c "import json; d=json.load(open(\"out\")); assert d == {\"stale\": [], \"unknownBase\": []}, d"
 '
@@ -108,7 +96,7 @@ test_expect_success 'stale --json agrees with git log' '
 	change "docs: api" docs/api.md docs/img/a.png &&
 	git checkout -q main &&
 	change "auth: fix" src/auth/login.c &&
-	tick && git merge -q --no-edit --no-ff feature &&
+	test_tick && git merge -q --no-edit --no-ff feature &&
 	change "auth and its summary" src/auth/login.c .threadmind/threads/app/auth.md &&
 	first=$(git rev-list --max-parents=0 HEAD) &&
 	set_commit everything "$first" &&

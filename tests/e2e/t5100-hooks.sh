@@ -8,11 +8,6 @@ cfg() {
 	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$@"
 }
 
-# thread_field FILE KEY: a frontmatter value, as written.
-thread_field() {
-	sed -n "2,/^---\$/s/^$2: //p" "$1"
-}
-
 test_expect_success 'setup: a store, two branches, the hooks' '
 	new_repo app &&
 	(cd app && git threadmind init >/dev/null 2>&1 &&
@@ -211,7 +206,7 @@ test_expect_success 'post-rewrite after commit --amend lists the thread' '
 	(cd app && git commit -q --amend --allow-empty -m amended) 2>err &&
 	echo "threadmind: re-anchor with git threadmind touch: anchored" >expect &&
 	test_cmp expect err &&
-	test "$(thread_field app/.threadmind/threads/app/anchored.md commit)" = "$head"
+	test "$(fm app/.threadmind/threads/app/anchored.md commit)" = "$head"
 '
 
 test_expect_success 'threadmind.rewriteCommits=true rewrites the commit field' '
@@ -227,7 +222,7 @@ test_expect_success 'threadmind.rewriteCommits=true rewrites the commit field' '
 		--allow-empty -m again) 2>err &&
 	new=$(git -C app rev-parse HEAD) &&
 	test "$new" != "$head" &&
-	test "$(thread_field app/.threadmind/threads/app/anchored.md commit)" = "$new" &&
+	test "$(fm app/.threadmind/threads/app/anchored.md commit)" = "$new" &&
 	grep "re-anchored on the rewritten commits: anchored" err &&
 	sed "s/^commit: .*/commit: $new/" before >expect &&
 	test_cmp expect app/.threadmind/threads/app/anchored.md

@@ -7,7 +7,13 @@
 #   test_must_fail CMD...    CMD must exit non-zero (and not crash)
 #   test_exit_code N CMD...  CMD must exit with status N
 #   test_cmp EXPECTED ACTUAL diff -u, failing when they differ
+#   test_when_finished CMD  run CMD when the current test ends, pass or fail
+#   test_config [-C DIR] KEY VALUE  git config for the current test only
+#   write_script FILE       an executable sh script, its body on stdin
+#   test_tick               the next commit date, one minute on
 #   test_done               prints the plan, exits non-zero on failure
+# and helpers on thread files and stores: fm, body, age, fresh, snap,
+# setparent, json_is (each described where it is defined).
 
 set -u
 : "${TM_BUILD:?TM_BUILD must point at the build folder}"
@@ -39,7 +45,14 @@ cd "$TEST_ROOT" || exit 1
 test_expect_success() {
 	test_count=$((test_count + 1))
 	_out="$TEST_ROOT/.out.$test_count"
-	if (cd "$TEST_ROOT" && eval "$2") >"$_out" 2>&1; then
+	if (
+		test_cleanup=:
+		_cleanup_failed=0
+		cd "$TEST_ROOT" && eval "$2"
+		_test_rc=$?
+		cd "$TEST_ROOT" && eval "$test_cleanup"
+		[ $_test_rc -eq 0 ] && [ $_cleanup_failed -eq 0 ]
+	) >"$_out" 2>&1; then
 		echo "ok $test_count - $1"
 	else
 		test_failed=$((test_failed + 1))
@@ -84,6 +97,107 @@ new_repo() {
 	git init -q "$1" &&
 	(cd "$1" && echo hello >README && git add README &&
 		git commit -q -m initial)
+}
+
+# test_when_finished CMD: run CMD (from $TEST_ROOT) when the test ends,
+# whether it passed or not; the last registered runs first, and a CMD that
+# fails fails the test.
+test_when_finished() {
+	test_cleanup="{ $*
+} || _cleanup_failed=1; $test_cleanup"
+}
+
+# test_unconfig [-C DIR] KEY: unset KEY (all its values); not set is fine.
+test_unconfig() {
+	_dir=.
+	if [ "$1" = -C ]; then
+		_dir=$2
+		shift 2
+	fi
+	git -C "$_dir" config --unset-all "$1"
+	_unset_rc=$?
+	[ $_unset_rc -eq 0 ] || [ $_unset_rc -eq 5 ]
+}
+
+# test_config [-C DIR] KEY VALUE: git config KEY VALUE (in DIR), unset
+# again when the test ends.
+test_config() {
+	_dir=.
+	if [ "$1" = -C ]; then
+		_dir=$2
+		shift 2
+	fi
+	test_when_finished "test_unconfig -C '$_dir' '$1'" &&
+	git -C "$_dir" config "$@"
+}
+
+# write_script FILE: FILE made an executable sh script, its body on stdin.
+write_script() {
+	{ echo '#!/bin/sh' && cat; } >"$1" &&
+	chmod +x "$1"
+}
+
+# test_tick: each commit one minute after the previous one (the dates
+# above fix one for all), so that "newest" means something; the clock is a
+# file because every test runs in a subshell.
+test_tick() {
+	_t=$(cat "$TEST_ROOT/.clock" 2>/dev/null || echo 1776247200)
+	_t=$((_t + 60))
+	echo "$_t" >"$TEST_ROOT/.clock"
+	GIT_COMMITTER_DATE="$_t +0000"
+	GIT_AUTHOR_DATE="$_t +0000"
+	export GIT_COMMITTER_DATE GIT_AUTHOR_DATE
+}
+
+# fm FILE KEY: the value of KEY in FILE's frontmatter, as written (without
+# a CR at the end); nothing when absent.
+fm() {
+	awk -v k="$2" 'NR == 1 && /^---\r?$/ { f = 1; next }
+		f && /^---\r?$/ { exit }
+		f && index($0, k ": ") == 1 {
+			v = substr($0, length(k) + 3); sub(/\r$/, "", v); print v
+		}' "$1"
+}
+
+# body FILE: the bytes after FILE's frontmatter block, exactly.
+body() {
+	python3 -c '
+import sys
+lines = open(sys.argv[1], "rb").read().splitlines(True)
+end = next(i for i in range(1, len(lines)) if lines[i].rstrip(b"\r\n") == b"---")
+sys.stdout.buffer.write(b"".join(lines[end + 1:]))' "$1"
+}
+
+# age FILE: an old updatedAt (2020-01-01), so that a bump shows.
+age() {
+	sed 's/^updatedAt: [^\r]*/updatedAt: 2020-01-01T00:00:00.000Z/' "$1" \
+		>"$TEST_ROOT/.aged" && cat "$TEST_ROOT/.aged" >"$1"
+}
+
+# fresh FILE: updatedAt was bumped since age (and is well formed).
+fresh() {
+	fm "$1" updatedAt >"$TEST_ROOT/.ts" &&
+	! grep -q 2020-01-01 "$TEST_ROOT/.ts" &&
+	grep -Eq '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3}Z$' \
+		"$TEST_ROOT/.ts"
+}
+
+# setparent FILE PARENT: edit FILE's parentId by hand.
+setparent() {
+	sed "s/^parentId: .*/parentId: $2/" "$1" >"$TEST_ROOT/.p" &&
+	cat "$TEST_ROOT/.p" >"$1"
+}
+
+# snap REPO: every file of REPO's store with its content (to check that
+# nothing changed).
+snap() {
+	(cd "$1/.threadmind" && find . -type f | LC_ALL=C sort |
+		while read -r f; do echo "== $f"; cat "$f"; done)
+}
+
+# json_is EXPR: assert a python expression on the JSON in ./out (as `d`).
+json_is() {
+	python3 -c "import json,sys; d=json.load(open('out')); assert $1, d"
 }
 
 test_done() {

@@ -1,5 +1,6 @@
 /* Unit tests of lib/doctor.c: every check, and the repairs of --fix. */
 #include "lib/doctor.h"
+#include "lib/store_internal.h"
 #include "lib/fs.h"
 #include "lib/error.h"
 #include "lib/frontmatter.h"
@@ -22,16 +23,7 @@ static tm_doctor_report report;
 
 static void setup(void)
 {
-	char *home;
-
-	tmp = tmt_mkdtemp();
-	home = tmt_join(tmp, "home");
-	tmt_mkdirs(home);
-	setenv("HOME", home, 1);
-	setenv("GIT_CONFIG_NOSYSTEM", "1", 1);
-	unsetenv("GIT_DIR");
-	unsetenv("GIT_WORK_TREE");
-	free(home);
+	tmp = tmt_sandbox();
 	repo = tmt_join(tmp, "repo");
 	tmt_mkdirs(repo);
 	store = NULL;
@@ -42,8 +34,7 @@ static void teardown(void)
 {
 	tm_doctor_report_clear(&report);
 	tm_store_free(store);
-	tmt_rmtree(tmp);
-	free(tmp);
+	tmt_sandbox_end(tmp);
 	free(repo);
 	tmp = repo = NULL;
 }
@@ -423,7 +414,10 @@ START_TEST(test_doctor_orphan_reported)
 	check();
 	ck_assert_uint_eq(report.n, 1);
 	ck_assert_str_eq(find("orphan")->thread, "lost");
-	ck_assert_ptr_nonnull(strstr(find("orphan")->message, "'ghost'"));
+	ck_assert_str_eq(find("orphan")->message,
+			 "thread 'lost': its parent 'ghost' does not exist; "
+			 "re-parent it with 'git threadmind move lost "
+			 "<parent>'");
 	ck_assert(!find("orphan")->fixable);
 }
 END_TEST
@@ -450,7 +444,10 @@ START_TEST(test_doctor_cycle_reported_once)
 	check();
 	ck_assert_uint_eq(report.n, 1);
 	ck_assert_str_eq(find("cycle")->thread, "a");
-	ck_assert_ptr_nonnull(strstr(find("cycle")->message, "'b'"));
+	ck_assert_str_eq(find("cycle")->message,
+			 "thread 'a' is in a parent cycle (its parent 'b' "
+			 "descends from it); break it with 'git threadmind "
+			 "move a <parent>'");
 }
 END_TEST
 
@@ -699,7 +696,7 @@ START_TEST(test_doctor_gitattributes_as_git_sees_them)
 	char *root_attrs = tmt_join(repo, ".gitattributes");
 	const char *both = "*.md merge=threadmind\n*.json merge=threadmind\n";
 
-	tmt_sh("git init -q '%s'", repo);
+	free(tmt_git_repo(tmp, "repo"));
 	init_store();
 	/* no .threadmind/.gitattributes, but the root file covers both */
 	tmt_write_file(root_attrs, both, strlen(both));
@@ -730,7 +727,7 @@ START_TEST(test_doctor_git_setup)
 	tm_doctor_options o = TM_DOCTOR_OPTIONS_INIT;
 	char *hooks;
 
-	tmt_sh("git init -q '%s'", repo);
+	free(tmt_git_repo(tmp, "repo"));
 	init_store();
 	check();
 	/* driver, attributes, and the four hooks */
@@ -822,6 +819,47 @@ START_TEST(test_doctor_fix_without_fixable_takes_no_lock)
 }
 END_TEST
 
+/* A refresh hook: another process takes the lock over. */
+static void take_over(tm_store *st, void *payload)
+{
+	(void)payload;
+	tmt_take_over_lock(tm_store_dir(st));
+}
+
+START_TEST(test_doctor_fix_stops_when_lock_taken_over)
+{
+	tm_strv done = TM_STRV_INIT, failed = TM_STRV_INIT;
+	char *data, *lock;
+
+	init_store();
+	thread("a", "id: x\ntitle: A\nparentId: main\n");
+	thread("b", "id: y\ntitle: B\nparentId: main\n");
+	check();
+	ck_assert_uint_eq(count("id-mismatch"), 2);
+	ck_assert_str_eq(report.items[0].thread, "a");
+	/* taken over after the first repair */
+	tm_store__set_refresh_hook(take_over, NULL, true);
+	ck_assert_int_eq(tm_doctor_fix(&done, &failed, store, &report, NULL),
+			 TM_ELOCKED);
+	tm_store__set_refresh_hook(NULL, NULL, false);
+	ck_assert_ptr_nonnull(strstr(tm_error_last(), "lost the lock"));
+	ck_assert_uint_eq(done.n, 1);
+	ck_assert_uint_eq(failed.n, 0);
+	data = get("threads/app/a.md");
+	ck_assert_ptr_nonnull(strstr(data, "id: a\n"));
+	free(data);
+	data = get("threads/app/b.md");
+	ck_assert_ptr_nonnull(strstr(data, "id: y\n"));
+	free(data);
+	/* the other process's lock file stays */
+	lock = get(".lock");
+	ck_assert_str_eq(lock, "{\"pid\":1}\n");
+	free(lock);
+	tm_strv_clear(&done);
+	tm_strv_clear(&failed);
+}
+END_TEST
+
 Suite *doctor_suite(void)
 {
 	Suite *s = suite_create("doctor");
@@ -874,6 +912,7 @@ Suite *doctor_suite(void)
 	tcase_add_test(tc, test_doctor_stray_tmp_old_and_young);
 	tcase_add_test(tc, test_doctor_tmp_min_age_option);
 	tcase_add_test(tc, test_doctor_fix_without_fixable_takes_no_lock);
+	tcase_add_test(tc, test_doctor_fix_stops_when_lock_taken_over);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("gitignore");

@@ -15,90 +15,31 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* git with a fixed identity and no surprises from the user's setup. */
-#define GIT                                                         \
-	"git -c user.name=Tester -c user.email=tester@example.com " \
-	"-c init.defaultBranch=main -c commit.gpgsign=false "       \
-	"-c advice.detachedHead=false "
-
-static char *tmp;  /* the test's temp dir */
+static char *tmp;  /* the test's sandbox (tmt_sandbox) */
 static char *home; /* $HOME inside it */
-
-/* Variables through which git or libgit2 could see the caller's setup. */
-static const char *const git_env[] = {
-	"GIT_DIR",
-	"GIT_WORK_TREE",
-	"GIT_INDEX_FILE",
-	"GIT_COMMON_DIR",
-	"GIT_CEILING_DIRECTORIES",
-	"GIT_DISCOVERY_ACROSS_FILESYSTEM",
-	"GIT_OBJECT_DIRECTORY",
-	"GIT_ALTERNATE_OBJECT_DIRECTORIES",
-	"GIT_NAMESPACE",
-	"GIT_CONFIG",
-	"GIT_CONFIG_GLOBAL",
-	"GIT_CONFIG_SYSTEM",
-	"GIT_CONFIG_PARAMETERS",
-	"GIT_CONFIG_COUNT",
-	"GIT_AUTHOR_NAME",
-	"GIT_AUTHOR_EMAIL",
-	"GIT_COMMITTER_NAME",
-	"GIT_COMMITTER_EMAIL",
-	"EMAIL",
-};
 
 static void setup(void)
 {
-	char *etc, *xdg;
-	size_t i;
-
-	tmp = tmt_mkdtemp();
+	tmp = tmt_sandbox();
 	home = tmt_join(tmp, "home");
-	xdg = tmt_join(home, ".config");
-	etc = tmt_join(tmp, "etc");
-	tmt_mkdirs(xdg);
-	tmt_mkdirs(etc);
-	for (i = 0; i < sizeof(git_env) / sizeof(git_env[0]); i++)
-		unsetenv(git_env[i]);
-	setenv("HOME", home, 1);
-	setenv("XDG_CONFIG_HOME", xdg, 1);
-	setenv("GIT_CONFIG_NOSYSTEM", "1", 1);
-	/*
-	 * libgit2 looks HOME up when it is initialised: have it look again
-	 * (NULL), and keep the machine's /etc/gitconfig out.  The reference
-	 * taken here is dropped in teardown; the library keeps its own.
-	 */
-	ck_assert_int_ge(git_libgit2_init(), 1);
-	git_libgit2_opts(GIT_OPT_SET_SEARCH_PATH, GIT_CONFIG_LEVEL_GLOBAL,
-			 NULL);
-	git_libgit2_opts(GIT_OPT_SET_SEARCH_PATH, GIT_CONFIG_LEVEL_XDG, NULL);
-	git_libgit2_opts(GIT_OPT_SET_SEARCH_PATH, GIT_CONFIG_LEVEL_SYSTEM, etc);
-	free(xdg);
-	free(etc);
 }
 
 static void teardown(void)
 {
-	size_t i;
-
-	for (i = 0; i < sizeof(git_env) / sizeof(git_env[0]); i++)
-		unsetenv(git_env[i]);
-	git_libgit2_shutdown();
-	tmt_rmtree(tmp);
-	free(tmp);
+	tmt_sandbox_end(tmp);
 	free(home);
 	tmp = home = NULL;
 }
 
-/* A new repository tmp/<name> on branch main, with `commits` commits. */
+/* A new repository tmp/<name> on branch main (tmt_git_repo), with
+ * `commits` commits. */
 static char *make_repo(const char *name, int commits)
 {
-	char *path = tmt_join(tmp, name);
+	char *path = tmt_git_repo(tmp, name);
 	int i;
 
-	tmt_sh(GIT "init -q '%s'", path);
 	for (i = 0; i < commits; i++)
-		tmt_sh(GIT "-C '%s' commit -q --allow-empty -m 'commit %d'",
+		tmt_sh("git -C '%s' commit -q --allow-empty -m 'commit %d'",
 		       path, i);
 	return path;
 }
@@ -164,7 +105,7 @@ START_TEST(test_git_open_linked_worktree)
 	char *wd, *gd, *cd, *branch = NULL;
 	tm_git *g;
 
-	tmt_sh(GIT "-C '%s' worktree add -q -b side '%s'", repo, wt);
+	tmt_sh("git -C '%s' worktree add -q -b side '%s'", repo, wt);
 	wd = real(wt, "/");
 	gd = real(repo, "/.git/worktrees/wt/");
 	cd = real(repo, "/.git/");
@@ -193,7 +134,7 @@ START_TEST(test_git_open_bare)
 	char *gd;
 	tm_git *g;
 
-	tmt_sh(GIT "init -q --bare '%s'", repo);
+	tmt_sh("git -c init.defaultBranch=main init -q --bare '%s'", repo);
 	gd = real(repo, "/");
 	g = open_ok(repo, false);
 	assert_paths(g, NULL, gd, gd);
@@ -306,7 +247,7 @@ START_TEST(test_git_branch_with_slash)
 	char *repo = make_repo("repo", 1);
 	char *branch;
 
-	tmt_sh(GIT "-C '%s' checkout -q -b feature/x", repo);
+	tmt_sh("git -C '%s' checkout -q -b feature/x", repo);
 	branch = branch_of(repo);
 	ck_assert_str_eq(branch, "feature/x");
 	free(branch);
@@ -319,7 +260,7 @@ START_TEST(test_git_branch_detached)
 	char *repo = make_repo("repo", 2);
 	char *branch;
 
-	tmt_sh(GIT "-C '%s' checkout -q --detach HEAD~1", repo);
+	tmt_sh("git -C '%s' checkout -q --detach HEAD~1", repo);
 	branch = branch_of(repo);
 	ck_assert_ptr_null(branch);
 	free(repo);
@@ -333,7 +274,7 @@ START_TEST(test_git_branch_unborn)
 
 	ck_assert_str_eq(branch, "main");
 	free(branch);
-	tmt_sh(GIT "-C '%s' symbolic-ref HEAD refs/heads/feature/new", repo);
+	tmt_sh("git -C '%s' symbolic-ref HEAD refs/heads/feature/new", repo);
 	branch = branch_of(repo);
 	ck_assert_str_eq(branch, "feature/new");
 	free(branch);
@@ -355,7 +296,7 @@ START_TEST(test_git_head_matches_rev_parse)
 	free(want);
 
 	/* detached at another commit */
-	tmt_sh(GIT "-C '%s' checkout -q --detach HEAD~1", repo);
+	tmt_sh("git -C '%s' checkout -q --detach HEAD~1", repo);
 	want = tmt_sh_out("git -C '%s' rev-parse HEAD", repo);
 	g = open_ok(repo, false);
 	ck_assert_int_eq(tm_git_head(hex, g), 0);
@@ -604,7 +545,10 @@ START_TEST(test_git_author_id_from_config)
 
 	tmt_sh("git config --global user.name Mahmoud");
 	tmt_sh("git config --global user.email m@example.com");
-	tmt_sh("git -C '%s' config user.name 'Ada Lovelace'", repo);
+	/* the repository's name wins, the global email shows through */
+	tmt_sh("git -C '%s' config user.name 'Ada Lovelace' && "
+	       "git -C '%s' config --unset user.email",
+	       repo, repo);
 	ck_assert_int_eq(tm_git_author_id(&id, NULL), 0);
 	assert_author(id, "mahmoud", "m@example.com");
 
@@ -710,20 +654,20 @@ START_TEST(test_git_conflict_style)
 
 	ck_assert_int_eq(tm_git_conflict_style(g), TM_MERGE_STYLE_MERGE);
 	tm_git_free(g);
-	tmt_sh(GIT "-C '%s' config merge.conflictStyle diff3", repo);
+	tmt_sh("git -C '%s' config merge.conflictStyle diff3", repo);
 	g = open_ok(repo, false);
 	ck_assert_int_eq(tm_git_conflict_style(g), TM_MERGE_STYLE_DIFF3);
 	tm_git_free(g);
-	tmt_sh(GIT "-C '%s' config merge.conflictStyle zdiff3", repo);
+	tmt_sh("git -C '%s' config merge.conflictStyle zdiff3", repo);
 	g = open_ok(repo, false);
 	ck_assert_int_eq(tm_git_conflict_style(g), TM_MERGE_STYLE_ZDIFF3);
 	tm_git_free(g);
-	tmt_sh(GIT "-C '%s' config merge.conflictStyle fancy", repo);
+	tmt_sh("git -C '%s' config merge.conflictStyle fancy", repo);
 	g = open_ok(repo, false);
 	ck_assert_int_eq(tm_git_conflict_style(g), TM_MERGE_STYLE_MERGE);
 	tm_git_free(g);
 	/* without a repository: the global file */
-	tmt_sh(GIT "config --global merge.conflictStyle diff3");
+	tmt_sh("git config --global merge.conflictStyle diff3");
 	ck_assert_int_eq(tm_git_conflict_style(NULL), TM_MERGE_STYLE_DIFF3);
 	ck_assert_str_eq(tm_error_last(), "");
 	free(repo);

@@ -15,12 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* git with a fixed identity and no surprises from the user's setup. */
-#define GIT                                                         \
-	"git -c user.name=Tester -c user.email=tester@example.com " \
-	"-c init.defaultBranch=main -c commit.gpgsign=false "       \
-	"-c advice.detachedHead=false "
-
+/* post-rewrite ids */
 #define OLD1 "0123456789abcdef0123456789abcdef01234567"
 #define NEW1 "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
 #define OLD2 "fedcba9876543210fedcba9876543210fedcba98"
@@ -33,21 +28,9 @@ static tm_hook_budget budget;
 
 static void setup(void)
 {
-	char *home;
-
-	tmp = tmt_mkdtemp();
-	home = tmt_join(tmp, "home");
-	tmt_mkdirs(home);
-	setenv("HOME", home, 1);
-	setenv("GIT_CONFIG_NOSYSTEM", "1", 1);
-	unsetenv("GIT_DIR");
-	unsetenv("GIT_WORK_TREE");
-	unsetenv("GIT_INDEX_FILE");
-	free(home);
-	repo = tmt_join(tmp, "repo");
-	tmt_sh(GIT "init -q '%s' && " GIT "-C '%s' commit -q --allow-empty "
-		   "-m first",
-	       repo, repo);
+	tmp = tmt_sandbox();
+	repo = tmt_git_repo(tmp, "repo");
+	tmt_sh("git -C '%s' commit -q --allow-empty -m first", repo);
 	store = NULL;
 	tm_hook_budget_start(&budget, TM_HOOK_BUDGET);
 }
@@ -55,8 +38,7 @@ static void setup(void)
 static void teardown(void)
 {
 	tm_store_free(store);
-	tmt_rmtree(tmp);
-	free(tmp);
+	tmt_sandbox_end(tmp);
 	free(repo);
 	tmp = repo = NULL;
 }
@@ -65,8 +47,7 @@ static void teardown(void)
 static void init_store(void)
 {
 	ck_assert_int_eq(tm_store_init(&store, repo, "App", NULL), 0);
-	tmt_sh(GIT "-C '%s' add .threadmind && " GIT "-C '%s' commit -q -m "
-		   "store",
+	tmt_sh("git -C '%s' add .threadmind && git -C '%s' commit -q -m store",
 	       repo, repo);
 }
 
@@ -241,7 +222,7 @@ START_TEST(test_hooks_follow_branch_switches)
 	reopen();
 	ck_assert_int_eq(tm_hook_follow_branch(&f, store, "app", &budget), 0);
 	tm_hook_follow_clear(&f);
-	tmt_sh(GIT "-C '%s' checkout -q -b feat", repo);
+	tmt_sh("git -C '%s' checkout -q -b feat", repo);
 	reopen();
 	ck_assert_int_eq(tm_hook_follow_branch(&f, store, "app", &budget), 0);
 	ck_assert_str_eq(f.id, "auth-ui");
@@ -256,7 +237,7 @@ START_TEST(test_hooks_follow_branch_switches)
 	ck_assert(!f.switched);
 	tm_hook_follow_clear(&f);
 	/* back on main: main again */
-	tmt_sh(GIT "-C '%s' checkout -q main", repo);
+	tmt_sh("git -C '%s' checkout -q main", repo);
 	reopen();
 	ck_assert_int_eq(tm_hook_follow_branch(&f, store, "app", &budget), 0);
 	ck_assert_str_eq(f.id, "main");
@@ -291,7 +272,7 @@ START_TEST(test_hooks_follow_branch_gives_up)
 
 	init_store();
 	new_thread("Auth UI", "feat", NULL);
-	tmt_sh(GIT "-C '%s' checkout -q -b feat", repo);
+	tmt_sh("git -C '%s' checkout -q -b feat", repo);
 	reopen();
 	/* past the budget: nothing written, no error */
 	spend(&spent);
@@ -300,13 +281,13 @@ START_TEST(test_hooks_follow_branch_gives_up)
 	tm_hook_follow_clear(&f);
 	assert_str(config_string("activeThreadId"), "main");
 	/* detached HEAD: no branch to follow */
-	tmt_sh(GIT "-C '%s' checkout -q --detach", repo);
+	tmt_sh("git -C '%s' checkout -q --detach", repo);
 	reopen();
 	ck_assert_int_eq(tm_hook_follow_branch(&f, store, "app", &budget), 0);
 	ck_assert_ptr_null(f.id);
 	tm_hook_follow_clear(&f);
 	/* a busy lock is an error, and nothing is written */
-	tmt_sh(GIT "-C '%s' checkout -q feat", repo);
+	tmt_sh("git -C '%s' checkout -q feat", repo);
 	tmt_sh("git -C '%s' config threadmind.lockTimeout 0.1", repo);
 	reopen();
 	put(".lock/busy", "x");
@@ -448,20 +429,20 @@ START_TEST(test_hooks_rewrites_parse)
 			      "cccccccccccccccccc";
 
 	tm_hook_rewrites_parse(&r, in);
-	/* sorted by old id; upper case, one-word and bad lines skipped */
+	/* sorted by old id, in lower case; one-word, bad and 64-digit
+	 * lines skipped */
 	ck_assert_uint_eq(r.n, 3);
 	ck_assert_str_eq(r.items[0].old, OLD1);
 	ck_assert_str_eq(r.items[0].new, NEW1);
-	ck_assert_str_eq(r.items[1].old, OLD2);
-	ck_assert_str_eq(r.items[1].new, NEW2);
-	ck_assert_uint_eq(strlen(r.items[2].old), 64);
-	ck_assert_uint_eq(strlen(r.items[2].new), 64);
+	ck_assert_str_eq(r.items[1].old,
+			 "abcdef1111111111111111111111111111111111");
+	ck_assert_str_eq(r.items[2].old, OLD2);
+	ck_assert_str_eq(r.items[2].new, NEW2);
 	/* found whatever the case of the commit field */
-	ck_assert_ptr_eq(tm_hook_rewrites_find(&r, OLD2), &r.items[1]);
-	ck_assert_ptr_eq(tm_hook_rewrites_find(
+	ck_assert_ptr_eq(tm_hook_rewrites_find(&r, OLD2), &r.items[2]);
+	ck_assert_ptr_null(tm_hook_rewrites_find(
 				 &r, "ffffffffffffffffffffffffffffffffffffffff"
-				     "ffffffffffffffffffffffff"),
-			 &r.items[2]);
+		    "ffffffffffffffffffffffff"));
 	ck_assert_ptr_null(tm_hook_rewrites_find(&r, NEW1));
 	ck_assert_ptr_null(tm_hook_rewrites_find(&r, NULL));
 	tm_hook_rewrites_clear(&r);

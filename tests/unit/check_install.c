@@ -19,48 +19,16 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define GIT                                                         \
-	"git -c user.name=Tester -c user.email=tester@example.com " \
-	"-c init.defaultBranch=main -c commit.gpgsign=false "
-
-static char *tmp;
-
-static const char *const git_env[] = {
-	"GIT_DIR",           "GIT_WORK_TREE",           "GIT_INDEX_FILE",
-	"GIT_COMMON_DIR",    "GIT_CEILING_DIRECTORIES", "GIT_CONFIG",
-	"GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM",       "GIT_CONFIG_PARAMETERS",
-	"GIT_CONFIG_COUNT",
-};
+static char *tmp; /* the test's sandbox (tmt_sandbox) */
 
 static void setup(void)
 {
-	char *home, *xdg;
-	size_t i;
-
-	tmp = tmt_mkdtemp();
-	home = tmt_join(tmp, "home");
-	xdg = tmt_join(home, ".config");
-	tmt_mkdirs(xdg);
-	for (i = 0; i < sizeof(git_env) / sizeof(*git_env); i++)
-		unsetenv(git_env[i]);
-	setenv("HOME", home, 1);
-	setenv("XDG_CONFIG_HOME", xdg, 1);
-	setenv("GIT_CONFIG_NOSYSTEM", "1", 1);
-	/* libgit2 read HOME when it was initialised: have it look again. */
-	ck_assert_int_ge(git_libgit2_init(), 1);
-	git_libgit2_opts(GIT_OPT_SET_SEARCH_PATH, GIT_CONFIG_LEVEL_GLOBAL,
-			 NULL);
-	git_libgit2_opts(GIT_OPT_SET_SEARCH_PATH, GIT_CONFIG_LEVEL_XDG, NULL);
-	git_libgit2_opts(GIT_OPT_SET_SEARCH_PATH, GIT_CONFIG_LEVEL_SYSTEM, tmp);
-	free(home);
-	free(xdg);
+	tmp = tmt_sandbox();
 }
 
 static void teardown(void)
 {
-	git_libgit2_shutdown();
-	tmt_rmtree(tmp);
-	free(tmp);
+	tmt_sandbox_end(tmp);
 	tmp = NULL;
 }
 
@@ -670,10 +638,9 @@ struct repo {
 
 static void repo_open(struct repo *r)
 {
-	r->dir = tmt_join(tmp, "repo");
+	r->dir = tmt_git_repo(tmp, "repo");
 	r->hooks = tmt_join(r->dir, ".git/hooks");
 	r->store = tmt_join(r->dir, ".threadmind");
-	ck_assert_int_eq(run(GIT "init -q '%s'", r->dir), 0);
 	tmt_mkdirs(r->store);
 	/* git may or may not ship sample hooks: start from none */
 	ck_assert_int_eq(run("rm -rf '%s' && mkdir '%s'", r->hooks, r->hooks),

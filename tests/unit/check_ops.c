@@ -2,7 +2,7 @@
  * Unit tests of lib/ops.c: the store's read-modify-write operations, on a
  * copy of the seed store (main <- auth <- auth-ui in project mon-app).
  */
-#include "lib/ops.h"
+#include "lib/threadmind.h" /* every public header compiles together */
 #include "lib/error.h"
 #include "lib/frontmatter.h"
 #include "lib/store_internal.h"
@@ -22,15 +22,9 @@ static tm_store *s;
 
 static void setup(void)
 {
-	char *home, *repo, *src;
+	char *repo, *src;
 
-	tmp = tmt_mkdtemp();
-	home = tmt_join(tmp, "home");
-	tmt_mkdirs(home);
-	setenv("HOME", home, 1);
-	setenv("GIT_CONFIG_NOSYSTEM", "1", 1);
-	unsetenv("GIT_DIR");
-	unsetenv("GIT_WORK_TREE");
+	tmp = tmt_sandbox();
 	repo = tmt_join(tmp, "repo");
 	src = tmt_resource("seed-example");
 	tmt_mkdirs(repo);
@@ -38,7 +32,6 @@ static void setup(void)
 	ck_assert_int_eq(tm_store_open(&s, repo), 0);
 	free(src);
 	free(repo);
-	free(home);
 }
 
 static void teardown(void)
@@ -46,8 +39,7 @@ static void teardown(void)
 	tm_store__set_refresh_hook(NULL, NULL, false);
 	tm_store_free(s);
 	s = NULL;
-	tmt_rmtree(tmp);
-	free(tmp);
+	tmt_sandbox_end(tmp);
 	tmp = NULL;
 }
 
@@ -149,13 +141,13 @@ END_TEST
 
 START_TEST(test_ops_touch_records_head)
 {
-	char *repo = tmt_join(tmp, "repo"), *want;
+	char *repo = tmt_git_repo(tmp, "repo"), *want;
 	const char *head = NULL;
 	tm_thread *t;
 
-	tmt_sh("cd '%s' && git init -q -b topic && git -c user.name=a "
-	       "-c user.email=a@b commit -q --allow-empty -m one",
-	       repo);
+	tmt_sh("git -C '%s' symbolic-ref HEAD refs/heads/topic && "
+	       "git -C '%s' commit -q --allow-empty -m one",
+	       repo, repo);
 	want = tmt_sh_out("cd '%s' && git rev-parse HEAD", repo);
 	ck_assert_int_eq(tm_store_touch(&head, s, P, "auth"), 0);
 	ck_assert_str_eq(head, want);

@@ -18,22 +18,12 @@ static char *tmp;
 
 static void setup(void)
 {
-	char *home;
-
-	tmp = tmt_mkdtemp();
-	home = tmt_join(tmp, "home");
-	tmt_mkdirs(home);
-	setenv("HOME", home, 1);
-	setenv("GIT_CONFIG_NOSYSTEM", "1", 1);
-	unsetenv("GIT_DIR");
-	unsetenv("GIT_WORK_TREE");
-	free(home);
+	tmp = tmt_sandbox();
 }
 
 static void teardown(void)
 {
-	tmt_rmtree(tmp);
-	free(tmp);
+	tmt_sandbox_end(tmp);
 	tmp = NULL;
 }
 
@@ -177,13 +167,13 @@ END_TEST
 
 START_TEST(test_store_init_in_git_records_branch)
 {
-	char *repo = tmt_join(tmp, "gitrepo");
+	char *repo = tmt_git_repo(tmp, "gitrepo");
 	tm_store *s = NULL;
 	tm_config *cfg = NULL;
 
-	tmt_sh("git init -q -b work '%s' && git -C '%s' config user.name "
-	       "'Mahmoud' && git -C '%s' config user.email m@example.com",
-	       repo, repo, repo);
+	tmt_sh("git -C '%s' symbolic-ref HEAD refs/heads/work && "
+	       "git -C '%s' config user.name Mahmoud",
+	       repo, repo);
 	ck_assert_int_eq(tm_store_init(&s, repo, "Mon App", "team"), 0);
 	ck_assert_int_eq(tm_store_load_config(&cfg, s), 0);
 	ck_assert_str_eq(tm_config_branch_thread(cfg, "mon-app", "work"),
@@ -369,6 +359,42 @@ START_TEST(test_store_create_thread_missing_parent)
 }
 END_TEST
 
+/* A refresh hook: another process takes the lock over. */
+static void take_over(tm_store *st, void *payload)
+{
+	(void)payload;
+	tmt_take_over_lock(tm_store_dir(st));
+}
+
+START_TEST(test_store_create_thread_stops_when_lock_taken_over)
+{
+	tm_store *s = open_seed();
+	tm_new_thread_options o = TM_NEW_THREAD_OPTIONS_INIT;
+	tm_thread *t = NULL;
+	char *cfg = store_file(s, "config.json"),
+	     *path = store_file(s, ".lock");
+	char *lock;
+
+	/* no author yet: config.json is written first, then the thread */
+	tmt_write_file(cfg, "{\"version\": 1}\n", 15);
+	o.title = "New";
+	tm_store__set_refresh_hook(take_over, NULL, true);
+	ck_assert_int_eq(tm_store_create_thread(&t, s, "mon-app", &o),
+			 TM_ELOCKED);
+	tm_store__set_refresh_hook(NULL, NULL, false);
+	ck_assert_ptr_nonnull(strstr(tm_error_last(), "lost the lock"));
+	ck_assert_ptr_null(t);
+	ck_assert(!tm_store_thread_exists(s, "mon-app", "new"));
+	/* the other process's lock file stays */
+	lock = tmt_read_file(path, NULL);
+	ck_assert_str_eq(lock, "{\"pid\":1}\n");
+	free(lock);
+	free(path);
+	free(cfg);
+	tm_store_free(s);
+}
+END_TEST
+
 START_TEST(test_store_config_missing_gives_defaults)
 {
 	tm_store *s = open_seed();
@@ -451,9 +477,10 @@ START_TEST(test_store_active_thread_rules)
 	tm_config *cfg = NULL;
 	char *id = NULL;
 
-	tmt_sh("cd '%s' && git init -q -b feature/auth-ui . && git -c "
-	       "user.name=x -c user.email=y commit -q --allow-empty -m i",
-	       repo);
+	free(tmt_git_repo(tmp, "repo"));
+	tmt_sh("git -C '%s' symbolic-ref HEAD refs/heads/feature/auth-ui && "
+	       "git -C '%s' commit -q --allow-empty -m i",
+	       repo, repo);
 	ck_assert_int_eq(tm_store_open(&s, repo), 0);
 	ck_assert_int_eq(tm_store_load_config(&cfg, s), 0);
 	ck_assert_int_eq(
@@ -657,6 +684,7 @@ Suite *store_suite(void)
 	tcase_add_test(tc, test_store_load_all_reports_unreadable);
 	tcase_add_test(tc, test_store_create_thread_slug_and_collisions);
 	tcase_add_test(tc, test_store_create_thread_missing_parent);
+	tcase_add_test(tc, test_store_create_thread_stops_when_lock_taken_over);
 	tcase_add_test(tc, test_store_delete_thread);
 	tcase_add_test(tc, test_store_symlinked_threads_folder_refused);
 	suite_add_tcase(s, tc);

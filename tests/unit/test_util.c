@@ -2,6 +2,7 @@
 #include "test_util.h"
 
 #include <check.h>
+#include <git2.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -187,4 +188,70 @@ char *tmt_git_repo(const char *dir, const char *name)
 	       "git -C '%s' config advice.detachedHead false",
 	       path, path, path, path, path);
 	return path;
+}
+
+/* Variables through which git or libgit2 could see the caller's setup. */
+static const char *const sandbox_env[] = {
+	"GIT_DIR",
+	"GIT_WORK_TREE",
+	"GIT_INDEX_FILE",
+	"GIT_COMMON_DIR",
+	"GIT_CEILING_DIRECTORIES",
+	"GIT_DISCOVERY_ACROSS_FILESYSTEM",
+	"GIT_OBJECT_DIRECTORY",
+	"GIT_ALTERNATE_OBJECT_DIRECTORIES",
+	"GIT_NAMESPACE",
+	"GIT_CONFIG",
+	"GIT_CONFIG_GLOBAL",
+	"GIT_CONFIG_SYSTEM",
+	"GIT_CONFIG_PARAMETERS",
+	"GIT_CONFIG_COUNT",
+	"GIT_AUTHOR_NAME",
+	"GIT_AUTHOR_EMAIL",
+	"GIT_COMMITTER_NAME",
+	"GIT_COMMITTER_EMAIL",
+	"EMAIL",
+};
+
+char *tmt_sandbox(void)
+{
+	char *tmp = tmt_mkdtemp();
+	char *home = tmt_join(tmp, "home");
+	char *xdg = tmt_join(home, ".config");
+	char *etc = tmt_join(tmp, "etc");
+	size_t i;
+
+	tmt_mkdirs(xdg);
+	tmt_mkdirs(etc);
+	for (i = 0; i < sizeof(sandbox_env) / sizeof(*sandbox_env); i++)
+		unsetenv(sandbox_env[i]);
+	setenv("HOME", home, 1);
+	setenv("XDG_CONFIG_HOME", xdg, 1);
+	setenv("GIT_CONFIG_NOSYSTEM", "1", 1);
+	/*
+	 * libgit2 looks HOME up when it is initialised: have it look again
+	 * (NULL), and keep the machine's /etc/gitconfig out (an empty
+	 * folder).  The reference taken here is dropped by tmt_sandbox_end.
+	 */
+	ck_assert_int_ge(git_libgit2_init(), 1);
+	git_libgit2_opts(GIT_OPT_SET_SEARCH_PATH, GIT_CONFIG_LEVEL_GLOBAL,
+			 NULL);
+	git_libgit2_opts(GIT_OPT_SET_SEARCH_PATH, GIT_CONFIG_LEVEL_XDG, NULL);
+	git_libgit2_opts(GIT_OPT_SET_SEARCH_PATH, GIT_CONFIG_LEVEL_SYSTEM, etc);
+	free(home);
+	free(xdg);
+	free(etc);
+	return tmp;
+}
+
+void tmt_sandbox_end(char *tmp)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(sandbox_env) / sizeof(*sandbox_env); i++)
+		unsetenv(sandbox_env[i]);
+	git_libgit2_shutdown();
+	if (tmp)
+		tmt_rmtree(tmp);
+	free(tmp);
 }

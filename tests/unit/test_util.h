@@ -42,4 +42,15 @@ char *tmt_join(const char *a, const char *b);
  * refresh due "now" sees time has passed. */
 void tmt_take_over_lock(const char *tmdir);
 
+/*
+ * The shared sandbox of the suites that run git or libgit2: a fresh temp
+ * dir (returned, malloc'd) with HOME = TMP/home and XDG_CONFIG_HOME inside
+ * it, GIT_CONFIG_NOSYSTEM=1, the GIT_* (and identity) variables of a
+ * calling git unset, and libgit2's config search paths pointed at them
+ * (no system config).  Call it in a checked fixture's setup; undo it with
+ * tmt_sandbox_end(tmp) in its teardown, which also removes TMP.
+ */
+char *tmt_sandbox(void);
+void tmt_sandbox_end(char *tmp);
+
 #endif
