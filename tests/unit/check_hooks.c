@@ -441,7 +441,7 @@ START_TEST(test_hooks_rewrites_parse)
 	/* found whatever the case of the commit field */
 	ck_assert_ptr_eq(tm_hook_rewrites_find(&r, OLD2), &r.items[2]);
 	ck_assert_ptr_null(tm_hook_rewrites_find(
-				 &r, "ffffffffffffffffffffffffffffffffffffffff"
+		&r, "ffffffffffffffffffffffffffffffffffffffff"
 		    "ffffffffffffffffffffffff"));
 	ck_assert_ptr_null(tm_hook_rewrites_find(&r, NEW1));
 	ck_assert_ptr_null(tm_hook_rewrites_find(&r, NULL));
