@@ -100,7 +100,8 @@ int tm_merge_files(tm_merge_result *out, const char *o, size_t olen,
  * their `author`s differ.  Returns 1 when `a` keeps the id (created first;
  * on a tie, the bytewise smaller author; a missing or invalid createdAt
  * sorts first), 2 when `b` keeps it, 0 when it is one thread (or `olen` is
- * not 0, or a side does not parse).  Never fails; sets no error.
+ * not 0, or a side does not parse, or `id` is the root `main`).  Never fails;
+ * sets no error.
  */
 int tm_merge_two_threads(const char *o, size_t olen, const char *a, size_t alen,
 			 const char *b, size_t blen, const char *id);

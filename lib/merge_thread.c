@@ -298,7 +298,8 @@ int tm_merge_two_threads(const char *o, size_t olen, const char *a, size_t alen,
 	int keeper = 0, c;
 
 	(void)o;
-	if (olen || !id)
+	/* two roots `main` (two stores begun apart) are one root */
+	if (olen || !id || !strcmp(id, TM_ROOT_THREAD_ID))
 		return 0;
 	if (tm_frontmatter_parse(&ta, a ? a : "", a ? alen : 0, id, "ours") ==
 		    0 &&

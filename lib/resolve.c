@@ -3,21 +3,27 @@
 
 #include "fs.h"
 #include "error.h"
+#include "frontmatter.h"
 #include "git_internal.h"
+#include "ops.h"
+#include "slug.h"
+#include "store.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-static void add_entry(tm_resolve_report *r, const char *path,
-		      tm_resolve_outcome outcome, const char *note)
+static tm_resolve_entry *add_entry(tm_resolve_report *r, const char *path,
+				   tm_resolve_outcome outcome, const char *note)
 {
 	tm_resolve_entry *e;
 
 	tm_xgrow((void **)&r->items, &r->alloc, r->n + 1, sizeof(*e));
 	e = &r->items[r->n++];
+	memset(e, 0, sizeof(*e));
 	e->path = tm_xstrdup(path);
 	e->outcome = outcome;
 	e->note = tm_xstrdup_or_null(note);
+	return e;
 }
 
 void tm_resolve_report_clear(tm_resolve_report *r)
@@ -27,6 +33,9 @@ void tm_resolve_report_clear(tm_resolve_report *r)
 	for (i = 0; i < r->n; i++) {
 		free(r->items[i].path);
 		free(r->items[i].note);
+		free(r->items[i].new_id);
+		free(r->items[i].new_path);
+		tm_strv_clear(&r->items[i].repointed);
 	}
 	free(r->items);
 	memset(r, 0, sizeof(*r));
@@ -62,17 +71,204 @@ static int blob_of(tm_buf *out, git_repository *repo, const struct conflict *c,
 	return 0;
 }
 
+/* ---- same id born on two branches ---- */
+
+/* Where a thread file lives: "<prefix>.threadmind/threads/<project>/". */
+struct place {
+	char *root;    /* the store's root folder (workdir + prefix) */
+	char *dir;     /* repository path of the project's folder, with '/' */
+	char *project; /* the project id */
+};
+
+static void place_clear(struct place *pl)
+{
+	free(pl->root);
+	free(pl->dir);
+	free(pl->project);
+}
+
+/* `path` is a thread file (tm_merge_kind_of_path): split its parts. */
+static void place_of(struct place *pl, git_repository *repo, const char *path)
+{
+	const char *file = strrchr(path, '/'), *proj;
+	size_t dirlen = (size_t)(file - path) + 1, pfx;
+	tm_buf b = TM_BUF_INIT;
+
+	for (proj = file; proj > path && proj[-1] != '/'; proj--)
+		;
+	pl->project = tm_xstrndup(proj, (size_t)(file - proj));
+	pl->dir = tm_xstrndup(path, dirlen);
+	/* ".threadmind/threads/<project>/": what comes before is the prefix */
+	pfx = (size_t)(proj - path) - strlen(TM_STORE_DIRNAME "/threads/");
+	tm_buf_puts(&b, git_repository_workdir(repo));
+	tm_buf_put(&b, path, pfx);
+	pl->root = tm_buf_detach(&b);
+}
+
+struct taken_ctx {
+	tm_store *s;
+	git_index *index;
+	const struct place *pl;
+};
+
+/* An id is taken when its file is in the working tree or the index. */
+static bool id_taken(const char *id, void *payload)
+{
+	const struct taken_ctx *t = payload;
+	tm_buf path = TM_BUF_INIT;
+	bool taken = !strcmp(id, TM_ROOT_THREAD_ID) ||
+		     tm_store_thread_exists(t->s, t->pl->project, id);
+	int stage;
+
+	tm_buf_printf(&path, "%s%s.md", t->pl->dir, id);
+	for (stage = 0; !taken && stage < 4; stage++)
+		taken = git_index_get_bypath(t->index, tm_buf_cstr(&path),
+					     stage) != NULL;
+	tm_buf_release(&path);
+	return taken;
+}
+
+/* Whether HEAD's version of thread `c` has parentId `id`. */
+static bool head_has_parent(git_repository *repo, const struct place *pl,
+			    const tm_thread *c, const char *id)
+{
+	git_object *obj = NULL;
+	tm_buf spec = TM_BUF_INIT;
+	tm_thread *t = NULL;
+	bool r = false;
+
+	tm_buf_printf(&spec, "HEAD:%s%s.md", pl->dir, c->id);
+	if (git_revparse_single(&obj, repo, tm_buf_cstr(&spec)) == 0 &&
+	    git_object_type(obj) == GIT_OBJECT_BLOB &&
+	    tm_frontmatter_parse(&t, git_blob_rawcontent((git_blob *)obj),
+				 (size_t)git_blob_rawsize((git_blob *)obj),
+				 c->id, tm_buf_cstr(&spec)) == 0)
+		r = t->parent_id && !strcmp(t->parent_id, id);
+	git_error_clear();
+	tm_error_clear();
+	tm_thread_free(t);
+	git_object_free(obj);
+	tm_buf_release(&spec);
+	return r;
+}
+
+/* The children of `id` (in the working tree) added on the side that is
+ * renamed: ours when `ours`, else theirs. */
+static int side_children(tm_strv *out, git_repository *repo, tm_store *s,
+			 const struct place *pl, const char *id, bool ours)
+{
+	tm_thread_list list;
+	size_t i;
+	int error = tm_store_load_all(&list, s, pl->project);
+
+	if (error < 0)
+		return error;
+	for (i = 0; i < list.n; i++) {
+		const tm_thread *c = list.threads[i];
+
+		if (c->parent_id && !strcmp(c->parent_id, id) &&
+		    strcmp(c->id, id) &&
+		    head_has_parent(repo, pl, c, id) == ours)
+			tm_strv_push(out, c->id);
+	}
+	tm_thread_list_clear(&list);
+	return 0;
+}
+
+static int stage_path(git_index *index, const char *path)
+{
+	if (git_index_add_bypath(index, path) < 0)
+		return tm_git_error(TM_ERROR, "cannot stage '%s'", path);
+	return 0;
+}
+
+/*
+ * Split the two threads of conflict `c`: side `keeper` (1 ours, 2 theirs)
+ * keeps the id and the file, the other side's thread is renamed.
+ */
+static int split_one(tm_resolve_report *out, git_repository *repo,
+		     git_index *index, const struct conflict *c,
+		     const tm_buf side[3], int keeper, const char *id)
+{
+	tm_rename_options ro = TM_RENAME_OPTIONS_INIT;
+	tm_rename_result rr = {TM_STRV_INIT, false};
+	struct place pl = {NULL, NULL, NULL};
+	tm_strv kids = TM_STRV_INIT;
+	tm_store *s = NULL;
+	tm_buf full = TM_BUF_INIT, newpath = TM_BUF_INIT;
+	struct taken_ctx tc;
+	tm_resolve_entry *e;
+	char *new_id = NULL;
+	int loser = 3 - keeper, error;
+	size_t i;
+
+	place_of(&pl, repo, c->path);
+	if ((error = tm_store_open(&s, pl.root)) < 0)
+		goto done;
+	tc.s = s;
+	tc.index = index;
+	tc.pl = &pl;
+	new_id = tm_slug_unique(id, id_taken, &tc);
+	if ((error = side_children(&kids, repo, s, &pl, id, loser == 1)) < 0)
+		goto done;
+	tm_buf_printf(&full, "%s%s", git_repository_workdir(repo), c->path);
+	/* the later thread goes to the file, is renamed from there, then the
+	 * first one takes the file */
+	if ((error = tm_atomic_write(tm_buf_cstr(&full), side[loser].ptr,
+				     side[loser].size)) < 0)
+		goto done;
+	ro.children = &kids;
+	ro.keep_config = loser != 1;
+	if ((error = tm_store_rename_thread(&rr, s, pl.project, id, new_id,
+					    &ro)) < 0 ||
+	    (error = tm_atomic_write(tm_buf_cstr(&full), side[keeper].ptr,
+				     side[keeper].size)) < 0)
+		goto done;
+	tm_buf_printf(&newpath, "%s%s.md", pl.dir, new_id);
+	if ((error = stage_path(index, c->path)) < 0 ||
+	    (error = stage_path(index, tm_buf_cstr(&newpath))) < 0)
+		goto done;
+	for (i = 0; i < rr.repointed.n; i++) {
+		tm_buf kid = TM_BUF_INIT;
+
+		tm_buf_printf(&kid, "%s%s.md", pl.dir, rr.repointed.items[i]);
+		error = stage_path(index, tm_buf_cstr(&kid));
+		tm_buf_release(&kid);
+		if (error < 0)
+			goto done;
+	}
+	e = add_entry(out, c->path, TM_RESOLVE_SPLIT, NULL);
+	e->new_id = new_id;
+	new_id = NULL;
+	e->new_path = tm_buf_detach(&newpath);
+	e->moved_side = loser == 1 ? "ours" : "theirs";
+	e->repointed = rr.repointed;
+	memset(&rr, 0, sizeof(rr));
+done:
+	tm_rename_result_clear(&rr);
+	tm_strv_clear(&kids);
+	tm_store_free(s);
+	tm_buf_release(&full);
+	tm_buf_release(&newpath);
+	free(new_id);
+	place_clear(&pl);
+	return error;
+}
+
 static int resolve_one(tm_resolve_report *out, git_repository *repo,
 		       git_index *index, const struct conflict *c,
 		       const tm_merge_options *base)
 {
-	tm_buf o = TM_BUF_INIT, a = TM_BUF_INIT, b = TM_BUF_INIT;
+	tm_buf side[3] = {TM_BUF_INIT, TM_BUF_INIT, TM_BUF_INIT};
 	tm_buf full = TM_BUF_INIT;
 	tm_merge_options opts = *base;
 	tm_merge_result res;
-	int error;
+	tm_merge_kind kind;
+	char *id = NULL;
+	int error, keeper;
 
-	if (tm_merge_kind_of_path(c->path, NULL) == TM_MERGE_KIND_TEXT) {
+	kind = tm_merge_kind_of_path(c->path, &id);
+	if (kind == TM_MERGE_KIND_TEXT) {
 		add_entry(out, c->path, TM_RESOLVE_SKIPPED,
 			  "not a thread or project file");
 		return 0;
@@ -81,15 +277,25 @@ static int resolve_one(tm_resolve_report *out, git_repository *repo,
 		add_entry(out, c->path, TM_RESOLVE_SKIPPED,
 			  "deleted on one side: keep it with 'git add' or "
 			  "drop it with 'git rm'");
+		free(id);
 		return 0;
 	}
-	if ((error = blob_of(&o, repo, c, 0)) < 0 ||
-	    (error = blob_of(&a, repo, c, 1)) < 0 ||
-	    (error = blob_of(&b, repo, c, 2)) < 0)
+	if ((error = blob_of(&side[0], repo, c, 0)) < 0 ||
+	    (error = blob_of(&side[1], repo, c, 1)) < 0 ||
+	    (error = blob_of(&side[2], repo, c, 2)) < 0)
 		goto done;
+	if (kind == TM_MERGE_KIND_THREAD &&
+	    (keeper = tm_merge_two_threads(tm_buf_cstr(&side[0]), side[0].size,
+					   tm_buf_cstr(&side[1]), side[1].size,
+					   tm_buf_cstr(&side[2]), side[2].size,
+					   id)) != 0) {
+		error = split_one(out, repo, index, c, side, keeper, id);
+		goto done;
+	}
 	opts.path = c->path;
-	error = tm_merge_files(&res, tm_buf_cstr(&o), o.size, tm_buf_cstr(&a),
-			       a.size, tm_buf_cstr(&b), b.size, &opts);
+	error = tm_merge_files(&res, tm_buf_cstr(&side[0]), side[0].size,
+			       tm_buf_cstr(&side[1]), side[1].size,
+			       tm_buf_cstr(&side[2]), side[2].size, &opts);
 	if (error < 0)
 		goto done;
 	tm_buf_printf(&full, "%s%s", git_repository_workdir(repo), c->path);
@@ -104,10 +310,10 @@ static int resolve_one(tm_resolve_report *out, git_repository *repo,
 			  res.note);
 	tm_merge_result_clear(&res);
 done:
-	tm_buf_release(&o);
-	tm_buf_release(&a);
-	tm_buf_release(&b);
+	for (keeper = 0; keeper < 3; keeper++)
+		tm_buf_release(&side[keeper]);
 	tm_buf_release(&full);
+	free(id);
 	return error;
 }
 
