@@ -28,6 +28,13 @@ int tm_doctor_check_merge_driver(tm_doctor_report *out, tm_doctor_ctx *c)
 			      "git config merge.threadmind.driver is not "
 			      "set, so thread files conflict with plain "
 			      "markers; run 'git threadmind install'");
+	else if (error == 0 && tm_install_driver_is_old(value))
+		tm_doctor_add(out, TM_DOCTOR_MERGE_DRIVER, NULL, false,
+			      "git config merge.threadmind.driver is an "
+			      "old-style registration: where "
+			      "git-threadmind-merge is not on the PATH, a "
+			      "merge keeps only ours; run 'git threadmind "
+			      "install' to upgrade it");
 	tm_error_clear();
 	free(value);
 	return 0;
