@@ -121,6 +121,39 @@ static bool has_markers(const struct tm_merge__span *s)
 	return false;
 }
 
+/* The length of the run of `c` that the line at `p` is (7 or more, then a
+ * blank or the end of the line), else 0. */
+static size_t marker_run(const char *p, const char *end, char c)
+{
+	const char *q = p;
+
+	while (q < end && *q == c)
+		q++;
+	if (q - p < 7 || !(q == end || *q == ' ' || *q == '\n' || *q == '\r'))
+		return 0;
+	return (size_t)(q - p);
+}
+
+bool tm_merge_has_conflict_markers(const char *data, size_t len)
+{
+	const char *p = data, *end = data + len, *q;
+	size_t open = 0, n;
+	bool fenced = false;
+
+	while (p && p < end) {
+		if ((size_t)(end - p) >= 3 &&
+		    (!memcmp(p, "```", 3) || !memcmp(p, "~~~", 3)))
+			fenced = !fenced;
+		else if (!fenced && (n = marker_run(p, end, '<')))
+			open = n;
+		else if (!fenced && open && marker_run(p, end, '>') == open)
+			return true;
+		q = memchr(p, '\n', (size_t)(end - p));
+		p = q ? q + 1 : NULL;
+	}
+	return false;
+}
+
 struct line_ends {
 	size_t crlf, lf; /* CRLF pairs, LFs without a CR */
 };

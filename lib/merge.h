@@ -106,6 +106,14 @@ int tm_merge_files(tm_merge_result *out, const char *o, size_t olen,
 int tm_merge_two_threads(const char *o, size_t olen, const char *a, size_t alen,
 			 const char *b, size_t blen, const char *id);
 
+/*
+ * Whether `len` bytes of `data` hold conflict markers a merge left: a line
+ * of 7 or more '<' and a later one of as many '>' (each followed by a
+ * blank or the end of the line), outside fenced code blocks (``` or ~~~),
+ * so that a fenced example of markers is text.
+ */
+bool tm_merge_has_conflict_markers(const char *data, size_t len);
+
 /* Free what `r` holds and zero it.  NULL is allowed. */
 void tm_merge_result_clear(tm_merge_result *r);
 

@@ -11,6 +11,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static tm_resolve_entry *add_entry(tm_resolve_report *r, const char *path,
 				   tm_resolve_outcome outcome, const char *note)
@@ -392,5 +393,125 @@ int tm_resolve_index(tm_resolve_report *out, tm_git *g, const tm_strv *paths,
 		free(list[i].path);
 	free(list);
 	git_index_free(index);
+	return error;
+}
+
+/* ---- what is waiting for resolve ---- */
+
+/* The store root relative to the worktree ("" or "sub/"), malloc'd; NULL
+ * when the store is not inside it. */
+static char *root_in_workdir(tm_store *s, tm_git *g)
+{
+	const char *workdir = tm_git_workdir(g);
+	char *wd = workdir ? realpath(workdir, NULL) : NULL;
+	char *root = realpath(tm_store_root(s), NULL), *prefix = NULL;
+	size_t n;
+
+	if (wd && root) {
+		n = strlen(wd);
+		while (n > 1 && wd[n - 1] == '/')
+			n--;
+		if (!strncmp(root, wd, n) && (!root[n] || root[n] == '/')) {
+			tm_buf b = TM_BUF_INIT;
+			const char *rest = root + n + (root[n] == '/');
+
+			tm_buf_puts(&b, rest);
+			if (*rest)
+				tm_buf_putc(&b, '/');
+			prefix = tm_buf_detach(&b);
+		}
+	}
+	free(wd);
+	free(root);
+	return prefix;
+}
+
+static int pending_unmerged(tm_strv *out, tm_store *s)
+{
+	tm_git *g = tm_store_git(s);
+	git_index *index = NULL;
+	struct conflict *list = NULL;
+	size_t n = 0, i, plen;
+	char *prefix;
+	int error = 0;
+
+	if (!g || !(prefix = root_in_workdir(s, g)))
+		return 0;
+	plen = strlen(prefix);
+	if (git_repository_index(&index, tm_git_repository(g)) < 0 ||
+	    git_index_read(index, false) < 0) {
+		error = tm_git_error(TM_ERROR, "cannot read the index");
+		goto done;
+	}
+	if ((error = list_conflicts(&list, &n, index)) < 0)
+		goto done;
+	for (i = 0; i < n; i++)
+		if (!strncmp(list[i].path, prefix, plen) &&
+		    !strncmp(list[i].path + plen, TM_STORE_DIRNAME "/",
+			     strlen(TM_STORE_DIRNAME) + 1))
+			tm_strv_push(out, list[i].path + plen);
+done:
+	for (i = 0; i < n; i++)
+		free(list[i].path);
+	free(list);
+	git_index_free(index);
+	free(prefix);
+	return error;
+}
+
+static int pending_marked(tm_strv *out, tm_store *s)
+{
+	tm_strv projects = TM_STRV_INIT, ids = TM_STRV_INIT;
+	tm_buf dir = TM_BUF_INIT, name = TM_BUF_INIT, data = TM_BUF_INIT;
+	size_t i, k;
+	int fd, error;
+
+	if ((error = tm_store_list_projects(&projects, s)) < 0)
+		return error;
+	for (i = 0; error == 0 && i < projects.n; i++) {
+		const char *p = projects.items[i];
+
+		tm_strv_clear(&ids);
+		if ((error = tm_store_list_threads(&ids, NULL, s, p)) < 0 ||
+		    !ids.n)
+			continue;
+		tm_buf_clear(&dir);
+		tm_buf_printf(&dir, "%s/threads/%s", tm_store_dir(s), p);
+		if (tm_fs_open_dir(&fd, tm_buf_cstr(&dir)) < 0)
+			continue;
+		for (k = 0; k < ids.n; k++) {
+			tm_buf_clear(&name);
+			tm_buf_clear(&data);
+			tm_buf_printf(&name, "%s.md", ids.items[k]);
+			if (tm_fs_read_at(&data, fd, tm_buf_cstr(&name),
+					  tm_buf_cstr(&name),
+					  TM_MAX_FILE_SIZE) == 0 &&
+			    tm_merge_has_conflict_markers(tm_buf_cstr(&data),
+							  data.size)) {
+				tm_buf rel = TM_BUF_INIT;
+
+				tm_buf_printf(&rel, "%s/threads/%s/%s",
+					      TM_STORE_DIRNAME, p,
+					      tm_buf_cstr(&name));
+				tm_strv_push_owned(out, tm_buf_detach(&rel));
+			}
+		}
+		close(fd);
+	}
+	tm_error_clear();
+	tm_strv_clear(&projects);
+	tm_strv_clear(&ids);
+	tm_buf_release(&dir);
+	tm_buf_release(&name);
+	tm_buf_release(&data);
+	return error;
+}
+
+int tm_resolve_pending(tm_strv *unmerged, tm_strv *marked, tm_store *s)
+{
+	int error = pending_unmerged(unmerged, s);
+
+	if (error == 0)
+		error = pending_marked(marked, s);
 	return error;
 }

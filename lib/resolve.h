@@ -63,4 +63,18 @@ int tm_resolve_index(tm_resolve_report *out, tm_git *g, const tm_strv *paths,
 		     const tm_merge_options *opts);
 void tm_resolve_report_clear(tm_resolve_report *r);
 
+struct tm_store;
+
+/*
+ * What `git threadmind resolve` is waiting for in store `s` (DESIGN.md
+ * section 11, "Conflicts are visible"): the store's files that the index
+ * holds unmerged (when in git), appended to `unmerged`, and the thread
+ * files whose content holds conflict markers
+ * (tm_merge_has_conflict_markers), appended to `marked`; both as paths
+ * relative to the store's root (".threadmind/threads/p/x.md"), sorted.
+ * Files that cannot be read are left out.  Returns 0, or TM_ERROR when the
+ * index or a folder cannot be read.
+ */
+int tm_resolve_pending(tm_strv *unmerged, tm_strv *marked, struct tm_store *s);
+
 #endif

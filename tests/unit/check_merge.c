@@ -520,6 +520,27 @@ START_TEST(test_merge_two_threads_same_creation_is_one)
 }
 END_TEST
 
+START_TEST(test_merge_has_conflict_markers)
+{
+	static const char conflict[] = "a\n<<<<<<< ours\nx\n=======\ny\n"
+				       ">>>>>>> theirs\n";
+	static const char fenced[] = "a\n```\n<<<<<<< ours\nx\n=======\n"
+				     ">>>>>>> theirs\n```\n";
+	static const char big[] = "<<<<<<<<< ours\nx\n>>>>>>>>> theirs";
+
+	ck_assert(tm_merge_has_conflict_markers(conflict, strlen(conflict)));
+	ck_assert(tm_merge_has_conflict_markers(big, strlen(big)));
+	/* a fenced example is text */
+	ck_assert(!tm_merge_has_conflict_markers(fenced, strlen(fenced)));
+	/* an opening alone, a closing of another size, a longer word */
+	ck_assert(!tm_merge_has_conflict_markers("<<<<<<< a\nb\n", 12));
+	ck_assert(
+		!tm_merge_has_conflict_markers("<<<<<<< a\n>>>>>>>> b\n", 21));
+	ck_assert(!tm_merge_has_conflict_markers("<<<<<<<x\n>>>>>>>\n", 17));
+	ck_assert(!tm_merge_has_conflict_markers("", 0));
+}
+END_TEST
+
 Suite *merge_suite(void)
 {
 	Suite *s = suite_create("merge");
@@ -547,6 +568,7 @@ Suite *merge_suite(void)
 	tc = tcase_create("two-threads");
 	tcase_add_test(tc, test_merge_two_threads_keeps_ours);
 	tcase_add_test(tc, test_merge_two_threads_same_creation_is_one);
+	tcase_add_test(tc, test_merge_has_conflict_markers);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("file");

@@ -6,6 +6,7 @@
 #include "lib/resolve.h"
 #include "lib/error.h"
 #include "lib/git.h"
+#include "lib/store.h"
 #include "merge_util.h"
 #include "test_util.h"
 
@@ -346,6 +347,40 @@ START_TEST(test_resolve_nothing_to_do)
 }
 END_TEST
 
+START_TEST(test_resolve_pending_lists_conflicts)
+{
+	tm_strv unmerged = TM_STRV_INIT, marked = TM_STRV_INIT;
+	tm_resolve_report r;
+	tm_store *st = NULL;
+
+	ck_assert_int_eq(tm_store_open(&st, repo), 0);
+	ck_assert_int_eq(tm_resolve_pending(&unmerged, &marked, st), 0);
+	/* git's line merge left markers in both thread files */
+	ck_assert_uint_eq(unmerged.n, 4);
+	ck_assert(tm_strv_contains(&unmerged, T_MD));
+	ck_assert(tm_strv_contains(&unmerged, P_JSON));
+	ck_assert(tm_strv_contains(&unmerged, NOTES));
+	ck_assert_uint_eq(marked.n, 2);
+	ck_assert_str_eq(marked.items[0], T_MD);
+	ck_assert_str_eq(marked.items[1], U_MD);
+	tm_strv_clear(&unmerged);
+	tm_strv_clear(&marked);
+	tm_store_free(st);
+	/* resolved (t.md staged, u.md still conflicted in its body) */
+	resolve(&r, NULL, TM_MERGE_STYLE_MERGE);
+	tm_resolve_report_clear(&r);
+	ck_assert_int_eq(tm_store_open(&st, repo), 0);
+	ck_assert_int_eq(tm_resolve_pending(&unmerged, &marked, st), 0);
+	ck_assert(!tm_strv_contains(&unmerged, T_MD));
+	ck_assert(tm_strv_contains(&unmerged, U_MD));
+	ck_assert_uint_eq(marked.n, 1);
+	ck_assert_str_eq(marked.items[0], U_MD);
+	tm_strv_clear(&unmerged);
+	tm_strv_clear(&marked);
+	tm_store_free(st);
+}
+END_TEST
+
 /* ---- same id born on two branches ---- */
 
 #define S_MD  ".threadmind/threads/p/search.md"
@@ -510,6 +545,7 @@ Suite *resolve_suite(void)
 	tcase_add_test(tc, test_resolve_named_paths_only);
 	tcase_add_test(tc, test_resolve_named_path_without_conflict);
 	tcase_add_test(tc, test_resolve_nothing_to_do);
+	tcase_add_test(tc, test_resolve_pending_lists_conflicts);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("split-mine");
