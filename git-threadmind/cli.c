@@ -147,25 +147,32 @@ static char *conflicted_file(const char *msg, const tm_strv *files)
 
 void cli_load_all(tm_thread_list *out)
 {
-	tm_strv files = TM_STRV_INIT;
+	tm_strv unmerged = TM_STRV_INIT, marked = TM_STRV_INIT;
 	size_t i;
 
 	if (tm_store_load_all(out, cli.store, cli.project) < 0)
 		die_lib();
-	if (out->errors.n && tm_resolve_pending(&files, &files, cli.store) < 0)
+	if (out->errors.n &&
+	    tm_resolve_pending(&unmerged, &marked, cli.store) < 0)
 		tm_error_clear();
 	for (i = 0; i < out->errors.n; i++) {
-		char *file = conflicted_file(out->errors.items[i], &files);
+		const char *msg = out->errors.items[i];
+		char *file;
 
-		if (file)
+		if ((file = conflicted_file(msg, &marked)))
 			warning("skipping %s: it holds merge conflict "
 				"markers; run 'git threadmind resolve'",
 				file);
+		else if ((file = conflicted_file(msg, &unmerged)))
+			warning("skipping %s: a merge left it conflicted; "
+				"run 'git threadmind resolve'",
+				file);
 		else
-			warning("skipping %s", out->errors.items[i]);
+			warning("skipping %s", msg);
 		free(file);
 	}
-	tm_strv_clear(&files);
+	tm_strv_clear(&unmerged);
+	tm_strv_clear(&marked);
 }
 
 char *cli_active_thread(const tm_thread *const *threads, size_t n)

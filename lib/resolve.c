@@ -176,6 +176,18 @@ static int side_children(tm_strv *out, git_repository *repo, tm_store *s,
 	return 0;
 }
 
+static bool rebasing(git_repository *repo)
+{
+	switch (git_repository_state(repo)) {
+	case GIT_REPOSITORY_STATE_REBASE:
+	case GIT_REPOSITORY_STATE_REBASE_INTERACTIVE:
+	case GIT_REPOSITORY_STATE_REBASE_MERGE:
+		return true;
+	default:
+		return false;
+	}
+}
+
 static int stage_path(git_index *index, const char *path)
 {
 	if (git_index_add_bypath(index, path) < 0)
@@ -219,7 +231,9 @@ static int split_one(tm_resolve_report *out, git_repository *repo,
 				     side[loser].size)) < 0)
 		goto done;
 	ro.children = &kids;
-	ro.keep_config = loser != 1;
+	/* config.json is this clone's: it follows the thread made here,
+	 * which a rebase replays as theirs */
+	ro.keep_config = loser != (rebasing(repo) ? 2 : 1);
 	if ((error = tm_store_rename_thread(&rr, s, pl.project, id, new_id,
 					    &ro)) < 0 ||
 	    (error = tm_atomic_write(tm_buf_cstr(&full), side[keeper].ptr,

@@ -53,8 +53,10 @@ typedef struct {
  * working tree and the index) through tm_store_rename_thread, which
  * re-points its children added on its side (those whose parentId is the id
  * in the merged tree but not in HEAD's, for the side of MERGE_HEAD; those
- * whose HEAD version has it, for ours) and, when it is ours, config.json's
- * references; everything is staged (TM_RESOLVE_SPLIT).  The result does
+ * whose HEAD version has it, for ours) and, when it is the thread made in
+ * this clone (ours; theirs during a rebase, which replays this clone's
+ * commits), config.json's references; everything is staged
+ * (TM_RESOLVE_SPLIT).  The result does
  * not depend on which side is ours.  `opts` gives the marker size and
  * style (its path is set per file).  TM_ENOTFOUND when a named path has no
  * conflict; TM_ERROR on git errors.
