@@ -133,4 +133,19 @@ test_expect_success "config.json follows the renamed thread in its own clone" '
 	grep "\"ana/search\": \"search\"" ana-clone/.threadmind/config.json
 '
 
+test_expect_success 'a rebase gives the same two threads' '
+	as bob git config merge.threadmind.name "threadmind files" &&
+	as bob git config merge.threadmind.driver \
+		"git-threadmind-merge %O %A %B %L %P" &&
+	as bob git switch -q -c rb origin/bob/search &&
+	test_must_fail as bob git rebase -q origin/ana/search >/dev/null 2>err &&
+	grep "two threads .search. were created on both sides" err &&
+	as bob git threadmind resolve >out &&
+	grep "^split $S: .*, theirs became .search-2. ($S2)$" out &&
+	as bob env GIT_EDITOR=true git rebase --continue >/dev/null 2>&1 &&
+	as bob git show HEAD:$S >r1 && test_cmp a1 r1 &&
+	as bob git show HEAD:$S2 >r2 && test_cmp a2 r2 &&
+	as bob git show HEAD:$T/tuning.md >r3 && test_cmp a3 r3
+'
+
 test_done
