@@ -94,4 +94,19 @@ test_expect_success 'doctor reports an old-style registration, install upgrades 
 	! grep "^merge-driver" out
 '
 
+test_expect_success 'markers staged by hand are still reported' '
+	cd repo &&
+	printf -- "---\nid: x\ntitle: X\n<<<<<<< ours\nparentId: main\n=======\nparentId: search\n>>>>>>> theirs\n---\n" \
+		>.threadmind/threads/repo/x.md &&
+	git add .threadmind/threads/repo/x.md &&
+	git threadmind status >out &&
+	grep "^conflicts: .threadmind/threads/repo/x.md (run .git threadmind resolve.)$" out &&
+	test_exit_code 1 git threadmind doctor >out &&
+	grep "^conflict: .\.threadmind/threads/repo/x.md. holds merge conflict markers" out &&
+	git threadmind list >/dev/null 2>err &&
+	grep "x.md.: it holds merge conflict markers; run .git threadmind resolve.$" err &&
+	git rm -q -f .threadmind/threads/repo/x.md &&
+	git threadmind doctor
+'
+
 test_done
