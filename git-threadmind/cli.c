@@ -2,6 +2,7 @@
 #include "cli.h"
 
 #include "lib/json_cjson.h"
+#include "lib/resolve.h"
 
 #include <errno.h>
 #include <langinfo.h>
@@ -126,14 +127,52 @@ tm_thread *cli_load_thread(const char *id)
 	return t;
 }
 
+/* The file of the store that `msg` (a load error) is about when it holds
+ * conflict markers or is unmerged (NULL otherwise), as messages name it. */
+static char *conflicted_file(const char *msg, const tm_strv *files)
+{
+	tm_buf b = TM_BUF_INIT;
+	size_t i;
+
+	for (i = 0; i < files->n; i++) {
+		tm_buf_clear(&b);
+		tm_buf_printf(&b, "'%s/%s'", tm_store_root(cli.store),
+			      files->items[i]);
+		if (!strncmp(msg, b.ptr, b.size))
+			return tm_buf_detach(&b);
+	}
+	tm_buf_release(&b);
+	return NULL;
+}
+
 void cli_load_all(tm_thread_list *out)
 {
+	tm_strv unmerged = TM_STRV_INIT, marked = TM_STRV_INIT;
 	size_t i;
 
 	if (tm_store_load_all(out, cli.store, cli.project) < 0)
 		die_lib();
-	for (i = 0; i < out->errors.n; i++)
-		warning("skipping %s", out->errors.items[i]);
+	if (out->errors.n &&
+	    tm_resolve_pending(&unmerged, &marked, cli.store) < 0)
+		tm_error_clear();
+	for (i = 0; i < out->errors.n; i++) {
+		const char *msg = out->errors.items[i];
+		char *file;
+
+		if ((file = conflicted_file(msg, &marked)))
+			warning("skipping %s: it holds merge conflict "
+				"markers; run 'git threadmind resolve'",
+				file);
+		else if ((file = conflicted_file(msg, &unmerged)))
+			warning("skipping %s: a merge left it conflicted; "
+				"run 'git threadmind resolve'",
+				file);
+		else
+			warning("skipping %s", msg);
+		free(file);
+	}
+	tm_strv_clear(&unmerged);
+	tm_strv_clear(&marked);
 }
 
 char *cli_active_thread(const tm_thread *const *threads, size_t n)

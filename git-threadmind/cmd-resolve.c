@@ -71,6 +71,22 @@ static char *repo_path(const char *workdir, const char *arg)
 	}
 }
 
+/* Two threads of one id were kept apart: say which took which id. */
+static void print_split(const tm_resolve_entry *e)
+{
+	const char *base = strrchr(e->path, '/');
+	size_t len, i;
+
+	base = base ? base + 1 : e->path;
+	len = strlen(base) - 3; /* ".md" */
+	printf("split %s: two threads were created as '%.*s'; the one "
+	       "created first keeps it, %s became '%s' (%s)\n",
+	       e->path, (int)len, base, e->moved_side, e->new_id, e->new_path);
+	for (i = 0; i < e->repointed.n; i++)
+		printf("  re-pointed '%s' to parent '%s'\n",
+		       e->repointed.items[i], e->new_id);
+}
+
 int cmd_resolve(int argc, const char **argv)
 {
 	const struct option opts[] = {OPT_GLOBALS, OPT_END_()};
@@ -110,6 +126,9 @@ int cmd_resolve(int argc, const char **argv)
 		case TM_RESOLVE_SKIPPED:
 			printf("skipped %s: %s\n", e->path, e->note);
 			left++;
+			break;
+		case TM_RESOLVE_SPLIT:
+			print_split(e);
 			break;
 		}
 		if (e->outcome != TM_RESOLVE_SKIPPED && e->note)

@@ -3,6 +3,7 @@
 #include "view.h"
 
 #include "lib/json_cjson.h"
+#include "lib/resolve.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -50,6 +51,26 @@ static const tm_thread *find(const struct view *v, const char *id)
 	long i = tm_tree_find(v->tree, id);
 
 	return i < 0 ? NULL : v->tree->nodes[i].thread;
+}
+
+/* Files waiting for `git threadmind resolve`, on one line when any. */
+static void print_conflicts(void)
+{
+	tm_strv unmerged = TM_STRV_INIT, files = TM_STRV_INIT;
+	size_t i, n = 0;
+
+	if (tm_resolve_pending(&unmerged, &files, cli.store) < 0)
+		tm_error_clear();
+	for (i = 0; i < files.n; i++)
+		if (!tm_strv_contains(&unmerged, files.items[i]))
+			tm_strv_push(&unmerged, files.items[i]);
+	for (i = 0; i < unmerged.n; i++)
+		printf("%s%s%s%s", n++ ? ", " : "conflicts: ", cli_c("red"),
+		       unmerged.items[i], cli_c("reset"));
+	if (n)
+		printf(" (run 'git threadmind resolve')\n");
+	tm_strv_clear(&unmerged);
+	tm_strv_clear(&files);
 }
 
 int cmd_status(int argc, const char **argv)
@@ -135,6 +156,7 @@ int cmd_status(int argc, const char **argv)
 		else
 			printf("\nstale: 0\n");
 		printf("lock: %s\n", holder ? holder : "free");
+		print_conflicts();
 	}
 	free(holder);
 	tm_project_free(p);

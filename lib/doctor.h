@@ -30,6 +30,7 @@
 #define TM_DOCTOR_GITATTRIBUTES  "gitattributes"
 #define TM_DOCTOR_HOOKS          "hooks"   /* a hook missing or outdated */
 #define TM_DOCTOR_UPGRADE        "upgrade" /* a 0.4 trees/ index is still there */
+#define TM_DOCTOR_CONFLICT       "conflict" /* unmerged, or conflict markers */
 
 /* The patterns .threadmind/.gitattributes must give merge=threadmind. */
 #define TM_DOCTOR_ATTR_THREADS  "threads/**/*.md"

@@ -425,6 +425,7 @@ static int (*const checks[])(tm_doctor_report *, tm_doctor_ctx *) = {
 	check_lock,
 	check_tmp,
 	check_gitignore,
+	tm_doctor_check_conflicts,
 	tm_doctor_check_merge_driver,
 	tm_doctor_check_gitattributes,
 	tm_doctor_check_hooks,

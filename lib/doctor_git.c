@@ -5,6 +5,7 @@
 #include "doctor.h"
 #include "doctor_internal.h"
 #include "install.h"
+#include "resolve.h"
 
 #include "error.h"
 #include "git.h"
@@ -28,8 +29,43 @@ int tm_doctor_check_merge_driver(tm_doctor_report *out, tm_doctor_ctx *c)
 			      "git config merge.threadmind.driver is not "
 			      "set, so thread files conflict with plain "
 			      "markers; run 'git threadmind install'");
+	else if (error == 0 && tm_install_driver_is_old(value))
+		tm_doctor_add(out, TM_DOCTOR_MERGE_DRIVER, NULL, false,
+			      "git config merge.threadmind.driver is an "
+			      "old-style registration: where "
+			      "git-threadmind-merge is not on the PATH, a "
+			      "merge keeps only ours; run 'git threadmind "
+			      "install' to upgrade it");
 	tm_error_clear();
 	free(value);
+	return 0;
+}
+
+/* Files a merge left conflicted: unmerged in the index, or with markers. */
+int tm_doctor_check_conflicts(tm_doctor_report *out, tm_doctor_ctx *c)
+{
+	tm_strv unmerged = TM_STRV_INIT, marked = TM_STRV_INIT;
+	size_t i;
+
+	if (tm_resolve_pending(&unmerged, &marked, c->s) < 0)
+		tm_error_clear();
+	if (!c->o->git)
+		tm_strv_clear(&unmerged);
+	for (i = 0; i < unmerged.n; i++)
+		tm_doctor_add(out, TM_DOCTOR_CONFLICT, unmerged.items[i], false,
+			      "'%s' is unmerged in the index (a merge "
+			      "conflict); run 'git threadmind resolve'",
+			      unmerged.items[i]);
+	for (i = 0; i < marked.n; i++)
+		if (!tm_strv_contains(&unmerged, marked.items[i]))
+			tm_doctor_add(out, TM_DOCTOR_CONFLICT, marked.items[i],
+				      false,
+				      "'%s' holds merge conflict markers; run "
+				      "'git threadmind resolve' while the "
+				      "merge is in progress, else edit it",
+				      marked.items[i]);
+	tm_strv_clear(&unmerged);
+	tm_strv_clear(&marked);
 	return 0;
 }
 

@@ -22,6 +22,7 @@ typedef struct {
 
 /* The checks of doctor_git.c (listed in doctor_check.c's table). */
 int tm_doctor_check_merge_driver(tm_doctor_report *out, tm_doctor_ctx *c);
+int tm_doctor_check_conflicts(tm_doctor_report *out, tm_doctor_ctx *c);
 int tm_doctor_check_gitattributes(tm_doctor_report *out, tm_doctor_ctx *c);
 int tm_doctor_check_hooks(tm_doctor_report *out, tm_doctor_ctx *c);
 

@@ -19,15 +19,37 @@ struct tm_git;
 #define TM_INSTALL_BEGIN "# >>> threadmind >>>"
 #define TM_INSTALL_END   "# <<< threadmind <<<"
 
-/* The merge driver as git is told about it (DESIGN.md section 6). */
+/*
+ * The merge driver as git is told about it (DESIGN.md sections 6 and 11).
+ * git runs it with the shell, %O %A %B %P shell-quoted.  When
+ * git-threadmind-merge cannot be run (not on the PATH of the process that
+ * merges, or the shell's exit 127), `git merge-file` leaves both sides in %A
+ * between markers of size %L and the merge is a conflict, so that no side
+ * is lost; `git threadmind resolve` then merges the file by the rules.
+ */
 #define TM_INSTALL_DRIVER_KEY "merge.threadmind.driver"
-#define TM_INSTALL_DRIVER     "git-threadmind-merge %O %A %B %L %P"
+#define TM_INSTALL_DRIVER                                                 \
+	"if command -v git-threadmind-merge >/dev/null; then "            \
+	"git-threadmind-merge %O %A %B %L %P; s=$?; test $s -ne 127 && "  \
+	"exit $s; fi; echo git-threadmind-merge not found: %P merged as " \
+	"text, run git threadmind resolve >&2; git merge-file "           \
+	"--marker-size=%L -L ours -L base -L theirs %A %O %B; exit 1"
+/* The registration of earlier versions: ours alone in %A when the binary
+ * is missing. */
+#define TM_INSTALL_DRIVER_OLD "git-threadmind-merge %O %A %B %L %P"
 #define TM_INSTALL_NAME_KEY   "merge.threadmind.name"
 #define TM_INSTALL_NAME       "threadmind thread and project files"
 
 /* The lines of .threadmind/.gitattributes, in order. */
 #define TM_INSTALL_ATTR_THREADS  "threads/**/*.md merge=threadmind"
 #define TM_INSTALL_ATTR_PROJECTS "projects/*.json merge=threadmind"
+
+/*
+ * Whether `value` of merge.threadmind.driver is an old-style registration:
+ * it runs git-threadmind-merge through the PATH without the fallback of
+ * TM_INSTALL_DRIVER (`install` upgrades it).
+ */
+bool tm_install_driver_is_old(const char *value);
 
 /* The hooks threadmind installs, in order, NULL-terminated. */
 extern const char *const tm_install_hook_names[];

@@ -1,7 +1,8 @@
 /*
  * install / uninstall, the text of the git files besides hooks (see
- * install.h): our lines in .threadmind/.gitattributes, and the empty
- * `[merge "threadmind"]` header left in a git config file.  Pure text
+ * install.h): our lines in .threadmind/.gitattributes, the empty
+ * `[merge "threadmind"]` header left in a git config file, and the
+ * old-style driver registration.  Pure text
  * functions; install_plan.c does the file I/O.
  */
 #include "install.h"
@@ -10,6 +11,19 @@
 #include <stdbool.h>
 #include <string.h>
 #include <strings.h>
+
+/* ---- the driver registration ---- */
+
+bool tm_install_driver_is_old(const char *value)
+{
+	static const char cmd[] = "git-threadmind-merge ";
+
+	if (!value || !strcmp(value, TM_INSTALL_DRIVER))
+		return false;
+	value += strspn(value, " \t");
+	return !strncmp(value, cmd, sizeof(cmd) - 1) &&
+	       !strstr(value, "merge-file");
+}
 
 /* ---- .gitattributes ---- */
 

@@ -148,8 +148,17 @@ static int plan_config(tm_install_plan *p, const char *path, bool global,
 		} else {
 			st->value = tm_xstrdup(keys[i][1]);
 			st->done = cur && !strcmp(cur, keys[i][1]);
-			set_what(st, "merge driver: set %s = '%s' in '%s'",
-				 keys[i][0], keys[i][1], path);
+			if (i == 1 && tm_install_driver_is_old(cur))
+				set_what(st,
+					 "merge driver: upgrade %s in '%s' "
+					 "to fall back to git merge-file "
+					 "when git-threadmind-merge is not "
+					 "on the PATH",
+					 keys[i][0], path);
+			else
+				set_what(st,
+					 "merge driver: set %s = '%s' in '%s'",
+					 keys[i][0], keys[i][1], path);
 		}
 		free(cur);
 	}

@@ -121,6 +121,39 @@ static bool has_markers(const struct tm_merge__span *s)
 	return false;
 }
 
+/* The length of the run of `c` that the line at `p` is (7 or more, then a
+ * blank or the end of the line), else 0. */
+static size_t marker_run(const char *p, const char *end, char c)
+{
+	const char *q = p;
+
+	while (q < end && *q == c)
+		q++;
+	if (q - p < 7 || !(q == end || *q == ' ' || *q == '\n' || *q == '\r'))
+		return 0;
+	return (size_t)(q - p);
+}
+
+bool tm_merge_has_conflict_markers(const char *data, size_t len)
+{
+	const char *p = data, *end = data + len, *q;
+	size_t open = 0, n;
+	bool fenced = false;
+
+	while (p && p < end) {
+		if ((size_t)(end - p) >= 3 &&
+		    (!memcmp(p, "```", 3) || !memcmp(p, "~~~", 3)))
+			fenced = !fenced;
+		else if (!fenced && (n = marker_run(p, end, '<')))
+			open = n;
+		else if (!fenced && open && marker_run(p, end, '>') == open)
+			return true;
+		q = memchr(p, '\n', (size_t)(end - p));
+		p = q ? q + 1 : NULL;
+	}
+	return false;
+}
+
 struct line_ends {
 	size_t crlf, lf; /* CRLF pairs, LFs without a CR */
 };
@@ -330,6 +363,18 @@ static int merge_kind(tm_buf *out, tm_merge_result *r,
 	} else if ((x = marked_side(s, r->kind)) >= 0) {
 		set_note(&r->note, "%s already holds conflict markers",
 			 tm_merge__side_name[x]);
+	} else if (r->kind == TM_MERGE_KIND_THREAD &&
+		   tm_merge_two_threads(s[0].p, s[0].len, s[1].p, s[1].len,
+					s[2].p, s[2].len, id)) {
+		/* two threads: keep ours whole, `resolve` splits them */
+		set_note(&r->note,
+			 "two threads '%s' were created on both sides; ours "
+			 "is kept: run 'git threadmind resolve' to keep both",
+			 id);
+		tm_buf_put(out, s[1].p, s[1].len);
+		r->conflicted = true;
+		r->two_threads = true;
+		return 0;
 	} else {
 		error = merge_structured(out, &r->conflicted, &r->note, s,
 					 r->kind, id, opts);
@@ -363,7 +408,7 @@ int tm_merge_files(tm_merge_result *out, const char *o, size_t olen,
 				      {a ? a : "", a ? alen : 0},
 				      {b ? b : "", b ? blen : 0}};
 	tm_merge_options opts;
-	tm_merge_result r = {NULL, 0, false, TM_MERGE_KIND_TEXT, NULL};
+	tm_merge_result r = {NULL, 0, false, TM_MERGE_KIND_TEXT, NULL, false};
 	tm_buf buf = TM_BUF_INIT;
 	char *id = NULL;
 	int error = 0;

@@ -50,6 +50,7 @@ typedef struct {
 	bool conflicted;    /* conflict markers were left in it */
 	tm_merge_kind kind; /* how it was merged (TEXT after any fallback) */
 	char *note;         /* NULL, or why it fell back to a text merge */
+	bool two_threads;   /* same id born on two branches: data is ours */
 } tm_merge_result;
 
 /*
@@ -73,7 +74,10 @@ tm_merge_kind tm_merge_kind_of_path(const char *path, char **out_id);
  * `opts` may be NULL (TM_MERGE_OPTIONS_INIT).
  *
  * When a side equals the ancestor byte for byte (or both sides are equal)
- * the other side is the result, verbatim, with the path's kind.  Else the
+ * the other side is the result, verbatim, with the path's kind.  A thread
+ * file added on both sides as two threads (tm_merge_two_threads) is not
+ * merged: the result is ours verbatim, conflicted, with two_threads set
+ * and a note naming `git threadmind resolve`.  Else the
  * kind comes from opts->path (tm_merge_kind_of_path).  Sides that
  * cannot be merged that way (a side that does not parse, one that already
  * holds conflict markers) are merged as text with git_merge_file, and
@@ -88,6 +92,27 @@ tm_merge_kind tm_merge_kind_of_path(const char *path, char **out_id);
 int tm_merge_files(tm_merge_result *out, const char *o, size_t olen,
 		   const char *a, size_t alen, const char *b, size_t blen,
 		   const tm_merge_options *opts);
+
+/*
+ * Same id born on two branches (DESIGN.md section 11): whether thread file
+ * `id` added on both sides (`olen` 0: no ancestor, or an empty one) holds
+ * two threads, i.e. both sides parse and their `createdAt` instants or
+ * their `author`s differ.  Returns 1 when `a` keeps the id (created first;
+ * on a tie, the bytewise smaller author; a missing or invalid createdAt
+ * sorts first), 2 when `b` keeps it, 0 when it is one thread (or `olen` is
+ * not 0, or a side does not parse, or `id` is the root `main`).  Never fails;
+ * sets no error.
+ */
+int tm_merge_two_threads(const char *o, size_t olen, const char *a, size_t alen,
+			 const char *b, size_t blen, const char *id);
+
+/*
+ * Whether `len` bytes of `data` hold conflict markers a merge left: a line
+ * of 7 or more '<' and a later one of as many '>' (each followed by a
+ * blank or the end of the line), outside fenced code blocks (``` or ~~~),
+ * so that a fenced example of markers is text.
+ */
+bool tm_merge_has_conflict_markers(const char *data, size_t len);
 
 /* Free what `r` holds and zero it.  NULL is allowed. */
 void tm_merge_result_clear(tm_merge_result *r);

@@ -331,3 +331,33 @@ done:
 	tm_buf_release(&merged);
 	return error;
 }
+
+/* The order of creation of two threads: createdAt, then author. */
+static int created_cmp(const tm_thread *a, const tm_thread *b)
+{
+	int c = tm_time_cmp(a->created_at, b->created_at);
+
+	return c ? c : str_cmp(a->author, b->author);
+}
+
+int tm_merge_two_threads(const char *o, size_t olen, const char *a, size_t alen,
+			 const char *b, size_t blen, const char *id)
+{
+	tm_thread *ta = NULL, *tb = NULL;
+	int keeper = 0, c;
+
+	(void)o;
+	/* two roots `main` (two stores begun apart) are one root */
+	if (olen || !id || !strcmp(id, TM_ROOT_THREAD_ID))
+		return 0;
+	if (tm_frontmatter_parse(&ta, a ? a : "", a ? alen : 0, id, "ours") ==
+		    0 &&
+	    tm_frontmatter_parse(&tb, b ? b : "", b ? blen : 0, id, "theirs") ==
+		    0 &&
+	    (c = created_cmp(ta, tb)) != 0)
+		keeper = c < 0 ? 1 : 2;
+	tm_error_clear();
+	tm_thread_free(ta);
+	tm_thread_free(tb);
+	return keeper;
+}

@@ -208,6 +208,52 @@ int tm_store_write_summary(tm_summary_outcome *out, tm_store *s,
 int tm_store_touch(const char **out_head, tm_store *s, const char *project,
 		   const char *id);
 
+/* ---- rename ---- */
+
+typedef struct {
+	unsigned version; /* TM_RENAME_OPTIONS_VERSION */
+	/* The children to re-point (ids): NULL means every thread whose
+	 * parentId is the old id; only those listed (and whose parentId is
+	 * the old id) otherwise. */
+	const tm_strv *children;
+	bool keep_config;      /* leave config.json's references alone */
+	tm_store_warn_cb warn; /* unreadable thread files (may be NULL) */
+	void *payload;
+} tm_rename_options;
+
+#define TM_RENAME_OPTIONS_VERSION 1
+/* clang-format off */
+#define TM_RENAME_OPTIONS_INIT \
+	{TM_RENAME_OPTIONS_VERSION, NULL, false, NULL, NULL}
+/* clang-format on */
+
+typedef struct {
+	tm_strv repointed; /* the children given the new id as parentId */
+	bool config;       /* config.json was changed */
+} tm_rename_result;
+
+void tm_rename_result_clear(tm_rename_result *r);
+
+/*
+ * Give thread `from` of `project` the id `to`: threads/{project}/{to}.md
+ * is written (atomically) with `id: to`, everything else of the file kept
+ * (title included, nothing touched); then the children (opts->children)
+ * get parentId `to`; then, unless opts->keep_config, config.json's
+ * references (branchThreads[project][*] and activeThreadId,
+ * tm_config_rename_thread) follow; then {from}.md is deleted, so that an
+ * interrupted rename never loses the thread.  Runs under the lock;
+ * everything (config.json included) is read before the first write.
+ * `opts` NULL means TM_RENAME_OPTIONS_INIT.
+ *
+ * Errors: TM_EINVALID for bad ids, `main` as either id, or from == to;
+ * TM_ENOTFOUND / TM_EPARSE when `from` cannot be read; TM_EEXISTS when
+ * `to` exists; TM_EPARSE when config.json does not parse; TM_ELOCKED;
+ * TM_ERROR.  *out (optional) is written on success only.
+ */
+int tm_store_rename_thread(tm_rename_result *out, tm_store *s,
+			   const char *project, const char *from,
+			   const char *to, const tm_rename_options *opts);
+
 /* ---- project use ---- */
 
 /*

@@ -1,7 +1,7 @@
 /*
  * The operations of ops.h that work on the tree of a project: rm (children
- * moved up or the subtree deleted), move (no cycle) and merge (a child's
- * sections into its parent).
+ * moved up or the subtree deleted), move (no cycle), merge (a child's
+ * sections into its parent) and rename (children re-pointed).
  */
 #include "ops.h"
 #include "ops_internal.h"
@@ -405,5 +405,114 @@ done:
 	free(into);
 	tm_thread_free(parent);
 	tm_thread_free(child);
+	return error;
+}
+
+/* ---- rename ---- */
+
+void tm_rename_result_clear(tm_rename_result *r)
+{
+	tm_strv_clear(&r->repointed);
+	memset(r, 0, sizeof(*r));
+}
+
+static int check_rename(const char *project, const char *from, const char *to)
+{
+	int error;
+
+	if ((error = tm_ops_check_ids(project, from)) < 0 ||
+	    (error = tm_id_validate(to, "thread")) < 0)
+		return error;
+	if (!strcmp(from, TM_ROOT_THREAD_ID) || !strcmp(to, TM_ROOT_THREAD_ID))
+		return tm_error_set(TM_EINVALID,
+				    "cannot rename '%s' to '%s': '%s' is the "
+				    "project's root thread",
+				    from, to, TM_ROOT_THREAD_ID);
+	if (!strcmp(from, to))
+		return tm_error_set(TM_EINVALID, "cannot rename '%s' to itself",
+				    from);
+	return 0;
+}
+
+/* Is `c` a child of `from` that the rename re-points? */
+static bool repoints(const tm_thread *c, const char *from,
+		     const tm_rename_options *opts)
+{
+	return c->parent_id && !strcmp(c->parent_id, from) &&
+	       strcmp(c->id, from) &&
+	       (!opts->children || tm_strv_contains(opts->children, c->id));
+}
+
+int tm_store_rename_thread(tm_rename_result *out, tm_store *s,
+			   const char *project, const char *from,
+			   const char *to, const tm_rename_options *opts)
+{
+	tm_rename_options defaults = TM_RENAME_OPTIONS_INIT;
+	tm_rename_result r = {TM_STRV_INIT, false};
+	tm_thread_list list = {NULL, 0, TM_STRV_INIT};
+	tm_config *cfg = NULL;
+	tm_thread *t = NULL;
+	tm_buf before = TM_BUF_INIT, after = TM_BUF_INIT;
+	size_t i;
+	int error;
+
+	if (!opts)
+		opts = &defaults;
+	if ((error = check_rename(project, from, to)) < 0)
+		return error;
+	if ((error = tm_store_lock(s)) < 0)
+		return error;
+	if ((error = tm_store_load_thread(&t, s, project, from)) < 0)
+		goto done;
+	if (tm_store_thread_exists(s, project, to)) {
+		error = tm_error_set(TM_EEXISTS,
+				     "cannot rename '%s' to '%s': "
+				     "threads/%s/%s.md exists",
+				     from, to, project, to);
+		goto done;
+	}
+	if ((!opts->keep_config &&
+	     (error = tm_store_load_config(&cfg, s)) < 0) ||
+	    (error = load_all(&list, s, project, opts->warn, opts->payload)) <
+		    0)
+		goto done;
+	tm_thread_set(&t->id, to);
+	if ((error = tm_store_save_thread(s, project, t)) < 0)
+		goto done;
+	for (i = 0; i < list.n; i++) {
+		tm_thread *c = list.threads[i];
+
+		if (!repoints(c, from, opts))
+			continue;
+		tm_thread_set(&c->parent_id, to);
+		if ((error = tm_store_lock_refresh(s)) < 0 ||
+		    (error = tm_store_save_thread(s, project, c)) < 0)
+			goto done;
+		tm_strv_push(&r.repointed, c->id);
+	}
+	if (cfg) {
+		tm_config_write(&before, cfg);
+		tm_config_rename_thread(cfg, project, from, to);
+		tm_config_write(&after, cfg);
+		r.config = before.size != after.size ||
+			   memcmp(before.ptr, after.ptr, before.size);
+		if (r.config && ((error = tm_store_lock_refresh(s)) < 0 ||
+				 (error = tm_store_save_config(s, cfg)) < 0))
+			goto done;
+	}
+	if ((error = tm_store_lock_refresh(s)) == 0)
+		error = tm_store_delete_thread(s, project, from);
+done:
+	error = tm_ops_unlock(s, error);
+	if (error == 0 && out) {
+		*out = r;
+		memset(&r, 0, sizeof(r));
+	}
+	tm_rename_result_clear(&r);
+	tm_buf_release(&before);
+	tm_buf_release(&after);
+	tm_thread_free(t);
+	tm_config_free(cfg);
+	tm_thread_list_clear(&list);
 	return error;
 }

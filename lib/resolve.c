@@ -3,21 +3,28 @@
 
 #include "fs.h"
 #include "error.h"
+#include "frontmatter.h"
 #include "git_internal.h"
+#include "ops.h"
+#include "slug.h"
+#include "store.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-static void add_entry(tm_resolve_report *r, const char *path,
-		      tm_resolve_outcome outcome, const char *note)
+static tm_resolve_entry *add_entry(tm_resolve_report *r, const char *path,
+				   tm_resolve_outcome outcome, const char *note)
 {
 	tm_resolve_entry *e;
 
 	tm_xgrow((void **)&r->items, &r->alloc, r->n + 1, sizeof(*e));
 	e = &r->items[r->n++];
+	memset(e, 0, sizeof(*e));
 	e->path = tm_xstrdup(path);
 	e->outcome = outcome;
 	e->note = tm_xstrdup_or_null(note);
+	return e;
 }
 
 void tm_resolve_report_clear(tm_resolve_report *r)
@@ -27,6 +34,9 @@ void tm_resolve_report_clear(tm_resolve_report *r)
 	for (i = 0; i < r->n; i++) {
 		free(r->items[i].path);
 		free(r->items[i].note);
+		free(r->items[i].new_id);
+		free(r->items[i].new_path);
+		tm_strv_clear(&r->items[i].repointed);
 	}
 	free(r->items);
 	memset(r, 0, sizeof(*r));
@@ -62,17 +72,218 @@ static int blob_of(tm_buf *out, git_repository *repo, const struct conflict *c,
 	return 0;
 }
 
+/* ---- same id born on two branches ---- */
+
+/* Where a thread file lives: "<prefix>.threadmind/threads/<project>/". */
+struct place {
+	char *root;    /* the store's root folder (workdir + prefix) */
+	char *dir;     /* repository path of the project's folder, with '/' */
+	char *project; /* the project id */
+};
+
+static void place_clear(struct place *pl)
+{
+	free(pl->root);
+	free(pl->dir);
+	free(pl->project);
+}
+
+/* `path` is a thread file (tm_merge_kind_of_path): split its parts. */
+static void place_of(struct place *pl, git_repository *repo, const char *path)
+{
+	const char *file = strrchr(path, '/'), *proj;
+	size_t dirlen = (size_t)(file - path) + 1, pfx;
+	tm_buf b = TM_BUF_INIT;
+
+	for (proj = file; proj > path && proj[-1] != '/'; proj--)
+		;
+	pl->project = tm_xstrndup(proj, (size_t)(file - proj));
+	pl->dir = tm_xstrndup(path, dirlen);
+	/* ".threadmind/threads/<project>/": what comes before is the prefix */
+	pfx = (size_t)(proj - path) - strlen(TM_STORE_DIRNAME "/threads/");
+	tm_buf_puts(&b, git_repository_workdir(repo));
+	tm_buf_put(&b, path, pfx);
+	pl->root = tm_buf_detach(&b);
+}
+
+struct taken_ctx {
+	tm_store *s;
+	git_index *index;
+	const struct place *pl;
+};
+
+/* An id is taken when its file is in the working tree or the index. */
+static bool id_taken(const char *id, void *payload)
+{
+	const struct taken_ctx *t = payload;
+	tm_buf path = TM_BUF_INIT;
+	bool taken = !strcmp(id, TM_ROOT_THREAD_ID) ||
+		     tm_store_thread_exists(t->s, t->pl->project, id);
+	int stage;
+
+	tm_buf_printf(&path, "%s%s.md", t->pl->dir, id);
+	for (stage = 0; !taken && stage < 4; stage++)
+		taken = git_index_get_bypath(t->index, tm_buf_cstr(&path),
+					     stage) != NULL;
+	tm_buf_release(&path);
+	return taken;
+}
+
+/* Whether HEAD's version of thread `c` has parentId `id`. */
+static bool head_has_parent(git_repository *repo, const struct place *pl,
+			    const tm_thread *c, const char *id)
+{
+	git_object *obj = NULL;
+	tm_buf spec = TM_BUF_INIT;
+	tm_thread *t = NULL;
+	bool r = false;
+
+	tm_buf_printf(&spec, "HEAD:%s%s.md", pl->dir, c->id);
+	if (git_revparse_single(&obj, repo, tm_buf_cstr(&spec)) == 0 &&
+	    git_object_type(obj) == GIT_OBJECT_BLOB &&
+	    tm_frontmatter_parse(&t, git_blob_rawcontent((git_blob *)obj),
+				 (size_t)git_blob_rawsize((git_blob *)obj),
+				 c->id, tm_buf_cstr(&spec)) == 0)
+		r = t->parent_id && !strcmp(t->parent_id, id);
+	git_error_clear();
+	tm_error_clear();
+	tm_thread_free(t);
+	git_object_free(obj);
+	tm_buf_release(&spec);
+	return r;
+}
+
+/* The children of `id` (in the working tree) added on the side that is
+ * renamed: ours when `ours`, else theirs. */
+static int side_children(tm_strv *out, git_repository *repo, tm_store *s,
+			 const struct place *pl, const char *id, bool ours)
+{
+	tm_thread_list list;
+	size_t i;
+	int error = tm_store_load_all(&list, s, pl->project);
+
+	if (error < 0)
+		return error;
+	for (i = 0; i < list.n; i++) {
+		const tm_thread *c = list.threads[i];
+
+		if (c->parent_id && !strcmp(c->parent_id, id) &&
+		    strcmp(c->id, id) &&
+		    head_has_parent(repo, pl, c, id) == ours)
+			tm_strv_push(out, c->id);
+	}
+	tm_thread_list_clear(&list);
+	return 0;
+}
+
+static bool rebasing(git_repository *repo)
+{
+	switch (git_repository_state(repo)) {
+	case GIT_REPOSITORY_STATE_REBASE:
+	case GIT_REPOSITORY_STATE_REBASE_INTERACTIVE:
+	case GIT_REPOSITORY_STATE_REBASE_MERGE:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static int stage_path(git_index *index, const char *path)
+{
+	if (git_index_add_bypath(index, path) < 0)
+		return tm_git_error(TM_ERROR, "cannot stage '%s'", path);
+	return 0;
+}
+
+/*
+ * Split the two threads of conflict `c`: side `keeper` (1 ours, 2 theirs)
+ * keeps the id and the file, the other side's thread is renamed.
+ */
+static int split_one(tm_resolve_report *out, git_repository *repo,
+		     git_index *index, const struct conflict *c,
+		     const tm_buf side[3], int keeper, const char *id)
+{
+	tm_rename_options ro = TM_RENAME_OPTIONS_INIT;
+	tm_rename_result rr = {TM_STRV_INIT, false};
+	struct place pl = {NULL, NULL, NULL};
+	tm_strv kids = TM_STRV_INIT;
+	tm_store *s = NULL;
+	tm_buf full = TM_BUF_INIT, newpath = TM_BUF_INIT;
+	struct taken_ctx tc;
+	tm_resolve_entry *e;
+	char *new_id = NULL;
+	int loser = 3 - keeper, error;
+	size_t i;
+
+	place_of(&pl, repo, c->path);
+	if ((error = tm_store_open(&s, pl.root)) < 0)
+		goto done;
+	tc.s = s;
+	tc.index = index;
+	tc.pl = &pl;
+	new_id = tm_slug_unique(id, id_taken, &tc);
+	if ((error = side_children(&kids, repo, s, &pl, id, loser == 1)) < 0)
+		goto done;
+	tm_buf_printf(&full, "%s%s", git_repository_workdir(repo), c->path);
+	/* the later thread goes to the file, is renamed from there, then the
+	 * first one takes the file */
+	if ((error = tm_atomic_write(tm_buf_cstr(&full), side[loser].ptr,
+				     side[loser].size)) < 0)
+		goto done;
+	ro.children = &kids;
+	/* config.json is this clone's: it follows the thread made here,
+	 * which a rebase replays as theirs */
+	ro.keep_config = loser != (rebasing(repo) ? 2 : 1);
+	if ((error = tm_store_rename_thread(&rr, s, pl.project, id, new_id,
+					    &ro)) < 0 ||
+	    (error = tm_atomic_write(tm_buf_cstr(&full), side[keeper].ptr,
+				     side[keeper].size)) < 0)
+		goto done;
+	tm_buf_printf(&newpath, "%s%s.md", pl.dir, new_id);
+	if ((error = stage_path(index, c->path)) < 0 ||
+	    (error = stage_path(index, tm_buf_cstr(&newpath))) < 0)
+		goto done;
+	for (i = 0; i < rr.repointed.n; i++) {
+		tm_buf kid = TM_BUF_INIT;
+
+		tm_buf_printf(&kid, "%s%s.md", pl.dir, rr.repointed.items[i]);
+		error = stage_path(index, tm_buf_cstr(&kid));
+		tm_buf_release(&kid);
+		if (error < 0)
+			goto done;
+	}
+	e = add_entry(out, c->path, TM_RESOLVE_SPLIT, NULL);
+	e->new_id = new_id;
+	new_id = NULL;
+	e->new_path = tm_buf_detach(&newpath);
+	e->moved_side = loser == 1 ? "ours" : "theirs";
+	e->repointed = rr.repointed;
+	memset(&rr, 0, sizeof(rr));
+done:
+	tm_rename_result_clear(&rr);
+	tm_strv_clear(&kids);
+	tm_store_free(s);
+	tm_buf_release(&full);
+	tm_buf_release(&newpath);
+	free(new_id);
+	place_clear(&pl);
+	return error;
+}
+
 static int resolve_one(tm_resolve_report *out, git_repository *repo,
 		       git_index *index, const struct conflict *c,
 		       const tm_merge_options *base)
 {
-	tm_buf o = TM_BUF_INIT, a = TM_BUF_INIT, b = TM_BUF_INIT;
+	tm_buf side[3] = {TM_BUF_INIT, TM_BUF_INIT, TM_BUF_INIT};
 	tm_buf full = TM_BUF_INIT;
 	tm_merge_options opts = *base;
 	tm_merge_result res;
-	int error;
+	tm_merge_kind kind;
+	char *id = NULL;
+	int error, keeper;
 
-	if (tm_merge_kind_of_path(c->path, NULL) == TM_MERGE_KIND_TEXT) {
+	kind = tm_merge_kind_of_path(c->path, &id);
+	if (kind == TM_MERGE_KIND_TEXT) {
 		add_entry(out, c->path, TM_RESOLVE_SKIPPED,
 			  "not a thread or project file");
 		return 0;
@@ -81,15 +292,25 @@ static int resolve_one(tm_resolve_report *out, git_repository *repo,
 		add_entry(out, c->path, TM_RESOLVE_SKIPPED,
 			  "deleted on one side: keep it with 'git add' or "
 			  "drop it with 'git rm'");
+		free(id);
 		return 0;
 	}
-	if ((error = blob_of(&o, repo, c, 0)) < 0 ||
-	    (error = blob_of(&a, repo, c, 1)) < 0 ||
-	    (error = blob_of(&b, repo, c, 2)) < 0)
+	if ((error = blob_of(&side[0], repo, c, 0)) < 0 ||
+	    (error = blob_of(&side[1], repo, c, 1)) < 0 ||
+	    (error = blob_of(&side[2], repo, c, 2)) < 0)
 		goto done;
+	if (kind == TM_MERGE_KIND_THREAD &&
+	    (keeper = tm_merge_two_threads(tm_buf_cstr(&side[0]), side[0].size,
+					   tm_buf_cstr(&side[1]), side[1].size,
+					   tm_buf_cstr(&side[2]), side[2].size,
+					   id)) != 0) {
+		error = split_one(out, repo, index, c, side, keeper, id);
+		goto done;
+	}
 	opts.path = c->path;
-	error = tm_merge_files(&res, tm_buf_cstr(&o), o.size, tm_buf_cstr(&a),
-			       a.size, tm_buf_cstr(&b), b.size, &opts);
+	error = tm_merge_files(&res, tm_buf_cstr(&side[0]), side[0].size,
+			       tm_buf_cstr(&side[1]), side[1].size,
+			       tm_buf_cstr(&side[2]), side[2].size, &opts);
 	if (error < 0)
 		goto done;
 	tm_buf_printf(&full, "%s%s", git_repository_workdir(repo), c->path);
@@ -104,10 +325,10 @@ static int resolve_one(tm_resolve_report *out, git_repository *repo,
 			  res.note);
 	tm_merge_result_clear(&res);
 done:
-	tm_buf_release(&o);
-	tm_buf_release(&a);
-	tm_buf_release(&b);
+	for (keeper = 0; keeper < 3; keeper++)
+		tm_buf_release(&side[keeper]);
 	tm_buf_release(&full);
+	free(id);
 	return error;
 }
 
@@ -186,5 +407,125 @@ int tm_resolve_index(tm_resolve_report *out, tm_git *g, const tm_strv *paths,
 		free(list[i].path);
 	free(list);
 	git_index_free(index);
+	return error;
+}
+
+/* ---- what is waiting for resolve ---- */
+
+/* The store root relative to the worktree ("" or "sub/"), malloc'd; NULL
+ * when the store is not inside it. */
+static char *root_in_workdir(tm_store *s, tm_git *g)
+{
+	const char *workdir = tm_git_workdir(g);
+	char *wd = workdir ? realpath(workdir, NULL) : NULL;
+	char *root = realpath(tm_store_root(s), NULL), *prefix = NULL;
+	size_t n;
+
+	if (wd && root) {
+		n = strlen(wd);
+		while (n > 1 && wd[n - 1] == '/')
+			n--;
+		if (!strncmp(root, wd, n) && (!root[n] || root[n] == '/')) {
+			tm_buf b = TM_BUF_INIT;
+			const char *rest = root + n + (root[n] == '/');
+
+			tm_buf_puts(&b, rest);
+			if (*rest)
+				tm_buf_putc(&b, '/');
+			prefix = tm_buf_detach(&b);
+		}
+	}
+	free(wd);
+	free(root);
+	return prefix;
+}
+
+static int pending_unmerged(tm_strv *out, tm_store *s)
+{
+	tm_git *g = tm_store_git(s);
+	git_index *index = NULL;
+	struct conflict *list = NULL;
+	size_t n = 0, i, plen;
+	char *prefix;
+	int error = 0;
+
+	if (!g || !(prefix = root_in_workdir(s, g)))
+		return 0;
+	plen = strlen(prefix);
+	if (git_repository_index(&index, tm_git_repository(g)) < 0 ||
+	    git_index_read(index, false) < 0) {
+		error = tm_git_error(TM_ERROR, "cannot read the index");
+		goto done;
+	}
+	if ((error = list_conflicts(&list, &n, index)) < 0)
+		goto done;
+	for (i = 0; i < n; i++)
+		if (!strncmp(list[i].path, prefix, plen) &&
+		    !strncmp(list[i].path + plen, TM_STORE_DIRNAME "/",
+			     strlen(TM_STORE_DIRNAME) + 1))
+			tm_strv_push(out, list[i].path + plen);
+done:
+	for (i = 0; i < n; i++)
+		free(list[i].path);
+	free(list);
+	git_index_free(index);
+	free(prefix);
+	return error;
+}
+
+static int pending_marked(tm_strv *out, tm_store *s)
+{
+	tm_strv projects = TM_STRV_INIT, ids = TM_STRV_INIT;
+	tm_buf dir = TM_BUF_INIT, name = TM_BUF_INIT, data = TM_BUF_INIT;
+	size_t i, k;
+	int fd, error;
+
+	if ((error = tm_store_list_projects(&projects, s)) < 0)
+		return error;
+	for (i = 0; error == 0 && i < projects.n; i++) {
+		const char *p = projects.items[i];
+
+		tm_strv_clear(&ids);
+		if ((error = tm_store_list_threads(&ids, NULL, s, p)) < 0 ||
+		    !ids.n)
+			continue;
+		tm_buf_clear(&dir);
+		tm_buf_printf(&dir, "%s/threads/%s", tm_store_dir(s), p);
+		if (tm_fs_open_dir(&fd, tm_buf_cstr(&dir)) < 0)
+			continue;
+		for (k = 0; k < ids.n; k++) {
+			tm_buf_clear(&name);
+			tm_buf_clear(&data);
+			tm_buf_printf(&name, "%s.md", ids.items[k]);
+			if (tm_fs_read_at(&data, fd, tm_buf_cstr(&name),
+					  tm_buf_cstr(&name),
+					  TM_MAX_FILE_SIZE) == 0 &&
+			    tm_merge_has_conflict_markers(tm_buf_cstr(&data),
+							  data.size)) {
+				tm_buf rel = TM_BUF_INIT;
+
+				tm_buf_printf(&rel, "%s/threads/%s/%s",
+					      TM_STORE_DIRNAME, p,
+					      tm_buf_cstr(&name));
+				tm_strv_push_owned(out, tm_buf_detach(&rel));
+			}
+		}
+		close(fd);
+	}
+	tm_error_clear();
+	tm_strv_clear(&projects);
+	tm_strv_clear(&ids);
+	tm_buf_release(&dir);
+	tm_buf_release(&name);
+	tm_buf_release(&data);
+	return error;
+}
+
+int tm_resolve_pending(tm_strv *unmerged, tm_strv *marked, tm_store *s)
+{
+	int error = pending_unmerged(unmerged, s);
+
+	if (error == 0)
+		error = pending_marked(marked, s);
 	return error;
 }

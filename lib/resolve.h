@@ -17,13 +17,20 @@
 typedef enum {
 	TM_RESOLVE_CLEAN,     /* merged without conflict, written and staged */
 	TM_RESOLVE_CONFLICTS, /* merged, markers left in the body: written */
-	TM_RESOLVE_SKIPPED    /* left alone (see note) */
+	TM_RESOLVE_SKIPPED,   /* left alone (see note) */
+	TM_RESOLVE_SPLIT      /* two threads of one id: both kept, staged */
 } tm_resolve_outcome;
 
 typedef struct {
 	char *path; /* repository-relative */
 	tm_resolve_outcome outcome;
 	char *note; /* why it was skipped, or the merge's fallback note */
+	/* TM_RESOLVE_SPLIT: the id the later thread took, its path, the side
+	 * it came from ("ours" or "theirs") and the children re-pointed. */
+	char *new_id;
+	char *new_path;
+	const char *moved_side;
+	tm_strv repointed;
 } tm_resolve_entry;
 
 typedef struct {
@@ -38,12 +45,38 @@ typedef struct {
  * file under a `.threadmind/` folder).  Each is written to the working tree
  * atomically; a clean result is also staged (the index is written once at
  * the end).  A file deleted on one side, or one that is neither a thread nor
- * a project file, is skipped with a note.  `opts` gives the marker size and
+ * a project file, is skipped with a note.
+ *
+ * A thread file added on both sides as two threads (tm_merge_two_threads;
+ * DESIGN.md section 11) is split: the one created first keeps the id and
+ * the file, the other takes the next free id (`<id>-2`, ... free in the
+ * working tree and the index) through tm_store_rename_thread, which
+ * re-points its children added on its side (those whose parentId is the id
+ * in the merged tree but not in HEAD's, for the side of MERGE_HEAD; those
+ * whose HEAD version has it, for ours) and, when it is the thread made in
+ * this clone (ours; theirs during a rebase, which replays this clone's
+ * commits), config.json's references; everything is staged
+ * (TM_RESOLVE_SPLIT).  The result does
+ * not depend on which side is ours.  `opts` gives the marker size and
  * style (its path is set per file).  TM_ENOTFOUND when a named path has no
  * conflict; TM_ERROR on git errors.
  */
 int tm_resolve_index(tm_resolve_report *out, tm_git *g, const tm_strv *paths,
 		     const tm_merge_options *opts);
 void tm_resolve_report_clear(tm_resolve_report *r);
+
+struct tm_store;
+
+/*
+ * What `git threadmind resolve` is waiting for in store `s` (DESIGN.md
+ * section 11, "Conflicts are visible"): the store's files that the index
+ * holds unmerged (when in git), appended to `unmerged`, and the thread
+ * files whose content holds conflict markers
+ * (tm_merge_has_conflict_markers), appended to `marked`; both as paths
+ * relative to the store's root (".threadmind/threads/p/x.md"), sorted.
+ * Files that cannot be read are left out.  Returns 0, or TM_ERROR when the
+ * index or a folder cannot be read.
+ */
+int tm_resolve_pending(tm_strv *unmerged, tm_strv *marked, struct tm_store *s);
 
 #endif

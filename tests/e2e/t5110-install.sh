@@ -33,8 +33,9 @@ test_expect_success 'install writes the driver config, attributes, hooks' '
 		ls -l app/.git/hooks/$h | grep "^-rwxr-xr-x" &&
 		grep "hook .$h.: create" out || return 1
 	done &&
-	test "$(git -C app config merge.threadmind.driver)" = \
-		"git-threadmind-merge %O %A %B %L %P" &&
+	git -C app config merge.threadmind.driver >driver &&
+	grep "^if command -v git-threadmind-merge >/dev/null; then git-threadmind-merge %O %A %B %L %P; " driver &&
+	grep "git merge-file --marker-size=%L -L ours -L base -L theirs %A %O %B; exit 1$" driver &&
 	git -C app config merge.threadmind.name &&
 	printf "threads/**/*.md merge=threadmind\nprojects/*.json merge=threadmind\n" >expect &&
 	test_cmp expect app/.threadmind/.gitattributes &&
@@ -146,7 +147,7 @@ test_expect_success '--manual writes nothing and prints every step' '
 	(cd man && git threadmind install --manual) >steps &&
 	snapshot man >after &&
 	test_cmp before after &&
-	grep "^git config merge.threadmind.driver .git-threadmind-merge %O %A %B %L %P.$" steps &&
+	grep "^git config merge.threadmind.driver .if command -v git-threadmind-merge >/dev/null; then git-threadmind-merge %O %A %B %L %P; .*; exit 1.$" steps &&
 	grep "^git config merge.threadmind.name " steps &&
 	grep "^cat >.*/.threadmind/.gitattributes. <<" steps &&
 	for h in post-checkout post-commit post-rewrite; do
@@ -166,8 +167,7 @@ test_expect_success 'install --global writes the global config' '
 	tm_repo glob &&
 	cp "$HOME/.gitconfig" gconfig0 &&
 	(cd glob && git threadmind install --global) &&
-	test "$(git config --global merge.threadmind.driver)" = \
-		"git-threadmind-merge %O %A %B %L %P" &&
+	git config --global merge.threadmind.driver | grep "git-threadmind-merge %O %A %B %L %P; .*git merge-file" &&
 	test_must_fail git -C glob config --local merge.threadmind.driver &&
 	test -x glob/.git/hooks/post-commit &&
 	(cd glob && git threadmind uninstall --global) &&
@@ -178,8 +178,7 @@ test_expect_success 'install --global writes the global config' '
 test_expect_success 'install --global outside a repository: the driver only' '
 	mkdir -p nowhere &&
 	(cd nowhere && GIT_CEILING_DIRECTORIES=$TEST_ROOT git threadmind install --global) &&
-	test "$(git config --global merge.threadmind.driver)" = \
-		"git-threadmind-merge %O %A %B %L %P" &&
+	git config --global merge.threadmind.driver | grep "git-threadmind-merge %O %A %B %L %P; .*git merge-file" &&
 	(cd nowhere && GIT_CEILING_DIRECTORIES=$TEST_ROOT git threadmind uninstall --global) &&
 	test_must_fail git config --global merge.threadmind.driver
 '

@@ -20,7 +20,7 @@ test_expect_success 'paths and values are single-quoted for sh' '
 	grep -Fx "cat >'\''$top/.git/hooks/post-commit'\'' <<'\''THREADMIND_EOF'\''" steps &&
 	grep -Fx "chmod 755 '\''$top/.git/hooks/post-commit'\''" steps &&
 	grep -Fx "cat >'\''$top/.threadmind/.gitattributes'\'' <<'\''THREADMIND_EOF'\''" steps &&
-	grep -Fx "git config merge.threadmind.driver '\''git-threadmind-merge %O %A %B %L %P'\''" steps &&
+	grep "^git config merge.threadmind.driver '\''if command -v git-threadmind-merge >/dev/null; then git-threadmind-merge %O %A %B %L %P; .*; exit 1'\''$" steps &&
 	grep "^# hook '\''post-commit'\'': " steps &&
 	(cd "it'\''s" && sh ../steps) &&
 	test_cmp "$TEST_SRC/hooks/post-commit" "it'\''s/.git/hooks/post-commit" &&
@@ -54,7 +54,7 @@ test_expect_success 'a hook without a final line end is written with printf' '
 
 test_expect_success 'config steps: --global, --unset' '
 	(cd twin && git threadmind install --global --manual) >steps &&
-	grep -Fx "git config --global merge.threadmind.driver '\''git-threadmind-merge %O %A %B %L %P'\''" steps &&
+	grep "^git config --global merge.threadmind.driver '\''if command -v git-threadmind-merge >/dev/null; then git-threadmind-merge %O %A %B %L %P; .*; exit 1'\''$" steps &&
 	(cd twin && git threadmind uninstall --manual) >steps &&
 	grep -Fx "git config --unset merge.threadmind.driver" steps &&
 	grep -Fx "git config --unset merge.threadmind.name" steps &&

@@ -110,10 +110,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (tm_merge_files(&r2, s[0], len[0], s[2], len[2], s[1], len[1],
 			   &opts) < 0)
 		abort();
-	if (r1.kind != r2.kind)
+	if (r1.kind != r2.kind || r1.two_threads != r2.two_threads)
 		abort();
-	/* one side unchanged gives the other verbatim, whatever it holds */
-	if (r1.kind == TM_MERGE_KIND_THREAD &&
+	/* one side unchanged gives the other verbatim, whatever it holds;
+	 * two threads born with one id keep ours verbatim */
+	if (r1.kind == TM_MERGE_KIND_THREAD && !r1.two_threads &&
 	    !same(s[0], len[0], s[1], len[1]) &&
 	    !same(s[0], len[0], s[2], len[2]) &&
 	    !same(s[1], len[1], s[2], len[2])) {

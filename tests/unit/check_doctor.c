@@ -4,6 +4,7 @@
 #include "lib/fs.h"
 #include "lib/error.h"
 #include "lib/frontmatter.h"
+#include "lib/install.h"
 #include "test_util.h"
 
 #include <check.h>
@@ -753,6 +754,15 @@ START_TEST(test_doctor_git_setup)
 	       "'git-threadmind-merge %%O %%A %%B %%L %%P'",
 	       repo);
 	tm_store_free(store); /* the repository's config is read once */
+	ck_assert_int_eq(tm_store_open(&store, repo), 0);
+	check();
+	/* an old-style registration: install upgrades it */
+	ck_assert_uint_eq(report.n, 5);
+	ck_assert_ptr_nonnull(
+		strstr(find("merge-driver")->message, "old-style"));
+	tmt_sh("git -C '%s' config merge.threadmind.driver '%s'", repo,
+	       TM_INSTALL_DRIVER);
+	tm_store_free(store);
 	ck_assert_int_eq(tm_store_open(&store, repo), 0);
 	check();
 	ck_assert_uint_eq(report.n, 4);

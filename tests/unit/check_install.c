@@ -752,6 +752,103 @@ START_TEST(test_install_plan_fresh_then_nothing)
 }
 END_TEST
 
+START_TEST(test_install_driver_old_style)
+{
+	ck_assert(tm_install_driver_is_old(TM_INSTALL_DRIVER_OLD));
+	ck_assert(tm_install_driver_is_old("  git-threadmind-merge %O %A %B"));
+	ck_assert(!tm_install_driver_is_old(TM_INSTALL_DRIVER));
+	ck_assert(!tm_install_driver_is_old(NULL));
+	/* an absolute path, another driver: not ours to upgrade */
+	ck_assert(!tm_install_driver_is_old("/opt/bin/git-threadmind-merge "
+					    "%O %A %B %L %P"));
+	ck_assert(!tm_install_driver_is_old("my-merge %O %A %B"));
+	/* the fallback is there */
+	ck_assert(strstr(TM_INSTALL_DRIVER, "git merge-file --marker-size=%L "
+					    "-L ours -L base -L theirs "
+					    "%A %O %B"));
+	ck_assert(strstr(TM_INSTALL_DRIVER, "127"));
+}
+END_TEST
+
+/* The driver command falls back to markers when the binary is missing. */
+START_TEST(test_install_driver_fallback_runs)
+{
+	char *dir = tmt_join(tmp, "fb"), *o, *a, *b, *got;
+	tm_buf cmd = TM_BUF_INIT;
+	const char *p;
+
+	tmt_mkdirs(dir);
+	o = tmt_join(dir, "o");
+	a = tmt_join(dir, "a");
+	b = tmt_join(dir, "b");
+	tmt_write_file(o, "x\n", 2);
+	tmt_write_file(a, "ours\n", 5);
+	tmt_write_file(b, "theirs\n", 7);
+	/* expand the placeholders as git does (quoted), PATH without us */
+	tm_buf_printf(&cmd,
+		      "cd '%s' && PATH=/nonexistent:$(dirname "
+		      "\"$(command -v git)\") sh -c '",
+		      dir);
+	for (p = TM_INSTALL_DRIVER; *p; p++) {
+		if (*p == '%' && strchr("OABLP", p[1])) {
+			const char *v = p[1] == 'O'   ? "o"
+					: p[1] == 'A' ? "a"
+					: p[1] == 'B' ? "b"
+					: p[1] == 'L' ? "9"
+						      : "t.md";
+			tm_buf_puts(&cmd, v);
+			p++;
+		} else if (*p == '\'') {
+			tm_buf_puts(&cmd, "'\\''");
+		} else {
+			tm_buf_putc(&cmd, *p);
+		}
+	}
+	tm_buf_puts(&cmd, "' 2>err");
+	ck_assert_int_eq(run("%s", tm_buf_cstr(&cmd)), 1);
+	got = tmt_read_file(a, NULL);
+	ck_assert_str_eq(got, "<<<<<<<<< ours\nours\n=========\ntheirs\n"
+			      ">>>>>>>>> theirs\n");
+	free(got);
+	tm_buf_release(&cmd);
+	free(o);
+	free(a);
+	free(b);
+	free(dir);
+}
+END_TEST
+
+/* An old-style registration is upgraded, and the step says so. */
+START_TEST(test_install_plan_upgrades_old_driver)
+{
+	tm_install_plan plan = TM_INSTALL_PLAN_INIT;
+	struct repo r;
+	char *v;
+	size_t i;
+	bool said = false;
+
+	repo_open(&r);
+	ck_assert_int_eq(run(GIT "-C '%s' config merge.threadmind.driver "
+				 "'%s'",
+			     r.dir, TM_INSTALL_DRIVER_OLD),
+			 0);
+	ck_assert_int_eq(tm_install_plan_make(&plan, r.g, r.store, NULL), 0);
+	for (i = 0; i < plan.n; i++)
+		if (plan.steps[i].key &&
+		    !strcmp(plan.steps[i].key, TM_INSTALL_DRIVER_KEY)) {
+			ck_assert(!plan.steps[i].done);
+			said = strstr(plan.steps[i].what, "upgrade") != NULL;
+		}
+	ck_assert(said);
+	ck_assert_msg(tm_install_apply(&plan) == 0, "%s", tm_error_last());
+	tm_install_plan_clear(&plan);
+	v = config(&r, TM_INSTALL_DRIVER_KEY);
+	ck_assert_str_eq(v, TM_INSTALL_DRIVER);
+	free(v);
+	repo_close(&r);
+}
+END_TEST
+
 START_TEST(test_install_plan_user_hook_round_trip)
 {
 	const char *mine = "#!/bin/bash\n# my hook\necho mine\nexit 0";
@@ -996,6 +1093,7 @@ Suite *install_suite(void)
 
 	tc = tcase_create("config");
 	tcase_add_test(tc, test_install_config_drop_section);
+	tcase_add_test(tc, test_install_driver_old_style);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("hooks_path");
@@ -1006,6 +1104,8 @@ Suite *install_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, test_install_plan_fresh_then_nothing);
+	tcase_add_test(tc, test_install_plan_upgrades_old_driver);
+	tcase_add_test(tc, test_install_driver_fallback_runs);
 	tcase_add_test(tc, test_install_plan_user_hook_round_trip);
 	tcase_add_test(tc, test_install_plan_only_block_left_is_deleted);
 	tcase_add_test(tc, test_install_plan_refuses_what_it_cannot_change);

@@ -526,6 +526,92 @@ START_TEST(test_merge_text_path_merged_as_text)
 }
 END_TEST
 
+/* Same id born on two branches: two threads, never fused. */
+START_TEST(test_merge_two_threads_keeps_ours)
+{
+	char *a0 = mt_set(mt_base, "title", "Search");
+	char *a = mt_body(a0, "\n## Decisions\n- ours decided\n");
+	char *b0 = mt_set(a, "createdAt", "2026-04-15T09:00:00.000Z");
+	char *b = mt_body(b0, "\n## Decisions\n- theirs decided\n");
+	char *c = mt_set(a, "author", "au-zzzz");
+	tm_merge_result r = mt_merge("", a, b, NULL);
+
+	ck_assert(r.conflicted);
+	ck_assert(r.two_threads);
+	ck_assert_uint_eq(r.len, strlen(a));
+	ck_assert_mem_eq(r.data, a, r.len);
+	ck_assert_ptr_nonnull(strstr(r.note, "'t'"));
+	ck_assert_ptr_nonnull(strstr(r.note, "git threadmind resolve"));
+	tm_merge_result_clear(&r);
+	/* theirs was created first, whichever side it is on */
+	ck_assert_int_eq(
+		tm_merge_two_threads("", 0, a, strlen(a), b, strlen(b), "t"),
+		2);
+	ck_assert_int_eq(
+		tm_merge_two_threads("", 0, b, strlen(b), a, strlen(a), "t"),
+		1);
+	/* same instant: the smaller author keeps the id */
+	ck_assert_int_eq(
+		tm_merge_two_threads("", 0, c, strlen(c), a, strlen(a), "t"),
+		2);
+	r = mt_merge("", c, a, NULL);
+	ck_assert(r.two_threads);
+	tm_merge_result_clear(&r);
+	/* with an ancestor it is one thread */
+	ck_assert_int_eq(tm_merge_two_threads(mt_base, strlen(mt_base), a,
+					      strlen(a), b, strlen(b), "t"),
+			 0);
+	free(a0);
+	free(a);
+	free(b0);
+	free(b);
+	free(c);
+}
+END_TEST
+
+START_TEST(test_merge_two_threads_same_creation_is_one)
+{
+	char *a = mt_set(mt_base, "createdAt", "2026-04-15T10:00:00Z");
+	char *b = mt_body(mt_base, "\n## Decisions\n- other\n");
+	tm_merge_result r;
+
+	/* the same instant written differently, the same author */
+	ck_assert_int_eq(
+		tm_merge_two_threads("", 0, a, strlen(a), b, strlen(b), "t"),
+		0);
+	r = mt_merge("", a, b, NULL);
+	ck_assert(!r.two_threads);
+	ck_assert(mt_has_line(r.data, "- other"));
+	tm_merge_result_clear(&r);
+	/* a side that is not a thread file: no split */
+	ck_assert_int_eq(
+		tm_merge_two_threads("", 0, "x\n", 2, b, strlen(b), "t"), 0);
+	free(a);
+	free(b);
+}
+END_TEST
+
+START_TEST(test_merge_has_conflict_markers)
+{
+	static const char conflict[] = "a\n<<<<<<< ours\nx\n=======\ny\n"
+				       ">>>>>>> theirs\n";
+	static const char fenced[] = "a\n```\n<<<<<<< ours\nx\n=======\n"
+				     ">>>>>>> theirs\n```\n";
+	static const char big[] = "<<<<<<<<< ours\nx\n>>>>>>>>> theirs";
+
+	ck_assert(tm_merge_has_conflict_markers(conflict, strlen(conflict)));
+	ck_assert(tm_merge_has_conflict_markers(big, strlen(big)));
+	/* a fenced example is text */
+	ck_assert(!tm_merge_has_conflict_markers(fenced, strlen(fenced)));
+	/* an opening alone, a closing of another size, a longer word */
+	ck_assert(!tm_merge_has_conflict_markers("<<<<<<< a\nb\n", 12));
+	ck_assert(
+		!tm_merge_has_conflict_markers("<<<<<<< a\n>>>>>>>> b\n", 21));
+	ck_assert(!tm_merge_has_conflict_markers("<<<<<<<x\n>>>>>>>\n", 17));
+	ck_assert(!tm_merge_has_conflict_markers("", 0));
+}
+END_TEST
+
 Suite *merge_suite(void)
 {
 	Suite *s = suite_create("merge");
@@ -548,6 +634,12 @@ Suite *merge_suite(void)
 	tcase_add_test(tc, test_merge_field_paths_one_side);
 	tcase_add_test(tc, test_merge_field_unknown_fields);
 	tcase_add_test(tc, test_merge_field_empty_ancestor);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("two-threads");
+	tcase_add_test(tc, test_merge_two_threads_keeps_ours);
+	tcase_add_test(tc, test_merge_two_threads_same_creation_is_one);
+	tcase_add_test(tc, test_merge_has_conflict_markers);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("file");

@@ -596,6 +596,186 @@ START_TEST(test_ops_write_summary_expect_body)
 }
 END_TEST
 
+/* ---- rename ---- */
+
+/* Whether the threads folder holds a temp file. */
+static bool tmp_left(void)
+{
+	char *out = tmt_sh_out("ls -a '%s/threads/" P "'", tm_store_dir(s));
+	bool r = strstr(out, ".tmp") != NULL;
+
+	free(out);
+	return r;
+}
+
+START_TEST(test_ops_rename_repoints_children)
+{
+	tm_rename_result r;
+	char *cfg = file("config.json"), *cfg_after;
+	tm_thread *t, *c;
+
+	ck_assert_int_eq(
+		tm_store_rename_thread(&r, s, P, "auth", "auth-2", NULL), 0);
+	ck_assert(!exists("threads/mon-app/auth.md"));
+	t = load("auth-2");
+	ck_assert_str_eq(t->id, "auth-2");
+	ck_assert_str_eq(t->title, "Auth");
+	/* nothing touched */
+	ck_assert_str_eq(t->updated_at, "2026-04-14T18:00:00.000Z");
+	ck_assert_ptr_nonnull(strstr(t->body, "httpOnly"));
+	c = load("auth-ui");
+	ck_assert_str_eq(c->parent_id, "auth-2");
+	ck_assert_uint_eq(r.repointed.n, 1);
+	ck_assert_str_eq(r.repointed.items[0], "auth-ui");
+	/* config.json named no auth: not rewritten */
+	ck_assert(!r.config);
+	cfg_after = file("config.json");
+	ck_assert_str_eq(cfg, cfg_after);
+	ck_assert(!tmp_left());
+	assert_unlocked();
+	tm_rename_result_clear(&r);
+	tm_thread_free(t);
+	tm_thread_free(c);
+	free(cfg);
+	free(cfg_after);
+}
+END_TEST
+
+START_TEST(test_ops_rename_updates_config)
+{
+	tm_rename_options o = TM_RENAME_OPTIONS_INIT;
+	tm_rename_result r;
+	tm_config *cfg = NULL;
+	char *before;
+
+	ck_assert_int_eq(
+		tm_store_rename_thread(&r, s, P, "auth-ui", "ui", NULL), 0);
+	ck_assert(r.config);
+	ck_assert_int_eq(tm_store_load_config(&cfg, s), 0);
+	ck_assert_str_eq(tm_config_get_string(cfg, "activeThreadId"), "ui");
+	ck_assert_str_eq(tm_config_branch_thread(cfg, P, "feature/auth-ui"),
+			 "ui");
+	ck_assert_str_eq(tm_config_branch_thread(cfg, P, "main"), "main");
+	tm_config_free(cfg);
+	tm_rename_result_clear(&r);
+	/* keep_config: config.json is left as it is */
+	before = file("config.json");
+	o.keep_config = true;
+	ck_assert_int_eq(tm_store_rename_thread(&r, s, P, "ui", "ui-2", &o), 0);
+	ck_assert(!r.config);
+	{
+		char *after = file("config.json");
+
+		ck_assert_str_eq(before, after);
+		free(after);
+	}
+	ck_assert(exists("threads/mon-app/ui-2.md"));
+	assert_unlocked();
+	tm_rename_result_clear(&r);
+	free(before);
+}
+END_TEST
+
+START_TEST(test_ops_rename_only_listed_children)
+{
+	tm_rename_options o = TM_RENAME_OPTIONS_INIT;
+	tm_strv kids = TM_STRV_INIT;
+	tm_rename_result r;
+	tm_thread *t;
+
+	put("threads/mon-app/other.md", "---\nid: other\ntitle: Other\n"
+					"parentId: auth\n---\n");
+	tm_strv_push(&kids, "other");
+	o.children = &kids;
+	ck_assert_int_eq(tm_store_rename_thread(&r, s, P, "auth", "auth-2", &o),
+			 0);
+	ck_assert_uint_eq(r.repointed.n, 1);
+	t = load("other");
+	ck_assert_str_eq(t->parent_id, "auth-2");
+	tm_thread_free(t);
+	t = load("auth-ui");
+	ck_assert_str_eq(t->parent_id, "auth");
+	tm_thread_free(t);
+	tm_rename_result_clear(&r);
+	tm_strv_clear(&kids);
+}
+END_TEST
+
+START_TEST(test_ops_rename_refusals)
+{
+	char *before = file("threads/mon-app/auth.md");
+
+	ck_assert_int_eq(
+		tm_store_rename_thread(NULL, s, P, "auth", "../x", NULL),
+		TM_EINVALID);
+	ck_assert_ptr_nonnull(strstr(tm_error_last(), "invalid thread id"));
+	ck_assert_int_eq(
+		tm_store_rename_thread(NULL, s, P, "../auth", "x", NULL),
+		TM_EINVALID);
+	ck_assert_int_eq(
+		tm_store_rename_thread(NULL, s, "../p", "auth", "x", NULL),
+		TM_EINVALID);
+	ck_assert_int_eq(tm_store_rename_thread(NULL, s, P, "main", "x", NULL),
+			 TM_EINVALID);
+	ck_assert_int_eq(
+		tm_store_rename_thread(NULL, s, P, "auth", "main", NULL),
+		TM_EINVALID);
+	ck_assert_int_eq(
+		tm_store_rename_thread(NULL, s, P, "auth", "auth", NULL),
+		TM_EINVALID);
+	ck_assert_int_eq(
+		tm_store_rename_thread(NULL, s, P, "auth", "auth-ui", NULL),
+		TM_EEXISTS);
+	ck_assert_ptr_nonnull(strstr(tm_error_last(), "auth-ui.md"));
+	ck_assert_int_eq(tm_store_rename_thread(NULL, s, P, "nope", "x", NULL),
+			 TM_ENOTFOUND);
+	/* a config.json that does not parse: nothing written */
+	put("config.json", "{");
+	ck_assert_int_eq(tm_store_rename_thread(NULL, s, P, "auth", "x", NULL),
+			 TM_EPARSE);
+	ck_assert(!exists("threads/mon-app/x.md"));
+	{
+		char *after = file("threads/mon-app/auth.md");
+
+		ck_assert_str_eq(before, after);
+		free(after);
+	}
+	assert_unlocked();
+	free(before);
+}
+END_TEST
+
+START_TEST(test_ops_rename_stops_when_lock_taken_over)
+{
+	tm_thread *t;
+
+	/* taken over before the child is re-pointed: the old file stays */
+	tm_store__set_refresh_hook(take_over, NULL, true);
+	take_over_at = 1;
+	ck_assert_int_eq(
+		tm_store_rename_thread(NULL, s, P, "auth", "auth-2", NULL),
+		TM_ELOCKED);
+	ck_assert(exists("threads/mon-app/auth.md"));
+	t = load("auth-ui");
+	ck_assert_str_eq(t->parent_id, "auth");
+	tm_thread_free(t);
+}
+END_TEST
+
+START_TEST(test_ops_rename_waits_for_the_lock)
+{
+	/* a fresh lock held by another process: the rename gives up */
+	put(".lock", "{\"pid\":1}\n");
+	tmt_sh("cd '%s' && git init -q && git config threadmind.lockTimeout 1",
+	       tm_store_root(s));
+	ck_assert_int_eq(
+		tm_store_rename_thread(NULL, s, P, "auth", "auth-2", NULL),
+		TM_ELOCKED);
+	ck_assert(exists("threads/mon-app/auth.md"));
+	ck_assert(!exists("threads/mon-app/auth-2.md"));
+}
+END_TEST
+
 /* ---- project use ---- */
 
 START_TEST(test_ops_use_project)
@@ -643,6 +823,17 @@ Suite *ops_suite(void)
 	tcase_add_test(tc, test_ops_merge_into_parent);
 	tcase_add_test(tc, test_ops_merge_empty_child_leaves_parent);
 	tcase_add_test(tc, test_ops_merge_refusals);
+	suite_add_tcase(su, tc);
+
+	tc = tcase_create("rename");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 20);
+	tcase_add_test(tc, test_ops_rename_repoints_children);
+	tcase_add_test(tc, test_ops_rename_updates_config);
+	tcase_add_test(tc, test_ops_rename_only_listed_children);
+	tcase_add_test(tc, test_ops_rename_refusals);
+	tcase_add_test(tc, test_ops_rename_stops_when_lock_taken_over);
+	tcase_add_test(tc, test_ops_rename_waits_for_the_lock);
 	suite_add_tcase(su, tc);
 
 	tc = tcase_create("fields");

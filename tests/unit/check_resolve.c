@@ -6,6 +6,7 @@
 #include "lib/resolve.h"
 #include "lib/error.h"
 #include "lib/git.h"
+#include "lib/store.h"
 #include "merge_util.h"
 #include "test_util.h"
 
@@ -346,6 +347,190 @@ START_TEST(test_resolve_nothing_to_do)
 }
 END_TEST
 
+START_TEST(test_resolve_pending_lists_conflicts)
+{
+	tm_strv unmerged = TM_STRV_INIT, marked = TM_STRV_INIT;
+	tm_resolve_report r;
+	tm_store *st = NULL;
+
+	ck_assert_int_eq(tm_store_open(&st, repo), 0);
+	ck_assert_int_eq(tm_resolve_pending(&unmerged, &marked, st), 0);
+	/* git's line merge left markers in both thread files */
+	ck_assert_uint_eq(unmerged.n, 4);
+	ck_assert(tm_strv_contains(&unmerged, T_MD));
+	ck_assert(tm_strv_contains(&unmerged, P_JSON));
+	ck_assert(tm_strv_contains(&unmerged, NOTES));
+	ck_assert_uint_eq(marked.n, 2);
+	ck_assert_str_eq(marked.items[0], T_MD);
+	ck_assert_str_eq(marked.items[1], U_MD);
+	tm_strv_clear(&unmerged);
+	tm_strv_clear(&marked);
+	tm_store_free(st);
+	/* resolved (t.md staged, u.md still conflicted in its body) */
+	resolve(&r, NULL, TM_MERGE_STYLE_MERGE);
+	tm_resolve_report_clear(&r);
+	ck_assert_int_eq(tm_store_open(&st, repo), 0);
+	ck_assert_int_eq(tm_resolve_pending(&unmerged, &marked, st), 0);
+	ck_assert(!tm_strv_contains(&unmerged, T_MD));
+	ck_assert(tm_strv_contains(&unmerged, U_MD));
+	ck_assert_uint_eq(marked.n, 1);
+	ck_assert_str_eq(marked.items[0], U_MD);
+	tm_strv_clear(&unmerged);
+	tm_strv_clear(&marked);
+	tm_store_free(st);
+}
+END_TEST
+
+/* ---- same id born on two branches ---- */
+
+#define S_MD  ".threadmind/threads/p/search.md"
+#define S2_MD ".threadmind/threads/p/search-2.md"
+#define UI_MD ".threadmind/threads/p/search-ui.md"
+#define TU_MD ".threadmind/threads/p/tuning.md"
+
+/* A new thread file. */
+static char *born(const char *id, const char *parent, const char *author,
+		  const char *created, const char *body)
+{
+	char *a = thread(id, created, body), *b = mt_set(a, "author", author);
+	char *c = mt_set(b, "createdAt", created),
+	     *d = mt_set(c, "title", "Search");
+	char *e = mt_set(d, "parentId", parent);
+
+	free(a);
+	free(b);
+	free(c);
+	free(d);
+	return e;
+}
+
+/*
+ * A repository where branch `mine` (ana, later) and branch `yours` (bob,
+ * earlier) each created "search" with a child; `merge_into` is checked out
+ * and the other branch merged with git's line merge.
+ */
+static void setup_two(const char *merge_into)
+{
+	const char *other = strcmp(merge_into, "mine") ? "mine" : "yours";
+
+	tmp = tmt_mkdtemp();
+	repo = tmt_git_repo(tmp, "repo");
+	put(P_JSON, project);
+	put(".threadmind/.gitignore", "config.json\n.lock\n*.tmp\n");
+	put_owned(".threadmind/threads/p/main.md",
+		  born("main", "null", "au", "2026-04-01T00:00:00.000Z", ""));
+	tmt_sh("cd '%s' && git add -A && git commit -q -m base && "
+	       "git branch yours && git checkout -q -b mine",
+	       repo);
+	put_owned(S_MD,
+		  born("search", "main", "ana", "2026-04-15T10:00:00.000Z",
+		       "\n## Decisions\n- ana's decision\n"));
+	put_owned(UI_MD, born("search-ui", "search", "ana",
+			      "2026-04-15T11:00:00.000Z", ""));
+	tmt_sh("cd '%s' && git add -A && git commit -q -m mine && "
+	       "git checkout -q yours",
+	       repo);
+	put_owned(S_MD,
+		  born("search", "main", "bob", "2026-04-15T09:00:00.000Z",
+		       "\n## Decisions\n- bob's decision\n"));
+	put_owned(TU_MD, born("tuning", "search", "bob",
+			      "2026-04-15T09:30:00.000Z", ""));
+	tmt_sh("cd '%s' && git add -A && git commit -q -m yours && "
+	       "git checkout -q %s",
+	       repo, merge_into);
+	put(".threadmind/config.json",
+	    "{\"activeProjectId\": \"p\", \"activeThreadId\": \"search\"}\n");
+	tmt_sh("cd '%s' && { git merge -q --no-edit %s >/dev/null 2>&1; "
+	       "test $? -eq 1; }",
+	       repo, other);
+}
+
+static void setup_mine(void)
+{
+	setup_two("mine");
+}
+
+static void setup_yours(void)
+{
+	setup_two("yours");
+}
+
+static char *staged(const char *rel)
+{
+	return tmt_sh_out("git -C '%s' show :%s", repo, rel);
+}
+
+/* Whatever side merges: bob's (created first) keeps the id. */
+static void check_split(bool ana_is_ours)
+{
+	tm_resolve_report r;
+	const tm_resolve_entry *e;
+	char *s1, *s2, *ui, *tu, *left, *cfg;
+
+	resolve(&r, NULL, TM_MERGE_STYLE_MERGE);
+	ck_assert_uint_eq(r.n, 1);
+	ck_assert_ptr_nonnull(e = entry(&r, S_MD));
+	ck_assert_int_eq(e->outcome, TM_RESOLVE_SPLIT);
+	ck_assert_str_eq(e->new_id, "search-2");
+	ck_assert_str_eq(e->new_path, S2_MD);
+	ck_assert_str_eq(e->moved_side, ana_is_ours ? "ours" : "theirs");
+	ck_assert_uint_eq(e->repointed.n, 1);
+	ck_assert_str_eq(e->repointed.items[0], "search-ui");
+	s1 = staged(S_MD);
+	s2 = staged(S2_MD);
+	ui = staged(UI_MD);
+	tu = staged(TU_MD);
+	ck_assert(mt_has_line(s1, "author: bob"));
+	ck_assert(mt_has_line(s1, "- bob's decision"));
+	ck_assert(mt_has_line(s2, "id: search-2"));
+	ck_assert(mt_has_line(s2, "title: Search"));
+	ck_assert(mt_has_line(s2, "author: ana"));
+	ck_assert(mt_has_line(s2, "- ana's decision"));
+	ck_assert(mt_has_line(ui, "parentId: search-2"));
+	ck_assert(mt_has_line(tu, "parentId: search"));
+	left = unmerged();
+	ck_assert_str_eq(left, "");
+	/* config.json is this clone's: it follows ours only */
+	cfg = get(".threadmind/config.json");
+	ck_assert_ptr_nonnull(
+		strstr(cfg, ana_is_ours ? "\"search-2\"" : "\"search\""));
+	free(s1);
+	free(s2);
+	free(ui);
+	free(tu);
+	free(left);
+	free(cfg);
+	tm_resolve_report_clear(&r);
+}
+
+START_TEST(test_resolve_split_ours_later)
+{
+	check_split(true);
+}
+END_TEST
+
+START_TEST(test_resolve_split_theirs_later)
+{
+	check_split(false);
+}
+END_TEST
+
+START_TEST(test_resolve_split_next_free_suffix)
+{
+	tm_resolve_report r;
+
+	/* search-2 is taken (staged): the later thread takes search-3 */
+	put_owned(S2_MD, born("search-2", "main", "cy",
+			      "2026-04-15T08:00:00.000Z", ""));
+	tmt_sh("cd '%s' && git add '%s'", repo, S2_MD);
+	resolve(&r, NULL, TM_MERGE_STYLE_MERGE);
+	ck_assert_uint_eq(r.n, 1);
+	ck_assert_int_eq(r.items[0].outcome, TM_RESOLVE_SPLIT);
+	ck_assert_str_eq(r.items[0].new_id, "search-3");
+	tm_resolve_report_clear(&r);
+}
+END_TEST
+
 Suite *resolve_suite(void)
 {
 	Suite *s = suite_create("resolve");
@@ -360,6 +545,20 @@ Suite *resolve_suite(void)
 	tcase_add_test(tc, test_resolve_named_paths_only);
 	tcase_add_test(tc, test_resolve_named_path_without_conflict);
 	tcase_add_test(tc, test_resolve_nothing_to_do);
+	tcase_add_test(tc, test_resolve_pending_lists_conflicts);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("split-mine");
+	tcase_add_checked_fixture(tc, setup_mine, teardown);
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, test_resolve_split_ours_later);
+	tcase_add_test(tc, test_resolve_split_next_free_suffix);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("split-yours");
+	tcase_add_checked_fixture(tc, setup_yours, teardown);
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, test_resolve_split_theirs_later);
 	suite_add_tcase(s, tc);
 	return s;
 }
