@@ -503,7 +503,7 @@ int tm_store_rename_thread(tm_rename_result *out, tm_store *s,
 	if ((error = tm_store_lock_refresh(s)) == 0)
 		error = tm_store_delete_thread(s, project, from);
 done:
-	error = tm_ops_unlock(s, error);
+	error = tm_store_unlock_after(s, error);
 	if (error == 0 && out) {
 		*out = r;
 		memset(&r, 0, sizeof(r));

@@ -828,8 +828,8 @@ START_TEST(test_install_plan_upgrades_old_driver)
 	bool said = false;
 
 	repo_open(&r);
-	ck_assert_int_eq(run(GIT "-C '%s' config merge.threadmind.driver "
-				 "'%s'",
+	ck_assert_int_eq(run("git -C '%s' config merge.threadmind.driver "
+			     "'%s'",
 			     r.dir, TM_INSTALL_DRIVER_OLD),
 			 0);
 	ck_assert_int_eq(tm_install_plan_make(&plan, r.g, r.store, NULL), 0);
