@@ -23,6 +23,9 @@
 struct cli_state {
 	tm_store *store;
 	char *project; /* the project worked on */
+	/* While a read command runs once per project (cli_run): the JSON
+	 * documents printed so far, by project id; NULL otherwise. */
+	struct cJSON *json_group;
 };
 extern struct cli_state cli;
 
@@ -54,6 +57,25 @@ void cli_open(void);
  * with CLI_OPEN_QUIET_MISSING and no store; dies on every other error.
  */
 bool cli_open_flags(unsigned flags);
+
+/*
+ * Run command `name` (its cmd_<name> is `fn`).  A read command (status,
+ * tree, list, stale) in a store with several projects and none active (a
+ * fresh clone, DESIGN.md section 11) runs once per project, sorted by id:
+ * each group headed by "project: <id> (<title>)" (status prints its own),
+ * one blank line between groups; with --json one document
+ * {"projects": {"<id>": <the command's document>, ...}}.  Returns the
+ * highest exit code.  Every other case: fn(argc, argv).
+ */
+int cli_run(const char *name, int (*fn)(int argc, const char **argv), int argc,
+	    const char **argv);
+
+/*
+ * cli_open for a command naming one thread (`show <thread>`): with several
+ * projects and none active, the project is the only one holding a thread
+ * `arg` resolves to; dies naming the projects when none or several do.
+ */
+void cli_open_for_thread(const char *arg);
 
 /* Resolve a thread argument (id or unique prefix) in cli.project; dies on
  * an invalid, unknown or ambiguous one. malloc'd id. */
