@@ -2,6 +2,7 @@
 #include "cli.h"
 
 #include "lib/json_cjson.h"
+#include "lib/paths.h"
 
 #include <errno.h>
 #include <langinfo.h>
@@ -247,6 +248,43 @@ void cli_open_for_thread(const char *arg)
 	tm_buf_release(&names);
 	tm_strv_clear(&found);
 	tm_strv_clear(&ids);
+}
+
+void cli_normalize_paths(tm_strv *paths)
+{
+	tm_git *g = tm_store_git(cli.store);
+	const char *top = g && tm_git_workdir(g) ? tm_git_workdir(g)
+						 : tm_store_root(cli.store);
+	char *cwd = getcwd(NULL, 0), *root = realpath(top, NULL), *prefix;
+	tm_strv unmatched = TM_STRV_INIT;
+	size_t i;
+
+	if (!cwd)
+		die("cannot read the current folder: %s", strerror(errno));
+	if (!root)
+		root = tm_xstrdup(top);
+	prefix = tm_paths_prefix(root, cwd);
+	for (i = 0; i < paths->n; i++) {
+		char *entry = NULL;
+
+		if (tm_paths_normalize(&entry, root, prefix, paths->items[i]) <
+		    0)
+			die_lib();
+		free(paths->items[i]);
+		paths->items[i] = entry;
+	}
+	if (g &&
+	    tm_paths_unmatched(&unmatched, g, (const char *const *)paths->items,
+			       paths->n, true) < 0)
+		die_lib();
+	for (i = 0; i < unmatched.n; i++)
+		warning("'%s' matches nothing in HEAD or the work tree; kept "
+			"in paths",
+			unmatched.items[i]);
+	tm_strv_clear(&unmatched);
+	free(prefix);
+	free(root);
+	free(cwd);
 }
 
 char *cli_resolve_thread(const char *arg)

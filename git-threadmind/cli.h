@@ -77,6 +77,15 @@ int cli_run(const char *name, int (*fn)(int argc, const char **argv), int argc,
  */
 void cli_open_for_thread(const char *arg);
 
+/*
+ * The `paths` entries typed by the user (`new --paths`, `set paths=`),
+ * rewritten in place as stored: relative to the current folder, from the
+ * repository root (tm_paths_normalize).  Dies (128) on a path outside the
+ * work tree; warns for each entry that matches nothing in HEAD, the index
+ * or the work tree (kept).  Needs cli_open first.
+ */
+void cli_normalize_paths(tm_strv *paths);
+
 /* Resolve a thread argument (id or unique prefix) in cli.project; dies on
  * an invalid, unknown or ambiguous one. malloc'd id. */
 char *cli_resolve_thread(const char *arg);
