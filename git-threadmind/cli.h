@@ -29,6 +29,13 @@ struct cli_state {
 };
 extern struct cli_state cli;
 
+/* The one line `init` and `install` print for a teammate (DESIGN.md
+ * section 11): the merge driver config and the hooks are per clone. */
+#define CLI_TEAMMATE_HINT                                                 \
+	"hint: after cloning, each teammate puts git-threadmind and "     \
+	"git-threadmind-merge on PATH and runs 'git threadmind install' " \
+	"(once per clone; 'git threadmind install --global' once per user)"
+
 /* "fatal: …" on stderr, exit 128. */
 void die(const char *fmt, ...) __attribute__((noreturn))
 __attribute__((format(printf, 1, 2)));

@@ -14,9 +14,25 @@ as_bob git config --global user.name 'B O B'
 as_bob git config --global user.email 'bob@example.com'
 as_bob git config --global init.defaultBranch main
 
-test_expect_success 'a store with two projects is pushed to a bare remote' '
+HINT="hint: after cloning, each teammate puts git-threadmind and git-threadmind-merge on PATH and runs .git threadmind install. (once per clone; .git threadmind install --global. once per user)"
+
+test_expect_success 'init and install print the line a teammate needs' '
 	new_repo shop &&
-	(cd shop && git threadmind init -q &&
+	(cd shop && git threadmind init) 2>err &&
+	grep "^$HINT$" err &&
+	(cd shop && git threadmind install) >out 2>err &&
+	grep "^$HINT$" err &&
+	(cd shop && git threadmind -q install) 2>err &&
+	! grep hint: err &&
+	(cd shop && git threadmind install --global) 2>err &&
+	! grep "^$HINT$" err &&
+	git config --global --remove-section merge.threadmind &&
+	(cd shop && git threadmind uninstall) 2>err &&
+	! grep "^$HINT$" err
+'
+
+test_expect_success 'a store with two projects is pushed to a bare remote' '
+	(cd shop &&
 		git threadmind project new "Back Office" 2>/dev/null &&
 		git threadmind new "Search" -q &&
 		git threadmind --project back-office new "Invoices" -q &&
