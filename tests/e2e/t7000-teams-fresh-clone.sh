@@ -21,14 +21,15 @@ test_expect_success 'init and install print the line a teammate needs' '
 	(cd shop && git threadmind init) 2>err &&
 	grep "^$HINT$" err &&
 	(cd shop && git threadmind install) >out 2>err &&
-	grep "^$HINT$" err &&
-	(cd shop && git threadmind -q install) 2>err &&
-	! grep hint: err &&
-	(cd shop && git threadmind install --global) 2>err &&
-	! grep "^$HINT$" err &&
+	grep "^$HINT$" out &&
+	test ! -s err &&
+	(cd shop && git threadmind -q install) >out 2>err &&
+	! grep hint: out err &&
+	(cd shop && git threadmind install --global) >out 2>&1 &&
+	! grep "^$HINT$" out &&
 	git config --global --remove-section merge.threadmind &&
-	(cd shop && git threadmind uninstall) 2>err &&
-	! grep "^$HINT$" err
+	(cd shop && git threadmind uninstall) >out 2>&1 &&
+	! grep "^$HINT$" out
 '
 
 test_expect_success 'a store with two projects is pushed to a bare remote' '
