@@ -3,6 +3,7 @@
 
 #include "lib/json_cjson.h"
 #include "lib/resolve.h"
+#include "lib/paths.h"
 
 #include <errno.h>
 #include <langinfo.h>
@@ -102,6 +103,189 @@ bool cli_open_flags(unsigned flags)
 void cli_open(void)
 {
 	cli_open_flags(0);
+}
+
+/* The projects of a store with several and none active (and no
+ * --project), sorted; false in every other case, errors included: the
+ * command itself then reports them. */
+static bool unchosen_projects(tm_strv *ids)
+{
+	tm_store *s = NULL;
+	char *cwd, *project = NULL;
+	bool unchosen = false;
+
+	if (global_opts.project)
+		return false;
+	cwd = getcwd(NULL, 0);
+	if (cwd && tm_store_discover(&s, cwd) == 0 &&
+	    tm_store_current_project(&project, s, NULL) == TM_EAMBIGUOUS)
+		unchosen = tm_store_list_projects(ids, s) == 0 && ids->n > 1;
+	tm_error_clear();
+	tm_store_free(s);
+	free(project);
+	free(cwd);
+	return unchosen;
+}
+
+static bool has_option(int argc, const char **argv, const char *opt)
+{
+	int i;
+
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], opt))
+			return true;
+	return false;
+}
+
+static void print_group_header(size_t i)
+{
+	tm_project *p = NULL;
+	const char *title;
+
+	if (i)
+		putchar('\n');
+	if (tm_store_load_project(&p, cli.store, cli.project) < 0)
+		tm_error_clear();
+	title = p ? tm_project_get(p, "title") : NULL;
+	printf("%sproject: %s%s (%s)\n", cli_c("bold"), cli.project,
+	       cli_c("reset"), title ? title : "");
+	tm_project_free(p);
+}
+
+int cli_run(const char *name, int (*fn)(int argc, const char **argv), int argc,
+	    const char **argv)
+{
+	static const char *const readers[] = {"status", "tree", "list",
+					      "stale"};
+	tm_strv ids = TM_STRV_INIT;
+	const char **copy;
+	bool reader = false, as_json, header;
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < sizeof(readers) / sizeof(*readers); i++)
+		reader |= !strcmp(name, readers[i]);
+	if (!reader || !unchosen_projects(&ids))
+		return fn(argc, argv);
+	as_json = has_option(argc, argv, "--json");
+	header = !as_json && !has_option(argc, argv, "--dot");
+	if (as_json)
+		cli.json_group = cJSON_CreateObject();
+	copy = tm_xmalloc(sizeof(*copy) * ((size_t)argc + 1));
+	for (i = 0; i < ids.n; i++) {
+		int one;
+
+		/* Each run parses its own copy: options reorder argv. */
+		memcpy(copy, argv, sizeof(*copy) * ((size_t)argc + 1));
+		global_opts.project = ids.items[i];
+		if (header && strcmp(name, "status")) {
+			/* The header needs the store: open it as the
+			 * command will, then let the command reopen it. */
+			cli_open_flags(CLI_OPEN_NO_UPGRADE);
+			print_group_header(i);
+		} else if (header && i) {
+			putchar('\n');
+		}
+		tm_store_free(cli.store);
+		cli.store = NULL;
+		free(cli.project);
+		cli.project = NULL;
+		fflush(stdout);
+		one = fn(argc, copy);
+		if (one > rc)
+			rc = one;
+		tm_store_free(cli.store);
+		cli.store = NULL;
+		free(cli.project);
+		cli.project = NULL;
+	}
+	global_opts.project = NULL;
+	if (cli.json_group) {
+		cJSON *doc = cJSON_CreateObject();
+
+		cJSON_AddItemToObject(doc, "projects", cli.json_group);
+		cli.json_group = NULL;
+		cli_print_json(doc);
+	}
+	free(copy);
+	tm_strv_clear(&ids);
+	return rc;
+}
+
+void cli_open_for_thread(const char *arg)
+{
+	tm_strv ids = TM_STRV_INIT, found = TM_STRV_INIT;
+	tm_buf names = TM_BUF_INIT;
+	size_t i;
+
+	if (!unchosen_projects(&ids)) {
+		cli_open();
+		return;
+	}
+	cli_open_flags(CLI_OPEN_NO_PROJECT);
+	if (tm_id_validate(arg, "thread") < 0)
+		die_lib();
+	for (i = 0; i < ids.n; i++) {
+		tm_strv threads = TM_STRV_INIT;
+		char *id = NULL;
+
+		if (tm_store_list_threads(&threads, NULL, cli.store,
+					  ids.items[i]) < 0)
+			die_lib();
+		if (tm_id_resolve(&id, arg, &threads, "thread") == 0)
+			tm_strv_push(&found, ids.items[i]);
+		tm_error_clear();
+		free(id);
+		tm_strv_clear(&threads);
+	}
+	for (i = 0; i < (found.n ? found.n : ids.n); i++)
+		tm_buf_printf(&names, "%s%s", i ? ", " : "",
+			      (found.n ? &found : &ids)->items[i]);
+	if (found.n != 1)
+		die("%s '%s' in projects %s (none active); pass "
+		    "--project <id>",
+		    found.n ? "thread" : "no thread", arg, tm_buf_cstr(&names));
+	cli.project = tm_xstrdup(found.items[0]);
+	tm_buf_release(&names);
+	tm_strv_clear(&found);
+	tm_strv_clear(&ids);
+}
+
+void cli_normalize_paths(tm_strv *paths)
+{
+	tm_git *g = tm_store_git(cli.store);
+	const char *top = g && tm_git_workdir(g) ? tm_git_workdir(g)
+						 : tm_store_root(cli.store);
+	char *cwd = getcwd(NULL, 0), *root = realpath(top, NULL), *prefix;
+	tm_strv unmatched = TM_STRV_INIT;
+	size_t i;
+
+	if (!cwd)
+		die("cannot read the current folder: %s", strerror(errno));
+	if (!root)
+		root = tm_xstrdup(top);
+	prefix = tm_paths_prefix(root, cwd);
+	for (i = 0; i < paths->n; i++) {
+		char *entry = NULL;
+
+		if (tm_paths_normalize(&entry, root, prefix, paths->items[i]) <
+		    0)
+			die_lib();
+		free(paths->items[i]);
+		paths->items[i] = entry;
+	}
+	if (g &&
+	    tm_paths_unmatched(&unmatched, g, (const char *const *)paths->items,
+			       paths->n, true) < 0)
+		die_lib();
+	for (i = 0; i < unmatched.n; i++)
+		warning("'%s' matches nothing in HEAD or the work tree; kept "
+			"in paths",
+			unmatched.items[i]);
+	tm_strv_clear(&unmatched);
+	free(prefix);
+	free(root);
+	free(cwd);
 }
 
 char *cli_resolve_thread(const char *arg)
@@ -274,6 +458,11 @@ bool cli_unicode(void)
 void cli_print_json(cJSON *doc)
 {
 	tm_buf out = TM_BUF_INIT;
+
+	if (cli.json_group) {
+		cJSON_AddItemToObject(cli.json_group, cli.project, doc);
+		return;
+	}
 
 	tm_json_stringify(&out, doc);
 	tm_buf_putc(&out, '\n');

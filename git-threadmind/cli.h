@@ -23,8 +23,18 @@
 struct cli_state {
 	tm_store *store;
 	char *project; /* the project worked on */
+	/* While a read command runs once per project (cli_run): the JSON
+	 * documents printed so far, by project id; NULL otherwise. */
+	struct cJSON *json_group;
 };
 extern struct cli_state cli;
+
+/* The one line `init` and `install` print for a teammate (DESIGN.md
+ * section 11): the merge driver config and the hooks are per clone. */
+#define CLI_TEAMMATE_HINT                                                 \
+	"hint: after cloning, each teammate puts git-threadmind and "     \
+	"git-threadmind-merge on PATH and runs 'git threadmind install' " \
+	"(once per clone; 'git threadmind install --global' once per user)"
 
 /* "fatal: …" on stderr, exit 128. */
 void die(const char *fmt, ...) __attribute__((noreturn))
@@ -54,6 +64,34 @@ void cli_open(void);
  * with CLI_OPEN_QUIET_MISSING and no store; dies on every other error.
  */
 bool cli_open_flags(unsigned flags);
+
+/*
+ * Run command `name` (its cmd_<name> is `fn`).  A read command (status,
+ * tree, list, stale) in a store with several projects and none active (a
+ * fresh clone, DESIGN.md section 11) runs once per project, sorted by id:
+ * each group headed by "project: <id> (<title>)" (status prints its own),
+ * one blank line between groups; with --json one document
+ * {"projects": {"<id>": <the command's document>, ...}}.  Returns the
+ * highest exit code.  Every other case: fn(argc, argv).
+ */
+int cli_run(const char *name, int (*fn)(int argc, const char **argv), int argc,
+	    const char **argv);
+
+/*
+ * cli_open for a command naming one thread (`show <thread>`): with several
+ * projects and none active, the project is the only one holding a thread
+ * `arg` resolves to; dies naming the projects when none or several do.
+ */
+void cli_open_for_thread(const char *arg);
+
+/*
+ * The `paths` entries typed by the user (`new --paths`, `set paths=`),
+ * rewritten in place as stored: relative to the current folder, from the
+ * repository root (tm_paths_normalize).  Dies (128) on a path outside the
+ * work tree; warns for each entry that matches nothing in HEAD, the index
+ * or the work tree (kept).  Needs cli_open first.
+ */
+void cli_normalize_paths(tm_strv *paths);
 
 /* Resolve a thread argument (id or unique prefix) in cli.project; dies on
  * an invalid, unknown or ambiguous one. malloc'd id. */

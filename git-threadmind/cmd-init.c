@@ -44,6 +44,7 @@ int cmd_init(int argc, const char **argv)
 	printf("Initialized ThreadMind project '%s' (%s) in %s/\n", id,
 	       tm_project_get(p, "title"), tm_store_dir(s));
 	note("hint: commit .threadmind/ to share the threads with your team");
+	note("%s", CLI_TEAMMATE_HINT);
 	free((char *)id);
 	tm_project_free(p);
 	tm_store_free(s);

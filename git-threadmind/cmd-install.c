@@ -275,6 +275,10 @@ static int run(bool uninstall, bool global, bool manual, bool attributes)
 		       plan.hooks_dir);
 	else if (!applied)
 		printf("ThreadMind's merge driver is already installed\n");
+	/* What this clone needed, every other clone needs too (on stdout,
+	 * with the steps: stderr stays for problems). */
+	if (!uninstall && s && !global && !global_opts.quiet)
+		printf("%s\n", CLI_TEAMMATE_HINT);
 done:
 	tm_install_plan_clear(&plan);
 	tm_store_free(s);

@@ -44,6 +44,7 @@ int cmd_new(int argc, const char **argv)
 			    : cli_active_thread(NULL, 0);
 	o.title = tm_buf_cstr(&title);
 	o.parent = parent;
+	cli_normalize_paths(&paths);
 	o.paths = paths.n ? &paths : NULL;
 	o.branch = tm_store_branch(cli.store);
 	o.commit = tm_store_head(cli.store);

@@ -26,7 +26,12 @@ int cmd_show(int argc, const char **argv)
 
 	if (n > 1)
 		usage_msg(show_usage, opts, "show takes one thread");
-	cli_open();
+	/* Without --project in a fresh clone of several projects, the
+	 * thread named says which project. */
+	if (n)
+		cli_open_for_thread(argv[0]);
+	else
+		cli_open();
 	active = cli_active_thread(NULL, 0);
 	id = n ? cli_resolve_thread(argv[0]) : tm_xstrdup(active);
 	t = cli_load_thread(id);

@@ -279,10 +279,10 @@ int main(int argc, const char **argv)
 	if (!c)
 		return unknown_command(name);
 	if (first < argc)
-		return c->fn(argc - first, argv + first);
+		return cli_run(c->name, c->fn, argc - first, argv + first);
 	else {
 		const char *only[] = {"status", NULL};
 
-		return c->fn(1, only);
+		return cli_run(c->name, c->fn, 1, only);
 	}
 }

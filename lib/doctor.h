@@ -31,6 +31,8 @@
 #define TM_DOCTOR_HOOKS          "hooks"   /* a hook missing or outdated */
 #define TM_DOCTOR_UPGRADE        "upgrade" /* a 0.4 trees/ index is still there */
 #define TM_DOCTOR_CONFLICT       "conflict" /* unmerged, or conflict markers */
+#define TM_DOCTOR_UNMATCHED_PATH \
+	"unmatched-path" /* paths entry: nothing in HEAD */
 
 /* The patterns .threadmind/.gitattributes must give merge=threadmind. */
 #define TM_DOCTOR_ATTR_THREADS  "threads/**/*.md"
@@ -114,7 +116,9 @@ typedef struct {
  * `.threadmind/.gitattributes` without a line giving `merge=threadmind` to
  * each of TM_DOCTOR_ATTR_THREADS and TM_DOCTOR_ATTR_PROJECTS (as git
  * sees it: git_attr_get on a path each pattern matches, so attributes set
- * elsewhere count too).
+ * elsewhere count too); also with opts->git, every `paths` entry (without
+ * magic) that matches no file of HEAD (unmatched-path), naming the new
+ * name when one of the last 1000 commits renamed what it named.
  *
  * A check is one function in doctor_check.c's table: adding one is writing it
  * and listing it there.

@@ -429,6 +429,7 @@ static int (*const checks[])(tm_doctor_report *, tm_doctor_ctx *) = {
 	tm_doctor_check_merge_driver,
 	tm_doctor_check_gitattributes,
 	tm_doctor_check_hooks,
+	tm_doctor_check_paths,
 };
 /* clang-format on */
 

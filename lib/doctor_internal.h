@@ -25,6 +25,8 @@ int tm_doctor_check_merge_driver(tm_doctor_report *out, tm_doctor_ctx *c);
 int tm_doctor_check_conflicts(tm_doctor_report *out, tm_doctor_ctx *c);
 int tm_doctor_check_gitattributes(tm_doctor_report *out, tm_doctor_ctx *c);
 int tm_doctor_check_hooks(tm_doctor_report *out, tm_doctor_ctx *c);
+/* The check of doctor_paths.c: `paths` entries matching nothing in HEAD. */
+int tm_doctor_check_paths(tm_doctor_report *out, tm_doctor_ctx *c);
 
 #define TM_DOCTOR_LOCK_NAME  ".lock"
 #define TM_DOCTOR_TMP_SUFFIX ".tmp"

@@ -77,6 +77,12 @@ int tm_hook_open(tm_store **out_store, char **out_project)
 	if ((error = tm_store_open(&s, root)) < 0 ||
 	    (error = tm_store_current_project(&project, s, NULL)) < 0) {
 		tm_store_free(s);
+		/* A fresh clone of a store with several projects: no project
+		 * is ours to follow yet, and nothing is wrong. */
+		if (error == TM_EAMBIGUOUS) {
+			error = 0;
+			goto quiet;
+		}
 		goto done;
 	}
 	*out_store = s;

@@ -37,7 +37,8 @@ bool tm_hook_budget_over(const tm_hook_budget *b);
  * GIT_WORK_TREE as git sets them (else the current folder), then the store
  * at its worktree root and the project to work on.  *out_store NULL (and 0
  * returned, no error set) when there is nothing to do: not in a repository,
- * no worktree, threadmind.hooks false, or no .threadmind folder at the root.
+ * no worktree, threadmind.hooks false, no .threadmind folder at the root,
+ * or several projects and none active (a fresh clone: hooks stay silent).
  * *out_store (tm_store_free) and *out_project (malloc'd) belong to the
  * caller.  Errors of tm_store_open and tm_store_current_project.
  */

@@ -116,10 +116,12 @@ void tm_merge_thread_result_clear(tm_merge_thread_result *r);
 
 /*
  * Merge thread `id` into its parent: the child's `## ` sections go under
- * the parent's same-named ones (tm_section_merge); the parent is written
- * (and touched as a summary change) only when its summary changed, first,
- * so that a failure never leaves a child claiming a merge that did not
- * land; then the child becomes done with mergedInto = the parent.
+ * the parent's same-named ones (tm_section_merge), less the list items
+ * that section of the parent already has; the parent is written (updatedAt
+ * and commit touched, its `branch` kept: DESIGN.md section 11) only when
+ * its summary changed, first, so that a failure never leaves a child
+ * claiming a merge that did not land; then the child becomes done with
+ * mergedInto = the parent.
  *
  * Errors: TM_EINVALID for a root, an already merged or finished thread, a
  * thread that is its own parent or has an invalid parentId; TM_ENOTFOUND

@@ -558,10 +558,18 @@ int tm_store_current_project(char **out, tm_store *s, const char *requested)
 				     "threadmind project new <title>'",
 				     s->dir);
 	} else {
-		error = tm_error_set(TM_EINVALID,
-				     "several projects and none active; pick "
-				     "one with --project or 'git threadmind "
-				     "project use <id>'");
+		tm_buf names = TM_BUF_INIT;
+		size_t i;
+
+		for (i = 0; i < ids.n; i++)
+			tm_buf_printf(&names, "%s%s", i ? ", " : "",
+				      ids.items[i]);
+		error = tm_error_set(TM_EAMBIGUOUS,
+				     "several projects (%s) and none active; "
+				     "pass --project <id> or run 'git "
+				     "threadmind project use <id>'",
+				     tm_buf_cstr(&names));
+		tm_buf_release(&names);
 	}
 done:
 	tm_config_free(cfg);

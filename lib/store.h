@@ -152,8 +152,11 @@ int tm_store_save_project(tm_store *s, const tm_project *p);
 /*
  * The project a command works on: `requested` (--project) when given, else
  * config.json's activeProjectId when that project exists, else the only
- * project.  TM_ENOTFOUND / TM_EINVALID with a hint otherwise, TM_EPARSE for
- * a config.json that does not parse.  *out malloc'd; the caller frees it.
+ * project.  TM_ENOTFOUND with a hint when there is no project (or no such
+ * `requested` one); TM_EAMBIGUOUS, naming the projects, when there are
+ * several and none is active (a fresh clone: read commands then cover
+ * every project, write commands ask for --project); TM_EPARSE for a
+ * config.json that does not parse.  *out malloc'd; the caller frees it.
  */
 int tm_store_current_project(char **out, tm_store *s, const char *requested);
 

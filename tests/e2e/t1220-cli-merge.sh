@@ -70,9 +70,9 @@ test_expect_success 'merge appends each section under the same-named one' '
 	test_cmp expect actual
 '
 
-test_expect_success 'the parent gets updatedAt, commit = HEAD and the branch' '
+test_expect_success 'the parent gets updatedAt and commit = HEAD, keeps its branch' '
 	test "$(fm $T/auth.md commit)" = "$(git -C shop rev-parse HEAD)" &&
-	test "$(fm $T/auth.md branch)" = main &&
+	test "$(fm $T/auth.md branch)" = old &&
 	test "$(fm $T/auth.md updatedAt)" != 2020-01-01T00:00:00.000Z &&
 	test "$(fm $T/auth.md createdAt)" = 2026-01-01T00:00:00.000Z
 '
@@ -110,10 +110,10 @@ test_expect_success 'merging again is refused, nothing changes' '
 	test ! -e shop/.threadmind/.lock
 '
 
-test_expect_success 'reopen then merge appends the summary again' '
+test_expect_success 'reopen then merge copies no list item twice' '
 	(cd shop && git threadmind -q reopen auth-ui &&
 		git threadmind -q merge auth-ui) &&
-	test "$(grep -c "^- React Hook Form$" $T/auth.md)" = 2 &&
+	test "$(grep -c "^- React Hook Form$" $T/auth.md)" = 1 &&
 	test "$(fm $T/auth-ui.md mergedInto)" = auth
 '
 

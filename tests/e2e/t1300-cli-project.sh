@@ -116,8 +116,10 @@ p = \"shop/.threadmind/config.json\"
 c = json.load(open(p)); c[\"activeProjectId\"] = None
 json.dump(c, open(p, \"w\"), indent=2)
 " &&
-	(cd shop && test_exit_code 128 git threadmind status) 2>err &&
+	(cd shop && test_exit_code 128 git threadmind new X) 2>err &&
 	grep "project use" err &&
+	(cd shop && git threadmind status) >out &&
+	grep "^project: shop " out && grep "^project: back-office " out &&
 	(cd shop && git threadmind project list) >out &&
 	! grep "^\*" out &&
 	(cd shop && git threadmind project list --json) >out &&

@@ -781,6 +781,64 @@ START_TEST(test_doctor_git_setup)
 }
 END_TEST
 
+/* `paths` entries matching nothing in HEAD, with the new name of a
+ * rename (doctor_paths.c). */
+START_TEST(test_doctor_unmatched_paths)
+{
+	tm_doctor_options o = TM_DOCTOR_OPTIONS_INIT;
+	const tm_doctor_problem *p;
+	size_t i, n;
+
+	tmt_sh("git init -q '%s' && cd '%s' && mkdir -p src/auth lib && "
+	       "printf 'one\\ntwo\\nthree\\n' >src/auth/login.c && "
+	       "printf 'x\\ny\\nz\\n' >lib/util.c && git add . && "
+	       "git -c user.name=A -c user.email=a@b commit -q -m code",
+	       repo, repo);
+	init_store();
+	thread("t", "id: t\ntitle: T\nparentId: main\n"
+		    "paths: [\"src/auth/login.c\", \"lib/\", \"src/*.c\", "
+		    "\":(exclude)x\", \"gone\"]\n");
+	check();
+	ck_assert_uint_eq(count(TM_DOCTOR_UNMATCHED_PATH), 1);
+	p = find(TM_DOCTOR_UNMATCHED_PATH);
+	ck_assert_str_eq(p->thread, "t");
+	ck_assert_str_eq(p->file, ".threadmind/threads/app/t.md");
+	ck_assert(!p->fixable);
+	ck_assert_ptr_nonnull(strstr(p->message, "'gone' matches nothing"));
+	ck_assert_ptr_null(strstr(p->message, "renamed"));
+	ck_assert_ptr_nonnull(
+		strstr(p->message,
+		       "paths=src/auth/login.c,lib/,src/*.c,:(exclude)x'"));
+
+	tmt_sh("cd '%s' && git mv src/auth/login.c src/auth/signin.c && "
+	       "git mv lib libs && git -c user.name=A -c user.email=a@b "
+	       "commit -q -m rename && echo more >>src/auth/signin.c && "
+	       "git -c user.name=A -c user.email=a@b commit -q -a -m more",
+	       repo);
+	check();
+	ck_assert_uint_eq(count(TM_DOCTOR_UNMATCHED_PATH), 3);
+	for (i = n = 0; i < report.n; i++) {
+		const char *m = report.items[i].message;
+
+		if (strcmp(report.items[i].kind, TM_DOCTOR_UNMATCHED_PATH))
+			continue;
+		n += strstr(m, "'src/auth/login.c' matches nothing in HEAD; "
+			       "renamed to 'src/auth/signin.c' in ") != NULL;
+		n += strstr(m, "'lib/' matches nothing in HEAD; renamed to "
+			       "'libs/' in ") != NULL;
+		n += strstr(m, "'gone' matches nothing in HEAD; fix") != NULL;
+	}
+	ck_assert_uint_eq(n, 3);
+	/* The glob still matches src/auth/signin.c; magic is not judged. */
+	for (i = 0; i < report.n; i++)
+		ck_assert_ptr_null(
+			strstr(report.items[i].message, "'src/*.c'"));
+	o.git = false;
+	check_with(&o);
+	ck_assert_uint_eq(count(TM_DOCTOR_UNMATCHED_PATH), 0);
+}
+END_TEST
+
 START_TEST(test_doctor_upgrade_pending)
 {
 	init_store();
@@ -937,6 +995,7 @@ Suite *doctor_suite(void)
 	tcase_add_test(tc, test_doctor_git_setup);
 	tcase_add_test(tc, test_doctor_gitattributes_as_git_sees_them);
 	tcase_add_test(tc, test_doctor_upgrade_pending);
+	tcase_add_test(tc, test_doctor_unmatched_paths);
 	tcase_add_test(tc, test_doctor_project_filter);
 	suite_add_tcase(s, tc);
 	return s;

@@ -398,6 +398,78 @@ START_TEST(test_ops_merge_empty_child_leaves_parent)
 }
 END_TEST
 
+/* DESIGN.md section 11: merge does not rebind the parent's branch. */
+START_TEST(test_ops_merge_keeps_parent_branch)
+{
+	char *repo = tmt_join(tmp, "repo"), *head;
+	tm_merge_thread_result r;
+	tm_thread *parent;
+
+	tmt_sh("cd '%s' && git init -q -b feature/y && git -c user.name=A "
+	       "-c user.email=a@b commit -q --allow-empty -m i",
+	       repo);
+	head = tmt_sh_out("cd '%s' && git rev-parse HEAD", repo);
+	head[strcspn(head, "\n")] = 0;
+	tm_store_free(s);
+	ck_assert_int_eq(tm_store_open(&s, repo), 0);
+	put("threads/mon-app/auth.md",
+	    "---\nid: auth\ntitle: Auth\nparentId: main\n"
+	    "branch: feature/x\ncommit: "
+	    "0123456789abcdef0123456789abcdef01234567"
+	    "\n---\n## Decisions\n- a\n");
+	put("threads/mon-app/auth-ui.md", "---\nid: auth-ui\ntitle: UI\n"
+					  "parentId: auth\n---\n"
+					  "## Decisions\n- b\n");
+	ck_assert_int_eq(tm_store_merge_thread(&r, s, P, "auth-ui"), 0);
+	ck_assert(r.changed);
+	tm_merge_thread_result_clear(&r);
+	parent = load("auth");
+	ck_assert_str_eq(parent->branch, "feature/x");
+	ck_assert_str_eq(parent->commit, head);
+	tm_thread_free(parent);
+	free(head);
+	free(repo);
+}
+END_TEST
+
+/* A list item the parent's section already has is not copied again. */
+START_TEST(test_ops_merge_skips_items_parent_has)
+{
+	tm_merge_thread_result r;
+	tm_thread *parent;
+	char *summary, *parent_file;
+
+	put("threads/mon-app/auth.md",
+	    "---\nid: auth\ntitle: Auth\nparentId: main\n---\n"
+	    "## Decisions\n- b\n  more\n- a\n\n## Notes\n- n\n");
+	put("threads/mon-app/auth-ui.md",
+	    "---\nid: auth-ui\ntitle: UI\nparentId: auth\n---\n"
+	    "## Decisions\n- a  \n- c\n- b\n  more\n- b\n  other\n\ntext\n"
+	    "## Next\n- a\n");
+	ck_assert_int_eq(tm_store_merge_thread(&r, s, P, "auth-ui"), 0);
+	tm_merge_thread_result_clear(&r);
+	parent = load("auth");
+	summary = tm_thread_summary(parent);
+	ck_assert_str_eq(summary, "## Decisions\n- b\n  more\n- a\n- c\n"
+				  "- b\n  other\n\ntext\n\n## Notes\n- n\n\n"
+				  "## Next\n- a\n");
+	free(summary);
+	tm_thread_free(parent);
+	/* Every item already there: the parent is left as it was. */
+	put("threads/mon-app/auth-ui.md",
+	    "---\nid: auth-ui\ntitle: UI\nparentId: auth\n---\n"
+	    "## Notes\n- n\n");
+	summary = file("threads/mon-app/auth.md");
+	ck_assert_int_eq(tm_store_merge_thread(&r, s, P, "auth-ui"), 0);
+	ck_assert(!r.changed);
+	tm_merge_thread_result_clear(&r);
+	parent_file = file("threads/mon-app/auth.md");
+	ck_assert_str_eq(parent_file, summary);
+	free(parent_file);
+	free(summary);
+}
+END_TEST
+
 START_TEST(test_ops_merge_refusals)
 {
 	tm_merge_thread_result r;
@@ -822,6 +894,8 @@ Suite *ops_suite(void)
 	tcase_add_test(tc, test_ops_move_refusals);
 	tcase_add_test(tc, test_ops_merge_into_parent);
 	tcase_add_test(tc, test_ops_merge_empty_child_leaves_parent);
+	tcase_add_test(tc, test_ops_merge_keeps_parent_branch);
+	tcase_add_test(tc, test_ops_merge_skips_items_parent_has);
 	tcase_add_test(tc, test_ops_merge_refusals);
 	suite_add_tcase(su, tc);
 

@@ -470,6 +470,29 @@ START_TEST(test_store_current_project)
 }
 END_TEST
 
+/* A fresh clone: no config.json, two projects. */
+START_TEST(test_store_current_project_none_active)
+{
+	tm_store *s = open_seed();
+	tm_project *p = tm_project_new("other", "Other");
+	char *id = NULL, *cfg_path;
+
+	ck_assert_int_eq(tm_store_save_project(s, p), 0);
+	cfg_path = tm_store_path_join(tm_store_dir(s), "config.json");
+	ck_assert_int_eq(unlink(cfg_path), 0);
+	ck_assert_int_eq(tm_store_current_project(&id, s, NULL), TM_EAMBIGUOUS);
+	ck_assert_ptr_null(id);
+	ck_assert_ptr_nonnull(strstr(tm_error_last(), "(mon-app, other)"));
+	ck_assert_ptr_nonnull(strstr(tm_error_last(), "--project"));
+	ck_assert_int_eq(tm_store_current_project(&id, s, "other"), 0);
+	ck_assert_str_eq(id, "other");
+	free(id);
+	free(cfg_path);
+	tm_project_free(p);
+	tm_store_free(s);
+}
+END_TEST
+
 START_TEST(test_store_active_thread_rules)
 {
 	char *repo = seed_repo();
@@ -695,6 +718,7 @@ Suite *store_suite(void)
 	tcase_add_test(tc, test_store_corrupt_config_is_never_overwritten);
 	tcase_add_test(tc, test_store_set_active_keeps_sessions);
 	tcase_add_test(tc, test_store_current_project);
+	tcase_add_test(tc, test_store_current_project_none_active);
 	tcase_add_test(tc, test_store_active_thread_rules);
 	tcase_add_test(tc, test_store_lock_nests_and_releases);
 	tcase_add_test(tc, test_store_lock_taken_over_is_reported);

@@ -1,0 +1,54 @@
+/*
+ * The `paths` of a thread as typed on the command line (`new --paths`,
+ * `set paths=`): read as git reads a pathspec, relative to the current
+ * folder, and stored from the repository root (DESIGN.md section 11); and
+ * which entries match nothing in a repository.
+ */
+#ifndef TM_PATHS_H
+#define TM_PATHS_H
+
+#include "buf.h"
+#include "git.h"
+
+#include <stdbool.h>
+
+/*
+ * Where folder `cwd` lies in work tree `root` (both absolute, as the same
+ * kind of path: physical or not, trailing '/' allowed): "" at the root,
+ * "a/b/" below it; NULL when `cwd` is not in the tree.  Pure; malloc'd.
+ */
+char *tm_paths_prefix(const char *root, const char *cwd);
+
+/*
+ * The `paths` entry for `typed`, a path typed in folder `prefix`
+ * (tm_paths_prefix) of work tree `root`, into *out (malloc'd):
+ * - pathspec magic (a leading ':', as ":(exclude)x" or ":/x") is kept as
+ *   typed, byte for byte;
+ * - otherwise the path is joined to `prefix` (an absolute one is taken
+ *   from `root` instead), then normalised: empty and "." components
+ *   dropped, ".." removes the previous one; a trailing '/' is kept; glob
+ *   characters (* ? [ \) are kept as typed.  The root itself is ".".
+ * Pure.  TM_EINVALID ("'x' is outside the repository at 'root'") for an
+ * empty path, an absolute path not under `root`, or one climbing above it.
+ */
+int tm_paths_normalize(char **out, const char *root, const char *prefix,
+		       const char *typed);
+
+/* Does `entry` have pathspec magic (a leading ':')? */
+bool tm_paths_is_magic(const char *entry);
+/* Does `entry` have glob characters (* ? [ or \)? */
+bool tm_paths_is_glob(const char *entry);
+
+/*
+ * The entries of `entries` (n of them) that match no file of HEAD's tree
+ * (tm_pathspec_matches), appended to *unmatched in order; with `worktree`,
+ * an entry matching a file of the index or (without glob characters) a
+ * path that exists in the work tree is not reported either.  Entries with
+ * magic are never reported (not checked).  No HEAD (unborn branch): every
+ * entry is checked against the index and work tree only.  TM_ERROR when
+ * git cannot be read.
+ */
+int tm_paths_unmatched(tm_strv *unmatched, tm_git *g,
+		       const char *const *entries, size_t n, bool worktree);
+
+#endif
