@@ -8,6 +8,7 @@
 #include <git2.h>
 #include <git2/sys/repository.h>
 #include <ctype.h>
+#include <errno.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -447,6 +448,38 @@ int tm_git_config_bool(bool *out, tm_git *g, const char *key, bool dflt)
 	if (error < 0)
 		return error;
 	*out = b != 0;
+	return 0;
+}
+
+int tm_git_config_seconds(double *out, tm_git *g, const char *key, double dflt)
+{
+	char *value = NULL, *end = NULL;
+	bool valueless = false;
+	double v = 0;
+	int error;
+
+	error = config_value(&value, &valueless, g, key);
+	if (error == TM_ENOTFOUND) {
+		tm_error_clear();
+		*out = dflt;
+		return 0;
+	}
+	if (error < 0)
+		return error;
+	errno = 0;
+	if (!valueless && *value)
+		v = strtod(value, &end);
+	if (valueless || !*value || *end || errno || !(v >= 0) || v > 1e9)
+		error = tm_error_set(TM_EINVALID,
+				     "bad numeric config value '%s' for '%s': "
+				     "expected a number of seconds (such as "
+				     "15 or 0.5); fix it with 'git config %s "
+				     "<seconds>'",
+				     value, key, key);
+	free(value);
+	if (error < 0)
+		return error;
+	*out = v;
 	return 0;
 }
 
