@@ -97,6 +97,22 @@ static const char *env(const char *name)
 }
 
 /*
+ * Is `work_tree` already the work tree libgit2 found for `repo`?  Setting
+ * it again would be a no-op, but libgit2 1.5 leaks the path it built then.
+ */
+static bool same_workdir(git_repository *repo, const char *work_tree)
+{
+	const char *wd = git_repository_workdir(repo);
+	char *real = realpath(work_tree, NULL);
+	size_t len = real ? strlen(real) : 0;
+	bool same = real && wd && !strncmp(wd, real, len) &&
+		    (wd[len] == '\0' || (wd[len] == '/' && !wd[len + 1]));
+
+	free(real);
+	return same;
+}
+
+/*
  * libgit2 1.5 refuses GIT_WORK_TREE under GIT_REPOSITORY_OPEN_FROM_ENV, so
  * with a work tree in the environment the other variables git reads are
  * applied here.
@@ -128,7 +144,8 @@ static int open_with_work_tree(git_repository **out, const char *path,
 		return TM_ENOTFOUND;
 	if (error < 0)
 		return tm_git_error(TM_ERROR, "cannot open the repository");
-	if (git_repository_set_workdir(repo, work_tree, 0) < 0) {
+	if (!same_workdir(repo, work_tree) &&
+	    git_repository_set_workdir(repo, work_tree, 0) < 0) {
 		error = tm_git_error(TM_ERROR, "cannot use GIT_WORK_TREE");
 		goto fail;
 	}
