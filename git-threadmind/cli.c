@@ -78,13 +78,58 @@ static void auto_migrate(void)
 	tm_strv_clear(&report);
 }
 
-bool cli_open_flags(unsigned flags)
+char *cli_work_tree(bool need)
 {
-	char *cwd = getcwd(NULL, 0);
+	char *cwd = getcwd(NULL, 0), *top;
+	tm_git *g = NULL;
+	size_t len;
 	int error;
 
 	if (!cwd)
 		die("cannot read the current folder: %s", strerror(errno));
+	if (!need && !getenv("GIT_DIR") && !getenv("GIT_WORK_TREE"))
+		return cwd;
+	error = tm_git_open(&g, cwd, true);
+	if (error == TM_ENOTFOUND && !getenv("GIT_DIR")) {
+		tm_error_clear();
+		return cwd; /* a store outside git */
+	}
+	if (error < 0)
+		die_lib();
+	if (!tm_git_workdir(g)) {
+		tm_git_free(g);
+		if (need)
+			die("this operation must be run in a work tree");
+		return cwd;
+	}
+	if (!getenv("GIT_WORK_TREE")) {
+		char *wt = NULL;
+		bool set = getenv("GIT_DIR") &&
+			   tm_git_config_string(&wt, g, "core.worktree") == 0;
+
+		tm_error_clear();
+		free(wt);
+		/* Found from here up as the store is; or GIT_DIR alone,
+		 * where git takes the current folder as the top. */
+		if (!set) {
+			tm_git_free(g);
+			return cwd;
+		}
+	}
+	top = tm_xstrdup(tm_git_workdir(g));
+	len = strlen(top);
+	if (len > 1 && top[len - 1] == '/')
+		top[len - 1] = '\0';
+	tm_git_free(g);
+	free(cwd);
+	return top;
+}
+
+bool cli_open_flags(unsigned flags)
+{
+	char *cwd = cli_work_tree(false);
+	int error;
+
 	error = tm_store_discover(&cli.store, cwd);
 	free(cwd);
 	if (error == TM_ENOTFOUND && (flags & CLI_OPEN_QUIET_MISSING))
@@ -288,18 +333,111 @@ void cli_normalize_paths(tm_strv *paths)
 	free(cwd);
 }
 
+/* Weights of git's suggestion distance: typed -> command name. */
+#define W_SWAP   0
+#define W_SUBST  2
+#define W_INSERT 1
+#define W_DELETE 3
+#define MAX_NAME 128
+
+static int min2(int a, int b)
+{
+	return a < b ? a : b;
+}
+
+int cli_edit_distance(const char *typed, const char *name)
+{
+	int rows[3][MAX_NAME + 1];
+	int *before = rows[0], *prev = rows[1], *cur = rows[2], *t;
+	size_t lt = strlen(typed), ln = strlen(name), i, j;
+
+	if (ln > MAX_NAME)
+		return CLI_SIMILARITY_FLOOR * 100;
+	for (j = 0; j <= ln; j++)
+		cur[j] = (int)j * W_INSERT;
+	for (i = 1; i <= lt; i++) {
+		t = before;
+		before = prev;
+		prev = cur;
+		cur = t;
+		cur[0] = (int)i * W_DELETE;
+		for (j = 1; j <= ln; j++) {
+			int c = prev[j - 1] +
+				(typed[i - 1] == name[j - 1] ? 0 : W_SUBST);
+
+			if (i > 1 && j > 1 && typed[i - 1] == name[j - 2] &&
+			    typed[i - 2] == name[j - 1])
+				c = min2(c, before[j - 2] + W_SWAP);
+			c = min2(c, prev[j] + W_DELETE);
+			c = min2(c, cur[j - 1] + W_INSERT);
+			cur[j] = c;
+		}
+	}
+	return cur[ln];
+}
+
+/*
+ * die() for `arg`, which matches no thread of `ids`: the library's message
+ * and, when some ids are close enough (cli_edit_distance), "did you mean"
+ * with the closest ones.
+ */
+static void die_no_thread(const char *arg, const tm_strv *ids)
+	__attribute__((noreturn));
+static void die_no_thread(const char *arg, const tm_strv *ids)
+{
+	char *msg = tm_xstrdup(tm_error_last());
+	tm_buf hint = TM_BUF_INIT;
+	int *score = tm_xcalloc(ids->n + 1, sizeof(*score));
+	int best = CLI_SIMILARITY_FLOOR;
+	size_t i, n = 0, shown = 0;
+
+	for (i = 0; i < ids->n; i++) {
+		score[i] = cli_edit_distance(arg, ids->items[i]);
+		if (score[i] < best)
+			best = score[i];
+	}
+	for (i = 0; i < ids->n; i++)
+		n += score[i] == best;
+	for (i = 0; best < CLI_SIMILARITY_FLOOR && i < ids->n; i++) {
+		if (score[i] != best)
+			continue;
+		shown++;
+		tm_buf_printf(&hint, "%s'%s'",
+			      shown == 1   ? "; did you mean "
+			      : shown == n ? " or "
+					   : ", ",
+			      ids->items[i]);
+	}
+	if (shown)
+		tm_buf_putc(&hint, '?');
+	free(score);
+	die("%s%s", msg, tm_buf_cstr(&hint));
+}
+
 char *cli_resolve_thread(const char *arg)
 {
 	tm_strv ids = TM_STRV_INIT;
 	char *id = NULL;
+	int error;
 
 	/* "../x" or "Foo" can name no thread: say why, not "no match". */
 	if (tm_id_validate(arg, "thread") < 0 ||
-	    tm_store_list_threads(&ids, NULL, cli.store, cli.project) < 0 ||
-	    tm_id_resolve(&id, arg, &ids, "thread") < 0)
+	    tm_store_list_threads(&ids, NULL, cli.store, cli.project) < 0)
+		die_lib();
+	error = tm_id_resolve(&id, arg, &ids, "thread");
+	if (error == TM_ENOTFOUND)
+		die_no_thread(arg, &ids);
+	if (error < 0)
 		die_lib();
 	tm_strv_clear(&ids);
 	return id;
+}
+
+char *cli_thread_arg(int argc, const char **argv)
+{
+	if (argc)
+		return cli_resolve_thread(argv[0]);
+	return cli_active_thread(NULL, 0);
 }
 
 tm_thread *cli_load_thread(const char *id)
@@ -380,45 +518,70 @@ void cli_warn_skipping(const char *msg, void *payload)
 
 /* ---- colour ---- */
 
-static int color_setting(const char *value)
+/* What a colour setting says: 1 always, 0 never, -1 auto, -2 not a word of
+ * ours (a boolean then, as git's colorbool). */
+static int color_word(const char *value)
 {
 	if (!strcasecmp(value, "always"))
 		return 1;
-	if (!strcasecmp(value, "never") || !strcasecmp(value, "false") ||
-	    !strcasecmp(value, "no") || !strcasecmp(value, "off") ||
-	    !strcmp(value, "0"))
+	if (!strcasecmp(value, "never"))
 		return 0;
-	return -1; /* auto, true, … */
+	if (!strcasecmp(value, "auto"))
+		return -1;
+	return -2;
+}
+
+/*
+ * The colour config `key` as git reads color.ui: always, never, auto, or a
+ * boolean (true: auto).  -3 when unset; dies naming the key on a value that
+ * is none of these.
+ */
+static int color_config(struct tm_git *g, const char *key)
+{
+	char *v = NULL;
+	bool b;
+	int w, error = tm_git_config_string(&v, g, key);
+
+	if (error == TM_ENOTFOUND) {
+		tm_error_clear();
+		return -3;
+	}
+	if (error < 0)
+		die_lib();
+	w = color_word(v);
+	free(v);
+	if (w != -2)
+		return w;
+	if (tm_git_config_bool(&b, g, key, false) < 0)
+		die_lib();
+	return b ? -1 : 0;
 }
 
 bool cli_color(void)
 {
 	static int decided = -2;
-	const char *no_color = getenv("NO_COLOR");
+	const char *no_color = getenv("NO_COLOR"), *term;
 
 	if (decided != -2)
 		return decided;
-	decided = -1;
-	if (global_opts.no_color || (no_color && *no_color)) {
+	if (global_opts.color) {
+		decided = color_word(global_opts.color);
+	} else if (no_color && *no_color) {
 		decided = 0;
 	} else {
-		static const char *keys[] = {"color.threadmind", "color.ui"};
 		struct tm_git *g = cli.store ? tm_store_git(cli.store) : NULL;
-		size_t i;
 
-		for (i = 0; i < 2; i++) {
-			char *v = NULL;
-
-			if (tm_git_config_string(&v, g, keys[i]) == 0) {
-				decided = color_setting(v);
-				free(v);
-				break;
-			}
-		}
-		tm_error_clear();
+		decided = color_config(g, "color.threadmind");
+		if (decided == -3)
+			decided = color_config(g, "color.ui");
+		if (decided == -3)
+			decided = -1;
 	}
-	if (decided == -1)
-		decided = isatty(STDOUT_FILENO);
+	if (decided == -1) {
+		term = getenv("TERM");
+		decided = isatty(STDOUT_FILENO) && term && *term &&
+			  strcmp(term, "dumb");
+	}
 	return decided;
 }
 

@@ -19,6 +19,12 @@
 #define CLI_FLAG_STALE      (1u << 8)
 #define CLI_FLAG_UNREADABLE (1u << 9)
 
+/* git's weighted edit distance (with adjacent transpositions) from `typed`
+ * to `name`, for "did you mean" suggestions; only scores below
+ * CLI_SIMILARITY_FLOOR are close enough to suggest (git's help.c). */
+#define CLI_SIMILARITY_FLOOR 7
+int cli_edit_distance(const char *typed, const char *name);
+
 /* The store, project and config of the command being run. */
 struct cli_state {
 	tm_store *store;
@@ -52,6 +58,14 @@ void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * stderr).  Dies when there is no store.
  */
 void cli_open(void);
+
+/*
+ * Where to look for the store from (malloc'd): the current folder, or,
+ * with GIT_DIR / GIT_WORK_TREE in the environment, the root of the work
+ * tree git would use.  With `need` (init), a bare repository is fatal
+ * ("this operation must be run in a work tree", as git says).
+ */
+char *cli_work_tree(bool need);
 
 /* What cli_open_flags leaves out. */
 #define CLI_OPEN_QUIET_MISSING (1u << 0) /* no store: return false */
@@ -94,8 +108,12 @@ void cli_open_for_thread(const char *arg);
 void cli_normalize_paths(tm_strv *paths);
 
 /* Resolve a thread argument (id or unique prefix) in cli.project; dies on
- * an invalid, unknown or ambiguous one. malloc'd id. */
+ * an invalid, unknown (suggesting the closest ids) or ambiguous one.
+ * malloc'd id. */
 char *cli_resolve_thread(const char *arg);
+/* The thread a command works on: argv[0] resolved (when argc > 0), else
+ * the active thread, as `show` does.  malloc'd id. */
+char *cli_thread_arg(int argc, const char **argv);
 /* Load a thread by (resolved) id; dies when it cannot be read. */
 tm_thread *cli_load_thread(const char *id);
 /* Load every thread of the project; warns once per unreadable file. */
@@ -107,8 +125,9 @@ char *cli_active_thread(const tm_thread *const *threads, size_t n);
  * file left out of an operation. */
 void cli_warn_skipping(const char *msg, void *payload);
 
-/* Colour: decided once from --no-color, NO_COLOR, color.threadmind,
- * color.ui and whether stdout is a terminal. */
+/* Colour: decided once from --color / --no-color, NO_COLOR,
+ * color.threadmind, color.ui (a bad value is fatal, naming the key) and,
+ * for auto, whether stdout is a terminal whose TERM is not "dumb". */
 bool cli_color(void);
 /* The escape sequence for a colour name ("red", "green", "yellow", "dim",
  * "bold", "cyan", "reset") or "" when colour is off. */

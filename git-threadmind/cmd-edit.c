@@ -19,7 +19,7 @@
 #define EDIT_FILE "THREADMIND_SUMMARY.md"
 
 static const char *const edit_usage[] = {
-	"git threadmind edit <thread>",
+	"git threadmind edit [<thread>]",
 	NULL,
 };
 
@@ -191,11 +191,12 @@ int cmd_edit(int argc, const char **argv)
 	tm_thread *t;
 	const char *editor;
 	char *id, *summary;
+	int n = parse_options(argc, argv, opts, edit_usage);
 
-	if (parse_options(argc, argv, opts, edit_usage) != 1)
+	if (n > 1)
 		usage_msg(edit_usage, opts, "edit takes one thread");
 	cli_open();
-	id = cli_resolve_thread(argv[0]);
+	id = cli_thread_arg(n, argv);
 	t = cli_load_thread(id);
 	editor = choose_editor();
 

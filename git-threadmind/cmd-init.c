@@ -32,17 +32,19 @@ int cmd_init(int argc, const char **argv)
 	if (mode && strcmp(mode, "solo") && strcmp(mode, "team"))
 		usage_msg(init_usage, opts,
 			  "--mode must be 'solo' or 'team', not '%s'", mode);
-	cwd = getcwd(NULL, 0);
-	if (!cwd)
-		die("cannot read the current folder: %s", strerror(errno));
-	root = tm_store_init_root(cwd);
+	/* A bare repository is fatal; GIT_DIR / GIT_WORK_TREE name the root. */
+	cwd = cli_work_tree(true);
+	root = getenv("GIT_DIR") || getenv("GIT_WORK_TREE")
+		       ? tm_xstrdup(cwd)
+		       : tm_store_init_root(cwd);
 	if (tm_store_init(&s, root, title, mode) < 0)
 		die_lib();
 	if (tm_store_current_project((char **)&id, s, NULL) < 0 ||
 	    tm_store_load_project(&p, s, id) < 0)
 		die_lib();
-	printf("Initialized ThreadMind project '%s' (%s) in %s/\n", id,
-	       tm_project_get(p, "title"), tm_store_dir(s));
+	if (!global_opts.quiet)
+		printf("Initialized ThreadMind project '%s' (%s) in %s/\n", id,
+		       tm_project_get(p, "title"), tm_store_dir(s));
 	note("hint: commit .threadmind/ to share the threads with your team");
 	note("%s", CLI_TEAMMATE_HINT);
 	free((char *)id);

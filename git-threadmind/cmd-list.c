@@ -27,6 +27,20 @@ static bool wanted(const tm_thread *t, const char *status, const char *branch)
 	return true;
 }
 
+/* A status --status may name: ours, "all", or one a thread's file has. */
+static bool known_status(const struct view *v, const char *status)
+{
+	size_t k;
+
+	if (!strcmp(status, "active") || !strcmp(status, TM_STATUS_DONE) ||
+	    !strcmp(status, TM_STATUS_ABANDONED) || !strcmp(status, "all"))
+		return true;
+	for (k = 0; k < v->list.n; k++)
+		if (!strcmp(status, status_name(v->list.threads[k])))
+			return true;
+	return false;
+}
+
 int cmd_list(int argc, const char **argv)
 {
 	bool all = false, as_json = false;
@@ -50,6 +64,11 @@ int cmd_list(int argc, const char **argv)
 	cli_open();
 	/* --status picks finished threads by itself. */
 	view_load(&v, all || status);
+	if (status && !known_status(&v, status))
+		usage_msg(list_usage, opts,
+			  "--status must be active, done, abandoned or all "
+			  "(or a status a thread has), not '%s'",
+			  status);
 	if (as_json) {
 		doc = cJSON_CreateObject();
 		cJSON_AddStringToObject(doc, "project", cli.project);

@@ -10,17 +10,17 @@
 #include <stdlib.h>
 
 static const char *const done_usage[] = {
-	"git threadmind done <thread>",
+	"git threadmind done [<thread>]",
 	NULL,
 };
 
 static const char *const abandon_usage[] = {
-	"git threadmind abandon <thread>",
+	"git threadmind abandon [<thread>]",
 	NULL,
 };
 
 static const char *const reopen_usage[] = {
-	"git threadmind reopen <thread>",
+	"git threadmind reopen [<thread>]",
 	NULL,
 };
 
@@ -31,7 +31,8 @@ static const char *status_word(const char *status)
 }
 
 /*
- * Set the status of the thread argv[0] to `status` (NULL: reopen, which
+ * Set the status of the thread argv[0] (default: the active one) to
+ * `status` (NULL: reopen, which
  * also clears mergedInto).  Nothing is written when the thread already has
  * that status.
  */
@@ -41,11 +42,12 @@ static int change_status(int argc, const char **argv, const char *const *usage,
 	const struct option opts[] = {OPT_GLOBALS, OPT_END_()};
 	tm_status_result r;
 	char *id;
+	int n = parse_options(argc, argv, opts, usage);
 
-	if (parse_options(argc, argv, opts, usage) != 1)
+	if (n > 1)
 		usage_msg(usage, opts, "%s takes one thread", name);
 	cli_open();
-	id = cli_resolve_thread(argv[0]);
+	id = cli_thread_arg(n, argv);
 	if (tm_store_set_status(&r, cli.store, cli.project, id, status) < 0)
 		die_lib();
 	if (!r.changed) {

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 static const char *const summary_usage[] = {
-	"git threadmind summary <thread> [-F <file> | -F -] [--allow-empty]",
+	"git threadmind summary [<thread>] [-F <file> | -F -] [--allow-empty]",
 	NULL,
 };
 
@@ -73,11 +73,12 @@ int cmd_summary(int argc, const char **argv)
 	tm_summary_outcome outcome;
 	tm_buf text = TM_BUF_INIT;
 	char *id;
+	int n = parse_options(argc, argv, opts, summary_usage);
 
-	if (parse_options(argc, argv, opts, summary_usage) != 1)
+	if (n > 1)
 		usage_msg(summary_usage, opts, "summary takes one thread");
 	cli_open();
-	id = cli_resolve_thread(argv[0]);
+	id = cli_thread_arg(n, argv);
 	read_summary(&text, file);
 
 	o.allow_empty = allow_empty;

@@ -53,8 +53,8 @@ static const struct command commands[] = {
 #define NR_COMMANDS (sizeof(commands) / sizeof(*commands))
 
 static const char *const main_usage[] = {
-	"git threadmind [--project <id>] [--no-color] [-q] [--ascii] "
-	"<command> [<args>]",
+	"git threadmind [--project <id>] [--color[=<when>] | --no-color] [-q] "
+	"[--ascii] <command> [<args>]",
 	"git threadmind --version",
 	NULL,
 };
@@ -89,55 +89,8 @@ static const struct command *find_command(const char *name)
 	return NULL;
 }
 
-/* Weights of git's suggestion distance: typed -> command name. */
-#define W_SWAP   0
-#define W_SUBST  2
-#define W_INSERT 1
-#define W_DELETE 3
 /* Scores below this are similar enough to suggest (as git's help.c). */
-#define SIMILARITY_FLOOR 7
-#define MAX_NAME         32
-
-static int min2(int a, int b)
-{
-	return a < b ? a : b;
-}
-
-/*
- * The weighted edit distance (with adjacent transpositions) from `typed`
- * to `name`: the cheapest sequence of insertions, deletions, substitutions
- * and swaps of two neighbours turning one into the other.
- */
-static int edit_distance(const char *typed, const char *name)
-{
-	int rows[3][MAX_NAME + 1];
-	int *before = rows[0], *prev = rows[1], *cur = rows[2], *t;
-	size_t lt = strlen(typed), ln = strlen(name), i, j;
-
-	if (ln > MAX_NAME)
-		return SIMILARITY_FLOOR * 100;
-	for (j = 0; j <= ln; j++)
-		cur[j] = (int)j * W_INSERT;
-	for (i = 1; i <= lt; i++) {
-		t = before;
-		before = prev;
-		prev = cur;
-		cur = t;
-		cur[0] = (int)i * W_DELETE;
-		for (j = 1; j <= ln; j++) {
-			int c = prev[j - 1] +
-				(typed[i - 1] == name[j - 1] ? 0 : W_SUBST);
-
-			if (i > 1 && j > 1 && typed[i - 1] == name[j - 2] &&
-			    typed[i - 2] == name[j - 1])
-				c = min2(c, before[j - 2] + W_SWAP);
-			c = min2(c, prev[j] + W_DELETE);
-			c = min2(c, cur[j - 1] + W_INSERT);
-			cur[j] = c;
-		}
-	}
-	return cur[ln];
-}
+#define SIMILARITY_FLOOR CLI_SIMILARITY_FLOOR
 
 /*
  * `name` is not a command: say so in one line, suggest the closest
@@ -158,7 +111,8 @@ static int unknown_command(const char *name)
 			score[i] = 0;
 			prefixes++;
 		} else
-			score[i] = edit_distance(name, commands[i].name) + 1;
+			score[i] =
+				cli_edit_distance(name, commands[i].name) + 1;
 		if (score[i] < best)
 			best = score[i];
 	}
@@ -254,14 +208,24 @@ int main(int argc, const char **argv)
 			printf("git-threadmind version %s\n", TM_VERSION);
 			return 0;
 		}
-		if (!strcmp(a, "--project") && first + 1 < argc) {
+		if (!strcmp(a, "--project")) {
+			if (first + 1 >= argc)
+				usage_msg(main_usage, globals,
+					  "option '--project' requires a "
+					  "value");
 			global_opts.project = argv[first + 1];
 			first += 2;
 		} else if (!strncmp(a, "--project=", 10)) {
 			global_opts.project = a + 10;
 			first++;
+		} else if (!strcmp(a, "--color")) {
+			global_opts.color = "always";
+			first++;
+		} else if (!strncmp(a, "--color=", 8)) {
+			global_opts.color = a + 8;
+			first++;
 		} else if (!strcmp(a, "--no-color")) {
-			global_opts.no_color = true;
+			global_opts.color = "never";
 			first++;
 		} else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
 			global_opts.quiet = true;
@@ -270,10 +234,11 @@ int main(int argc, const char **argv)
 			global_opts.ascii = true;
 			first++;
 		} else {
-			fprintf(stderr, "error: unknown option '%s'\n", a);
-			usage_with_options(main_usage, globals, false);
+			usage_msg(main_usage, globals, "unknown option '%s'",
+				  a);
 		}
 	}
+	check_global_options(main_usage, globals);
 	name = first < argc ? argv[first] : "status";
 	c = find_command(name);
 	if (!c)

@@ -33,7 +33,8 @@ static void print_usage(FILE *f, const char *const *usage,
 		else
 			n = snprintf(left, sizeof(left), "--%s", o->long_name);
 		if (o->argh && n > 0 && (size_t)n < sizeof(left))
-			snprintf(left + n, sizeof(left) - (size_t)n, " <%s>",
+			snprintf(left + n, sizeof(left) - (size_t)n,
+				 o->type == OPT_OPTARG ? "[=<%s>]" : " <%s>",
 				 o->argh);
 		fprintf(f, "    %-24s %s\n", left, o->help);
 	}
@@ -87,6 +88,13 @@ static void set_value(const struct option *o, const char *arg, int argc,
 			usage_msg(usage, opts, "option '%s' takes no value",
 				  spelled);
 		*(bool *)o->value = true;
+		return;
+	}
+	if (o->type == OPT_OPTARG) {
+		if (arg && !o->argh)
+			usage_msg(usage, opts, "option '%s' takes no value",
+				  spelled);
+		*(const char **)o->value = arg ? arg : o->defval;
 		return;
 	}
 	if (!arg) {
@@ -187,5 +195,17 @@ int parse_options(int argc, const char **argv, const struct option *opts,
 			}
 		}
 	}
+	check_global_options(usage, opts);
 	return npos;
+}
+
+void check_global_options(const char *const *usage, const struct option *opts)
+{
+	const char *c = global_opts.color;
+
+	if (c && strcmp(c, "always") && strcmp(c, "never") && strcmp(c, "auto"))
+		usage_msg(usage, opts,
+			  "option '--color' expects \"always\", \"auto\" or "
+			  "\"never\", not '%s'",
+			  c);
 }

@@ -8,6 +8,7 @@
 #include <git2.h>
 #include <git2/sys/repository.h>
 #include <ctype.h>
+#include <errno.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -96,6 +97,22 @@ static const char *env(const char *name)
 }
 
 /*
+ * Is `work_tree` already the work tree libgit2 found for `repo`?  Setting
+ * it again would be a no-op, but libgit2 1.5 leaks the path it built then.
+ */
+static bool same_workdir(git_repository *repo, const char *work_tree)
+{
+	const char *wd = git_repository_workdir(repo);
+	char *real = realpath(work_tree, NULL);
+	size_t len = real ? strlen(real) : 0;
+	bool same = real && wd && !strncmp(wd, real, len) &&
+		    (wd[len] == '\0' || (wd[len] == '/' && !wd[len + 1]));
+
+	free(real);
+	return same;
+}
+
+/*
  * libgit2 1.5 refuses GIT_WORK_TREE under GIT_REPOSITORY_OPEN_FROM_ENV, so
  * with a work tree in the environment the other variables git reads are
  * applied here.
@@ -127,7 +144,8 @@ static int open_with_work_tree(git_repository **out, const char *path,
 		return TM_ENOTFOUND;
 	if (error < 0)
 		return tm_git_error(TM_ERROR, "cannot open the repository");
-	if (git_repository_set_workdir(repo, work_tree, 0) < 0) {
+	if (!same_workdir(repo, work_tree) &&
+	    git_repository_set_workdir(repo, work_tree, 0) < 0) {
 		error = tm_git_error(TM_ERROR, "cannot use GIT_WORK_TREE");
 		goto fail;
 	}
@@ -447,6 +465,38 @@ int tm_git_config_bool(bool *out, tm_git *g, const char *key, bool dflt)
 	if (error < 0)
 		return error;
 	*out = b != 0;
+	return 0;
+}
+
+int tm_git_config_seconds(double *out, tm_git *g, const char *key, double dflt)
+{
+	char *value = NULL, *end = NULL;
+	bool valueless = false;
+	double v = 0;
+	int error;
+
+	error = config_value(&value, &valueless, g, key);
+	if (error == TM_ENOTFOUND) {
+		tm_error_clear();
+		*out = dflt;
+		return 0;
+	}
+	if (error < 0)
+		return error;
+	errno = 0;
+	if (!valueless && *value)
+		v = strtod(value, &end);
+	if (valueless || !*value || *end || errno || !(v >= 0) || v > 1e9)
+		error = tm_error_set(TM_EINVALID,
+				     "bad numeric config value '%s' for '%s': "
+				     "expected a number of seconds (such as "
+				     "15 or 0.5); fix it with 'git config %s "
+				     "<seconds>'",
+				     value, key, key);
+	free(value);
+	if (error < 0)
+		return error;
+	*out = v;
 	return 0;
 }
 

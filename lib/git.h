@@ -96,6 +96,17 @@ int tm_git_config_string(char **out, tm_git *g, const char *key);
 int tm_git_config_bool(bool *out, tm_git *g, const char *key, bool dflt);
 
 /*
+ * The config `key` as a number of seconds (a decimal number >= 0, such as
+ * "15" or "0.5") into *out; `dflt` when unset.  Config files as
+ * tm_git_config_string.
+ *
+ * Errors: TM_EINVALID when the value is not such a number (the message
+ * names the key and the value, as git's "bad numeric config value"), or as
+ * tm_git_config_string.
+ */
+int tm_git_config_seconds(double *out, tm_git *g, const char *key, double dflt);
+
+/*
  * The author id into *out (malloc'd; the caller frees it):
  * tm_slugify_or(name, "user") + "-" + the first 4 hex digits of the git
  * blob hash of `email`'s bytes (what `printf %s "$email" | git hash-object

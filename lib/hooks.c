@@ -101,8 +101,10 @@ int tm_hook_lock(tm_lock **out, tm_store *s, const tm_hook_budget *b)
 {
 	tm_lock_options opts = TM_LOCK_OPTIONS_INIT;
 	double left = tm_hook_budget_left(b);
+	int error = tm_store_lock_timeout(&opts.timeout, s);
 
-	opts.timeout = tm_store_lock_timeout(s);
+	if (error < 0)
+		return error;
 	if (opts.timeout > TM_HOOK_LOCK_WAIT_MAX)
 		opts.timeout = TM_HOOK_LOCK_WAIT_MAX;
 	if (left < opts.timeout)

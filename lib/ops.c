@@ -9,6 +9,7 @@
 #include "error.h"
 #include "frontmatter.h"
 #include "slug.h"
+#include "stale.h"
 #include "timestamp.h"
 
 #include <stdlib.h>
@@ -174,33 +175,110 @@ done:
 
 /* ---- touch ---- */
 
+/* TM_EINVALID unless HEAD is a commit to mark threads reviewed at;
+ * `what` names the thread(s) in the message. */
+static int check_head(tm_store *s, const char *what)
+{
+	if (!tm_store_git(s))
+		return tm_error_set(TM_EINVALID,
+				    "cannot mark %s as reviewed at HEAD: not "
+				    "in a git repository",
+				    what);
+	if (!tm_store_head(s))
+		return tm_error_set(TM_EINVALID,
+				    "cannot mark %s as reviewed at HEAD: HEAD "
+				    "has no commit yet (commit first)",
+				    what);
+	return 0;
+}
+
 int tm_store_touch(const char **out_head, tm_store *s, const char *project,
 		   const char *id)
 {
-	tm_thread *t = NULL;
-	int error;
+	return tm_store_touch_threads(out_head, s, project, &id, 1);
+}
 
-	if ((error = tm_ops_check_ids(project, id)) < 0)
-		return error;
-	if (!tm_store_git(s))
-		return tm_error_set(TM_EINVALID,
-				    "cannot mark '%s' as reviewed at HEAD: not "
-				    "in a git repository",
-				    id);
-	if (!tm_store_head(s))
-		return tm_error_set(
-			TM_EINVALID,
-			"cannot mark '%s' as reviewed at HEAD: HEAD "
-			"has no commit yet (commit first)",
-			id);
-	if ((error = tm_store_lock(s)) < 0)
-		return error;
-	if ((error = tm_store_load_thread(&t, s, project, id)) == 0)
-		error = tm_ops_touch_save(s, project, t, true);
+int tm_store_touch_threads(const char **out_head, tm_store *s,
+			   const char *project, const char *const *ids,
+			   size_t n)
+{
+	tm_thread **t = tm_xcalloc(n + 1, sizeof(*t));
+	tm_buf what = TM_BUF_INIT;
+	size_t i;
+	int error = 0;
+
+	for (i = 0; i < n && !error; i++)
+		error = tm_ops_check_ids(project, ids[i]);
+	if (!error) {
+		if (n == 1)
+			tm_buf_printf(&what, "'%s'", ids[0]);
+		else
+			tm_buf_printf(&what, "%zu threads", n);
+		error = check_head(s, tm_buf_cstr(&what));
+	}
+	if (error < 0 || (error = tm_store_lock(s)) < 0)
+		goto out;
+	/* Every thread is read before the first write. */
+	for (i = 0; i < n && !error; i++)
+		error = tm_store_load_thread(&t[i], s, project, ids[i]);
+	for (i = 0; i < n && !error; i++)
+		error = tm_ops_touch_save(s, project, t[i], true);
 	error = tm_store_unlock_after(s, error);
 	if (error == 0 && out_head)
 		*out_head = tm_store_head(s);
-	tm_thread_free(t);
+out:
+	for (i = 0; i < n; i++)
+		tm_thread_free(t[i]);
+	free(t);
+	tm_buf_release(&what);
+	return error;
+}
+
+int tm_store_touch_stale(tm_strv *out_ids, const char **out_head, tm_store *s,
+			 const char *project, tm_store_warn_cb warn,
+			 void *payload)
+{
+	tm_stale_report r = TM_STALE_REPORT_INIT;
+	tm_strv touched = TM_STRV_INIT;
+	tm_thread_list list;
+	char *dir = NULL;
+	size_t i, k;
+	int error;
+
+	if ((error = tm_id_validate(project, "project")) < 0 ||
+	    (error = check_head(s, "the stale threads")) < 0)
+		return error;
+	if ((error = tm_store_lock(s)) < 0)
+		return error;
+	if ((error = tm_store_load_all(&list, s, project)) < 0)
+		goto done;
+	for (i = 0; warn && i < list.errors.n; i++)
+		warn(list.errors.items[i], payload);
+	dir = tm_stale_threads_dir(tm_store_git(s), tm_store_root(s), project);
+	if ((error = tm_stale_compute(&r, tm_store_git(s), dir,
+				      (const tm_thread *const *)list.threads,
+				      list.n)) < 0)
+		goto done;
+	for (i = 0; i < r.n && !error; i++)
+		for (k = 0; k < list.n; k++)
+			if (!strcmp(list.threads[k]->id, r.stale[i].id)) {
+				error = tm_ops_touch_save(
+					s, project, list.threads[k], true);
+				tm_strv_push(&touched, r.stale[i].id);
+				break;
+			}
+done:
+	tm_thread_list_clear(&list);
+	error = tm_store_unlock_after(s, error);
+	if (error == 0) {
+		*out_ids = touched;
+		memset(&touched, 0, sizeof(touched));
+		if (out_head)
+			*out_head = tm_store_head(s);
+	}
+	tm_strv_clear(&touched);
+	tm_stale_report_clear(&r);
+	free(dir);
 	return error;
 }
 

@@ -256,6 +256,30 @@ int tm_store_rename_thread(tm_rename_result *out, tm_store *s,
 			   const char *project, const char *from,
 			   const char *to, const tm_rename_options *opts);
 
+/*
+ * tm_store_touch for the `n` threads `ids` under one lock: every one is
+ * read before the first write, so that nothing is written when one cannot
+ * be read.  Errors as tm_store_touch (the message of a HEAD problem names
+ * the thread when n is 1, else how many).
+ */
+int tm_store_touch_threads(const char **out_head, tm_store *s,
+			   const char *project, const char *const *ids,
+			   size_t n);
+
+/*
+ * Re-anchor every stale thread of `project`: under the lock, read its
+ * threads, find the stale ones (tm_stale_compute, stale.h) and touch each
+ * as tm_store_touch does.  *out_ids (clear it with tm_strv_clear) receives
+ * the ids touched, in the store's order (empty when none was stale);
+ * unreadable thread files are left out and told to `warn` (may be NULL).
+ *
+ * Errors: those of tm_store_touch; TM_ERROR when the history cannot be
+ * read.  *out_ids and *out_head are written on success only.
+ */
+int tm_store_touch_stale(tm_strv *out_ids, const char **out_head, tm_store *s,
+			 const char *project, tm_store_warn_cb warn,
+			 void *payload);
+
 /* ---- project use ---- */
 
 /*

@@ -197,22 +197,13 @@ const char *tm_store_head(tm_store *s)
 
 /* ---- lock ---- */
 
-double tm_store_lock_timeout(tm_store *s)
+int tm_store_lock_timeout(double *out, tm_store *s)
 {
-	char *value = NULL, *end;
-	double t = 15.0;
-
-	if (tm_store_git(s) &&
-	    tm_git_config_string(&value, s->git, "threadmind.lockTimeout") ==
-		    0) {
-		double v = strtod(value, &end);
-
-		if (end != value && *end == '\0' && v >= 0)
-			t = v;
-	}
-	free(value);
-	tm_error_clear();
-	return t;
+	*out = 15.0;
+	if (!tm_store_git(s))
+		return 0;
+	return tm_git_config_seconds(out, s->git, "threadmind.lockTimeout",
+				     15.0);
 }
 
 /* The test seam of tm_store__set_refresh_hook. */
@@ -237,7 +228,8 @@ int tm_store_lock(tm_store *s)
 		s->lock_depth++;
 		return 0;
 	}
-	opts.timeout = tm_store_lock_timeout(s);
+	if ((error = tm_store_lock_timeout(&opts.timeout, s)) < 0)
+		return error;
 	if (refresh_eager)
 		opts.refresh_after = 0;
 	error = tm_lock_acquire(&s->lock, s->dir, &opts);

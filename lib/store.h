@@ -105,12 +105,14 @@ const char *tm_store_head(tm_store *s);
 /*
  * Take the store lock (threadmind.lockTimeout seconds, default 15).  Nested
  * calls in one process just count; each needs its tm_store_unlock.
- * TM_ELOCKED naming the holder on timeout; the errors of tm_lock_acquire.
+ * TM_ELOCKED naming the holder on timeout; TM_EINVALID for a bad
+ * threadmind.lockTimeout; the errors of tm_lock_acquire.
  */
 int tm_store_lock(tm_store *s);
-/* The seconds tm_store_lock waits: threadmind.lockTimeout when it is a
- * number >= 0, else 15. */
-double tm_store_lock_timeout(tm_store *s);
+/* The seconds tm_store_lock waits into *out: threadmind.lockTimeout, 15
+ * when unset (or outside git).  TM_EINVALID naming the key when it is not
+ * a number of seconds (tm_git_config_seconds). */
+int tm_store_lock_timeout(double *out, tm_store *s);
 /*
  * Release one level of the lock (nothing when it is not held).  The last
  * level returns TM_ELOCKED when the lock was taken over while held (what

@@ -155,12 +155,13 @@ _git_threadmind ()
 	--branch=*) __git_threadmind_comp "$(__git_threadmind_branches)" --branch=; return ;;
 	--status=*) __git_threadmind_comp "active done abandoned all" --status=; return ;;
 	--mode=*) __git_threadmind_comp "solo team" --mode=; return ;;
+	--color=*) __git_threadmind_comp "always never auto" --color=; return ;;
 	--*=*) return ;;
 	esac
 
 	if [ -z "$sub" ]; then
 		case "$cur" in
-		-*) __git_threadmind_comp "--project= --no-color --quiet --ascii --version --help" ;;
+		-*) __git_threadmind_comp "--project= --color --color= --no-color --quiet --ascii --version --help" ;;
 		*) __git_threadmind_comp "$cmds" ;;
 		esac
 		return
@@ -190,7 +191,8 @@ _git_threadmind ()
 		fi
 		;;
 	move) [ $npos -lt 2 ] && __git_threadmind_comp "$(__git_threadmind_ids)" ;;
-	show | switch | summary | edit | touch | done | abandon | reopen | merge | rm)
+	touch) __git_threadmind_comp "$(__git_threadmind_ids)" ;;
+	show | switch | summary | edit | done | abandon | reopen | merge | rm)
 		[ $npos = 0 ] && __git_threadmind_comp "$(__git_threadmind_ids)" ;;
 	esac
 	return 0

@@ -114,9 +114,10 @@ test_expect_success 'touch waits for the lock and leaves the file alone' '
 
 test_expect_success 'touch -h and usage errors exit 129' '
 	(cd r && test_exit_code 129 git threadmind touch -h) >out &&
-	grep "^usage: git threadmind touch <thread>" out &&
-	(cd r && test_exit_code 129 git threadmind touch) &&
-	(cd r && test_exit_code 129 git threadmind touch auth auth-ui) &&
+	grep "^usage: git threadmind touch \[<thread>...\]" out &&
+	grep "^   or: git threadmind touch --stale" out &&
+	(cd r && test_exit_code 129 git threadmind touch --stale auth) &&
+	(cd r && test_exit_code 129 git threadmind touch --frob) &&
 	diff -r snap r/.threadmind
 '
 

@@ -138,12 +138,12 @@ test_expect_success 'a held lock makes done fail, naming the holder' '
 '
 
 test_expect_success 'usage errors' '
-	(cd shop && test_exit_code 129 git threadmind done) 2>err &&
-	grep "^usage: git threadmind done <thread>" err &&
+	(cd shop && test_exit_code 129 git threadmind done a b) 2>err &&
+	grep "^usage: git threadmind done \[<thread>\]" err &&
 	(cd shop && test_exit_code 129 git threadmind abandon a b) 2>err &&
-	grep "^usage: git threadmind abandon <thread>" err &&
+	grep "^usage: git threadmind abandon \[<thread>\]" err &&
 	(cd shop && test_exit_code 129 git threadmind reopen -h) >out &&
-	grep "^usage: git threadmind reopen <thread>" out
+	grep "^usage: git threadmind reopen \[<thread>\]" out
 '
 
 test_done

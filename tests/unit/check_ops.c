@@ -162,6 +162,103 @@ START_TEST(test_ops_touch_records_head)
 }
 END_TEST
 
+START_TEST(test_ops_touch_threads_all_or_none)
+{
+	char *repo = tmt_join(tmp, "repo"), *want, *before, *after;
+	const char *ids[] = {"auth", "auth-ui"}, *bad[] = {"auth", "nope"};
+	const char *head = NULL;
+	tm_thread *t;
+
+	tmt_sh("cd '%s' && git init -q -b main && git -c user.name=a "
+	       "-c user.email=a@b commit -q --allow-empty -m one",
+	       repo);
+	want = tmt_sh_out("cd '%s' && git rev-parse HEAD", repo);
+	before = file("threads/mon-app/auth.md");
+	/* One unreadable thread: nothing is written. */
+	ck_assert_int_eq(tm_store_touch_threads(&head, s, P, bad, 2),
+			 TM_ENOTFOUND);
+	ck_assert_ptr_null(head);
+	after = file("threads/mon-app/auth.md");
+	ck_assert_str_eq(before, after);
+	assert_unlocked();
+	ck_assert_int_eq(tm_store_touch_threads(&head, s, P, ids, 2), 0);
+	ck_assert_str_eq(head, want);
+	t = load("auth");
+	ck_assert_str_eq(t->commit, want);
+	tm_thread_free(t);
+	t = load("auth-ui");
+	ck_assert_str_eq(t->commit, want);
+	tm_thread_free(t);
+	assert_unlocked();
+	free(before);
+	free(after);
+	free(want);
+	free(repo);
+}
+END_TEST
+
+START_TEST(test_ops_touch_stale)
+{
+	char *repo = tmt_join(tmp, "repo"), *want, *main_before, *main_after;
+	tm_strv ids = TM_STRV_INIT;
+	const char *head = NULL;
+	tm_thread *t;
+
+	/* auth-ui (paths: src/auth) anchored at a commit, then the code
+	 * under src/auth changes in a later commit: it is stale. */
+	tmt_sh("cd '%s' && git init -q -b main && git add -A && git -c "
+	       "user.name=a -c user.email=a@b commit -q -m one",
+	       repo);
+	ck_assert_int_eq(tm_store_touch(NULL, s, P, "auth-ui"), 0);
+	tmt_sh("cd '%s' && git add -A && git -c user.name=a -c "
+	       "user.email=a@b commit -q -m anchor && mkdir -p src/auth && "
+	       "echo x >src/auth/login.js && git add -A && git -c "
+	       "user.name=a -c user.email=a@b commit -q -m code",
+	       repo);
+	want = tmt_sh_out("cd '%s' && git rev-parse HEAD", repo);
+	tm_store_free(s);
+	ck_assert_int_eq(tm_store_open(&s, repo), 0);
+	main_before = file("threads/mon-app/main.md");
+
+	nwarned = 0;
+	ck_assert_int_eq(tm_store_touch_stale(&ids, &head, s, P, record_warning,
+					      &nwarned),
+			 0);
+	ck_assert_uint_eq(ids.n, 1);
+	ck_assert_str_eq(ids.items[0], "auth-ui");
+	ck_assert_str_eq(head, want);
+	ck_assert_uint_eq(nwarned, 0);
+	t = load("auth-ui");
+	ck_assert_str_eq(t->commit, want);
+	tm_thread_free(t);
+	/* Threads that were not stale are left as they were. */
+	main_after = file("threads/mon-app/main.md");
+	ck_assert_str_eq(main_before, main_after);
+	assert_unlocked();
+	tm_strv_clear(&ids);
+
+	/* Re-anchored: nothing is stale any more. */
+	ck_assert_int_eq(tm_store_touch_stale(&ids, NULL, s, P, NULL, NULL), 0);
+	ck_assert_uint_eq(ids.n, 0);
+	tm_strv_clear(&ids);
+	free(main_before);
+	free(main_after);
+	free(want);
+	free(repo);
+}
+END_TEST
+
+START_TEST(test_ops_touch_stale_needs_head)
+{
+	tm_strv ids = TM_STRV_INIT;
+
+	ck_assert_int_eq(tm_store_touch_stale(&ids, NULL, s, P, NULL, NULL),
+			 TM_EINVALID);
+	ck_assert_ptr_nonnull(strstr(tm_error_last(), "stale threads"));
+	ck_assert_uint_eq(ids.n, 0);
+}
+END_TEST
+
 /* ---- rm ---- */
 
 START_TEST(test_ops_remove_moves_children_up)
@@ -915,6 +1012,9 @@ Suite *ops_suite(void)
 	tcase_add_test(tc, test_ops_thread_touch);
 	tcase_add_test(tc, test_ops_touch_needs_git);
 	tcase_add_test(tc, test_ops_touch_records_head);
+	tcase_add_test(tc, test_ops_touch_threads_all_or_none);
+	tcase_add_test(tc, test_ops_touch_stale);
+	tcase_add_test(tc, test_ops_touch_stale_needs_head);
 	tcase_add_test(tc, test_ops_set_status);
 	tcase_add_test(tc, test_ops_reopen_merged);
 	tcase_add_test(tc, test_ops_set_fields);
