@@ -123,6 +123,11 @@ static void print_human(const tm_stale_report *r, const tm_thread_list *l,
 			printf(" %s", r->unknown_base.items[k]);
 		putchar('\n');
 	}
+	if (r->shallow)
+		note("this clone is shallow: commits beyond its boundary are "
+		     "unknown bases; deepen it with 'git fetch --unshallow' "
+		     "(GitHub Actions: actions/checkout with 'fetch-depth: "
+		     "0')");
 	if (r->n)
 		note("%zu stale thread%s: review the summary, then run 'git "
 		     "threadmind touch <thread>'",
@@ -142,7 +147,8 @@ int cmd_stale(int argc, const char **argv)
 	const struct option opts[] = {
 		OPT_BOOL_(0, "json", &as_json, "print JSON (docs/json.md)"),
 		OPT_BOOL_(0, "exit-code", &exit_code,
-			  "exit with 1 when a thread is stale"),
+			  "exit with 1 when a thread is stale or has an "
+			  "unknown base"),
 		OPT_GLOBALS,
 		OPT_END_(),
 	};
@@ -165,11 +171,17 @@ int cmd_stale(int argc, const char **argv)
 	if (tm_stale_compute(&r, g, dir, (const tm_thread *const *)list.threads,
 			     list.n) < 0)
 		die_lib();
-	if (as_json)
+	if (as_json) {
 		print_json(&r);
-	else
+		if (r.shallow)
+			note("this clone is shallow: commits beyond its "
+			     "boundary are unknown bases; deepen it with 'git "
+			     "fetch --unshallow'");
+	} else {
 		print_human(&r, &list, g);
-	stale = r.n > 0;
+	}
+	/* a gate must not pass without knowing (DESIGN.md section 11) */
+	stale = r.n > 0 || r.unknown_base.n > 0;
 	tm_stale_report_clear(&r);
 	free(dir);
 	tm_thread_list_clear(&list);

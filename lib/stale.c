@@ -1,13 +1,20 @@
 /*
  * Staleness (DESIGN.md section 4) for every thread in one revision walk:
  * the public API of stale.h.  The work is split over
+ *   stale_review.c   phase 0, every thread's review points;
  *   stale_index.c    every thread's pathspecs and file, indexed;
  *   stale_walk.c     phase 1, the revision walk;
  *   stale_history.c  phase 2, each thread's simplified history;
  *   treediff.c       what a commit changes; pathspec.c  git's pathspecs.
  *
- * Let T be the threads that can be stale, K their distinct `commit`s (the
- * bases) and N the commits walked.
+ * Let T be the threads that can be stale, K their distinct review points
+ * (the bases) and N the commits walked.
+ *
+ * 0. The review points (stale_review.c): each thread's `commit` and the
+ *    `commit` of every version of its file reachable from HEAD, found by
+ *    one walk over HEAD's history that compares only each commit's folder
+ *    of thread files with its first parent's.  A thread's commits are then
+ *    those that no base of its own reaches.
  *
  * 1. One walk from HEAD and from every base at once, newest commit first,
  *    each commit carrying the set of bases it is reachable from; it stops
@@ -95,7 +102,7 @@ void tm_stale_report_clear(tm_stale_report *r)
 static void find_bases(struct pass *s, tm_strv *unknown,
 		       const tm_thread *const *threads, size_t n)
 {
-	size_t i, node, nbases = 0;
+	size_t i, node;
 	git_oid oid;
 
 	s->th = tm_xcalloc(n + 1, sizeof(*s->th));
@@ -111,13 +118,14 @@ static void find_bases(struct pass *s, tm_strv *unknown,
 			continue;
 		}
 		if (s->w->nodes[node].base == NONE)
-			s->w->nodes[node].base = nbases++;
+			s->w->nodes[node].base = s->nbases++;
 		s->th[s->nth].t = threads[i];
 		s->th[s->nth].base = s->w->nodes[node].base;
 		s->th[s->nth].base_node = node;
+		sizev_push(&s->th[s->nth].bases, s->w->nodes[node].base);
+		sizev_push(&s->th[s->nth].base_nodes, node);
 		s->nth++;
 	}
-	tm_stale__walk_set_bases(s->w, nbases);
 }
 
 static void build_report(tm_stale_report *out, struct pass *s)
@@ -157,7 +165,9 @@ int tm_stale_compute(tm_stale_report *out, tm_git *g, const char *threads_dir,
 	tm_stale__walk_init(&w, tm_git_repository(g));
 	s.w = &w;
 	find_bases(&s, &r.unknown_base, threads, n);
-	if (s.nth)
+	error = tm_stale__review_points(&s, threads_dir);
+	tm_stale__walk_set_bases(&w, s.nbases);
+	if (!error && s.nth)
 		error = tm_stale__walk_start(&w, &head);
 	if (!error && head != NONE) {
 		error = tm_stale__walk_run(&w);
@@ -175,6 +185,8 @@ int tm_stale_compute(tm_stale_report *out, tm_git *g, const char *threads_dir,
 	}
 	if (!error) {
 		build_report(&r, &s);
+		r.shallow = w.nshallow > 0 ||
+			    git_repository_is_shallow(w.repo) == 1;
 		tm_strv_sort(&r.unknown_base);
 		*out = r;
 	} else {

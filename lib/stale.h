@@ -30,10 +30,12 @@ typedef struct {
 	size_t n;
 	tm_strv unknown_base; /* ids whose `commit` the repository does not
 				 have (sorted) */
+	bool shallow;         /* the repository is a shallow clone: commits
+				 beyond its boundary are unknown bases */
 } tm_stale_report;
 
 /* clang-format off */
-#define TM_STALE_REPORT_INIT {NULL, 0, TM_STRV_INIT}
+#define TM_STALE_REPORT_INIT {NULL, 0, TM_STRV_INIT, false}
 /* clang-format on */
 
 /*
@@ -42,13 +44,17 @@ typedef struct {
  * ".threadmind/threads/mon-app/"; NULL when the store is outside the
  * worktree: then no commit counts as changing a thread's file).
  *
- * A thread is stale when a commit reachable from HEAD and not from its
- * `commit` changes one of its `paths`: one of the commits that
- * `git log <commit>..HEAD -- <paths>` lists, with git's default history
- * simplification (a merge that has the same content under the paths as one
- * of its parents is not listed, and only that parent's history is followed,
- * unless git already knows that parent to be reachable from <commit>; see
- * stale.c), except commits that also change the thread's own file
+ * Review points (DESIGN.md section 11): the thread's `commit` and the
+ * `commit` of every version of its file reachable from HEAD (a version
+ * that does not parse, or names a commit the repository does not have,
+ * gives none).  A thread is stale when a commit reachable from HEAD and
+ * from none of its review points changes one of its `paths`: one of the
+ * commits that `git log HEAD --not <review points> -- <paths>` lists, with
+ * git's default history simplification (a merge that has the same content under
+ * the paths as one of its parents is not listed, and only that parent's history
+ * is followed, unless git already knows that parent to be reachable from a
+ * review point; see stale.c), except commits that also change the thread's own
+ * file
  * (`threads_dir` + id + ".md").  What a commit changes is its diff against
  * its first parent (a root commit, or a shallow one whose parents are
  * missing: against the empty tree); `changed` is the union of those paths

@@ -1,6 +1,7 @@
 /*
  * Shared by the files of the staleness module only (stale.c, the API;
- * stale_index.c, every thread's pathspecs indexed; stale_walk.c, phase 1,
+ * stale_review.c, phase 0, the review points; stale_index.c, every
+ * thread's pathspecs indexed; stale_walk.c, phase 1,
  * the revision walk; stale_history.c, phase 2, each thread's simplified
  * history): their types and the functions they call in one another.
  * See stale.c for the algorithm as a whole.
@@ -191,9 +192,12 @@ struct interner {
 /* A thread that can be stale. */
 struct live {
 	const tm_thread *t;
-	size_t base;          /* index of its base */
-	size_t base_node;     /* node of its base */
-	struct sizev changed; /* interned paths, compacted now and then */
+	size_t base;             /* index of its own base (its `commit`) */
+	size_t base_node;        /* node of its own base */
+	struct sizev bases;      /* every review point's base index, its own
+				    first (stale_review.c) */
+	struct sizev base_nodes; /* their nodes, in the same order */
+	struct sizev changed;    /* interned paths, compacted now and then */
 	size_t compact_at;
 	bool stale;
 	git_oid newest;
@@ -204,6 +208,7 @@ struct pass {
 	struct index x;
 	struct live *th;
 	size_t nth, words;                           /* words of a thread set */
+	size_t nbases;                               /* distinct bases */
 	uint64_t *active, *covers, *shown, *touched; /* touched: per parent */
 	size_t touched_parents;
 	tm_strv changed, other;
@@ -213,6 +218,14 @@ struct pass {
 	size_t *stamp, gen; /* per thread: last path paired with it */
 	struct sizev stack;
 };
+
+/*
+ * Phase 0 (stale_review.c): add to each thread's bases the review points
+ * (`commit`) of every version of its file (`threads_dir` + id + ".md")
+ * reachable from HEAD, before the walk.  Versions that do not parse, and
+ * review points the repository does not have, are ignored.
+ */
+int tm_stale__review_points(struct pass *s, const char *threads_dir);
 
 /* Phase 2 over the interesting nodes, children first, from `head`. */
 int tm_stale__pass_run(struct pass *s, size_t head);

@@ -277,8 +277,8 @@ static char *first_parent_diff(const char *dir, const char *c,
  * the newest of them (or "") and the paths they change under <paths>
  * (sorted, space-separated).
  */
-static void git_answer(const char *dir, const tm_thread *t, char **newest,
-		       char **changed)
+static void git_answer_range(const char *dir, const tm_thread *t,
+			     const char *range, char **newest, char **changed)
 {
 	char *paths = join(&t->paths, true), *log, *c, *save = NULL, *diff;
 	char *file = format(TDIR "%s.md", t->id);
@@ -286,8 +286,8 @@ static void git_answer(const char *dir, const tm_thread *t, char **newest,
 	char *names, *p, *save2 = NULL;
 
 	*newest = strdup("");
-	log = tmt_sh_out("git -C '%s' log --format=%%H %s..HEAD -- %s", dir,
-			 t->commit, paths);
+	log = tmt_sh_out("git -C '%s' log --format=%%H %s -- %s", dir, range,
+			 paths);
 	for (c = strtok_r(log, "\n", &save); c;
 	     c = strtok_r(NULL, "\n", &save)) {
 		diff = first_parent_diff(dir, c, NULL);
@@ -313,6 +313,15 @@ static void git_answer(const char *dir, const tm_thread *t, char **newest,
 	free(log);
 	free(file);
 	free(paths);
+}
+
+static void git_answer(const char *dir, const tm_thread *t, char **newest,
+		       char **changed)
+{
+	char *range = format("%s..HEAD", t->commit);
+
+	git_answer_range(dir, t, range, newest, changed);
+	free(range);
 }
 
 /* Every thread's report agrees with git_answer. */
@@ -966,6 +975,213 @@ START_TEST(test_stale_many_threads_like_git)
 }
 END_TEST
 
+/* ---- review points (DESIGN.md section 11) ---- */
+
+static unsigned long long rnd_state;
+
+static unsigned rnd(unsigned n)
+{
+	rnd_state = rnd_state * 6364136223846793005ULL + 1442695040888963407ULL;
+	return (unsigned)((rnd_state >> 33) % n);
+}
+
+/* Write thread `id`'s file in `dir` as a version reviewed at `commit`. */
+static void write_thread(const char *dir, const char *id, const char *commit,
+			 int n)
+{
+	char *rel = format(TDIR "%s.md", id), *path = tmt_join(dir, rel);
+	FILE *f;
+
+	append(dir, rel, "");
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fprintf(f,
+		"---\nid: %s\ntitle: T %s\nstatus: active\ncommit: %s\n---\n"
+		"## Summary\nversion %d\n",
+		id, id, commit, n);
+	fclose(f);
+	free(path);
+	free(rel);
+}
+
+/*
+ * The review points of thread t in `dir`, computed with git alone: the
+ * `commit` of each version of its file in a commit reachable from HEAD
+ * (`git rev-list HEAD`, `git cat-file`), and the thread's own; as
+ * " --not R1 R2 ..." after HEAD, for git log.
+ */
+static char *git_review_range(const char *dir, const tm_thread *t)
+{
+	char *points = tmt_sh_out(
+		"cd '%s' && git rev-list HEAD | sed 's|$|:" TDIR "%s.md|' | "
+		"git cat-file --batch-check='%%(objectname)' | "
+		"grep -E '^[0-9a-f]{40}$' | sort -u | "
+		"git cat-file --batch | sed -n 's/^commit: //p' | sort -u | "
+		"tr '\\n' ' '",
+		dir, t->id);
+	char *range = format("HEAD --not %s %s", t->commit, points);
+
+	free(points);
+	return range;
+}
+
+/* The report agrees with git: `git log HEAD --not <review points> --
+ * <paths>` without the commits that change the thread's file; the newest
+ * is an ancestor of no review point (`git merge-base --is-ancestor`). */
+static void assert_reviewed_like_git(const char *dir, tm_thread **ts, size_t n)
+{
+	tm_stale_report r = TM_STALE_REPORT_INIT;
+	const tm_stale_entry *e;
+	char *newest, *changed, *range, *bad;
+	size_t i, stale = 0;
+
+	compute_in(&r, dir, ts, n);
+	for (i = 0; i < n; i++) {
+		range = git_review_range(dir, ts[i]);
+		git_answer_range(dir, ts[i], range, &newest, &changed);
+		e = entry(&r, ts[i]->id);
+		if (!*newest) {
+			ck_assert_msg(e == NULL, "%s: stale (%s), git says not",
+				      ts[i]->id, e ? e->newest : "");
+		} else {
+			ck_assert_msg(e != NULL, "%s: not stale, git says %s",
+				      ts[i]->id, newest);
+			ck_assert_str_eq(e->newest, newest);
+			assert_changed(e, changed);
+			bad = tmt_sh_out(
+				"cd '%s' && for r in %s; do git merge-base "
+				"--is-ancestor %s $r && echo $r; done; true",
+				dir, range + strlen("HEAD --not "), newest);
+			ck_assert_msg(!*bad, "%s: %s is reviewed by %s",
+				      ts[i]->id, newest, bad);
+			free(bad);
+			stale++;
+		}
+		free(range);
+		free(newest);
+		free(changed);
+	}
+	ck_assert_uint_eq(r.n, stale);
+	tm_stale_report_clear(&r);
+}
+
+/*
+ * Seeded random histories with branches and merges, where commits change
+ * code and thread files (each version reviewed at the HEAD of its time):
+ * the review points agree with the computation from git alone.
+ */
+START_TEST(test_stale_review_points_random)
+{
+	static const char *const files[] = {"a/x.c", "a/y.c", "b/z.c", "c/w.c"};
+	static const char *const specs[] = {"a", "b,c/w.c", "a/x.c", "*.c"};
+	char *hashes[64], *head, *branch, id[8];
+	tm_thread *ts[N(specs)];
+	size_t nh = 0, i, nbranches = 1, step;
+	unsigned seed, a;
+
+	for (seed = 1; seed <= 4; seed++) {
+		tmt_sh("rm -rf '%s' && " GIT "init -q '%s'", repo, repo);
+		rnd_state = seed;
+		nh = 0;
+		nbranches = 1;
+		hashes[nh++] = commit("root", files[0], files[2], NULL);
+		for (step = 0; step < 36 && nh < N(hashes); step++) {
+			a = rnd(10);
+			if (a < 6) {
+				head = rev("HEAD");
+				append(repo, files[rnd(N(files))], "x");
+				if (rnd(2))
+					append(repo, files[rnd(N(files))], "y");
+				if (rnd(10) < 4) {
+					snprintf(id, sizeof(id), "t%u",
+						 rnd(N(specs)));
+					write_thread(repo, id, head, (int)step);
+				}
+				free(head);
+				hashes[nh++] = commit("work", NULL);
+			} else if (a < 8) {
+				branch = format("b%zu", nbranches++);
+				tmt_sh(GIT "-C '%s' checkout -q -b %s %s", repo,
+				       branch, hashes[rnd((unsigned)nh)]);
+				free(branch);
+			} else {
+				i = rnd((unsigned)nbranches);
+				branch = i ? format("b%zu", i) : strdup("main");
+				next_date();
+				tmt_sh(GIT "-C '%s' merge -q --no-edit %s "
+					   ">/dev/null 2>&1 || (" GIT
+					   "-C '%s' checkout -q --%s . && " GIT
+					   "-C '%s' add -A && " GIT
+					   "-C '%s' commit -q --no-edit)",
+				       repo, branch, repo,
+				       rnd(2) ? "ours" : "theirs", repo, repo);
+				free(branch);
+				hashes[nh++] = rev("HEAD");
+			}
+		}
+		for (i = 0; i < N(ts); i++) {
+			snprintf(id, sizeof(id), "t%zu", i);
+			ts[i] = mk(id, hashes[rnd((unsigned)nh)], specs[i]);
+		}
+		assert_reviewed_like_git(repo, ts, N(ts));
+		free_threads(ts, N(ts));
+		for (i = 0; i < nh; i++)
+			free(hashes[i]);
+	}
+}
+END_TEST
+
+/* Two branches both review a thread; once both are merged (the thread file
+ * merged too) it is not stale, though the merged `commit` comes from one
+ * side. */
+START_TEST(test_stale_review_points_two_branches)
+{
+	char *base, *x, *y, *c;
+	tm_thread *ts[1];
+	tm_stale_report r = TM_STALE_REPORT_INIT;
+
+	base = commit("base", "src/a.c", "src/b.c", NULL);
+	tmt_sh(GIT "-C '%s' checkout -q -b one", repo);
+	free(commit("one", "src/a.c", NULL));
+	x = rev("HEAD");
+	write_thread(repo, "t", x, 1);
+	free(commit("review one", NULL));
+	tmt_sh(GIT "-C '%s' checkout -q -b two %s", repo, base);
+	free(commit("two", "src/b.c", NULL));
+	y = rev("HEAD");
+	write_thread(repo, "t", y, 2);
+	free(commit("review two", NULL));
+	tmt_sh(GIT "-C '%s' checkout -q main", repo);
+	next_date();
+	tmt_sh(GIT "-C '%s' merge -q --no-edit one", repo);
+	next_date();
+	tmt_sh(GIT "-C '%s' merge -q --no-edit two >/dev/null 2>&1; true",
+	       repo);
+	/* merged as the merge driver does: both summaries, one side's
+	 * commit (x), so the merge changes the file */
+	write_thread(repo, "t", x, 12);
+	tmt_sh(GIT "-C '%s' add -A && " GIT "-C '%s' commit -q --no-edit", repo,
+	       repo);
+	ts[0] = mk("t", x, "src");
+	compute_in(&r, repo, ts, 1);
+	ck_assert_uint_eq(r.n, 0);
+	tm_stale_report_clear(&r);
+	/* a later change is not reviewed by either */
+	c = commit("later", "src/b.c", NULL);
+	compute_in(&r, repo, ts, 1);
+	ck_assert_uint_eq(r.n, 1);
+	ck_assert_str_eq(r.stale[0].newest, c);
+	assert_changed(&r.stale[0], "src/b.c");
+	tm_stale_report_clear(&r);
+	assert_reviewed_like_git(repo, ts, 1);
+	free_threads(ts, 1);
+	free(base);
+	free(x);
+	free(y);
+	free(c);
+}
+END_TEST
+
 /* ---- one commit (post-commit) ---- */
 
 static void touches(tm_strv *out, const char *hex, tm_thread **ts, size_t n)
@@ -1162,6 +1378,8 @@ Suite *stale_suite(void)
 	tcase_add_test(tc, test_stale_merge_of_feature);
 	tcase_add_test(tc, test_stale_shallow_clone);
 	tcase_add_test(tc, test_stale_many_threads_like_git);
+	tcase_add_test(tc, test_stale_review_points_random);
+	tcase_add_test(tc, test_stale_review_points_two_branches);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("touches");
 	tcase_add_checked_fixture(tc, setup, teardown);
