@@ -41,22 +41,12 @@
 #include <string.h>
 #include <strings.h>
 
-int tm_stale__git_fail(const char *what, const git_oid *oid)
-{
-	const git_error *e = git_error_last();
-	char hex[GIT_OID_HEXSZ + 1];
-
-	git_oid_tostr(hex, sizeof(hex), oid);
-	return tm_error_set(TM_ERROR, "cannot read %s %s: %s", what, hex,
-			    e && e->message ? e->message : "libgit2 error");
-}
-
 /* ---- the report ---- */
 
+/* 40 hex digits (tm_git_is_hex_oid); NULL is not. */
 static bool is_hex40(const char *s)
 {
-	return s && strlen(s) == GIT_OID_HEXSZ &&
-	       strspn(s, "0123456789abcdefABCDEF") == GIT_OID_HEXSZ;
+	return s && tm_git_is_hex_oid(s, strlen(s));
 }
 
 /* Can thread t be stale at all (paths, commit, not finished)? */
@@ -226,7 +216,7 @@ int tm_stale_commit_touches(tm_strv *out_ids, tm_git *g, const char *hex,
 				    "repository",
 				    hex);
 	if (error < 0)
-		return tm_stale__git_fail("commit", &oid);
+		return tm_git_error(TM_ERROR, "cannot read commit %s", hex);
 	tm_stale__read_shallow(&shallow, &nshallow, repo);
 	if (git_commit_parentcount(c) > 0 &&
 	    !tm_stale__shallow_has(shallow, nshallow, &oid) &&
@@ -328,9 +318,9 @@ int tm_stale_describe_commit(char **out_short, char **out_subject, tm_git *g,
 				    "repository",
 				    hex);
 	if (error < 0)
-		return tm_stale__git_fail("commit", &oid);
+		return tm_git_error(TM_ERROR, "cannot read commit %s", hex);
 	if (git_object_short_id(&buf, (const git_object *)c) < 0) {
-		error = tm_stale__git_fail("commit", &oid);
+		error = tm_git_error(TM_ERROR, "cannot read commit %s", hex);
 		git_commit_free(c);
 		return error;
 	}

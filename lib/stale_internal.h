@@ -231,10 +231,4 @@ int tm_stale__review_points(struct pass *s, const char *threads_dir);
 int tm_stale__pass_run(struct pass *s, size_t head);
 void tm_stale__pass_free(struct pass *s);
 
-/* ---- errors (stale.c) ---- */
-
-/* Set and return TM_ERROR: "cannot read <what> <oid>: <libgit2's
- * message>". */
-int tm_stale__git_fail(const char *what, const git_oid *oid);
-
 #endif
