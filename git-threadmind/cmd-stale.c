@@ -1,6 +1,7 @@
 /* git threadmind stale: threads whose paths changed since their commit. */
 #include "builtin.h"
 #include "cli.h"
+#include "progress.h"
 
 #include "lib/json_cjson.h"
 #include "lib/stale.h"
@@ -153,10 +154,12 @@ int cmd_stale(int argc, const char **argv)
 		OPT_END_(),
 	};
 	tm_stale_report r = TM_STALE_REPORT_INIT;
+	tm_stale_options sopts = {0};
+	struct cli_progress progress;
 	tm_thread_list list;
 	char *dir;
 	tm_git *g;
-	int stale;
+	int stale, error;
 
 	if (parse_options(argc, argv, opts, stale_usage) != 0)
 		usage_msg(stale_usage, opts, "stale takes no arguments");
@@ -168,8 +171,14 @@ int cmd_stale(int argc, const char **argv)
 		    tm_store_root(cli.store));
 	cli_load_all(&list);
 	dir = tm_stale_threads_dir(g, tm_store_root(cli.store), cli.project);
-	if (tm_stale_compute(&r, g, dir, (const tm_thread *const *)list.threads,
-			     list.n) < 0)
+	cli_progress_init(&progress);
+	sopts.progress = cli_progress_report;
+	sopts.progress_data = &progress;
+	error = tm_stale_compute_opts(&r, g, dir,
+				      (const tm_thread *const *)list.threads,
+				      list.n, &sopts);
+	cli_progress_end(&progress);
+	if (error < 0)
 		die_lib();
 	if (as_json) {
 		print_json(&r);

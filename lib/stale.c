@@ -49,8 +49,7 @@ static bool is_hex40(const char *s)
 	return s && tm_git_is_hex_oid(s, strlen(s));
 }
 
-/* Can thread t be stale at all (paths, commit, not finished)? */
-static bool candidate(const tm_thread *t)
+bool tm_stale__candidate(const tm_thread *t)
 {
 	return t && t->has_paths && t->paths.n && t->commit &&
 	       !tm_thread_is_finished(t);
@@ -97,7 +96,7 @@ static void find_bases(struct pass *s, tm_strv *unknown,
 
 	s->th = tm_xcalloc(n + 1, sizeof(*s->th));
 	for (i = 0; i < n; i++) {
-		if (!candidate(threads[i]))
+		if (!tm_stale__candidate(threads[i]))
 			continue;
 		/* unreadable counts as missing: nothing to compare with */
 		if (!is_hex40(threads[i]->commit) ||
@@ -144,6 +143,13 @@ static void build_report(tm_stale_report *out, struct pass *s)
 int tm_stale_compute(tm_stale_report *out, tm_git *g, const char *threads_dir,
 		     const tm_thread *const *threads, size_t n)
 {
+	return tm_stale_compute_opts(out, g, threads_dir, threads, n, NULL);
+}
+
+static int compute(tm_stale_report *out, tm_git *g, const char *threads_dir,
+		   const tm_thread *const *threads, size_t n,
+		   const tm_stale_options *opts)
+{
 	tm_stale_report r = TM_STALE_REPORT_INIT;
 	struct walk w;
 	struct pass s;
@@ -154,6 +160,10 @@ int tm_stale_compute(tm_stale_report *out, tm_git *g, const char *threads_dir,
 	memset(&s, 0, sizeof(s));
 	tm_stale__walk_init(&w, tm_git_repository(g));
 	s.w = &w;
+	if (opts) {
+		s.progress = opts->progress;
+		s.progress_data = opts->progress_data;
+	}
 	find_bases(&s, &r.unknown_base, threads, n);
 	error = tm_stale__review_points(&s, threads_dir);
 	tm_stale__walk_set_bases(&w, s.nbases);
@@ -185,6 +195,33 @@ int tm_stale_compute(tm_stale_report *out, tm_git *g, const char *threads_dir,
 	free(cand);
 	tm_stale__pass_free(&s);
 	tm_stale__walk_free(&w);
+	return error;
+}
+
+int tm_stale_compute_opts(tm_stale_report *out, tm_git *g,
+			  const char *threads_dir,
+			  const tm_thread *const *threads, size_t n,
+			  tm_stale_options *opts)
+{
+	tm_buf key = TM_BUF_INIT;
+	bool cache = !opts || !opts->no_cache;
+	int error;
+
+	if (opts)
+		opts->from_cache = false;
+	if (cache) {
+		tm_stale__cache_key(&key, g, threads_dir, threads, n);
+		if (tm_stale__cache_load(out, g, &key, threads, n)) {
+			if (opts)
+				opts->from_cache = true;
+			tm_buf_release(&key);
+			return 0;
+		}
+	}
+	error = compute(out, g, threads_dir, threads, n, opts);
+	if (!error && cache)
+		tm_stale__cache_store(g, &key, out);
+	tm_buf_release(&key);
 	return error;
 }
 

@@ -76,6 +76,37 @@ typedef struct {
 int tm_stale_compute(tm_stale_report *out, tm_git *g, const char *threads_dir,
 		     const tm_thread *const *threads, size_t n);
 
+/*
+ * Progress of long work: `what` ("indexing history"), `done` of `total`
+ * steps (total 0: unknown).  Called often; the caller decides what to show
+ * (the CLI prints git-style progress on a terminal).
+ */
+typedef void (*tm_progress_fn)(void *data, const char *what, size_t done,
+			       size_t total);
+
+typedef struct {
+	bool no_cache;           /* neither read nor write the cache */
+	tm_progress_fn progress; /* NULL: none */
+	void *progress_data;
+	bool from_cache; /* set: the answer came from the cache */
+} tm_stale_options;
+
+/*
+ * tm_stale_compute with options (opts NULL: the defaults, the cache on).
+ * The staleness cache (DESIGN.md section 11) is
+ * $GIT_COMMON_DIR/threadmind/stale.cache: the last answer with everything
+ * it depends on (HEAD, the shallow boundary, `threads_dir`, each thread
+ * that can be stale); when that is unchanged the answer is read back
+ * without walking the history.  The cache is only a speed-up: a missing,
+ * corrupt, truncated, foreign or outdated one is ignored and rewritten
+ * (atomically); failing to write it is no error.  Same answers and errors
+ * as tm_stale_compute.
+ */
+int tm_stale_compute_opts(tm_stale_report *out, tm_git *g,
+			  const char *threads_dir,
+			  const tm_thread *const *threads, size_t n,
+			  tm_stale_options *opts);
+
 /* Free what a report holds and reset it to empty.  NULL is allowed. */
 void tm_stale_report_clear(tm_stale_report *r);
 

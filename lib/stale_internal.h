@@ -207,8 +207,10 @@ struct pass {
 	struct walk *w;
 	struct index x;
 	struct live *th;
-	size_t nth, words;                           /* words of a thread set */
-	size_t nbases;                               /* distinct bases */
+	size_t nth, words;       /* words of a thread set */
+	size_t nbases;           /* distinct bases */
+	tm_progress_fn progress; /* or NULL */
+	void *progress_data;
 	uint64_t *active, *covers, *shown, *touched; /* touched: per parent */
 	size_t touched_parents;
 	tm_strv changed, other;
@@ -226,6 +228,22 @@ struct pass {
  * review points the repository does not have, are ignored.
  */
 int tm_stale__review_points(struct pass *s, const char *threads_dir);
+
+/* Can thread t be stale at all (paths, commit, not finished)? (stale.c) */
+bool tm_stale__candidate(const tm_thread *t);
+
+/* ---- the cache (stale_cache.c) ---- */
+
+/* Append to `key` everything the answer for these inputs depends on. */
+void tm_stale__cache_key(tm_buf *key, tm_git *g, const char *threads_dir,
+			 const tm_thread *const *threads, size_t n);
+/* The cached answer for `key` into *out; false (and *out untouched) when
+ * there is none, or the cache is unreadable, corrupt or outdated. */
+bool tm_stale__cache_load(tm_stale_report *out, tm_git *g, const tm_buf *key,
+			  const tm_thread *const *threads, size_t n);
+/* Replace the cache with answer `r` for `key` (failures are ignored). */
+void tm_stale__cache_store(tm_git *g, const tm_buf *key,
+			   const tm_stale_report *r);
 
 /* Phase 2 over the interesting nodes, children first, from `head`. */
 int tm_stale__pass_run(struct pass *s, size_t head);

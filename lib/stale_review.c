@@ -143,14 +143,32 @@ static void push(struct review *r, const git_oid *oid)
 	git_oid_cpy(&r->stack[r->nstack++], oid);
 }
 
-/* One commit: its folder against its first parent's; queue its parents. */
+/* Commit `oid` and its parents (queued), for counting the history. */
+static void count(struct review *r, const git_oid *oid)
+{
+	git_commit *c = NULL;
+	unsigned k, np;
+
+	if (git_commit_lookup(&c, r->s->w->repo, oid) < 0) {
+		tm_error_clear();
+		return;
+	}
+	np = tm_stale__shallow_has(r->s->w->shallow, r->s->w->nshallow, oid)
+		     ? 0
+		     : git_commit_parentcount(c);
+	for (k = 0; k < np; k++)
+		push(r, git_commit_parent_id(c, k));
+	git_commit_free(c);
+}
+
+/* One commit: its folder against its first parent's. */
 static int visit(struct review *r, const git_oid *oid)
 {
 	git_repository *repo = r->s->w->repo;
 	git_commit *c = NULL, *p = NULL;
 	git_oid now, before;
 	bool has_now, has_before = false, grafted;
-	unsigned k, np;
+	unsigned np;
 	int error = 0;
 
 	if (git_commit_lookup(&c, repo, oid) < 0) {
@@ -166,8 +184,6 @@ static int visit(struct review *r, const git_oid *oid)
 	tm_error_clear();
 	if (has_now && !(has_before && git_oid_equal(&now, &before)))
 		error = read_changes(r, has_before ? &before : NULL, &now);
-	for (k = 0; k < np; k++)
-		push(r, git_commit_parent_id(c, k));
 	git_commit_free(p);
 	git_commit_free(c);
 	return error;
@@ -177,8 +193,8 @@ int tm_stale__review_points(struct pass *s, const char *threads_dir)
 {
 	struct review r;
 	tm_buf name = TM_BUF_INIT;
-	git_oid head, oid;
-	size_t i, len;
+	git_oid head, oid, *all = NULL;
+	size_t i, len, nall = 0, all_alloc = 0;
 	int error;
 
 	if (!threads_dir || !s->nth)
@@ -204,11 +220,26 @@ int tm_stale__review_points(struct pass *s, const char *threads_dir)
 		*tm_hashmap_puts(&r.file, tm_buf_cstr(&name), i) = i;
 	}
 	tm_buf_release(&name);
+	/* first every commit (so that progress has a total), then each */
 	push(&r, &head);
-	while (r.nstack && !error) {
+	while (r.nstack) {
 		git_oid_cpy(&oid, &r.stack[--r.nstack]);
-		error = visit(&r, &oid);
+		tm_xgrow((void **)&all, &all_alloc, nall + 1, sizeof(git_oid));
+		git_oid_cpy(&all[nall++], &oid);
+		count(&r, &oid);
+		if (s->progress && nall % 1024 == 0)
+			s->progress(s->progress_data, "counting commits", nall,
+				    0);
 	}
+	for (i = 0; i < nall && !error; i++) {
+		if (s->progress && (i % 256 == 0))
+			s->progress(s->progress_data, "indexing history", i,
+				    nall);
+		error = visit(&r, &all[i]);
+	}
+	if (s->progress && !error)
+		s->progress(s->progress_data, "indexing history", nall, nall);
+	free(all);
 	free(r.dir);
 	free(r.stack);
 	tm_strv_clear(&r.changed);

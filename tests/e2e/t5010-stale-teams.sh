@@ -90,7 +90,26 @@ test_expect_success 'a --depth 1 clone: unknown base, says so, --exit-code fails
 	grep "git fetch --unshallow" err &&
 	git fetch -q --unshallow &&
 	test_exit_code 0 git threadmind stale --exit-code >out 2>err &&
-	! grep shallow err
+	! grep shallow err &&
+	# no progress into a pipe or a file
+	! grep "indexing history" err
+'
+
+test_expect_success 'the cache: in the git dir, a second run reads it, a broken one is rebuilt' '
+	cd app &&
+	rm -f .git/threadmind/stale.cache &&
+	git threadmind stale --json >first &&
+	test -s .git/threadmind/stale.cache &&
+	test -z "$(find . -path ./.git -prune -o -name "*cache*" -print)" &&
+	! git status --porcelain --ignored | grep cache &&
+	git threadmind stale --json >second &&
+	cmp first second &&
+	printf garbage >.git/threadmind/stale.cache &&
+	git threadmind stale --json >third &&
+	cmp first third &&
+	git threadmind status >out &&
+	grep "^stale: 0$" out &&
+	! grep garbage .git/threadmind/stale.cache
 '
 
 test_expect_success 'the CI gate (docs/ci.md) fails a change under paths without review' '
