@@ -27,7 +27,17 @@ struct review {
 	tm_hashmap blobs; /* (blob, thread) pairs parsed */
 	git_oid *stack;   /* commits to visit */
 	size_t nstack, stack_alloc;
+	struct commit *all; /* every commit of HEAD's history */
+	size_t nall, all_alloc;
 	tm_strv changed;
+};
+
+/* A commit of the history, as the first pass leaves it. */
+struct commit {
+	git_oid oid;
+	git_oid folder; /* its folder of thread files, when has_folder */
+	git_oid parent; /* its first parent, when has_parent */
+	bool has_folder, has_parent;
 };
 
 /* The id of commit c's folder of thread files into *out; false when c has
@@ -143,58 +153,62 @@ static void push(struct review *r, const git_oid *oid)
 	git_oid_cpy(&r->stack[r->nstack++], oid);
 }
 
-/* Commit `oid` and its parents (queued), for counting the history. */
+/* Commit `oid`: its folder and first parent into r->all; its parents
+ * queued. */
 static void count(struct review *r, const git_oid *oid)
 {
 	git_commit *c = NULL;
+	struct commit *e;
 	unsigned k, np;
 
 	if (git_commit_lookup(&c, r->s->w->repo, oid) < 0) {
 		tm_error_clear();
-		return;
+		return; /* missing: a shallow end */
 	}
 	np = tm_stale__shallow_has(r->s->w->shallow, r->s->w->nshallow, oid)
 		     ? 0
 		     : git_commit_parentcount(c);
+	tm_xgrow((void **)&r->all, &r->all_alloc, r->nall + 1, sizeof(*e));
+	e = &r->all[r->nall];
+	memset(e, 0, sizeof(*e));
+	git_oid_cpy(&e->oid, oid);
+	e->has_folder = folder_of(r, c, &e->folder);
+	e->has_parent = np > 0;
+	if (np)
+		git_oid_cpy(&e->parent, git_commit_parent_id(c, 0));
+	*tm_hashmap_put(&r->seen, oid->id, GIT_OID_RAWSZ, 0) = r->nall + 2;
+	r->nall++;
 	for (k = 0; k < np; k++)
 		push(r, git_commit_parent_id(c, k));
 	git_commit_free(c);
 }
 
-/* One commit: its folder against its first parent's. */
-static int visit(struct review *r, const git_oid *oid)
+/* One commit: its folder against its first parent's (none when the
+ * parent is missing). */
+static int visit(struct review *r, size_t i)
 {
-	git_repository *repo = r->s->w->repo;
-	git_commit *c = NULL, *p = NULL;
-	git_oid now, before;
-	bool has_now, has_before = false, grafted;
-	unsigned np;
-	int error = 0;
+	const struct commit *e = &r->all[i], *p = NULL;
+	const size_t *at;
 
-	if (git_commit_lookup(&c, repo, oid) < 0) {
-		tm_error_clear();
-		return 0; /* missing: a shallow end */
+	if (e->has_parent) {
+		at = tm_hashmap_get(&r->seen, e->parent.id, GIT_OID_RAWSZ);
+		if (at && *at >= 2)
+			p = &r->all[*at - 2];
 	}
-	grafted =
-		tm_stale__shallow_has(r->s->w->shallow, r->s->w->nshallow, oid);
-	np = grafted ? 0 : git_commit_parentcount(c);
-	has_now = folder_of(r, c, &now);
-	if (np && git_commit_parent(&p, c, 0) == 0)
-		has_before = folder_of(r, p, &before);
-	tm_error_clear();
-	if (has_now && !(has_before && git_oid_equal(&now, &before)))
-		error = read_changes(r, has_before ? &before : NULL, &now);
-	git_commit_free(p);
-	git_commit_free(c);
-	return error;
+	if (!e->has_folder)
+		return 0;
+	if (p && p->has_folder && git_oid_equal(&e->folder, &p->folder))
+		return 0;
+	return read_changes(r, p && p->has_folder ? &p->folder : NULL,
+			    &e->folder);
 }
 
 int tm_stale__review_points(struct pass *s, const char *threads_dir)
 {
 	struct review r;
 	tm_buf name = TM_BUF_INIT;
-	git_oid head, oid, *all = NULL;
-	size_t i, len, nall = 0, all_alloc = 0;
+	git_oid head, oid;
+	size_t i, len;
 	int error;
 
 	if (!threads_dir || !s->nth)
@@ -224,22 +238,21 @@ int tm_stale__review_points(struct pass *s, const char *threads_dir)
 	push(&r, &head);
 	while (r.nstack) {
 		git_oid_cpy(&oid, &r.stack[--r.nstack]);
-		tm_xgrow((void **)&all, &all_alloc, nall + 1, sizeof(git_oid));
-		git_oid_cpy(&all[nall++], &oid);
 		count(&r, &oid);
-		if (s->progress && nall % 1024 == 0)
-			s->progress(s->progress_data, "counting commits", nall,
-				    0);
+		if (s->progress && r.nall % 1024 == 0)
+			s->progress(s->progress_data, "counting commits",
+				    r.nall, 0);
 	}
-	for (i = 0; i < nall && !error; i++) {
+	for (i = 0; i < r.nall && !error; i++) {
 		if (s->progress && (i % 256 == 0))
 			s->progress(s->progress_data, "indexing history", i,
-				    nall);
-		error = visit(&r, &all[i]);
+				    r.nall);
+		error = visit(&r, i);
 	}
 	if (s->progress && !error)
-		s->progress(s->progress_data, "indexing history", nall, nall);
-	free(all);
+		s->progress(s->progress_data, "indexing history", r.nall,
+			    r.nall);
+	free(r.all);
 	free(r.dir);
 	free(r.stack);
 	tm_strv_clear(&r.changed);
