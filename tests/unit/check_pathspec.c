@@ -322,6 +322,8 @@ Suite *pathspec_suite(void)
 	tcase_add_test(tc, test_pathspec_parsed_once);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("git");
+	/* one git log per spec: slow on a busy machine */
+	tcase_set_timeout(tc, 120);
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_pathspec_like_git);
 	suite_add_tcase(s, tc);
