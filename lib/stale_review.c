@@ -122,7 +122,6 @@ static int read_changes(struct review *r, const git_oid *before,
 	size_t i;
 	int error;
 
-	r->changed.n = 0;
 	tm_strv_clear(&r->changed);
 	error = tm_treediff(&r->changed, r->s->w->repo, before, now);
 	if (error < 0)
