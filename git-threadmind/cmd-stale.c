@@ -1,6 +1,7 @@
 /* git threadmind stale: threads whose paths changed since their commit. */
 #include "builtin.h"
 #include "cli.h"
+#include "progress.h"
 
 #include "lib/json_cjson.h"
 #include "lib/stale.h"
@@ -123,6 +124,11 @@ static void print_human(const tm_stale_report *r, const tm_thread_list *l,
 			printf(" %s", r->unknown_base.items[k]);
 		putchar('\n');
 	}
+	if (r->shallow)
+		note("this clone is shallow: commits beyond its boundary are "
+		     "unknown bases; deepen it with 'git fetch --unshallow' "
+		     "(GitHub Actions: actions/checkout with 'fetch-depth: "
+		     "0')");
 	if (r->n)
 		note("%zu stale thread%s: review the summary, then run 'git "
 		     "threadmind touch <thread>'",
@@ -142,15 +148,18 @@ int cmd_stale(int argc, const char **argv)
 	const struct option opts[] = {
 		OPT_BOOL_(0, "json", &as_json, "print JSON (docs/json.md)"),
 		OPT_BOOL_(0, "exit-code", &exit_code,
-			  "exit with 1 when a thread is stale"),
+			  "exit with 1 when a thread is stale or has an "
+			  "unknown base"),
 		OPT_GLOBALS,
 		OPT_END_(),
 	};
 	tm_stale_report r = TM_STALE_REPORT_INIT;
+	tm_stale_options sopts = {0};
+	struct cli_progress progress;
 	tm_thread_list list;
 	char *dir;
 	tm_git *g;
-	int stale;
+	int stale, error;
 
 	if (parse_options(argc, argv, opts, stale_usage) != 0)
 		usage_msg(stale_usage, opts, "stale takes no arguments");
@@ -162,14 +171,26 @@ int cmd_stale(int argc, const char **argv)
 		    tm_store_root(cli.store));
 	cli_load_all(&list);
 	dir = tm_stale_threads_dir(g, tm_store_root(cli.store), cli.project);
-	if (tm_stale_compute(&r, g, dir, (const tm_thread *const *)list.threads,
-			     list.n) < 0)
+	cli_progress_init(&progress);
+	sopts.progress = cli_progress_report;
+	sopts.progress_data = &progress;
+	error = tm_stale_compute_opts(&r, g, dir,
+				      (const tm_thread *const *)list.threads,
+				      list.n, &sopts);
+	cli_progress_end(&progress);
+	if (error < 0)
 		die_lib();
-	if (as_json)
+	if (as_json) {
 		print_json(&r);
-	else
+		if (r.shallow)
+			note("this clone is shallow: commits beyond its "
+			     "boundary are unknown bases; deepen it with 'git "
+			     "fetch --unshallow'");
+	} else {
 		print_human(&r, &list, g);
-	stale = r.n > 0;
+	}
+	/* a gate must not pass without knowing (DESIGN.md section 11) */
+	stale = r.n > 0 || r.unknown_base.n > 0;
 	tm_stale_report_clear(&r);
 	free(dir);
 	tm_thread_list_clear(&list);

@@ -2,6 +2,7 @@
 #include "view.h"
 
 #include "lib/stale.h"
+#include "progress.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -22,17 +23,25 @@ static int collect(const tm_tree *tree, size_t node, void *payload)
 static void mark_stale(struct view *v)
 {
 	tm_stale_report r = TM_STALE_REPORT_INIT;
+	tm_stale_options opts = {0};
+	struct cli_progress progress;
 	tm_git *g = tm_store_git(cli.store);
 	char *dir;
 	size_t i;
 	long k;
+	int error;
 
 	if (!g)
 		return;
 	dir = tm_stale_threads_dir(g, tm_store_root(cli.store), cli.project);
-	if (tm_stale_compute(&r, g, dir,
-			     (const tm_thread *const *)v->list.threads,
-			     v->list.n) < 0) {
+	cli_progress_init(&progress);
+	opts.progress = cli_progress_report;
+	opts.progress_data = &progress;
+	error = tm_stale_compute_opts(&r, g, dir,
+				      (const tm_thread *const *)v->list.threads,
+				      v->list.n, &opts);
+	cli_progress_end(&progress);
+	if (error < 0) {
 		warning("cannot tell which threads are stale: %s",
 			tm_error_last());
 		tm_error_clear();

@@ -19,9 +19,17 @@
  * characters * ? [ ] ! ^ - \ : / . a b c), glibc's fnmatch gave the same
  * answers except in two corners: a '[' that is never closed is a literal
  * '[' for fnmatch while git's wildmatch then matches nothing (`x[ab*`
- * names "x[abc" for us, nothing for git), and fnmatch reads "[." and "[="
- * inside a bracket as collating elements where git sees a literal '['.
- * Specs like those name no real path of a project.
+ * would name "x[abc" through fnmatch, nothing for git), and fnmatch reads
+ * "[." and "[=" inside a bracket as collating elements where git sees a
+ * literal '['.  The first is checked before fnmatch (closed_brackets): the
+ * whole path is then not matched as a glob, as for git.  The second names
+ * no real path of a project.
+ *
+ * One more rule of git's tree walk (tree-walk.c, tree_entry_interesting):
+ * when the folder holding a file is, literally, the beginning of the spec,
+ * the rest of the spec is matched as a glob against the file's name alone:
+ * the specs "a[b]/" + "*" and "y[/" + "*" name "a[b]/z" and "y[/z" for git,
+ * though the whole paths do not match them as globs.
  */
 #include "pathspec.h"
 #include "buf.h"
@@ -29,6 +37,38 @@
 #include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
+
+/*
+ * Is every unescaped '[' of glob `p` closed, as git's wildmatch wants it?
+ * After '[' (and a '!' or '^'), the first character is a member even when
+ * it is ']'; a backslash escapes the next one, inside or outside.
+ */
+static bool closed_brackets(const char *p)
+{
+	for (; *p; p++) {
+		if (*p == '\\') {
+			if (!*++p)
+				return true;
+			continue;
+		}
+		if (*p != '[')
+			continue;
+		p++;
+		if (*p == '!' || *p == '^')
+			p++;
+		if (*p == '\\' && p[1])
+			p++;
+		if (!*p)
+			return false;
+		for (p++; *p != ']'; p++) {
+			if (!*p)
+				return false;
+			if (*p == '\\' && !*++p)
+				return false;
+		}
+	}
+	return true;
+}
 
 void tm_pathspec_parse(tm_pathspec *s, const char *raw)
 {
@@ -71,6 +111,7 @@ void tm_pathspec_parse(tm_pathspec *s, const char *raw)
 		s->pattern = tm_xstrdup("");
 	}
 	s->glob = strpbrk(s->pattern, "*?[\\") != NULL;
+	s->unclosed = s->glob && !closed_brackets(s->pattern);
 }
 
 void tm_pathspec_free(tm_pathspec *s)
@@ -83,6 +124,9 @@ void tm_pathspec_free(tm_pathspec *s)
 
 bool tm_pathspec_matches(const tm_pathspec *s, const char *path, size_t len)
 {
+	const char *slash, *rest;
+	size_t n;
+
 	if (s->never)
 		return false;
 	if (s->all)
@@ -91,7 +135,19 @@ bool tm_pathspec_matches(const tm_pathspec *s, const char *path, size_t len)
 	if (len >= s->len && !memcmp(path, s->pattern, s->len) &&
 	    (len == s->len ? !s->dir_only : path[s->len] == '/'))
 		return true;
-	return s->glob && fnmatch(s->pattern, path, 0) == 0;
+	if (!s->glob)
+		return false;
+	if (!s->unclosed && fnmatch(s->pattern, path, 0) == 0)
+		return true;
+	/* git's tree walk: the folder holding the file, when the spec starts
+	 * with it literally, and the rest of the spec on the file's name */
+	slash = memrchr(path, '/', len);
+	if (!slash)
+		return false;
+	n = (size_t)(slash - path) + 1;
+	rest = s->pattern + n;
+	return n <= s->len && !memcmp(path, s->pattern, n) &&
+	       closed_brackets(rest) && fnmatch(rest, slash + 1, 0) == 0;
 }
 
 bool tm_pathspec_match(const char *spec, const char *path)

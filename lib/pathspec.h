@@ -14,6 +14,8 @@ typedef struct {
 	size_t len;    /* length of pattern without that '/' */
 	bool dir_only; /* only what is under the folder */
 	bool glob;     /* has * ? [ or \: also matched as a glob */
+	bool unclosed; /* a glob with a '[' never closed: as a whole it
+			  matches nothing (git's wildmatch) */
 	bool all;      /* matches everything */
 	bool never;    /* climbs above the root: matches nothing */
 } tm_pathspec;
@@ -37,7 +39,10 @@ void tm_pathspec_free(tm_pathspec *s);
  * with glob characters (* ? [ and \ escapes) also matches a path that the
  * glob matches as a whole, where * and ? also cross "/" (git's default
  * pathspec globbing; only `:(glob)` magic, not supported here, stops them
- * at "/").
+ * at "/").  A glob whose '[' is never closed matches nothing as a whole,
+ * as for git; and, as git's tree walk does, when the folder of the path is
+ * literally the beginning of the spec, the rest of the spec is matched as a
+ * glob against the path's last component ("a[b]/z" for "a[b]/" + "*").
  */
 bool tm_pathspec_matches(const tm_pathspec *s, const char *path, size_t len);
 

@@ -1,13 +1,20 @@
 /*
  * Staleness (DESIGN.md section 4) for every thread in one revision walk:
  * the public API of stale.h.  The work is split over
+ *   stale_review.c   phase 0, every thread's review points;
  *   stale_index.c    every thread's pathspecs and file, indexed;
  *   stale_walk.c     phase 1, the revision walk;
  *   stale_history.c  phase 2, each thread's simplified history;
  *   treediff.c       what a commit changes; pathspec.c  git's pathspecs.
  *
- * Let T be the threads that can be stale, K their distinct `commit`s (the
- * bases) and N the commits walked.
+ * Let T be the threads that can be stale, K their distinct review points
+ * (the bases) and N the commits walked.
+ *
+ * 0. The review points (stale_review.c): each thread's `commit` and the
+ *    `commit` of every version of its file reachable from HEAD, found by
+ *    one walk over HEAD's history that compares only each commit's folder
+ *    of thread files with its first parent's.  A thread's commits are then
+ *    those that no base of its own reaches.
  *
  * 1. One walk from HEAD and from every base at once, newest commit first,
  *    each commit carrying the set of bases it is reachable from; it stops
@@ -34,26 +41,15 @@
 #include <string.h>
 #include <strings.h>
 
-int tm_stale__git_fail(const char *what, const git_oid *oid)
-{
-	const git_error *e = git_error_last();
-	char hex[GIT_OID_HEXSZ + 1];
-
-	git_oid_tostr(hex, sizeof(hex), oid);
-	return tm_error_set(TM_ERROR, "cannot read %s %s: %s", what, hex,
-			    e && e->message ? e->message : "libgit2 error");
-}
-
 /* ---- the report ---- */
 
+/* 40 hex digits (tm_git_is_hex_oid); NULL is not. */
 static bool is_hex40(const char *s)
 {
-	return s && strlen(s) == GIT_OID_HEXSZ &&
-	       strspn(s, "0123456789abcdefABCDEF") == GIT_OID_HEXSZ;
+	return s && tm_git_is_hex_oid(s, strlen(s));
 }
 
-/* Can thread t be stale at all (paths, commit, not finished)? */
-static bool candidate(const tm_thread *t)
+bool tm_stale__candidate(const tm_thread *t)
 {
 	return t && t->has_paths && t->paths.n && t->commit &&
 	       !tm_thread_is_finished(t);
@@ -95,12 +91,12 @@ void tm_stale_report_clear(tm_stale_report *r)
 static void find_bases(struct pass *s, tm_strv *unknown,
 		       const tm_thread *const *threads, size_t n)
 {
-	size_t i, node, nbases = 0;
+	size_t i, node;
 	git_oid oid;
 
 	s->th = tm_xcalloc(n + 1, sizeof(*s->th));
 	for (i = 0; i < n; i++) {
-		if (!candidate(threads[i]))
+		if (!tm_stale__candidate(threads[i]))
 			continue;
 		/* unreadable counts as missing: nothing to compare with */
 		if (!is_hex40(threads[i]->commit) ||
@@ -111,13 +107,14 @@ static void find_bases(struct pass *s, tm_strv *unknown,
 			continue;
 		}
 		if (s->w->nodes[node].base == NONE)
-			s->w->nodes[node].base = nbases++;
+			s->w->nodes[node].base = s->nbases++;
 		s->th[s->nth].t = threads[i];
 		s->th[s->nth].base = s->w->nodes[node].base;
 		s->th[s->nth].base_node = node;
+		sizev_push(&s->th[s->nth].bases, s->w->nodes[node].base);
+		sizev_push(&s->th[s->nth].base_nodes, node);
 		s->nth++;
 	}
-	tm_stale__walk_set_bases(s->w, nbases);
 }
 
 static void build_report(tm_stale_report *out, struct pass *s)
@@ -146,6 +143,13 @@ static void build_report(tm_stale_report *out, struct pass *s)
 int tm_stale_compute(tm_stale_report *out, tm_git *g, const char *threads_dir,
 		     const tm_thread *const *threads, size_t n)
 {
+	return tm_stale_compute_opts(out, g, threads_dir, threads, n, NULL);
+}
+
+static int compute(tm_stale_report *out, tm_git *g, const char *threads_dir,
+		   const tm_thread *const *threads, size_t n,
+		   const tm_stale_options *opts)
+{
 	tm_stale_report r = TM_STALE_REPORT_INIT;
 	struct walk w;
 	struct pass s;
@@ -156,8 +160,14 @@ int tm_stale_compute(tm_stale_report *out, tm_git *g, const char *threads_dir,
 	memset(&s, 0, sizeof(s));
 	tm_stale__walk_init(&w, tm_git_repository(g));
 	s.w = &w;
+	if (opts) {
+		s.progress = opts->progress;
+		s.progress_data = opts->progress_data;
+	}
 	find_bases(&s, &r.unknown_base, threads, n);
-	if (s.nth)
+	error = tm_stale__review_points(&s, threads_dir);
+	tm_stale__walk_set_bases(&w, s.nbases);
+	if (!error && s.nth)
 		error = tm_stale__walk_start(&w, &head);
 	if (!error && head != NONE) {
 		error = tm_stale__walk_run(&w);
@@ -175,6 +185,8 @@ int tm_stale_compute(tm_stale_report *out, tm_git *g, const char *threads_dir,
 	}
 	if (!error) {
 		build_report(&r, &s);
+		r.shallow = w.nshallow > 0 ||
+			    git_repository_is_shallow(w.repo) == 1;
 		tm_strv_sort(&r.unknown_base);
 		*out = r;
 	} else {
@@ -183,6 +195,33 @@ int tm_stale_compute(tm_stale_report *out, tm_git *g, const char *threads_dir,
 	free(cand);
 	tm_stale__pass_free(&s);
 	tm_stale__walk_free(&w);
+	return error;
+}
+
+int tm_stale_compute_opts(tm_stale_report *out, tm_git *g,
+			  const char *threads_dir,
+			  const tm_thread *const *threads, size_t n,
+			  tm_stale_options *opts)
+{
+	tm_buf key = TM_BUF_INIT;
+	bool cache = !opts || !opts->no_cache;
+	int error;
+
+	if (opts)
+		opts->from_cache = false;
+	if (cache) {
+		tm_stale__cache_key(&key, g, threads_dir, threads, n);
+		if (tm_stale__cache_load(out, g, &key, threads, n)) {
+			if (opts)
+				opts->from_cache = true;
+			tm_buf_release(&key);
+			return 0;
+		}
+	}
+	error = compute(out, g, threads_dir, threads, n, opts);
+	if (!error && cache)
+		tm_stale__cache_store(g, &key, out);
+	tm_buf_release(&key);
 	return error;
 }
 
@@ -214,7 +253,7 @@ int tm_stale_commit_touches(tm_strv *out_ids, tm_git *g, const char *hex,
 				    "repository",
 				    hex);
 	if (error < 0)
-		return tm_stale__git_fail("commit", &oid);
+		return tm_git_error(TM_ERROR, "cannot read commit %s", hex);
 	tm_stale__read_shallow(&shallow, &nshallow, repo);
 	if (git_commit_parentcount(c) > 0 &&
 	    !tm_stale__shallow_has(shallow, nshallow, &oid) &&
@@ -316,9 +355,9 @@ int tm_stale_describe_commit(char **out_short, char **out_subject, tm_git *g,
 				    "repository",
 				    hex);
 	if (error < 0)
-		return tm_stale__git_fail("commit", &oid);
+		return tm_git_error(TM_ERROR, "cannot read commit %s", hex);
 	if (git_object_short_id(&buf, (const git_object *)c) < 0) {
-		error = tm_stale__git_fail("commit", &oid);
+		error = tm_git_error(TM_ERROR, "cannot read commit %s", hex);
 		git_commit_free(c);
 		return error;
 	}

@@ -30,10 +30,12 @@ typedef struct {
 	size_t n;
 	tm_strv unknown_base; /* ids whose `commit` the repository does not
 				 have (sorted) */
+	bool shallow;         /* the repository is a shallow clone: commits
+				 beyond its boundary are unknown bases */
 } tm_stale_report;
 
 /* clang-format off */
-#define TM_STALE_REPORT_INIT {NULL, 0, TM_STRV_INIT}
+#define TM_STALE_REPORT_INIT {NULL, 0, TM_STRV_INIT, false}
 /* clang-format on */
 
 /*
@@ -42,13 +44,17 @@ typedef struct {
  * ".threadmind/threads/mon-app/"; NULL when the store is outside the
  * worktree: then no commit counts as changing a thread's file).
  *
- * A thread is stale when a commit reachable from HEAD and not from its
- * `commit` changes one of its `paths`: one of the commits that
- * `git log <commit>..HEAD -- <paths>` lists, with git's default history
- * simplification (a merge that has the same content under the paths as one
- * of its parents is not listed, and only that parent's history is followed,
- * unless git already knows that parent to be reachable from <commit>; see
- * stale.c), except commits that also change the thread's own file
+ * Review points (DESIGN.md section 11): the thread's `commit` and the
+ * `commit` of every version of its file reachable from HEAD (a version
+ * that does not parse, or names a commit the repository does not have,
+ * gives none).  A thread is stale when a commit reachable from HEAD and
+ * from none of its review points changes one of its `paths`: one of the
+ * commits that `git log HEAD --not <review points> -- <paths>` lists, with
+ * git's default history simplification (a merge that has the same content under
+ * the paths as one of its parents is not listed, and only that parent's history
+ * is followed, unless git already knows that parent to be reachable from a
+ * review point; see stale.c), except commits that also change the thread's own
+ * file
  * (`threads_dir` + id + ".md").  What a commit changes is its diff against
  * its first parent (a root commit, or a shallow one whose parents are
  * missing: against the empty tree); `changed` is the union of those paths
@@ -69,6 +75,37 @@ typedef struct {
  */
 int tm_stale_compute(tm_stale_report *out, tm_git *g, const char *threads_dir,
 		     const tm_thread *const *threads, size_t n);
+
+/*
+ * Progress of long work: `what` ("indexing history"), `done` of `total`
+ * steps (total 0: unknown).  Called often; the caller decides what to show
+ * (the CLI prints git-style progress on a terminal).
+ */
+typedef void (*tm_progress_fn)(void *data, const char *what, size_t done,
+			       size_t total);
+
+typedef struct {
+	bool no_cache;           /* neither read nor write the cache */
+	tm_progress_fn progress; /* NULL: none */
+	void *progress_data;
+	bool from_cache; /* set: the answer came from the cache */
+} tm_stale_options;
+
+/*
+ * tm_stale_compute with options (opts NULL: the defaults, the cache on).
+ * The staleness cache (DESIGN.md section 11) is
+ * $GIT_COMMON_DIR/threadmind/stale.cache: the last answer with everything
+ * it depends on (HEAD, the shallow boundary, `threads_dir`, each thread
+ * that can be stale); when that is unchanged the answer is read back
+ * without walking the history.  The cache is only a speed-up: a missing,
+ * corrupt, truncated, foreign or outdated one is ignored and rewritten
+ * (atomically); failing to write it is no error.  Same answers and errors
+ * as tm_stale_compute.
+ */
+int tm_stale_compute_opts(tm_stale_report *out, tm_git *g,
+			  const char *threads_dir,
+			  const tm_thread *const *threads, size_t n,
+			  tm_stale_options *opts);
 
 /* Free what a report holds and reset it to empty.  NULL is allowed. */
 void tm_stale_report_clear(tm_stale_report *r);

@@ -139,15 +139,39 @@ static bool git_knows(struct pass *s, size_t b, size_t p, size_t m)
 
 /*
  * A "relevant" parent in git's sense (revision.c): one its walk has not
- * marked uninteresting (yet), or the base itself.
+ * marked uninteresting (yet), or a base itself (git's bottom commits).
  */
 static bool relevant(struct pass *s, size_t m, size_t p, size_t t)
 {
 	const struct live *l = &s->th[t];
+	bool reached = false;
+	size_t k;
 
-	if (p == l->base_node || !bit_get(row(s->w, p), l->base))
+	for (k = 0; k < l->bases.n; k++) {
+		if (p == l->base_nodes.v[k])
+			return true;
+		reached |= bit_get(row(s->w, p), l->bases.v[k]);
+	}
+	if (!reached)
 		return true;
-	return !git_knows(s, l->base_node, p, m);
+	/* git's walk marks from every base at once: the union of each */
+	for (k = 0; k < l->bases.n; k++)
+		if (bit_get(row(s->w, p), l->bases.v[k]) &&
+		    git_knows(s, l->base_nodes.v[k], p, m))
+			return false;
+	return true;
+}
+
+/* Does some base of thread t reach node c? */
+static bool covered(const struct pass *s, const uint64_t *r, size_t t)
+{
+	const struct live *l = &s->th[t];
+	size_t k;
+
+	for (k = 0; k < l->bases.n; k++)
+		if (bit_get(r, l->bases.v[k]))
+			return true;
+	return false;
 }
 
 /*
@@ -252,7 +276,7 @@ static int visit(struct pass *s, size_t c)
 		while (m) {
 			t = k * 64 + (size_t)__builtin_ctzll(m);
 			m &= m - 1;
-			if (!bit_get(r, s->th[t].base)) {
+			if (!covered(s, r, t)) {
 				bit_set(s->active, t);
 				any = true;
 			}
@@ -332,8 +356,11 @@ void tm_stale__pass_free(struct pass *s)
 {
 	size_t i;
 
-	for (i = 0; i < s->nth; i++)
+	for (i = 0; i < s->nth; i++) {
 		free(s->th[i].changed.v);
+		free(s->th[i].bases.v);
+		free(s->th[i].base_nodes.v);
+	}
 	free(s->th);
 	tm_stale__index_free(&s->x);
 	free(s->active);

@@ -1,6 +1,7 @@
 /*
  * Shared by the files of the staleness module only (stale.c, the API;
- * stale_index.c, every thread's pathspecs indexed; stale_walk.c, phase 1,
+ * stale_review.c, phase 0, the review points; stale_index.c, every
+ * thread's pathspecs indexed; stale_walk.c, phase 1,
  * the revision walk; stale_history.c, phase 2, each thread's simplified
  * history): their types and the functions they call in one another.
  * See stale.c for the algorithm as a whole.
@@ -191,9 +192,12 @@ struct interner {
 /* A thread that can be stale. */
 struct live {
 	const tm_thread *t;
-	size_t base;          /* index of its base */
-	size_t base_node;     /* node of its base */
-	struct sizev changed; /* interned paths, compacted now and then */
+	size_t base;             /* index of its own base (its `commit`) */
+	size_t base_node;        /* node of its own base */
+	struct sizev bases;      /* every review point's base index, its own
+				    first (stale_review.c) */
+	struct sizev base_nodes; /* their nodes, in the same order */
+	struct sizev changed;    /* interned paths, compacted now and then */
 	size_t compact_at;
 	bool stale;
 	git_oid newest;
@@ -203,7 +207,10 @@ struct pass {
 	struct walk *w;
 	struct index x;
 	struct live *th;
-	size_t nth, words;                           /* words of a thread set */
+	size_t nth, words;       /* words of a thread set */
+	size_t nbases;           /* distinct bases */
+	tm_progress_fn progress; /* or NULL */
+	void *progress_data;
 	uint64_t *active, *covers, *shown, *touched; /* touched: per parent */
 	size_t touched_parents;
 	tm_strv changed, other;
@@ -214,14 +221,32 @@ struct pass {
 	struct sizev stack;
 };
 
+/*
+ * Phase 0 (stale_review.c): add to each thread's bases the review points
+ * (`commit`) of every version of its file (`threads_dir` + id + ".md")
+ * reachable from HEAD, before the walk.  Versions that do not parse, and
+ * review points the repository does not have, are ignored.
+ */
+int tm_stale__review_points(struct pass *s, const char *threads_dir);
+
+/* Can thread t be stale at all (paths, commit, not finished)? (stale.c) */
+bool tm_stale__candidate(const tm_thread *t);
+
+/* ---- the cache (stale_cache.c) ---- */
+
+/* Append to `key` everything the answer for these inputs depends on. */
+void tm_stale__cache_key(tm_buf *key, tm_git *g, const char *threads_dir,
+			 const tm_thread *const *threads, size_t n);
+/* The cached answer for `key` into *out; false (and *out untouched) when
+ * there is none, or the cache is unreadable, corrupt or outdated. */
+bool tm_stale__cache_load(tm_stale_report *out, tm_git *g, const tm_buf *key,
+			  const tm_thread *const *threads, size_t n);
+/* Replace the cache with answer `r` for `key` (failures are ignored). */
+void tm_stale__cache_store(tm_git *g, const tm_buf *key,
+			   const tm_stale_report *r);
+
 /* Phase 2 over the interesting nodes, children first, from `head`. */
 int tm_stale__pass_run(struct pass *s, size_t head);
 void tm_stale__pass_free(struct pass *s);
-
-/* ---- errors (stale.c) ---- */
-
-/* Set and return TM_ERROR: "cannot read <what> <oid>: <libgit2's
- * message>". */
-int tm_stale__git_fail(const char *what, const git_oid *oid);
 
 #endif

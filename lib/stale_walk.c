@@ -14,6 +14,7 @@
  */
 #include "stale_internal.h"
 #include "error.h"
+#include "git.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -113,7 +114,8 @@ int tm_stale__get_node(struct walk *w, const git_oid *oid, size_t *out)
 	if (error == GIT_ENOTFOUND)
 		return TM_ENOTFOUND;
 	if (error < 0)
-		return tm_stale__git_fail("commit", oid);
+		return tm_git_error(TM_ERROR, "cannot read commit %s",
+				    git_oid_tostr_s(oid));
 	tm_xgrow((void **)&w->nodes, &w->alloc, w->n + 1, sizeof(*w->nodes));
 	if (w->words && w->alloc != old) {
 		w->bits = tm_xrealloc(w->bits,

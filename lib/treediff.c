@@ -15,18 +15,9 @@
  */
 #include "treediff.h"
 #include "error.h"
+#include "git.h"
 
 #include <string.h>
-
-static int tree_fail(const git_oid *oid)
-{
-	const git_error *e = git_error_last();
-	char hex[GIT_OID_HEXSZ + 1];
-
-	git_oid_tostr(hex, sizeof(hex), oid);
-	return tm_error_set(TM_ERROR, "cannot read tree %s: %s", hex,
-			    e && e->message ? e->message : "libgit2 error");
-}
 
 struct differ {
 	git_repository *repo;
@@ -89,10 +80,12 @@ static int diff_trees(struct differ *d, const git_oid *a, const git_oid *b)
 	if (a && b && git_oid_equal(a, b))
 		return 0;
 	if (a && git_tree_lookup(&ta, d->repo, a) < 0)
-		return tree_fail(a);
+		return tm_git_error(TM_ERROR, "cannot read tree %s",
+				    git_oid_tostr_s(a));
 	if (b && git_tree_lookup(&tb, d->repo, b) < 0) {
 		git_tree_free(ta);
-		return tree_fail(b);
+		return tm_git_error(TM_ERROR, "cannot read tree %s",
+				    git_oid_tostr_s(b));
 	}
 	na = ta ? git_tree_entrycount(ta) : 0;
 	nb = tb ? git_tree_entrycount(tb) : 0;

@@ -138,11 +138,11 @@ test_expect_success '--exit-code: 1 when a thread is stale, 0 otherwise' '
 	grep "no stale threads" err
 '
 
-test_expect_success 'unknown base: listed apart, not stale' '
+test_expect_success 'unknown base: listed apart, not stale; --exit-code fails' '
 	cd app &&
 	set_commit docs 0123456789abcdef0123456789abcdef01234567 &&
 	set_commit api abc123 &&
-	test_exit_code 0 git threadmind stale --exit-code --json >out &&
+	test_exit_code 1 git threadmind stale --exit-code --json >out &&
 	python3 -c "import json; d=json.load(open(\"out\")); assert d[\"unknownBase\"]==[\"api\", \"docs\"], d; assert d[\"stale\"]==[], d" &&
 	python3 "$TEST_ROOT/check.py" out 0 &&
 	git threadmind stale >out 2>/dev/null &&

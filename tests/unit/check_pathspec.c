@@ -228,15 +228,52 @@ START_TEST(test_pathspec_like_git)
 		"src.c",   "lib/x.c",   "docs/a.md", "docs.md",
 		"top",     "7.c",       "x?y",       "a*b",
 		"d]/e",    "A.C",       "dir.d/f",   "src/ab/c.txt",
+		"x[abc",   "x[ab*",     "y[/z",      "w[]x",
+		"y[/q/z",  "a[b]/z",    "a[b]/q/z",  "ab/z",
 	};
 	static const char *const specs[] = {
-		"src",       "src/",         "./src/b/../", "src/b/.",
-		"*.c",       "src/*.c",      "src/?.c",     "*",
-		"?",         "*/c.c",        "s*/*/c.*",    "src/[ab]*",
-		"src/[!a]*", "[[:digit:]]*", "x\\?y",       "a\\*b",
-		"a*b",       "d]",           "[d]]/e",      "*.C",
-		"docs*",     "docs/",        "*.d/",        "src/a?",
-		".",         "src//b",       "src/.h*",     "*hidden",
+		"src",
+		"src/",
+		"./src/b/../",
+		"src/b/.",
+		"*.c",
+		"src/*.c",
+		"src/?.c",
+		"*",
+		"?",
+		"*/c.c",
+		"s*/*/c.*",
+		"src/[ab]*",
+		"src/[!a]*",
+		"[[:digit:]]*",
+		"x\\?y",
+		"a\\*b",
+		"a*b",
+		"d]",
+		"[d]]/e",
+		"*.C",
+		"docs*",
+		"docs/",
+		"*.d/",
+		"src/a?",
+		".",
+		"src//b",
+		"src/.h*",
+		"*hidden",
+		/* an unclosed '[': git's glob matches nothing, only the
+		 * literal text names paths */
+		"x[ab*",
+		"x[a?c",
+		"y[",
+		"y[/*",
+		"*[",
+		"w[]x",
+		"w[]*",
+		"x[!ab*",
+		"a[b]/*",
+		"a[b]/?",
+		"y[/?",
+		"a[b]/[z",
 	};
 	size_t i, k;
 	char *list;
@@ -285,6 +322,8 @@ Suite *pathspec_suite(void)
 	tcase_add_test(tc, test_pathspec_parsed_once);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("git");
+	/* one git log per spec: slow on a busy machine */
+	tcase_set_timeout(tc, 120);
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_pathspec_like_git);
 	suite_add_tcase(s, tc);

@@ -17,6 +17,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 /* git with a fixed identity and no surprises from the user's setup. */
 #define GIT                                                         \
@@ -277,8 +279,8 @@ static char *first_parent_diff(const char *dir, const char *c,
  * the newest of them (or "") and the paths they change under <paths>
  * (sorted, space-separated).
  */
-static void git_answer(const char *dir, const tm_thread *t, char **newest,
-		       char **changed)
+static void git_answer_range(const char *dir, const tm_thread *t,
+			     const char *range, char **newest, char **changed)
 {
 	char *paths = join(&t->paths, true), *log, *c, *save = NULL, *diff;
 	char *file = format(TDIR "%s.md", t->id);
@@ -286,8 +288,8 @@ static void git_answer(const char *dir, const tm_thread *t, char **newest,
 	char *names, *p, *save2 = NULL;
 
 	*newest = strdup("");
-	log = tmt_sh_out("git -C '%s' log --format=%%H %s..HEAD -- %s", dir,
-			 t->commit, paths);
+	log = tmt_sh_out("git -C '%s' log --format=%%H %s -- %s", dir, range,
+			 paths);
 	for (c = strtok_r(log, "\n", &save); c;
 	     c = strtok_r(NULL, "\n", &save)) {
 		diff = first_parent_diff(dir, c, NULL);
@@ -313,6 +315,15 @@ static void git_answer(const char *dir, const tm_thread *t, char **newest,
 	free(log);
 	free(file);
 	free(paths);
+}
+
+static void git_answer(const char *dir, const tm_thread *t, char **newest,
+		       char **changed)
+{
+	char *range = format("%s..HEAD", t->commit);
+
+	git_answer_range(dir, t, range, newest, changed);
+	free(range);
 }
 
 /* Every thread's report agrees with git_answer. */
@@ -966,6 +977,556 @@ START_TEST(test_stale_many_threads_like_git)
 }
 END_TEST
 
+/* ---- review points (DESIGN.md section 11) ---- */
+
+static unsigned long long rnd_state;
+
+static unsigned rnd(unsigned n)
+{
+	rnd_state = rnd_state * 6364136223846793005ULL + 1442695040888963407ULL;
+	return (unsigned)((rnd_state >> 33) % n);
+}
+
+/* Write thread `id`'s file in `dir` as a version reviewed at `commit`. */
+static void write_thread(const char *dir, const char *id, const char *commit,
+			 int n)
+{
+	char *rel = format(TDIR "%s.md", id), *path = tmt_join(dir, rel);
+	FILE *f;
+
+	append(dir, rel, "");
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fprintf(f,
+		"---\nid: %s\ntitle: T %s\nstatus: active\ncommit: %s\n---\n"
+		"## Summary\nversion %d\n",
+		id, id, commit, n);
+	fclose(f);
+	free(path);
+	free(rel);
+}
+
+/*
+ * The review points of thread t in `dir`, computed with git alone: the
+ * `commit` of each version of its file in a commit reachable from HEAD
+ * (`git rev-list HEAD`, `git cat-file`), and the thread's own; as
+ * " --not R1 R2 ..." after HEAD, for git log.
+ */
+static char *git_review_range(const char *dir, const tm_thread *t)
+{
+	char *points = tmt_sh_out(
+		"cd '%s' && git rev-list HEAD | sed 's|$|:" TDIR "%s.md|' | "
+		"git cat-file --batch-check='%%(objectname)' | "
+		"grep -E '^[0-9a-f]{40}$' | sort -u | "
+		"git cat-file --batch | sed -n 's/^commit: //p' | sort -u | "
+		"tr '\\n' ' '",
+		dir, t->id);
+	char *range = format("HEAD --not %s %s", t->commit, points);
+
+	free(points);
+	return range;
+}
+
+/* The report agrees with git: `git log HEAD --not <review points> --
+ * <paths>` without the commits that change the thread's file; the newest
+ * is an ancestor of no review point (`git merge-base --is-ancestor`). */
+static void assert_reviewed_like_git(const char *dir, tm_thread **ts, size_t n)
+{
+	tm_stale_report r = TM_STALE_REPORT_INIT;
+	const tm_stale_entry *e;
+	char *newest, *changed, *range, *bad;
+	size_t i, stale = 0;
+
+	compute_in(&r, dir, ts, n);
+	for (i = 0; i < n; i++) {
+		range = git_review_range(dir, ts[i]);
+		git_answer_range(dir, ts[i], range, &newest, &changed);
+		e = entry(&r, ts[i]->id);
+		if (!*newest) {
+			ck_assert_msg(e == NULL, "%s: stale (%s), git says not",
+				      ts[i]->id, e ? e->newest : "");
+		} else {
+			ck_assert_msg(e != NULL, "%s: not stale, git says %s",
+				      ts[i]->id, newest);
+			ck_assert_str_eq(e->newest, newest);
+			assert_changed(e, changed);
+			bad = tmt_sh_out(
+				"cd '%s' && for r in %s; do git merge-base "
+				"--is-ancestor %s $r && echo $r; done; true",
+				dir, range + strlen("HEAD --not "), newest);
+			ck_assert_msg(!*bad, "%s: %s is reviewed by %s",
+				      ts[i]->id, newest, bad);
+			free(bad);
+			stale++;
+		}
+		free(range);
+		free(newest);
+		free(changed);
+	}
+	ck_assert_uint_eq(r.n, stale);
+	tm_stale_report_clear(&r);
+}
+
+static const char *const rnd_files[] = {"a/x.c", "a/y.c", "b/z.c", "c/w.c"};
+static const char *const rnd_specs[] = {"a", "b,c/w.c", "a/x.c", "*.c"};
+#define RND_THREADS 4
+
+/*
+ * A seeded random history in `repo` (made anew): commits changing code and
+ * thread files (each version reviewed at the HEAD of its time), branches
+ * and merges.  Its commits into hashes (at most 64, malloc'd), and threads
+ * on rnd_specs with random commits of it into ts.
+ */
+static size_t random_history(unsigned seed, char **hashes, tm_thread **ts)
+{
+	char *head, *branch, id[8];
+	size_t nh = 0, i, nbranches = 1, step;
+	unsigned a;
+
+	tmt_sh("rm -rf '%s' && " GIT "init -q '%s'", repo, repo);
+	rnd_state = seed;
+	hashes[nh++] = commit("root", rnd_files[0], rnd_files[2], NULL);
+	for (step = 0; step < 36 && nh < 64; step++) {
+		a = rnd(10);
+		if (a < 6) {
+			head = rev("HEAD");
+			append(repo, rnd_files[rnd(N(rnd_files))], "x");
+			if (rnd(2))
+				append(repo, rnd_files[rnd(N(rnd_files))], "y");
+			if (rnd(10) < 4) {
+				snprintf(id, sizeof(id), "t%u",
+					 rnd(RND_THREADS));
+				write_thread(repo, id, head, (int)step);
+			}
+			free(head);
+			hashes[nh++] = commit("work", NULL);
+		} else if (a < 8) {
+			branch = format("b%zu", nbranches++);
+			tmt_sh(GIT "-C '%s' checkout -q -b %s %s", repo, branch,
+			       hashes[rnd((unsigned)nh)]);
+			free(branch);
+		} else {
+			i = rnd((unsigned)nbranches);
+			branch = i ? format("b%zu", i) : strdup("main");
+			next_date();
+			tmt_sh(GIT "-C '%s' merge -q --no-edit %s >/dev/null "
+				   "2>&1 || (" GIT
+				   "-C '%s' checkout -q --%s . && " GIT
+				   "-C '%s' add -A && " GIT
+				   "-C '%s' commit -q --no-edit)",
+			       repo, branch, repo, rnd(2) ? "ours" : "theirs",
+			       repo, repo);
+			free(branch);
+			hashes[nh++] = rev("HEAD");
+		}
+	}
+	for (i = 0; i < RND_THREADS; i++) {
+		snprintf(id, sizeof(id), "t%zu", i);
+		ts[i] = mk(id, hashes[rnd((unsigned)nh)], rnd_specs[i]);
+	}
+	return nh;
+}
+
+/*
+ * Seeded random histories with branches and merges, where commits change
+ * code and thread files: the review points agree with the computation from
+ * git alone.
+ */
+START_TEST(test_stale_review_points_random)
+{
+	char *hashes[64];
+	tm_thread *ts[RND_THREADS];
+	size_t nh, i;
+	unsigned seed;
+
+	for (seed = 1; seed <= 4; seed++) {
+		nh = random_history(seed, hashes, ts);
+		assert_reviewed_like_git(repo, ts, RND_THREADS);
+		free_threads(ts, RND_THREADS);
+		for (i = 0; i < nh; i++)
+			free(hashes[i]);
+	}
+}
+END_TEST
+
+/* Two branches both review a thread; once both are merged (the thread file
+ * merged too) it is not stale, though the merged `commit` comes from one
+ * side. */
+START_TEST(test_stale_review_points_two_branches)
+{
+	char *base, *x, *y, *c;
+	tm_thread *ts[1];
+	tm_stale_report r = TM_STALE_REPORT_INIT;
+
+	base = commit("base", "src/a.c", "src/b.c", NULL);
+	tmt_sh(GIT "-C '%s' checkout -q -b one", repo);
+	free(commit("one", "src/a.c", NULL));
+	x = rev("HEAD");
+	write_thread(repo, "t", x, 1);
+	free(commit("review one", NULL));
+	tmt_sh(GIT "-C '%s' checkout -q -b two %s", repo, base);
+	free(commit("two", "src/b.c", NULL));
+	y = rev("HEAD");
+	write_thread(repo, "t", y, 2);
+	free(commit("review two", NULL));
+	tmt_sh(GIT "-C '%s' checkout -q main", repo);
+	next_date();
+	tmt_sh(GIT "-C '%s' merge -q --no-edit one", repo);
+	next_date();
+	tmt_sh(GIT "-C '%s' merge -q --no-edit two >/dev/null 2>&1; true",
+	       repo);
+	/* merged as the merge driver does: both summaries, one side's
+	 * commit (x), so the merge changes the file */
+	write_thread(repo, "t", x, 12);
+	tmt_sh(GIT "-C '%s' add -A && " GIT "-C '%s' commit -q --no-edit", repo,
+	       repo);
+	ts[0] = mk("t", x, "src");
+	compute_in(&r, repo, ts, 1);
+	ck_assert_uint_eq(r.n, 0);
+	tm_stale_report_clear(&r);
+	/* a later change is not reviewed by either */
+	c = commit("later", "src/b.c", NULL);
+	compute_in(&r, repo, ts, 1);
+	ck_assert_uint_eq(r.n, 1);
+	ck_assert_str_eq(r.stale[0].newest, c);
+	assert_changed(&r.stale[0], "src/b.c");
+	tm_stale_report_clear(&r);
+	assert_reviewed_like_git(repo, ts, 1);
+	free_threads(ts, 1);
+	free(base);
+	free(x);
+	free(y);
+	free(c);
+}
+END_TEST
+
+/* ---- the cache (DESIGN.md section 11) ---- */
+
+/* A report as one string, to compare two. */
+static char *report_text(const tm_stale_report *r)
+{
+	tm_buf b = TM_BUF_INIT;
+	char *p, *c;
+	size_t i;
+
+	for (i = 0; i < r->n; i++) {
+		p = joined(&r->stale[i].paths);
+		c = joined(&r->stale[i].changed);
+		tm_buf_printf(&b, "%s %s [%s] [%s] %s\n", r->stale[i].id,
+			      r->stale[i].commit, p, c, r->stale[i].newest);
+		free(p);
+		free(c);
+	}
+	p = joined(&r->unknown_base);
+	tm_buf_printf(&b, "unknown [%s] shallow %d\n", p, r->shallow);
+	free(p);
+	return tm_buf_detach(&b);
+}
+
+/* The answer with or without the cache; *from_cache says where it came
+ * from. */
+static char *answer(const char *dir, tm_thread **ts, size_t n, bool no_cache,
+		    bool *from_cache)
+{
+	tm_stale_report r = TM_STALE_REPORT_INIT;
+	tm_stale_options o = {0};
+	tm_git *g = open_repo(dir);
+	char *text;
+
+	o.no_cache = no_cache;
+	ck_assert_msg(tm_stale_compute_opts(&r, g, TDIR,
+					    (const tm_thread *const *)ts, n,
+					    &o) == 0,
+		      "%s", tm_error_last());
+	tm_git_free(g);
+	if (from_cache)
+		*from_cache = o.from_cache;
+	text = report_text(&r);
+	tm_stale_report_clear(&r);
+	return text;
+}
+
+static char *cache_file(const char *dir)
+{
+	return format("%s/.git/threadmind/stale.cache", dir);
+}
+
+/* Random histories, merges included: cached runs answer as uncached ones,
+ * and a second run is read from the cache. */
+START_TEST(test_stale_cache_same_answers)
+{
+	char *hashes[64], *plain, *first, *second, *after, *file;
+	tm_thread *ts[RND_THREADS];
+	size_t nh, i;
+	unsigned seed;
+	bool hit;
+
+	for (seed = 11; seed <= 14; seed++) {
+		nh = random_history(seed, hashes, ts);
+		plain = answer(repo, ts, RND_THREADS, true, &hit);
+		ck_assert(!hit);
+		first = answer(repo, ts, RND_THREADS, false, &hit);
+		ck_assert(!hit);
+		second = answer(repo, ts, RND_THREADS, false, &hit);
+		ck_assert(hit);
+		ck_assert_str_eq(first, plain);
+		ck_assert_str_eq(second, plain);
+		/* in the git dir, not the work tree */
+		file = cache_file(repo);
+		tmt_sh("test -s '%s'", file);
+		after = tmt_sh_out("git -C '%s' status --porcelain "
+				   "--ignored | grep -c . || true",
+				   repo);
+		ck_assert_str_eq(after, "0");
+		free(after);
+		/* a new commit: not read from the cache, still the same */
+		free(commit("more", "a/x.c", "b/z.c", NULL));
+		free(plain);
+		plain = answer(repo, ts, RND_THREADS, true, NULL);
+		after = answer(repo, ts, RND_THREADS, false, &hit);
+		ck_assert(!hit);
+		ck_assert_str_eq(after, plain);
+		free(after);
+		/* another thread's commit: another key */
+		tm_thread_set(&ts[0]->commit, hashes[0]);
+		free(plain);
+		plain = answer(repo, ts, RND_THREADS, true, NULL);
+		after = answer(repo, ts, RND_THREADS, false, &hit);
+		ck_assert(!hit);
+		ck_assert_str_eq(after, plain);
+		free(after);
+		/* deleting the cache changes nothing */
+		tmt_sh("rm -f '%s'", file);
+		after = answer(repo, ts, RND_THREADS, false, &hit);
+		ck_assert(!hit);
+		ck_assert_str_eq(after, plain);
+		free(after);
+		free(file);
+		free(plain);
+		free(first);
+		free(second);
+		free_threads(ts, RND_THREADS);
+		for (i = 0; i < nh; i++)
+			free(hashes[i]);
+	}
+}
+END_TEST
+
+/* A corrupt, truncated, foreign or outdated cache is ignored and
+ * rewritten, never fatal. */
+START_TEST(test_stale_cache_corrupt)
+{
+	static const char *const damage[] = {
+		/* truncated */
+		"head -c 30 good >'%s'",
+		"head -c $(($(wc -c <good) - 1)) good >'%s'",
+		/* one byte of the payload changed */
+		"cp good '%s' && printf 'Z' | dd of='%s' bs=1 seek=40 "
+		"conv=notrunc 2>/dev/null",
+		/* a byte more */
+		"cp good '%s' && printf 'x' >>'%s'",
+		/* foreign: another magic, or not ours at all */
+		"cp good '%s' && printf 'XXSTALE1' | dd of='%s' bs=1 seek=0 "
+		"conv=notrunc 2>/dev/null",
+		"printf 'hello' >'%s'",
+		": >'%s'",
+		"head -c 4096 /dev/urandom >'%s'",
+		/* outdated: the answer for another HEAD */
+		"cp old '%s'",
+	};
+	char *a, *b, *want, *got, *file, *dir;
+	tm_thread *ts[2];
+	size_t i;
+	bool hit;
+
+	a = commit("a", "src/x.c", NULL);
+	ts[0] = mk("t", a, "src");
+	ts[1] = mk("u", a, "doc");
+	free(answer(repo, ts, 2, false, &hit));
+	file = cache_file(repo);
+	dir = format("%s/.git/threadmind", repo);
+	tmt_sh("cp '%s' '%s/old'", file, dir);
+	b = commit("b", "src/x.c", NULL);
+	want = answer(repo, ts, 2, true, NULL);
+	free(answer(repo, ts, 2, false, &hit));
+	ck_assert(!hit);
+	tmt_sh("cp '%s' '%s/good'", file, dir);
+	for (i = 0; i < N(damage); i++) {
+		char *cmd = format(damage[i], file, file);
+
+		tmt_sh("cd '%s' && %s", dir, cmd);
+		got = answer(repo, ts, 2, false, &hit);
+		ck_assert_msg(!hit, "damage %zu read as good", i);
+		ck_assert_str_eq(got, want);
+		free(got);
+		/* rewritten: the next run reads it */
+		got = answer(repo, ts, 2, false, &hit);
+		ck_assert_msg(hit, "damage %zu not rewritten", i);
+		ck_assert_str_eq(got, want);
+		free(got);
+		free(cmd);
+	}
+	/* a folder where the file should be: no cache, no error */
+	tmt_sh("rm -f '%s' && mkdir '%s'", file, file);
+	got = answer(repo, ts, 2, false, &hit);
+	ck_assert(!hit);
+	ck_assert_str_eq(got, want);
+	free(got);
+	tmt_sh("rmdir '%s'", file);
+	/* no *.tmp left behind */
+	got = tmt_sh_out("ls '%s' | grep -c tmp || true", dir);
+	ck_assert_str_eq(got, "0");
+	free(got);
+	free_threads(ts, 2);
+	free(want);
+	free(file);
+	free(dir);
+	free(a);
+	free(b);
+}
+END_TEST
+
+/* An unknown base the repository gets later (a fetch, HEAD unchanged) is
+ * not answered from the cache. */
+START_TEST(test_stale_cache_base_fetched)
+{
+	char *other = tmt_join(tmp, "other"), *x, *got, *want;
+	tm_thread *ts[1];
+	bool hit;
+
+	free(commit("a", "src/x.c", NULL));
+	tmt_sh(GIT "init -q '%s'", other);
+	x = commit_in(other, "x", "src/x.c", NULL);
+	ts[0] = mk("t", x, "src");
+	got = answer(repo, ts, 1, false, &hit);
+	ck_assert_str_eq(got, "unknown [t] shallow 0\n");
+	free(got);
+	free(answer(repo, ts, 1, false, &hit));
+	ck_assert(hit);
+	tmt_sh(GIT "-C '%s' fetch -q '%s' main:refs/remotes/o/main", repo,
+	       other);
+	got = answer(repo, ts, 1, false, &hit);
+	ck_assert(!hit);
+	ck_assert_ptr_null(strstr(got, "unknown [t]"));
+	want = answer(repo, ts, 1, true, NULL);
+	ck_assert_str_eq(got, want);
+	free(want);
+	free(got);
+	free_threads(ts, 1);
+	free(x);
+	free(other);
+}
+END_TEST
+
+/* Writers at once: each file complete, every answer right after. */
+START_TEST(test_stale_cache_concurrent)
+{
+	char *a, *want[4], *got;
+	tm_thread *ts[4][1];
+	size_t i, round;
+	pid_t pid[4];
+	int status;
+	bool hit;
+
+	a = commit("a", "src/x.c", "doc/y.md", NULL);
+	free(commit("b", "src/x.c", NULL));
+	for (i = 0; i < 4; i++) {
+		ts[i][0] = mk("t", a, i % 2 ? "src" : "doc");
+		tm_thread_set(&ts[i][0]->id, i < 2 ? "t" : "u");
+		want[i] = answer(repo, ts[i], 1, true, NULL);
+	}
+	for (i = 0; i < 4; i++) {
+		pid[i] = fork();
+		ck_assert_int_ge(pid[i], 0);
+		if (pid[i] == 0) {
+			for (round = 0; round < 20; round++) {
+				got = answer(repo, ts[i], 1, false, NULL);
+				if (strcmp(got, want[i]))
+					_exit(1);
+				free(got);
+			}
+			_exit(0);
+		}
+	}
+	for (i = 0; i < 4; i++) {
+		ck_assert_int_eq(waitpid(pid[i], &status, 0), pid[i]);
+		ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	}
+	for (i = 0; i < 4; i++) {
+		got = answer(repo, ts[i], 1, false, &hit);
+		ck_assert_str_eq(got, want[i]);
+		free(got);
+		free(want[i]);
+		free_threads(ts[i], 1);
+	}
+	got = tmt_sh_out("ls '%s/.git/threadmind' | grep -c tmp || true", repo);
+	ck_assert_str_eq(got, "0");
+	free(got);
+	free(a);
+}
+END_TEST
+
+struct progress_log {
+	size_t calls, last_done, last_total;
+	bool monotonic;
+};
+
+static void log_progress(void *data, const char *what, size_t done,
+			 size_t total)
+{
+	struct progress_log *l = data;
+
+	if (strcmp(what, "indexing history"))
+		return;
+	if (l->calls && done < l->last_done)
+		l->monotonic = false;
+	l->calls++;
+	l->last_done = done;
+	l->last_total = total;
+}
+
+/* Building the answer reports progress over the history; a cached answer
+ * reports none. */
+START_TEST(test_stale_cache_progress)
+{
+	struct progress_log log = {0, 0, 0, true};
+	tm_stale_report r = TM_STALE_REPORT_INIT;
+	tm_stale_options o = {0};
+	tm_thread *ts[1];
+	tm_git *g;
+	char *a;
+	int i;
+
+	a = commit("a", "src/x.c", NULL);
+	for (i = 0; i < 5; i++)
+		free(commit("more", "src/x.c", NULL));
+	ts[0] = mk("t", a, "src");
+	o.progress = log_progress;
+	o.progress_data = &log;
+	g = open_repo(repo);
+	ck_assert_int_eq(tm_stale_compute_opts(&r, g, TDIR,
+					       (const tm_thread *const *)ts, 1,
+					       &o),
+			 0);
+	tm_stale_report_clear(&r);
+	ck_assert_uint_ge(log.calls, 2);
+	ck_assert(log.monotonic);
+	ck_assert_uint_eq(log.last_total, 6);
+	ck_assert_uint_eq(log.last_done, 6);
+	log.calls = 0;
+	ck_assert_int_eq(tm_stale_compute_opts(&r, g, TDIR,
+					       (const tm_thread *const *)ts, 1,
+					       &o),
+			 0);
+	ck_assert(o.from_cache);
+	ck_assert_uint_eq(log.calls, 0);
+	tm_stale_report_clear(&r);
+	tm_git_free(g);
+	free_threads(ts, 1);
+	free(a);
+}
+END_TEST
+
 /* ---- one commit (post-commit) ---- */
 
 static void touches(tm_strv *out, const char *hex, tm_thread **ts, size_t n)
@@ -1162,6 +1723,18 @@ Suite *stale_suite(void)
 	tcase_add_test(tc, test_stale_merge_of_feature);
 	tcase_add_test(tc, test_stale_shallow_clone);
 	tcase_add_test(tc, test_stale_many_threads_like_git);
+	tcase_add_test(tc, test_stale_review_points_random);
+	tcase_add_test(tc, test_stale_review_points_two_branches);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("cache");
+	tcase_set_timeout(tc, 120);
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_stale_cache_same_answers);
+	tcase_add_test(tc, test_stale_cache_corrupt);
+	tcase_add_test(tc, test_stale_cache_base_fetched);
+	tcase_add_test(tc, test_stale_cache_concurrent);
+	tcase_add_test(tc, test_stale_cache_progress);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("touches");
 	tcase_add_checked_fixture(tc, setup, teardown);

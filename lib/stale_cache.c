@@ -1,0 +1,319 @@
+/*
+ * The staleness cache (DESIGN.md section 11, "Staleness is cached"):
+ * $GIT_COMMON_DIR/threadmind/stale.cache, never in the work tree.
+ *
+ * It holds the last answer of tm_stale_compute with everything the answer
+ * depends on, as its key: HEAD's commit (which fixes the whole history,
+ * hence every version of every thread file and every commit's changes),
+ * the shallow boundary ($GIT_COMMON_DIR/shallow), the folder of thread
+ * files, and each thread that can be stale, in order (id, commit, paths).
+ * When the key is the same, the answer is read back without walking the
+ * history: what status, tree and list need on a second run.  An unknown
+ * base that the repository has since got (a fetch) makes the entry
+ * unusable too.
+ *
+ * File: the magic "TMSTALE1", the payload's length and its FNV-1a hash
+ * (8 bytes each, little-endian), the payload (the key, then the report).
+ * A file that is short, long, of another magic or whose hash differs is
+ * ignored and replaced by the next write; nothing here is ever fatal.  A
+ * write goes through tm_atomic_write (temp file, rename): concurrent
+ * writers each rename a complete file, the last one wins.
+ */
+#include "stale_internal.h"
+#include "error.h"
+#include "fs.h"
+#include "git.h"
+#include "git_internal.h"
+#include "hashmap.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define MAGIC      "TMSTALE1"
+#define MAGIC_LEN  8
+#define HEADER_LEN (MAGIC_LEN + 16)
+#define MAX_SIZE   ((size_t)1 << 30)
+
+/* ---- encoding ---- */
+
+static void put_u64(tm_buf *b, uint64_t v)
+{
+	unsigned char c[8];
+	int i;
+
+	for (i = 0; i < 8; i++)
+		c[i] = (unsigned char)(v >> (8 * i));
+	tm_buf_put(b, c, 8);
+}
+
+static void put_str(tm_buf *b, const char *s)
+{
+	size_t len = s ? strlen(s) : 0;
+
+	put_u64(b, len);
+	tm_buf_put(b, s ? s : "", len);
+}
+
+static void put_strv(tm_buf *b, const tm_strv *v)
+{
+	size_t i;
+
+	put_u64(b, v->n);
+	for (i = 0; i < v->n; i++)
+		put_str(b, v->items[i]);
+}
+
+struct reader {
+	const unsigned char *p;
+	size_t left;
+	bool bad;
+};
+
+static uint64_t get_u64(struct reader *r)
+{
+	uint64_t v = 0;
+	int i;
+
+	if (r->bad || r->left < 8) {
+		r->bad = true;
+		return 0;
+	}
+	for (i = 0; i < 8; i++)
+		v |= (uint64_t)r->p[i] << (8 * i);
+	r->p += 8;
+	r->left -= 8;
+	return v;
+}
+
+/* A malloc'd copy of the next string (NULL when the data is bad). */
+static char *get_str(struct reader *r)
+{
+	uint64_t len = get_u64(r);
+	char *s;
+
+	if (r->bad || len > r->left || memchr(r->p, '\0', (size_t)len)) {
+		r->bad = true;
+		return NULL;
+	}
+	s = tm_xstrndup((const char *)r->p, (size_t)len);
+	r->p += len;
+	r->left -= (size_t)len;
+	return s;
+}
+
+static void get_strv(struct reader *r, tm_strv *v)
+{
+	uint64_t n = get_u64(r), i;
+	char *s;
+
+	if (n > r->left / 8) /* every string takes at least 8 bytes */
+		r->bad = true;
+	for (i = 0; !r->bad && i < n; i++) {
+		s = get_str(r);
+		if (s)
+			tm_strv_push(v, s);
+		free(s);
+	}
+}
+
+/* ---- the key ---- */
+
+void tm_stale__cache_key(tm_buf *key, tm_git *g, const char *threads_dir,
+			 const tm_thread *const *threads, size_t n)
+{
+	git_repository *repo = tm_git_repository(g);
+	tm_buf path = TM_BUF_INIT, shallow = TM_BUF_INIT;
+	char hex[GIT_OID_HEXSZ + 1] = "";
+	git_oid head;
+	FILE *f;
+	size_t i, got;
+	char chunk[4096];
+
+	if (git_reference_name_to_id(&head, repo, "HEAD") == 0)
+		git_oid_tostr(hex, sizeof(hex), &head);
+	tm_error_clear();
+	tm_buf_printf(&path, "%sshallow", tm_git_commondir(g));
+	f = fopen(tm_buf_cstr(&path), "rbe");
+	if (f) {
+		while ((got = fread(chunk, 1, sizeof(chunk), f)) > 0)
+			tm_buf_put(&shallow, chunk, got);
+		fclose(f);
+	}
+	tm_buf_release(&path);
+	put_str(key, "head");
+	put_str(key, hex);
+	put_u64(key, f ? tm_hash_bytes(shallow.ptr, shallow.size) : 0);
+	put_u64(key, f ? shallow.size + 1 : 0);
+	tm_buf_release(&shallow);
+	put_str(key, threads_dir ? threads_dir : "");
+	put_u64(key, threads_dir != NULL);
+	for (i = 0; i < n; i++) {
+		if (!tm_stale__candidate(threads[i]))
+			continue;
+		put_str(key, threads[i]->id);
+		put_str(key, threads[i]->commit);
+		put_strv(key, &threads[i]->paths);
+	}
+}
+
+/* ---- reading ---- */
+
+static char *cache_path(tm_git *g)
+{
+	tm_buf p = TM_BUF_INIT;
+
+	tm_buf_printf(&p, "%sthreadmind/stale.cache", tm_git_commondir(g));
+	return tm_buf_detach(&p);
+}
+
+static bool read_file(tm_buf *out, const char *path)
+{
+	char chunk[65536];
+	size_t got;
+	FILE *f = fopen(path, "rbe");
+
+	if (!f)
+		return false;
+	while ((got = fread(chunk, 1, sizeof(chunk), f)) > 0) {
+		if (out->size + got > MAX_SIZE) {
+			fclose(f);
+			return false;
+		}
+		tm_buf_put(out, chunk, got);
+	}
+	fclose(f);
+	return true;
+}
+
+/* The report of the payload `r` into *out; false when it is malformed. */
+static bool decode_report(struct reader *r, tm_stale_report *out)
+{
+	tm_stale_report rep = TM_STALE_REPORT_INIT;
+	tm_stale_entry *e;
+	uint64_t n, i;
+	char *newest;
+
+	rep.shallow = get_u64(r) != 0;
+	n = get_u64(r);
+	if (n > r->left / 40)
+		r->bad = true;
+	if (!r->bad)
+		rep.stale = tm_xcalloc((size_t)n + 1, sizeof(*rep.stale));
+	for (i = 0; !r->bad && i < n; i++) {
+		e = &rep.stale[rep.n++];
+		e->id = get_str(r);
+		e->commit = get_str(r);
+		get_strv(r, &e->paths);
+		get_strv(r, &e->changed);
+		newest = get_str(r);
+		if (!newest || strlen(newest) != GIT_OID_HEXSZ)
+			r->bad = true;
+		else
+			memcpy(e->newest, newest, sizeof(e->newest));
+		free(newest);
+		if (!e->id || !e->commit)
+			r->bad = true;
+	}
+	if (!r->bad)
+		get_strv(r, &rep.unknown_base);
+	if (r->bad || r->left) {
+		tm_stale_report_clear(&rep);
+		return false;
+	}
+	*out = rep;
+	return true;
+}
+
+/* Has the repository got the commit of one of the unknown bases since? */
+static bool base_appeared(tm_git *g, const tm_stale_report *r,
+			  const tm_thread *const *threads, size_t n)
+{
+	size_t i, k;
+
+	for (k = 0; k < r->unknown_base.n; k++)
+		for (i = 0; i < n; i++)
+			if (tm_stale__candidate(threads[i]) &&
+			    !strcmp(threads[i]->id, r->unknown_base.items[k]) &&
+			    tm_git_has_commit(g, threads[i]->commit))
+				return true;
+	return false;
+}
+
+bool tm_stale__cache_load(tm_stale_report *out, tm_git *g, const tm_buf *key,
+			  const tm_thread *const *threads, size_t n)
+{
+	tm_buf data = TM_BUF_INIT;
+	struct reader r;
+	uint64_t len, sum;
+	char *path = cache_path(g);
+	bool ok = false;
+
+	if (!read_file(&data, path) || data.size < HEADER_LEN ||
+	    memcmp(data.ptr, MAGIC, MAGIC_LEN))
+		goto done;
+	r.p = (const unsigned char *)data.ptr + MAGIC_LEN;
+	r.left = 16;
+	r.bad = false;
+	len = get_u64(&r);
+	sum = get_u64(&r);
+	if (len != data.size - HEADER_LEN ||
+	    sum != tm_hash_bytes(data.ptr + HEADER_LEN, (size_t)len))
+		goto done;
+	r.p = (const unsigned char *)data.ptr + HEADER_LEN;
+	r.left = (size_t)len;
+	len = get_u64(&r);
+	if (r.bad || len != key->size || len > r.left ||
+	    memcmp(r.p, key->ptr, key->size))
+		goto done;
+	r.p += len;
+	r.left -= (size_t)len;
+	if (!decode_report(&r, out))
+		goto done;
+	if (base_appeared(g, out, threads, n)) {
+		tm_stale_report_clear(out);
+		goto done;
+	}
+	ok = true;
+done:
+	free(path);
+	tm_buf_release(&data);
+	tm_error_clear();
+	return ok;
+}
+
+/* ---- writing ---- */
+
+void tm_stale__cache_store(tm_git *g, const tm_buf *key,
+			   const tm_stale_report *rep)
+{
+	tm_buf payload = TM_BUF_INIT, file = TM_BUF_INIT, dir = TM_BUF_INIT;
+	char *path = cache_path(g);
+	size_t i;
+
+	put_u64(&payload, key->size);
+	tm_buf_put(&payload, key->ptr, key->size);
+	put_u64(&payload, rep->shallow);
+	put_u64(&payload, rep->n);
+	for (i = 0; i < rep->n; i++) {
+		put_str(&payload, rep->stale[i].id);
+		put_str(&payload, rep->stale[i].commit);
+		put_strv(&payload, &rep->stale[i].paths);
+		put_strv(&payload, &rep->stale[i].changed);
+		put_str(&payload, rep->stale[i].newest);
+	}
+	put_strv(&payload, &rep->unknown_base);
+	tm_buf_put(&file, MAGIC, MAGIC_LEN);
+	put_u64(&file, payload.size);
+	put_u64(&file, tm_hash_bytes(payload.ptr, payload.size));
+	tm_buf_put(&file, payload.ptr, payload.size);
+	tm_buf_printf(&dir, "%sthreadmind", tm_git_commondir(g));
+	if (mkdir(tm_buf_cstr(&dir), 0777) == 0 || errno == EEXIST)
+		(void)tm_atomic_write(path, file.ptr, file.size);
+	tm_error_clear(); /* a cache that cannot be written is no error */
+	tm_buf_release(&dir);
+	tm_buf_release(&file);
+	tm_buf_release(&payload);
+	free(path);
+}
