@@ -23,20 +23,22 @@ struct taken_ctx {
 };
 
 /* An id is taken by a project file or by a threads/ folder of that name
- * holding files. */
-static bool project_taken(const char *id, void *payload)
+ * holding files.  A threads/ folder that cannot be listed (a symbolic
+ * link, a file, no permission) is an error, not a taken id. */
+static int project_taken(const char *id, void *payload)
 {
 	struct taken_ctx *ctx = payload;
 	tm_strv threads = TM_STRV_INIT, bad = TM_STRV_INIT;
-	bool taken = tm_strv_contains(ctx->ids, id);
+	int r = 1;
 
-	if (!taken)
-		taken = tm_store_list_threads(&threads, &bad, ctx->s, id) < 0 ||
-			threads.n || bad.n;
-	tm_error_clear();
+	if (!tm_strv_contains(ctx->ids, id)) {
+		r = tm_store_list_threads(&threads, &bad, ctx->s, id);
+		if (r == 0)
+			r = threads.n || bad.n;
+	}
 	tm_strv_clear(&threads);
 	tm_strv_clear(&bad);
-	return taken;
+	return r;
 }
 
 /* Undo the root thread of a project whose file could not be written:
@@ -89,7 +91,8 @@ int tm_store_create_project(char **out_id, tm_store *s, const char *title,
 	base = tm_slugify(title, TM_SLUG_PROJECT);
 	ctx.s = s;
 	ctx.ids = &ids;
-	id = tm_slug_unique(base, project_taken, &ctx);
+	if ((error = tm_slug_unique(&id, base, project_taken, &ctx)) < 0)
+		goto done;
 	folder_new = !folder_exists(s, "threads", id);
 
 	tm_store_now(now);

@@ -200,14 +200,24 @@ void tm_thread_list_clear(tm_thread_list *l)
 }
 
 struct taken_ctx {
-	const tm_strv *ids;
+	const tm_strv *ids; /* sorted (strcmp) */
 };
 
-static bool id_taken(const char *id, void *payload)
+static int cmp_id(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* A binary search: a project may hold tens of thousands of threads and
+ * tm_slug_unique tries up to TM_SLUG_MAX_TRIES candidates. */
+static int id_taken(const char *id, void *payload)
 {
 	struct taken_ctx *ctx = payload;
 
-	return !strcmp(id, TM_ROOT_THREAD_ID) || tm_strv_contains(ctx->ids, id);
+	if (!strcmp(id, TM_ROOT_THREAD_ID))
+		return 1;
+	return ctx->ids->n && bsearch(&id, ctx->ids->items, ctx->ids->n,
+				      sizeof(char *), cmp_id) != NULL;
 }
 
 int tm_store_create_thread(tm_thread **out, tm_store *s, const char *project,
@@ -245,9 +255,11 @@ int tm_store_create_thread(tm_thread **out, tm_store *s, const char *project,
 			goto done;
 	}
 	base = tm_slugify(opts->title ? opts->title : "", TM_SLUG_THREAD);
+	tm_strv_sort(&ids);
 	ctx.ids = &ids;
 	t = tm_thread_new();
-	t->id = tm_slug_unique(base, id_taken, &ctx);
+	if ((error = tm_slug_unique(&t->id, base, id_taken, &ctx)) < 0)
+		goto done;
 	t->title = tm_xstrdup(opts->title ? opts->title : "");
 	t->parent_id = tm_xstrdup(parent);
 	t->author = tm_xstrdup(author);
