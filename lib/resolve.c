@@ -45,6 +45,31 @@ struct conflict {
 	git_oid id[3];
 };
 
+/* Is a stage's blob over the size limit?  Asks the object database for
+ * the header only, so that a huge blob is never loaded. */
+static int blob_too_large(bool *out, git_repository *repo,
+			  const struct conflict *c, int stage)
+{
+	git_odb *odb = NULL;
+	git_object_t type;
+	size_t size;
+	int rc;
+
+	*out = false;
+	if (!c->has[stage])
+		return 0;
+	if (git_repository_odb(&odb, repo) < 0)
+		return tm_git_error(TM_ERROR,
+				    "cannot open the object database");
+	rc = git_odb_read_header(&size, &type, odb, &c->id[stage]);
+	git_odb_free(odb);
+	if (rc < 0)
+		return tm_git_error(TM_ERROR, "cannot read the blob of '%s'",
+				    c->path);
+	*out = size > TM_MAX_FILE_SIZE;
+	return 0;
+}
+
 /* The content of a stage's blob (empty for a missing stage). */
 static int blob_of(tm_buf *out, git_repository *repo, const struct conflict *c,
 		   int stage)
@@ -70,7 +95,8 @@ static int resolve_one(tm_resolve_report *out, git_repository *repo,
 	tm_buf full = TM_BUF_INIT;
 	tm_merge_options opts = *base;
 	tm_merge_result res;
-	int error;
+	bool large;
+	int error, k;
 
 	if (tm_merge_kind_of_path(c->path, NULL) == TM_MERGE_KIND_TEXT) {
 		add_entry(out, c->path, TM_RESOLVE_SKIPPED,
@@ -83,6 +109,16 @@ static int resolve_one(tm_resolve_report *out, git_repository *repo,
 			  "drop it with 'git rm'");
 		return 0;
 	}
+	for (k = 0; k < 3; k++) {
+		if ((error = blob_too_large(&large, repo, c, k)) < 0)
+			return error;
+		if (large) {
+			add_entry(out, c->path, TM_RESOLVE_SKIPPED,
+				  "a side is larger than 1 MiB, which "
+				  "threadmind refuses: resolve it by hand");
+			return 0;
+		}
+	}
 	if ((error = blob_of(&o, repo, c, 0)) < 0 ||
 	    (error = blob_of(&a, repo, c, 1)) < 0 ||
 	    (error = blob_of(&b, repo, c, 2)) < 0)
@@ -92,6 +128,13 @@ static int resolve_one(tm_resolve_report *out, git_repository *repo,
 			       a.size, tm_buf_cstr(&b), b.size, &opts);
 	if (error < 0)
 		goto done;
+	if (res.len > TM_MAX_FILE_SIZE) {
+		add_entry(out, c->path, TM_RESOLVE_SKIPPED,
+			  "the merged file would be larger than 1 MiB, which "
+			  "threadmind refuses: resolve it by hand");
+		tm_merge_result_clear(&res);
+		goto done;
+	}
 	tm_buf_printf(&full, "%s%s", git_repository_workdir(repo), c->path);
 	error = tm_atomic_write(tm_buf_cstr(&full), res.data, res.len);
 	if (error == 0 && !res.conflicted &&

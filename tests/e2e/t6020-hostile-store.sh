@@ -56,4 +56,53 @@ test_expect_success 'd1: thread ids are bounded too' '
 		rm $P/busy*.md)
 '
 
+# d11: the 1 MiB limit holds on every write, not only on reads.
+test_expect_success 'd11: set title= refuses to write a file over 1 MiB' '
+	(cd r && python3 -c "print(\"x\" * 1040000)" >s &&
+		git threadmind summary main -F s >/dev/null &&
+		cp $P/main.md before &&
+		title=$(python3 -c "print(\"T\" * 100000)") &&
+		{ t git threadmind set main title="$title" 2>err; test $? -eq 128; } &&
+		grep "main.md.* more than the 1 MiB limit; not written" err &&
+		cmp before $P/main.md && test ! -e .threadmind/.lock &&
+		git threadmind show main >/dev/null)
+'
+
+test_expect_success 'd11: merge refuses to grow the parent past 1 MiB' '
+	(cd r && git threadmind new -q Child >/dev/null &&
+		python3 -c "print(\"## Notes\n\" + \"y\" * 600000)" >s &&
+		git threadmind summary child -F s >/dev/null &&
+		cp $P/main.md main.before && cp $P/child.md child.before &&
+		{ t git threadmind merge child 2>err; test $? -eq 128; } &&
+		grep "main.md.* more than the 1 MiB limit" err &&
+		cmp main.before $P/main.md && cmp child.before $P/child.md &&
+		git threadmind rm -q child 2>/dev/null || rm $P/child.md)
+'
+
+# thread_file TITLE BODY-BYTES: a thread file whose body is that many x.
+thread_file() {
+	python3 - "$1" "$2" <<-\PY
+	import sys
+	sys.stdout.write("---\nid: big\ntitle: %s\nparentId: main\n---\n\n" % sys.argv[1])
+	sys.stdout.write(("x" * 99 + "\n") * (int(sys.argv[2]) // 100))
+	PY
+}
+
+test_expect_success 'd11: resolve leaves a conflict with a side over 1 MiB alone' '
+	git init -q big && (cd big && mkdir -p $P &&
+		thread_file Base 1000 >$P/big.md &&
+		git add . && git commit -q -m base &&
+		git switch -q -c side && thread_file Side 2200000 >$P/big.md &&
+		git commit -q -am side && git switch -q main &&
+		thread_file Main 2000 >$P/big.md && git commit -q -am main &&
+		test_must_fail git merge -q side >/dev/null 2>&1 &&
+		cp $P/big.md before &&
+		{ t git threadmind resolve >out 2>err; test $? -eq 1; } &&
+		cat out err &&
+		grep "skipped $P/big.md: a side is larger than 1 MiB" out &&
+		cmp before $P/big.md &&
+		git diff --name-only --diff-filter=U >unmerged &&
+		grep big.md unmerged)
+'
+
 test_done
