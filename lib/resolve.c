@@ -7,6 +7,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static void add_entry(tm_resolve_report *r, const char *path,
 		      tm_resolve_outcome outcome, const char *note)
@@ -188,6 +189,65 @@ static int list_conflicts(struct conflict **out, size_t *n, git_index *index)
 	return 0;
 }
 
+/* Is this path one that libgit2 reads rules from (.gitattributes,
+ * .gitignore) or a .threadmind folder or entry? */
+static bool guarded_path(const char *path)
+{
+	const char *base = strrchr(path, '/');
+
+	base = base ? base + 1 : path;
+	return !strcmp(base, ".gitattributes") || !strcmp(base, ".gitignore") ||
+	       !strcmp(base, ".threadmind") || under_threadmind(path);
+}
+
+static int symlink_refused(const char *path)
+{
+	return tm_error_set(TM_EINVALID,
+			    "'%s' is a symbolic link; threadmind does not "
+			    "follow links (git does not either): replace it "
+			    "with a regular file, or remove it with 'git rm "
+			    "--cached %s'",
+			    path, path);
+}
+
+/*
+ * libgit2 reads .gitattributes and .gitignore files when it stages a path
+ * or re-hashes a racily clean entry while writing the index, and it follows
+ * symbolic links there; a cloned repository could make it open any file.
+ * Refuse before any such call: an index entry that is a symbolic link and
+ * a rules file or under .threadmind/, or such a link in the working tree
+ * at the top or in .threadmind/.
+ */
+static int refuse_symlinks(git_index *index, const char *workdir)
+{
+	static const char *const top[] = {".gitattributes",
+					  ".gitignore",
+					  ".threadmind",
+					  ".threadmind/.gitattributes",
+					  ".threadmind/.gitignore",
+					  NULL};
+	size_t i, n = git_index_entrycount(index);
+	tm_buf full = TM_BUF_INIT;
+	struct stat st;
+	int error = 0;
+
+	for (i = 0; i < n; i++) {
+		const git_index_entry *e = git_index_get_byindex(index, i);
+
+		if (e && (e->mode & 0170000) == 0120000 &&
+		    guarded_path(e->path))
+			return symlink_refused(e->path);
+	}
+	for (i = 0; top[i] && error == 0; i++) {
+		tm_buf_clear(&full);
+		tm_buf_printf(&full, "%s%s", workdir, top[i]);
+		if (lstat(tm_buf_cstr(&full), &st) == 0 && S_ISLNK(st.st_mode))
+			error = symlink_refused(top[i]);
+	}
+	tm_buf_release(&full);
+	return error;
+}
+
 static bool wanted(const struct conflict *c, const tm_strv *paths)
 {
 	if (paths && paths->n)
@@ -210,7 +270,9 @@ int tm_resolve_index(tm_resolve_report *out, tm_git *g, const tm_strv *paths,
 				    "resolve needs a working tree");
 	if (git_repository_index(&index, repo) < 0)
 		return tm_git_error(TM_ERROR, "cannot read the index");
-	error = list_conflicts(&list, &n, index);
+	error = refuse_symlinks(index, git_repository_workdir(repo));
+	if (error == 0)
+		error = list_conflicts(&list, &n, index);
 	/* Every named path must be a conflict before anything is written. */
 	for (k = 0; error == 0 && paths && k < paths->n; k++) {
 		for (i = 0; i < n && strcmp(list[i].path, paths->items[k]); i++)

@@ -105,4 +105,34 @@ test_expect_success 'd11: resolve leaves a conflict with a side over 1 MiB alone
 		grep big.md unmerged)
 '
 
+# d9: libgit2 follows committed .gitattributes / .gitignore symbolic links
+# when it stages or re-hashes racily clean entries.  The links point at a
+# fifo: opening it would block (the 10 s timeout fails the test), and the
+# victim file's content and atime show nothing read it.
+for name in .threadmind/.gitattributes .threadmind/.gitignore .gitattributes; do
+	test_expect_success "d9: resolve refuses a committed $name link" "
+		rm -rf src clone victim && mkdir victim && mkfifo victim/fifo &&
+		new_repo src && (cd src && git threadmind init -q --title P &&
+			rm -f $name && ln -s \"\$TEST_ROOT/victim/fifo\" $name &&
+			git add -f -A . && git commit -q -m s) &&
+		git clone -q src clone 2>/dev/null &&
+		(cd clone && touch -d 2000-01-01 .git/index &&
+			{ t git threadmind resolve 2>err; test \$? -eq 128; } &&
+			grep \"'$name' is a symbolic link\" err)
+	"
+done
+
+test_expect_success 'd9: a linked victim file is not read' '
+	rm -rf src clone victim && mkdir victim && echo SECRET >victim/ga &&
+	touch -a -d 2001-01-01 victim/ga &&
+	new_repo src && (cd src && git threadmind init -q --title P &&
+		ln -s "$TEST_ROOT/victim/ga" .threadmind/.gitattributes &&
+		git add -f -A . && git commit -q -m s) &&
+	git clone -q src clone 2>/dev/null &&
+	touch -a -d 2001-01-01 victim/ga &&
+	(cd clone && touch -d 2000-01-01 .git/index &&
+		test_must_fail t git threadmind resolve 2>/dev/null) &&
+	test "$(stat -c %X victim/ga)" = "$(date -d 2001-01-01 +%s)"
+'
+
 test_done
