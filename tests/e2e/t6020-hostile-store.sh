@@ -135,4 +135,30 @@ test_expect_success 'd9: a linked victim file is not read' '
 	test "$(stat -c %X victim/ga)" = "$(date -d 2001-01-01 +%s)"
 '
 
+# d12: a key twice in config.json: we edited the first while JSON.parse (the
+# editor plugin) reads the last.  Now both read the last and a rewrite keeps
+# only that one, where the first was.
+test_expect_success 'd12: duplicate keys in config.json: the last wins' '
+	(cd r && git threadmind project use p >/dev/null 2>&1;
+		git threadmind new -q A >/dev/null &&
+		git threadmind new -q B >/dev/null &&
+		printf "{\"activeProjectId\":\"p\",\"activeThreadId\":\"a\",\"x\":1,\"activeThreadId\":\"b\",\"branchThreads\":{\"p\":{\"main\":\"a\",\"main\":\"b\"}},\"sessions\":[],\"activeThreadId\":\"b\"}\n" \
+			>.threadmind/config.json &&
+		git threadmind status >out && grep "^active thread: b " out &&
+		git threadmind switch a >/dev/null 2>&1 &&
+		cat .threadmind/config.json &&
+		test $(grep -c activeThreadId .threadmind/config.json) = 1 &&
+		python3 - <<-\PY
+		import json
+		text = open(".threadmind/config.json").read()
+		c = json.loads(text)
+		assert c["activeThreadId"] == "a", c
+		assert c["branchThreads"] == {"p": {"main": "a"}}, c
+		keys = list(c)
+		assert keys.index("activeThreadId") == 1 and keys.index("x") == 2, keys
+		assert text.count("\"main\"") == 1, text
+		PY
+	)
+'
+
 test_done
