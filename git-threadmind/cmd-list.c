@@ -75,9 +75,9 @@ int cmd_list(int argc, const char **argv)
 		       active ? cli_c("green") : "", active ? "* " : "  ",
 		       active ? cli_c("reset") : "", (int)width, t->id,
 		       tm_thread_is_finished(t) ? cli_c("dim") : "",
-		       status_name(t), cli_c("reset"),
-		       t->updated_at ? t->updated_at : "-",
-		       t->title ? t->title : "");
+		       cli_safe(status_name(t)), cli_c("reset"),
+		       t->updated_at ? cli_safe(t->updated_at) : "-",
+		       cli_safe(t->title));
 	}
 	if (as_json)
 		cli_print_json(doc);

@@ -7,6 +7,7 @@
 
 #include "error.h"
 #include "slug.h"
+#include "text.h"
 #include "timestamp.h"
 
 #include <fcntl.h>
@@ -74,7 +75,8 @@ int tm_store_create_project(char **out_id, tm_store *s, const char *title,
 	tm_config *cfg = NULL;
 	tm_project *p = NULL;
 	tm_thread *root = NULL;
-	char *base = NULL, *id = NULL, *author = NULL, now[TM_TIME_LEN + 1];
+	char *base = NULL, *id = NULL, *author = NULL, *clean = NULL;
+	char now[TM_TIME_LEN + 1];
 	bool folder_new;
 	int error;
 
@@ -82,8 +84,13 @@ int tm_store_create_project(char **out_id, tm_store *s, const char *title,
 		return tm_error_set(TM_EINVALID,
 				    "mode must be 'solo' or 'team', not '%s'",
 				    mode);
-	if ((error = tm_store_lock(s)) < 0)
+	if ((error = tm_text_title(&clean, title, "the project title")) < 0)
 		return error;
+	title = clean;
+	if ((error = tm_store_lock(s)) < 0) {
+		free(clean);
+		return error;
+	}
 	if ((error = tm_store_list_projects(&ids, s)) < 0 ||
 	    (error = tm_store_load_config(&cfg, s)) < 0 ||
 	    (error = tm_store_author(&author, s, cfg)) < 0)
@@ -139,6 +146,7 @@ done:
 	free(author);
 	free(base);
 	free(id);
+	free(clean);
 	return error;
 }
 

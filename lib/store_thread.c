@@ -10,6 +10,7 @@
 #include "error.h"
 #include "frontmatter.h"
 #include "slug.h"
+#include "text.h"
 #include "timestamp.h"
 
 #include <fcntl.h>
@@ -240,13 +241,14 @@ int tm_store_create_thread(tm_thread **out, tm_store *s, const char *project,
 	tm_config *cfg = NULL;
 	tm_thread *t = NULL;
 	struct taken_ctx ctx;
-	char *base = NULL, *author = NULL;
+	char *base = NULL, *author = NULL, *title = NULL;
 	char now[TM_TIME_LEN + 1];
 	const char *parent = opts->parent ? opts->parent : TM_ROOT_THREAD_ID;
 	int error;
 
 	if ((error = tm_id_validate(project, "project")) < 0 ||
-	    (error = tm_id_validate(parent, "thread")) < 0)
+	    (error = tm_id_validate(parent, "thread")) < 0 ||
+	    (error = tm_text_title(&title, opts->title, "the new title")) < 0)
 		return error;
 	error = tm_store_lock(s);
 	if (error < 0)
@@ -267,13 +269,14 @@ int tm_store_create_thread(tm_thread **out, tm_store *s, const char *project,
 		if ((error = tm_store_save_config(s, cfg)) < 0)
 			goto done;
 	}
-	base = tm_slugify(opts->title ? opts->title : "", TM_SLUG_THREAD);
+	base = tm_slugify(title, TM_SLUG_THREAD);
 	tm_strv_sort(&ids);
 	ctx.ids = &ids;
 	t = tm_thread_new();
 	if ((error = tm_slug_unique(&t->id, base, id_taken, &ctx)) < 0)
 		goto done;
-	t->title = tm_xstrdup(opts->title ? opts->title : "");
+	t->title = title;
+	title = NULL;
 	t->parent_id = tm_xstrdup(parent);
 	t->author = tm_xstrdup(author);
 	tm_store_now(now);
@@ -297,6 +300,7 @@ done:
 	tm_thread_free(t);
 	free(base);
 	free(author);
+	free(title);
 	tm_config_free(cfg);
 	tm_strv_clear(&ids);
 	return error;
