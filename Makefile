@@ -60,7 +60,7 @@ QUIET_LINK = @echo '   ' LINK $@;
 endif
 
 .PHONY: all check unit e2e demo bench clean install uninstall valgrind deps \
-	format format-check fuzz fuzz-build stress stress-short
+	format format-check fuzz fuzz-build stress stress-short bad bad-short
 all: $(LIBA) $(CLI) $(DRV)
 
 # Packages: only `make deps`, and the README's `make check` / `make demo`
@@ -223,6 +223,17 @@ stress: all
 
 stress-short: all
 	$(Q)TM_BUILD=$(CURDIR)/$(BUILD) sh tests/stress/run short
+
+# The hostile-input corpus (tests/bad/run): every input with its time,
+# memory and byte-identity checks.  `bad` runs the big stores too.
+$(BUILD)/bad-measure: tests/bad/measure.c
+	$(QUIET_CC)$(CC) -std=c11 $(WARN) -D_GNU_SOURCE -O2 -o $@ $<
+
+bad: all $(BUILD)/bad-measure
+	$(Q)TM_BUILD=$(CURDIR)/$(BUILD) sh tests/bad/run full
+
+bad-short: all $(BUILD)/bad-measure
+	$(Q)TM_BUILD=$(CURDIR)/$(BUILD) sh tests/bad/run short
 
 clean:
 	rm -rf build build-san build-fuzz build-static

@@ -4,6 +4,7 @@
 #include "lib/json_cjson.h"
 #include "lib/resolve.h"
 #include "lib/paths.h"
+#include "lib/text.h"
 
 #include <errno.h>
 #include <langinfo.h>
@@ -15,12 +16,35 @@
 
 struct cli_state cli;
 
-static void vreport(const char *prefix, const char *fmt, va_list ap)
+void cli_vreport(const char *prefix, const char *fmt, va_list ap)
 {
+	tm_buf msg = TM_BUF_INIT, out = TM_BUF_INIT;
+
 	fflush(stdout);
-	fputs(prefix, stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	tm_buf_vprintf(&msg, fmt, ap);
+	tm_buf_puts(&out, prefix);
+	tm_text_sanitize(&out, msg.ptr, msg.size,
+			 TM_TEXT_KEEP_LF | TM_TEXT_KEEP_TAB);
+	tm_buf_putc(&out, '\n');
+	fwrite(out.ptr, 1, out.size, stderr);
+	tm_buf_release(&msg);
+	tm_buf_release(&out);
+}
+
+const char *cli_safe(const char *s)
+{
+	static tm_buf ring[8];
+	static unsigned next;
+	tm_buf *b;
+
+	if (!s)
+		return "";
+	if (!tm_text_needs_sanitize(s, strlen(s), 0))
+		return s;
+	b = &ring[next++ % 8];
+	tm_buf_clear(b);
+	tm_text_sanitize(b, s, strlen(s), 0);
+	return tm_buf_cstr(b);
 }
 
 void die(const char *fmt, ...)
@@ -28,7 +52,7 @@ void die(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vreport("fatal: ", fmt, ap);
+	cli_vreport("fatal: ", fmt, ap);
 	va_end(ap);
 	/* Freeing the store releases a lock still held: no stale .lock. */
 	tm_store_free(cli.store);
@@ -48,7 +72,7 @@ void warning(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vreport("warning: ", fmt, ap);
+	cli_vreport("warning: ", fmt, ap);
 	va_end(ap);
 }
 
@@ -59,7 +83,7 @@ void note(const char *fmt, ...)
 	if (global_opts.quiet)
 		return;
 	va_start(ap, fmt);
-	vreport("", fmt, ap);
+	cli_vreport("", fmt, ap);
 	va_end(ap);
 }
 
@@ -618,6 +642,15 @@ bool cli_unicode(void)
 
 /* ---- JSON ---- */
 
+void cli_json_text(tm_buf *out, const cJSON *v)
+{
+	tm_buf raw = TM_BUF_INIT;
+
+	tm_json_stringify(&raw, v);
+	tm_text_json_escape(out, raw.ptr, raw.size);
+	tm_buf_release(&raw);
+}
+
 void cli_print_json(cJSON *doc)
 {
 	tm_buf out = TM_BUF_INIT;
@@ -627,7 +660,7 @@ void cli_print_json(cJSON *doc)
 		return;
 	}
 
-	tm_json_stringify(&out, doc);
+	cli_json_text(&out, doc);
 	tm_buf_putc(&out, '\n');
 	fwrite(out.ptr, 1, out.size, stdout);
 	tm_buf_release(&out);

@@ -8,6 +8,7 @@
 #include "lib/threadmind.h"
 #include "opt.h"
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -51,6 +52,17 @@ void die_lib(void) __attribute__((noreturn));
 void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* A note on stderr unless -q. */
 void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* PREFIX, the formatted message and a newline on stderr, control
+ * characters shown as '?' (what die, warning and note print with). */
+void cli_vreport(const char *prefix, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
+/*
+ * `s` as human-readable output shows it: control characters as '?'
+ * (DESIGN.md section 11, "Titles"; NULL gives "").  The text lives in one
+ * of 8 buffers used in turn: valid until 8 more calls, enough for one
+ * printf.
+ */
+const char *cli_safe(const char *s);
 
 /*
  * Find the store from the current folder and pick the project (--project,
@@ -138,6 +150,10 @@ bool cli_unicode(void);
 /* Print a JSON document (cJSON tree, consumed) on stdout with a newline. */
 struct cJSON;
 void cli_print_json(struct cJSON *doc);
+/* `v` as JSON.stringify(v, null, 2) writes it, appended to `out`, with DEL
+ * and the C1 controls escaped too (no control character reaches the
+ * terminal: DESIGN.md section 11). */
+void cli_json_text(tm_buf *out, const struct cJSON *v);
 /* A thread as the JSON object of docs/json.md (no children). */
 struct cJSON *cli_thread_json(const tm_thread *t, bool active, unsigned flags);
 

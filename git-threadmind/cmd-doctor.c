@@ -19,7 +19,7 @@ static void print_problems(const tm_doctor_report *r)
 		const tm_doctor_problem *p = &r->items[i];
 
 		printf("%s%s%s: %s\n", cli_c(p->fixable ? "yellow" : "red"),
-		       p->kind, cli_c("reset"), p->message);
+		       p->kind, cli_c("reset"), cli_safe(p->message));
 	}
 }
 
@@ -55,7 +55,7 @@ int cmd_doctor(int argc, const char **argv)
 			die_lib();
 		for (i = 0; i < done.n; i++)
 			printf("%sfixed%s: %s\n", cli_c("green"),
-			       cli_c("reset"), done.items[i]);
+			       cli_c("reset"), cli_safe(done.items[i]));
 		for (i = 0; i < failed.n; i++)
 			warning("could not repair: %s", failed.items[i]);
 		tm_doctor_report_clear(&r);

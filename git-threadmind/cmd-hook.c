@@ -48,11 +48,9 @@ static void say(struct hook *h, const char *fmt, ...)
 	if (global_opts.quiet || h->lines >= MAX_LINES)
 		return;
 	h->lines++;
-	fputs("threadmind: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	cli_vreport("threadmind: ", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 /* The library's last error as one line. */

@@ -99,7 +99,7 @@ static int project_list(void)
 			printf("%s%s%s%-*s  %s\n", active ? cli_c("green") : "",
 			       active ? "* " : "  ",
 			       active ? cli_c("reset") : "", (int)width, id,
-			       title ? title : "");
+			       cli_safe(title));
 		}
 		tm_project_free(p);
 	}

@@ -3,6 +3,7 @@
 #include "cli.h"
 
 #include "lib/json_cjson.h"
+#include "lib/text.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -43,14 +44,17 @@ int cmd_show(int argc, const char **argv)
 		free(summary);
 		cli_print_json(o);
 	} else {
-		tm_buf out = TM_BUF_INIT;
+		tm_buf out = TM_BUF_INIT, safe = TM_BUF_INIT;
 		tm_thread *lf = tm_thread_dup(t);
 		char *summary = tm_thread_summary(t);
 
 		/* Show it with LF line ends whatever the file uses. */
 		lf->crlf = false;
 		tm_frontmatter_write_header(&out, lf);
-		fwrite(out.ptr, 1, out.size, stdout);
+		/* unknown fields are kept raw: no control character shown */
+		tm_text_sanitize(&safe, out.ptr, out.size,
+				 TM_TEXT_KEEP_LF | TM_TEXT_KEEP_TAB);
+		fwrite(safe.ptr, 1, safe.size, stdout);
 		if (*summary) {
 			size_t len = strlen(summary);
 
@@ -61,6 +65,7 @@ int cmd_show(int argc, const char **argv)
 		free(summary);
 		tm_thread_free(lf);
 		tm_buf_release(&out);
+		tm_buf_release(&safe);
 	}
 	tm_thread_free(t);
 	free(id);

@@ -110,12 +110,12 @@ static void print_human(const tm_stale_report *r, const tm_thread_list *l,
 				;
 		f = find_described(d, r->n, e->newest);
 		printf("%s%s%s  %s\n", cli_c("yellow"), e->id, cli_c("reset"),
-		       j < l->n && l->threads[j]->title ? l->threads[j]->title
-							: "");
+		       j < l->n ? cli_safe(l->threads[j]->title) : "");
 		printf("    newest: %s%s%s %s\n", cli_c("cyan"), f->abbrev,
-		       cli_c("reset"), f->subject);
+		       cli_c("reset"), cli_safe(f->subject));
 		for (k = 0; k < e->changed.n; k++)
-			printf("    changed: %s\n", e->changed.items[k]);
+			printf("    changed: %s\n",
+			       cli_safe(e->changed.items[k]));
 	}
 	if (r->unknown_base.n) {
 		printf("%sunknown base commit%s (not in this repository):",

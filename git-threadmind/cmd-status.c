@@ -135,12 +135,12 @@ int cmd_status(int argc, const char **argv)
 		cli_print_json(doc);
 	} else {
 		printf("project: %s (%s)\n", cli.project,
-		       tm_project_get(p, "title") ? tm_project_get(p, "title")
-						  : "");
-		printf("branch: %s\n", branch ? branch : "(none)");
+		       cli_safe(tm_project_get(p, "title")));
+		printf("branch: %s\n", branch ? cli_safe(branch) : "(none)");
 		printf("active thread: %s%s%s (%s)\n", cli_c("green"), v.active,
 		       cli_c("reset"),
-		       active && active->title ? active->title : "missing");
+		       active && active->title ? cli_safe(active->title)
+					       : "missing");
 		printf("threads: %zu active, %zu done, %zu abandoned", c.active,
 		       c.done, c.abandoned);
 		if (c.other)
@@ -155,7 +155,7 @@ int cmd_status(int argc, const char **argv)
 			       cli_c("yellow"), stale, cli_c("reset"));
 		else
 			printf("\nstale: 0\n");
-		printf("lock: %s\n", holder ? holder : "free");
+		printf("lock: %s\n", holder ? cli_safe(holder) : "free");
 		print_conflicts();
 	}
 	free(holder);

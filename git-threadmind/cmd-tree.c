@@ -36,13 +36,14 @@ static long *last_shown_children(const struct view *v)
 static void print_flags(unsigned flags, const tm_thread *t)
 {
 	if (t->status)
-		printf(" %s[%s]%s", cli_c("dim"), t->status, cli_c("reset"));
+		printf(" %s[%s]%s", cli_c("dim"), cli_safe(t->status),
+		       cli_c("reset"));
 	if (flags & TM_TREE_ORPHAN)
 		printf(" %s(orphan: parent '%s' missing)%s", cli_c("red"),
-		       t->parent_id, cli_c("reset"));
+		       cli_safe(t->parent_id), cli_c("reset"));
 	if (flags & TM_TREE_CYCLE)
-		printf(" %s(cycle: parent '%s')%s", cli_c("red"), t->parent_id,
-		       cli_c("reset"));
+		printf(" %s(cycle: parent '%s')%s", cli_c("red"),
+		       cli_safe(t->parent_id), cli_c("reset"));
 	if (flags & CLI_FLAG_STALE)
 		printf(" %s(stale)%s", cli_c("yellow"), cli_c("reset"));
 }
@@ -86,7 +87,7 @@ static void draw(const struct view *v)
 		printf("%s%s%s%s  %s%s", dim ? cli_c("dim") : "",
 		       active ? cli_c("bold") : cli_c("yellow"), t->id,
 		       cli_c("reset"), dim ? cli_c("dim") : "",
-		       t->title ? t->title : "");
+		       cli_safe(t->title));
 		if (dim)
 			printf("%s", cli_c("reset"));
 		print_flags(v->flags[i], t);
@@ -212,7 +213,7 @@ static void json(const struct view *v)
 
 	cJSON_AddStringToObject(head, "project", cli.project);
 	cJSON_AddStringToObject(head, "activeThreadId", v->active);
-	tm_json_stringify(&text, head);
+	cli_json_text(&text, head);
 	cJSON_Delete(head);
 	/* "{…\n}" without its end, then the open "roots" array */
 	tm_buf_truncate(&text, text.size - (text.size > 2 ? 2 : 1));
@@ -238,7 +239,7 @@ static void json(const struct view *v)
 				    v->flags[i]);
 		cJSON_AddNumberToObject(o, "depth", (double)n->depth);
 		tm_buf_clear(&text);
-		tm_json_stringify(&text, o);
+		cli_json_text(&text, o);
 		cJSON_Delete(o);
 		/* "{…\n}": everything but the closing line */
 		put_spaces(indent);

@@ -3,6 +3,7 @@
 
 #include "buf.h"
 #include "error.h"
+#include "text.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -23,14 +24,6 @@ static const struct {
 	{"createdAt", "it is set when the thread is created"},
 	{"updatedAt", "it is set by every change"},
 };
-
-static bool is_blank(const char *s)
-{
-	for (; *s; s++)
-		if (!strchr(" \t\n\r\v\f", *s))
-			return false;
-	return true;
-}
 
 int tm_assign_parse(tm_assign *out, const char *arg)
 {
@@ -94,17 +87,17 @@ static int check_value(const tm_thread *t, const tm_assign *a)
 	const char *v = a->value;
 
 	switch (a->field) {
-	case TM_ASSIGN_TITLE:
-		if (!tm_utf8_valid(v, strlen(v)))
-			return tm_error_set(TM_EINVALID,
-					    "the new title of '%s' is not "
-					    "valid UTF-8",
-					    id);
-		if (is_blank(v))
-			return tm_error_set(TM_EINVALID,
-					    "the title of '%s' cannot be empty",
-					    id);
-		return 0;
+	case TM_ASSIGN_TITLE: {
+		tm_buf what = TM_BUF_INIT;
+		char *title = NULL;
+		int error;
+
+		tm_buf_printf(&what, "the title of '%s'", id);
+		error = tm_text_title(&title, v, tm_buf_cstr(&what));
+		tm_buf_release(&what);
+		free(title);
+		return error;
+	}
 	case TM_ASSIGN_BRANCH:
 		if (*v && !tm_assign_branch_valid(v))
 			return tm_error_set(TM_EINVALID,
@@ -133,7 +126,8 @@ static bool same_string(const char *a, const char *b)
 
 int tm_assign_apply(bool *changed, tm_thread *t, const tm_assign *a, size_t n)
 {
-	const char *title = NULL, *branch = NULL;
+	const char *branch = NULL;
+	char *title = NULL;
 	bool set_branch = false, set_paths = false, differs = false;
 	tm_strv paths = TM_STRV_INIT;
 	size_t i;
@@ -145,7 +139,8 @@ int tm_assign_apply(bool *changed, tm_thread *t, const tm_assign *a, size_t n)
 	for (i = 0; i < n; i++) {
 		switch (a[i].field) {
 		case TM_ASSIGN_TITLE:
-			title = a[i].value;
+			free(title);
+			tm_text_title(&title, a[i].value, NULL);
 			break;
 		case TM_ASSIGN_BRANCH:
 			set_branch = true;
@@ -178,6 +173,7 @@ int tm_assign_apply(bool *changed, tm_thread *t, const tm_assign *a, size_t n)
 		}
 	}
 	tm_strv_clear(&paths);
+	free(title);
 	if (changed)
 		*changed = differs;
 	return 0;

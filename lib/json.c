@@ -470,6 +470,64 @@ static void locate(const char *s, size_t at, size_t *line, size_t *col)
 	}
 }
 
+/* Duplicate keys, as JSON.parse reads them */
+
+struct member {
+	cJSON *item;
+	size_t pos;
+};
+
+static int cmp_member(const void *a, const void *b)
+{
+	const struct member *x = a, *y = b;
+	int c = strcmp(x->item->string, y->item->string);
+
+	if (c)
+		return c;
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+/*
+ * Make every object of `v` hold each key once, as JSON.parse builds it:
+ * the value of the key's last occurrence, at the place of its first.
+ * Sorting the members once keeps this O(n log n) whatever the keys.
+ */
+static void dedupe_keys(cJSON *v)
+{
+	struct member *m = NULL;
+	size_t alloc = 0, n, i, j;
+	cJSON *c;
+
+	if (!cJSON_IsObject(v) && !cJSON_IsArray(v))
+		return;
+	for (c = v->child; c; c = c->next)
+		dedupe_keys(c);
+	if (!cJSON_IsObject(v))
+		return;
+	for (n = 0, c = v->child; c; c = c->next, n++) {
+		tm_xgrow((void **)&m, &alloc, n + 1, sizeof(*m));
+		m[n].item = c;
+		m[n].pos = n;
+	}
+	if (n > 1)
+		qsort(m, n, sizeof(*m), cmp_member);
+	for (i = 0; i < n; i = j) {
+		for (j = i + 1;
+		     j < n && !strcmp(m[i].item->string, m[j].item->string);
+		     j++)
+			;
+		if (j - i < 2)
+			continue;
+		/* the last value takes the first one's place */
+		cJSON_ReplaceItemViaPointer(
+			v, m[i].item,
+			cJSON_DetachItemViaPointer(v, m[j - 1].item));
+		while (++i < j - 1)
+			cJSON_Delete(cJSON_DetachItemViaPointer(v, m[i].item));
+	}
+	free(m);
+}
+
 int tm_json_parse(cJSON **out, const char *data, size_t len, const char *path)
 {
 	const char *end = NULL;
@@ -487,6 +545,7 @@ int tm_json_parse(cJSON **out, const char *data, size_t len, const char *path)
 		at = end ? (size_t)(end - copy) : 0;
 		if (v && skip_blanks(copy, at, len) == len) {
 			free(copy);
+			dedupe_keys(v);
 			*out = v;
 			return 0;
 		}

@@ -24,9 +24,12 @@
  * with LF, columns count UTF-8 characters, and they point at the first
  * character that cannot continue a JSON text (one past the end for a
  * truncated one).  `path` names the file in the message (NULL: "JSON
- * input").  cJSON's own limits: it refuses a lone surrogate escape and
- * nesting deeper than 1000 (TM_EPARSE too), and a \u0000 escape ends its
- * string there (C strings).
+ * input").  Duplicate keys are read as JSON.parse reads them: each
+ * object holds a key once, with the value of its last occurrence at the
+ * place of its first ({"a":1,"b":2,"a":3} reads as {"a":3,"b":2}), so
+ * that writing the tree back keeps only that one.  cJSON's own limits: it
+ * refuses a lone surrogate escape and nesting deeper than 1000 (TM_EPARSE too),
+ * and a \u0000 escape ends its string there (C strings).
  */
 int tm_json_parse(cJSON **out, const char *data, size_t len, const char *path);
 
@@ -42,9 +45,8 @@ int tm_json_parse_object(cJSON **out, const char *data, size_t len,
 /*
  * Append `v` as JSON.stringify(v, null, 2) writes it, without a final
  * newline: two-space indent, `"key": value`, `[]` and `{}` for empty
- * containers, members in list order (duplicated keys written as cJSON holds
- * them), strings as tm_json_put_string_js, numbers as tm_json_put_number.
- * A cJSON_Raw item is written verbatim.
+ * containers, members in list order, strings as tm_json_put_string_js, numbers
+ * as tm_json_put_number. A cJSON_Raw item is written verbatim.
  */
 void tm_json_stringify(tm_buf *out, const cJSON *v);
 

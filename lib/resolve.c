@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 static tm_resolve_entry *add_entry(tm_resolve_report *r, const char *path,
 				   tm_resolve_outcome outcome, const char *note)
@@ -54,6 +55,31 @@ struct conflict {
 	bool has[3]; /* ancestor, ours, theirs */
 	git_oid id[3];
 };
+
+/* Is a stage's blob over the size limit?  Asks the object database for
+ * the header only, so that a huge blob is never loaded. */
+static int blob_too_large(bool *out, git_repository *repo,
+			  const struct conflict *c, int stage)
+{
+	git_odb *odb = NULL;
+	git_object_t type;
+	size_t size;
+	int rc;
+
+	*out = false;
+	if (!c->has[stage])
+		return 0;
+	if (git_repository_odb(&odb, repo) < 0)
+		return tm_git_error(TM_ERROR,
+				    "cannot open the object database");
+	rc = git_odb_read_header(&size, &type, odb, &c->id[stage]);
+	git_odb_free(odb);
+	if (rc < 0)
+		return tm_git_error(TM_ERROR, "cannot read the blob of '%s'",
+				    c->path);
+	*out = size > TM_MAX_FILE_SIZE;
+	return 0;
+}
 
 /* The content of a stage's blob (empty for a missing stage). */
 static int blob_of(tm_buf *out, git_repository *repo, const struct conflict *c,
@@ -113,7 +139,7 @@ struct taken_ctx {
 };
 
 /* An id is taken when its file is in the working tree or the index. */
-static bool id_taken(const char *id, void *payload)
+static int id_taken(const char *id, void *payload)
 {
 	const struct taken_ctx *t = payload;
 	tm_buf path = TM_BUF_INIT;
@@ -126,7 +152,7 @@ static bool id_taken(const char *id, void *payload)
 		taken = git_index_get_bypath(t->index, tm_buf_cstr(&path),
 					     stage) != NULL;
 	tm_buf_release(&path);
-	return taken;
+	return taken ? 1 : 0;
 }
 
 /* Whether HEAD's version of thread `c` has parentId `id`. */
@@ -221,7 +247,8 @@ static int split_one(tm_resolve_report *out, git_repository *repo,
 	tc.s = s;
 	tc.index = index;
 	tc.pl = &pl;
-	new_id = tm_slug_unique(id, id_taken, &tc);
+	if ((error = tm_slug_unique(&new_id, id, id_taken, &tc)) < 0)
+		goto done;
 	if ((error = side_children(&kids, repo, s, &pl, id, loser == 1)) < 0)
 		goto done;
 	tm_buf_printf(&full, "%s%s", git_repository_workdir(repo), c->path);
@@ -280,7 +307,8 @@ static int resolve_one(tm_resolve_report *out, git_repository *repo,
 	tm_merge_result res;
 	tm_merge_kind kind;
 	char *id = NULL;
-	int error, keeper;
+	bool large;
+	int error, keeper, k;
 
 	kind = tm_merge_kind_of_path(c->path, &id);
 	if (kind == TM_MERGE_KIND_TEXT) {
@@ -294,6 +322,16 @@ static int resolve_one(tm_resolve_report *out, git_repository *repo,
 			  "drop it with 'git rm'");
 		free(id);
 		return 0;
+	}
+	for (k = 0; k < 3; k++) {
+		if ((error = blob_too_large(&large, repo, c, k)) < 0)
+			return error;
+		if (large) {
+			add_entry(out, c->path, TM_RESOLVE_SKIPPED,
+				  "a side is larger than 1 MiB, which "
+				  "threadmind refuses: resolve it by hand");
+			return 0;
+		}
 	}
 	if ((error = blob_of(&side[0], repo, c, 0)) < 0 ||
 	    (error = blob_of(&side[1], repo, c, 1)) < 0 ||
@@ -313,6 +351,13 @@ static int resolve_one(tm_resolve_report *out, git_repository *repo,
 			       tm_buf_cstr(&side[2]), side[2].size, &opts);
 	if (error < 0)
 		goto done;
+	if (res.len > TM_MAX_FILE_SIZE) {
+		add_entry(out, c->path, TM_RESOLVE_SKIPPED,
+			  "the merged file would be larger than 1 MiB, which "
+			  "threadmind refuses: resolve it by hand");
+		tm_merge_result_clear(&res);
+		goto done;
+	}
 	tm_buf_printf(&full, "%s%s", git_repository_workdir(repo), c->path);
 	error = tm_atomic_write(tm_buf_cstr(&full), res.data, res.len);
 	if (error == 0 && !res.conflicted &&
@@ -366,6 +411,65 @@ static int list_conflicts(struct conflict **out, size_t *n, git_index *index)
 	return 0;
 }
 
+/* Is this path one that libgit2 reads rules from (.gitattributes,
+ * .gitignore) or a .threadmind folder or entry? */
+static bool guarded_path(const char *path)
+{
+	const char *base = strrchr(path, '/');
+
+	base = base ? base + 1 : path;
+	return !strcmp(base, ".gitattributes") || !strcmp(base, ".gitignore") ||
+	       !strcmp(base, ".threadmind") || under_threadmind(path);
+}
+
+static int symlink_refused(const char *path)
+{
+	return tm_error_set(TM_EINVALID,
+			    "'%s' is a symbolic link; threadmind does not "
+			    "follow links (git does not either): replace it "
+			    "with a regular file, or remove it with 'git rm "
+			    "--cached %s'",
+			    path, path);
+}
+
+/*
+ * libgit2 reads .gitattributes and .gitignore files when it stages a path
+ * or re-hashes a racily clean entry while writing the index, and it follows
+ * symbolic links there; a cloned repository could make it open any file.
+ * Refuse before any such call: an index entry that is a symbolic link and
+ * a rules file or under .threadmind/, or such a link in the working tree
+ * at the top or in .threadmind/.
+ */
+static int refuse_symlinks(git_index *index, const char *workdir)
+{
+	static const char *const top[] = {".gitattributes",
+					  ".gitignore",
+					  ".threadmind",
+					  ".threadmind/.gitattributes",
+					  ".threadmind/.gitignore",
+					  NULL};
+	size_t i, n = git_index_entrycount(index);
+	tm_buf full = TM_BUF_INIT;
+	struct stat st;
+	int error = 0;
+
+	for (i = 0; i < n; i++) {
+		const git_index_entry *e = git_index_get_byindex(index, i);
+
+		if (e && (e->mode & 0170000) == 0120000 &&
+		    guarded_path(e->path))
+			return symlink_refused(e->path);
+	}
+	for (i = 0; top[i] && error == 0; i++) {
+		tm_buf_clear(&full);
+		tm_buf_printf(&full, "%s%s", workdir, top[i]);
+		if (lstat(tm_buf_cstr(&full), &st) == 0 && S_ISLNK(st.st_mode))
+			error = symlink_refused(top[i]);
+	}
+	tm_buf_release(&full);
+	return error;
+}
+
 static bool wanted(const struct conflict *c, const tm_strv *paths)
 {
 	if (paths && paths->n)
@@ -388,7 +492,9 @@ int tm_resolve_index(tm_resolve_report *out, tm_git *g, const tm_strv *paths,
 				    "resolve needs a working tree");
 	if (git_repository_index(&index, repo) < 0)
 		return tm_git_error(TM_ERROR, "cannot read the index");
-	error = list_conflicts(&list, &n, index);
+	error = refuse_symlinks(index, git_repository_workdir(repo));
+	if (error == 0)
+		error = list_conflicts(&list, &n, index);
 	/* Every named path must be a conflict before anything is written. */
 	for (k = 0; error == 0 && paths && k < paths->n; k++) {
 		for (i = 0; i < n && strcmp(list[i].path, paths->items[k]); i++)

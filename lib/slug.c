@@ -152,31 +152,48 @@ char *tm_slugify(const char *title, tm_slug_kind kind)
 			     kind == TM_SLUG_PROJECT ? "project" : "thread");
 }
 
-char *tm_slug_unique(const char *base, tm_id_taken_fn taken, void *payload)
+int tm_slug_unique(char **out, const char *base, tm_id_taken_fn taken,
+		   void *payload)
 {
 	tm_buf id = TM_BUF_INIT;
 	size_t base_len, len;
 	unsigned long n;
+	int r;
 
 	if (!base)
 		base = "";
 	base_len = strlen(base);
 	len = cut_length(base, base_len, TM_SLUG_MAX);
 	tm_buf_put(&id, base, len);
-	if (!taken || !taken(tm_buf_cstr(&id), payload))
-		return tm_buf_detach(&id);
-	for (n = 2;; n++) {
-		char suffix[24];
-		int slen = snprintf(suffix, sizeof(suffix), "-%lu", n);
+	for (n = 1; n <= TM_SLUG_MAX_TRIES; n++) {
+		if (n > 1) {
+			char suffix[24];
+			int slen = snprintf(suffix, sizeof(suffix), "-%lu", n);
 
-		len = cut_length(base, base_len, TM_SLUG_MAX - (size_t)slen);
-		tm_buf_clear(&id);
-		tm_buf_put(&id, base, len);
-		/* an empty base would give "-2": keep the digits only */
-		tm_buf_puts(&id, len > 0 ? suffix : suffix + 1);
-		if (!taken(tm_buf_cstr(&id), payload))
-			return tm_buf_detach(&id);
+			len = cut_length(base, base_len,
+					 TM_SLUG_MAX - (size_t)slen);
+			tm_buf_clear(&id);
+			tm_buf_put(&id, base, len);
+			/* an empty base would give "-2": keep the digits */
+			tm_buf_puts(&id, len > 0 ? suffix : suffix + 1);
+		}
+		r = taken ? taken(tm_buf_cstr(&id), payload) : 0;
+		if (r < 0) {
+			tm_buf_release(&id);
+			return r;
+		}
+		if (r == 0) {
+			*out = tm_buf_detach(&id);
+			return 0;
+		}
 	}
+	r = tm_error_set(TM_EEXISTS,
+			 "every id from '%.*s' to '%s' is taken; give a "
+			 "different title",
+			 (int)cut_length(base, base_len, TM_SLUG_MAX), base,
+			 tm_buf_cstr(&id));
+	tm_buf_release(&id);
+	return r;
 }
 
 /*

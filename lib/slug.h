@@ -37,20 +37,28 @@ char *tm_slugify(const char *title, tm_slug_kind kind);
 char *tm_slugify_or(const char *title, const char *fallback);
 
 /*
- * Tells whether `id` is already taken; `payload` is the pointer given to
- * tm_slug_unique.
+ * Tells whether `id` is already taken: 1 taken, 0 free, or a negative TM_E*
+ * code (with tm_error_set) when that cannot be known, e.g. a folder that
+ * cannot be listed.  `payload` is the pointer given to tm_slug_unique.
  */
-typedef bool (*tm_id_taken_fn)(const char *id, void *payload);
+typedef int (*tm_id_taken_fn)(const char *id, void *payload);
+
+/* How many candidates tm_slug_unique tries before giving up. */
+#define TM_SLUG_MAX_TRIES 10000
 
 /*
  * The first id that `taken` reports free among `base`, `base`-2, `base`-3,
- * ...  `base` is a slug (as tm_slugify returns); before a suffix is added,
- * it is shortened (and a trailing dash trimmed again) so that the result
- * never exceeds TM_SLUG_MAX bytes.  A NULL `taken` means nothing is taken.
+ * ... `base`-TM_SLUG_MAX_TRIES.  `base` is a slug (as tm_slugify returns);
+ * before a suffix is added, it is shortened (and a trailing dash trimmed
+ * again) so that the result never exceeds TM_SLUG_MAX bytes.  A NULL
+ * `taken` means nothing is taken.
  *
- * Returns a malloc'd string, never NULL; the caller frees it.
+ * On success *out is a malloc'd id, which the caller frees.  Errors: those
+ * of `taken`, and TM_EEXISTS when every candidate is taken ("every id from
+ * 'x' to 'x-10000' is taken; give a different title").
  */
-char *tm_slug_unique(const char *base, tm_id_taken_fn taken, void *payload);
+int tm_slug_unique(char **out, const char *base, tm_id_taken_fn taken,
+		   void *payload);
 
 /*
  * Check that `id` may name a file: ^[a-z0-9-]+$ and at most TM_ID_MAX

@@ -7,6 +7,7 @@
 
 #include "error.h"
 #include "slug.h"
+#include "text.h"
 #include "timestamp.h"
 
 #include <fcntl.h>
@@ -23,20 +24,22 @@ struct taken_ctx {
 };
 
 /* An id is taken by a project file or by a threads/ folder of that name
- * holding files. */
-static bool project_taken(const char *id, void *payload)
+ * holding files.  A threads/ folder that cannot be listed (a symbolic
+ * link, a file, no permission) is an error, not a taken id. */
+static int project_taken(const char *id, void *payload)
 {
 	struct taken_ctx *ctx = payload;
 	tm_strv threads = TM_STRV_INIT, bad = TM_STRV_INIT;
-	bool taken = tm_strv_contains(ctx->ids, id);
+	int r = 1;
 
-	if (!taken)
-		taken = tm_store_list_threads(&threads, &bad, ctx->s, id) < 0 ||
-			threads.n || bad.n;
-	tm_error_clear();
+	if (!tm_strv_contains(ctx->ids, id)) {
+		r = tm_store_list_threads(&threads, &bad, ctx->s, id);
+		if (r == 0)
+			r = threads.n || bad.n;
+	}
 	tm_strv_clear(&threads);
 	tm_strv_clear(&bad);
-	return taken;
+	return r;
 }
 
 /* Undo the root thread of a project whose file could not be written:
@@ -72,7 +75,8 @@ int tm_store_create_project(char **out_id, tm_store *s, const char *title,
 	tm_config *cfg = NULL;
 	tm_project *p = NULL;
 	tm_thread *root = NULL;
-	char *base = NULL, *id = NULL, *author = NULL, now[TM_TIME_LEN + 1];
+	char *base = NULL, *id = NULL, *author = NULL, *clean = NULL;
+	char now[TM_TIME_LEN + 1];
 	bool folder_new;
 	int error;
 
@@ -80,8 +84,13 @@ int tm_store_create_project(char **out_id, tm_store *s, const char *title,
 		return tm_error_set(TM_EINVALID,
 				    "mode must be 'solo' or 'team', not '%s'",
 				    mode);
-	if ((error = tm_store_lock(s)) < 0)
+	if ((error = tm_text_title(&clean, title, "the project title")) < 0)
 		return error;
+	title = clean;
+	if ((error = tm_store_lock(s)) < 0) {
+		free(clean);
+		return error;
+	}
 	if ((error = tm_store_list_projects(&ids, s)) < 0 ||
 	    (error = tm_store_load_config(&cfg, s)) < 0 ||
 	    (error = tm_store_author(&author, s, cfg)) < 0)
@@ -89,7 +98,8 @@ int tm_store_create_project(char **out_id, tm_store *s, const char *title,
 	base = tm_slugify(title, TM_SLUG_PROJECT);
 	ctx.s = s;
 	ctx.ids = &ids;
-	id = tm_slug_unique(base, project_taken, &ctx);
+	if ((error = tm_slug_unique(&id, base, project_taken, &ctx)) < 0)
+		goto done;
 	folder_new = !folder_exists(s, "threads", id);
 
 	tm_store_now(now);
@@ -134,6 +144,7 @@ done:
 	free(author);
 	free(base);
 	free(id);
+	free(clean);
 	return error;
 }
 

@@ -10,6 +10,7 @@
 #include "error.h"
 #include "frontmatter.h"
 #include "slug.h"
+#include "text.h"
 #include "timestamp.h"
 
 #include <fcntl.h>
@@ -124,7 +125,20 @@ int tm_store_save_thread(tm_store *s, const char *project, const tm_thread *t)
 		return error;
 	name = md_name(t->id);
 	tm_frontmatter_write(&data, t);
-	error = tm_store_write_file(s, "threads", project, name, &data);
+	/* Never write what no reader would accept (the size limit holds on
+	 * every read and every write). */
+	if (data.size > TM_MAX_FILE_SIZE) {
+		char *display =
+			tm_store_file_display(s, "threads", project, name);
+
+		error = tm_error_set(TM_EINVALID,
+				     "'%s' would be %zu bytes, more than the "
+				     "1 MiB limit; not written (shorten the "
+				     "title, the paths or the summary)",
+				     display, data.size);
+		free(display);
+	} else
+		error = tm_store_write_file(s, "threads", project, name, &data);
 	free(name);
 	tm_buf_release(&data);
 	return error;
@@ -203,14 +217,24 @@ void tm_thread_list_clear(tm_thread_list *l)
 }
 
 struct taken_ctx {
-	const tm_strv *ids;
+	const tm_strv *ids; /* sorted (strcmp) */
 };
 
-static bool id_taken(const char *id, void *payload)
+static int cmp_id(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* A binary search: a project may hold tens of thousands of threads and
+ * tm_slug_unique tries up to TM_SLUG_MAX_TRIES candidates. */
+static int id_taken(const char *id, void *payload)
 {
 	struct taken_ctx *ctx = payload;
 
-	return !strcmp(id, TM_ROOT_THREAD_ID) || tm_strv_contains(ctx->ids, id);
+	if (!strcmp(id, TM_ROOT_THREAD_ID))
+		return 1;
+	return ctx->ids->n && bsearch(&id, ctx->ids->items, ctx->ids->n,
+				      sizeof(char *), cmp_id) != NULL;
 }
 
 int tm_store_create_thread(tm_thread **out, tm_store *s, const char *project,
@@ -220,13 +244,14 @@ int tm_store_create_thread(tm_thread **out, tm_store *s, const char *project,
 	tm_config *cfg = NULL;
 	tm_thread *t = NULL;
 	struct taken_ctx ctx;
-	char *base = NULL, *author = NULL;
+	char *base = NULL, *author = NULL, *title = NULL;
 	char now[TM_TIME_LEN + 1];
 	const char *parent = opts->parent ? opts->parent : TM_ROOT_THREAD_ID;
 	int error;
 
 	if ((error = tm_id_validate(project, "project")) < 0 ||
-	    (error = tm_id_validate(parent, "thread")) < 0)
+	    (error = tm_id_validate(parent, "thread")) < 0 ||
+	    (error = tm_text_title(&title, opts->title, "the new title")) < 0)
 		return error;
 	error = tm_store_lock(s);
 	if (error < 0)
@@ -248,11 +273,14 @@ int tm_store_create_thread(tm_thread **out, tm_store *s, const char *project,
 		    (error = tm_store_lock_refresh(s)) < 0)
 			goto done;
 	}
-	base = tm_slugify(opts->title ? opts->title : "", TM_SLUG_THREAD);
+	base = tm_slugify(title, TM_SLUG_THREAD);
+	tm_strv_sort(&ids);
 	ctx.ids = &ids;
 	t = tm_thread_new();
-	t->id = tm_slug_unique(base, id_taken, &ctx);
-	t->title = tm_xstrdup(opts->title ? opts->title : "");
+	if ((error = tm_slug_unique(&t->id, base, id_taken, &ctx)) < 0)
+		goto done;
+	t->title = title;
+	title = NULL;
 	t->parent_id = tm_xstrdup(parent);
 	t->author = tm_xstrdup(author);
 	tm_store_now(now);
@@ -276,6 +304,7 @@ done:
 	tm_thread_free(t);
 	free(base);
 	free(author);
+	free(title);
 	tm_config_free(cfg);
 	tm_strv_clear(&ids);
 	return error;

@@ -26,7 +26,7 @@ static void check_id(const char *id)
 }
 
 /* Everything up to `*limit` taken: forces a long suffix. */
-static bool taken_below(const char *id, void *payload)
+static int taken_below(const char *id, void *payload)
 {
 	int *left = payload;
 
@@ -47,7 +47,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (strcmp(again, slug))
 		abort();
 	left = size ? data[0] % 16 : 0;
-	unique = tm_slug_unique(slug, taken_below, &left);
+	if (tm_slug_unique(&unique, slug, taken_below, &left) < 0)
+		abort();
 	check_id(unique);
 	if (tm_id_validate(title, NULL) == 0 && strlen(title) > TM_ID_MAX)
 		abort();

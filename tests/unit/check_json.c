@@ -401,6 +401,49 @@ START_TEST(test_json_parse_object)
 }
 END_TEST
 
+/* Duplicate keys: JSON.parse's rule */
+
+START_TEST(test_json_parse_duplicate_keys_last_wins)
+{
+	char *got;
+
+	/* the last value, at the first one's place; the others dropped */
+	got = restringify("{\"a\":1,\"b\":2,\"a\":3,\"c\":4,\"a\":5}", false);
+	ck_assert_str_eq(got, "{\"a\":5,\"b\":2,\"c\":4}");
+	free(got);
+	/* nested objects, and a whole value replaced (not merged) */
+	got = restringify("{\"x\":{\"k\":1,\"k\":2},\"o\":{\"p\":1},"
+			  "\"o\":{\"q\":[{\"z\":1,\"z\":null}]}}",
+			  false);
+	ck_assert_str_eq(got, "{\"x\":{\"k\":2},\"o\":{\"q\":[{\"z\":null}]}}");
+	free(got);
+	/* keys are compared exactly: case and escapes */
+	got = restringify("{\"A\":1,\"a\":2,\"\\u0061\":3}", false);
+	ck_assert_str_eq(got, "{\"A\":1,\"a\":3}");
+	free(got);
+}
+END_TEST
+
+START_TEST(test_json_parse_many_duplicate_keys_fast)
+{
+	tm_buf in = TM_BUF_INIT;
+	cJSON *v = NULL;
+	int i;
+
+	/* 100,000 members, half of them repeats: sorted once, not n^2 */
+	tm_buf_puts(&in, "{");
+	for (i = 0; i < 100000; i++)
+		tm_buf_printf(&in, "%s\"k%d\":%d", i ? "," : "", i % 50000, i);
+	tm_buf_puts(&in, "}");
+	ck_assert_int_eq(tm_json_parse(&v, tm_buf_cstr(&in), in.size, "t"), 0);
+	ck_assert_int_eq(cJSON_GetArraySize(v), 50000);
+	ck_assert_int_eq(cJSON_GetObjectItemCaseSensitive(v, "k7")->valueint,
+			 50007);
+	cJSON_Delete(v);
+	tm_buf_release(&in);
+}
+END_TEST
+
 Suite *json_suite(void)
 {
 	Suite *s = suite_create("json");
@@ -432,6 +475,10 @@ Suite *json_suite(void)
 	tcase_add_test(tc, test_json_parse_cjson_limits);
 	tcase_add_test(tc, test_json_parse_bounded_by_length);
 	tcase_add_test(tc, test_json_parse_object);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("duplicate keys");
+	tcase_add_test(tc, test_json_parse_duplicate_keys_last_wins);
+	tcase_add_test(tc, test_json_parse_many_duplicate_keys_fast);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -310,14 +310,14 @@ START_TEST(test_slug_fallback_helper)
 END_TEST
 
 /* A taken-set for tm_slug_unique: a NULL-terminated list of ids. */
-static bool in_list(const char *id, void *payload)
+static int in_list(const char *id, void *payload)
 {
 	const char **list = payload;
 
 	for (; *list; list++)
 		if (strcmp(*list, id) == 0)
-			return true;
-	return false;
+			return 1;
+	return 0;
 }
 
 START_TEST(test_slug_unique_suffixes)
@@ -328,22 +328,22 @@ START_TEST(test_slug_unique_suffixes)
 	const char *main_taken[] = {"main", NULL};
 	char *id, *slug;
 
-	id = tm_slug_unique("auth", in_list, none);
+	ck_assert_int_eq(tm_slug_unique(&id, "auth", in_list, none), 0);
 	ck_assert_str_eq(id, "auth");
 	free(id);
-	id = tm_slug_unique("auth", in_list, one);
+	ck_assert_int_eq(tm_slug_unique(&id, "auth", in_list, one), 0);
 	ck_assert_str_eq(id, "auth-2");
 	free(id);
-	id = tm_slug_unique("auth", in_list, two);
+	ck_assert_int_eq(tm_slug_unique(&id, "auth", in_list, two), 0);
 	ck_assert_str_eq(id, "auth-3");
 	free(id);
-	id = tm_slug_unique("auth", NULL, NULL);
+	ck_assert_int_eq(tm_slug_unique(&id, "auth", NULL, NULL), 0);
 	ck_assert_str_eq(id, "auth");
 	free(id);
 
 	/* the root thread "main" is taken: a thread titled "Main" */
 	slug = tm_slugify("Main", TM_SLUG_THREAD);
-	id = tm_slug_unique(slug, in_list, main_taken);
+	ck_assert_int_eq(tm_slug_unique(&id, slug, in_list, main_taken), 0);
 	ck_assert_str_eq(id, "main-2");
 	ck_assert_int_eq(tm_id_validate(id, "thread"), 0);
 	free(id);
@@ -356,7 +356,7 @@ END_TEST
  * *payload (the bare base counts as 1).  Also checks each candidate's
  * length.
  */
-static bool taken_below(const char *id, void *payload)
+static int taken_below(const char *id, void *payload)
 {
 	const int *limit = payload;
 	const char *dash = strrchr(id, '-');
@@ -375,7 +375,7 @@ START_TEST(test_slug_unique_shortens_base)
 
 	memset(base, 'a', TM_SLUG_MAX);
 	base[TM_SLUG_MAX] = '\0';
-	id = tm_slug_unique(base, in_list, first);
+	ck_assert_int_eq(tm_slug_unique(&id, base, in_list, first), 0);
 	ck_assert_uint_eq(strlen(id), TM_SLUG_MAX);
 	ck_assert_int_eq(strncmp(id, base, TM_SLUG_MAX - 2), 0);
 	ck_assert_str_eq(id + TM_SLUG_MAX - 2, "-2");
@@ -384,7 +384,7 @@ START_TEST(test_slug_unique_shortens_base)
 	/* the cut lands just after a dash: no "--" */
 	memset(base, 'b', TM_SLUG_MAX);
 	base[TM_SLUG_MAX - 3] = '-';
-	id = tm_slug_unique(base, in_list, first);
+	ck_assert_int_eq(tm_slug_unique(&id, base, in_list, first), 0);
 	ck_assert_ptr_null(strstr(id, "--"));
 	ck_assert_uint_le(strlen(id), TM_SLUG_MAX);
 	/* 61 letters (the dash at 61 trimmed) and "-2" */
@@ -395,7 +395,7 @@ START_TEST(test_slug_unique_shortens_base)
 
 	/* a longer suffix shortens the base further */
 	memset(base, 'c', TM_SLUG_MAX);
-	id = tm_slug_unique(base, taken_below, &limit);
+	ck_assert_int_eq(tm_slug_unique(&id, base, taken_below, &limit), 0);
 	ck_assert_uint_eq(strlen(id), TM_SLUG_MAX);
 	ck_assert_str_eq(id + TM_SLUG_MAX - 4, "c-12");
 	free(id);
@@ -406,10 +406,48 @@ START_TEST(test_slug_unique_shortens_base)
 
 		memset(longer, 'd', sizeof(longer) - 1);
 		longer[sizeof(longer) - 1] = '\0';
-		id = tm_slug_unique(longer, NULL, NULL);
+		ck_assert_int_eq(tm_slug_unique(&id, longer, NULL, NULL), 0);
 		ck_assert_uint_eq(strlen(id), TM_SLUG_MAX);
 		free(id);
 	}
+}
+END_TEST
+
+/* Everything is taken: counts the calls in *payload. */
+static int all_taken(const char *id, void *payload)
+{
+	(void)id;
+	(*(long *)payload)++;
+	return 1;
+}
+
+/* A listing error on the third candidate. */
+static int fails_third(const char *id, void *payload)
+{
+	(void)id;
+	if (++*(long *)payload == 3)
+		return tm_error_set(TM_EINVALID, "cannot list 'x'");
+	return 1;
+}
+
+START_TEST(test_slug_unique_bounded)
+{
+	char *id = NULL;
+	long calls = 0;
+
+	ck_assert_int_eq(tm_slug_unique(&id, "auth", all_taken, &calls),
+			 TM_EEXISTS);
+	ck_assert_ptr_null(id);
+	ck_assert_int_eq(calls, TM_SLUG_MAX_TRIES);
+	ck_assert_ptr_nonnull(strstr(tm_error_last(), "'auth'"));
+	ck_assert_ptr_nonnull(strstr(tm_error_last(), "'auth-10000'"));
+
+	calls = 0;
+	ck_assert_int_eq(tm_slug_unique(&id, "auth", fails_third, &calls),
+			 TM_EINVALID);
+	ck_assert_ptr_null(id);
+	ck_assert_int_eq(calls, 3);
+	ck_assert_str_eq(tm_error_last(), "cannot list 'x'");
 }
 END_TEST
 
@@ -562,6 +600,7 @@ Suite *slug_suite(void)
 	tc = tcase_create("unique");
 	tcase_add_test(tc, test_slug_unique_suffixes);
 	tcase_add_test(tc, test_slug_unique_shortens_base);
+	tcase_add_test(tc, test_slug_unique_bounded);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("validate");
 	tcase_add_test(tc, test_slug_validate_refuses);
