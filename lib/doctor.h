@@ -29,7 +29,7 @@
 #define TM_DOCTOR_MERGE_DRIVER   "merge-driver" /* merge.threadmind.driver */
 #define TM_DOCTOR_GITATTRIBUTES  "gitattributes"
 #define TM_DOCTOR_HOOKS          "hooks"   /* a hook missing or outdated */
-#define TM_DOCTOR_UPGRADE        "upgrade" /* a 0.4 trees/ index is still there */
+#define TM_DOCTOR_UPGRADE        "upgrade" /* [fix] a 0.4 trees/ index */
 
 /* The patterns .threadmind/.gitattributes must give merge=threadmind. */
 #define TM_DOCTOR_ATTR_THREADS  "threads/**/*.md"
@@ -108,7 +108,8 @@ typedef struct {
  * something inside); `*.tmp` files anywhere in .threadmind/ (at most two
  * folders deep; fixable once older than opts->tmp_min_age seconds, as a
  * younger one may be a write in progress); the lines of TM_STORE_GITIGNORE
- * missing from .threadmind/.gitignore; a 0.4 `trees/` folder; and, with
+ * missing from .threadmind/.gitignore; a 0.4 `trees/` index (fixable) and
+ * the `trees/{project}.json.invalid` indexes the upgrade set aside; and, with
  * opts->git in a git repository, `merge.threadmind.driver` unset and
  * `.threadmind/.gitattributes` without a line giving `merge=threadmind` to
  * each of TM_DOCTOR_ATTR_THREADS and TM_DOCTOR_ATTR_PROJECTS (as git
@@ -176,8 +177,9 @@ void tm_doctor_check_threads(tm_doctor_report *out,
  * (`updatedAt` is left alone: no content changed); gitignore → the missing
  * lines are appended (the file is created when missing); stray-tmp → the
  * file is removed if it is still older than opts->tmp_min_age; stale-lock →
- * taken over and removed.  Each repair checks its problem again first, so
- * a problem already gone is skipped silently.
+ * taken over and removed; upgrade → tm_migrate_run (its changes go to `done`,
+ * what it leaves for a human to `failed`).  Each repair checks its problem
+ * again first, so a problem already gone is skipped silently.
  *
  * One line per repair made is appended to `done`, and one line per repair
  * that failed (naming the file and the reason) to `failed`.

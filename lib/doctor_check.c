@@ -71,12 +71,52 @@ static void unload(tm_doctor_ctx *c)
 
 static int check_upgrade(tm_doctor_report *out, tm_doctor_ctx *c)
 {
-	if (tm_migrate_needed(c->s, false))
-		tm_doctor_add(out, TM_DOCTOR_UPGRADE, TM_STORE_DIRNAME "/trees",
-			      false,
-			      "'%s/trees' is a ThreadMind 0.4 tree index; run "
-			      "'git threadmind migrate' to apply and delete it",
-			      TM_STORE_DIRNAME);
+	tm_strv names = TM_STRV_INIT, changes = TM_STRV_INIT,
+		left = TM_STRV_INIT;
+	tm_buf why = TM_BUF_INIT;
+	size_t i;
+
+	/* What the upgrade would do, and what stops it (a dry run). */
+	if (tm_migrate_needed(c->s, false) &&
+	    tm_migrate_run(&changes, &left, c->s, true, false) == 0) {
+		tm_doctor_join(&why, &left, "; ");
+		if (changes.n)
+			tm_doctor_add(out, TM_DOCTOR_UPGRADE,
+				      TM_STORE_DIRNAME "/trees", true,
+				      "'%s/trees' holds a ThreadMind 0.4 tree "
+				      "index; --fix (or 'git threadmind "
+				      "migrate') applies it%s%s",
+				      TM_STORE_DIRNAME, left.n ? ", but " : "",
+				      tm_buf_cstr(&why));
+		else
+			tm_doctor_add(out, TM_DOCTOR_UPGRADE,
+				      TM_STORE_DIRNAME "/trees", false,
+				      "the ThreadMind 0.4 upgrade cannot "
+				      "finish: %s",
+				      tm_buf_cstr(&why));
+	}
+	tm_error_clear();
+	tm_strv_clear(&changes);
+	tm_strv_clear(&left);
+	tm_buf_release(&why);
+	/* Indexes the upgrade set aside: for a human to check, then delete. */
+	if (tm_doctor_list(&names, c->s, "trees") < 0)
+		tm_strv_clear(&names);
+	tm_error_clear();
+	for (i = 0; i < names.n; i++) {
+		char *file;
+
+		if (!strstr(names.items[i], ".json.invalid"))
+			continue;
+		file = tm_doctor_rel("trees", names.items[i], NULL);
+		tm_doctor_add(out, TM_DOCTOR_UPGRADE, file, false,
+			      "'%s' is a 0.4 tree index the upgrade could not "
+			      "read and set aside; check the thread files' "
+			      "parentId by hand, then delete it",
+			      file);
+		free(file);
+	}
+	tm_strv_clear(&names);
 	return 0;
 }
 

@@ -8,6 +8,7 @@
 
 #include "fs.h"
 #include "error.h"
+#include "migrate.h"
 
 #include <fcntl.h>
 #include <stdlib.h>
@@ -19,6 +20,7 @@ struct fix_ctx {
 	tm_store *s;
 	const tm_doctor_options *o;
 	int dirfd;
+	tm_strv *failed;
 };
 
 static int repair_thread_id(tm_strv *done, struct fix_ctx *f,
@@ -161,6 +163,26 @@ done:
 	return error;
 }
 
+/* The 0.4 upgrade, as `migrate` runs it: what it leaves for a human goes to
+ * `failed` (the upgrade never stops on it). */
+static int repair_upgrade(tm_strv *done, struct fix_ctx *f,
+			  const tm_doctor_problem *p)
+{
+	tm_strv report = TM_STRV_INIT, left = TM_STRV_INIT;
+	size_t i;
+	int error;
+
+	(void)p;
+	error = tm_migrate_run(&report, &left, f->s, false, false);
+	for (i = 0; i < report.n; i++)
+		tm_strv_push(done, report.items[i]);
+	for (i = 0; i < left.n; i++)
+		tm_strv_push(f->failed, left.items[i]);
+	tm_strv_clear(&report);
+	tm_strv_clear(&left);
+	return error;
+}
+
 /*
  * The safe repairs, by kind.  A stale lock needs none: taking the store
  * lock takes it over (see tm_doctor_fix).
@@ -173,6 +195,7 @@ static const struct {
 	{TM_DOCTOR_ID_MISMATCH, repair_id},
 	{TM_DOCTOR_GITIGNORE, repair_gitignore},
 	{TM_DOCTOR_STRAY_TMP, repair_tmp},
+	{TM_DOCTOR_UPGRADE, repair_upgrade},
 };
 
 /* Is the .lock stale now (and removable by a take-over)? */
@@ -203,6 +226,7 @@ int tm_doctor_fix(tm_strv *done, tm_strv *failed, tm_store *s,
 		return 0;
 	f.s = s;
 	f.o = opts;
+	f.failed = failed;
 	if ((error = tm_fs_open_dir(&f.dirfd, tm_store_dir(s))) < 0)
 		return error;
 	stale = lock_is_stale(&f);

@@ -782,6 +782,48 @@ START_TEST(test_doctor_upgrade_pending)
 	ck_assert_uint_eq(report.n, 1);
 	ck_assert_str_eq(find("upgrade")->file, ".threadmind/trees");
 	ck_assert_ptr_nonnull(strstr(find("upgrade")->message, "migrate"));
+	ck_assert(find("upgrade")->fixable);
+	/* --fix runs the upgrade. */
+	ck_assert_uint_eq(fix(), 1);
+	ck_assert(!exists("trees"));
+	check();
+	ck_assert_uint_eq(report.n, 0);
+}
+END_TEST
+
+START_TEST(test_doctor_upgrade_blocked_and_set_aside)
+{
+	tm_strv done = TM_STRV_INIT, failed = TM_STRV_INIT;
+
+	init_store();
+	thread("w", "id: w\ntitle: W\nparentId: main\n");
+	put("threads/app/broken.md", "---\nid: broken\n");
+	put("trees/app.json", "{\"broken\": \"w\"}\n");
+	check();
+	/* Nothing the upgrade can do: not fixable, and it says why. */
+	ck_assert(!find("upgrade")->fixable);
+	ck_assert_ptr_nonnull(strstr(find("upgrade")->message, "broken.md"));
+	ck_assert_ptr_nonnull(strstr(find("upgrade")->message, "fix the file"));
+
+	/* An index that does not parse: --fix sets it aside, and the file
+	 * set aside is a finding (not fixable) until deleted. */
+	put("trees/app.json", "{\"broken\": ");
+	check();
+	ck_assert(find("upgrade")->fixable);
+	ck_assert_int_eq(tm_doctor_fix(&done, &failed, store, &report, NULL),
+			 0);
+	ck_assert_uint_eq(done.n, 1);
+	ck_assert_str_eq(done.items[0],
+			 "set aside trees/app.json as trees/app.json.invalid");
+	ck_assert_uint_eq(failed.n, 1);
+	ck_assert_ptr_nonnull(strstr(failed.items[0], "parentId by hand"));
+	check();
+	ck_assert_uint_eq(count("upgrade"), 1);
+	ck_assert_str_eq(find("upgrade")->file,
+			 ".threadmind/trees/app.json.invalid");
+	ck_assert(!find("upgrade")->fixable);
+	tm_strv_clear(&done);
+	tm_strv_clear(&failed);
 }
 END_TEST
 
@@ -888,6 +930,7 @@ Suite *doctor_suite(void)
 	tcase_add_test(tc, test_doctor_git_setup);
 	tcase_add_test(tc, test_doctor_gitattributes_as_git_sees_them);
 	tcase_add_test(tc, test_doctor_upgrade_pending);
+	tcase_add_test(tc, test_doctor_upgrade_blocked_and_set_aside);
 	tcase_add_test(tc, test_doctor_project_filter);
 	suite_add_tcase(s, tc);
 	return s;
