@@ -61,6 +61,12 @@ void note(const char *fmt, ...)
 	va_end(ap);
 }
 
+static void config_warning(const char *msg, void *payload)
+{
+	(void)payload;
+	warning("%s", msg);
+}
+
 static void auto_migrate(void)
 {
 	tm_strv report = TM_STRV_INIT, left = TM_STRV_INIT;
@@ -99,6 +105,8 @@ bool cli_open_flags(unsigned flags)
 		return false;
 	if (error < 0)
 		die_lib();
+	/* config.json is per-user state: read commands warn and go on. */
+	tm_store_config_fallback(cli.store, config_warning, NULL);
 	if (!(flags & CLI_OPEN_NO_UPGRADE))
 		auto_migrate();
 	if (!(flags & CLI_OPEN_NO_PROJECT) &&

@@ -124,9 +124,13 @@ static int check_config(tm_doctor_report *out, tm_doctor_ctx *c)
 {
 	tm_config *cfg = NULL;
 
-	if (tm_store_load_config(&cfg, c->s) < 0)
-		tm_doctor_add(out, TM_DOCTOR_UNREADABLE,
-			      TM_STORE_DIRNAME "/config.json", false, "%s",
+	if (tm_store_load_config_strict(&cfg, c->s) < 0)
+		tm_doctor_add(out, TM_DOCTOR_CONFIG,
+			      TM_STORE_DIRNAME "/config.json", true,
+			      "%s; it is per-user state (the active project "
+			      "and thread): --fix renames it aside as "
+			      "config.json.corrupt-<time> and the defaults "
+			      "apply",
 			      tm_error_last());
 	tm_config_free(cfg);
 	tm_error_clear();

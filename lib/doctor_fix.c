@@ -10,10 +10,13 @@
 #include "error.h"
 #include "migrate.h"
 
+#include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 struct fix_ctx {
@@ -163,6 +166,58 @@ done:
 	return error;
 }
 
+/* config.json that cannot be read → config.json.corrupt-<time>: never
+ * overwritten, and a link is renamed itself (its target is not touched). */
+static int repair_config(tm_strv *done, struct fix_ctx *f,
+			 const tm_doctor_problem *p)
+{
+	tm_buf target = TM_BUF_INIT, line = TM_BUF_INIT;
+	tm_config *cfg = NULL;
+	struct stat st;
+	struct tm tm;
+	time_t now = time(NULL);
+	char stamp[32];
+	unsigned k;
+	int error = 0;
+
+	(void)p;
+	if (tm_store_load_config_strict(&cfg, f->s) == 0) {
+		tm_config_free(cfg); /* readable again: nothing to do */
+		return 0;
+	}
+	tm_error_clear();
+	gmtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
+	for (k = 1; k <= 100; k++) {
+		tm_buf_clear(&target);
+		tm_buf_printf(&target, "config.json.corrupt-%s", stamp);
+		if (k > 1)
+			tm_buf_printf(&target, "-%u", k);
+		if (fstatat(f->dirfd, tm_buf_cstr(&target), &st,
+			    AT_SYMLINK_NOFOLLOW) < 0)
+			break;
+	}
+	/* renameat would replace an existing target: link() does not. */
+	if (k > 100 ||
+	    linkat(f->dirfd, "config.json", f->dirfd, tm_buf_cstr(&target), 0) <
+		    0 ||
+	    unlinkat(f->dirfd, "config.json", 0) < 0) {
+		error = tm_error_set_errno(TM_ERROR,
+					   "cannot rename '%s/config.json' "
+					   "aside; move it away by hand",
+					   TM_STORE_DIRNAME);
+		goto done;
+	}
+	tm_buf_printf(&line,
+		      "renamed '%s/config.json' aside as '%s' (the defaults "
+		      "apply: pick the project and thread again)",
+		      TM_STORE_DIRNAME, tm_buf_cstr(&target));
+	tm_strv_push_owned(done, tm_buf_detach(&line));
+done:
+	tm_buf_release(&target);
+	return error;
+}
+
 /* The 0.4 upgrade, as `migrate` runs it: what it leaves for a human goes to
  * `failed` (the upgrade never stops on it). */
 static int repair_upgrade(tm_strv *done, struct fix_ctx *f,
@@ -196,6 +251,7 @@ static const struct {
 	{TM_DOCTOR_GITIGNORE, repair_gitignore},
 	{TM_DOCTOR_STRAY_TMP, repair_tmp},
 	{TM_DOCTOR_UPGRADE, repair_upgrade},
+	{TM_DOCTOR_CONFIG, repair_config},
 };
 
 /* Is the .lock stale now (and removable by a take-over)? */

@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <dirent.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -281,11 +282,54 @@ START_TEST(test_doctor_corrupt_config_and_project)
 	put("config.json", "{\n  \"activeProjectId\": oops\n}\n");
 	put("projects/app.json", "{\"id\": \"app\",");
 	check();
-	ck_assert_uint_eq(count("unreadable"), 2);
+	ck_assert_uint_eq(count("config"), 1);
+	ck_assert_uint_eq(count("unreadable"), 1);
 	ck_assert_str_eq(report.items[0].file, ".threadmind/config.json");
 	ck_assert_ptr_nonnull(strstr(report.items[0].message, "line 2"));
+	ck_assert(report.items[0].fixable);
 	ck_assert_str_eq(report.items[1].file, ".threadmind/projects/app.json");
 	ck_assert_str_eq(report.items[1].project, "app");
+}
+END_TEST
+
+/* The names in .threadmind/ that start with `prefix`. */
+static void names_with(tm_strv *out, const char *prefix)
+{
+	DIR *d = opendir(tm_store_dir(store));
+	struct dirent *e;
+
+	ck_assert_ptr_nonnull(d);
+	while ((e = readdir(d)))
+		if (!strncmp(e->d_name, prefix, strlen(prefix)))
+			tm_strv_push(out, e->d_name);
+	closedir(d);
+}
+
+START_TEST(test_doctor_corrupt_config_renamed_aside)
+{
+	tm_strv names = TM_STRV_INIT;
+	char *data;
+
+	init_store();
+	put("config.json", "{oops");
+	check();
+	ck_assert_uint_eq(fix(), 1);
+	ck_assert(!exists("config.json"));
+	names_with(&names, "config.json.corrupt-");
+	ck_assert_uint_eq(names.n, 1);
+	data = get(names.items[0]);
+	ck_assert_str_eq(data, "{oops");
+	free(data);
+	tm_strv_clear(&names);
+	check();
+	ck_assert_uint_eq(count("config"), 0);
+	/* Twice in the same second: never overwritten. */
+	put("config.json", "{again");
+	check();
+	ck_assert_uint_eq(fix(), 1);
+	names_with(&names, "config.json.corrupt-");
+	ck_assert_uint_eq(names.n, 2);
+	tm_strv_clear(&names);
 }
 END_TEST
 
@@ -881,6 +925,7 @@ Suite *doctor_suite(void)
 	tcase_add_test(tc, test_doctor_bad_project_names);
 	tcase_add_test(tc, test_doctor_unreadable_threads);
 	tcase_add_test(tc, test_doctor_corrupt_config_and_project);
+	tcase_add_test(tc, test_doctor_corrupt_config_renamed_aside);
 	tcase_add_test(tc, test_doctor_project_id_mismatch_fixed);
 	tcase_add_test(tc, test_doctor_threads_folder_without_project);
 	tcase_add_test(tc, test_doctor_symlinked_threads_folder_once);

@@ -1,0 +1,61 @@
+#!/bin/sh
+# Never a dead end: what a clone (or a crash) can leave in .threadmind/ is a
+# warning for read commands and a finding doctor explains and repairs.
+. "$(dirname "$0")/test-lib.sh"
+
+D=shop/.threadmind
+
+test_expect_success 'setup' '
+	new_repo shop &&
+	(cd shop && git threadmind init -q && git threadmind new -q Auth) &&
+	cp $D/config.json good-config
+'
+
+test_expect_success 'a corrupt config.json: reads warn and use the defaults' '
+	printf "{\"activeProjectId\": oops" >$D/config.json &&
+	cp $D/config.json corrupt &&
+	for c in status tree list "show main" "project list"; do
+		(cd shop && git threadmind $c) >out 2>err || return 1
+		test $(grep -c "^warning: .*config.json. is not valid JSON.*using the defaults.*doctor --fix" err) = 1 || return 1
+	done &&
+	(cd shop && git threadmind prompt) >out 2>err &&
+	test ! -s err &&
+	test "$(cat out)" = auth &&
+	cmp corrupt $D/config.json
+'
+
+test_expect_success 'a corrupt config.json: writes still refuse, nothing written' '
+	(cd shop && test_exit_code 128 git threadmind switch main) 2>err &&
+	grep "^fatal: .*config.json. is not valid JSON" err &&
+	(cd shop && test_exit_code 128 git threadmind new Other) 2>err &&
+	test ! -e $D/threads/shop/other.md &&
+	cmp corrupt $D/config.json &&
+	test ! -e $D/.lock
+'
+
+test_expect_success 'doctor --fix renames it aside, never overwrites' '
+	(cd shop && test_exit_code 1 git threadmind doctor) >out &&
+	grep "^config: .*config.json" out &&
+	(cd shop && test_exit_code 1 git threadmind doctor --fix) >out &&
+	grep "^fixed: renamed .*config.json. aside as .config.json.corrupt-" out &&
+	cmp corrupt $D/config.json.corrupt-* &&
+	(cd shop && git threadmind status) >out 2>err &&
+	test ! -s err &&
+	rm $D/config.json.corrupt-*
+'
+
+test_expect_success 'a committed config.json symlink: reads work, --fix renames the link' '
+	echo secret >target &&
+	ln -s "$PWD/target" $D/config.json &&
+	(cd shop && git threadmind list) >out 2>err &&
+	grep "^warning: .*config.json. is a symbolic link" err &&
+	(cd shop && test_exit_code 1 git threadmind doctor --fix) >out &&
+	grep "^fixed: renamed .*config.json. aside" out &&
+	test ! -e $D/config.json && test ! -h $D/config.json &&
+	test -h $D/config.json.corrupt-* &&
+	test "$(cat target)" = secret &&
+	rm $D/config.json.corrupt-* &&
+	cp good-config $D/config.json
+'
+
+test_done
