@@ -29,6 +29,7 @@
 #define TM_DOCTOR_MERGE_DRIVER   "merge-driver" /* merge.threadmind.driver */
 #define TM_DOCTOR_GITATTRIBUTES  "gitattributes"
 #define TM_DOCTOR_HOOKS          "hooks"   /* a hook missing or outdated */
+#define TM_DOCTOR_TRACKED        "tracked" /* [fix] .lock, config.json in git */
 #define TM_DOCTOR_CONFIG         "config"  /* [fix] config.json unreadable */
 #define TM_DOCTOR_UPGRADE        "upgrade" /* [fix] a 0.4 trees/ index */
 
@@ -105,8 +106,10 @@ typedef struct {
  * without a projects/P.json; projects without a `main` thread; orphans (no file
  * for the parent at all: an unreadable parent is reported as unreadable);
  * parent cycles (one problem at the member where the cycle is broken);
- * statuses other than done/abandoned; a `.lock` untouched for more than
- * opts->lock_stale_after seconds (fixable unless it is a folder with
+ * statuses other than done/abandoned; with opts->git, a `.lock` or
+ * `config.json` tracked by git (kind tracked, fixable; a tracked lock is
+ * never a live one, so it is not a stale-lock too); a `.lock` untouched for
+ * more than opts->lock_stale_after seconds (fixable unless it is a folder with
  * something inside); `*.tmp` files anywhere in .threadmind/ (at most two
  * folders deep; fixable once older than opts->tmp_min_age seconds, as a
  * younger one may be a write in progress); the lines of TM_STORE_GITIGNORE
@@ -179,7 +182,11 @@ void tm_doctor_check_threads(tm_doctor_report *out,
  * (`updatedAt` is left alone: no content changed); gitignore → the missing
  * lines are appended (the file is created when missing); stray-tmp → the
  * file is removed if it is still older than opts->tmp_min_age; stale-lock →
- * taken over and removed; config → config.json renamed
+ * taken over and removed; tracked → the paths are
+ * removed from git's index (commit the removal) and a tracked `.lock` from
+ * the disk too (before the store lock is taken: it would wait for it; a file
+ * that differs from the tracked blob is left alone, it may be live);
+ * config → config.json renamed
  * aside as config.json.corrupt-YYYYMMDDTHHMMSSZ (-2, … when taken; never
  * overwritten, never followed if a link); upgrade → tm_migrate_run (its changes
  * go to `done`, what it leaves for a human to `failed`).  Each repair checks

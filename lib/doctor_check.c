@@ -335,8 +335,9 @@ static int check_lock(tm_doctor_report *out, tm_doctor_ctx *c)
 	bool fixable;
 
 	if (fstatat(c->dirfd, TM_DOCTOR_LOCK_NAME, &st, AT_SYMLINK_NOFOLLOW) <
-	    0)
-		return 0;
+		    0 ||
+	    tm_doctor_lock_is_tracked(c->s, c->o->git))
+		return 0; /* a tracked lock: check_tracked says so */
 	age = tm_doctor_age(&st);
 	if (age <= c->o->lock_stale_after)
 		return 0;
@@ -466,6 +467,7 @@ static int (*const checks[])(tm_doctor_report *, tm_doctor_ctx *) = {
 	check_projects,
 	check_threads,
 	check_status,
+	tm_doctor_check_tracked,
 	check_lock,
 	check_tmp,
 	check_gitignore,

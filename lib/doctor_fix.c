@@ -285,6 +285,15 @@ int tm_doctor_fix(tm_strv *done, tm_strv *failed, tm_store *s,
 	f.failed = failed;
 	if ((error = tm_fs_open_dir(&f.dirfd, tm_store_dir(s))) < 0)
 		return error;
+	/* A tracked .lock first: the store lock would wait for it. */
+	for (i = 0; i < problems->n; i++) {
+		const tm_doctor_problem *p = &problems->items[i];
+
+		if (p->fixable && !strcmp(p->kind, TM_DOCTOR_TRACKED) &&
+		    tm_doctor_repair_tracked(done, s, f.dirfd, p) < 0)
+			tm_strv_push(failed, tm_error_last());
+		tm_error_clear();
+	}
 	stale = lock_is_stale(&f);
 	if ((error = tm_store_lock(s)) < 0) {
 		close(f.dirfd);

@@ -58,4 +58,40 @@ test_expect_success 'a committed config.json symlink: reads work, --fix renames 
 	cp good-config $D/config.json
 '
 
+test_expect_success 'a committed .lock folder: doctor explains, --fix untracks and removes it' '
+	mkdir $D/.lock && echo someone >$D/.lock/held &&
+	(cd shop && git add -f .threadmind/.lock && git commit -q -m lock &&
+		git config threadmind.lockTimeout 1) &&
+	(cd shop && test_exit_code 128 git threadmind new Other) 2>err &&
+	grep "^fatal: .*\.lock. is held" err &&
+	(cd shop && test_exit_code 1 git threadmind doctor) >out &&
+	grep "^tracked: .\.threadmind/\.lock. is tracked by git (1 file).*never a live one; --fix removes it" out &&
+	! grep "^stale-lock" out &&
+	(cd shop && test_exit_code 1 git threadmind doctor --fix) >out &&
+	grep "^fixed: untracked .\.threadmind/\.lock. (commit the removal) and removed it$" out &&
+	test ! -e $D/.lock &&
+	(cd shop && git status --porcelain) >st &&
+	grep "^D  .threadmind/.lock/held$" st &&
+	(cd shop && git threadmind new -q Other) &&
+	test -f $D/threads/shop/other.md &&
+	(cd shop && git commit -q -m "untrack the lock")
+'
+
+test_expect_success 'a committed config.json symlink: every command works, --fix untracks it' '
+	rm $D/config.json && ln -s /etc/hostname $D/config.json &&
+	(cd shop && git add -f .threadmind/config.json && git commit -q -m link) &&
+	for c in status tree list "show main"; do
+		(cd shop && git threadmind $c) >out 2>err || return 1
+		grep "^warning: .*config.json. is a symbolic link" err || return 1
+	done &&
+	(cd shop && test_exit_code 1 git threadmind doctor) >out &&
+	grep "^tracked: .\.threadmind/config.json. is tracked by git, but it is per-user state" out &&
+	grep "^config: .*config.json. is a symbolic link" out &&
+	(cd shop && test_exit_code 1 git threadmind doctor --fix) >out &&
+	grep "^fixed: untracked .\.threadmind/config.json. (commit the removal)$" out &&
+	grep "^fixed: renamed .\.threadmind/config.json. aside" out &&
+	(cd shop && git threadmind list) >out 2>err &&
+	test ! -s err
+'
+
 test_done

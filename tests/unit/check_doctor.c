@@ -818,6 +818,59 @@ START_TEST(test_doctor_git_setup)
 }
 END_TEST
 
+START_TEST(test_doctor_tracked_lock_folder)
+{
+	tm_strv done = TM_STRV_INIT, failed = TM_STRV_INIT;
+
+	tmt_sh("git init -q '%s'", repo);
+	init_store();
+	put(".lock/held", "someone\n");
+	put(".lock/sub/deeper", "x");
+	age(".lock", 3600);
+	tmt_sh("cd '%s' && git add -f .threadmind/.lock", repo);
+	check();
+	ck_assert_uint_eq(count("tracked"), 1);
+	ck_assert_uint_eq(count("stale-lock"), 0);
+	ck_assert_str_eq(find("tracked")->file, ".threadmind/.lock");
+	ck_assert_ptr_nonnull(strstr(find("tracked")->message, "2 files"));
+	ck_assert(find("tracked")->fixable);
+	/* The store lock would wait for it: the repair comes first. */
+	ck_assert_int_eq(tm_doctor_fix(&done, &failed, store, &report, NULL),
+			 0);
+	ck_assert_uint_eq(failed.n, 0);
+	ck_assert_str_eq(done.items[0], "untracked '.threadmind/.lock' (commit "
+					"the removal) and removed it");
+	ck_assert(!exists(".lock"));
+	check();
+	ck_assert_uint_eq(count("tracked"), 0);
+	tm_strv_clear(&done);
+	tm_strv_clear(&failed);
+}
+END_TEST
+
+START_TEST(test_doctor_tracked_lock_file_that_changed_is_kept)
+{
+	tm_strv done = TM_STRV_INIT, failed = TM_STRV_INIT;
+
+	tmt_sh("git init -q '%s' && git -C '%s' config threadmind.lockTimeout "
+	       "0",
+	       repo, repo);
+	init_store();
+	put(".lock", "committed\n");
+	tmt_sh("cd '%s' && git add -f .threadmind/.lock", repo);
+	put(".lock", "a live one\n");
+	check();
+	ck_assert_uint_eq(count("tracked"), 1);
+	/* Untracked, left on disk; then the live lock holds the store. */
+	ck_assert_int_eq(tm_doctor_fix(&done, &failed, store, &report, NULL),
+			 TM_ELOCKED);
+	ck_assert_ptr_nonnull(strstr(done.items[0], "left the file on disk"));
+	ck_assert(exists(".lock"));
+	tm_strv_clear(&done);
+	tm_strv_clear(&failed);
+}
+END_TEST
+
 START_TEST(test_doctor_upgrade_pending)
 {
 	init_store();
@@ -975,6 +1028,8 @@ Suite *doctor_suite(void)
 	tcase_add_test(tc, test_doctor_git_setup);
 	tcase_add_test(tc, test_doctor_gitattributes_as_git_sees_them);
 	tcase_add_test(tc, test_doctor_upgrade_pending);
+	tcase_add_test(tc, test_doctor_tracked_lock_folder);
+	tcase_add_test(tc, test_doctor_tracked_lock_file_that_changed_is_kept);
 	tcase_add_test(tc, test_doctor_upgrade_blocked_and_set_aside);
 	tcase_add_test(tc, test_doctor_project_filter);
 	suite_add_tcase(s, tc);
