@@ -15,7 +15,7 @@ test_expect_success 'without the merge driver: exit 1, not fixable' '
 	(cd shop && test_exit_code 1 git threadmind doctor) >out &&
 	grep "^merge-driver: git config merge.threadmind.driver is not set" out &&
 	grep "^gitattributes: .\.threadmind/\.gitattributes. is missing" out &&
-	test $(grep -c "^hooks: hook .post-[a-z]*.: create" out) = 4 &&
+	test $(grep -c "^hooks: missing hook post-[a-z]* (.*); run .git threadmind install.$" out) = 4 &&
 	grep "^6 problems found$" out
 '
 

@@ -780,6 +780,10 @@ START_TEST(test_doctor_git_setup)
 	/* driver, attributes, and the four hooks */
 	ck_assert_uint_eq(report.n, 6);
 	ck_assert_uint_eq(count("hooks"), 4);
+	/* Read as findings, never install's sentence glued to a hint. */
+	ck_assert_ptr_nonnull(strstr(find("hooks")->message,
+				     "missing hook post-checkout ('"));
+	ck_assert_ptr_null(strstr(find("hooks")->message, ":;"));
 	ck_assert_ptr_null(find("merge-driver")->file);
 	ck_assert_str_eq(find("gitattributes")->file,
 			 ".threadmind/.gitattributes");
