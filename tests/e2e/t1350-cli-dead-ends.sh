@@ -94,4 +94,14 @@ test_expect_success 'a committed config.json symlink: every command works, --fix
 	test ! -s err
 '
 
+test_expect_success 'doctor --json: the findings and the repairs' '
+	printf "{oops" >$D/config.json &&
+	(cd shop && test_exit_code 1 git threadmind doctor --json) >out 2>err &&
+	test ! -s err &&
+	python3 -c "import json,sys; d=json.load(open(sys.argv[1])); p=[x for x in d[\"problems\"] if x[\"kind\"]==\"config\"]; assert len(p)==1 and p[0][\"fixable\"] and p[0][\"file\"]==\".threadmind/config.json\" and p[0][\"thread\"] is None, d; assert d[\"fixed\"]==[] and d[\"failed\"]==[], d" out &&
+	(cd shop && test_exit_code 1 git threadmind doctor --json --fix) >out &&
+	python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert not [x for x in d[\"problems\"] if x[\"kind\"]==\"config\"], d; assert len(d[\"fixed\"])==1 and \"config.json.corrupt-\" in d[\"fixed\"][0], d" out &&
+	rm $D/config.json.corrupt-*
+'
+
 test_done
