@@ -236,6 +236,5 @@ test_expect_success 'doctor reports a missing or outdated hook, clean after inst
 	grep "^hooks: hook .post-commit.: .* is a python script, so threadmind cannot add its block; add this line to it: import subprocess" out &&
 	! grep ":;" out
 '
-'
 
 test_done
