@@ -87,19 +87,35 @@ void note(const char *fmt, ...)
 	va_end(ap);
 }
 
+static void config_warning(const char *msg, void *payload)
+{
+	(void)payload;
+	warning("%s", msg);
+}
+
 static void auto_migrate(void)
 {
-	tm_strv report = TM_STRV_INIT;
+	tm_strv report = TM_STRV_INIT, left = TM_STRV_INIT;
+	size_t i;
 
 	if (!tm_migrate_needed(cli.store, false))
 		return;
-	if (tm_migrate_run(&report, cli.store, false, false) < 0)
-		die("upgrade from 0.4 failed: %s", tm_error_last());
-	fprintf(stderr,
-		"threadmind: upgraded .threadmind/ from 0.4 (%zu change%s: "
-		"trees/ aligned and deleted); commit it\n",
-		report.n, report.n == 1 ? "" : "s");
+	/* Never a dead end: what cannot be upgraded is a warning, and the
+	 * command goes on with the thread files as they are. */
+	if (tm_migrate_run(&report, &left, cli.store, false, false) < 0)
+		warning("upgrade from 0.4 not done: %s; run 'git threadmind "
+			"migrate' once it is fixed",
+			tm_error_last());
+	else if (report.n)
+		fprintf(stderr,
+			"threadmind: upgraded .threadmind/ from 0.4 (%zu "
+			"change%s: trees/ aligned); commit it\n",
+			report.n, report.n == 1 ? "" : "s");
+	for (i = 0; i < left.n; i++)
+		warning("%s", left.items[i]);
+	tm_error_clear();
 	tm_strv_clear(&report);
+	tm_strv_clear(&left);
 }
 
 char *cli_work_tree(bool need)
@@ -160,6 +176,8 @@ bool cli_open_flags(unsigned flags)
 		return false;
 	if (error < 0)
 		die_lib();
+	/* config.json is per-user state: read commands warn and go on. */
+	tm_store_config_fallback(cli.store, config_warning, NULL);
 	if (!(flags & CLI_OPEN_NO_UPGRADE))
 		auto_migrate();
 	if (!(flags & CLI_OPEN_NO_PROJECT) &&

@@ -3,11 +3,12 @@
 #include "cli.h"
 
 #include "lib/doctor.h"
+#include "lib/json_cjson.h"
 
 #include <string.h>
 
 static const char *const doctor_usage[] = {
-	"git threadmind doctor [--fix]",
+	"git threadmind doctor [--fix] [--json]",
 	NULL,
 };
 
@@ -23,6 +24,48 @@ static void print_problems(const tm_doctor_report *r)
 	}
 }
 
+static cJSON *str_or_null(const char *s)
+{
+	return s ? cJSON_CreateString(s) : cJSON_CreateNull();
+}
+
+static cJSON *strv_json(const tm_strv *v)
+{
+	cJSON *a = cJSON_CreateArray();
+	size_t i;
+
+	for (i = 0; i < v->n; i++)
+		cJSON_AddItemToArray(a, cJSON_CreateString(v->items[i]));
+	return a;
+}
+
+/* The document of docs/json.md ("doctor --json"). */
+static void print_json(const tm_doctor_report *r, const tm_strv *done,
+		       const tm_strv *failed)
+{
+	cJSON *doc = cJSON_CreateObject(), *problems = cJSON_CreateArray();
+	size_t i;
+
+	for (i = 0; i < r->n; i++) {
+		const tm_doctor_problem *p = &r->items[i];
+		cJSON *o = cJSON_CreateObject();
+
+		cJSON_AddItemToObject(o, "kind", cJSON_CreateString(p->kind));
+		cJSON_AddItemToObject(o, "file", str_or_null(p->file));
+		cJSON_AddItemToObject(o, "project", str_or_null(p->project));
+		cJSON_AddItemToObject(o, "thread", str_or_null(p->thread));
+		cJSON_AddItemToObject(o, "message",
+				      cJSON_CreateString(p->message));
+		cJSON_AddItemToObject(o, "fixable",
+				      cJSON_CreateBool(p->fixable));
+		cJSON_AddItemToArray(problems, o);
+	}
+	cJSON_AddItemToObject(doc, "problems", problems);
+	cJSON_AddItemToObject(doc, "fixed", strv_json(done));
+	cJSON_AddItemToObject(doc, "failed", strv_json(failed));
+	cli_print_json(doc);
+}
+
 static void check(tm_doctor_report *r, const tm_doctor_options *o)
 {
 	if (tm_doctor_check(r, cli.store, o) < 0)
@@ -31,9 +74,10 @@ static void check(tm_doctor_report *r, const tm_doctor_options *o)
 
 int cmd_doctor(int argc, const char **argv)
 {
-	bool fix = false;
+	bool fix = false, as_json = false;
 	const struct option opts[] = {
 		OPT_BOOL_(0, "fix", &fix, "repair what is safe to repair"),
+		OPT_BOOL_(0, "json", &as_json, "print JSON (docs/json.md)"),
 		OPT_GLOBALS,
 		OPT_END_(),
 	};
@@ -53,13 +97,18 @@ int cmd_doctor(int argc, const char **argv)
 	if (fix && tm_doctor_count_fixable(&r)) {
 		if (tm_doctor_fix(&done, &failed, cli.store, &r, &o) < 0)
 			die_lib();
-		for (i = 0; i < done.n; i++)
+		for (i = 0; i < done.n && !as_json; i++)
 			printf("%sfixed%s: %s\n", cli_c("green"),
 			       cli_c("reset"), cli_safe(done.items[i]));
-		for (i = 0; i < failed.n; i++)
+		for (i = 0; i < failed.n && !as_json; i++)
 			warning("could not repair: %s", failed.items[i]);
 		tm_doctor_report_clear(&r);
 		check(&r, &o);
+	}
+	rc = r.n ? EXIT_NEGATIVE : 0;
+	if (as_json) {
+		print_json(&r, &done, &failed);
+		goto done;
 	}
 	print_problems(&r);
 	fixable = tm_doctor_count_fixable(&r);
@@ -73,7 +122,7 @@ int cmd_doctor(int argc, const char **argv)
 	else
 		printf("%zu problem%s %s\n", r.n, r.n == 1 ? "" : "s",
 		       fix ? "left" : "found");
-	rc = r.n ? EXIT_NEGATIVE : 0;
+done:
 	tm_doctor_report_clear(&r);
 	tm_strv_clear(&done);
 	tm_strv_clear(&failed);

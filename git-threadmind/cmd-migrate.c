@@ -18,8 +18,9 @@ int cmd_migrate(int argc, const char **argv)
 		OPT_GLOBALS,
 		OPT_END_(),
 	};
-	tm_strv report = TM_STRV_INIT;
+	tm_strv report = TM_STRV_INIT, left = TM_STRV_INIT;
 	size_t i;
+	int rc = 0;
 
 	if (parse_options(argc, argv, opts, migrate_usage) != 0)
 		usage_msg(migrate_usage, opts, "migrate takes no arguments");
@@ -34,7 +35,7 @@ int cmd_migrate(int argc, const char **argv)
 			     "threadmind migrate --prune' deletes it");
 		return 0;
 	}
-	if (tm_migrate_run(&report, cli.store, dry_run, prune) < 0)
+	if (tm_migrate_run(&report, &left, cli.store, dry_run, prune) < 0)
 		die_lib();
 	if (dry_run)
 		printf("dry run, nothing written; migrate would make these "
@@ -45,9 +46,17 @@ int cmd_migrate(int argc, const char **argv)
 	for (i = 0; i < report.n; i++)
 		printf("  %s\n", report.items[i]);
 	if (!report.n)
-		printf("  (no file changed)\n");
-	if (!dry_run)
+		printf("  (%s)\n",
+		       dry_run ? "no file would change" : "no file changed");
+	for (i = 0; i < left.n; i++)
+		warning("%s", left.items[i]);
+	/* Something is left for a human: not a success, but not a dead end
+	 * either (every other command keeps working). */
+	if (left.n)
+		rc = EXIT_NEGATIVE;
+	if (!dry_run && report.n)
 		note("hint: commit .threadmind/ so that the others get it too");
 	tm_strv_clear(&report);
-	return 0;
+	tm_strv_clear(&left);
+	return rc;
 }

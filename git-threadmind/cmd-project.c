@@ -4,6 +4,7 @@
 
 #include "lib/json_cjson.h"
 #include "lib/ops.h"
+#include "lib/ops_project.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -12,14 +13,19 @@ static const char *const project_usage[] = {
 	"git threadmind project [list] [--json]",
 	"git threadmind project new <title> [--mode solo|team]",
 	"git threadmind project use <project>",
+	"git threadmind project rename <old> <new>",
+	"git threadmind project rm [--force] <project>",
+	"git threadmind project set <key>=<value>...",
 	NULL,
 };
 
-static bool as_json;
+static bool as_json, force;
 static const char *mode;
 static const struct option project_opts[] = {
 	OPT_BOOL_(0, "json", &as_json, "list: print JSON (docs/json.md)"),
 	OPT_STRING_(0, "mode", &mode, "mode", "new: solo (default) or team"),
+	OPT_BOOL_('f', "force", &force,
+		  "rm: also the only or the current project"),
 	OPT_GLOBALS,
 	OPT_END_(),
 };
@@ -157,15 +163,73 @@ static int project_use(const char *arg)
 	return 0;
 }
 
+static int project_rename(const char *from, const char *to)
+{
+	if (tm_project_rename(cli.store, from, to) < 0)
+		die_lib();
+	note("Renamed project '%s' to '%s'; commit .threadmind/", from, to);
+	return 0;
+}
+
+static int project_rm(const char *id)
+{
+	if (tm_project_remove(cli.store, id, force) < 0)
+		die_lib();
+	note("Removed project '%s' and its threads", id);
+	return 0;
+}
+
+/* project set key=value...: the current project (or --project). */
+static int project_set(int n, const char **args)
+{
+	char *project = NULL;
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (!strchr(args[i], '=') || args[i][0] == '=')
+			usage_msg(project_usage, project_opts,
+				  "'%s' is not <key>=<value>", args[i]);
+	if (tm_store_current_project(&project, cli.store, global_opts.project) <
+	    0)
+		die_lib();
+	for (i = 0; i < n; i++) {
+		const char *eq = strchr(args[i], '=');
+		char *key = tm_xstrndup(args[i], (size_t)(eq - args[i]));
+		bool changed = false;
+
+		if (tm_project_set_field(&changed, cli.store, project, key,
+					 eq + 1) < 0)
+			die_lib();
+		note("%s: %s %s", project, key,
+		     changed ? "set" : "unchanged (same value)");
+		free(key);
+	}
+	free(project);
+	return 0;
+}
+
 int cmd_project(int argc, const char **argv)
 {
 	const char *sub;
 	int n = parse_options(argc, argv, project_opts, project_usage);
 
 	sub = n ? argv[0] : "list";
-	if (strcmp(sub, "list") && strcmp(sub, "new") && strcmp(sub, "use"))
+	if (strcmp(sub, "list") && strcmp(sub, "new") && strcmp(sub, "use") &&
+	    strcmp(sub, "rename") && strcmp(sub, "rm") && strcmp(sub, "set"))
 		usage_msg(project_usage, project_opts,
 			  "unknown project command '%s'", sub);
+	if (force && strcmp(sub, "rm"))
+		usage_msg(project_usage, project_opts,
+			  "--force is for 'project rm'");
+	if (!strcmp(sub, "rename") && n != 3)
+		usage_msg(project_usage, project_opts,
+			  "project rename takes <old> and <new>");
+	if (!strcmp(sub, "rm") && n != 2)
+		usage_msg(project_usage, project_opts,
+			  "project rm takes one project");
+	if (!strcmp(sub, "set") && n < 2)
+		usage_msg(project_usage, project_opts,
+			  "project set needs <key>=<value>");
 	if (as_json && strcmp(sub, "list"))
 		usage_msg(project_usage, project_opts,
 			  "--json is for 'project list'");
@@ -190,5 +254,11 @@ int cmd_project(int argc, const char **argv)
 		return project_list();
 	if (!strcmp(sub, "new"))
 		return project_new(n - 1, argv + 1);
+	if (!strcmp(sub, "rename"))
+		return project_rename(argv[1], argv[2]);
+	if (!strcmp(sub, "rm"))
+		return project_rm(argv[1]);
+	if (!strcmp(sub, "set"))
+		return project_set(n - 1, argv + 1);
 	return project_use(argv[1]);
 }

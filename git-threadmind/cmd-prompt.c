@@ -21,11 +21,15 @@ static char *active_thread(void)
 	tm_config *cfg = NULL;
 	char *cwd = getcwd(NULL, 0), *project = NULL, *id = NULL;
 
-	if (!cwd || tm_store_discover(&s, cwd) < 0 ||
-	    tm_store_current_project(&project, s, global_opts.project) < 0 ||
+	if (!cwd || tm_store_discover(&s, cwd) < 0)
+		goto done;
+	/* A corrupt config.json: the defaults, silently. */
+	tm_store_config_fallback(s, NULL, NULL);
+	if (tm_store_current_project(&project, s, global_opts.project) < 0 ||
 	    tm_store_load_config(&cfg, s) < 0 ||
 	    tm_store_active_thread(&id, s, project, cfg, NULL, 0) < 0)
 		id = NULL;
+done:
 	tm_config_free(cfg);
 	tm_store_free(s);
 	free(project);

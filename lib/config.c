@@ -307,3 +307,32 @@ void tm_project_set(tm_project *p, const char *key, const char *value)
 {
 	set_member(p->root, key, string_or_null(value));
 }
+
+void tm_config_rename_project(tm_config *c, const char *from, const char *to)
+{
+	cJSON *bt = member(c->root, "branchThreads"), *pt;
+	const char *active = string_member(c->root, "activeProjectId");
+
+	if (active && !strcmp(active, from))
+		tm_config_set_string(c, "activeProjectId", to);
+	if (!cJSON_IsObject(bt) || !(pt = member(bt, from)))
+		return;
+	while (member(bt, to))
+		cJSON_Delete(cJSON_DetachItemFromObjectCaseSensitive(bt, to));
+	pt = cJSON_DetachItemViaPointer(bt, pt);
+	set_member(bt, to, pt);
+}
+
+void tm_config_forget_project(tm_config *c, const char *project)
+{
+	cJSON *bt = member(c->root, "branchThreads");
+	const char *active = string_member(c->root, "activeProjectId");
+
+	if (active && !strcmp(active, project)) {
+		tm_config_set_string(c, "activeProjectId", NULL);
+		tm_config_set_string(c, "activeThreadId", NULL);
+	}
+	while (cJSON_IsObject(bt) && member(bt, project))
+		cJSON_Delete(
+			cJSON_DetachItemFromObjectCaseSensitive(bt, project));
+}

@@ -93,6 +93,15 @@ size_t tm_config_forget_thread(tm_config *c, const char *project,
 void tm_config_rename_thread(tm_config *c, const char *project,
 			     const char *from, const char *to);
 
+/*
+ * Project `from` was renamed `to`: activeProjectId and the key
+ * branchThreads[from] follow (an entry already under `to` is replaced).
+ */
+void tm_config_rename_project(tm_config *c, const char *from, const char *to);
+/* Project `project` was removed: branchThreads[project] goes, and so do
+ * activeProjectId and activeThreadId when they were about it (null). */
+void tm_config_forget_project(tm_config *c, const char *project);
+
 /* The number of `sessions` entries (0 when not an array); never changes them.
  */
 size_t tm_config_session_count(const tm_config *c);

@@ -29,7 +29,9 @@
 #define TM_DOCTOR_MERGE_DRIVER   "merge-driver" /* merge.threadmind.driver */
 #define TM_DOCTOR_GITATTRIBUTES  "gitattributes"
 #define TM_DOCTOR_HOOKS          "hooks"   /* a hook missing or outdated */
-#define TM_DOCTOR_UPGRADE        "upgrade" /* a 0.4 trees/ index is still there */
+#define TM_DOCTOR_TRACKED        "tracked" /* [fix] .lock, config.json in git */
+#define TM_DOCTOR_CONFIG         "config"  /* [fix] config.json unreadable */
+#define TM_DOCTOR_UPGRADE        "upgrade" /* [fix] a 0.4 trees/ index */
 #define TM_DOCTOR_CONFLICT       "conflict" /* unmerged, or conflict markers */
 #define TM_DOCTOR_UNMATCHED_PATH \
 	"unmatched-path" /* paths entry: nothing in HEAD */
@@ -99,19 +101,23 @@ typedef struct {
  * (nothing appended: all is well).  Reads only; takes no lock.  `opts`
  * NULL means TM_DOCTOR_OPTIONS_INIT.
  *
- * The checks: config.json, project files and thread files that cannot be
- * read (parse errors, over 1 MiB, symbolic links); file and folder names
- * that are not valid ids; thread `id` fields (and project `id` keys) that
- * are missing or differ from the file name; threads/P/ folders without a
- * projects/P.json; projects without a `main` thread; orphans (no file for
- * the parent at all: an unreadable parent is reported as unreadable);
+ * The checks: config.json that cannot be read (a parse error, a symbolic
+ * link, over 1 MiB: kind config, fixable), project files and thread files
+ * that cannot be read (parse errors, over 1 MiB, symbolic links); file and
+ * folder names that are not valid ids; thread `id` fields (and project `id`
+ * keys) that are missing or differ from the file name; threads/P/ folders
+ * without a projects/P.json; projects without a `main` thread; orphans (no file
+ * for the parent at all: an unreadable parent is reported as unreadable);
  * parent cycles (one problem at the member where the cycle is broken);
- * statuses other than done/abandoned; a `.lock` untouched for more than
- * opts->lock_stale_after seconds (fixable unless it is a folder with
+ * statuses other than done/abandoned; with opts->git, a `.lock` or
+ * `config.json` tracked by git (kind tracked, fixable; a tracked lock is
+ * never a live one, so it is not a stale-lock too); a `.lock` untouched for
+ * more than opts->lock_stale_after seconds (fixable unless it is a folder with
  * something inside); `*.tmp` files anywhere in .threadmind/ (at most two
  * folders deep; fixable once older than opts->tmp_min_age seconds, as a
  * younger one may be a write in progress); the lines of TM_STORE_GITIGNORE
- * missing from .threadmind/.gitignore; a 0.4 `trees/` folder; and, with
+ * missing from .threadmind/.gitignore; a 0.4 `trees/` index (fixable) and
+ * the `trees/{project}.json.invalid` indexes the upgrade set aside; and, with
  * opts->git in a git repository, `merge.threadmind.driver` unset and
  * `.threadmind/.gitattributes` without a line giving `merge=threadmind` to
  * each of TM_DOCTOR_ATTR_THREADS and TM_DOCTOR_ATTR_PROJECTS (as git
@@ -181,8 +187,15 @@ void tm_doctor_check_threads(tm_doctor_report *out,
  * (`updatedAt` is left alone: no content changed); gitignore → the missing
  * lines are appended (the file is created when missing); stray-tmp → the
  * file is removed if it is still older than opts->tmp_min_age; stale-lock →
- * taken over and removed.  Each repair checks its problem again first, so
- * a problem already gone is skipped silently.
+ * taken over and removed; tracked → the paths are
+ * removed from git's index (commit the removal) and a tracked `.lock` from
+ * the disk too (before the store lock is taken: it would wait for it; a file
+ * that differs from the tracked blob is left alone, it may be live);
+ * config → config.json renamed
+ * aside as config.json.corrupt-YYYYMMDDTHHMMSSZ (-2, … when taken; never
+ * overwritten, never followed if a link); upgrade → tm_migrate_run (its changes
+ * go to `done`, what it leaves for a human to `failed`).  Each repair checks
+ * its problem again first, so a problem already gone is skipped silently.
  *
  * One line per repair made is appended to `done`, and one line per repair
  * that failed (naming the file and the reason) to `failed`.

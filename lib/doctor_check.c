@@ -71,12 +71,52 @@ static void unload(tm_doctor_ctx *c)
 
 static int check_upgrade(tm_doctor_report *out, tm_doctor_ctx *c)
 {
-	if (tm_migrate_needed(c->s, false))
-		tm_doctor_add(out, TM_DOCTOR_UPGRADE, TM_STORE_DIRNAME "/trees",
-			      false,
-			      "'%s/trees' is a ThreadMind 0.4 tree index; run "
-			      "'git threadmind migrate' to apply and delete it",
-			      TM_STORE_DIRNAME);
+	tm_strv names = TM_STRV_INIT, changes = TM_STRV_INIT,
+		left = TM_STRV_INIT;
+	tm_buf why = TM_BUF_INIT;
+	size_t i;
+
+	/* What the upgrade would do, and what stops it (a dry run). */
+	if (tm_migrate_needed(c->s, false) &&
+	    tm_migrate_run(&changes, &left, c->s, true, false) == 0) {
+		tm_doctor_join(&why, &left, "; ");
+		if (changes.n)
+			tm_doctor_add(out, TM_DOCTOR_UPGRADE,
+				      TM_STORE_DIRNAME "/trees", true,
+				      "'%s/trees' holds a ThreadMind 0.4 tree "
+				      "index; --fix (or 'git threadmind "
+				      "migrate') applies it%s%s",
+				      TM_STORE_DIRNAME, left.n ? ", but " : "",
+				      tm_buf_cstr(&why));
+		else
+			tm_doctor_add(out, TM_DOCTOR_UPGRADE,
+				      TM_STORE_DIRNAME "/trees", false,
+				      "the ThreadMind 0.4 upgrade cannot "
+				      "finish: %s",
+				      tm_buf_cstr(&why));
+	}
+	tm_error_clear();
+	tm_strv_clear(&changes);
+	tm_strv_clear(&left);
+	tm_buf_release(&why);
+	/* Indexes the upgrade set aside: for a human to check, then delete. */
+	if (tm_doctor_list(&names, c->s, "trees") < 0)
+		tm_strv_clear(&names);
+	tm_error_clear();
+	for (i = 0; i < names.n; i++) {
+		char *file;
+
+		if (!strstr(names.items[i], ".json.invalid"))
+			continue;
+		file = tm_doctor_rel("trees", names.items[i], NULL);
+		tm_doctor_add(out, TM_DOCTOR_UPGRADE, file, false,
+			      "'%s' is a 0.4 tree index the upgrade could not "
+			      "read and set aside; check the thread files' "
+			      "parentId by hand, then delete it",
+			      file);
+		free(file);
+	}
+	tm_strv_clear(&names);
 	return 0;
 }
 
@@ -84,9 +124,13 @@ static int check_config(tm_doctor_report *out, tm_doctor_ctx *c)
 {
 	tm_config *cfg = NULL;
 
-	if (tm_store_load_config(&cfg, c->s) < 0)
-		tm_doctor_add(out, TM_DOCTOR_UNREADABLE,
-			      TM_STORE_DIRNAME "/config.json", false, "%s",
+	if (tm_store_load_config_strict(&cfg, c->s) < 0)
+		tm_doctor_add(out, TM_DOCTOR_CONFIG,
+			      TM_STORE_DIRNAME "/config.json", true,
+			      "%s; it is per-user state (the active project "
+			      "and thread): --fix renames it aside as "
+			      "config.json.corrupt-<time> and the defaults "
+			      "apply",
 			      tm_error_last());
 	tm_config_free(cfg);
 	tm_error_clear();
@@ -291,8 +335,9 @@ static int check_lock(tm_doctor_report *out, tm_doctor_ctx *c)
 	bool fixable;
 
 	if (fstatat(c->dirfd, TM_DOCTOR_LOCK_NAME, &st, AT_SYMLINK_NOFOLLOW) <
-	    0)
-		return 0;
+		    0 ||
+	    tm_doctor_lock_is_tracked(c->s, c->o->git))
+		return 0; /* a tracked lock: check_tracked says so */
 	age = tm_doctor_age(&st);
 	if (age <= c->o->lock_stale_after)
 		return 0;
@@ -422,6 +467,7 @@ static int (*const checks[])(tm_doctor_report *, tm_doctor_ctx *) = {
 	check_projects,
 	check_threads,
 	check_status,
+	tm_doctor_check_tracked,
 	check_lock,
 	check_tmp,
 	check_gitignore,

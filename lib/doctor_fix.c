@@ -8,17 +8,22 @@
 
 #include "fs.h"
 #include "error.h"
+#include "migrate.h"
 
+#include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 struct fix_ctx {
 	tm_store *s;
 	const tm_doctor_options *o;
 	int dirfd;
+	tm_strv *failed;
 };
 
 static int repair_thread_id(tm_strv *done, struct fix_ctx *f,
@@ -161,6 +166,78 @@ done:
 	return error;
 }
 
+/* config.json that cannot be read → config.json.corrupt-<time>: never
+ * overwritten, and a link is renamed itself (its target is not touched). */
+static int repair_config(tm_strv *done, struct fix_ctx *f,
+			 const tm_doctor_problem *p)
+{
+	tm_buf target = TM_BUF_INIT, line = TM_BUF_INIT;
+	tm_config *cfg = NULL;
+	struct stat st;
+	struct tm tm;
+	time_t now = time(NULL);
+	char stamp[32];
+	unsigned k;
+	int error = 0;
+
+	(void)p;
+	if (tm_store_load_config_strict(&cfg, f->s) == 0) {
+		tm_config_free(cfg); /* readable again: nothing to do */
+		return 0;
+	}
+	tm_error_clear();
+	gmtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
+	for (k = 1; k <= 100; k++) {
+		tm_buf_clear(&target);
+		tm_buf_printf(&target, "config.json.corrupt-%s", stamp);
+		if (k > 1)
+			tm_buf_printf(&target, "-%u", k);
+		if (fstatat(f->dirfd, tm_buf_cstr(&target), &st,
+			    AT_SYMLINK_NOFOLLOW) < 0)
+			break;
+	}
+	/* renameat would replace an existing target: link() does not. */
+	if (k > 100 ||
+	    linkat(f->dirfd, "config.json", f->dirfd, tm_buf_cstr(&target), 0) <
+		    0 ||
+	    unlinkat(f->dirfd, "config.json", 0) < 0) {
+		error = tm_error_set_errno(TM_ERROR,
+					   "cannot rename '%s/config.json' "
+					   "aside; move it away by hand",
+					   TM_STORE_DIRNAME);
+		goto done;
+	}
+	tm_buf_printf(&line,
+		      "renamed '%s/config.json' aside as '%s' (the defaults "
+		      "apply: pick the project and thread again)",
+		      TM_STORE_DIRNAME, tm_buf_cstr(&target));
+	tm_strv_push_owned(done, tm_buf_detach(&line));
+done:
+	tm_buf_release(&target);
+	return error;
+}
+
+/* The 0.4 upgrade, as `migrate` runs it: what it leaves for a human goes to
+ * `failed` (the upgrade never stops on it). */
+static int repair_upgrade(tm_strv *done, struct fix_ctx *f,
+			  const tm_doctor_problem *p)
+{
+	tm_strv report = TM_STRV_INIT, left = TM_STRV_INIT;
+	size_t i;
+	int error;
+
+	(void)p;
+	error = tm_migrate_run(&report, &left, f->s, false, false);
+	for (i = 0; i < report.n; i++)
+		tm_strv_push(done, report.items[i]);
+	for (i = 0; i < left.n; i++)
+		tm_strv_push(f->failed, left.items[i]);
+	tm_strv_clear(&report);
+	tm_strv_clear(&left);
+	return error;
+}
+
 /*
  * The safe repairs, by kind.  A stale lock needs none: taking the store
  * lock takes it over (see tm_doctor_fix).
@@ -173,6 +250,8 @@ static const struct {
 	{TM_DOCTOR_ID_MISMATCH, repair_id},
 	{TM_DOCTOR_GITIGNORE, repair_gitignore},
 	{TM_DOCTOR_STRAY_TMP, repair_tmp},
+	{TM_DOCTOR_UPGRADE, repair_upgrade},
+	{TM_DOCTOR_CONFIG, repair_config},
 };
 
 /* Is the .lock stale now (and removable by a take-over)? */
@@ -203,8 +282,18 @@ int tm_doctor_fix(tm_strv *done, tm_strv *failed, tm_store *s,
 		return 0;
 	f.s = s;
 	f.o = opts;
+	f.failed = failed;
 	if ((error = tm_fs_open_dir(&f.dirfd, tm_store_dir(s))) < 0)
 		return error;
+	/* A tracked .lock first: the store lock would wait for it. */
+	for (i = 0; i < problems->n; i++) {
+		const tm_doctor_problem *p = &problems->items[i];
+
+		if (p->fixable && !strcmp(p->kind, TM_DOCTOR_TRACKED) &&
+		    tm_doctor_repair_tracked(done, s, f.dirfd, p) < 0)
+			tm_strv_push(failed, tm_error_last());
+		tm_error_clear();
+	}
 	stale = lock_is_stale(&f);
 	if ((error = tm_store_lock(s)) < 0) {
 		close(f.dirfd);

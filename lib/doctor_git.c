@@ -69,6 +69,50 @@ int tm_doctor_check_conflicts(tm_doctor_report *out, tm_doctor_ctx *c)
 	return 0;
 }
 
+/* The hook name of a step: the last part of its path. */
+static const char *hook_name(const tm_install_step *st)
+{
+	const char *slash = strrchr(st->path, '/');
+
+	return slash ? slash + 1 : st->path;
+}
+
+/* One finding for a step `install` would carry out or leaves to a human,
+ * read as a finding ("missing hook post-checkout (…)"). */
+static void hook_finding(tm_doctor_report *out, const tm_install_step *st)
+{
+	const char *name = hook_name(st);
+	size_t n;
+
+	if (st->kind == TM_INSTALL_WRITE_FILE && !st->existed) {
+		tm_doctor_add(out, TM_DOCTOR_HOOKS, NULL, false,
+			      "missing hook %s ('%s'); run 'git threadmind "
+			      "install'",
+			      name, st->path);
+		return;
+	}
+	if (st->kind == TM_INSTALL_WRITE_FILE) {
+		bool has =
+			st->old && tm_install_has_block(st->old, st->old_len);
+
+		tm_doctor_add(out, TM_DOCTOR_HOOKS, NULL, false,
+			      "%s hook %s ('%s'); run 'git threadmind install'",
+			      has ? "outdated threadmind block in"
+				  : "threadmind is not called from",
+			      name, st->path);
+		return;
+	}
+	/* MANUAL: install's own sentence ends in ':' before the line. */
+	n = strlen(st->what);
+	if (st->data)
+		tm_doctor_add(out, TM_DOCTOR_HOOKS, NULL, false, "%.*s: %s",
+			      (int)(n && st->what[n - 1] == ':' ? n - 1 : n),
+			      st->what, st->data);
+	else
+		tm_doctor_add(out, TM_DOCTOR_HOOKS, NULL, false, "%s",
+			      st->what);
+}
+
 /* The hooks `install` would write or change (missing, outdated, not ours). */
 int tm_doctor_check_hooks(tm_doctor_report *out, tm_doctor_ctx *c)
 {
@@ -89,9 +133,7 @@ int tm_doctor_check_hooks(tm_doctor_report *out, tm_doctor_ctx *c)
 		if (st->done || !st->path || !dlen ||
 		    strncmp(st->path, plan.hooks_dir, dlen))
 			continue;
-		tm_doctor_add(out, TM_DOCTOR_HOOKS, NULL, false,
-			      "%s; run 'git threadmind install'%s", st->what,
-			      st->refused ? " (or add the line by hand)" : "");
+		hook_finding(out, st);
 	}
 	tm_install_plan_clear(&plan);
 	return 0;

@@ -28,6 +28,14 @@ int tm_doctor_check_hooks(tm_doctor_report *out, tm_doctor_ctx *c);
 /* The check of doctor_paths.c: `paths` entries matching nothing in HEAD. */
 int tm_doctor_check_paths(tm_doctor_report *out, tm_doctor_ctx *c);
 
+/* doctor_store.c: .lock and config.json tracked by git. */
+int tm_doctor_check_tracked(tm_doctor_report *out, tm_doctor_ctx *c);
+/* Is .threadmind/.lock (or something under it) in git's index? */
+bool tm_doctor_lock_is_tracked(tm_store *s, bool use_git);
+/* Untrack p->file (and remove a tracked .lock from `dirfd`, the store). */
+int tm_doctor_repair_tracked(tm_strv *done, tm_store *s, int dirfd,
+			     const tm_doctor_problem *p);
+
 #define TM_DOCTOR_LOCK_NAME  ".lock"
 #define TM_DOCTOR_TMP_SUFFIX ".tmp"
 

@@ -97,6 +97,20 @@ bool tm_install_calls_us(const char *data, size_t len);
  * script (without a line end): `git-threadmind hook NAME "$@" || :`.
  */
 void tm_install_call_line(tm_buf *out, const char *name);
+/*
+ * The language of a hook file, from its `#!` line: "sh" when
+ * tm_install_is_shell, "python" (python, python3, …), "node" (node,
+ * nodejs), directly or through `/usr/bin/env`; NULL when unknown.
+ */
+const char *tm_install_hook_language(const char *data, size_t len);
+/*
+ * Append the one line that calls hook `name` in language `lang` (as
+ * tm_install_hook_language gives it): the sh line of tm_install_call_line,
+ * a Python or a Node.js statement passing the hook's arguments (and stdin)
+ * on and ignoring the exit status; for NULL (unknown) a plain instruction
+ * ("make it run 'git-threadmind hook NAME' with the hook's arguments, …").
+ */
+void tm_install_call_line_in(tm_buf *out, const char *name, const char *lang);
 
 /*
  * Insert our block for hook `name` into the shell script `data` (`len`
@@ -249,12 +263,14 @@ typedef struct {
  * Hooks on install: missing → our stub (mode 0755); our stub → done; a
  * file calling us outside a block → done (left alone); a shell script →
  * our block inserted (done when the block is already current); a symbolic
- * link, a file that is not executable (git would not run it), not a shell
- * script or over 1 MiB → a refused MANUAL step whose `data` is the line to
- * add by hand.  On uninstall: our stub → deleted; a script with our block
- * → the block removed (the file deleted when only a `#!` line would be
- * left); a file calling us by hand → a MANUAL step (not refused); anything
- * else → done.
+ * link, a file that is not executable (git would not run it) or over
+ * 1 MiB → a refused MANUAL step whose `data` is the line to add by hand; an
+ * executable file that is not a shell script → a MANUAL step that is not
+ * refused (everything else is installed), whose `data` is the line to add
+ * in the hook's language (tm_install_call_line_in).  On uninstall: our stub →
+ * deleted; a script with our block → the block removed (the file deleted when
+ * only a `#!` line would be left); a file calling us by hand → a MANUAL step
+ * (not refused); anything else → done.
  *
  * `g` NULL (outside a repository) plans only the config steps, and then
  * needs opts->global.  Errors: TM_EINVALID for that, or for a `~` in

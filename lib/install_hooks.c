@@ -78,6 +78,89 @@ static bool word_is_shell(const char *w, size_t n)
 	return shell_name(slash, (size_t)(w + n - slash));
 }
 
+/* The interpreter named by the `#!` line ("python3", "node", …) into
+ * *w / *wn (the last path part), or false without one. */
+static bool interpreter(const char *data, size_t len, const char **w,
+			size_t *wn)
+{
+	const char *p, *end, *slash;
+	struct tm_install__line l;
+	size_t pos = 0;
+
+	if (len < 2 || data[0] != '#' || data[1] != '!')
+		return false;
+	tm_install__next_line(data, len, &pos, &l);
+	p = data + 2;
+	end = data + l.end;
+	if (!tm_install__next_word(&p, end, w, wn))
+		return false;
+	if (*wn >= 4 && !memcmp(*w + *wn - 4, "/env", 4)) {
+		bool found = false;
+
+		while (!found && tm_install__next_word(&p, end, w, wn))
+			found = (*w)[0] != '-' && !memchr(*w, '=', *wn);
+		if (!found)
+			return false;
+	}
+	slash = *w + *wn;
+	while (slash > *w && slash[-1] != '/')
+		slash--;
+	*wn = (size_t)(*w + *wn - slash);
+	*w = slash;
+	return true;
+}
+
+static bool starts(const char *w, size_t n, const char *prefix)
+{
+	size_t m = strlen(prefix);
+
+	return n >= m && !memcmp(w, prefix, m);
+}
+
+const char *tm_install_hook_language(const char *data, size_t len)
+{
+	const char *w;
+	size_t wn;
+
+	if (tm_install_is_shell(data, len))
+		return "sh";
+	if (memchr(data, '\0', len) || !interpreter(data, len, &w, &wn))
+		return NULL;
+	if (starts(w, wn, "python"))
+		return "python";
+	if ((wn == 4 && !memcmp(w, "node", 4)) ||
+	    (wn == 6 && !memcmp(w, "nodejs", 6)))
+		return "node";
+	return NULL;
+}
+
+void tm_install_call_line_in(tm_buf *out, const char *name, const char *lang)
+{
+	if (lang && !strcmp(lang, "sh"))
+		tm_install_call_line(out, name);
+	else if (lang && !strcmp(lang, "python"))
+		tm_buf_printf(out,
+			      "import subprocess, sys; subprocess.call("
+			      "[\"git-threadmind\", \"hook\", \"%s\"] + "
+			      "sys.argv[1:])",
+			      name);
+	else if (lang && !strcmp(lang, "node"))
+		tm_buf_printf(out,
+			      "require(\"child_process\").spawnSync("
+			      "\"git-threadmind\", [\"hook\", \"%s\", "
+			      "...process.argv.slice(2)], {stdio: "
+			      "\"inherit\"});",
+			      name);
+	else
+		tm_buf_printf(out,
+			      "make it run 'git-threadmind hook %s' with the "
+			      "hook's arguments%s, ignoring its exit status",
+			      name,
+			      !strcmp(name, "post-rewrite")
+				      ? " and its standard input"
+				      : "");
+}
+
 bool tm_install_is_shell(const char *data, size_t len)
 {
 	const char *p, *end, *w;

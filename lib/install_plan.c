@@ -415,9 +415,26 @@ static void plan_hook_install(tm_install_plan *p, const char *path,
 		return;
 	}
 	if (!tm_install_is_shell(d, data->size)) {
-		refuse(p, path, name, true,
-		       "is not a shell script; add this call to it by hand "
-		       "(ignoring its exit status), then run install again:");
+		const char *lang = tm_install_hook_language(d, data->size);
+
+		/* Not a reason to install nothing: the one step left. */
+		st = add_step(p, TM_INSTALL_MANUAL, path);
+		if (lang)
+			set_what(st,
+				 "hook '%s': '%s' is a %s script, so "
+				 "threadmind cannot add its block; add this "
+				 "line to it:",
+				 name, path, lang);
+		else
+			set_what(
+				st,
+				"hook '%s': '%s' is not a shell script, so "
+				"threadmind cannot add its block; add the call "
+				"by hand:",
+				name, path);
+		tm_install_call_line_in(&next, name, lang);
+		set_data(st, &next);
+		tm_buf_release(&next);
 		return;
 	}
 	tm_install_insert(&next, d, data->size, name);

@@ -8,7 +8,10 @@
 #include "json_cjson.h"
 #include "slug.h"
 
+#include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -166,8 +169,10 @@ static void add_any(tm_migrate_index *idx, const cJSON *v)
 	add_map(idx, v);
 }
 
-int tm_migrate_parse_index(tm_migrate_index *out, const char *data, size_t len,
-			   const char *path)
+/* tm_migrate_parse_index, but `out->skipped` is kept on TM_EPARSE for a
+ * shape with no valid link (the entries to name in the report). */
+static int parse_index(tm_migrate_index *out, const char *data, size_t len,
+		       const char *path)
 {
 	cJSON *root = NULL;
 	int error;
@@ -178,15 +183,23 @@ int tm_migrate_parse_index(tm_migrate_index *out, const char *data, size_t len,
 		return error;
 	add_any(out, root);
 	cJSON_Delete(root);
-	if (out->n == 0) {
-		tm_migrate_index_clear(out);
+	if (out->n == 0)
 		return tm_error_set(TM_EPARSE,
 				    "'%s' holds no thread → parent link that "
 				    "threadmind understands; move it away and "
 				    "check the thread files' parentId by hand",
 				    path);
-	}
 	return 0;
+}
+
+int tm_migrate_parse_index(tm_migrate_index *out, const char *data, size_t len,
+			   const char *path)
+{
+	int error = parse_index(out, data, len, path);
+
+	if (error < 0)
+		tm_migrate_index_clear(out);
+	return error;
 }
 
 void tm_migrate_index_clear(tm_migrate_index *idx)
@@ -204,6 +217,29 @@ void tm_migrate_index_clear(tm_migrate_index *idx)
 
 /* ---- running it ---- */
 
+/* What one run shares. */
+typedef struct {
+	tm_store *s;
+	tm_strv *report;
+	tm_strv *left;
+	bool dry_run;
+	int fd; /* trees/ or stats/, open */
+} run_ctx;
+
+static void say(tm_strv *v, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void say(tm_strv *v, const char *fmt, ...)
+{
+	tm_buf line = TM_BUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	tm_buf_vprintf(&line, fmt, ap);
+	va_end(ap);
+	tm_strv_push_owned(v, tm_buf_detach(&line));
+}
+
 static bool has_dir(tm_store *s, const char *name)
 {
 	char *path = NULL;
@@ -218,88 +254,11 @@ static bool has_dir(tm_store *s, const char *name)
 	return r;
 }
 
-bool tm_migrate_needed(tm_store *s, bool prune)
+static bool is_index_name(const char *name)
 {
-	return has_dir(s, "trees") || (prune && has_dir(s, "stats"));
-}
+	size_t len = strlen(name);
 
-static const tm_migrate_link *find_link(const tm_migrate_index *idx,
-					const char *id)
-{
-	size_t i;
-
-	for (i = 0; i < idx->n; i++)
-		if (!strcmp(idx->links[i].id, id))
-			return &idx->links[i];
-	return NULL;
-}
-
-static bool same(const char *a, const char *b)
-{
-	return (!a && !b) || (a && b && !strcmp(a, b));
-}
-
-/* Align the threads of one project on its index. */
-static int align_project(tm_strv *report, tm_store *s, const char *project,
-			 const tm_migrate_index *idx, bool dry_run)
-{
-	tm_thread_list all;
-	size_t i;
-	int error;
-
-	error = tm_store_load_all(&all, s, project);
-	if (error < 0)
-		return error;
-	if (all.errors.n) {
-		error = tm_error_set(TM_EPARSE,
-				     "%s; fix it before the 0.4 upgrade "
-				     "(trees/%s.json was kept)",
-				     all.errors.items[0], project);
-		goto done;
-	}
-	for (i = 0; i < all.n; i++) {
-		tm_thread *t = all.threads[i];
-		const tm_migrate_link *l = find_link(idx, t->id);
-		const char *parent;
-		tm_buf line = TM_BUF_INIT;
-
-		if (!l)
-			continue;
-		parent = l->parent;
-		/* 0.4 wrote the string "null" for a root. */
-		if (parent && !strcmp(parent, "null") &&
-		    !tm_store_thread_exists(s, project, "null"))
-			parent = NULL;
-		if (!strcmp(t->id, TM_ROOT_THREAD_ID) && parent == NULL &&
-		    t->parent_id == NULL)
-			continue;
-		if (same(parent, t->parent_id))
-			continue;
-		tm_buf_printf(&line, "%s/%s: parent %s -> %s", project, t->id,
-			      t->parent_id ? t->parent_id : "(root)",
-			      parent ? parent : "(root)");
-		tm_strv_push_owned(report, tm_buf_detach(&line));
-		if (dry_run)
-			continue;
-		tm_thread_set(&t->parent_id, parent);
-		if ((error = tm_store_lock_refresh(s)) < 0 ||
-		    (error = tm_store_save_thread(s, project, t)) < 0)
-			goto done;
-	}
-	for (i = 0; i < idx->n; i++) {
-		tm_buf line = TM_BUF_INIT;
-
-		if (tm_store_thread_exists(s, project, idx->links[i].id))
-			continue;
-		tm_buf_printf(&line,
-			      "%s/%s: in trees/%s.json but has no thread "
-			      "file; ignored",
-			      project, idx->links[i].id, project);
-		tm_strv_push_owned(report, tm_buf_detach(&line));
-	}
-done:
-	tm_thread_list_clear(&all);
-	return error;
+	return len > 5 && !strcmp(name + len - 5, ".json");
 }
 
 /* The names in folder `name` of the store (sorted), and the open folder. */
@@ -320,115 +279,313 @@ static int list_folder(tm_strv *out, tm_store *s, const char *name, int *out_fd)
 	return 0;
 }
 
-static int remove_dir_if_empty(tm_store *s, const char *name, bool dry_run,
-			       tm_strv *report)
-{
-	tm_buf path = TM_BUF_INIT;
-	int error = 0;
-
-	tm_buf_printf(&path, "%s/%s", tm_store_dir(s), name);
-	if (!dry_run && rmdir(tm_buf_cstr(&path)) < 0) {
-		tm_buf line = TM_BUF_INIT;
-
-		tm_buf_printf(&line, "kept %s/ (not empty)", name);
-		tm_strv_push_owned(report, tm_buf_detach(&line));
-	}
-	tm_buf_release(&path);
-	return error;
-}
-
-static int migrate_trees(tm_strv *report, tm_store *s, bool dry_run)
+/* trees/ holds a *.json index (or cannot be listed: migrate says why). */
+static bool has_index(tm_store *s)
 {
 	tm_strv names = TM_STRV_INIT;
+	bool r = false;
 	size_t i;
-	int fd = -1, error;
+	int fd;
 
-	error = list_folder(&names, s, "trees", &fd);
-	if (error < 0)
-		return error;
-	for (i = 0; i < names.n && error == 0; i++) {
-		const char *name = names.items[i];
-		size_t len = strlen(name);
-		tm_buf data = TM_BUF_INIT, display = TM_BUF_INIT;
-		tm_migrate_index idx;
-		char *project;
-
-		if (len <= 5 || strcmp(name + len - 5, ".json"))
-			continue;
-		project = tm_xstrndup(name, len - 5);
-		tm_buf_printf(&display, "%s/trees/%s", tm_store_dir(s), name);
-		if (tm_id_validate(project, "project") < 0) {
-			tm_buf line = TM_BUF_INIT;
-
-			tm_buf_printf(&line, "skipped %s: not a project id",
-				      tm_buf_cstr(&display));
-			tm_strv_push_owned(report, tm_buf_detach(&line));
-			tm_error_clear();
-			free(project);
-			tm_buf_release(&display);
-			continue;
-		}
-		error = tm_fs_read_at(&data, fd, name, tm_buf_cstr(&display),
-				      TM_MAX_FILE_SIZE);
-		if (error == 0)
-			error = tm_migrate_parse_index(&idx, tm_buf_cstr(&data),
-						       data.size,
-						       tm_buf_cstr(&display));
-		if (error == 0) {
-			error = align_project(report, s, project, &idx,
-					      dry_run);
-			tm_migrate_index_clear(&idx);
-		}
-		if (error == 0) {
-			tm_buf line = TM_BUF_INIT;
-
-			tm_buf_printf(&line, "deleted trees/%s", name);
-			tm_strv_push_owned(report, tm_buf_detach(&line));
-			if (!dry_run && (error = tm_store_lock_refresh(s)) == 0)
-				error = tm_fs_unlink_at(fd, name,
-							tm_buf_cstr(&display));
-		}
-		free(project);
-		tm_buf_release(&data);
-		tm_buf_release(&display);
+	if (!has_dir(s, "trees"))
+		return false;
+	if (list_folder(&names, s, "trees", &fd) < 0) {
+		tm_error_clear();
+		return true;
 	}
 	close(fd);
+	for (i = 0; i < names.n && !r; i++)
+		r = is_index_name(names.items[i]);
 	tm_strv_clear(&names);
-	if (error == 0)
-		error = remove_dir_if_empty(s, "trees", dry_run, report);
+	return r;
+}
+
+bool tm_migrate_needed(tm_store *s, bool prune)
+{
+	return has_index(s) || (prune && has_dir(s, "stats"));
+}
+
+static const tm_migrate_link *find_link(const tm_migrate_index *idx,
+					const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < idx->n; i++)
+		if (!strcmp(idx->links[i].id, id))
+			return &idx->links[i];
+	return NULL;
+}
+
+static bool same(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && !strcmp(a, b));
+}
+
+/* Align one thread on its link; a file that cannot be read is counted in
+ * *pending and named in c->left. */
+static int align_thread(run_ctx *c, const char *project, const char *id,
+			const tm_migrate_link *l, size_t *pending)
+{
+	tm_thread *t = NULL;
+	const char *parent = l->parent;
+	int error;
+
+	if (tm_store_load_thread(&t, c->s, project, id) < 0) {
+		say(c->left,
+		    "%s; its parent from trees/%s.json (%s) is not applied "
+		    "and the index is kept: fix the file, then run 'git "
+		    "threadmind migrate'",
+		    tm_error_last(), project, parent ? parent : "(root)");
+		tm_error_clear();
+		(*pending)++;
+		return 0;
+	}
+	/* 0.4 wrote the string "null" for a root. */
+	if (parent && !strcmp(parent, "null") &&
+	    !tm_store_thread_exists(c->s, project, "null"))
+		parent = NULL;
+	error = 0;
+	if ((!strcmp(t->id, TM_ROOT_THREAD_ID) && parent == NULL &&
+	     t->parent_id == NULL) ||
+	    same(parent, t->parent_id))
+		goto done;
+	say(c->report, "%s/%s: parent %s -> %s", project, t->id,
+	    t->parent_id ? t->parent_id : "(root)", parent ? parent : "(root)");
+	if (c->dry_run)
+		goto done;
+	tm_thread_set(&t->parent_id, parent);
+	if ((error = tm_store_lock_refresh(c->s)) == 0)
+		error = tm_store_save_thread(c->s, project, t);
+done:
+	tm_thread_free(t);
 	return error;
 }
 
-static int prune_stats(tm_strv *report, tm_store *s, bool dry_run)
+/* Align the threads of one project on its index; *pending counts the
+ * links that could not be applied. */
+static int align_project(run_ctx *c, const char *project,
+			 const tm_migrate_index *idx, size_t *pending)
+{
+	tm_strv ids = TM_STRV_INIT;
+	size_t i;
+	int error = 0;
+
+	*pending = 0;
+	if (tm_store_list_threads(&ids, NULL, c->s, project) < 0) {
+		say(c->left,
+		    "%s; trees/%s.json is kept: fix it, then run 'git "
+		    "threadmind migrate'",
+		    tm_error_last(), project);
+		tm_error_clear();
+		*pending = 1;
+		return 0;
+	}
+	for (i = 0; i < ids.n && error == 0; i++) {
+		const tm_migrate_link *l = find_link(idx, ids.items[i]);
+
+		if (l)
+			error = align_thread(c, project, ids.items[i], l,
+					     pending);
+	}
+	for (i = 0; i < idx->n && error == 0; i++) {
+		if (tm_strv_contains(&ids, idx->links[i].id))
+			continue;
+		say(c->report,
+		    "%s/%s: in trees/%s.json but has no thread file; %s",
+		    project, idx->links[i].id, project,
+		    c->dry_run ? "would be ignored" : "ignored");
+	}
+	tm_strv_clear(&ids);
+	return error;
+}
+
+/* The entries of an index that were not understood, one line each. */
+static void report_skipped(run_ctx *c, const char *name, const tm_strv *skipped)
+{
+	size_t i;
+
+	for (i = 0; i < skipped->n; i++)
+		say(c->report,
+		    "trees/%s: entry '%s' skipped (not a valid thread id)",
+		    name, skipped->items[i]);
+}
+
+/*
+ * Rename trees/NAME to trees/NAME.invalid (or NAME.invalid-2, … when taken)
+ * so that it no longer stops anything; `why` says what is wrong with it.
+ */
+static void set_aside(run_ctx *c, const char *name, const char *why)
+{
+	tm_buf target = TM_BUF_INIT;
+	struct stat st;
+	unsigned k;
+
+	for (k = 1; k <= 100; k++) {
+		tm_buf_clear(&target);
+		tm_buf_printf(&target, "%s.invalid", name);
+		if (k > 1)
+			tm_buf_printf(&target, "-%u", k);
+		if (fstatat(c->fd, tm_buf_cstr(&target), &st,
+			    AT_SYMLINK_NOFOLLOW) < 0)
+			break;
+	}
+	if (k > 100) {
+		say(c->left,
+		    "%s; move trees/%s away by hand (trees/%s.invalid-* are "
+		    "all taken)",
+		    why, name, name);
+		goto done;
+	}
+	if (c->dry_run) {
+		say(c->report, "would set aside trees/%s as trees/%s", name,
+		    tm_buf_cstr(&target));
+		say(c->left,
+		    "%s; migrate would set it aside as trees/%s: then check "
+		    "the thread files' parentId by hand",
+		    why, tm_buf_cstr(&target));
+		goto done;
+	}
+	if (tm_store_lock_refresh(c->s) < 0 ||
+	    renameat(c->fd, name, c->fd, tm_buf_cstr(&target)) < 0) {
+		say(c->left,
+		    "%s; could not set trees/%s aside (%s): move it "
+		    "away by hand",
+		    why, name,
+		    *tm_error_last() ? tm_error_last() : strerror(errno));
+		tm_error_clear();
+		goto done;
+	}
+	say(c->report, "set aside trees/%s as trees/%s", name,
+	    tm_buf_cstr(&target));
+	say(c->left,
+	    "%s; it was set aside as trees/%s: check the thread files' "
+	    "parentId by hand, then delete it",
+	    why, tm_buf_cstr(&target));
+done:
+	tm_buf_release(&target);
+}
+
+/* The upgrade of one trees/NAME index. */
+static int migrate_index(run_ctx *c, const char *name)
+{
+	tm_buf data = TM_BUF_INIT, display = TM_BUF_INIT, why = TM_BUF_INIT;
+	tm_migrate_index idx;
+	size_t pending = 0;
+	char *project = tm_xstrndup(name, strlen(name) - 5);
+	int error = 0;
+
+	memset(&idx, 0, sizeof(idx));
+	tm_buf_printf(&display, "%s/trees/%s", tm_store_dir(c->s), name);
+	if (tm_id_validate(project, "project") < 0) {
+		tm_buf_printf(&why, "'%s': '%s' is not a project id",
+			      tm_buf_cstr(&display), project);
+		tm_error_clear();
+		set_aside(c, name, tm_buf_cstr(&why));
+		goto done;
+	}
+	if (tm_fs_read_at(&data, c->fd, name, tm_buf_cstr(&display),
+			  TM_MAX_FILE_SIZE) < 0 ||
+	    parse_index(&idx, tm_buf_cstr(&data), data.size,
+			tm_buf_cstr(&display)) < 0) {
+		report_skipped(c, name, &idx.skipped);
+		if (idx.skipped.n)
+			tm_buf_printf(&why,
+				      "'%s': none of its %zu entries names a "
+				      "valid thread id",
+				      tm_buf_cstr(&display), idx.skipped.n);
+		else
+			tm_buf_puts(&why, tm_error_last());
+		tm_error_clear();
+		set_aside(c, name, tm_buf_cstr(&why));
+		goto done;
+	}
+	report_skipped(c, name, &idx.skipped);
+	if ((error = align_project(c, project, &idx, &pending)) < 0)
+		goto done;
+	if (pending)
+		goto done; /* kept: c->left says why */
+	say(c->report, "%s trees/%s", c->dry_run ? "would delete" : "deleted",
+	    name);
+	if (!c->dry_run && (error = tm_store_lock_refresh(c->s)) == 0)
+		error = tm_fs_unlink_at(c->fd, name, tm_buf_cstr(&display));
+done:
+	tm_migrate_index_clear(&idx);
+	free(project);
+	tm_buf_release(&data);
+	tm_buf_release(&display);
+	tm_buf_release(&why);
+	return error;
+}
+
+/* Remove the folder once empty (a kept or set-aside index stays in it:
+ * c->left names those). */
+static void remove_dir_if_empty(run_ctx *c, const char *name)
+{
+	tm_buf path = TM_BUF_INIT;
+
+	tm_buf_printf(&path, "%s/%s", tm_store_dir(c->s), name);
+	if (!c->dry_run)
+		(void)rmdir(tm_buf_cstr(&path));
+	tm_buf_release(&path);
+}
+
+static int migrate_trees(run_ctx *c)
 {
 	tm_strv names = TM_STRV_INIT;
 	size_t i;
-	int fd = -1, error;
+	int error;
 
-	error = list_folder(&names, s, "stats", &fd);
+	if (list_folder(&names, c->s, "trees", &c->fd) < 0) {
+		say(c->left,
+		    "%s; the 0.4 upgrade needs it: fix it (or move it away), "
+		    "then run 'git threadmind migrate'",
+		    tm_error_last());
+		tm_error_clear();
+		return 0;
+	}
+	error = 0;
+	for (i = 0; i < names.n && error == 0; i++)
+		if (is_index_name(names.items[i]))
+			error = migrate_index(c, names.items[i]);
+	close(c->fd);
+	tm_strv_clear(&names);
+	if (error == 0)
+		remove_dir_if_empty(c, "trees");
+	return error;
+}
+
+static int prune_stats(run_ctx *c)
+{
+	tm_strv names = TM_STRV_INIT;
+	size_t i;
+	int error;
+
+	error = list_folder(&names, c->s, "stats", &c->fd);
 	if (error < 0)
 		return error;
 	for (i = 0; i < names.n && error == 0; i++) {
-		tm_buf line = TM_BUF_INIT, display = TM_BUF_INIT;
+		tm_buf display = TM_BUF_INIT;
 
-		tm_buf_printf(&display, "%s/stats/%s", tm_store_dir(s),
+		tm_buf_printf(&display, "%s/stats/%s", tm_store_dir(c->s),
 			      names.items[i]);
-		tm_buf_printf(&line, "deleted stats/%s", names.items[i]);
-		tm_strv_push_owned(report, tm_buf_detach(&line));
-		if (!dry_run && (error = tm_store_lock_refresh(s)) == 0)
-			error = tm_fs_unlink_at(fd, names.items[i],
+		say(c->report, "%s stats/%s",
+		    c->dry_run ? "would delete" : "deleted", names.items[i]);
+		if (!c->dry_run && (error = tm_store_lock_refresh(c->s)) == 0)
+			error = tm_fs_unlink_at(c->fd, names.items[i],
 						tm_buf_cstr(&display));
 		tm_buf_release(&display);
 	}
-	close(fd);
+	close(c->fd);
 	tm_strv_clear(&names);
 	if (error == 0)
-		error = remove_dir_if_empty(s, "stats", dry_run, report);
+		remove_dir_if_empty(c, "stats");
 	return error;
 }
 
-int tm_migrate_run(tm_strv *report, tm_store *s, bool dry_run, bool prune)
+int tm_migrate_run(tm_strv *report, tm_strv *left, tm_store *s, bool dry_run,
+		   bool prune)
 {
+	run_ctx c = {s, report, left, dry_run, -1};
 	int error;
 
 	if (!tm_migrate_needed(s, prune))
@@ -436,10 +593,10 @@ int tm_migrate_run(tm_strv *report, tm_store *s, bool dry_run, bool prune)
 	if (!dry_run && (error = tm_store_lock(s)) < 0)
 		return error;
 	error = 0;
-	if (has_dir(s, "trees"))
-		error = migrate_trees(report, s, dry_run);
+	if (has_index(s))
+		error = migrate_trees(&c);
 	if (error == 0 && prune && has_dir(s, "stats"))
-		error = prune_stats(report, s, dry_run);
+		error = prune_stats(&c);
 	if (!dry_run)
 		error = tm_store_unlock_after(s, error);
 	return error;

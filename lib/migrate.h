@@ -38,23 +38,35 @@ int tm_migrate_parse_index(tm_migrate_index *out, const char *data, size_t len,
 			   const char *path);
 void tm_migrate_index_clear(tm_migrate_index *idx);
 
-/* Is there anything for `tm_migrate_run` to do (`trees/`, or `stats/` when
- * pruning)? */
+/* Is there anything for `tm_migrate_run` to do (a `trees/{project}.json` index,
+ * or `stats/` when pruning)?  A trees/ folder that cannot be listed counts
+ * (the run says why); set-aside `.json.invalid` files do not. */
 bool tm_migrate_needed(tm_store *s, bool prune);
 
 /*
  * Align every thread file on its project's trees/{project}.json (the index's
  * parent wins), then delete the index (and `trees/` once empty); with
- * `prune`, also delete `stats/`.  With `dry_run` nothing is written.  One
- * human-readable line per change goes to `report`.  Takes the store lock.
- * A thread file that cannot be read, or an index that does not parse, stops
- * the upgrade of that project before anything of it is deleted (error).
- * Errors: TM_EPARSE (that file or index); TM_ELOCKED when the lock cannot
- * be taken (nothing is written), or when another process takes it over
- * between two writes ("lost the lock": the upgrade stops before the next
- * write, what was written stays; `report` ends with the change it stopped
- * at; run it again); TM_ERROR on I/O.
+ * `prune`, also delete `stats/`.  With `dry_run` nothing is written and the
+ * lines speak in the conditional ("would delete …").  Takes the store lock.
+ *
+ * The upgrade never dead-ends: it applies what it can and reports the rest.
+ * One human-readable line per change (made, or with `dry_run` that would be
+ * made) goes to `report`; one line per thing left for a human, naming the
+ * file and what to do, goes to `left`:
+ * - a thread file named by the index that cannot be read: the other links
+ *   are applied, the index is kept (until the file is fixed and migrate runs
+ *   again);
+ * - an index that cannot be read, does not parse, has no valid entry (each
+ *   entry is named in `report`) or whose name is no project id: it is set
+ *   aside as trees/{name}.invalid (trees/{name}.invalid-2, … when taken),
+ *   so that it stops nothing; the parents are for a human to check;
+ * - a trees/ folder that cannot be listed.
+ * Errors: only those of the lock and of the writes: TM_ELOCKED when the
+ * lock cannot be taken (nothing is written), or when another process takes
+ * it over between two writes ("lost the lock": the upgrade stops before
+ * the next write, what was written stays; run it again); TM_ERROR.
  */
-int tm_migrate_run(tm_strv *report, tm_store *s, bool dry_run, bool prune);
+int tm_migrate_run(tm_strv *report, tm_strv *left, tm_store *s, bool dry_run,
+		   bool prune);
 
 #endif

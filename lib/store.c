@@ -34,6 +34,11 @@ struct tm_store {
 	bool head_known;
 	tm_lock *lock;
 	unsigned lock_depth;
+	/* tm_store_config_fallback: warn and use the defaults for a
+	 * config.json that cannot be read; `config_broken` once it was. */
+	void (*config_warn)(const char *msg, void *payload);
+	void *config_warn_payload;
+	bool config_fallback, config_broken, config_warned;
 };
 
 char *tm_store_path_join(const char *a, const char *b)
@@ -386,7 +391,7 @@ int tm_store_list_names(tm_strv *out, tm_strv *bad, int fd, const char *display,
 
 /* ---- config.json ---- */
 
-int tm_store_load_config(tm_config **out, tm_store *s)
+int tm_store_load_config_strict(tm_config **out, tm_store *s)
 {
 	tm_buf data = TM_BUF_INIT;
 	char *display;
@@ -409,6 +414,41 @@ int tm_store_load_config(tm_config **out, tm_store *s)
 	return error;
 }
 
+void tm_store_config_fallback(tm_store *s,
+			      void (*warn)(const char *msg, void *payload),
+			      void *payload)
+{
+	s->config_fallback = true;
+	s->config_warn = warn;
+	s->config_warn_payload = payload;
+}
+
+int tm_store_load_config(tm_config **out, tm_store *s)
+{
+	int error = tm_store_load_config_strict(out, s);
+	tm_buf msg = TM_BUF_INIT;
+
+	/* Only for readers: a writer (under the lock) loads config.json to
+	 * rewrite it, and must stop before writing anything. */
+	if (error == 0 || !s->config_fallback || s->lock_depth ||
+	    (error != TM_EPARSE && error != TM_EINVALID))
+		return error;
+	s->config_broken = true;
+	if (!s->config_warned && s->config_warn) {
+		tm_buf_printf(&msg,
+			      "%s; using the defaults (no active project or "
+			      "thread) until 'git threadmind doctor --fix' "
+			      "sets it aside",
+			      tm_error_last());
+		s->config_warn(tm_buf_cstr(&msg), s->config_warn_payload);
+		tm_buf_release(&msg);
+	}
+	s->config_warned = true;
+	tm_error_clear();
+	*out = tm_config_new();
+	return 0;
+}
+
 int tm_store_author(char **out, tm_store *s, tm_config *cfg)
 {
 	const char *author = cfg ? tm_config_get_string(cfg, "author") : NULL;
@@ -425,6 +465,16 @@ int tm_store_save_config(tm_store *s, tm_config *cfg)
 	tm_buf data = TM_BUF_INIT;
 	int error;
 
+	/* With the fallback, the defaults may stand in for a config.json
+	 * that cannot be read: never overwrite it (its error, again). */
+	if (s->config_fallback) {
+		tm_config *cur = NULL;
+
+		if ((error = tm_store_load_config_strict(&cur, s)) < 0)
+			return error;
+		tm_config_free(cur); /* readable again: fine to write */
+		s->config_broken = false;
+	}
 	if (!tm_config_get_string(cfg, "author")) {
 		char *author = NULL;
 

@@ -135,8 +135,24 @@ int tm_store_lock_refresh(tm_store *s);
  * parse: it is then never overwritten.  TM_EINVALID for a symlink or a file
  * over 1 MiB; TM_ERROR on I/O.  No lock needed. */
 int tm_store_load_config(tm_config **out, tm_store *s);
+/*
+ * From now on, a config.json that does not parse, is a symlink or is over
+ * 1 MiB (TM_EPARSE / TM_EINVALID above) makes tm_store_load_config return
+ * the defaults instead when the store lock is not held (readers; a writer
+ * still gets the error before it writes anything), after `warn` (may be NULL)
+ * was called once with a message naming the file and the fix (config.json is
+ * per-user state: read commands go on).  tm_store_save_config still refuses to
+ * overwrite such a file (its load error).  tm_store_load_config_strict ignores
+ * this.
+ */
+void tm_store_config_fallback(tm_store *s,
+			      void (*warn)(const char *msg, void *payload),
+			      void *payload);
+/* tm_store_load_config without the fallback (doctor reports the error). */
+int tm_store_load_config_strict(tm_config **out, tm_store *s);
 /* Write config.json atomically, adding `author` to cfg when it is missing
- * (tm_store_author's errors).  The caller holds the lock. */
+ * (tm_store_author's errors).  The caller holds the lock.  A config.json
+ * that cannot be read is never overwritten (TM_EPARSE / TM_EINVALID). */
 int tm_store_save_config(tm_store *s, tm_config *cfg);
 
 /* ---- projects ---- */

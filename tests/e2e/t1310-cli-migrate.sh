@@ -42,9 +42,10 @@ test_expect_success 'migrate --dry-run reports and writes nothing' '
 	grep "^dry run, nothing written" out &&
 	grep "^  shop/auth: parent main -> billing$" out &&
 	grep "^  shop/auth-ui: parent auth -> main$" out &&
-	grep "^  shop/gone: in trees/shop.json but has no thread file; ignored$" out &&
-	grep "^  deleted trees/shop.json$" out &&
-	grep "^  deleted stats/shop.json$" out &&
+	grep "^  shop/gone: in trees/shop.json but has no thread file; would be ignored$" out &&
+	grep "^  would delete trees/shop.json$" out &&
+	grep "^  would delete stats/shop.json$" out &&
+	! grep "deleted" out &&
 	snapshot shop/.threadmind >after &&
 	test_cmp before after
 '
@@ -95,16 +96,55 @@ test_expect_success 'any other command runs the upgrade once, saying so' '
 	test ! -s err
 '
 
-test_expect_success 'an index that does not parse stops migrate; nothing changes' '
+test_expect_success 'an index that does not parse is set aside, never fatal' '
 	mkdir shop/.threadmind/trees &&
 	printf "{\"auth\": " >shop/.threadmind/trees/shop.json &&
 	snapshot shop/.threadmind >before &&
-	(cd shop && test_exit_code 128 git threadmind migrate --dry-run) 2>err &&
-	grep "^fatal: .*trees/shop.json. is not valid JSON (line 1, column 10)" err &&
-	(cd shop && test_exit_code 128 git threadmind migrate) 2>err &&
+	(cd shop && test_exit_code 1 git threadmind migrate --dry-run) >out 2>err &&
+	grep "^  would set aside trees/shop.json as trees/shop.json.invalid$" out &&
+	grep "^warning: .*trees/shop.json. is not valid JSON (line 1, column 10).*; migrate would set it aside" err &&
 	snapshot shop/.threadmind >after &&
 	test_cmp before after &&
+	(cd shop && git threadmind list) >out 2>err &&
+	grep "^warning: .*not valid JSON.*set aside as trees/shop.json.invalid: check the thread files. parentId by hand" err &&
+	test -f shop/.threadmind/trees/shop.json.invalid &&
+	test ! -e shop/.threadmind/trees/shop.json &&
+	(cd shop && git threadmind list) >out 2>err &&
+	test ! -s err &&
+	(cd shop && test_exit_code 1 git threadmind doctor) >out &&
+	grep "^upgrade: .*trees/shop.json.invalid. is a 0.4 tree index" out &&
 	rm -r shop/.threadmind/trees
+'
+
+test_expect_success 'an index whose entries are all invalid names each one' '
+	mkdir shop/.threadmind/trees &&
+	echo "{\"Bad Id\": null, \"../x\": \"main\"}" >shop/.threadmind/trees/shop.json &&
+	(cd shop && test_exit_code 1 git threadmind migrate) >out 2>err &&
+	grep "^  trees/shop.json: entry .Bad Id. skipped (not a valid thread id)$" out &&
+	grep "^  trees/shop.json: entry .\.\./x. skipped (not a valid thread id)$" out &&
+	grep "^  set aside trees/shop.json as trees/shop.json.invalid$" out &&
+	grep "none of its 2 entries" err &&
+	rm -r shop/.threadmind/trees
+'
+
+test_expect_success 'an unreadable thread file: reads work, the rest is applied (d5)' '
+	mkdir shop/.threadmind/trees &&
+	echo "{\"main\": null, \"auth\": \"main\", \"broken\": \"main\"}" >shop/.threadmind/trees/shop.json &&
+	printf -- "---\nid: broken\n" >shop/.threadmind/threads/shop/broken.md &&
+	for c in status tree list "show main"; do
+		(cd shop && git threadmind $c) >out 2>err || return 1
+		grep "^warning: .*threads/shop/broken.md.*not applied and the index is kept: fix the file, then run .git threadmind migrate." err || return 1
+	done &&
+	grep "^parentId: main$" shop/.threadmind/threads/shop/auth.md &&
+	test -f shop/.threadmind/trees/shop.json &&
+	(cd shop && test_exit_code 1 git threadmind doctor --fix) >out 2>err &&
+	grep "^upgrade: the ThreadMind 0.4 upgrade cannot finish: .*broken.md" out &&
+	printf -- "---\nid: broken\ntitle: B\nparentId: auth\n---\n" >shop/.threadmind/threads/shop/broken.md &&
+	(cd shop && git threadmind migrate) >out &&
+	grep "^  shop/broken: parent auth -> main$" out &&
+	grep "^  deleted trees/shop.json$" out &&
+	test ! -e shop/.threadmind/trees &&
+	rm shop/.threadmind/threads/shop/broken.md
 '
 
 test_expect_success 'migrate usage' '

@@ -15,7 +15,7 @@ test_expect_success 'without the merge driver: exit 1, not fixable' '
 	(cd shop && test_exit_code 1 git threadmind doctor) >out &&
 	grep "^merge-driver: git config merge.threadmind.driver is not set" out &&
 	grep "^gitattributes: .\.threadmind/\.gitattributes. is missing" out &&
-	test $(grep -c "^hooks: hook .post-[a-z]*.: create" out) = 4 &&
+	test $(grep -c "^hooks: missing hook post-[a-z]* (.*); run .git threadmind install.$" out) = 4 &&
 	grep "^6 problems found$" out
 '
 
@@ -124,15 +124,19 @@ test_expect_success 'missing .gitignore lines are added' '
 	(cd shop && git threadmind doctor)
 '
 
-test_expect_success 'a config.json that does not parse is reported, never rewritten' '
+test_expect_success 'a config.json that does not parse is reported, renamed aside by --fix' '
 	printf "{\n  \"activeProjectId\": \"shop\",\n  oops\n}\n" >shop/.threadmind/config.json &&
 	cp shop/.threadmind/config.json before &&
-	sed "s/^id: auth$/id: wrong/" $T/auth.md >tmp && mv tmp $T/auth.md &&
-	(cd shop && test_exit_code 1 git threadmind doctor --fix) >out &&
-	grep "^unreadable: .*config.json. is not valid JSON (line 3, column 3)" out &&
-	grep "^fixed: rewrote the id field" out &&
+	(cd shop && test_exit_code 1 git threadmind doctor) >out &&
+	grep "^config: .*config.json. is not valid JSON (line 3, column 3).*--fix renames it aside" out &&
 	cmp before shop/.threadmind/config.json &&
-	rm shop/.threadmind/config.json
+	sed "s/^id: auth$/id: wrong/" $T/auth.md >tmp && mv tmp $T/auth.md &&
+	(cd shop && git threadmind doctor --fix) >out &&
+	grep "^fixed: rewrote the id field" out &&
+	grep "^fixed: renamed .\.threadmind/config.json. aside as .config.json.corrupt-[0-9]*T[0-9]*Z." out &&
+	test ! -e shop/.threadmind/config.json &&
+	cmp before shop/.threadmind/config.json.corrupt-* &&
+	rm shop/.threadmind/config.json.corrupt-*
 '
 
 test_expect_success 'doctor --project checks one project' '

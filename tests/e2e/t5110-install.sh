@@ -97,19 +97,33 @@ test_expect_success 'a hook that is only a shebang plus our block is deleted' '
 	test ! -e user/.git/hooks/post-merge
 '
 
-test_expect_success 'a hook that is not a shell script: refused, nothing written' '
+test_expect_success 'a python hook: the rest is installed, its line printed' '
 	tm_repo py &&
 	printf "#!/usr/bin/env python3\nprint(1)\n" >py/.git/hooks/post-commit &&
 	chmod +x py/.git/hooks/post-commit &&
 	cp py/.git/hooks/post-commit orig &&
-	snapshot py >before &&
-	(cd py && test_exit_code 128 git threadmind install) >out 2>err &&
-	grep "post-commit.*not a shell script" err &&
-	grep "git-threadmind hook post-commit \"\$@\"" err &&
-	grep "^fatal: nothing was installed" err &&
-	snapshot py >after &&
-	test_cmp before after &&
-	cmp orig py/.git/hooks/post-commit
+	(cd py && git threadmind install) >out 2>err &&
+	grep "^warning: hook .post-commit.: .*post-commit. is a python script, so threadmind cannot add its block; add this line to it:$" err &&
+	grep "^    import subprocess, sys; subprocess.call(\[\"git-threadmind\", \"hook\", \"post-commit\"\] + sys.argv\[1:\])$" err &&
+	cmp orig py/.git/hooks/post-commit &&
+	test -x py/.git/hooks/post-merge &&
+	test -x py/.git/hooks/post-checkout &&
+	git -C py config merge.threadmind.driver &&
+	(cd py && git threadmind install) >out 2>err &&
+	grep "python script" err &&
+	(cd py && git threadmind uninstall) >/dev/null 2>&1
+'
+
+test_expect_success 'a node hook gets a node line; an unknown one an instruction' '
+	tm_repo js &&
+	printf "#!/usr/bin/env node\n" >js/.git/hooks/post-merge &&
+	printf "#!/usr/bin/ruby\n" >js/.git/hooks/post-rewrite &&
+	chmod +x js/.git/hooks/post-merge js/.git/hooks/post-rewrite &&
+	(cd js && git threadmind install) >out 2>err &&
+	grep "^    require(\"child_process\").spawnSync(\"git-threadmind\", \[\"hook\", \"post-merge\", ...process.argv.slice(2)\], {stdio: \"inherit\"});$" err &&
+	grep "^warning: hook .post-rewrite.: .* is not a shell script, so threadmind cannot add its block; add the call by hand:$" err &&
+	grep "^    make it run .git-threadmind hook post-rewrite. with the hook.s arguments and its standard input, ignoring its exit status$" err &&
+	test -x js/.git/hooks/post-checkout
 '
 
 test_expect_success 'a call added by hand is left alone' '
@@ -203,15 +217,23 @@ test_expect_success 'install and uninstall take no arguments' '
 test_expect_success 'doctor reports a missing or outdated hook, clean after install' '
 	new_repo doc && (cd doc && git threadmind init -q) &&
 	(cd doc && test_exit_code 1 git threadmind doctor) >out &&
-	grep "^hooks: hook .post-commit.: create" out &&
+	grep "^hooks: missing hook post-commit (.*/post-commit.); run .git threadmind install.$" out &&
 	(cd doc && git threadmind install -q && git threadmind doctor) &&
 	rm doc/.git/hooks/post-merge &&
 	printf "#!/bin/sh\necho mine\n" >doc/.git/hooks/post-commit &&
 	chmod +x doc/.git/hooks/post-commit &&
 	(cd doc && test_exit_code 1 git threadmind doctor) >out &&
-	grep "^hooks: hook .post-merge.: create" out &&
-	grep "^hooks: hook .post-commit." out &&
-	test $(grep -c "^hooks:" out) = 2
+	grep "^hooks: missing hook post-merge " out &&
+	grep "^hooks: threadmind is not called from hook post-commit (.*); run .git threadmind install.$" out &&
+	test $(grep -c "^hooks:" out) = 2 &&
+	printf "#!/usr/bin/env python3\nprint(1)\n" >doc/.git/hooks/post-commit &&
+	chmod -x doc/.git/hooks/post-commit &&
+	(cd doc && test_exit_code 1 git threadmind doctor) >out &&
+	grep "^hooks: hook .post-commit.: .* is not executable.*by hand: git-threadmind hook post-commit" out &&
+	chmod +x doc/.git/hooks/post-commit &&
+	(cd doc && test_exit_code 1 git threadmind doctor) >out &&
+	grep "^hooks: hook .post-commit.: .* is a python script, so threadmind cannot add its block; add this line to it: import subprocess" out &&
+	! grep ":;" out
 '
 
 test_done

@@ -12,6 +12,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <dirent.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -273,11 +274,54 @@ START_TEST(test_doctor_corrupt_config_and_project)
 	put("config.json", "{\n  \"activeProjectId\": oops\n}\n");
 	put("projects/app.json", "{\"id\": \"app\",");
 	check();
-	ck_assert_uint_eq(count("unreadable"), 2);
+	ck_assert_uint_eq(count("config"), 1);
+	ck_assert_uint_eq(count("unreadable"), 1);
 	ck_assert_str_eq(report.items[0].file, ".threadmind/config.json");
 	ck_assert_ptr_nonnull(strstr(report.items[0].message, "line 2"));
+	ck_assert(report.items[0].fixable);
 	ck_assert_str_eq(report.items[1].file, ".threadmind/projects/app.json");
 	ck_assert_str_eq(report.items[1].project, "app");
+}
+END_TEST
+
+/* The names in .threadmind/ that start with `prefix`. */
+static void names_with(tm_strv *out, const char *prefix)
+{
+	DIR *d = opendir(tm_store_dir(store));
+	struct dirent *e;
+
+	ck_assert_ptr_nonnull(d);
+	while ((e = readdir(d)))
+		if (!strncmp(e->d_name, prefix, strlen(prefix)))
+			tm_strv_push(out, e->d_name);
+	closedir(d);
+}
+
+START_TEST(test_doctor_corrupt_config_renamed_aside)
+{
+	tm_strv names = TM_STRV_INIT;
+	char *data;
+
+	init_store();
+	put("config.json", "{oops");
+	check();
+	ck_assert_uint_eq(fix(), 1);
+	ck_assert(!exists("config.json"));
+	names_with(&names, "config.json.corrupt-");
+	ck_assert_uint_eq(names.n, 1);
+	data = get(names.items[0]);
+	ck_assert_str_eq(data, "{oops");
+	free(data);
+	tm_strv_clear(&names);
+	check();
+	ck_assert_uint_eq(count("config"), 0);
+	/* Twice in the same second: never overwritten. */
+	put("config.json", "{again");
+	check();
+	ck_assert_uint_eq(fix(), 1);
+	names_with(&names, "config.json.corrupt-");
+	ck_assert_uint_eq(names.n, 2);
+	tm_strv_clear(&names);
 }
 END_TEST
 
@@ -734,6 +778,10 @@ START_TEST(test_doctor_git_setup)
 	/* driver, attributes, and the four hooks */
 	ck_assert_uint_eq(report.n, 6);
 	ck_assert_uint_eq(count("hooks"), 4);
+	/* Read as findings, never install's sentence glued to a hint. */
+	ck_assert_ptr_nonnull(strstr(find("hooks")->message,
+				     "missing hook post-checkout ('"));
+	ck_assert_ptr_null(strstr(find("hooks")->message, ":;"));
 	ck_assert_ptr_null(find("merge-driver")->file);
 	ck_assert_str_eq(find("gitattributes")->file,
 			 ".threadmind/.gitattributes");
@@ -839,6 +887,59 @@ START_TEST(test_doctor_unmatched_paths)
 }
 END_TEST
 
+START_TEST(test_doctor_tracked_lock_folder)
+{
+	tm_strv done = TM_STRV_INIT, failed = TM_STRV_INIT;
+
+	tmt_sh("git init -q '%s'", repo);
+	init_store();
+	put(".lock/held", "someone\n");
+	put(".lock/sub/deeper", "x");
+	age(".lock", 3600);
+	tmt_sh("cd '%s' && git add -f .threadmind/.lock", repo);
+	check();
+	ck_assert_uint_eq(count("tracked"), 1);
+	ck_assert_uint_eq(count("stale-lock"), 0);
+	ck_assert_str_eq(find("tracked")->file, ".threadmind/.lock");
+	ck_assert_ptr_nonnull(strstr(find("tracked")->message, "2 files"));
+	ck_assert(find("tracked")->fixable);
+	/* The store lock would wait for it: the repair comes first. */
+	ck_assert_int_eq(tm_doctor_fix(&done, &failed, store, &report, NULL),
+			 0);
+	ck_assert_uint_eq(failed.n, 0);
+	ck_assert_str_eq(done.items[0], "untracked '.threadmind/.lock' (commit "
+					"the removal) and removed it");
+	ck_assert(!exists(".lock"));
+	check();
+	ck_assert_uint_eq(count("tracked"), 0);
+	tm_strv_clear(&done);
+	tm_strv_clear(&failed);
+}
+END_TEST
+
+START_TEST(test_doctor_tracked_lock_file_that_changed_is_kept)
+{
+	tm_strv done = TM_STRV_INIT, failed = TM_STRV_INIT;
+
+	tmt_sh("git init -q '%s' && git -C '%s' config threadmind.lockTimeout "
+	       "0",
+	       repo, repo);
+	init_store();
+	put(".lock", "committed\n");
+	tmt_sh("cd '%s' && git add -f .threadmind/.lock", repo);
+	put(".lock", "a live one\n");
+	check();
+	ck_assert_uint_eq(count("tracked"), 1);
+	/* Untracked, left on disk; then the live lock holds the store. */
+	ck_assert_int_eq(tm_doctor_fix(&done, &failed, store, &report, NULL),
+			 TM_ELOCKED);
+	ck_assert_ptr_nonnull(strstr(done.items[0], "left the file on disk"));
+	ck_assert(exists(".lock"));
+	tm_strv_clear(&done);
+	tm_strv_clear(&failed);
+}
+END_TEST
+
 START_TEST(test_doctor_upgrade_pending)
 {
 	init_store();
@@ -847,6 +948,48 @@ START_TEST(test_doctor_upgrade_pending)
 	ck_assert_uint_eq(report.n, 1);
 	ck_assert_str_eq(find("upgrade")->file, ".threadmind/trees");
 	ck_assert_ptr_nonnull(strstr(find("upgrade")->message, "migrate"));
+	ck_assert(find("upgrade")->fixable);
+	/* --fix runs the upgrade. */
+	ck_assert_uint_eq(fix(), 1);
+	ck_assert(!exists("trees"));
+	check();
+	ck_assert_uint_eq(report.n, 0);
+}
+END_TEST
+
+START_TEST(test_doctor_upgrade_blocked_and_set_aside)
+{
+	tm_strv done = TM_STRV_INIT, failed = TM_STRV_INIT;
+
+	init_store();
+	thread("w", "id: w\ntitle: W\nparentId: main\n");
+	put("threads/app/broken.md", "---\nid: broken\n");
+	put("trees/app.json", "{\"broken\": \"w\"}\n");
+	check();
+	/* Nothing the upgrade can do: not fixable, and it says why. */
+	ck_assert(!find("upgrade")->fixable);
+	ck_assert_ptr_nonnull(strstr(find("upgrade")->message, "broken.md"));
+	ck_assert_ptr_nonnull(strstr(find("upgrade")->message, "fix the file"));
+
+	/* An index that does not parse: --fix sets it aside, and the file
+	 * set aside is a finding (not fixable) until deleted. */
+	put("trees/app.json", "{\"broken\": ");
+	check();
+	ck_assert(find("upgrade")->fixable);
+	ck_assert_int_eq(tm_doctor_fix(&done, &failed, store, &report, NULL),
+			 0);
+	ck_assert_uint_eq(done.n, 1);
+	ck_assert_str_eq(done.items[0],
+			 "set aside trees/app.json as trees/app.json.invalid");
+	ck_assert_uint_eq(failed.n, 1);
+	ck_assert_ptr_nonnull(strstr(failed.items[0], "parentId by hand"));
+	check();
+	ck_assert_uint_eq(count("upgrade"), 1);
+	ck_assert_str_eq(find("upgrade")->file,
+			 ".threadmind/trees/app.json.invalid");
+	ck_assert(!find("upgrade")->fixable);
+	tm_strv_clear(&done);
+	tm_strv_clear(&failed);
 }
 END_TEST
 
@@ -945,6 +1088,7 @@ Suite *doctor_suite(void)
 	tcase_add_test(tc, test_doctor_bad_project_names);
 	tcase_add_test(tc, test_doctor_unreadable_threads);
 	tcase_add_test(tc, test_doctor_corrupt_config_and_project);
+	tcase_add_test(tc, test_doctor_corrupt_config_renamed_aside);
 	tcase_add_test(tc, test_doctor_project_id_mismatch_fixed);
 	tcase_add_test(tc, test_doctor_threads_folder_without_project);
 	tcase_add_test(tc, test_doctor_symlinked_threads_folder_once);
@@ -996,6 +1140,9 @@ Suite *doctor_suite(void)
 	tcase_add_test(tc, test_doctor_gitattributes_as_git_sees_them);
 	tcase_add_test(tc, test_doctor_upgrade_pending);
 	tcase_add_test(tc, test_doctor_unmatched_paths);
+	tcase_add_test(tc, test_doctor_tracked_lock_folder);
+	tcase_add_test(tc, test_doctor_tracked_lock_file_that_changed_is_kept);
+	tcase_add_test(tc, test_doctor_upgrade_blocked_and_set_aside);
 	tcase_add_test(tc, test_doctor_project_filter);
 	suite_add_tcase(s, tc);
 	return s;

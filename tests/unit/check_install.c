@@ -909,6 +909,75 @@ static const tm_install_step *find_step(const tm_install_plan *plan,
 	return NULL;
 }
 
+START_TEST(test_install_hook_language)
+{
+	static const struct {
+		const char *content, *lang, *line;
+	} cases[] = {
+		{"#!/bin/sh\n", "sh", "git-threadmind hook post-merge \"$@\""},
+		{"#!/usr/bin/env python3\nprint(1)\n", "python",
+		 "subprocess.call([\"git-threadmind\", \"hook\", "
+		 "\"post-merge\"] + sys.argv[1:])"},
+		{"#!/usr/bin/python\n", "python", "import subprocess"},
+		{"#!/usr/bin/env -S node --no-warnings\n", "node",
+		 "spawnSync(\"git-threadmind\", [\"hook\", \"post-merge\", "
+		 "...process.argv.slice(2)]"},
+		{"#!/usr/bin/ruby\n", NULL,
+		 "make it run 'git-threadmind hook post-merge'"},
+		{"\x7f"
+		 "ELF\x02\x01",
+		 NULL, "make it run"},
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		const char *lang = tm_install_hook_language(
+			cases[i].content, strlen(cases[i].content));
+		tm_buf line = TM_BUF_INIT;
+
+		if (cases[i].lang)
+			ck_assert_str_eq(lang, cases[i].lang);
+		else
+			ck_assert_ptr_null(lang);
+		tm_install_call_line_in(&line, "post-merge", lang);
+		ck_assert_msg(strstr(tm_buf_cstr(&line), cases[i].line),
+			      "%zu: %s", i, tm_buf_cstr(&line));
+		tm_buf_release(&line);
+	}
+}
+END_TEST
+
+START_TEST(test_install_plan_non_shell_hook_is_the_one_step_left)
+{
+	tm_install_plan plan = TM_INSTALL_PLAN_INIT;
+	const tm_install_step *st;
+	struct repo r;
+	char *p;
+
+	repo_open(&r);
+	p = hook_path(&r, "post-commit");
+	write_mode(p, "#!/usr/bin/env python3\nprint(1)\n", 0755);
+	free(p);
+	ck_assert_int_eq(tm_install_plan_make(&plan, r.g, r.store, NULL), 0);
+	ck_assert(!tm_install_plan_refused(&plan));
+	st = find_step(&plan, "post-commit");
+	ck_assert_int_eq(st->kind, TM_INSTALL_MANUAL);
+	ck_assert(!st->refused && !st->done);
+	ck_assert_ptr_nonnull(strstr(st->what, "is a python script"));
+	ck_assert_ptr_nonnull(strstr(st->data, "subprocess.call"));
+	/* Everything else is installed. */
+	ck_assert_int_eq(tm_install_apply(&plan), 0);
+	p = hook_path(&r, "post-checkout");
+	ck_assert_int_eq(access(p, X_OK), 0);
+	free(p);
+	p = config(&r, TM_INSTALL_DRIVER_KEY);
+	ck_assert_ptr_nonnull(p);
+	free(p);
+	tm_install_plan_clear(&plan);
+	repo_close(&r);
+}
+END_TEST
+
 START_TEST(test_install_plan_refuses_what_it_cannot_change)
 {
 	static const struct {
@@ -916,8 +985,8 @@ START_TEST(test_install_plan_refuses_what_it_cannot_change)
 		mode_t mode;
 		const char *why;
 	} cases[] = {
-		{"post-commit", "#!/usr/bin/env python3\nprint(1)\n", 0755,
-		 "not a shell script"},
+		{"post-commit", "#!/bin/sh\necho big\n", 0444,
+		 "not executable"},
 		{"post-merge", "#!/bin/sh\necho off\n", 0644, "not executable"},
 	};
 	tm_install_plan plan = TM_INSTALL_PLAN_INIT;
@@ -1109,6 +1178,9 @@ Suite *install_suite(void)
 	tcase_add_test(tc, test_install_plan_user_hook_round_trip);
 	tcase_add_test(tc, test_install_plan_only_block_left_is_deleted);
 	tcase_add_test(tc, test_install_plan_refuses_what_it_cannot_change);
+	tcase_add_test(tc, test_install_hook_language);
+	tcase_add_test(tc,
+		       test_install_plan_non_shell_hook_is_the_one_step_left);
 	tcase_add_test(tc, test_install_plan_hand_made_call_left_alone);
 	tcase_add_test(tc, test_install_plan_hooks_path);
 	tcase_add_test(tc, test_install_apply_checks_for_changes);

@@ -160,11 +160,11 @@ static const char old_index[] = "{\"main\": null, \"auth\": \"main\", "
 START_TEST(test_migrate_run_aligns_and_deletes)
 {
 	tm_store *s = old_store(old_index);
-	tm_strv report = TM_STRV_INIT;
+	tm_strv report = TM_STRV_INIT, left = TM_STRV_INIT;
 	tm_thread *t = NULL;
 
 	ck_assert(tm_migrate_needed(s, false));
-	ck_assert_int_eq(tm_migrate_run(&report, s, false, false), 0);
+	ck_assert_int_eq(tm_migrate_run(&report, &left, s, false, false), 0);
 	ck_assert_int_eq(tm_store_load_thread(&t, s, "mon-app", "auth-ui"), 0);
 	ck_assert_str_eq(t->parent_id, "main");
 	/* A mechanical fix: updatedAt is not bumped. */
@@ -180,6 +180,7 @@ START_TEST(test_migrate_run_aligns_and_deletes)
 	ck_assert(!tm_migrate_needed(s, false));
 	ck_assert(tm_migrate_needed(s, true));
 	tm_strv_clear(&report);
+	tm_strv_clear(&left);
 	tm_thread_free(t);
 	tm_store_free(s);
 }
@@ -188,17 +189,18 @@ END_TEST
 START_TEST(test_migrate_dry_run_writes_nothing)
 {
 	tm_store *s = old_store(old_index);
-	tm_strv report = TM_STRV_INIT;
+	tm_strv report = TM_STRV_INIT, left = TM_STRV_INIT;
 	tm_thread *t = NULL;
 
-	ck_assert_int_eq(tm_migrate_run(&report, s, true, true), 0);
+	ck_assert_int_eq(tm_migrate_run(&report, &left, s, true, true), 0);
 	ck_assert_int_eq(tm_store_load_thread(&t, s, "mon-app", "auth-ui"), 0);
 	ck_assert_str_eq(t->parent_id, "auth");
 	ck_assert(exists(s, "trees/mon-app.json"));
 	ck_assert(exists(s, "stats/mon-app.json"));
 	ck_assert_uint_eq(report.n, 4);
-	ck_assert_str_eq(report.items[3], "deleted stats/mon-app.json");
+	ck_assert_str_eq(report.items[3], "would delete stats/mon-app.json");
 	tm_strv_clear(&report);
+	tm_strv_clear(&left);
 	tm_thread_free(t);
 	tm_store_free(s);
 }
@@ -207,12 +209,13 @@ END_TEST
 START_TEST(test_migrate_prune_deletes_stats)
 {
 	tm_store *s = old_store(old_index);
-	tm_strv report = TM_STRV_INIT;
+	tm_strv report = TM_STRV_INIT, left = TM_STRV_INIT;
 
-	ck_assert_int_eq(tm_migrate_run(&report, s, false, true), 0);
+	ck_assert_int_eq(tm_migrate_run(&report, &left, s, false, true), 0);
 	ck_assert(!exists(s, "stats"));
 	ck_assert(!exists(s, "trees"));
 	tm_strv_clear(&report);
+	tm_strv_clear(&left);
 	tm_store_free(s);
 }
 END_TEST
@@ -220,27 +223,100 @@ END_TEST
 START_TEST(test_migrate_keeps_index_when_a_thread_is_unreadable)
 {
 	tm_store *s = old_store(old_index);
-	tm_strv report = TM_STRV_INIT;
+	tm_strv report = TM_STRV_INIT, left = TM_STRV_INIT;
 	char *p = tmt_join(tm_store_dir(s), "threads/mon-app/auth.md");
+	tm_thread *t = NULL;
 
 	tmt_write_file(p, "garbage\n", 8);
-	ck_assert_int_eq(tm_migrate_run(&report, s, false, false), TM_EPARSE);
-	ck_assert_ptr_nonnull(strstr(tm_error_last(), "auth.md"));
+	/* Not an error: the rest is applied, the rest is reported. */
+	ck_assert_int_eq(tm_migrate_run(&report, &left, s, false, false), 0);
+	ck_assert_uint_eq(left.n, 1);
+	ck_assert_ptr_nonnull(strstr(left.items[0], "auth.md"));
+	ck_assert_ptr_nonnull(strstr(left.items[0], "git threadmind migrate"));
+	ck_assert_int_eq(tm_store_load_thread(&t, s, "mon-app", "auth-ui"), 0);
+	ck_assert_str_eq(t->parent_id, "main");
+	tm_thread_free(t);
+	/* The index is kept until the file is fixed. */
 	ck_assert(exists(s, "trees/mon-app.json"));
+	ck_assert(tm_migrate_needed(s, false));
 	tm_strv_clear(&report);
+	tm_strv_clear(&left);
 	free(p);
 	tm_store_free(s);
 }
 END_TEST
 
-START_TEST(test_migrate_keeps_index_that_does_not_parse)
+START_TEST(test_migrate_unreadable_thread_not_in_index)
+{
+	tm_store *s = old_store("{\"main\": null, \"auth-ui\": \"main\"}");
+	tm_strv report = TM_STRV_INIT, left = TM_STRV_INIT;
+	char *p = tmt_join(tm_store_dir(s), "threads/mon-app/broken.md");
+
+	tmt_write_file(p, "---\nid: broken\n", 15);
+	ck_assert_int_eq(tm_migrate_run(&report, &left, s, false, false), 0);
+	/* The index says nothing about it: the upgrade completes. */
+	ck_assert_uint_eq(left.n, 0);
+	ck_assert(!exists(s, "trees"));
+	ck_assert(!tm_migrate_needed(s, false));
+	tm_strv_clear(&report);
+	tm_strv_clear(&left);
+	free(p);
+	tm_store_free(s);
+}
+END_TEST
+
+START_TEST(test_migrate_sets_aside_index_that_does_not_parse)
 {
 	tm_store *s = old_store("{\"main\": null,,}");
-	tm_strv report = TM_STRV_INIT;
+	tm_strv report = TM_STRV_INIT, left = TM_STRV_INIT;
 
-	ck_assert_int_eq(tm_migrate_run(&report, s, false, false), TM_EPARSE);
+	/* A dry run says it would, and does not. */
+	ck_assert_int_eq(tm_migrate_run(&report, &left, s, true, false), 0);
+	ck_assert_uint_eq(report.n, 1);
+	ck_assert_str_eq(report.items[0], "would set aside trees/mon-app.json "
+					  "as trees/mon-app.json.invalid");
+	ck_assert_uint_eq(left.n, 1);
+	ck_assert_ptr_nonnull(strstr(left.items[0], "would set it aside"));
 	ck_assert(exists(s, "trees/mon-app.json"));
 	tm_strv_clear(&report);
+	tm_strv_clear(&left);
+
+	ck_assert_int_eq(tm_migrate_run(&report, &left, s, false, false), 0);
+	ck_assert_str_eq(report.items[0], "set aside trees/mon-app.json as "
+					  "trees/mon-app.json.invalid");
+	ck_assert_ptr_nonnull(strstr(left.items[0], "not valid JSON"));
+	ck_assert(!exists(s, "trees/mon-app.json"));
+	ck_assert(exists(s, "trees/mon-app.json.invalid"));
+	ck_assert(!tm_migrate_needed(s, false));
+	tm_strv_clear(&report);
+	tm_strv_clear(&left);
+	tm_store_free(s);
+}
+END_TEST
+
+START_TEST(test_migrate_sets_aside_index_with_only_bad_entries)
+{
+	tm_store *s = old_store("{\"Bad Id\": null, \"../x\": \"main\"}");
+	tm_strv report = TM_STRV_INIT, left = TM_STRV_INIT;
+	char *p = tmt_join(tm_store_dir(s), "trees/mon-app.json.invalid");
+
+	/* A name already taken: the next free one. */
+	tmt_write_file(p, "{}", 2);
+	ck_assert_int_eq(tm_migrate_run(&report, &left, s, false, false), 0);
+	ck_assert_uint_eq(report.n, 3);
+	ck_assert_str_eq(report.items[0], "trees/mon-app.json: entry 'Bad Id' "
+					  "skipped (not a valid thread id)");
+	ck_assert_str_eq(report.items[1], "trees/mon-app.json: entry '../x' "
+					  "skipped (not a valid thread id)");
+	ck_assert_str_eq(report.items[2], "set aside trees/mon-app.json as "
+					  "trees/mon-app.json.invalid-2");
+	ck_assert_uint_eq(left.n, 1);
+	ck_assert_ptr_nonnull(strstr(left.items[0], "none of its 2 entries"));
+	ck_assert(exists(s, "trees/mon-app.json.invalid-2"));
+	ck_assert(!tm_migrate_needed(s, false));
+	tm_strv_clear(&report);
+	tm_strv_clear(&left);
+	free(p);
 	tm_store_free(s);
 }
 END_TEST
@@ -259,11 +335,12 @@ static void take_over(tm_store *s, void *payload)
 START_TEST(test_migrate_stops_when_lock_taken_over)
 {
 	tm_store *s = old_store("{\"auth\": null, \"auth-ui\": null}");
-	tm_strv report = TM_STRV_INIT;
+	tm_strv report = TM_STRV_INIT, left = TM_STRV_INIT;
 	tm_thread *t = NULL;
 
 	tm_store__set_refresh_hook(take_over, NULL, true);
-	ck_assert_int_eq(tm_migrate_run(&report, s, false, false), TM_ELOCKED);
+	ck_assert_int_eq(tm_migrate_run(&report, &left, s, false, false),
+			 TM_ELOCKED);
 	tm_store__set_refresh_hook(NULL, NULL, false);
 	ck_assert_ptr_nonnull(strstr(tm_error_last(), "lost the lock"));
 	/* The first thread was aligned, the second was not, and the index
@@ -276,6 +353,7 @@ START_TEST(test_migrate_stops_when_lock_taken_over)
 	tm_thread_free(t);
 	ck_assert(exists(s, "trees/mon-app.json"));
 	tm_strv_clear(&report);
+	tm_strv_clear(&left);
 	tm_store_free(s);
 }
 END_TEST
@@ -283,14 +361,15 @@ END_TEST
 START_TEST(test_migrate_string_null_parent_is_root)
 {
 	tm_store *s = old_store("{\"main\": \"null\", \"auth\": \"null\"}");
-	tm_strv report = TM_STRV_INIT;
+	tm_strv report = TM_STRV_INIT, left = TM_STRV_INIT;
 	tm_thread *t = NULL;
 
-	ck_assert_int_eq(tm_migrate_run(&report, s, false, false), 0);
+	ck_assert_int_eq(tm_migrate_run(&report, &left, s, false, false), 0);
 	ck_assert_int_eq(tm_store_load_thread(&t, s, "mon-app", "auth"), 0);
 	ck_assert_ptr_null(t->parent_id);
 	tm_thread_free(t);
 	tm_strv_clear(&report);
+	tm_strv_clear(&left);
 	tm_store_free(s);
 }
 END_TEST
@@ -315,7 +394,9 @@ Suite *migrate_suite(void)
 	tcase_add_test(tc, test_migrate_prune_deletes_stats);
 	tcase_add_test(tc,
 		       test_migrate_keeps_index_when_a_thread_is_unreadable);
-	tcase_add_test(tc, test_migrate_keeps_index_that_does_not_parse);
+	tcase_add_test(tc, test_migrate_unreadable_thread_not_in_index);
+	tcase_add_test(tc, test_migrate_sets_aside_index_that_does_not_parse);
+	tcase_add_test(tc, test_migrate_sets_aside_index_with_only_bad_entries);
 	tcase_add_test(tc, test_migrate_string_null_parent_is_root);
 	tcase_add_test(tc, test_migrate_stops_when_lock_taken_over);
 	suite_add_tcase(s, tc);

@@ -431,6 +431,57 @@ START_TEST(test_store_corrupt_config_is_never_overwritten)
 }
 END_TEST
 
+static int config_warnings;
+
+static void count_config_warning(const char *msg, void *payload)
+{
+	ck_assert_ptr_nonnull(strstr(msg, "config.json"));
+	ck_assert_ptr_nonnull(strstr(msg, "doctor --fix"));
+	(void)payload;
+	config_warnings++;
+}
+
+START_TEST(test_store_corrupt_config_fallback_for_readers)
+{
+	tm_store *s = open_seed();
+	char *p = store_file(s, "config.json"), *after, *current = NULL;
+	static const char corrupt[] = "{\"activeProjectId\": oops";
+	tm_config *cfg = NULL;
+
+	tmt_write_file(p, corrupt, strlen(corrupt));
+	config_warnings = 0;
+	tm_store_config_fallback(s, count_config_warning, NULL);
+	/* A reader gets the defaults, with one warning for the process. */
+	ck_assert_int_eq(tm_store_load_config(&cfg, s), 0);
+	ck_assert_ptr_null(tm_config_get_string(cfg, "activeProjectId"));
+	tm_config_free(cfg);
+	ck_assert_int_eq(tm_store_current_project(&current, s, NULL), 0);
+	ck_assert_str_eq(current, "mon-app");
+	free(current);
+	ck_assert_int_eq(config_warnings, 1);
+	/* The strict reader still sees the error. */
+	ck_assert_int_eq(tm_store_load_config_strict(&cfg, s), TM_EPARSE);
+	/* A writer still stops before writing anything. */
+	ck_assert_int_eq(tm_store_set_active(s, "mon-app", "auth"), TM_EPARSE);
+	ck_assert_int_eq(tm_store_lock(s), 0);
+	cfg = tm_config_new();
+	ck_assert_int_eq(tm_store_save_config(s, cfg), TM_EPARSE);
+	tm_config_free(cfg);
+	ck_assert_int_eq(tm_store_unlock(s), 0);
+	after = tmt_read_file(p, NULL);
+	ck_assert_str_eq(after, corrupt);
+	free(after);
+	/* A symbolic link is not followed: defaults too. */
+	ck_assert_int_eq(unlink(p), 0);
+	ck_assert_int_eq(symlink("/etc/passwd", p), 0);
+	ck_assert_int_eq(tm_store_load_config(&cfg, s), 0);
+	tm_config_free(cfg);
+	ck_assert_int_eq(tm_store_load_config_strict(&cfg, s), TM_EINVALID);
+	free(p);
+	tm_store_free(s);
+}
+END_TEST
+
 START_TEST(test_store_set_active_keeps_sessions)
 {
 	tm_store *s = open_seed();
@@ -716,6 +767,7 @@ Suite *store_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_store_config_missing_gives_defaults);
 	tcase_add_test(tc, test_store_corrupt_config_is_never_overwritten);
+	tcase_add_test(tc, test_store_corrupt_config_fallback_for_readers);
 	tcase_add_test(tc, test_store_set_active_keeps_sessions);
 	tcase_add_test(tc, test_store_current_project);
 	tcase_add_test(tc, test_store_current_project_none_active);
