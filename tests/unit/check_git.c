@@ -890,6 +890,33 @@ START_TEST(test_git_fast_path_falls_back)
 }
 END_TEST
 
+/*
+ * lib/notls.c, linked into this runner as into the executables: libgit2's
+ * mbedTLS loads no CA certificate (a file of garbage parses "fine", where
+ * mbedTLS itself would fail), and opening a repository still works.
+ */
+struct mbedtls_x509_crt;
+int mbedtls_x509_crt_parse_file(struct mbedtls_x509_crt *chain,
+				const char *path);
+int mbedtls_x509_crt_parse_path(struct mbedtls_x509_crt *chain,
+				const char *path);
+
+START_TEST(test_git_no_ca_bundle_parsed)
+{
+	char *bad = tmt_join(tmp, "garbage.pem"), *repo = make_repo("repo", 1);
+	tm_git *g;
+
+	tmt_write_file(bad, "-----BEGIN CERTIFICATE-----\nnot base64\n", 40);
+	ck_assert_int_eq(mbedtls_x509_crt_parse_file(NULL, bad), 0);
+	ck_assert_int_eq(mbedtls_x509_crt_parse_path(NULL, tmp), 0);
+	g = open_ok(repo, false);
+	ck_assert(tm_git_repository(g) != NULL);
+	tm_git_free(g);
+	free(repo);
+	free(bad);
+}
+END_TEST
+
 Suite *git_suite(void)
 {
 	Suite *s = suite_create("git");
@@ -936,6 +963,7 @@ Suite *git_suite(void)
 	tc = tcase_create("error");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_git_error_message);
+	tcase_add_test(tc, test_git_no_ca_bundle_parsed);
 	suite_add_tcase(s, tc);
 	return s;
 }
