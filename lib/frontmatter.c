@@ -511,6 +511,52 @@ done:
 	return error;
 }
 
+/* Where the block of `data` ends (past the closing line), NULL when it
+ * has no opening or closing line; *first is its first line. */
+static const char *block_end(const char *data, size_t len, const char **first)
+{
+	const char *pos = data, *end = data + len;
+	struct line l;
+	bool crlf;
+
+	if (len >= 3 && !memcmp(data, "\xef\xbb\xbf", 3))
+		pos += 3;
+	if (!next_line(&pos, end, &l, &crlf) || !is_fence(&l))
+		return NULL;
+	*first = pos;
+	while (next_line(&pos, end, &l, &crlf))
+		if (is_fence(&l))
+			return pos;
+	return NULL;
+}
+
+size_t tm_frontmatter_block_len(const char *data, size_t len)
+{
+	const char *first, *stop = block_end(data, len, &first);
+
+	return stop ? (size_t)(stop - data) : 0;
+}
+
+bool tm_frontmatter_may_have(const char *data, size_t len, const char *key)
+{
+	const char *pos, *stop = block_end(data, len, &pos);
+	size_t klen = strlen(key), i;
+	struct line l;
+	bool crlf;
+
+	if (!stop)
+		return true; /* let the parser say what is wrong */
+	while (next_line(&pos, stop, &l, &crlf)) {
+		for (i = 0; i < l.len && (is_space(l.p[i]) || l.p[i] == '"' ||
+					  l.p[i] == '\'');
+		     i++)
+			;
+		if (l.len - i >= klen && !memcmp(l.p + i, key, klen))
+			return true;
+	}
+	return false;
+}
+
 #define LF   "\n"
 #define CRLF "\r\n"
 

@@ -9,6 +9,7 @@
 #include "model.h"
 #include "yaml.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /*
@@ -35,6 +36,22 @@
  */
 int tm_frontmatter_parse(tm_thread **out, const char *data, size_t len,
 			 const char *id, const char *path);
+
+/*
+ * The frontmatter-only read, for callers that need a few fields of many
+ * files: the length of `data` up to and including its closing `---` line
+ * (what tm_frontmatter_parse reads as the block; a BOM counts), or 0 when
+ * the opening or closing line is missing.  Parsing just those bytes gives
+ * the thread with an empty body.
+ */
+size_t tm_frontmatter_block_len(const char *data, size_t len);
+
+/*
+ * Whether the frontmatter block of `data` may hold the entry `key`
+ * ("paths"): false only when no line of the block, blanks and quotes
+ * aside, starts with it, so that a caller may skip parsing the file.
+ */
+bool tm_frontmatter_may_have(const char *data, size_t len, const char *key);
 
 /*
  * Append the whole canonical file to `out`: the frontmatter block as

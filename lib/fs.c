@@ -275,8 +275,9 @@ static int create_temp(char *tmp, size_t tmplen, int dirfd, const char *name,
 	return fd;
 }
 
-int tm_atomic_write_at(int dirfd, const char *name, const char *display,
-		       const void *data, size_t len)
+/* tm_atomic_write_at, with or without the two fsyncs (`durable`). */
+static int atomic_write(int dirfd, const char *name, const char *display,
+			const void *data, size_t len, bool durable)
 {
 	tm_atomic_fault fault =
 		atomic_exchange(&next_fault, TM_ATOMIC_FAULT_NONE);
@@ -333,13 +334,13 @@ int tm_atomic_write_at(int dirfd, const char *name, const char *display,
 					   display);
 		goto fail;
 	}
-	if (fault == TM_ATOMIC_FAULT_FSYNC) {
+	if (durable && fault == TM_ATOMIC_FAULT_FSYNC) {
 		errno = EIO;
 		error = tm_error_set_errno(TM_ERROR, "cannot sync '%s'",
 					   display);
 		goto fail;
 	}
-	if (fsync_retry(fd) < 0) {
+	if (durable && fsync_retry(fd) < 0) {
 		error = tm_error_set_errno(TM_ERROR, "cannot sync '%s'",
 					   display);
 		goto fail;
@@ -369,7 +370,8 @@ int tm_atomic_write_at(int dirfd, const char *name, const char *display,
 	 * Make the rename durable.  Some file systems cannot sync a folder
 	 * (EINVAL): nothing more can be done there.
 	 */
-	if (fsync_retry(dirfd) < 0 && errno != EINVAL && errno != EROFS)
+	if (durable && fsync_retry(dirfd) < 0 && errno != EINVAL &&
+	    errno != EROFS)
 		return tm_error_set_errno(
 			TM_ERROR, "cannot sync the folder of '%s'", display);
 	return 0;
@@ -383,7 +385,14 @@ fail:
 	return error;
 }
 
-int tm_atomic_write(const char *path, const void *data, size_t len)
+int tm_atomic_write_at(int dirfd, const char *name, const char *display,
+		       const void *data, size_t len)
+{
+	return atomic_write(dirfd, name, display, data, len, true);
+}
+
+static int write_path(const char *path, const void *data, size_t len,
+		      bool durable)
 {
 	const char *slash, *base;
 	char *dir;
@@ -411,9 +420,19 @@ int tm_atomic_write(const char *path, const void *data, size_t len)
 	free(dir);
 	if (error < 0)
 		return error;
-	error = tm_atomic_write_at(dirfd, base, path, data, len);
+	error = atomic_write(dirfd, base, path, data, len, durable);
 	close(dirfd);
 	return error;
+}
+
+int tm_atomic_write(const char *path, const void *data, size_t len)
+{
+	return write_path(path, data, len, true);
+}
+
+int tm_atomic_write_nosync(const char *path, const void *data, size_t len)
+{
+	return write_path(path, data, len, false);
 }
 
 int tm_fs_unlink_at(int dirfd, const char *name, const char *display)

@@ -108,6 +108,15 @@ int tm_atomic_write_at(int dirfd, const char *name, const char *display,
 int tm_atomic_write(const char *path, const void *data, size_t len);
 
 /*
+ * tm_atomic_write without the two fsyncs: still a temp file renamed over
+ * `path` (a reader sees the old content or the new, never a part), but
+ * not made durable.  For files that a caller reads at once and that a
+ * crash may lose, such as the merge driver's %A (git's own temporary
+ * file).  Errors as tm_atomic_write.
+ */
+int tm_atomic_write_nosync(const char *path, const void *data, size_t len);
+
+/*
  * Remove `name` from `dirfd` (a link is removed, not followed).
  * Errors: TM_ENOTFOUND when missing, TM_EINVALID for a bad name, TM_ERROR
  * otherwise (a folder, permissions...).

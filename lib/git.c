@@ -9,16 +9,35 @@
 #include <git2/sys/repository.h>
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+/*
+ * A repository found by the fast path (fast_discover) is not opened with
+ * libgit2 until a call needs it (need_repo): `prompt` and the hooks' common
+ * cases read HEAD, a ref and config.json only, and never initialise libgit2
+ * (whose initialisation parses the system CA bundle: docs/PERFORMANCE.md).
+ * Anything the fast path does not fully understand is left to libgit2,
+ * opened at once as before.
+ */
 struct tm_git {
-	git_repository *repo;
+	git_repository *repo; /* NULL until needed (fast path) */
+	char *path;           /* tm_git_open's arguments, for the lazy open */
+	bool from_env;
+	/* found by the fast path (all NULL when libgit2 opened it at once) */
+	char *workdir, *gitdir, *commondir;
+	/* a config file that libgit2 would read mentions "threadmind" */
+	bool config_mentions_us;
 };
+
+static bool fast_disabled; /* tm_git__set_fast_path(false) */
 
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 static int init_status;
@@ -31,10 +50,17 @@ static int init_status;
  */
 static void init_libgit2(void)
 {
-	if (git_libgit2_init() < 0)
+	if (git_libgit2_init() < 0) {
 		init_status = -1;
-	else
-		git_libgit2_opts(GIT_OPT_ENABLE_CACHING, 0);
+		return;
+	}
+	git_libgit2_opts(GIT_OPT_ENABLE_CACHING, 0);
+	/*
+	 * libgit2 re-hashes every object it reads by default; git does not.
+	 * Off, the staleness walk runs 57% fewer instructions, with the same
+	 * answers (docs/PERFORMANCE.md).
+	 */
+	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
 }
 
 int tm_git_init(void)
@@ -189,22 +215,18 @@ static int open_from_env(git_repository **out, const char *path)
 	return 0;
 }
 
-int tm_git_open(tm_git **out, const char *path, bool from_env)
+/* Open with libgit2: what tm_git_open did before the fast path. */
+static int open_repo(git_repository **out, const char *path, bool from_env)
 {
-	git_repository *repo = NULL;
 	const char *where;
-	tm_git *g;
 	int error;
 
 	if ((error = tm_git_init()) < 0)
 		return error;
 	if (from_env) {
-		error = open_from_env(&repo, path);
-	} else if (!path) {
-		return tm_error_set(TM_EINVALID,
-				    "no path to look for a repository from");
+		error = open_from_env(out, path);
 	} else {
-		error = git_repository_open_ext(&repo, path, 0, NULL);
+		error = git_repository_open_ext(out, path, 0, NULL);
 		if (error == GIT_ENOTFOUND)
 			error = TM_ENOTFOUND;
 		else if (error < 0)
@@ -219,12 +241,367 @@ int tm_git_open(tm_git **out, const char *path, bool from_env)
 				    "parent directories): '%s'",
 				    where);
 	}
-	if (error < 0)
-		return error;
+	return error;
+}
+
+/* ---- the fast path: finding the repository without libgit2 ---- */
+
+/* The most the fast path reads of a config file and of packed-refs. */
+#define TM_GIT_FAST_CONFIG_MAX (1024 * 1024)
+#define TM_GIT_FAST_PACKED_MAX (16 * 1024 * 1024)
+
+/* a + "/" + b (no second '/' when a ends with one), malloc'd. */
+static char *path_join(const char *a, const char *b)
+{
+	tm_buf buf = TM_BUF_INIT;
+
+	tm_buf_puts(&buf, a);
+	if (!buf.size || buf.ptr[buf.size - 1] != '/')
+		tm_buf_putc(&buf, '/');
+	tm_buf_puts(&buf, b);
+	return tm_buf_detach(&buf);
+}
+
+/* Outcome of a fast-path step: done, or "leave it to libgit2". */
+#define FAST_OK      0
+#define FAST_UNUSUAL 1
+
+/*
+ * The content of the file `path` (NUL-terminated, at most `max` bytes)
+ * into `out`: FAST_OK, ENOENT-like absence as -1 with *missing set, or
+ * FAST_UNUSUAL for anything else (unreadable, too large, not a file).
+ */
+static int read_small(tm_buf *out, const char *path, size_t max, bool *missing)
+{
+	char chunk[4096];
+	struct stat st;
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+
+	*missing = false;
+	if (fd < 0) {
+		*missing = errno == ENOENT || errno == ENOTDIR;
+		return FAST_UNUSUAL;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    (size_t)st.st_size > max) {
+		close(fd);
+		return FAST_UNUSUAL;
+	}
+	tm_buf_clear(out);
+	for (;;) {
+		n = read(fd, chunk, sizeof(chunk));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0 || out->size + (size_t)n > max)
+			break;
+		tm_buf_put(out, chunk, (size_t)n);
+	}
+	close(fd);
+	return n == 0 ? FAST_OK : FAST_UNUSUAL;
+}
+
+static bool is_kind(const char *dir, const char *name, mode_t kind)
+{
+	char *p = path_join(dir, name);
+	struct stat st;
+	bool r = stat(p, &st) == 0 && (st.st_mode & S_IFMT) == kind;
+
+	free(p);
+	return r;
+}
+
+/* Whether `dir` holds what libgit2 checks for a git dir (common = dir). */
+static bool looks_like_gitdir(const char *dir)
+{
+	return is_kind(dir, "HEAD", S_IFREG) &&
+	       is_kind(dir, "objects", S_IFDIR) &&
+	       is_kind(dir, "refs", S_IFDIR);
+}
+
+/* realpath + "/" (malloc'd), NULL when it cannot be resolved. */
+static char *real_dir(const char *path)
+{
+	char *r = realpath(path, NULL), *s;
+
+	if (!r)
+		return NULL;
+	s = path_join(r, "");
+	free(r);
+	return s;
+}
+
+/* Drop trailing newlines (and a CR before them) from `b`. */
+static void chomp(tm_buf *b)
+{
+	while (b->size &&
+	       (b->ptr[b->size - 1] == '\n' || b->ptr[b->size - 1] == '\r'))
+		b->ptr[--b->size] = '\0';
+}
+
+/*
+ * Set g's gitdir and commondir from the git dir `gitdir`: a linked
+ * worktree's has a `commondir` file (relative to it).  FAST_UNUSUAL when
+ * libgit2 would not take it as a repository.
+ */
+static int take_gitdir(tm_git *g, const char *gitdir)
+{
+	tm_buf link = TM_BUF_INIT;
+	char *common_path;
+	bool missing;
+	int rc = FAST_UNUSUAL;
+
+	if (!(g->gitdir = real_dir(gitdir)) ||
+	    !is_kind(g->gitdir, "HEAD", S_IFREG))
+		goto done;
+	common_path = path_join(g->gitdir, "commondir");
+	if (read_small(&link, common_path, 4096, &missing) == FAST_OK) {
+		chomp(&link);
+		free(common_path);
+		common_path =
+			link.ptr && link.ptr[0] == '/'
+				? tm_xstrdup(link.ptr)
+				: path_join(g->gitdir, tm_buf_cstr(&link));
+		g->commondir = real_dir(common_path);
+	} else if (missing) {
+		g->commondir = tm_xstrdup(g->gitdir);
+	}
+	free(common_path);
+	if (g->commondir && is_kind(g->commondir, "objects", S_IFDIR) &&
+	    is_kind(g->commondir, "refs", S_IFDIR))
+		rc = FAST_OK;
+done:
+	tm_buf_release(&link);
+	return rc;
+}
+
+/* "gitdir: <path>" of the .git file `file` in folder `dir`. */
+static int follow_gitfile(tm_git *g, const char *dir, const char *file)
+{
+	tm_buf b = TM_BUF_INIT;
+	char *target;
+	bool missing;
+	int rc = FAST_UNUSUAL;
+
+	if (read_small(&b, file, 4096, &missing) == FAST_OK && b.size > 8 &&
+	    !strncmp(b.ptr, "gitdir: ", 8)) {
+		chomp(&b);
+		target = b.ptr[8] == '/' ? tm_xstrdup(b.ptr + 8)
+					 : path_join(dir, b.ptr + 8);
+		rc = take_gitdir(g, target);
+		free(target);
+	}
+	tm_buf_release(&b);
+	return rc;
+}
+
+/*
+ * Whether a config file's text (lower-cased) is one the fast path can
+ * vouch for: nothing that could move the work tree or refuse the
+ * repository (core.worktree, core.bare other than false, extensions, a
+ * format version above 1, includes).  Sets *mentions when "threadmind"
+ * appears anywhere.
+ */
+static bool config_text_plain(char *text, bool *mentions)
+{
+	char *line, *save = NULL, *p, *q;
+
+	for (p = text; *p; p++)
+		*p = (char)tolower((unsigned char)*p);
+	if (strstr(text, "threadmind"))
+		*mentions = true;
+	if (strstr(text, "include") || strstr(text, "worktree") ||
+	    strstr(text, "extensions"))
+		return false;
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (!strstr(line, "bare") &&
+		    !strstr(line, "repositoryformatversion"))
+			continue;
+		/* squeeze out blanks: "bare=false" */
+		for (p = q = line; *p; p++)
+			if (*p != ' ' && *p != '\t' && *p != '\r')
+				*q++ = *p;
+		*q = '\0';
+		if (strcmp(line, "bare=false") &&
+		    strcmp(line, "repositoryformatversion=0") &&
+		    strcmp(line, "repositoryformatversion=1"))
+			return false;
+	}
+	return true;
+}
+
+/* Scan one config file (absent is fine). */
+static int scan_config(tm_git *g, const char *path)
+{
+	tm_buf b = TM_BUF_INIT;
+	bool missing;
+	int rc = read_small(&b, path, TM_GIT_FAST_CONFIG_MAX, &missing);
+
+	if (rc == FAST_OK)
+		rc = config_text_plain(b.ptr ? b.ptr : (char *)"",
+				       &g->config_mentions_us)
+			     ? FAST_OK
+			     : FAST_UNUSUAL;
+	else if (missing)
+		rc = FAST_OK;
+	tm_buf_release(&b);
+	return rc;
+}
+
+/* The config files libgit2 reads for this repository. */
+static int scan_configs(tm_git *g)
+{
+	const char *home = env("HOME"), *xdg = env("XDG_CONFIG_HOME");
+	char *paths[6];
+	size_t i, n = 0;
+	int rc = FAST_OK;
+
+	if (!home)
+		return FAST_UNUSUAL; /* libgit2 would ask getpwuid */
+	paths[n++] = path_join(g->commondir, "config");
+	paths[n++] = path_join(g->gitdir, "config.worktree");
+	paths[n++] = path_join(home, ".gitconfig");
+	paths[n++] = path_join(home, ".config/git/config");
+	paths[n++] = xdg ? path_join(xdg, "git/config")
+			 : tm_xstrdup("/etc/gitconfig");
+	paths[n++] = tm_xstrdup("/etc/gitconfig");
+	for (i = 0; i < n; i++) {
+		if (rc == FAST_OK)
+			rc = scan_config(g, paths[i]);
+		free(paths[i]);
+	}
+	return rc;
+}
+
+/* Owned by another user: libgit2 checks safe.directory. */
+static bool owned_by_us(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && st.st_uid == geteuid();
+}
+
+/* Environment variables that change where or how git finds a repository. */
+static const char *const env_unusual[] = {
+	"GIT_DIR",
+	"GIT_WORK_TREE",
+	"GIT_COMMON_DIR",
+	"GIT_CEILING_DIRECTORIES",
+	"GIT_DISCOVERY_ACROSS_FILESYSTEM",
+	"GIT_OBJECT_DIRECTORY",
+	"GIT_ALTERNATE_OBJECT_DIRECTORIES",
+	"GIT_NAMESPACE",
+};
+
+/*
+ * Find the repository of `path` as libgit2 would, walking up: at each
+ * folder `.git` (a folder, or a file "gitdir: …"), then the folder itself
+ * (a bare repository, or the inside of a git dir: left to libgit2).  Into
+ * g's workdir / gitdir / commondir.  FAST_UNUSUAL for anything else: an
+ * environment variable of env_unusual, a crossed file system, a bare
+ * repository, no repository, a config file it cannot vouch for.
+ */
+static int fast_discover(tm_git *g, const char *path, bool from_env)
+{
+	char *dir, *dotgit, *slash;
+	struct stat st;
+	dev_t dev = 0;
+	bool have_dev = false;
+	size_t i;
+	int rc = FAST_UNUSUAL;
+
+	if (fast_disabled)
+		return FAST_UNUSUAL;
+	for (i = 0; from_env && i < sizeof(env_unusual) / sizeof(*env_unusual);
+	     i++)
+		if (getenv(env_unusual[i]))
+			return FAST_UNUSUAL;
+	if (!(dir = realpath(path ? path : ".", NULL)))
+		return FAST_UNUSUAL;
+	for (;;) {
+		dotgit = path_join(dir, ".git");
+		if (lstat(dotgit, &st) == 0) {
+			if (have_dev && st.st_dev != dev)
+				break;
+			dev = st.st_dev;
+			have_dev = true;
+			if (S_ISDIR(st.st_mode) && looks_like_gitdir(dotgit) &&
+			    !is_kind(dotgit, "commondir", S_IFREG))
+				rc = take_gitdir(g, dotgit);
+			else if (S_ISREG(st.st_mode))
+				rc = follow_gitfile(g, dir, dotgit);
+			if (rc == FAST_OK)
+				g->workdir = path_join(dir, "");
+			break; /* found, or something for libgit2 */
+		}
+		free(dotgit);
+		dotgit = NULL;
+		if (stat(dir, &st) < 0 || (have_dev && st.st_dev != dev))
+			break;
+		dev = st.st_dev;
+		have_dev = true;
+		if (looks_like_gitdir(dir) || !strcmp(dir, "/"))
+			break;
+		slash = strrchr(dir, '/');
+		if (slash == dir)
+			slash[1] = '\0';
+		else
+			*slash = '\0';
+	}
+	free(dotgit);
+	if (rc == FAST_OK &&
+	    (!owned_by_us(g->workdir) || !owned_by_us(g->gitdir) ||
+	     !owned_by_us(g->commondir)))
+		rc = FAST_UNUSUAL;
+	if (rc == FAST_OK)
+		rc = scan_configs(g);
+	free(dir);
+	return rc;
+}
+
+static void forget_fast(tm_git *g)
+{
+	free(g->workdir);
+	free(g->gitdir);
+	free(g->commondir);
+	g->workdir = g->gitdir = g->commondir = NULL;
+	g->config_mentions_us = false;
+}
+
+int tm_git_open(tm_git **out, const char *path, bool from_env)
+{
+	git_repository *repo = NULL;
+	tm_git *g;
+	int error;
+
+	if (!from_env && !path)
+		return tm_error_set(TM_EINVALID,
+				    "no path to look for a repository from");
 	g = tm_xcalloc(1, sizeof(*g));
+	g->path = path ? tm_xstrdup(path) : NULL;
+	g->from_env = from_env;
+	if (fast_discover(g, path, from_env) == FAST_OK) {
+		*out = g;
+		return 0;
+	}
+	forget_fast(g);
+	if ((error = open_repo(&repo, path, from_env)) < 0) {
+		free(g->path);
+		free(g);
+		return error;
+	}
 	g->repo = repo;
 	*out = g;
 	return 0;
+}
+
+/* libgit2's repository behind g, opened now when the fast path found it. */
+static int need_repo(tm_git *g)
+{
+	if (g->repo)
+		return 0;
+	return open_repo(&g->repo, g->path, g->from_env);
 }
 
 void tm_git_free(tm_git *g)
@@ -232,34 +609,178 @@ void tm_git_free(tm_git *g)
 	if (!g)
 		return;
 	git_repository_free(g->repo);
+	forget_fast(g);
+	free(g->path);
 	free(g);
 }
 
 git_repository *tm_git_repository(tm_git *g)
 {
+	if (need_repo(g) < 0)
+		return NULL;
 	return g->repo;
 }
 
 const char *tm_git_workdir(const tm_git *g)
 {
-	return git_repository_workdir(g->repo);
+	return g->gitdir ? g->workdir : git_repository_workdir(g->repo);
 }
 
 const char *tm_git_gitdir(const tm_git *g)
 {
-	return git_repository_path(g->repo);
+	return g->gitdir ? g->gitdir : git_repository_path(g->repo);
 }
 
 const char *tm_git_commondir(const tm_git *g)
 {
-	return git_repository_commondir(g->repo);
+	return g->gitdir ? g->commondir : git_repository_commondir(g->repo);
+}
+
+void tm_git__set_fast_path(bool on)
+{
+	fast_disabled = !on;
+}
+
+bool tm_git__libgit2_opened(const tm_git *g)
+{
+	return g->repo != NULL;
+}
+
+/* ---- HEAD without libgit2 ---- */
+
+/* Whether HEAD's target `name` (after "refs/heads/") is a plain ref name
+ * that the fast path may look up as a file. */
+static bool plain_ref_name(const char *name)
+{
+	const unsigned char *p;
+	size_t len = strlen(name);
+
+	if (!len || name[0] == '/' || name[len - 1] == '/' ||
+	    name[len - 1] == '.' || strstr(name, "..") || strstr(name, "//") ||
+	    strstr(name, "/.") || name[0] == '.' || strstr(name, "@{") ||
+	    (len >= 5 && !strcmp(name + len - 5, ".lock")))
+		return false;
+	for (p = (const unsigned char *)name; *p; p++)
+		if (*p <= ' ' || *p == 0x7f || strchr("~^:?*[\\", *p))
+			return false;
+	return true;
+}
+
+static bool hex40_line(const char *s, size_t len)
+{
+	return len == GIT_OID_HEXSZ + 1 && s[GIT_OID_HEXSZ] == '\n' &&
+	       tm_git_is_hex_oid(s, GIT_OID_HEXSZ);
+}
+
+static void lower_hex(char *out41, const char *hex)
+{
+	size_t i;
+
+	for (i = 0; i < GIT_OID_HEXSZ; i++)
+		out41[i] = (char)tolower((unsigned char)hex[i]);
+	out41[GIT_OID_HEXSZ] = '\0';
+}
+
+/*
+ * HEAD of a fast-path repository: *branch (after "refs/heads/", pointing
+ * into `b`) or, detached, *branch = NULL and the commit in `b`.
+ * FAST_UNUSUAL for anything else (a symbolic link, another kind of
+ * target, a malformed file).
+ */
+static int read_head(tm_buf *b, const char **branch, tm_git *g)
+{
+	char *p = path_join(g->gitdir, "HEAD");
+	struct stat st;
+	bool missing;
+	int rc = FAST_UNUSUAL;
+
+	*branch = NULL;
+	if (lstat(p, &st) == 0 && S_ISREG(st.st_mode) &&
+	    read_small(b, p, 4096, &missing) == FAST_OK) {
+		if (hex40_line(b->ptr, b->size)) {
+			rc = FAST_OK;
+		} else if (b->size > 17 &&
+			   !strncmp(b->ptr, "ref: refs/heads/", 16) &&
+			   b->ptr[b->size - 1] == '\n') {
+			b->ptr[--b->size] = '\0';
+			*branch = b->ptr + 16;
+			if (plain_ref_name(*branch))
+				rc = FAST_OK;
+		}
+	}
+	free(p);
+	return rc;
+}
+
+/*
+ * The commit of refs/heads/<branch>: the loose file, else packed-refs.
+ * FAST_OK with *found false for an unborn branch.
+ */
+static int resolve_branch(char *out41, bool *found, tm_git *g,
+			  const char *branch)
+{
+	tm_buf b = TM_BUF_INIT, name = TM_BUF_INIT;
+	char *p, *line, *save = NULL;
+	bool missing;
+	int rc;
+
+	*found = false;
+	tm_buf_printf(&name, "refs/heads/%s", branch);
+	p = path_join(g->commondir, tm_buf_cstr(&name));
+	rc = read_small(&b, p, 4096, &missing);
+	free(p);
+	if (rc == FAST_OK) {
+		if (hex40_line(b.ptr, b.size)) {
+			lower_hex(out41, b.ptr);
+			*found = true;
+		} else {
+			rc = FAST_UNUSUAL; /* a symbolic ref, or damage */
+		}
+		goto done;
+	}
+	if (!missing)
+		goto done;
+	p = path_join(g->commondir, "packed-refs");
+	rc = read_small(&b, p, TM_GIT_FAST_PACKED_MAX, &missing);
+	free(p);
+	if (rc != FAST_OK) {
+		rc = missing ? FAST_OK : FAST_UNUSUAL;
+		goto done;
+	}
+	for (line = strtok_r(b.ptr ? b.ptr : (char *)"", "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (line[0] == '#' || line[0] == '^')
+			continue;
+		if (strlen(line) > GIT_OID_HEXSZ + 1 &&
+		    tm_git_is_hex_oid(line, GIT_OID_HEXSZ) &&
+		    line[GIT_OID_HEXSZ] == ' ' &&
+		    !strcmp(line + GIT_OID_HEXSZ + 1, tm_buf_cstr(&name))) {
+			lower_hex(out41, line);
+			*found = true;
+			break;
+		}
+	}
+done:
+	tm_buf_release(&b);
+	tm_buf_release(&name);
+	return rc;
 }
 
 int tm_git_current_branch(char **out, tm_git *g)
 {
 	git_reference *head = NULL;
 	const char *target;
+	tm_buf b = TM_BUF_INIT;
+	int error;
 
+	if (!g->repo && read_head(&b, &target, g) == FAST_OK) {
+		*out = target ? tm_xstrdup(target) : NULL;
+		tm_buf_release(&b);
+		return 0;
+	}
+	tm_buf_release(&b);
+	if ((error = need_repo(g)) < 0)
+		return error;
 	if (git_reference_lookup(&head, g->repo, "HEAD") < 0)
 		return tm_git_error(TM_ERROR, "cannot read HEAD");
 	if (git_reference_type(head) != GIT_REFERENCE_SYMBOLIC) {
@@ -275,15 +796,37 @@ int tm_git_current_branch(char **out, tm_git *g)
 	return 0;
 }
 
+static int unborn(void)
+{
+	return tm_error_set(TM_ENOTFOUND,
+			    "HEAD has no commit yet (unborn branch)");
+}
+
 int tm_git_head(char *out_hex41, tm_git *g)
 {
+	const char *branch;
+	tm_buf b = TM_BUF_INIT;
+	bool found;
 	git_oid oid;
 	int error;
 
+	if (!g->repo && read_head(&b, &branch, g) == FAST_OK) {
+		if (!branch) {
+			lower_hex(out_hex41, b.ptr);
+			tm_buf_release(&b);
+			return 0;
+		}
+		error = resolve_branch(out_hex41, &found, g, branch);
+		tm_buf_release(&b);
+		if (error == FAST_OK)
+			return found ? 0 : unborn();
+	}
+	tm_buf_release(&b);
+	if ((error = need_repo(g)) < 0)
+		return error;
 	error = git_reference_name_to_id(&oid, g->repo, "HEAD");
 	if (error == GIT_ENOTFOUND)
-		return tm_error_set(TM_ENOTFOUND,
-				    "HEAD has no commit yet (unborn branch)");
+		return unborn();
 	if (error < 0)
 		return tm_git_error(TM_ERROR, "cannot resolve HEAD");
 	git_oid_tostr(out_hex41, GIT_OID_HEXSZ + 1, &oid);
@@ -395,6 +938,23 @@ static bool command_line_value(char **out, bool *valueless, const char *key)
 	return found;
 }
 
+/*
+ * A "threadmind.<name>" key: unset for sure when no config file that
+ * libgit2 reads mentions threadmind (the fast path scanned them).
+ */
+static bool our_key(const char *key)
+{
+	const char *p;
+
+	if (strncasecmp(key, "threadmind.", 11) ||
+	    !isalpha((unsigned char)key[11]))
+		return false;
+	for (p = key + 11; *p; p++)
+		if (!isalnum((unsigned char)*p) && *p != '-')
+			return false;
+	return true;
+}
+
 static int config_value(char **out, bool *valueless, tm_git *g, const char *key)
 {
 	git_config *cfg = NULL;
@@ -405,6 +965,11 @@ static int config_value(char **out, bool *valueless, tm_git *g, const char *key)
 		return tm_error_set(TM_EINVALID, "empty config key");
 	if (command_line_value(out, valueless, key))
 		return 0;
+	if (g && !g->repo && !g->config_mentions_us && our_key(key))
+		return tm_error_set(TM_ENOTFOUND, "config '%s' is not set",
+				    key);
+	if (g && (error = need_repo(g)) < 0)
+		return error;
 	if ((error = tm_git_init()) < 0)
 		return error;
 	if (g)
@@ -550,6 +1115,10 @@ bool tm_git_has_commit(tm_git *g, const char *hex)
 
 	if (!g || !hex || !tm_git_is_hex_oid(hex, strlen(hex)))
 		return false;
+	if (need_repo(g) < 0) {
+		tm_error_clear();
+		return false;
+	}
 	if (git_oid_fromstr(&oid, hex) < 0)
 		return false;
 	if (git_commit_lookup(&commit, g->repo, &oid) < 0)

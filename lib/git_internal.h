@@ -22,4 +22,13 @@ git_repository *tm_git_repository(tm_git *g);
  */
 int tm_git_init(void);
 
+/*
+ * FOR TESTS ONLY.  tm_git__set_fast_path(false) makes tm_git_open use
+ * libgit2 for everything, as it did before the fast path (true: back to
+ * normal); tm_git__libgit2_opened tells whether libgit2 has opened g's
+ * repository yet.
+ */
+void tm_git__set_fast_path(bool on);
+bool tm_git__libgit2_opened(const tm_git *g);
+
 #endif

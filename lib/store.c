@@ -31,7 +31,7 @@ struct tm_store {
 	bool git_tried;
 	char *branch;
 	char head[41];
-	bool head_known;
+	bool head_tried, head_known;
 	tm_lock *lock;
 	unsigned lock_depth;
 	/* tm_store_config_fallback: warn and use the defaults for a
@@ -178,11 +178,8 @@ struct tm_git *tm_store_git(tm_store *s)
 		s->git_tried = true;
 		if (tm_git_open(&s->git, s->root, true) < 0)
 			s->git = NULL;
-		if (s->git) {
-			if (tm_git_current_branch(&s->branch, s->git) < 0)
-				s->branch = NULL;
-			s->head_known = tm_git_head(s->head, s->git) == 0;
-		}
+		if (s->git && tm_git_current_branch(&s->branch, s->git) < 0)
+			s->branch = NULL;
 		tm_error_clear();
 	}
 	return s->git;
@@ -196,7 +193,12 @@ const char *tm_store_branch(tm_store *s)
 
 const char *tm_store_head(tm_store *s)
 {
-	tm_store_git(s);
+	/* read when asked: prompt and post-checkout need the branch only */
+	if (!s->head_tried && tm_store_git(s)) {
+		s->head_known = tm_git_head(s->head, s->git) == 0;
+		tm_error_clear();
+	}
+	s->head_tried = true;
 	return s->head_known ? s->head : NULL;
 }
 

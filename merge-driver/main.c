@@ -154,7 +154,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "git-threadmind-merge: %s%s%s\n",
 			opts.path ? opts.path : "", opts.path ? ": " : "",
 			r.note);
-	if (tm_atomic_write(argv[2], r.data, r.len) < 0)
+	/* %A is git's temporary file, read back at once: no fsync */
+	if (tm_atomic_write_nosync(argv[2], r.data, r.len) < 0)
 		fprintf(stderr,
 			"git-threadmind-merge: %s; '%s' still holds ours\n",
 			tm_error_last(), argv[2]);

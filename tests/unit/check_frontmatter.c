@@ -477,6 +477,50 @@ START_TEST(test_frontmatter_paths_forms)
 }
 END_TEST
 
+/* The frontmatter-only read: the block's length and the `paths` probe. */
+START_TEST(test_frontmatter_block_only)
+{
+	static const char file[] = "\xef\xbb\xbf---\r\n"
+				   "id: t\r\n"
+				   "title: T\r\n"
+				   "status: active\r\n"
+				   "paths:\r\n"
+				   "  - src/a.c\r\n"
+				   "---\r\n"
+				   "\r\nA summary naming paths: here\r\n";
+	const char *fence = strstr(file + 6, "---\r\n");
+	size_t len = strlen(file), blen = tm_frontmatter_block_len(file, len);
+	tm_thread *whole = parse_len(file, len, "t"), *head;
+
+	ck_assert_uint_eq(blen, (size_t)(fence + 5 - file));
+	head = parse_len(file, blen, "t");
+	ck_assert_str_eq(head->title, whole->title);
+	ck_assert_str_eq(head->status, whole->status);
+	ck_assert_uint_eq(head->paths.n, 1);
+	ck_assert_str_eq(head->paths.items[0], "src/a.c");
+	ck_assert_str_eq(head->body, "");
+	tm_thread_free(head);
+	tm_thread_free(whole);
+	ck_assert(tm_frontmatter_may_have(file, len, "paths"));
+	ck_assert(tm_frontmatter_may_have(file, len, "status"));
+	/* only the block counts, not the body */
+	ck_assert(!tm_frontmatter_may_have(file, len, "A summary"));
+	ck_assert(!tm_frontmatter_may_have(file, len, "commit"));
+	/* indented or quoted still counts: the parser decides */
+	ck_assert(
+		tm_frontmatter_may_have("---\n  paths: x\n---\n", 19, "paths"));
+	ck_assert(tm_frontmatter_may_have("---\n\"paths\": x\n---\n", 19,
+					  "paths"));
+	ck_assert(!tm_frontmatter_may_have("---\ntitle: x\n---\npaths: y\n", 27,
+					   "paths"));
+	/* no block: 0, and "may have" (the parser reports the error) */
+	ck_assert_uint_eq(tm_frontmatter_block_len("---\nid: t\n", 10), 0);
+	ck_assert_uint_eq(tm_frontmatter_block_len("id: t\n---\n", 10), 0);
+	ck_assert(tm_frontmatter_may_have("---\nid: t\n", 10, "paths"));
+	ck_assert_uint_eq(tm_frontmatter_block_len("---\n---", 7), 7);
+}
+END_TEST
+
 START_TEST(test_frontmatter_plain_value_raw)
 {
 	tm_thread *t = parse("---\ntitle: Fix #12 login\n---\n");
@@ -1006,6 +1050,7 @@ Suite *frontmatter_suite(void)
 	tcase_add_test(tc, test_frontmatter_null_forms);
 	tcase_add_test(tc, test_frontmatter_paths_block_sequence);
 	tcase_add_test(tc, test_frontmatter_paths_forms);
+	tcase_add_test(tc, test_frontmatter_block_only);
 	tcase_add_test(tc, test_frontmatter_plain_value_raw);
 	tcase_add_test(tc, test_frontmatter_quoted_values);
 	tcase_add_test(tc, test_frontmatter_multiline_values);

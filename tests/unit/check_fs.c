@@ -282,6 +282,39 @@ START_TEST(test_fs_write_path)
 }
 END_TEST
 
+/* The no-fsync variant: same atomic replacement, no fsync to fail. */
+START_TEST(test_fs_write_nosync)
+{
+	char *p = path_of("a.txt"), *data, *list;
+
+	put("a.txt", "old");
+	ck_assert_int_eq(chmod(p, 0640), 0);
+	/* an fsync fault cannot hit it: it never calls fsync */
+	tm_atomic_inject_fault(TM_ATOMIC_FAULT_FSYNC);
+	ck_assert_int_eq(tm_atomic_write_nosync(p, "new content", 11), 0);
+	tm_atomic_inject_fault(TM_ATOMIC_FAULT_NONE);
+	data = get("a.txt");
+	ck_assert_str_eq(data, "new content");
+	free(data);
+	ck_assert_int_eq(mode_of("a.txt") & 0777, 0640);
+	list = listing();
+	ck_assert_str_eq(list, "a.txt");
+	free(list);
+
+	/* the other faults still leave the old content and no temp file */
+	tm_atomic_inject_fault(TM_ATOMIC_FAULT_RENAME);
+	ck_assert_int_eq(tm_atomic_write_nosync(p, "x", 1), TM_ERROR);
+	data = get("a.txt");
+	ck_assert_str_eq(data, "new content");
+	free(data);
+	list = listing();
+	ck_assert_str_eq(list, "a.txt");
+	free(list);
+	ck_assert_int_eq(tm_atomic_write_nosync("", "z", 1), TM_EINVALID);
+	free(p);
+}
+END_TEST
+
 START_TEST(test_fs_write_relative_path)
 {
 	int cwd = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -724,6 +757,7 @@ Suite *fs_suite(void)
 	tcase_add_test(tc, test_fs_symlink_target_replaced_not_followed);
 	tcase_add_test(tc, test_fs_write_path);
 	tcase_add_test(tc, test_fs_write_relative_path);
+	tcase_add_test(tc, test_fs_write_nosync);
 	tcase_add_test(tc, test_fs_bad_names);
 	tcase_add_test(tc, test_fs_write_all);
 	suite_add_tcase(s, tc);

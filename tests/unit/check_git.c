@@ -3,6 +3,7 @@
  * real git binary, HOME pointing into the test's temp dir.
  */
 #include "lib/git.h"
+#include "lib/git_internal.h"
 #include "lib/error.h"
 #include "lib/slug.h"
 #include "test_util.h"
@@ -14,6 +15,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+/* git with a fixed identity, for the repositories the fast-path tests
+ * build by hand (the others come from tmt_git_repo). */
+#define GIT                                                         \
+	"git -c user.name=Tester -c user.email=tester@example.com " \
+	"-c init.defaultBranch=main -c commit.gpgsign=false "       \
+	"-c advice.detachedHead=false "
 
 static char *tmp;  /* the test's sandbox (tmt_sandbox) */
 static char *home; /* $HOME inside it */
@@ -674,6 +683,193 @@ START_TEST(test_git_conflict_style)
 }
 END_TEST
 
+/*
+ * What g says, with the fast path or not: "workdir|gitdir|commondir|
+ * branch|head" (head "-" when unborn, branch "-" when detached).
+ */
+static char *describe(tm_git *g)
+{
+	char hex[41], *branch = NULL, *s = NULL;
+	const char *wd = tm_git_workdir(g);
+	int herr;
+
+	ck_assert_int_eq(tm_git_current_branch(&branch, g), 0);
+	herr = tm_git_head(hex, g);
+	ck_assert(herr == 0 || herr == TM_ENOTFOUND);
+	ck_assert_int_ge(asprintf(&s, "%s|%s|%s|%s|%s", wd ? wd : "(bare)",
+				  tm_git_gitdir(g), tm_git_commondir(g),
+				  branch ? branch : "-", herr ? "-" : hex),
+			 0);
+	free(branch);
+	return s;
+}
+
+/*
+ * Open `path` both ways and compare; `fast` says whether the fast path
+ * must have answered everything without opening libgit2.
+ */
+static void assert_same_both_ways(const char *path, bool from_env, bool fast)
+{
+	tm_git *g = open_ok(path, from_env);
+	char *quick = describe(g), *slow;
+
+	ck_assert_msg(tm_git__libgit2_opened(g) == !fast,
+		      "%s: libgit2 %s opened (%s)", path,
+		      fast ? "was" : "was not", quick);
+	tm_git_free(g);
+	tm_git__set_fast_path(false);
+	g = open_ok(path, from_env);
+	ck_assert(tm_git__libgit2_opened(g));
+	slow = describe(g);
+	tm_git_free(g);
+	tm_git__set_fast_path(true);
+	ck_assert_str_eq(quick, slow);
+	free(quick);
+	free(slow);
+}
+
+START_TEST(test_git_fast_path_layouts)
+{
+	char *repo = make_repo("repo", 2), *sub = tmt_join(repo, "a/b");
+	char *wt = tmt_join(tmp, "wt"), *sep = tmt_join(tmp, "sep");
+	char *sepgit = tmt_join(tmp, "sep.git"), *rel = tmt_join(tmp, "rel");
+	char *dotgit;
+
+	tmt_mkdirs(sub);
+	assert_same_both_ways(repo, false, true);
+	assert_same_both_ways(sub, false, true);
+	assert_same_both_ways(sub, true, true);
+	/* a branch with a slash, then packed refs only */
+	tmt_sh(GIT "-C '%s' checkout -q -b feature/x", repo);
+	assert_same_both_ways(sub, true, true);
+	tmt_sh(GIT "-C '%s' pack-refs --all --prune", repo);
+	dotgit = tmt_join(repo, ".git/refs/heads/feature/x");
+	ck_assert(access(dotgit, F_OK) < 0);
+	free(dotgit);
+	assert_same_both_ways(sub, true, true);
+	/* detached, then unborn */
+	tmt_sh(GIT "-C '%s' checkout -q --detach HEAD~1", repo);
+	assert_same_both_ways(repo, true, true);
+	tmt_sh(GIT "-C '%s' symbolic-ref HEAD refs/heads/none/yet", repo);
+	assert_same_both_ways(repo, true, true);
+	tmt_sh(GIT "-C '%s' checkout -q main", repo);
+	/* a linked worktree, from inside it */
+	tmt_sh(GIT "-C '%s' worktree add -q -b side '%s'", repo, wt);
+	tmt_mkdirs(sub);
+	assert_same_both_ways(wt, true, true);
+	assert_same_both_ways(repo, true, true);
+	/* an absolute gitdir: file, then a relative one */
+	tmt_sh(GIT "init -q --separate-git-dir '%s' '%s'", sepgit, sep);
+	tmt_sh(GIT "-C '%s' commit -q --allow-empty -m one", sep);
+	assert_same_both_ways(sep, true, true);
+	tmt_mkdirs(rel);
+	dotgit = tmt_join(rel, ".git");
+	tmt_write_file(dotgit, "gitdir: ../sep.git\n", 19);
+	assert_same_both_ways(rel, true, true);
+	free(dotgit);
+	free(rel);
+	free(sepgit);
+	free(sep);
+	free(wt);
+	free(sub);
+	free(repo);
+}
+END_TEST
+
+/* What the fast path leaves to libgit2, answered as libgit2 answers. */
+START_TEST(test_git_fast_path_falls_back)
+{
+	char *repo = make_repo("repo", 2), *bare = tmt_join(tmp, "bare.git");
+	char *other = tmt_join(tmp, "other"), *gitdir = tmt_join(repo, ".git");
+	char *head = tmt_join(repo, ".git/HEAD"), *v = NULL;
+	tm_git *g;
+
+	/* GIT_DIR, GIT_WORK_TREE */
+	setenv("GIT_DIR", gitdir, 1);
+	assert_same_both_ways(repo, true, false);
+	assert_same_both_ways(repo, false, true); /* not from the env */
+	tmt_mkdirs(other);
+	setenv("GIT_WORK_TREE", other, 1);
+	assert_same_both_ways(repo, true, false);
+	unsetenv("GIT_WORK_TREE");
+	unsetenv("GIT_DIR");
+	/* a bare repository */
+	tmt_sh(GIT "init -q --bare '%s'", bare);
+	assert_same_both_ways(bare, false, false);
+	/* inside the git dir */
+	assert_same_both_ways(gitdir, false, false);
+	/* HEAD naming something else than a branch */
+	tmt_sh(GIT "-C '%s' update-ref refs/remotes/o/x HEAD", repo);
+	tmt_sh(GIT "-C '%s' symbolic-ref HEAD refs/remotes/o/x", repo);
+	assert_same_both_ways(repo, false, false);
+	/* a branch that is a symbolic ref itself */
+	tmt_sh(GIT "-C '%s' symbolic-ref refs/heads/alias refs/heads/main",
+	       repo);
+	tmt_sh(GIT "-C '%s' symbolic-ref HEAD refs/heads/alias", repo);
+	assert_same_both_ways(repo, false, false);
+	tmt_write_file(head, "ref: refs/heads/main\n", 21);
+	assert_same_both_ways(repo, false, true);
+	/* config that could move the work tree or include another file */
+	tmt_sh("git -C '%s' config core.worktree '%s'", repo, other);
+	assert_same_both_ways(repo, false, false);
+	tmt_sh("git -C '%s' config --unset core.worktree", repo);
+	tmt_sh("git config --global include.path '%s/x'", home);
+	assert_same_both_ways(repo, false, false);
+	tmt_sh("git config --global --unset include.path");
+	assert_same_both_ways(repo, false, true);
+
+	/* threadmind.* keys: unset without libgit2 until a file names one */
+	g = open_ok(repo, true);
+	ck_assert_int_eq(tm_git_config_string(&v, g, "threadmind.hooks"),
+			 TM_ENOTFOUND);
+	ck_assert(!tm_git__libgit2_opened(g));
+	/* any other key is libgit2's (the sandbox's repositories set
+	 * user.name, so ask for one nobody sets) */
+	ck_assert_int_eq(tm_git_config_string(&v, g, "core.threadmindnone"),
+			 TM_ENOTFOUND);
+	ck_assert(tm_git__libgit2_opened(g));
+	tm_git_free(g);
+	tmt_sh("git config --global ThreadMind.Hooks off");
+	g = open_ok(repo, true);
+	ck_assert_int_eq(tm_git_config_string(&v, g, "threadmind.hooks"), 0);
+	ck_assert_str_eq(v, "off");
+	free(v);
+	tm_git_free(g);
+	free(head);
+	free(gitdir);
+	free(other);
+	free(bare);
+	free(repo);
+}
+END_TEST
+
+/*
+ * lib/notls.c, linked into this runner as into the executables: libgit2's
+ * mbedTLS loads no CA certificate (a file of garbage parses "fine", where
+ * mbedTLS itself would fail), and opening a repository still works.
+ */
+struct mbedtls_x509_crt;
+int mbedtls_x509_crt_parse_file(struct mbedtls_x509_crt *chain,
+				const char *path);
+int mbedtls_x509_crt_parse_path(struct mbedtls_x509_crt *chain,
+				const char *path);
+
+START_TEST(test_git_no_ca_bundle_parsed)
+{
+	char *bad = tmt_join(tmp, "garbage.pem"), *repo = make_repo("repo", 1);
+	tm_git *g;
+
+	tmt_write_file(bad, "-----BEGIN CERTIFICATE-----\nnot base64\n", 40);
+	ck_assert_int_eq(mbedtls_x509_crt_parse_file(NULL, bad), 0);
+	ck_assert_int_eq(mbedtls_x509_crt_parse_path(NULL, tmp), 0);
+	g = open_ok(repo, false);
+	ck_assert(tm_git_repository(g) != NULL);
+	tm_git_free(g);
+	free(repo);
+	free(bad);
+}
+END_TEST
+
 Suite *git_suite(void)
 {
 	Suite *s = suite_create("git");
@@ -694,6 +890,8 @@ Suite *git_suite(void)
 	tcase_add_test(tc, test_git_branch_unborn);
 	tcase_add_test(tc, test_git_head_matches_rev_parse);
 	tcase_add_test(tc, test_git_head_unborn);
+	tcase_add_test(tc, test_git_fast_path_layouts);
+	tcase_add_test(tc, test_git_fast_path_falls_back);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("config");
 	tcase_add_checked_fixture(tc, setup, teardown);
@@ -718,6 +916,7 @@ Suite *git_suite(void)
 	tc = tcase_create("error");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_git_error_message);
+	tcase_add_test(tc, test_git_no_ca_bundle_parsed);
 	suite_add_tcase(s, tc);
 	return s;
 }
