@@ -4,6 +4,7 @@
  * parses is written as JSON.stringify does, and that text parses back to
  * the same text (write idempotence).  `make fuzz`.
  */
+#include "lib/config.h"
 #include "lib/json.h"
 #include "lib/json_cjson.h"
 
