@@ -1,6 +1,7 @@
 /* The libgit2 wrapper: repository, HEAD, branch, config, author id. */
 #include "git.h"
 #include "git_internal.h"
+#include "git_priv.h"
 #include "buf.h"
 #include "error.h"
 #include "slug.h"
@@ -18,24 +19,6 @@
 #include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-/*
- * A repository found by the fast path (fast_discover) is not opened with
- * libgit2 until a call needs it (need_repo): `prompt` and the hooks' common
- * cases read HEAD, a ref and config.json only, and never initialise libgit2
- * (whose initialisation parses the system CA bundle: docs/PERFORMANCE.md).
- * Anything the fast path does not fully understand is left to libgit2,
- * opened at once as before.
- */
-struct tm_git {
-	git_repository *repo; /* NULL until needed (fast path) */
-	char *path;           /* tm_git_open's arguments, for the lazy open */
-	bool from_env;
-	/* found by the fast path (all NULL when libgit2 opened it at once) */
-	char *workdir, *gitdir, *commondir;
-	/* a config file that libgit2 would read mentions "threadmind" */
-	bool config_mentions_us;
-};
 
 static bool fast_disabled; /* tm_git__set_fast_path(false) */
 
@@ -247,11 +230,9 @@ static int open_repo(git_repository **out, const char *path, bool from_env)
 /* ---- the fast path: finding the repository without libgit2 ---- */
 
 /* The most the fast path reads of a config file and of packed-refs. */
-#define TM_GIT_FAST_CONFIG_MAX (1024 * 1024)
-#define TM_GIT_FAST_PACKED_MAX (16 * 1024 * 1024)
 
 /* a + "/" + b (no second '/' when a ends with one), malloc'd. */
-static char *path_join(const char *a, const char *b)
+char *tm_git__path_join(const char *a, const char *b)
 {
 	tm_buf buf = TM_BUF_INIT;
 
@@ -263,15 +244,13 @@ static char *path_join(const char *a, const char *b)
 }
 
 /* Outcome of a fast-path step: done, or "leave it to libgit2". */
-#define FAST_OK      0
-#define FAST_UNUSUAL 1
 
 /*
  * The content of the file `path` (NUL-terminated, at most `max` bytes)
  * into `out`: FAST_OK, ENOENT-like absence as -1 with *missing set, or
  * FAST_UNUSUAL for anything else (unreadable, too large, not a file).
  */
-static int read_small(tm_buf *out, const char *path, size_t max, bool *missing)
+int tm_git__read_small(tm_buf *out, const char *path, size_t max, bool *missing)
 {
 	char chunk[4096];
 	struct stat st;
@@ -303,7 +282,7 @@ static int read_small(tm_buf *out, const char *path, size_t max, bool *missing)
 
 static bool is_kind(const char *dir, const char *name, mode_t kind)
 {
-	char *p = path_join(dir, name);
+	char *p = tm_git__path_join(dir, name);
 	struct stat st;
 	bool r = stat(p, &st) == 0 && (st.st_mode & S_IFMT) == kind;
 
@@ -326,7 +305,7 @@ static char *real_dir(const char *path)
 
 	if (!r)
 		return NULL;
-	s = path_join(r, "");
+	s = tm_git__path_join(r, "");
 	free(r);
 	return s;
 }
@@ -354,14 +333,14 @@ static int take_gitdir(tm_git *g, const char *gitdir)
 	if (!(g->gitdir = real_dir(gitdir)) ||
 	    !is_kind(g->gitdir, "HEAD", S_IFREG))
 		goto done;
-	common_path = path_join(g->gitdir, "commondir");
-	if (read_small(&link, common_path, 4096, &missing) == FAST_OK) {
+	common_path = tm_git__path_join(g->gitdir, "commondir");
+	if (tm_git__read_small(&link, common_path, 4096, &missing) == FAST_OK) {
 		chomp(&link);
 		free(common_path);
-		common_path =
-			link.ptr && link.ptr[0] == '/'
-				? tm_xstrdup(link.ptr)
-				: path_join(g->gitdir, tm_buf_cstr(&link));
+		common_path = link.ptr && link.ptr[0] == '/'
+				      ? tm_xstrdup(link.ptr)
+				      : tm_git__path_join(g->gitdir,
+							  tm_buf_cstr(&link));
 		g->commondir = real_dir(common_path);
 	} else if (missing) {
 		g->commondir = tm_xstrdup(g->gitdir);
@@ -383,11 +362,11 @@ static int follow_gitfile(tm_git *g, const char *dir, const char *file)
 	bool missing;
 	int rc = FAST_UNUSUAL;
 
-	if (read_small(&b, file, 4096, &missing) == FAST_OK && b.size > 8 &&
-	    !strncmp(b.ptr, "gitdir: ", 8)) {
+	if (tm_git__read_small(&b, file, 4096, &missing) == FAST_OK &&
+	    b.size > 8 && !strncmp(b.ptr, "gitdir: ", 8)) {
 		chomp(&b);
 		target = b.ptr[8] == '/' ? tm_xstrdup(b.ptr + 8)
-					 : path_join(dir, b.ptr + 8);
+					 : tm_git__path_join(dir, b.ptr + 8);
 		rc = take_gitdir(g, target);
 		free(target);
 	}
@@ -436,7 +415,7 @@ static int scan_config(tm_git *g, const char *path)
 {
 	tm_buf b = TM_BUF_INIT;
 	bool missing;
-	int rc = read_small(&b, path, TM_GIT_FAST_CONFIG_MAX, &missing);
+	int rc = tm_git__read_small(&b, path, TM_GIT_FAST_CONFIG_MAX, &missing);
 
 	if (rc == FAST_OK)
 		rc = config_text_plain(b.ptr ? b.ptr : (char *)"",
@@ -459,11 +438,11 @@ static int scan_configs(tm_git *g)
 
 	if (!home)
 		return FAST_UNUSUAL; /* libgit2 would ask getpwuid */
-	paths[n++] = path_join(g->commondir, "config");
-	paths[n++] = path_join(g->gitdir, "config.worktree");
-	paths[n++] = path_join(home, ".gitconfig");
-	paths[n++] = path_join(home, ".config/git/config");
-	paths[n++] = xdg ? path_join(xdg, "git/config")
+	paths[n++] = tm_git__path_join(g->commondir, "config");
+	paths[n++] = tm_git__path_join(g->gitdir, "config.worktree");
+	paths[n++] = tm_git__path_join(home, ".gitconfig");
+	paths[n++] = tm_git__path_join(home, ".config/git/config");
+	paths[n++] = xdg ? tm_git__path_join(xdg, "git/config")
 			 : tm_xstrdup("/etc/gitconfig");
 	paths[n++] = tm_xstrdup("/etc/gitconfig");
 	for (i = 0; i < n; i++) {
@@ -520,7 +499,7 @@ static int fast_discover(tm_git *g, const char *path, bool from_env)
 	if (!(dir = realpath(path ? path : ".", NULL)))
 		return FAST_UNUSUAL;
 	for (;;) {
-		dotgit = path_join(dir, ".git");
+		dotgit = tm_git__path_join(dir, ".git");
 		if (lstat(dotgit, &st) == 0) {
 			if (have_dev && st.st_dev != dev)
 				break;
@@ -532,7 +511,7 @@ static int fast_discover(tm_git *g, const char *path, bool from_env)
 			else if (S_ISREG(st.st_mode))
 				rc = follow_gitfile(g, dir, dotgit);
 			if (rc == FAST_OK)
-				g->workdir = path_join(dir, "");
+				g->workdir = tm_git__path_join(dir, "");
 			break; /* found, or something for libgit2 */
 		}
 		free(dotgit);
@@ -597,7 +576,7 @@ int tm_git_open(tm_git **out, const char *path, bool from_env)
 }
 
 /* libgit2's repository behind g, opened now when the fast path found it. */
-static int need_repo(tm_git *g)
+int tm_git__need_repo(tm_git *g)
 {
 	if (g->repo)
 		return 0;
@@ -616,7 +595,7 @@ void tm_git_free(tm_git *g)
 
 git_repository *tm_git_repository(tm_git *g)
 {
-	if (need_repo(g) < 0)
+	if (tm_git__need_repo(g) < 0)
 		return NULL;
 	return g->repo;
 }
@@ -644,425 +623,6 @@ void tm_git__set_fast_path(bool on)
 bool tm_git__libgit2_opened(const tm_git *g)
 {
 	return g->repo != NULL;
-}
-
-/* ---- HEAD without libgit2 ---- */
-
-/* Whether HEAD's target `name` (after "refs/heads/") is a plain ref name
- * that the fast path may look up as a file. */
-static bool plain_ref_name(const char *name)
-{
-	const unsigned char *p;
-	size_t len = strlen(name);
-
-	if (!len || name[0] == '/' || name[len - 1] == '/' ||
-	    name[len - 1] == '.' || strstr(name, "..") || strstr(name, "//") ||
-	    strstr(name, "/.") || name[0] == '.' || strstr(name, "@{") ||
-	    (len >= 5 && !strcmp(name + len - 5, ".lock")))
-		return false;
-	for (p = (const unsigned char *)name; *p; p++)
-		if (*p <= ' ' || *p == 0x7f || strchr("~^:?*[\\", *p))
-			return false;
-	return true;
-}
-
-static bool hex40_line(const char *s, size_t len)
-{
-	return len == GIT_OID_HEXSZ + 1 && s[GIT_OID_HEXSZ] == '\n' &&
-	       tm_git_is_hex_oid(s, GIT_OID_HEXSZ);
-}
-
-static void lower_hex(char *out41, const char *hex)
-{
-	size_t i;
-
-	for (i = 0; i < GIT_OID_HEXSZ; i++)
-		out41[i] = (char)tolower((unsigned char)hex[i]);
-	out41[GIT_OID_HEXSZ] = '\0';
-}
-
-/*
- * HEAD of a fast-path repository: *branch (after "refs/heads/", pointing
- * into `b`) or, detached, *branch = NULL and the commit in `b`.
- * FAST_UNUSUAL for anything else (a symbolic link, another kind of
- * target, a malformed file).
- */
-static int read_head(tm_buf *b, const char **branch, tm_git *g)
-{
-	char *p = path_join(g->gitdir, "HEAD");
-	struct stat st;
-	bool missing;
-	int rc = FAST_UNUSUAL;
-
-	*branch = NULL;
-	if (lstat(p, &st) == 0 && S_ISREG(st.st_mode) &&
-	    read_small(b, p, 4096, &missing) == FAST_OK) {
-		if (hex40_line(b->ptr, b->size)) {
-			rc = FAST_OK;
-		} else if (b->size > 17 &&
-			   !strncmp(b->ptr, "ref: refs/heads/", 16) &&
-			   b->ptr[b->size - 1] == '\n') {
-			b->ptr[--b->size] = '\0';
-			*branch = b->ptr + 16;
-			if (plain_ref_name(*branch))
-				rc = FAST_OK;
-		}
-	}
-	free(p);
-	return rc;
-}
-
-/*
- * The commit of refs/heads/<branch>: the loose file, else packed-refs.
- * FAST_OK with *found false for an unborn branch.
- */
-static int resolve_branch(char *out41, bool *found, tm_git *g,
-			  const char *branch)
-{
-	tm_buf b = TM_BUF_INIT, name = TM_BUF_INIT;
-	char *p, *line, *save = NULL;
-	bool missing;
-	int rc;
-
-	*found = false;
-	tm_buf_printf(&name, "refs/heads/%s", branch);
-	p = path_join(g->commondir, tm_buf_cstr(&name));
-	rc = read_small(&b, p, 4096, &missing);
-	free(p);
-	if (rc == FAST_OK) {
-		if (hex40_line(b.ptr, b.size)) {
-			lower_hex(out41, b.ptr);
-			*found = true;
-		} else {
-			rc = FAST_UNUSUAL; /* a symbolic ref, or damage */
-		}
-		goto done;
-	}
-	if (!missing)
-		goto done;
-	p = path_join(g->commondir, "packed-refs");
-	rc = read_small(&b, p, TM_GIT_FAST_PACKED_MAX, &missing);
-	free(p);
-	if (rc != FAST_OK) {
-		rc = missing ? FAST_OK : FAST_UNUSUAL;
-		goto done;
-	}
-	for (line = strtok_r(b.ptr ? b.ptr : (char *)"", "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		if (line[0] == '#' || line[0] == '^')
-			continue;
-		if (strlen(line) > GIT_OID_HEXSZ + 1 &&
-		    tm_git_is_hex_oid(line, GIT_OID_HEXSZ) &&
-		    line[GIT_OID_HEXSZ] == ' ' &&
-		    !strcmp(line + GIT_OID_HEXSZ + 1, tm_buf_cstr(&name))) {
-			lower_hex(out41, line);
-			*found = true;
-			break;
-		}
-	}
-done:
-	tm_buf_release(&b);
-	tm_buf_release(&name);
-	return rc;
-}
-
-int tm_git_current_branch(char **out, tm_git *g)
-{
-	git_reference *head = NULL;
-	const char *target;
-	tm_buf b = TM_BUF_INIT;
-	int error;
-
-	if (!g->repo && read_head(&b, &target, g) == FAST_OK) {
-		*out = target ? tm_xstrdup(target) : NULL;
-		tm_buf_release(&b);
-		return 0;
-	}
-	tm_buf_release(&b);
-	if ((error = need_repo(g)) < 0)
-		return error;
-	if (git_reference_lookup(&head, g->repo, "HEAD") < 0)
-		return tm_git_error(TM_ERROR, "cannot read HEAD");
-	if (git_reference_type(head) != GIT_REFERENCE_SYMBOLIC) {
-		*out = NULL;
-	} else {
-		/* not resolved further: an unborn branch has a name too */
-		target = git_reference_symbolic_target(head);
-		if (strncmp(target, "refs/heads/", 11) == 0)
-			target += 11;
-		*out = tm_xstrdup(target);
-	}
-	git_reference_free(head);
-	return 0;
-}
-
-static int unborn(void)
-{
-	return tm_error_set(TM_ENOTFOUND,
-			    "HEAD has no commit yet (unborn branch)");
-}
-
-int tm_git_head(char *out_hex41, tm_git *g)
-{
-	const char *branch;
-	tm_buf b = TM_BUF_INIT;
-	bool found;
-	git_oid oid;
-	int error;
-
-	if (!g->repo && read_head(&b, &branch, g) == FAST_OK) {
-		if (!branch) {
-			lower_hex(out_hex41, b.ptr);
-			tm_buf_release(&b);
-			return 0;
-		}
-		error = resolve_branch(out_hex41, &found, g, branch);
-		tm_buf_release(&b);
-		if (error == FAST_OK)
-			return found ? 0 : unborn();
-	}
-	tm_buf_release(&b);
-	if ((error = need_repo(g)) < 0)
-		return error;
-	error = git_reference_name_to_id(&oid, g->repo, "HEAD");
-	if (error == GIT_ENOTFOUND)
-		return unborn();
-	if (error < 0)
-		return tm_git_error(TM_ERROR, "cannot resolve HEAD");
-	git_oid_tostr(out_hex41, GIT_OID_HEXSZ + 1, &oid);
-	return 0;
-}
-
-/*
- * The value of `key` (malloc'd; "" for a key without a value, which sets
- * *valueless).
- */
-/*
- * `git -c key=value` settings: git hands them to subcommands (and hooks) in
- * GIT_CONFIG_PARAMETERS and GIT_CONFIG_COUNT/KEY_n/VALUE_n, which libgit2
- * does not read.  They win over every file; the last one wins.
- */
-
-/* Section and name compare without case, a subsection exactly. */
-static bool key_equal(const char *a, const char *b)
-{
-	const char *a1 = strchr(a, '.'), *b1 = strchr(b, '.');
-	const char *a2 = strrchr(a, '.'), *b2 = strrchr(b, '.');
-
-	if (!a1 || !b1 || a1 - a != b1 - b || a2 - a1 != b2 - b1)
-		return false;
-	return !strncasecmp(a, b, (size_t)(a1 - a)) &&
-	       !strncmp(a1, b1, (size_t)(a2 - a1)) && !strcasecmp(a2, b2);
-}
-
-/* Read one sh single-quoted word ('it'\''s') at *p into out. */
-static bool sq_word(const char **p, tm_buf *out)
-{
-	const char *s = *p;
-
-	tm_buf_clear(out);
-	if (*s != '\'')
-		return false;
-	for (;;) {
-		const char *end = strchr(s + 1, '\'');
-
-		if (!end)
-			return false;
-		tm_buf_put(out, s + 1, (size_t)(end - s - 1));
-		s = end + 1;
-		if (s[0] == '\\' && s[1] == '\'' && s[2] == '\'') {
-			tm_buf_putc(out, '\'');
-			s += 2;
-			continue;
-		}
-		break;
-	}
-	*p = s;
-	return true;
-}
-
-static void take(char **out, bool *valueless, bool *found, const char *value)
-{
-	free(*out);
-	*out = tm_xstrdup(value ? value : "");
-	*valueless = value == NULL;
-	*found = true;
-}
-
-static bool command_line_value(char **out, bool *valueless, const char *key)
-{
-	const char *p = getenv("GIT_CONFIG_PARAMETERS"), *count;
-	tm_buf k = TM_BUF_INIT, v = TM_BUF_INIT;
-	bool found = false;
-
-	*out = NULL;
-	while (p && *p) {
-		while (*p == ' ')
-			p++;
-		if (!*p || !sq_word(&p, &k))
-			break;
-		if (p[0] == '=' && p[1] == '\'') {
-			p++;
-			if (!sq_word(&p, &v))
-				break;
-			if (key_equal(tm_buf_cstr(&k), key))
-				take(out, valueless, &found, tm_buf_cstr(&v));
-		} else {
-			char *eq = strchr(k.ptr ? k.ptr : "", '=');
-
-			if (eq)
-				*eq = '\0';
-			if (key_equal(tm_buf_cstr(&k), key))
-				take(out, valueless, &found,
-				     eq ? eq + 1 : NULL);
-		}
-	}
-	count = getenv("GIT_CONFIG_COUNT");
-	if (count) {
-		long i, n = strtol(count, NULL, 10);
-
-		for (i = 0; i < n && i < 1000; i++) {
-			char name[40];
-			const char *ki, *vi;
-
-			snprintf(name, sizeof(name), "GIT_CONFIG_KEY_%ld", i);
-			ki = getenv(name);
-			snprintf(name, sizeof(name), "GIT_CONFIG_VALUE_%ld", i);
-			vi = getenv(name);
-			if (ki && key_equal(ki, key))
-				take(out, valueless, &found, vi ? vi : "");
-		}
-	}
-	tm_buf_release(&k);
-	tm_buf_release(&v);
-	return found;
-}
-
-/*
- * A "threadmind.<name>" key: unset for sure when no config file that
- * libgit2 reads mentions threadmind (the fast path scanned them).
- */
-static bool our_key(const char *key)
-{
-	const char *p;
-
-	if (strncasecmp(key, "threadmind.", 11) ||
-	    !isalpha((unsigned char)key[11]))
-		return false;
-	for (p = key + 11; *p; p++)
-		if (!isalnum((unsigned char)*p) && *p != '-')
-			return false;
-	return true;
-}
-
-static int config_value(char **out, bool *valueless, tm_git *g, const char *key)
-{
-	git_config *cfg = NULL;
-	git_config_entry *entry = NULL;
-	int error;
-
-	if (!key || !*key)
-		return tm_error_set(TM_EINVALID, "empty config key");
-	if (command_line_value(out, valueless, key))
-		return 0;
-	if (g && !g->repo && !g->config_mentions_us && our_key(key))
-		return tm_error_set(TM_ENOTFOUND, "config '%s' is not set",
-				    key);
-	if (g && (error = need_repo(g)) < 0)
-		return error;
-	if ((error = tm_git_init()) < 0)
-		return error;
-	if (g)
-		error = git_repository_config(&cfg, g->repo);
-	else
-		error = git_config_open_default(&cfg);
-	if (error < 0)
-		return tm_git_error(TM_ERROR, "cannot read the git config");
-	error = git_config_get_entry(&entry, cfg, key);
-	if (error == GIT_ENOTFOUND) {
-		error = tm_error_set(TM_ENOTFOUND, "config '%s' is not set",
-				     key);
-	} else if (error == GIT_EINVALIDSPEC) {
-		error = tm_error_set(TM_EINVALID,
-				     "invalid config key '%s': use "
-				     "section.name",
-				     key);
-	} else if (error < 0) {
-		error = tm_git_error(TM_ERROR, "cannot read the git config");
-	} else {
-		*valueless = entry->value == NULL;
-		*out = tm_xstrdup(entry->value ? entry->value : "");
-		error = 0;
-	}
-	git_config_entry_free(entry);
-	git_config_free(cfg);
-	return error;
-}
-
-int tm_git_config_string(char **out, tm_git *g, const char *key)
-{
-	bool valueless;
-
-	return config_value(out, &valueless, g, key);
-}
-
-int tm_git_config_bool(bool *out, tm_git *g, const char *key, bool dflt)
-{
-	char *value = NULL;
-	bool valueless = false;
-	int b = 0, error;
-
-	error = config_value(&value, &valueless, g, key);
-	if (error == TM_ENOTFOUND) {
-		tm_error_clear();
-		*out = dflt;
-		return 0;
-	}
-	if (error < 0)
-		return error;
-	if (valueless)
-		b = 1;
-	else if (git_config_parse_bool(&b, value) < 0)
-		error = tm_error_set(TM_EINVALID,
-				     "bad boolean config value '%s' for '%s'",
-				     value, key);
-	free(value);
-	if (error < 0)
-		return error;
-	*out = b != 0;
-	return 0;
-}
-
-int tm_git_config_seconds(double *out, tm_git *g, const char *key, double dflt)
-{
-	char *value = NULL, *end = NULL;
-	bool valueless = false;
-	double v = 0;
-	int error;
-
-	error = config_value(&value, &valueless, g, key);
-	if (error == TM_ENOTFOUND) {
-		tm_error_clear();
-		*out = dflt;
-		return 0;
-	}
-	if (error < 0)
-		return error;
-	errno = 0;
-	if (!valueless && *value)
-		v = strtod(value, &end);
-	if (valueless || !*value || *end || errno || !(v >= 0) || v > 1e9)
-		error = tm_error_set(TM_EINVALID,
-				     "bad numeric config value '%s' for '%s': "
-				     "expected a number of seconds (such as "
-				     "15 or 0.5); fix it with 'git config %s "
-				     "<seconds>'",
-				     value, key, key);
-	free(value);
-	if (error < 0)
-		return error;
-	*out = v;
-	return 0;
 }
 
 int tm_author_id(char **out, const char *name, const char *email)
@@ -1115,7 +675,7 @@ bool tm_git_has_commit(tm_git *g, const char *hex)
 
 	if (!g || !hex || !tm_git_is_hex_oid(hex, strlen(hex)))
 		return false;
-	if (need_repo(g) < 0) {
+	if (tm_git__need_repo(g) < 0) {
 		tm_error_clear();
 		return false;
 	}

@@ -1,0 +1,241 @@
+/* git config values as git reads them: `git -c` (GIT_CONFIG_PARAMETERS,
+ * GIT_CONFIG_COUNT), then the repository's config through libgit2, with
+ * threadmind.* keys answered without libgit2 when no file names them. */
+#include "git.h"
+#include "git_internal.h"
+#include "git_priv.h"
+#include "buf.h"
+#include "error.h"
+
+#include <git2.h>
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Section and name compare without case, a subsection exactly. */
+static bool key_equal(const char *a, const char *b)
+{
+	const char *a1 = strchr(a, '.'), *b1 = strchr(b, '.');
+	const char *a2 = strrchr(a, '.'), *b2 = strrchr(b, '.');
+
+	if (!a1 || !b1 || a1 - a != b1 - b || a2 - a1 != b2 - b1)
+		return false;
+	return !strncasecmp(a, b, (size_t)(a1 - a)) &&
+	       !strncmp(a1, b1, (size_t)(a2 - a1)) && !strcasecmp(a2, b2);
+}
+
+/* Read one sh single-quoted word ('it'\''s') at *p into out. */
+static bool sq_word(const char **p, tm_buf *out)
+{
+	const char *s = *p;
+
+	tm_buf_clear(out);
+	if (*s != '\'')
+		return false;
+	for (;;) {
+		const char *end = strchr(s + 1, '\'');
+
+		if (!end)
+			return false;
+		tm_buf_put(out, s + 1, (size_t)(end - s - 1));
+		s = end + 1;
+		if (s[0] == '\\' && s[1] == '\'' && s[2] == '\'') {
+			tm_buf_putc(out, '\'');
+			s += 2;
+			continue;
+		}
+		break;
+	}
+	*p = s;
+	return true;
+}
+
+static void take(char **out, bool *valueless, bool *found, const char *value)
+{
+	free(*out);
+	*out = tm_xstrdup(value ? value : "");
+	*valueless = value == NULL;
+	*found = true;
+}
+
+static bool command_line_value(char **out, bool *valueless, const char *key)
+{
+	const char *p = getenv("GIT_CONFIG_PARAMETERS"), *count;
+	tm_buf k = TM_BUF_INIT, v = TM_BUF_INIT;
+	bool found = false;
+
+	*out = NULL;
+	while (p && *p) {
+		while (*p == ' ')
+			p++;
+		if (!*p || !sq_word(&p, &k))
+			break;
+		if (p[0] == '=' && p[1] == '\'') {
+			p++;
+			if (!sq_word(&p, &v))
+				break;
+			if (key_equal(tm_buf_cstr(&k), key))
+				take(out, valueless, &found, tm_buf_cstr(&v));
+		} else {
+			char *eq = strchr(k.ptr ? k.ptr : "", '=');
+
+			if (eq)
+				*eq = '\0';
+			if (key_equal(tm_buf_cstr(&k), key))
+				take(out, valueless, &found,
+				     eq ? eq + 1 : NULL);
+		}
+	}
+	count = getenv("GIT_CONFIG_COUNT");
+	if (count) {
+		long i, n = strtol(count, NULL, 10);
+
+		for (i = 0; i < n && i < 1000; i++) {
+			char name[40];
+			const char *ki, *vi;
+
+			snprintf(name, sizeof(name), "GIT_CONFIG_KEY_%ld", i);
+			ki = getenv(name);
+			snprintf(name, sizeof(name), "GIT_CONFIG_VALUE_%ld", i);
+			vi = getenv(name);
+			if (ki && key_equal(ki, key))
+				take(out, valueless, &found, vi ? vi : "");
+		}
+	}
+	tm_buf_release(&k);
+	tm_buf_release(&v);
+	return found;
+}
+
+/*
+ * A "threadmind.<name>" key: unset for sure when no config file that
+ * libgit2 reads mentions threadmind (the fast path scanned them).
+ */
+static bool our_key(const char *key)
+{
+	const char *p;
+
+	if (strncasecmp(key, "threadmind.", 11) ||
+	    !isalpha((unsigned char)key[11]))
+		return false;
+	for (p = key + 11; *p; p++)
+		if (!isalnum((unsigned char)*p) && *p != '-')
+			return false;
+	return true;
+}
+
+static int config_value(char **out, bool *valueless, tm_git *g, const char *key)
+{
+	git_config *cfg = NULL;
+	git_config_entry *entry = NULL;
+	int error;
+
+	if (!key || !*key)
+		return tm_error_set(TM_EINVALID, "empty config key");
+	if (command_line_value(out, valueless, key))
+		return 0;
+	if (g && !g->repo && !g->config_mentions_us && our_key(key))
+		return tm_error_set(TM_ENOTFOUND, "config '%s' is not set",
+				    key);
+	if (g && (error = tm_git__need_repo(g)) < 0)
+		return error;
+	if ((error = tm_git_init()) < 0)
+		return error;
+	if (g)
+		error = git_repository_config(&cfg, g->repo);
+	else
+		error = git_config_open_default(&cfg);
+	if (error < 0)
+		return tm_git_error(TM_ERROR, "cannot read the git config");
+	error = git_config_get_entry(&entry, cfg, key);
+	if (error == GIT_ENOTFOUND) {
+		error = tm_error_set(TM_ENOTFOUND, "config '%s' is not set",
+				     key);
+	} else if (error == GIT_EINVALIDSPEC) {
+		error = tm_error_set(TM_EINVALID,
+				     "invalid config key '%s': use "
+				     "section.name",
+				     key);
+	} else if (error < 0) {
+		error = tm_git_error(TM_ERROR, "cannot read the git config");
+	} else {
+		*valueless = entry->value == NULL;
+		*out = tm_xstrdup(entry->value ? entry->value : "");
+		error = 0;
+	}
+	git_config_entry_free(entry);
+	git_config_free(cfg);
+	return error;
+}
+
+int tm_git_config_string(char **out, tm_git *g, const char *key)
+{
+	bool valueless;
+
+	return config_value(out, &valueless, g, key);
+}
+
+int tm_git_config_bool(bool *out, tm_git *g, const char *key, bool dflt)
+{
+	char *value = NULL;
+	bool valueless = false;
+	int b = 0, error;
+
+	error = config_value(&value, &valueless, g, key);
+	if (error == TM_ENOTFOUND) {
+		tm_error_clear();
+		*out = dflt;
+		return 0;
+	}
+	if (error < 0)
+		return error;
+	if (valueless)
+		b = 1;
+	else if (git_config_parse_bool(&b, value) < 0)
+		error = tm_error_set(TM_EINVALID,
+				     "bad boolean config value '%s' for '%s'",
+				     value, key);
+	free(value);
+	if (error < 0)
+		return error;
+	*out = b != 0;
+	return 0;
+}
+
+int tm_git_config_seconds(double *out, tm_git *g, const char *key, double dflt)
+{
+	char *value = NULL, *end = NULL;
+	bool valueless = false;
+	double v = 0;
+	int error;
+
+	error = config_value(&value, &valueless, g, key);
+	if (error == TM_ENOTFOUND) {
+		tm_error_clear();
+		*out = dflt;
+		return 0;
+	}
+	if (error < 0)
+		return error;
+	errno = 0;
+	if (!valueless && *value)
+		v = strtod(value, &end);
+	if (valueless || !*value || *end || errno || !(v >= 0) || v > 1e9)
+		error = tm_error_set(TM_EINVALID,
+				     "bad numeric config value '%s' for '%s': "
+				     "expected a number of seconds (such as "
+				     "15 or 0.5); fix it with 'git config %s "
+				     "<seconds>'",
+				     value, key, key);
+	free(value);
+	if (error < 0)
+		return error;
+	*out = v;
+	return 0;
+}
+
