@@ -40,10 +40,7 @@ static int load(tm_doctor_ctx *c)
 			tm_doctor_stat(&st, c->s, "threads", c->o->project);
 		tm_buf_release(&name);
 		if (!found)
-			return tm_error_set(TM_ENOTFOUND,
-					    "no project '%s' (see 'git "
-					    "threadmind project list')",
-					    c->o->project);
+			return tm_store_no_project(c->o->project);
 		tm_strv_push(&ids, c->o->project);
 	} else if ((error = tm_store_list_projects(&ids, c->s)) < 0) {
 		return error;

@@ -238,4 +238,3 @@ int tm_git_config_seconds(double *out, tm_git *g, const char *key, double dflt)
 	*out = v;
 	return 0;
 }
-

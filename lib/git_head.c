@@ -16,7 +16,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-
 /* Whether HEAD's target `name` (after "refs/heads/") is a plain ref name
  * that the fast path may look up as a file. */
 static bool plain_ref_name(const char *name)
@@ -211,4 +210,3 @@ int tm_git_head(char *out_hex41, tm_git *g)
  * GIT_CONFIG_PARAMETERS and GIT_CONFIG_COUNT/KEY_n/VALUE_n, which libgit2
  * does not read.  They win over every file; the last one wins.
  */
-

@@ -295,15 +295,8 @@ int tm_store_use_project(char **out_thread, tm_store *s, const char *project)
 		return error;
 	if ((error = tm_store_lock(s)) < 0)
 		return error;
-	if ((error = tm_store_list_projects(&ids, s)) < 0)
+	if ((error = tm_store_require_project(&ids, s, project)) < 0)
 		goto done;
-	if (!tm_strv_contains(&ids, project)) {
-		error = tm_error_set(TM_ENOTFOUND,
-				     "no project '%s' (see 'git threadmind "
-				     "project list')",
-				     project);
-		goto done;
-	}
 	if ((error = tm_store_load_config(&cfg, s)) < 0 ||
 	    (error = tm_store_active_thread(&thread, s, project, cfg, NULL,
 					    0)) < 0)

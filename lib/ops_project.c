@@ -269,15 +269,8 @@ int tm_project_remove(tm_store *s, const char *project, bool force)
 		goto out;
 	if ((error = tm_store_lock(s)) < 0)
 		goto out;
-	if ((error = tm_store_list_projects(&ids, s)) < 0)
+	if ((error = tm_store_require_project(&ids, s, project)) < 0)
 		goto done;
-	if (!tm_strv_contains(&ids, project)) {
-		error = tm_error_set(TM_ENOTFOUND,
-				     "no project '%s' (see 'git threadmind "
-				     "project list')",
-				     project);
-		goto done;
-	}
 	if (!force && ids.n == 1) {
 		error = tm_error_set(TM_EINVALID,
 				     "'%s' is the only project; use --force "

@@ -324,13 +324,14 @@ static int resolve_one(tm_resolve_report *out, git_repository *repo,
 		return 0;
 	}
 	for (k = 0; k < 3; k++) {
-		if ((error = blob_too_large(&large, repo, c, k)) < 0)
+		if ((error = blob_too_large(&large, repo, c, k)) < 0 || large) {
+			if (large)
+				add_entry(out, c->path, TM_RESOLVE_SKIPPED,
+					  "a side is larger than 1 MiB, which "
+					  "threadmind refuses: resolve it by "
+					  "hand");
+			free(id);
 			return error;
-		if (large) {
-			add_entry(out, c->path, TM_RESOLVE_SKIPPED,
-				  "a side is larger than 1 MiB, which "
-				  "threadmind refuses: resolve it by hand");
-			return 0;
 		}
 	}
 	if ((error = blob_of(&side[0], repo, c, 0)) < 0 ||

@@ -520,6 +520,23 @@ static char *json_name(const char *id)
 	return tm_buf_detach(&b);
 }
 
+int tm_store_no_project(const char *id)
+{
+	return tm_error_set(TM_ENOTFOUND,
+			    "no project '%s' (see 'git threadmind project "
+			    "list')",
+			    id);
+}
+
+int tm_store_require_project(tm_strv *ids, tm_store *s, const char *id)
+{
+	int error = tm_store_list_projects(ids, s);
+
+	if (error == 0 && !tm_strv_contains(ids, id))
+		error = tm_store_no_project(id);
+	return error;
+}
+
 int tm_store_load_project(tm_project **out, tm_store *s, const char *id)
 {
 	tm_buf data = TM_BUF_INIT;
@@ -531,10 +548,7 @@ int tm_store_load_project(tm_project **out, tm_store *s, const char *id)
 	name = json_name(id);
 	error = tm_store_read_file(&data, s, "projects", NULL, name);
 	if (error == TM_ENOTFOUND)
-		tm_error_set(TM_ENOTFOUND,
-			     "no project '%s' (see 'git threadmind project "
-			     "list')",
-			     id);
+		tm_store_no_project(id);
 	if (error == 0) {
 		display = tm_store_file_display(s, "projects", NULL, name);
 		error = tm_project_parse(out, tm_buf_cstr(&data), data.size,
@@ -575,19 +589,14 @@ int tm_store_current_project(char **out, tm_store *s, const char *requested)
 		if (error < 0)
 			return error;
 	}
-	error = tm_store_list_projects(&ids, s);
-	if (error < 0)
-		return error;
 	if (requested) {
-		if (!tm_strv_contains(&ids, requested))
-			error = tm_error_set(TM_ENOTFOUND,
-					     "no project '%s' (see 'git "
-					     "threadmind project list')",
-					     requested);
-		else
+		if ((error = tm_store_require_project(&ids, s, requested)) == 0)
 			*out = tm_xstrdup(requested);
 		goto done;
 	}
+	error = tm_store_list_projects(&ids, s);
+	if (error < 0)
+		return error;
 	error = tm_store_load_config(&cfg, s);
 	if (error < 0)
 		goto done;

@@ -29,6 +29,11 @@ int tm_store_write_file(tm_store *s, const char *top, const char *project,
  * Errors: those of tm_fs_list_dir. */
 int tm_store_list_names(tm_strv *out, tm_strv *bad, int fd, const char *display,
 			const char *suffix, const char *what);
+/* TM_ENOTFOUND "no project 'ID' (see 'git threadmind project list')". */
+int tm_store_no_project(const char *id);
+/* The store's project ids into `ids` (tm_store_list_projects), and
+ * tm_store_no_project when `id` is not among them. */
+int tm_store_require_project(tm_strv *ids, tm_store *s, const char *id);
 /* tm_store_unlock at the end of an operation that returns `error`: the
  * unlock's error (TM_ELOCKED: the lock was taken over) wins only when the
  * operation itself succeeded. */

@@ -254,8 +254,10 @@ int tm_store_create_thread(tm_thread **out, tm_store *s, const char *project,
 	    (error = tm_text_title(&title, opts->title, "the new title")) < 0)
 		return error;
 	error = tm_store_lock(s);
-	if (error < 0)
+	if (error < 0) {
+		free(title);
 		return error;
+	}
 	if (!tm_store_thread_exists(s, project, parent)) {
 		error = tm_error_set(TM_ENOTFOUND,
 				     "no thread '%s' in project '%s' to be the "
