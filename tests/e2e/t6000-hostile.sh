@@ -13,31 +13,6 @@ P=.threadmind/threads/p
 MAX_S=2 MAX_KB=65536
 case "$TM_BUILD" in *-san*) MAX_S=10 MAX_KB=1048576 ;; esac
 
-# bounded NAME CMD...: run CMD (stdout and stderr to NAME.out / NAME.err),
-# fail when it died of a signal or went past MAX_S seconds or MAX_KB of
-# memory; its exit code is kept in NAME.rc.
-bounded() {
-	_n=$1
-	shift
-	if [ -x /usr/bin/time ]; then
-		/usr/bin/time -f '%e %M' -o "$TEST_ROOT/$_n.time" "$@" \
-			>"$TEST_ROOT/$_n.out" 2>"$TEST_ROOT/$_n.err"
-		_rc=$?
-		# GNU time writes "Command exited with non-zero status" first
-		_m=$(tail -n 1 "$TEST_ROOT/$_n.time")
-	else
-		_t0=$(date +%s)
-		"$@" >"$TEST_ROOT/$_n.out" 2>"$TEST_ROOT/$_n.err"
-		_rc=$?
-		_m="$(($(date +%s) - _t0)) 0"
-	fi
-	echo $_rc >"$TEST_ROOT/$_n.rc"
-	echo "$_n: exit $_rc, $_m (s KB)"
-	[ $_rc -le 128 ] || { echo "$_n died: $_rc"; return 1; }
-	echo "$_m" | awk -v s=$MAX_S -v kb=$MAX_KB \
-		'{ if ($1 > s || $2 > kb) { print "over the bound: " $0; exit 1 } }'
-}
-
 # keys_file PATH N: a thread file with N distinct unknown keys.
 keys_file() {
 	python3 - "$1" "$2" <<-'EOF'
@@ -75,13 +50,13 @@ test_expect_success 'setup: a project with the hooks installed' '
 test_expect_success 'd2: 100,000 keys: every command and hook is fast' '
 	(cd r && keys_file $P/keys.md 100000 &&
 		test $(wc -c <$P/keys.md) -lt 1048576 &&
-		bounded d2-prompt git threadmind prompt &&
-		bounded d2-status git threadmind status &&
+		test_bounded d2-prompt git threadmind prompt &&
+		test_bounded d2-status git threadmind status &&
 		grep "threads: 2 active" "$TEST_ROOT/d2-status.out" &&
-		bounded d2-show git threadmind show --json keys &&
-		bounded d2-checkout git checkout -q -b feat &&
+		test_bounded d2-show git threadmind show --json keys &&
+		test_bounded d2-checkout git checkout -q -b feat &&
 		test "$(cat "$TEST_ROOT/d2-checkout.rc")" = 0 &&
-		bounded d2-set git threadmind set keys title=K2 &&
+		test_bounded d2-set git threadmind set keys title=K2 &&
 		test "$(cat "$TEST_ROOT/d2-set.rc")" = 0 &&
 		test $(grep -c "^k[0-9a-f]*: v$" $P/keys.md) = 100000 &&
 		grep "^title: K2$" $P/keys.md)
@@ -90,7 +65,7 @@ test_expect_success 'd2: 100,000 keys: every command and hook is fast' '
 test_expect_success 'd2: a duplicate key far down is still found' '
 	(cd r && sed "s/^k1869f: v$/k0: again/" $P/keys.md >dup &&
 		cp dup $P/keys.md && rm dup &&
-		bounded d2-dup git threadmind show keys &&
+		test_bounded d2-dup git threadmind show keys &&
 		test "$(cat "$TEST_ROOT/d2-dup.rc")" = 128 &&
 		grep "keys.md.* line 100005: duplicate key .k0." \
 			"$TEST_ROOT/d2-dup.err" &&
@@ -103,7 +78,7 @@ test_expect_success 'd8: deep nesting is refused at once, naming the file' '
 	(cd r && for n in 10000 40000 100000; do
 		for f in title paths branch; do
 			nested_file $P/n.md $f $n "[" &&
-			bounded d8-status-$f-$n git threadmind status &&
+			test_bounded d8-status-$f-$n git threadmind status &&
 			test "$(cat "$TEST_ROOT/d8-status-$f-$n.rc")" = 0 &&
 			grep "warning: skipping .*threads/p/n.md. line 4: cannot read field .$f.: lists or mappings nested more than 2 deep" \
 				"$TEST_ROOT/d8-status-$f-$n.err" || return 1
@@ -111,16 +86,16 @@ test_expect_success 'd8: deep nesting is refused at once, naming the file' '
 	done)
 '
 
-test_expect_success 'd8: the merge driver is bounded too' '
+test_expect_success 'd8: the merge driver is test_bounded too' '
 	(cd r && nested_file deep.md title 100000 "{" &&
 		printf -- "---\nid: n\ntitle: N\nparentId: main\n---\n" >base.md &&
 		sed "s/^title: N$/title: O/" base.md >ours.md &&
 		cp ours.md ours2.md &&
-		bounded d8-driver git-threadmind-merge base.md ours.md deep.md 7 \
+		test_bounded d8-driver git-threadmind-merge base.md ours.md deep.md 7 \
 			.threadmind/threads/p/n.md &&
 		test "$(cat "$TEST_ROOT/d8-driver.rc")" -le 1 &&
 		cp deep.md deep2.md &&
-		bounded d8-driver2 git-threadmind-merge base.md deep2.md ours2.md 7 \
+		test_bounded d8-driver2 git-threadmind-merge base.md deep2.md ours2.md 7 \
 			.threadmind/threads/p/n.md &&
 		test "$(cat "$TEST_ROOT/d8-driver2.rc")" -le 1 &&
 		rm -f $P/n.md deep.md deep2.md base.md ours.md ours2.md)

@@ -11,24 +11,10 @@ P=r/.threadmind/threads/p
 MAX_S=10 MAX_KB=65536
 case "$TM_BUILD" in *-san*) MAX_S=60 MAX_KB=1048576 ;; esac
 
-# bounded NAME CMD...: as in t6000; stdout to NAME.out.
+# bounded NAME CMD...: test_bounded, and CMD must exit 0.
 bounded() {
-	_n=$1
-	shift
-	if [ -x /usr/bin/time ]; then
-		/usr/bin/time -f '%e %M' -o "$TEST_ROOT/$_n.time" "$@" \
-			>"$TEST_ROOT/$_n.out" 2>"$TEST_ROOT/$_n.err"
-		_rc=$?
-		_m=$(tail -n 1 "$TEST_ROOT/$_n.time")
-	else
-		"$@" >"$TEST_ROOT/$_n.out" 2>"$TEST_ROOT/$_n.err"
-		_rc=$?
-		_m="0 0"
-	fi
-	echo "$_n: exit $_rc, $_m (s KB)"
-	[ $_rc -eq 0 ] || { cat "$TEST_ROOT/$_n.err"; return 1; }
-	echo "$_m" | awk -v s=$MAX_S -v kb=$MAX_KB \
-		'{ if ($1 > s || $2 > kb) { print "over the bound: " $0; exit 1 } }'
+	test_bounded "$@" || return 1
+	[ "$(cat "$TEST_ROOT/$1.rc")" -eq 0 ] || { cat "$TEST_ROOT/$1.err"; return 1; }
 }
 
 # size_at_most FILE BYTES

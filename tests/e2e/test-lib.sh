@@ -210,3 +210,28 @@ test_done() {
 	[ $test_failed -eq 0 ]
 	exit $?
 }
+
+# test_bounded NAME CMD...: run CMD (stdout and stderr to NAME.out / NAME.err),
+# fail when it died of a signal or went past MAX_S seconds or MAX_KB of
+# memory (the caller sets MAX_S and MAX_KB); its exit code is kept in NAME.rc.
+test_bounded() {
+	_n=$1
+	shift
+	if [ -x /usr/bin/time ]; then
+		/usr/bin/time -f '%e %M' -o "$TEST_ROOT/$_n.time" "$@" \
+			>"$TEST_ROOT/$_n.out" 2>"$TEST_ROOT/$_n.err"
+		_rc=$?
+		# GNU time writes "Command exited with non-zero status" first
+		_m=$(tail -n 1 "$TEST_ROOT/$_n.time")
+	else
+		_t0=$(date +%s)
+		"$@" >"$TEST_ROOT/$_n.out" 2>"$TEST_ROOT/$_n.err"
+		_rc=$?
+		_m="$(($(date +%s) - _t0)) 0"
+	fi
+	echo $_rc >"$TEST_ROOT/$_n.rc"
+	echo "$_n: exit $_rc, $_m (s KB)"
+	[ $_rc -le 128 ] || { echo "$_n died: $_rc"; return 1; }
+	echo "$_m" | awk -v s=$MAX_S -v kb=$MAX_KB \
+		'{ if ($1 > s || $2 > kb) { print "over the bound: " $0; exit 1 } }'
+}
