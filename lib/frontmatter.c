@@ -60,7 +60,12 @@ static char **scalar_field(tm_thread *t, const char *key)
 	return NULL;
 }
 
-/* Split off the line at *pos; a trailing CR is dropped (*crlf tells). */
+/*
+ * Split off the line at *pos; trailing CRs are dropped (*crlf tells).  All
+ * of them: a lone CR is a line break to YAML, and a CR kept at the end of
+ * a line we write back verbatim would be read as that line's CRLF next
+ * time, so the file would not read back as itself (found by fuzzing).
+ */
 static bool next_line(const char **pos, const char *end, struct line *l,
 		      bool *crlf)
 {
@@ -72,7 +77,7 @@ static bool next_line(const char **pos, const char *end, struct line *l,
 	l->p = p;
 	l->len = (nl ? nl : end) - p;
 	*crlf = false;
-	if (l->len && p[l->len - 1] == '\r') {
+	while (l->len && p[l->len - 1] == '\r') {
 		l->len--;
 		*crlf = nl != NULL;
 	}

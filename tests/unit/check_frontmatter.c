@@ -374,6 +374,20 @@ START_TEST(test_frontmatter_unknown_fields_crlf)
 }
 END_TEST
 
+/*
+ * Extra CRs at the end of a frontmatter line go with the line end: kept,
+ * the unknown line would come back as "x: me\r\n", which reads as a
+ * CRLF line "x: me" (the fuzzer's crash-c60bfa5d).
+ */
+START_TEST(test_frontmatter_trailing_crs_dropped)
+{
+	check_rewrite("---\nil: me\r\r\n---\n\np\n\r\n",
+		      "---\nid: t\nparentId: null\nil: me\n---\n\np\n\r\n");
+	check_rewrite("---\r\ntitle: a\r\r\r\nid: t\r\n---\r\n",
+		      "---\r\nid: t\r\ntitle: a\r\nparentId: null\r\n---\r\n");
+}
+END_TEST
+
 START_TEST(test_frontmatter_blank_lines)
 {
 	/* blank lines between entries go; inside a block scalar they stay */
@@ -1043,6 +1057,7 @@ Suite *frontmatter_suite(void)
 	tcase_add_test(tc, test_frontmatter_unknown_fields_reordered);
 	tcase_add_test(tc, test_frontmatter_unknown_fields_crlf);
 	tcase_add_test(tc, test_frontmatter_blank_lines);
+	tcase_add_test(tc, test_frontmatter_trailing_crs_dropped);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("fields");
