@@ -26,8 +26,8 @@
 #define TM_DOCTOR_STALE_LOCK     "stale-lock" /* [fix] .lock untouched > 10 s */
 #define TM_DOCTOR_STRAY_TMP      "stray-tmp"  /* [fix] a *.tmp left behind */
 #define TM_DOCTOR_GITIGNORE      "gitignore"  /* [fix] .gitignore lines */
-#define TM_DOCTOR_MERGE_DRIVER   "merge-driver" /* merge.threadmind.driver */
-#define TM_DOCTOR_GITATTRIBUTES  "gitattributes"
+#define TM_DOCTOR_MERGE_DRIVER   "merge-driver"  /* merge.threadmind.driver */
+#define TM_DOCTOR_GITATTRIBUTES  "gitattributes" /* [fix] our lines missing */
 #define TM_DOCTOR_HOOKS          "hooks"   /* a hook missing or outdated */
 #define TM_DOCTOR_TRACKED        "tracked" /* [fix] .lock, config.json in git */
 #define TM_DOCTOR_CONFIG         "config"  /* [fix] config.json unreadable */
@@ -120,9 +120,11 @@ typedef struct {
  * the `trees/{project}.json.invalid` indexes the upgrade set aside; and, with
  * opts->git in a git repository, `merge.threadmind.driver` unset and
  * `.threadmind/.gitattributes` without a line giving `merge=threadmind` to
- * each of TM_DOCTOR_ATTR_THREADS and TM_DOCTOR_ATTR_PROJECTS (as git
- * sees it: git_attr_get on a path each pattern matches, so attributes set
- * elsewhere count too); also with opts->git, every `paths` entry (without
+ * each of TM_DOCTOR_ATTR_THREADS and TM_DOCTOR_ATTR_PROJECTS, or any `diff`
+ * (install's `diff=markdown`) to TM_DOCTOR_ATTR_THREADS (as git sees it:
+ * git_attr_get on a path each pattern matches, so attributes set elsewhere
+ * count too; fixable when .threadmind/.gitattributes lacks our lines, which
+ * --fix adds as install does); also with opts->git, every `paths` entry (without
  * magic) that matches no file of HEAD (unmatched-path), naming the new
  * name when one of the last 1000 commits renamed what it named.
  *

@@ -8,6 +8,7 @@
 
 #include "fs.h"
 #include "error.h"
+#include "install.h"
 #include "migrate.h"
 
 #include <errno.h>
@@ -119,6 +120,35 @@ done:
 	tm_strv_clear(&missing);
 	tm_buf_release(&list);
 	tm_buf_release(&data);
+	return error;
+}
+
+/* Add our lines to .threadmind/.gitattributes (upgrading old ones). */
+static int repair_gitattributes(tm_strv *done, struct fix_ctx *f,
+				const tm_doctor_problem *p)
+{
+	tm_buf data = TM_BUF_INIT, next = TM_BUF_INIT, line = TM_BUF_INIT;
+	int error;
+
+	(void)p;
+	error = tm_store_read_file(&data, f->s, NULL, NULL, ".gitattributes");
+	if (error == TM_ENOTFOUND) {
+		tm_error_clear();
+		error = 0;
+	}
+	if (error < 0 ||
+	    !tm_install_attributes_add(&next, tm_buf_cstr(&data), data.size))
+		goto done;
+	error = tm_store_write_file(f->s, NULL, NULL, ".gitattributes", &next);
+	if (error < 0)
+		goto done;
+	tm_buf_printf(&line,
+		      "wrote the threadmind lines of '%s/.gitattributes'",
+		      TM_STORE_DIRNAME);
+	tm_strv_push_owned(done, tm_buf_detach(&line));
+done:
+	tm_buf_release(&data);
+	tm_buf_release(&next);
 	return error;
 }
 
@@ -249,6 +279,7 @@ static const struct {
 } repairs[] = {
 	{TM_DOCTOR_ID_MISMATCH, repair_id},
 	{TM_DOCTOR_GITIGNORE, repair_gitignore},
+	{TM_DOCTOR_GITATTRIBUTES, repair_gitattributes},
 	{TM_DOCTOR_STRAY_TMP, repair_tmp},
 	{TM_DOCTOR_UPGRADE, repair_upgrade},
 	{TM_DOCTOR_CONFIG, repair_config},

@@ -5,6 +5,7 @@
 #include "doctor.h"
 #include "doctor_internal.h"
 #include "install.h"
+#include "store_internal.h"
 #include "resolve.h"
 
 #include "error.h"
@@ -140,13 +141,14 @@ int tm_doctor_check_hooks(tm_doctor_report *out, tm_doctor_ctx *c)
 }
 
 /*
- * Does git give merge=threadmind to .threadmind/`rel`?  Asked of git
+ * Does git give .threadmind/`rel` the attribute `name` = `want` (`want`
+ * NULL: any state at all, set, unset or a value)?  Asked of git
  * (git_attr_get) rather than read from the file, so that every attribute
  * file counts as git would use it.  True when git cannot say (no worktree,
  * the store outside it): nothing to report then.
  */
-static bool merges_with_threadmind(git_repository *repo, const char *prefix,
-				   const char *rel)
+static bool git_gives(git_repository *repo, const char *prefix, const char *rel,
+		      const char *name, const char *want)
 {
 	tm_buf path = TM_BUF_INIT;
 	const char *value = NULL;
@@ -154,9 +156,14 @@ static bool merges_with_threadmind(git_repository *repo, const char *prefix,
 
 	tm_buf_printf(&path, "%s%s/%s", prefix, TM_STORE_DIRNAME, rel);
 	if (git_attr_get(&value, repo, GIT_ATTR_CHECK_FILE_THEN_INDEX,
-			 tm_buf_cstr(&path), "merge") == 0)
-		ours = git_attr_value(value) == GIT_ATTR_VALUE_STRING &&
-		       !strcmp(value, "threadmind");
+			 tm_buf_cstr(&path), name) == 0) {
+		if (want)
+			ours = git_attr_value(value) == GIT_ATTR_VALUE_STRING &&
+			       !strcmp(value, want);
+		else
+			ours = git_attr_value(value) !=
+			       GIT_ATTR_VALUE_UNSPECIFIED;
+	}
 	tm_buf_release(&path);
 	return ours;
 }
@@ -193,40 +200,63 @@ static char *store_prefix(tm_doctor_ctx *c, struct tm_git *g)
 
 int tm_doctor_check_gitattributes(tm_doctor_report *out, tm_doctor_ctx *c)
 {
-	/* A path each pattern of the file matches. */
+	/* What each line of ours gives, asked of a path its pattern matches;
+	 * the diff driver counts when the user chose another (or none). */
 	static const struct {
-		const char *pattern, *sample;
+		const char *pattern, *sample, *name, *value;
 	} want[] = {
-		{TM_DOCTOR_ATTR_THREADS, "threads/p/t.md"},
-		{TM_DOCTOR_ATTR_PROJECTS, "projects/p.json"},
+		{TM_DOCTOR_ATTR_THREADS, "threads/p/t.md", "merge",
+		 "threadmind"},
+		{TM_DOCTOR_ATTR_THREADS, "threads/p/t.md", "diff", NULL},
+		{TM_DOCTOR_ATTR_PROJECTS, "projects/p.json", "merge",
+		 "threadmind"},
 	};
 	const char *file = TM_STORE_DIRNAME "/.gitattributes";
 	struct tm_git *g = c->o->git ? tm_store_git(c->s) : NULL;
-	tm_buf list = TM_BUF_INIT;
+	tm_buf list = TM_BUF_INIT, data = TM_BUF_INIT, next = TM_BUF_INIT;
 	char *prefix;
 	struct stat st;
+	bool fixable;
 	size_t i;
+	int error;
 
 	if (!g || !(prefix = store_prefix(c, g)))
 		return 0;
 	for (i = 0; i < sizeof(want) / sizeof(*want); i++)
-		if (!merges_with_threadmind(tm_git_repository(g), prefix,
-					    want[i].sample))
-			tm_buf_printf(&list, "%s'%s merge=threadmind'",
-				      list.size ? ", " : "", want[i].pattern);
-	if (list.size && !tm_doctor_stat(&st, c->s, NULL, ".gitattributes"))
-		tm_doctor_add(out, TM_DOCTOR_GITATTRIBUTES, file, false,
-			      "'%s' is missing, so git does not use the "
-			      "threadmind merge driver; run 'git threadmind "
-			      "install'",
-			      file);
-	else if (list.size)
-		tm_doctor_add(out, TM_DOCTOR_GITATTRIBUTES, file, false,
-			      "'%s' lacks %s; run 'git threadmind install'",
-			      file, tm_buf_cstr(&list));
+		if (!git_gives(tm_git_repository(g), prefix, want[i].sample,
+			       want[i].name, want[i].value))
+			tm_buf_printf(
+				&list, "%s'%s %s=%s'", list.size ? ", " : "",
+				want[i].pattern, want[i].name,
+				want[i].value ? want[i].value : "markdown");
 	git_error_clear();
 	tm_error_clear();
+	if (!list.size)
+		goto done;
+	/* --fix writes our lines when the file lacks them (not when another
+	 * attribute file overrides them: that one is the user's) */
+	error = tm_store_read_file(&data, c->s, NULL, NULL, ".gitattributes");
+	fixable =
+		(error == 0 || error == TM_ENOTFOUND) &&
+		tm_install_attributes_add(&next, tm_buf_cstr(&data), data.size);
+	tm_error_clear();
+	if (!tm_doctor_stat(&st, c->s, NULL, ".gitattributes"))
+		tm_doctor_add(out, TM_DOCTOR_GITATTRIBUTES, file, fixable,
+			      "'%s' is missing, so git does not use the "
+			      "threadmind merge driver; --fix or 'git "
+			      "threadmind install' writes it",
+			      file);
+	else
+		tm_doctor_add(out, TM_DOCTOR_GITATTRIBUTES, file, fixable,
+			      "'%s' lacks %s; %s", file, tm_buf_cstr(&list),
+			      fixable ? "--fix or 'git threadmind install' "
+					"adds the lines"
+				      : "another attribute file overrides "
+					"it, see 'git check-attr -a'");
+done:
 	tm_buf_release(&list);
+	tm_buf_release(&data);
+	tm_buf_release(&next);
 	free(prefix);
 	return 0;
 }

@@ -40,9 +40,15 @@ struct tm_git;
 #define TM_INSTALL_NAME_KEY   "merge.threadmind.name"
 #define TM_INSTALL_NAME       "threadmind thread and project files"
 
-/* The lines of .threadmind/.gitattributes, in order. */
-#define TM_INSTALL_ATTR_THREADS  "threads/**/*.md merge=threadmind"
+/*
+ * The lines of .threadmind/.gitattributes, in order: our merge driver for
+ * both, and git's built-in Markdown diff driver for thread files, so that
+ * the hunk headers of `git diff` and `git log -p` name the `## ` section.
+ */
+#define TM_INSTALL_ATTR_THREADS  "threads/**/*.md merge=threadmind diff=markdown"
 #define TM_INSTALL_ATTR_PROJECTS "projects/*.json merge=threadmind"
+/* The thread line as earlier versions wrote it (upgraded in place). */
+#define TM_INSTALL_ATTR_THREADS_OLD "threads/**/*.md merge=threadmind"
 
 /*
  * Whether `value` of merge.threadmind.driver is an old-style registration:
@@ -154,15 +160,20 @@ bool tm_install_is_empty_script(const char *data, size_t len);
 /*
  * .threadmind/.gitattributes: append to `out` the file with our two lines
  * added where missing (at the end, after a line end when the file lacks
- * one).  A line counts as present when its pattern is ours and it sets
- * `merge=threadmind`, whatever else it sets.  Returns true when something
- * was added.
+ * one).  A line of ours counts as present when lines with its pattern
+ * (one or several, whatever else they set) set `merge=threadmind` and say
+ * something of each other attribute of ours: `-diff` or `diff=other` is
+ * the user's choice and stays.  A line that is exactly an old form
+ * (TM_INSTALL_ATTR_THREADS_OLD) of a line not present is replaced in place
+ * by the current line; other lines are never changed.  Returns true when
+ * something was added or upgraded.
  */
 bool tm_install_attributes_add(tm_buf *out, const char *data, size_t len);
 
 /*
- * The opposite: append the file without the lines that are exactly ours
- * (blanks between words ignored).  Returns true when a line was removed.
+ * The opposite: append the file without the lines that are exactly ours,
+ * current or old forms (attributes in any order, blanks between words
+ * ignored).  Returns true when a line was removed.
  */
 bool tm_install_attributes_remove(tm_buf *out, const char *data, size_t len);
 

@@ -210,7 +210,7 @@ static int plan_attributes(tm_install_plan *p, const char *store_dir,
 		} else {
 			st = add_step(p, TM_INSTALL_WRITE_FILE, path);
 			set_what(st,
-				 "attributes: remove the merge=threadmind "
+				 "attributes: remove the threadmind "
 				 "lines from '%s'",
 				 path);
 			set_data(st, &next);
@@ -220,7 +220,7 @@ static int plan_attributes(tm_install_plan *p, const char *store_dir,
 						   data.size);
 		st = add_step(p, TM_INSTALL_WRITE_FILE, path);
 		set_what(st, "attributes: %s '%s' (%s, %s)",
-			 existed ? "add the merge=threadmind lines to"
+			 existed ? "add or upgrade the threadmind lines in"
 				 : "create",
 			 path, TM_INSTALL_ATTR_THREADS,
 			 TM_INSTALL_ATTR_PROJECTS);

@@ -9,14 +9,14 @@ install_driver() {
 	(cd "$1" && git threadmind install -q)
 }
 
-test_expect_success 'without the merge driver: exit 1, not fixable' '
+test_expect_success 'without the merge driver: exit 1, only the attributes fixable' '
 	new_repo shop &&
 	(cd shop && git threadmind init -q && git threadmind new -q Auth) &&
 	(cd shop && test_exit_code 1 git threadmind doctor) >out &&
 	grep "^merge-driver: git config merge.threadmind.driver is not set" out &&
 	grep "^gitattributes: .\.threadmind/\.gitattributes. is missing" out &&
 	test $(grep -c "^hooks: missing hook post-[a-z]* (.*); run .git threadmind install.$" out) = 4 &&
-	grep "^6 problems found$" out
+	grep "^6 problems found; 1 can be repaired with .git threadmind doctor --fix.$" out
 '
 
 test_expect_success 'a healthy store: exit 0' '
@@ -32,14 +32,28 @@ test_expect_success 'a healthy store: exit 0' '
 test_expect_success 'half the attributes are not enough' '
 	printf "threads/**/*.md merge=threadmind\n" >shop/.threadmind/.gitattributes &&
 	(cd shop && test_exit_code 1 git threadmind doctor) >out &&
-	grep "^gitattributes: .*lacks .projects/\*\.json merge=threadmind." out &&
+	grep "^gitattributes: .*lacks .threads/\*\*/\*\.md diff=markdown., .projects/\*\.json merge=threadmind.;" out &&
 	install_driver shop
+'
+
+test_expect_success 'the line of earlier versions lacks diff=markdown: --fix upgrades it' '
+	printf "# mine\nthreads/**/*.md merge=threadmind\nprojects/*.json merge=threadmind\n" \
+		>shop/.threadmind/.gitattributes &&
+	(cd shop && test_exit_code 1 git threadmind doctor) >out &&
+	grep "^gitattributes: .*lacks .threads/\*\*/\*\.md diff=markdown.; --fix or .git threadmind install. adds the lines$" out &&
+	grep "^1 problem found; 1 can be repaired" out &&
+	(cd shop && git threadmind doctor --fix) >out &&
+	grep "^fixed: wrote the threadmind lines of .\.threadmind/\.gitattributes.$" out &&
+	printf "# mine\nthreads/**/*.md merge=threadmind diff=markdown\nprojects/*.json merge=threadmind\n" >expect &&
+	test_cmp expect shop/.threadmind/.gitattributes &&
+	(cd shop && git threadmind doctor) >out &&
+	grep "^no problems found$" out
 '
 
 test_expect_success 'attributes are checked as git applies them' '
 	cp shop/.threadmind/.gitattributes attrs.saved &&
 	rm shop/.threadmind/.gitattributes &&
-	printf "*.md merge=threadmind\n*.json merge=threadmind\n" >shop/.gitattributes &&
+	printf "*.md merge=threadmind diff=markdown\n*.json merge=threadmind\n" >shop/.gitattributes &&
 	(cd shop && git threadmind doctor) >out &&
 	grep "^no problems found$" out &&
 	rm shop/.gitattributes &&

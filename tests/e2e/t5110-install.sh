@@ -37,11 +37,14 @@ test_expect_success 'install writes the driver config, attributes, hooks' '
 	grep "^if command -v git-threadmind-merge >/dev/null; then git-threadmind-merge %O %A %B %L %P; " driver &&
 	grep "git merge-file --marker-size=%L -L ours -L base -L theirs %A %O %B; exit 1$" driver &&
 	git -C app config merge.threadmind.name &&
-	printf "threads/**/*.md merge=threadmind\nprojects/*.json merge=threadmind\n" >expect &&
+	printf "threads/**/*.md merge=threadmind diff=markdown\nprojects/*.json merge=threadmind\n" >expect &&
 	test_cmp expect app/.threadmind/.gitattributes &&
-	(cd app && git check-attr merge .threadmind/threads/app/main.md \
+	(cd app && git check-attr diff merge -- .threadmind/threads/p/x.md \
 		.threadmind/projects/app.json .threadmind/config.json) >attr &&
-	grep "main.md: merge: threadmind" attr &&
+	grep "^.threadmind/threads/p/x.md: diff: markdown$" attr &&
+	grep "^.threadmind/threads/p/x.md: merge: threadmind$" attr &&
+	grep "app.json: diff: unspecified" attr &&
+	grep "app.json: merge: threadmind" attr &&
 	grep "app.json: merge: threadmind" attr &&
 	grep "config.json: merge: unspecified" attr
 '
@@ -67,6 +70,41 @@ test_expect_success 'uninstall removes the hooks and the config, keeps attribute
 	grep "nothing to uninstall" out &&
 	(cd app && git threadmind uninstall --attributes) &&
 	test ! -e app/.threadmind/.gitattributes
+'
+
+test_expect_success 'git diff names the ## section of a thread in its hunk headers' '
+	printf "## Decisions\n- d1\n\n## State\n- s1\n- s2\n- s3\n- s4\n- s5\n" >one &&
+	sed "s/^- s5$/- s5 changed/" one >two &&
+	(cd app && git threadmind install -q &&
+		git threadmind summary -F ../one &&
+		git add .threadmind && git commit -q -m one &&
+		git threadmind summary -F ../two &&
+		git diff -- .threadmind/threads >../diff &&
+		git add .threadmind && git commit -q -m two &&
+		git log -p -1 -- .threadmind/threads >../log) &&
+	grep "^@@ -[0-9,]* +[0-9,]* @@ ## State$" diff &&
+	grep "^@@ -[0-9,]* +[0-9,]* @@ ## State$" log &&
+	grep "^+- s5 changed" log
+'
+
+test_expect_success 'install upgrades the line of earlier versions in place' '
+	printf "# mine\n*.png binary\nthreads/**/*.md   merge=threadmind\nprojects/*.json merge=threadmind\n*.txt text\n" \
+		>app/.threadmind/.gitattributes &&
+	(cd app && git threadmind install) >out &&
+	grep "attributes: add or upgrade the threadmind lines in" out &&
+	printf "# mine\n*.png binary\nthreads/**/*.md merge=threadmind diff=markdown\nprojects/*.json merge=threadmind\n*.txt text\n" >expect &&
+	test_cmp expect app/.threadmind/.gitattributes &&
+	(cd app && git threadmind install) >out &&
+	grep "already installed" out &&
+	test_cmp expect app/.threadmind/.gitattributes &&
+	(cd app && git threadmind uninstall --attributes -q) &&
+	printf "# mine\n*.png binary\n*.txt text\n" >expect &&
+	test_cmp expect app/.threadmind/.gitattributes &&
+	printf "threads/**/*.md merge=threadmind\nprojects/*.json merge=threadmind\n" \
+		>app/.threadmind/.gitattributes &&
+	(cd app && git threadmind uninstall --attributes -q) &&
+	test ! -e app/.threadmind/.gitattributes &&
+	(cd app && git threadmind install -q)
 '
 
 test_expect_success 'a user hook keeps running and is restored byte for byte' '

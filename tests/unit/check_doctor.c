@@ -739,7 +739,8 @@ END_TEST
 START_TEST(test_doctor_gitattributes_as_git_sees_them)
 {
 	char *root_attrs = tmt_join(repo, ".gitattributes");
-	const char *both = "*.md merge=threadmind\n*.json merge=threadmind\n";
+	const char *both = "*.md merge=threadmind diff=markdown\n*.json "
+			   "merge=threadmind\n";
 
 	free(tmt_git_repo(tmp, "repo"));
 	init_store();
@@ -749,8 +750,8 @@ START_TEST(test_doctor_gitattributes_as_git_sees_them)
 	ck_assert_uint_eq(count("gitattributes"), 0);
 	/* a deeper file wins: threads/ says otherwise */
 	tmt_write_file(root_attrs, "", 0);
-	put(".gitattributes", "threads/**/*.md merge=threadmind\n"
-			      "projects/*.json merge=threadmind\n");
+	put(".gitattributes",
+	    TM_INSTALL_ATTR_THREADS "\n" TM_INSTALL_ATTR_PROJECTS "\n");
 	check();
 	ck_assert_uint_eq(count("gitattributes"), 0);
 	put("threads/.gitattributes", "*.md merge=binary\n");
@@ -761,6 +762,10 @@ START_TEST(test_doctor_gitattributes_as_git_sees_them)
 		       "lacks 'threads/**/*.md merge=threadmind'"));
 	ck_assert_ptr_null(
 		strstr(find("gitattributes")->message, "projects/*.json"));
+	/* our file has our lines: --fix could not help, the other file wins */
+	ck_assert(!find("gitattributes")->fixable);
+	ck_assert_ptr_nonnull(
+		strstr(find("gitattributes")->message, "git check-attr"));
 	free(root_attrs);
 }
 END_TEST
@@ -785,7 +790,7 @@ START_TEST(test_doctor_git_setup)
 	ck_assert_ptr_null(find("merge-driver")->file);
 	ck_assert_str_eq(find("gitattributes")->file,
 			 ".threadmind/.gitattributes");
-	ck_assert(!find("gitattributes")->fixable);
+	ck_assert(find("gitattributes")->fixable);
 	o.git = false;
 	check_with(&o);
 	ck_assert_uint_eq(report.n, 0);
@@ -796,8 +801,29 @@ START_TEST(test_doctor_git_setup)
 	ck_assert_uint_eq(count("gitattributes"), 1);
 	ck_assert_ptr_nonnull(
 		strstr(find("gitattributes")->message, "projects/*.json"));
-	put(".gitattributes", "# ours\nthreads/**/*.md  text merge=threadmind\n"
+	/* The line of earlier versions: no diff driver, --fix upgrades it. */
+	put(".gitattributes", "# ours\nthreads/**/*.md merge=threadmind\n"
 			      "projects/*.json\tmerge=threadmind\n");
+	check();
+	ck_assert_uint_eq(count("gitattributes"), 1);
+	ck_assert_ptr_nonnull(strstr(find("gitattributes")->message,
+				     "lacks 'threads/**/*.md diff=markdown'"));
+	ck_assert_ptr_null(
+		strstr(find("gitattributes")->message, "merge=threadmind"));
+	ck_assert(find("gitattributes")->fixable);
+	ck_assert_uint_eq(fix(), 1);
+	{
+		char *now = get(".gitattributes");
+
+		ck_assert_str_eq(now, "# ours\n" TM_INSTALL_ATTR_THREADS
+				      "\nprojects/*.json\tmerge=threadmind\n");
+		free(now);
+	}
+	check();
+	ck_assert_uint_eq(count("gitattributes"), 0);
+	/* A user's own choice of diff driver counts. */
+	put(".gitattributes", "# ours\nthreads/**/*.md  text merge=threadmind "
+			      "-diff\nprojects/*.json\tmerge=threadmind\n");
 	tmt_sh("git -C '%s' config merge.threadmind.driver "
 	       "'git-threadmind-merge %%O %%A %%B %%L %%P'",
 	       repo);

@@ -512,10 +512,87 @@ START_TEST(test_install_attributes_add)
 }
 END_TEST
 
+/* The thread line of earlier versions is upgraded where it stands. */
+START_TEST(test_install_attributes_upgrade)
+{
+	static const struct {
+		const char *in, *out;
+		bool changed;
+	} cases[] = {
+		/* old line in place, user lines untouched, CRLF kept */
+		{"# mine\r\nthreads/**/*.md merge=threadmind\r\n*.png "
+		 "binary\r\nprojects/*.json merge=threadmind\r\n",
+		 "# mine\r\n" TM_INSTALL_ATTR_THREADS "\r\n*.png binary\r\n"
+		 "projects/*.json merge=threadmind\r\n",
+		 true},
+		/* blanks inside, no line end at the end */
+		{"threads/**/*.md\t merge=threadmind",
+		 TM_INSTALL_ATTR_THREADS "\n" TM_INSTALL_ATTR_PROJECTS "\n",
+		 true},
+		/* current: nothing to do (twice is once) */
+		{TM_INSTALL_ATTR_THREADS "\n" TM_INSTALL_ATTR_PROJECTS "\n",
+		 TM_INSTALL_ATTR_THREADS "\n" TM_INSTALL_ATTR_PROJECTS "\n",
+		 false},
+		/* attributes in another order count */
+		{"threads/**/*.md diff=markdown  merge=threadmind\n"
+		 "projects/*.json merge=threadmind\n",
+		 "threads/**/*.md diff=markdown  merge=threadmind\n"
+		 "projects/*.json merge=threadmind\n",
+		 false},
+		/* the user's own diff choice, on this or another line, stays */
+		{"threads/**/*.md merge=threadmind "
+		 "-diff\n" TM_INSTALL_ATTR_PROJECTS "\n",
+		 "threads/**/*.md merge=threadmind "
+		 "-diff\n" TM_INSTALL_ATTR_PROJECTS "\n",
+		 false},
+		{"threads/**/*.md merge=threadmind\nthreads/**/*.md "
+		 "diff=other\n" TM_INSTALL_ATTR_PROJECTS "\n",
+		 "threads/**/*.md merge=threadmind\nthreads/**/*.md "
+		 "diff=other\n" TM_INSTALL_ATTR_PROJECTS "\n",
+		 false},
+		/* a user line (more than ours) is not ours to change: ours
+		 * goes at the end */
+		{"threads/**/*.md merge=threadmind "
+		 "text\n" TM_INSTALL_ATTR_PROJECTS "\n",
+		 "threads/**/*.md merge=threadmind "
+		 "text\n" TM_INSTALL_ATTR_PROJECTS "\n" TM_INSTALL_ATTR_THREADS
+		 "\n",
+		 true},
+		/* diff=markdown without our merge driver: our line is added */
+		{"threads/**/*.md diff=markdown\n" TM_INSTALL_ATTR_PROJECTS
+		 "\n",
+		 "threads/**/*.md diff=markdown\n" TM_INSTALL_ATTR_PROJECTS
+		 "\n" TM_INSTALL_ATTR_THREADS "\n",
+		 true},
+	};
+	tm_buf out = TM_BUF_INIT, again = TM_BUF_INIT;
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		tm_buf_clear(&out);
+		ck_assert_msg(tm_install_attributes_add(&out, cases[i].in,
+							strlen(cases[i].in)) ==
+				      cases[i].changed,
+			      "case %zu", i);
+		ck_assert_str_eq(tm_buf_cstr(&out), cases[i].out);
+		/* idempotent */
+		tm_buf_clear(&again);
+		ck_assert(!tm_install_attributes_add(&again, tm_buf_cstr(&out),
+						     out.size));
+		ck_assert_str_eq(tm_buf_cstr(&again), cases[i].out);
+	}
+	tm_buf_release(&out);
+	tm_buf_release(&again);
+}
+END_TEST
+
 START_TEST(test_install_attributes_remove)
 {
 	const char *in = "*.png binary\r\n" TM_INSTALL_ATTR_THREADS "\r\n"
 			 "projects/*.json merge=threadmind -diff\r\n"
+			 "threads/**/*.md merge=threadmind\r\n"
+			 "threads/**/*.md  diff=markdown merge=threadmind\r\n"
+			 "threads/**/*.md merge=threadmind diff=other\r\n"
 			 "projects/*.json\tmerge=threadmind\r\n";
 	tm_buf out = TM_BUF_INIT;
 
@@ -523,7 +600,8 @@ START_TEST(test_install_attributes_remove)
 	/* only the exact lines go; others setting more stay */
 	ck_assert_str_eq(tm_buf_cstr(&out),
 			 "*.png binary\r\nprojects/*.json merge=threadmind "
-			 "-diff\r\n");
+			 "-diff\r\nthreads/**/*.md merge=threadmind "
+			 "diff=other\r\n");
 	tm_buf_clear(&out);
 	ck_assert(!tm_install_attributes_remove(&out, "a b\n", 4));
 	ck_assert_str_eq(tm_buf_cstr(&out), "a b\n");
@@ -1157,6 +1235,7 @@ Suite *install_suite(void)
 
 	tc = tcase_create("attributes");
 	tcase_add_test(tc, test_install_attributes_add);
+	tcase_add_test(tc, test_install_attributes_upgrade);
 	tcase_add_test(tc, test_install_attributes_remove);
 	suite_add_tcase(s, tc);
 
