@@ -42,7 +42,8 @@ __git_threadmind_list_commands ()
 	printf '%s\n' $__git_threadmind_commands
 }
 
-# The long options of command $1, `--name=` for those taking a value.
+# The long options of command $1, `--name=` for those taking a value
+# (both `--name` and `--name=` for an optional one, `--name[=<value>]`).
 __git_threadmind_options ()
 {
 	local opts
@@ -50,11 +51,27 @@ __git_threadmind_options ()
 	eval "opts=\${__git_threadmind_opts_$1-}"
 	if [ -z "$opts" ]; then
 		opts=$(git threadmind "$1" -h 2>/dev/null |
-			sed -n 's/^    \(-., \)\{0,1\}\(--[a-z-]*\) <.*/\2=/p
+			sed -n 's/^    \(-., \)\{0,1\}\(--[a-z-]*\)\[=<.*/\2 \2=/p
+				s/^    \(-., \)\{0,1\}\(--[a-z-]*\) <.*/\2=/p
 				s/^    \(-., \)\{0,1\}\(--[a-z-]*\) .*/\2/p' | tr '\n' ' ')
 		eval "__git_threadmind_opts_$1=\$opts"
 	fi
 	printf '%s\n' "$opts"
+}
+
+# The subcommands of command $1: the plain word after `git threadmind $1`
+# in its usage lines (`project [list]`, `project new <title>`, ...).
+__git_threadmind_subcommands ()
+{
+	local subs
+	eval "subs=\${__git_threadmind_subs_$1-}"
+	if [ -z "$subs" ]; then
+		subs=$(git threadmind "$1" -h 2>/dev/null |
+			sed -n 's/^.*git threadmind [a-z]* \[\{0,1\}\([a-z][a-z]*\)\]\{0,1\}\( .*\)\{0,1\}$/\1/p' |
+			tr '\n' ' ')
+		eval "__git_threadmind_subs_$1=\$subs"
+	fi
+	printf '%s\n' "$subs"
 }
 
 # The value of --project on the command line, if any.
@@ -120,6 +137,7 @@ __git_threadmind_files ()
 _git_threadmind ()
 {
 	local cmds sub="" i w c=${__git_cmd_idx-1} npos=0 prev_word
+	local -a args=()
 	cmds=$(__git_threadmind_list_commands)
 	# the command: the first word after `threadmind` that is one, skipping
 	# the global options (and --project's value)
@@ -134,6 +152,7 @@ _git_threadmind ()
 				done
 				[ -n "$sub" ] && c=$i
 			else
+				args+=("${words[i]}")
 				((npos++))
 			fi
 			;;
@@ -158,6 +177,10 @@ _git_threadmind ()
 	--color=*) __git_threadmind_comp "always never auto" --color=; return ;;
 	--*=*) return ;;
 	esac
+	case "$sub,${args[0]-},$cur" in
+	set,*,branch=*) [ $npos -ge 1 ] && __git_threadmind_comp "$(__git_threadmind_branches)" branch=; return ;;
+	project,set,mode=*) __git_threadmind_comp "solo team" mode=; return ;;
+	esac
 
 	if [ -z "$sub" ]; then
 		case "$cur" in
@@ -168,7 +191,7 @@ _git_threadmind ()
 	fi
 	case "$cur" in
 	-*)
-		[ "$sub" = hook ] || __git_threadmind_comp "$(__git_threadmind_options "$sub")"
+		__git_threadmind_comp "$(__git_threadmind_options "$sub")"
 		return
 		;;
 	esac
@@ -176,10 +199,11 @@ _git_threadmind ()
 	help) [ $npos = 0 ] && __git_threadmind_comp "$cmds" ;;
 	hook) [ $npos = 0 ] && __git_threadmind_comp "$__git_threadmind_hooks" ;;
 	project)
-		case " ${words[*]:c+1} " in
-		*" use "*) [ $npos = 1 ] && __git_threadmind_comp "$(__git_threadmind_projects)" ;;
-		*" new "* | *" list "*) ;;
-		*) [ $npos = 0 ] && __git_threadmind_comp "list new use" ;;
+		case "$npos,${args[0]-}" in
+		0,*) __git_threadmind_comp "$(__git_threadmind_subcommands project)" ;;
+		1,use | 1,rm | 1,rename)
+			__git_threadmind_comp "$(__git_threadmind_projects)" ;;
+		*,set) __git_threadmind_comp "title= systemContext= mode=" ;;
 		esac
 		;;
 	resolve) __git_threadmind_files ;;

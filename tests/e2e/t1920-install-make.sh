@@ -136,6 +136,84 @@ if command -v bash >/dev/null 2>&1; then
 		test_cmp expect actual
 	'
 
+	# long_options: the long options of `-h` on stdin, one a line, as
+	# completion offers them: --name, --name= (takes a value), both for
+	# an optional value (--name[=<when>]).
+	cat >long-options.awk <<'EOF2'
+/^    -/ {
+	spec = substr($0, 5)
+	sub(/  .*/, "", spec)
+	n = split(spec, forms, ", ")
+	for (i = 1; i <= n; i++) {
+		if (substr(forms[i], 1, 2) != "--")
+			continue
+		name = forms[i]
+		if (index(name, "[=")) {
+			sub(/\[=.*/, "", name)
+			print name; print name "="
+		} else if (index(name, " <")) {
+			sub(/ <.*/, "", name)
+			print name "="
+		} else
+			print name
+	}
+}
+EOF2
+	long_options() {
+		awk -f "$TEST_ROOT/long-options.awk" | LC_ALL=C sort -u
+	}
+
+	test_expect_success 'completion: every option of every command, as -h lists it' '
+		git threadmind -h | sed -n "s/^    \([a-z]*\) .*/\1/p" >commands &&
+		test $(wc -l <commands) -ge 20 &&
+		n=0 &&
+		while read -r cmd; do
+			git threadmind $cmd -h >help 2>&1
+			long_options <help >expect &&
+			test -s expect &&
+			complete git threadmind $cmd -- | LC_ALL=C sort -u >actual &&
+			comm -23 expect actual >missing &&
+			if test -s missing; then
+				echo "# $cmd: not offered: $(tr "\n" " " <missing)"
+				return 1
+			fi
+			n=$((n + 1))
+		done <commands &&
+		test $n = $(wc -l <commands) &&
+		grep "^doctor$" commands && grep "^touch$" commands
+	'
+
+	test_expect_success 'completion: the global options of git threadmind -h' '
+		git threadmind -h | sed -n "1,2p" |
+			sed "s/\(--[a-z-]*\)\[=</\1 \1=</g; s/\(--[a-z-]*\) </\1=</g" |
+			tr " []|" "\n\n\n\n" |
+			sed -n "s/^\(--[a-z-]*\)=<.*/\1=/p; s/^\(--[a-z-]*\)$/\1/p" |
+			LC_ALL=C sort -u >expect &&
+		grep "^--color=$" expect && grep "^--no-color$" expect &&
+		grep "^--version$" expect &&
+		complete git threadmind -- | LC_ALL=C sort -u >actual &&
+		comm -23 expect actual >missing &&
+		test_must_fail test -s missing &&
+		grep "^--project=$" actual && grep "^--quiet$" actual
+	'
+
+	test_expect_success 'completion: the subcommands of every usage line' '
+		while read -r cmd; do
+			git threadmind $cmd -h 2>&1 |
+				sed -n "s/^.*git threadmind $cmd \[*\([a-z][a-z]*\)[] ].*/\1/p
+					s/^.*git threadmind $cmd \[*\([a-z][a-z]*\)\]*$/\1/p" >expect
+			test -s expect || continue
+			echo "$cmd" >>with-subs &&
+			complete git threadmind $cmd "" >actual &&
+			test_cmp expect actual || return 1
+		done <commands &&
+		echo project >expect &&
+		test_cmp expect with-subs &&
+		complete git threadmind project re >actual &&
+		echo rename >expect &&
+		test_cmp expect actual
+	'
+
 	test_expect_success 'completion: thread and project ids' '
 		new_repo shop &&
 		(cd shop && git threadmind init -q &&
@@ -150,6 +228,21 @@ if command -v bash >/dev/null 2>&1; then
 		test_cmp expect actual &&
 		(cd shop && complete git threadmind project use "" >../actual) &&
 		printf "%s\n" other shop >expect &&
+		test_cmp expect actual &&
+		for sub in rm rename "rm --force"; do
+			(cd shop && complete git threadmind project $sub "" >../actual) &&
+			test_cmp expect actual || return 1
+		done &&
+		(cd shop && complete git threadmind project rename other "" >../actual) &&
+		test_must_fail test -s actual &&
+		(cd shop && complete git threadmind project set "" >../actual) &&
+		printf "%s\n" title= systemContext= mode= >expect &&
+		test_cmp expect actual &&
+		(cd shop && complete git threadmind project set title=x mode= >../actual) &&
+		printf "%s\n" solo team >expect &&
+		test_cmp expect actual &&
+		(cd shop && complete git threadmind touch auth-ui a >../actual) &&
+		printf "%s\n" auth-api auth-ui >expect &&
 		test_cmp expect actual &&
 		(cd shop && complete git threadmind --project other show "" \
 			>../actual) &&
