@@ -87,6 +87,18 @@ void note(const char *fmt, ...)
 	va_end(ap);
 }
 
+void inform(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (global_opts.quiet)
+		return;
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+}
+
 static void config_warning(const char *msg, void *payload)
 {
 	(void)payload;
@@ -106,7 +118,7 @@ static void auto_migrate(void)
 		warning("upgrade from 0.4 not done: %s; run 'git threadmind "
 			"migrate' once it is fixed",
 			tm_error_last());
-	else if (report.n)
+	else if (report.n && !global_opts.quiet)
 		fprintf(stderr,
 			"threadmind: upgraded .threadmind/ from 0.4 (%zu "
 			"change%s: trees/ aligned); commit it\n",

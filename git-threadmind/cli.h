@@ -50,8 +50,17 @@ __attribute__((format(printf, 1, 2)));
 void die_lib(void) __attribute__((noreturn));
 /* "warning: …" on stderr (always: warnings are not silenced by -q). */
 void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* A note on stderr unless -q. */
+/*
+ * -q silences what git's -q does: the informational lines that are not the
+ * command's output.  note() is such a line on stderr ("Created thread …",
+ * hints); inform() one on stdout, where a command reports what it did
+ * (install's steps, migrate's changes, resolve's "resolved FILE", doctor's
+ * repairs).  Errors, warnings and what a command was asked to print (a
+ * list, a tree, an id, --manual's script, --dry-run's report, doctor's
+ * findings) are never silenced.
+ */
 void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void inform(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* PREFIX, the formatted message and a newline on stderr, control
  * characters shown as '?' (what die, warning and note print with). */
 void cli_vreport(const char *prefix, const char *fmt, va_list ap)

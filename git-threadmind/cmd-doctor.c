@@ -98,8 +98,8 @@ int cmd_doctor(int argc, const char **argv)
 		if (tm_doctor_fix(&done, &failed, cli.store, &r, &o) < 0)
 			die_lib();
 		for (i = 0; i < done.n && !as_json; i++)
-			printf("%sfixed%s: %s\n", cli_c("green"),
-			       cli_c("reset"), cli_safe(done.items[i]));
+			inform("%sfixed%s: %s", cli_c("green"), cli_c("reset"),
+			       cli_safe(done.items[i]));
 		for (i = 0; i < failed.n && !as_json; i++)
 			warning("could not repair: %s", failed.items[i]);
 		tm_doctor_report_clear(&r);
@@ -112,15 +112,15 @@ int cmd_doctor(int argc, const char **argv)
 	}
 	print_problems(&r);
 	fixable = tm_doctor_count_fixable(&r);
+	/* the findings are the output; the count is informational (-q) */
 	if (!r.n)
-		printf("%s\n",
-		       done.n ? "no problems left" : "no problems found");
+		inform("%s", done.n ? "no problems left" : "no problems found");
 	else if (fixable && !fix)
-		printf("%zu problem%s found; %zu can be repaired with 'git "
-		       "threadmind doctor --fix'\n",
+		inform("%zu problem%s found; %zu can be repaired with 'git "
+		       "threadmind doctor --fix'",
 		       r.n, r.n == 1 ? "" : "s", fixable);
 	else
-		printf("%zu problem%s %s\n", r.n, r.n == 1 ? "" : "s",
+		inform("%zu problem%s %s", r.n, r.n == 1 ? "" : "s",
 		       fix ? "left" : "found");
 done:
 	tm_doctor_report_clear(&r);

@@ -262,23 +262,23 @@ static int run(bool uninstall, bool global, bool manual, bool attributes)
 	error = tm_install_apply(&plan);
 	for (i = 0; i < plan.n; i++)
 		if (plan.steps[i].applied) {
-			printf("%s\n", plan.steps[i].what);
+			inform("%s", plan.steps[i].what);
 			applied++;
 		}
 	if (error < 0)
 		die_lib();
 	print_notes(&plan);
 	if (!applied && uninstall)
-		printf("nothing to uninstall\n");
+		inform("nothing to uninstall");
 	else if (!applied && plan.hooks_dir)
-		printf("ThreadMind is already installed (hooks in '%s')\n",
+		inform("ThreadMind is already installed (hooks in '%s')",
 		       plan.hooks_dir);
 	else if (!applied)
-		printf("ThreadMind's merge driver is already installed\n");
+		inform("ThreadMind's merge driver is already installed");
 	/* What this clone needed, every other clone needs too (on stdout,
 	 * with the steps: stderr stays for problems). */
-	if (!uninstall && s && !global && !global_opts.quiet)
-		printf("%s\n", CLI_TEAMMATE_HINT);
+	if (!uninstall && s && !global)
+		inform("%s", CLI_TEAMMATE_HINT);
 done:
 	tm_install_plan_clear(&plan);
 	tm_store_free(s);

@@ -28,7 +28,7 @@ int cmd_migrate(int argc, const char **argv)
 	 * must not write). */
 	cli_open_flags(CLI_OPEN_NO_UPGRADE | CLI_OPEN_NO_PROJECT);
 	if (!tm_migrate_needed(cli.store, prune)) {
-		printf("nothing to migrate: %s/ is up to date\n",
+		inform("nothing to migrate: %s/ is up to date",
 		       tm_store_dir(cli.store));
 		if (!prune && tm_migrate_needed(cli.store, true))
 			note("hint: the unused 0.4 stats/ folder stays; 'git "
@@ -37,17 +37,21 @@ int cmd_migrate(int argc, const char **argv)
 	}
 	if (tm_migrate_run(&report, &left, cli.store, dry_run, prune) < 0)
 		die_lib();
-	if (dry_run)
-		printf("dry run, nothing written; migrate would make these "
-		       "changes:\n");
-	else
-		printf("migrated %s/ from ThreadMind 0.4:\n",
-		       tm_store_dir(cli.store));
-	for (i = 0; i < report.n; i++)
-		printf("  %s\n", report.items[i]);
-	if (!report.n)
-		printf("  (%s)\n",
-		       dry_run ? "no file would change" : "no file changed");
+	/* --dry-run's report is what it was asked for; the changes made are
+	 * informational (-q) */
+	if (dry_run || !global_opts.quiet) {
+		if (dry_run)
+			printf("dry run, nothing written; migrate would make "
+			       "these changes:\n");
+		else
+			printf("migrated %s/ from ThreadMind 0.4:\n",
+			       tm_store_dir(cli.store));
+		for (i = 0; i < report.n; i++)
+			printf("  %s\n", report.items[i]);
+		if (!report.n)
+			printf("  (%s)\n", dry_run ? "no file would change"
+						   : "no file changed");
+	}
 	for (i = 0; i < left.n; i++)
 		warning("%s", left.items[i]);
 	/* Something is left for a human: not a success, but not a dead end

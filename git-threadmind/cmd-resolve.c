@@ -79,11 +79,11 @@ static void print_split(const tm_resolve_entry *e)
 
 	base = base ? base + 1 : e->path;
 	len = strlen(base) - 3; /* ".md" */
-	printf("split %s: two threads were created as '%.*s'; the one "
-	       "created first keeps it, %s became '%s' (%s)\n",
+	inform("split %s: two threads were created as '%.*s'; the one "
+	       "created first keeps it, %s became '%s' (%s)",
 	       e->path, (int)len, base, e->moved_side, e->new_id, e->new_path);
 	for (i = 0; i < e->repointed.n; i++)
-		printf("  re-pointed '%s' to parent '%s'\n",
+		inform("  re-pointed '%s' to parent '%s'",
 		       e->repointed.items[i], e->new_id);
 }
 
@@ -117,7 +117,7 @@ int cmd_resolve(int argc, const char **argv)
 
 		switch (e->outcome) {
 		case TM_RESOLVE_CLEAN:
-			printf("resolved %s\n", e->path);
+			inform("resolved %s", e->path);
 			break;
 		case TM_RESOLVE_CONFLICTS:
 			printf("conflicts left in %s\n", e->path);
