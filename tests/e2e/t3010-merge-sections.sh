@@ -153,7 +153,12 @@ test_expect_success 'markers in ours frontmatter: a line merge, exit 1' '
 	grep -xF -- "- Theirs" m1/A
 '
 
-test_expect_success 'paths changed on both sides: 20,000 items merge in well under 2 s' '
+# A bound, not a speed test (that is bench/): the quadratic merge took 57 s
+# on this input; a loaded machine or the sanitizer build can take a few s.
+LIMIT_MS=10000
+case "$TM_BUILD" in *-san*) LIMIT_MS=30000 ;; esac
+
+test_expect_success 'paths changed on both sides: 20,000 items merge far from quadratic time' '
 	awk -v n=20000 "function fm(u, from, to, extra,   i, s, sep) {
 		s = \"---\nid: t\ntitle: T\nparentId: main\nupdatedAt: \" u \"\npaths: [\"
 		for (i = from; i < to; i++) { s = s sep \"\\\"p\" i \"\\\"\"; sep = \",\" }
@@ -170,7 +175,7 @@ test_expect_success 'paths changed on both sides: 20,000 items merge in well und
 	git-threadmind-merge PO PA PB 7 .threadmind/threads/p/t.md &&
 	end=$(date +%s%N) &&
 	echo "$(( (end - start) / 1000000 )) ms" &&
-	test $(( (end - start) / 1000000 )) -lt 2000 &&
+	test $(( (end - start) / 1000000 )) -lt $LIMIT_MS &&
 	grep -c "\"a19999\",\"b0\"" PA &&
 	! grep "\"p0\"" PA && ! grep "\"p19999\"" PA &&
 	grep "\"p1\",\"p2\"" PA
