@@ -5,8 +5,10 @@
  *   gen -m DIR CASES [SEED]               a merge-driver corpus
  *   gen -V                                the generator's version
  *
- * DIR becomes a git repository with COMMITS commits, made through one
- * `git fast-import` stream: topic branches forked from main and merged
+ * DIR becomes a git repository with COMMITS commits, streamed through
+ * `git fast-import` (one process per 50,000 commits; the generator keeps
+ * only the shas the threads name, so 1,000,000 commits take no more
+ * memory than 100,000): topic branches forked from main and merged
  * back (about 10% of the commits are merges, the topic's files taking the
  * merge's side), files renamed (pure renames, about 2% of the commits on
  * main) and files added, then a ThreadMind store of THREADS threads: a
@@ -26,8 +28,10 @@
  * versions of one thread file where A and B change different things (a
  * title, a status, a section item, `paths`, updatedAt on both sides).
  *
- * Deterministic for a given SEED.  bench/run keeps what it generated under
- * build/bench/ keyed by GEN_VERSION: bump it whenever the output changes.
+ * Deterministic for a given SEED.  bench/run and bench/huge keep what it
+ * generated under build/bench/ and build/bench-huge/, keyed by GEN_VERSION
+ * and the checksum of this file, each repository marked with its
+ * arguments.
  */
 #include "lib/threadmind.h"
 

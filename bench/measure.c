@@ -3,7 +3,7 @@
  * times and peak RSS, one line: "<rounds> <ms> <rss KiB> [<ms> <rss>]...".
  *
  *   measure [-n MAX] [-m MIN] [-t BUDGET_MS] [-s SETUP] [-c FROM:TO] [-W]
- *           -- CMD [ARGS...] [--vs CMD2 [ARGS...]]...
+ *           [-E] -- CMD [ARGS...] [--vs CMD2 [ARGS...]]...
  *
  * A round runs every command once, the first command of each round in
  * turn (A B C, B C A, C A B, ...), so that load drift on a shared machine
@@ -13,7 +13,8 @@
  * number of rounds then, so the median is one real run.  SETUP (a sh
  * command) runs before every run and is not timed; -c copies the file FROM
  * over TO before every run, without a shell (cheap enough for a 5 ms
- * command).  The commands' stdin, stdout and stderr are /dev/null; a
+ * command).  The commands' stdin, stdout and stderr are /dev/null (-E:
+ * stderr left as it is, for a generator's progress); a
  * first, untimed run of each warms the caches (-W: none, for commands that
  * take seconds).  A command that fails makes measure fail, unless
  * MEASURE_ANY_EXIT is set (a merge with conflicts exits 1).
@@ -44,6 +45,8 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+static int keep_stderr;
+
 static int run(char **argv, long *rss_kib)
 {
 	struct rusage ru;
@@ -55,7 +58,8 @@ static int run(char **argv, long *rss_kib)
 
 		dup2(null, 0);
 		dup2(null, 1);
-		dup2(null, 2);
+		if (!keep_stderr)
+			dup2(null, 2);
 		execvp(argv[0], argv);
 		_exit(127);
 	}
@@ -134,9 +138,11 @@ int main(int argc, char **argv)
 	struct cmd c[MAX_CMDS];
 	char *colon;
 
-	while ((opt = getopt(argc, argv, "+n:m:t:s:c:W")) != -1) {
+	while ((opt = getopt(argc, argv, "+n:m:t:s:c:WE")) != -1) {
 		if (opt == 'W')
 			warm = 0;
+		else if (opt == 'E')
+			keep_stderr = 1;
 		else if (opt == 'n')
 			max = atoi(optarg);
 		else if (opt == 'm')
@@ -157,7 +163,7 @@ int main(int argc, char **argv)
 	if (optind >= argc || max < 1 || min < 1) {
 		fprintf(stderr,
 			"usage: measure [-n MAX] [-m MIN] [-t BUDGET_MS] "
-			"[-s SETUP] [-c FROM:TO] [-W] -- CMD... "
+			"[-s SETUP] [-c FROM:TO] [-W] [-E] -- CMD... "
 			"[--vs CMD...]...\n");
 		return 2;
 	}
