@@ -75,7 +75,7 @@ QUIET_AR = @echo '   ' AR $@;
 QUIET_LINK = @echo '   ' LINK $@;
 endif
 
-.PHONY: all check unit e2e demo bench clean install uninstall valgrind deps \
+.PHONY: all check unit e2e demo bench bench-huge clean install uninstall valgrind deps \
 	format format-check fuzz fuzz-build stress stress-short bad bad-short
 all: $(LIBA) $(CLI) $(DRV)
 
@@ -163,6 +163,10 @@ $(BUILD)/bench-gen: $(BUILD)/obj/bench/gen.o $(LIBA)
 
 bench: all $(BUILD)/bench-measure $(BUILD)/bench-gen
 	$(Q)TM_BUILD=$(CURDIR)/$(BUILD) sh bench/run
+
+# 1,000,000 commits: the first stale/status (cache build) and peak RSS
+bench-huge: all $(BUILD)/bench-measure $(BUILD)/bench-gen
+	$(Q)TM_BUILD=$(CURDIR)/$(BUILD) sh bench/huge
 
 # make install PREFIX=... DESTDIR=...: both binaries, the hook stubs, the
 # manual pages, the bash completion (bash-completion loads it for

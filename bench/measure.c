@@ -1,17 +1,23 @@
 /*
- * bench/measure: run a command several times and print its median wall
- * time and peak RSS, one line: "<median ms> <max rss KiB>".
+ * bench/measure: run commands side by side and print their median wall
+ * times and peak RSS, one line: "<rounds> <ms> <rss KiB> [<ms> <rss>]...".
  *
- *   measure [-n RUNS] [-s SETUP] [-W] -- COMMAND [ARGS...] [--vs REF...]
+ *   measure [-n MAX] [-m MIN] [-t BUDGET_MS] [-s SETUP] [-c FROM:TO] [-W]
+ *           [-E] -- CMD [ARGS...] [--vs CMD2 [ARGS...]]...
  *
- * With --vs, the reference command REF runs alternately with COMMAND (one
- * run of each, RUNS times), so that both see the same load on a shared
- * machine, and the line has its figures too: "<ms> <rss> <ref ms> <ref
- * rss>".  SETUP (a sh command) runs before every run and is not timed.
- * The commands' stdout and stderr go to /dev/null; a first, untimed run of
- * each warms the caches (-W: no such run, for a long command timed once).  A
- * command that fails makes measure fail (unless MEASURE_ANY_EXIT is set: a
- * merge with conflicts exits 1).
+ * A round runs every command once, the first command of each round in
+ * turn (A B C, B C A, C A B, ...), so that load drift on a shared machine
+ * hits all of them alike; the medians are taken over the rounds.  Rounds
+ * go on until MAX (default 11), or, with -t, until BUDGET_MS of timed runs
+ * have passed and at least MIN rounds (default 3) are done, always an odd
+ * number of rounds then, so the median is one real run.  SETUP (a sh
+ * command) runs before every run and is not timed; -c copies the file FROM
+ * over TO before every run, without a shell (cheap enough for a 5 ms
+ * command).  The commands' stdin, stdout and stderr are /dev/null (-E:
+ * stderr left as it is, for a generator's progress); a
+ * first, untimed run of each warms the caches (-W: none, for commands that
+ * take seconds).  A command that fails makes measure fail, unless
+ * MEASURE_ANY_EXIT is set (a merge with conflicts exits 1).
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -21,6 +27,8 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#define MAX_CMDS 8
 
 static double now_ms(void)
 {
@@ -37,6 +45,8 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+static int keep_stderr;
+
 static int run(char **argv, long *rss_kib)
 {
 	struct rusage ru;
@@ -48,7 +58,8 @@ static int run(char **argv, long *rss_kib)
 
 		dup2(null, 0);
 		dup2(null, 1);
-		dup2(null, 2);
+		if (!keep_stderr)
+			dup2(null, 2);
 		execvp(argv[0], argv);
 		_exit(127);
 	}
@@ -59,19 +70,51 @@ static int run(char **argv, long *rss_kib)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+static int copy_file(const char *from, const char *to)
+{
+	char buf[65536];
+	ssize_t n;
+	int in = open(from, O_RDONLY), out, rc = 0;
+
+	if (in < 0)
+		return -1;
+	out = open(to, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+	if (out < 0) {
+		close(in);
+		return -1;
+	}
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, (size_t)n) != n) {
+			rc = -1;
+			break;
+		}
+	if (n < 0)
+		rc = -1;
+	close(in);
+	return close(out) < 0 ? -1 : rc;
+}
+
 struct cmd {
 	char **argv;
 	double *t;
 	long rss;
 };
 
-/* One run of c (after SETUP), its time in c->t[i] when i >= 0. */
-static int timed(struct cmd *c, const char *setup, int i)
+static const char *setup, *copy_from, *copy_to;
+
+/* One run of c (after SETUP and the copy), its time in c->t[i] if i >= 0. */
+static int timed(struct cmd *c, int i)
 {
 	double start;
 
-	if (setup && system(setup) != 0)
+	if (setup && system(setup) != 0) {
+		fprintf(stderr, "measure: setup failed: %s\n", setup);
 		return -1;
+	}
+	if (copy_from && copy_file(copy_from, copy_to) < 0) {
+		perror("measure: copy");
+		return -1;
+	}
 	start = now_ms();
 	if (run(c->argv, &c->rss) != 0 && !getenv("MEASURE_ANY_EXIT")) {
 		fprintf(stderr, "measure: command failed: %s\n", c->argv[0]);
@@ -82,51 +125,82 @@ static int timed(struct cmd *c, const char *setup, int i)
 	return 0;
 }
 
+static double median(double *t, int n)
+{
+	qsort(t, (size_t)n, sizeof(double), cmp_double);
+	return n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
+}
+
 int main(int argc, char **argv)
 {
-	int runs = 11, i, k, opt, ncmd = 1, warm = 1;
-	const char *setup = NULL;
-	struct cmd c[2];
+	int max = 11, min = 3, i, k, opt, ncmd = 1, warm = 1, rounds;
+	double budget = 0, start;
+	struct cmd c[MAX_CMDS];
+	char *colon;
 
-	while ((opt = getopt(argc, argv, "+n:s:W")) != -1) {
+	while ((opt = getopt(argc, argv, "+n:m:t:s:c:WE")) != -1) {
 		if (opt == 'W')
 			warm = 0;
+		else if (opt == 'E')
+			keep_stderr = 1;
 		else if (opt == 'n')
-			runs = atoi(optarg);
+			max = atoi(optarg);
+		else if (opt == 'm')
+			min = atoi(optarg);
+		else if (opt == 't')
+			budget = atof(optarg);
 		else if (opt == 's')
 			setup = optarg;
-		else
+		else if (opt == 'c' && (colon = strchr(optarg, ':'))) {
+			*colon = '\0';
+			copy_from = optarg;
+			copy_to = colon + 1;
+		} else
 			return 2;
 	}
 	if (optind < argc && !strcmp(argv[optind], "--"))
 		optind++;
-	if (optind >= argc || runs < 1) {
-		fprintf(stderr, "usage: measure [-n RUNS] [-s SETUP] [-W] -- "
-				"CMD... [--vs REF...]\n");
+	if (optind >= argc || max < 1 || min < 1) {
+		fprintf(stderr,
+			"usage: measure [-n MAX] [-m MIN] [-t BUDGET_MS] "
+			"[-s SETUP] [-c FROM:TO] [-W] [-E] -- CMD... "
+			"[--vs CMD...]...\n");
 		return 2;
 	}
+	if (min > max)
+		min = max;
 	memset(c, 0, sizeof(c));
 	c[0].argv = argv + optind;
 	for (i = optind; i < argc; i++)
 		if (!strcmp(argv[i], "--vs") && i + 1 < argc) {
+			if (ncmd == MAX_CMDS) {
+				fprintf(stderr,
+					"measure: at most %d commands\n",
+					MAX_CMDS);
+				return 2;
+			}
 			argv[i] = NULL;
-			c[1].argv = argv + i + 1;
-			ncmd = 2;
-			break;
+			c[ncmd++].argv = argv + i + 1;
 		}
 	for (k = 0; k < ncmd; k++) {
-		c[k].t = calloc((size_t)runs, sizeof(double));
-		if (warm && timed(&c[k], setup, -1) < 0)
+		c[k].t = calloc((size_t)max, sizeof(double));
+		if (!c[k].t || (warm && timed(&c[k], -1) < 0))
 			return 1;
 		c[k].rss = 0;
 	}
-	for (i = 0; i < runs; i++)
+	start = now_ms();
+	for (rounds = 0; rounds < max;) {
 		for (k = 0; k < ncmd; k++)
-			if (timed(&c[k], setup, i) < 0)
+			if (timed(&c[(rounds + k) % ncmd], rounds) < 0)
 				return 1;
+		rounds++;
+		if (budget > 0 && rounds >= min && rounds % 2 &&
+		    now_ms() - start >= budget)
+			break;
+	}
+	printf("%d", rounds);
 	for (k = 0; k < ncmd; k++) {
-		qsort(c[k].t, (size_t)runs, sizeof(double), cmp_double);
-		printf("%s%.3f %ld", k ? " " : "", c[k].t[runs / 2], c[k].rss);
+		printf(" %.3f %ld", median(c[k].t, rounds), c[k].rss);
 		free(c[k].t);
 	}
 	putchar('\n');
