@@ -84,7 +84,7 @@ test_expect_success 'setup: a project with threads on paths' '
 	git threadmind new Idle >/dev/null &&
 	git add -A && test_tick && git commit -q -m "threadmind store" &&
 	git threadmind stale --json >out &&
-	python3 -c "import json; d=json.load(open(\"out\")); assert d == {\"stale\": [], \"unknownBase\": []}, d"
+	python3 -c "import json; d=json.load(open(\"out\")); assert d == {\"project\": \"app\", \"stale\": [], \"unknownBase\": []}, d"
 '
 
 test_expect_success 'stale --json agrees with git log' '

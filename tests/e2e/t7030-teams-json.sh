@@ -67,15 +67,27 @@ test_expect_success 'tree --json: one member per project, in id order' '
 	json_is "[c[\"id\"] for c in d[\"projects\"][\"shop\"][\"roots\"][0][\"children\"]] == [\"auth\", \"old\"]"
 '
 
+# Each member names its project, as the one-project documents do.
 test_expect_success 'list, status and stale --json: the same shape' '
 	grouped list &&
 	json_is "[t[\"id\"] for t in d[\"projects\"][\"shop\"][\"threads\"]] == [\"auth\", \"auth-ui\", \"main\"]" &&
 	grouped list --branch nosuch &&
 	json_is "d[\"projects\"][\"shop\"][\"threads\"] == []" &&
+	json_is "[m[\"project\"] for m in d[\"projects\"].values()] == [\"back-office\", \"shop\"]" &&
 	grouped status &&
 	json_is "d[\"projects\"][\"back-office\"][\"title\"] == \"Back Office\"" &&
+	json_is "[m[\"project\"] for m in d[\"projects\"].values()] == [\"back-office\", \"shop\"]" &&
 	grouped stale &&
-	json_is "d[\"projects\"][\"shop\"][\"stale\"] == []"
+	json_is "d[\"projects\"][\"shop\"][\"stale\"] == []" &&
+	json_is "[m[\"project\"] for m in d[\"projects\"].values()] == [\"back-office\", \"shop\"]"
+'
+
+test_expect_success 'show --json names one thread: one document, never grouped' '
+	(cd r && git threadmind show --json auth-ui) >out &&
+	json_is "d[\"id\"] == \"auth-ui\" and \"projects\" not in d" &&
+	(cd r && test_exit_code 128 git threadmind show --json main) >out 2>err &&
+	test ! -s out &&
+	grep "^fatal: thread .main. in projects back-office, shop" err
 '
 
 # What tree --json and list --json print for one project, as they did
