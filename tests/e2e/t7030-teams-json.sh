@@ -12,11 +12,9 @@ S=r/.threadmind
 # every timestamp fixed, so that output can be compared byte for byte.
 thread() {
 	{
-		printf -- '---\nid: %s\ntitle: "T %s é \\"q\\""\n' "$2" "$2"
-		printf 'parentId: %s\nauthor: a-1234\n' "$3"
-		printf 'createdAt: %s\nupdatedAt: %s\n' "$4" "$4"
-		[ -z "${5:-}" ] || printf 'status: %s\n' "$5"
-		printf -- '---\n\n## Decisions\n- one\n'
+		frontmatter id=$2 "title=\"T $2 é \\\"q\\\"\"" parentId=$3 \
+			author=a-1234 createdAt=$4 updatedAt=$4 ${5:+status=$5} &&
+		printf '\n## Decisions\n- one\n'
 	} >"$S/threads/$1/$2.md"
 }
 
@@ -214,34 +212,15 @@ MAX_S=10 MAX_KB=65536
 case "$TM_BUILD" in *-san*) MAX_S=60 MAX_KB=1048576 ;; esac
 
 test_expect_success "grouped tree --json of a $N-deep chain: streamed, linear" '
-	python3 - $N $S/threads/back-office <<-\EOF &&
-	import sys
-	n, d = int(sys.argv[1]), sys.argv[2]
-	for i in range(n):
-	    open("%s/c%d.md" % (d, i), "w").write(
-	        "---\nid: c%d\ntitle: C\nparentId: %s\n---\n"
-	        % (i, "invoices" if i == 0 else "c%d" % (i - 1)))
-	EOF
-	(cd r && test_bounded deep git threadmind tree --json) &&
-	test "$(cat deep.rc)" = 0 &&
+	chain_files $S/threads/back-office $N invoices &&
+	(cd r && test_bounded_ok deep git threadmind tree --json) &&
 	out="$TEST_ROOT/deep.out" &&
-	_s=$(wc -c <"$out") && echo "$_s bytes" && test "$_s" -le $((N * 1700)) &&
+	test_size_at_most "$out" $((N * 1700)) &&
+	# group, projects, doc, roots, 2 per thread (main, invoices, the chain)
+	test "$(json_depth "$out")" = $((4 + 2 * (N + 2))) &&
 	python3 - "$out" $N <<-\EOF
-	import re, sys
+	import sys
 	text, n = open(sys.argv[1]).read(), int(sys.argv[2])
-	# balanced, nested as deep as the chain, checked without recursion
-	depth = top = 0
-	for tok in re.finditer(r"\"(?:[^\"\\\\]|\\\\.)*\"|[][{}]", text):
-	    t = tok.group()
-	    if t in "[{":
-	        depth += 1
-	        top = max(top, depth)
-	    elif t in "]}":
-	        depth -= 1
-	        assert depth >= 0
-	assert depth == 0, depth
-	# group, projects, doc, roots, 2 per thread (main, invoices, chain)
-	assert top == 4 + 2 * (n + 2), top
 	assert text.index("\"back-office\": {") < text.index("\"shop\": {")
 	assert ("\"id\": \"c%d\"" % (n - 1)) in text
 	assert text.endswith("\n  }\n}\n")
