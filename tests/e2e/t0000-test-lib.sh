@@ -76,6 +76,15 @@ test_expect_success 'test_tick moves the commit date one minute on' '
 	)
 '
 
+test_expect_success 'change appends, commits every file, one minute on' '
+	(cd r && change one a/x b &&
+		test "$(git log -1 --format=%s)" = one &&
+		test "$(git log -1 --format=%ct)" -gt "$(git log -1 --skip=1 --format=%ct)" &&
+		test -z "$(git status --porcelain)" &&
+		change two b && test "$(cat b)" = "$(printf "one\ntwo")" &&
+		git show --stat HEAD | grep " b | 1 +")
+'
+
 test_expect_success 'fm reads a frontmatter value, without a CR' '
 	test "$(fm s/.threadmind/threads/s/a.md title)" = "A b" &&
 	test "$(fm s/.threadmind/threads/s/c.md parentId)" = main &&

@@ -11,6 +11,7 @@
 #   test_config [-C DIR] KEY VALUE  git config for the current test only
 #   write_script FILE       an executable sh script, its body on stdin
 #   test_tick               the next commit date, one minute on
+#   change MSG FILE...      append MSG to each FILE and commit, test_tick'd
 #   test_bounded NAME CMD...  CMD within a time and memory bound
 #   test_bounded_ok NAME CMD...  the same, and CMD must exit 0
 #   test_size_at_most FILE BYTES  FILE is not larger than BYTES
@@ -161,6 +162,17 @@ frontmatter() {
 		printf '%s: %s\n' "${_kv%%=*}" "${_kv#*=}" || return 1
 	done &&
 	printf -- '---\n'
+}
+
+# change MSG FILE...: append MSG to each FILE (its folder made) and commit
+# every change, at the next test_tick.
+change() {
+	_msg=$1
+	shift
+	for _f in "$@"; do
+		mkdir -p "$(dirname "$_f")" && echo "$_msg" >>"$_f" || return 1
+	done
+	git add -A && test_tick && git commit -q -m "$_msg"
 }
 
 # fm FILE KEY: the value of KEY in FILE's frontmatter, as written (without

@@ -19,15 +19,7 @@ const char mt_base[] = "---\n"
 		       "branch: main\n"
 		       "commit: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n"
 		       "paths: [\"src/a\",\"src/b\"]\n"
-		       "---\n"
-		       "\n"
-		       "## Decisions\n"
-		       "- d1\n"
-		       "- d2\n"
-		       "\n"
-		       "## State\n"
-		       "Some prose about the state.\n"
-		       "- s1\n";
+		       "---\n" MT_BASE_BODY;
 
 tm_merge_result mt_merge(const char *o, const char *a, const char *b,
 			 const tm_merge_options *opts)

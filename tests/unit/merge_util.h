@@ -13,7 +13,18 @@
 #define MT_PATH    ".threadmind/threads/p/t.md"
 #define MT_PROJECT ".threadmind/projects/p.json"
 
-/* A sample thread file (static): full frontmatter, two sections. */
+/* The body of mt_base: a blank line, then two sections. */
+#define MT_BASE_BODY                    \
+	"\n"                            \
+	"## Decisions\n"                \
+	"- d1\n"                        \
+	"- d2\n"                        \
+	"\n"                            \
+	"## State\n"                    \
+	"Some prose about the state.\n" \
+	"- s1\n"
+
+/* A sample thread file (static): full frontmatter, MT_BASE_BODY. */
 extern const char mt_base[];
 
 /*
