@@ -85,6 +85,16 @@ test_expect_success 'change appends, commits every file, one minute on' '
 		git show --stat HEAD | grep " b | 1 +")
 '
 
+test_expect_success 'test_person: a teammate with their own HOME and identity' '
+	test_person bob "B O B" &&
+	test "$(as_person bob git config --global user.name)" = "B O B" &&
+	test "$(as_person bob git config --global user.email)" = bob@example.com &&
+	test "$(as_person bob sh -c "echo \$HOME")" = "$TEST_ROOT/bob-home" &&
+	test "$(git config --global user.name)" = "A U Thor" &&
+	test_person ana &&
+	test "$(as_person ana git config --global user.name)" = ana
+'
+
 test_expect_success 'fm reads a frontmatter value, without a CR' '
 	test "$(fm s/.threadmind/threads/s/a.md title)" = "A b" &&
 	test "$(fm s/.threadmind/threads/s/c.md parentId)" = main &&

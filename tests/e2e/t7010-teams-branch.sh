@@ -5,14 +5,7 @@
 # fallback skips finished threads.
 . "$(dirname "$0")/test-lib.sh"
 
-BOB="$TEST_ROOT/bob-home"
-mkdir -p "$BOB"
-as_bob() {
-	HOME="$BOB" XDG_CONFIG_HOME="$BOB/.config" "$@"
-}
-as_bob git config --global user.name 'B O B'
-as_bob git config --global user.email 'bob@example.com'
-as_bob git config --global advice.detachedHead false
+test_person bob 'B O B'
 
 T=alice/.threadmind/threads/alice
 
@@ -72,12 +65,12 @@ test_expect_success 'alice pushes both branches' '
 '
 
 test_expect_success 'bob has no branchThreads: git switch feature/x picks feature-x' '
-	as_bob git clone -q remote.git bob &&
-	(cd bob && as_bob git threadmind install >/dev/null &&
-		as_bob git switch -q feature/x) 2>err &&
-	(cd bob && as_bob git threadmind status) >out &&
+	as_person bob git clone -q remote.git bob &&
+	(cd bob && as_person bob git threadmind install >/dev/null &&
+		as_person bob git switch -q feature/x) 2>err &&
+	(cd bob && as_person bob git threadmind status) >out &&
 	grep "^active thread: feature-x (Feature X)$" out &&
-	(cd bob && as_bob git threadmind prompt) >out &&
+	(cd bob && as_person bob git threadmind prompt) >out &&
 	echo feature-x >expect && test_cmp expect out
 '
 

@@ -12,6 +12,7 @@
 #   write_script FILE       an executable sh script, its body on stdin
 #   test_tick               the next commit date, one minute on
 #   change MSG FILE...      append MSG to each FILE and commit, test_tick'd
+#   test_person NAME, as_person NAME CMD...  a teammate with their own HOME
 #   test_bounded NAME CMD...  CMD within a time and memory bound
 #   test_bounded_ok NAME CMD...  the same, and CMD must exit 0
 #   test_size_at_most FILE BYTES  FILE is not larger than BYTES
@@ -173,6 +174,25 @@ change() {
 		mkdir -p "$(dirname "$_f")" && echo "$_msg" >>"$_f" || return 1
 	done
 	git add -A && test_tick && git commit -q -m "$_msg"
+}
+
+# test_person NAME [FULL-NAME]: a teammate: their own HOME
+# ($TEST_ROOT/NAME-home) with git identity FULL-NAME (else NAME)
+# <NAME@example.com>, set up as this user's.
+test_person() {
+	mkdir -p "$TEST_ROOT/$1-home" &&
+	as_person "$1" git config --global user.name "${2:-$1}" &&
+	as_person "$1" git config --global user.email "$1@example.com" &&
+	as_person "$1" git config --global init.defaultBranch main &&
+	as_person "$1" git config --global advice.detachedHead false
+}
+
+# as_person NAME CMD...: run CMD as teammate NAME (HOME and XDG_CONFIG_HOME).
+as_person() {
+	_who=$1
+	shift
+	HOME="$TEST_ROOT/$_who-home" XDG_CONFIG_HOME="$TEST_ROOT/$_who-home/.config" \
+		"$@"
 }
 
 # fm FILE KEY: the value of KEY in FILE's frontmatter, as written (without
