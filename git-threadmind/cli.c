@@ -268,8 +268,8 @@ int cli_run(const char *name, int (*fn)(int argc, const char **argv), int argc,
 		return fn(argc, argv);
 	as_json = has_option(argc, argv, "--json");
 	header = !as_json && !has_option(argc, argv, "--dot");
-	if (as_json)
-		cli.json_group = cJSON_CreateObject();
+	cli.json_group = as_json;
+	cli.json_members = 0;
 	copy = tm_xmalloc(sizeof(*copy) * ((size_t)argc + 1));
 	for (i = 0; i < ids.n; i++) {
 		int one;
@@ -299,13 +299,11 @@ int cli_run(const char *name, int (*fn)(int argc, const char **argv), int argc,
 		cli.project = NULL;
 	}
 	global_opts.project = NULL;
-	if (cli.json_group) {
-		cJSON *doc = cJSON_CreateObject();
-
-		cJSON_AddItemToObject(doc, "projects", cli.json_group);
-		cli.json_group = NULL;
-		cli_print_json(doc);
-	}
+	if (cli.json_group)
+		fputs(cli.json_members ? "\n  }\n}\n"
+				       : "{\n  \"projects\": {}\n}\n",
+		      stdout);
+	cli.json_group = false;
 	free(copy);
 	tm_strv_clear(&ids);
 	return rc;
@@ -681,20 +679,75 @@ void cli_json_text(tm_buf *out, const cJSON *v)
 	tm_buf_release(&raw);
 }
 
+void cli_json_begin(void)
+{
+	tm_buf key = TM_BUF_INIT;
+	cJSON *name;
+
+	if (!cli.json_group)
+		return;
+	fputs(cli.json_members++ ? ",\n    " : "{\n  \"projects\": {\n    ",
+	      stdout);
+	name = cJSON_CreateString(cli.project);
+	cli_json_text(&key, name);
+	cJSON_Delete(name);
+	tm_buf_puts(&key, ": ");
+	fwrite(key.ptr, 1, key.size, stdout);
+	tm_buf_release(&key);
+}
+
+static void put_spaces(size_t n)
+{
+	static const char spaces[] = "                                ";
+	size_t chunk;
+
+	while (n) {
+		chunk = n < sizeof(spaces) - 1 ? n : sizeof(spaces) - 1;
+		fwrite(spaces, 1, chunk, stdout);
+		n -= chunk;
+	}
+}
+
+void cli_json_put_indented(const char *text, size_t len, size_t indent)
+{
+	const char *end = text + len, *nl;
+
+	if (cli.json_group)
+		indent += 4;
+	while (indent && (nl = memchr(text, '\n', (size_t)(end - text)))) {
+		fwrite(text, 1, (size_t)(nl + 1 - text), stdout);
+		put_spaces(indent);
+		text = nl + 1;
+	}
+	fwrite(text, 1, (size_t)(end - text), stdout);
+}
+
+void cli_json_put(const char *text, size_t len)
+{
+	cli_json_put_indented(text, len, 0);
+}
+
+void cli_json_puts(const char *text)
+{
+	cli_json_put(text, strlen(text));
+}
+
+void cli_json_end(void)
+{
+	if (!cli.json_group)
+		putchar('\n');
+}
+
 void cli_print_json(cJSON *doc)
 {
 	tm_buf out = TM_BUF_INIT;
 
-	if (cli.json_group) {
-		cJSON_AddItemToObject(cli.json_group, cli.project, doc);
-		return;
-	}
-
 	cli_json_text(&out, doc);
-	tm_buf_putc(&out, '\n');
-	fwrite(out.ptr, 1, out.size, stdout);
-	tm_buf_release(&out);
 	cJSON_Delete(doc);
+	cli_json_begin();
+	cli_json_put(out.ptr, out.size);
+	cli_json_end();
+	tm_buf_release(&out);
 }
 
 static void add_string_or_null(cJSON *o, const char *key, const char *value)

@@ -30,9 +30,11 @@ int cli_edit_distance(const char *typed, const char *name);
 struct cli_state {
 	tm_store *store;
 	char *project; /* the project worked on */
-	/* While a read command runs once per project (cli_run): the JSON
-	 * documents printed so far, by project id; NULL otherwise. */
-	struct cJSON *json_group;
+	/* While a read command runs once per project with --json (cli_run):
+	 * each document is written as the member named cli.project of
+	 * {"projects": {…}}; json_members counts those begun. */
+	bool json_group;
+	size_t json_members;
 };
 extern struct cli_state cli;
 
@@ -106,8 +108,9 @@ bool cli_open_flags(unsigned flags);
  * fresh clone, DESIGN.md section 11) runs once per project, sorted by id:
  * each group headed by "project: <id> (<title>)" (status prints its own),
  * one blank line between groups; with --json one document
- * {"projects": {"<id>": <the command's document>, ...}}.  Returns the
- * highest exit code.  Every other case: fn(argc, argv).
+ * {"projects": {"<id>": <the command's document>, ...}}, streamed (see
+ * cli_json_begin).  Returns the highest exit code.  Every other case:
+ * fn(argc, argv).
  */
 int cli_run(const char *name, int (*fn)(int argc, const char **argv), int argc,
 	    const char **argv);
@@ -156,9 +159,27 @@ const char *cli_c(const char *name);
 /* Draw trees with box-drawing characters (UTF-8 locale and no --ascii)? */
 bool cli_unicode(void);
 
-/* Print a JSON document (cJSON tree, consumed) on stdout with a newline. */
+/* Print a JSON document (cJSON tree, consumed) on stdout with a newline:
+ * cli_json_begin, cli_json_put of its text, cli_json_end. */
 struct cJSON;
 void cli_print_json(struct cJSON *doc);
+/*
+ * A JSON document written piece by piece, as list and tree stream theirs:
+ * cli_json_begin() first, cli_json_put() for each piece of the text
+ * JSON.stringify(doc, null, 2) writes, cli_json_end() last.  Under cli_run's
+ * grouping the document becomes the member "<cli.project>" of
+ * {"projects": {…}}: begin writes the member's key, put indents every new
+ * line two levels more, end leaves the newline to the group, so that the
+ * group streams as well (memory: what the command holds, one project at a
+ * time).
+ */
+void cli_json_begin(void);
+void cli_json_put(const char *text, size_t len);
+void cli_json_puts(const char *text);
+/* cli_json_put with `indent` more spaces after each newline of `text` (a
+ * nested value's JSON.stringify text placed at its depth). */
+void cli_json_put_indented(const char *text, size_t len, size_t indent);
+void cli_json_end(void);
 /* `v` as JSON.stringify(v, null, 2) writes it, appended to `out`, with DEL
  * and the C1 controls escaped too (no control character reaches the
  * terminal: DESIGN.md section 11). */

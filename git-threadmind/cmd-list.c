@@ -45,7 +45,8 @@ static bool known_status(const struct view *v, const char *status)
  * `list --json` written one thread object at a time, as
  * JSON.stringify(doc, null, 2) places them: memory stays one object however
  * many threads (a store of 100,000 threads would need hundreds of MiB as
- * one cJSON tree).  `any` says whether an object was written already.
+ * one cJSON tree), grouped under several projects too (cli_json_begin).
+ * `any` says whether an object was written already.
  */
 static void json_open(void)
 {
@@ -57,26 +58,22 @@ static void json_open(void)
 	cJSON_Delete(head);
 	/* "{\n  \"project\": …\n}" without its end */
 	tm_buf_truncate(&text, text.size - 2);
-	fwrite(text.ptr, 1, text.size, stdout);
-	fputs(",\n  \"threads\": [", stdout);
+	tm_buf_puts(&text, ",\n  \"threads\": [");
+	cli_json_begin();
+	cli_json_put(text.ptr, text.size);
 	tm_buf_release(&text);
 }
 
 static void json_thread(cJSON *o, bool *any)
 {
+	const char *sep = *any ? ",\n" : "\n";
 	tm_buf text = TM_BUF_INIT;
-	const char *p, *end, *nl;
 
 	cli_json_text(&text, o);
 	cJSON_Delete(o);
-	fputs(*any ? ",\n    " : "\n    ", stdout);
+	cli_json_put_indented(sep, strlen(sep), 4);
+	cli_json_put_indented(text.ptr, text.size, 4);
 	*any = true;
-	for (p = text.ptr, end = p + text.size;
-	     (nl = memchr(p, '\n', (size_t)(end - p))); p = nl + 1) {
-		fwrite(p, 1, (size_t)(nl + 1 - p), stdout);
-		fputs("    ", stdout);
-	}
-	fwrite(p, 1, (size_t)(end - p), stdout);
 	tm_buf_release(&text);
 }
 
@@ -95,8 +92,7 @@ int cmd_list(int argc, const char **argv)
 		OPT_END_(),
 	};
 	struct view v;
-	cJSON *doc = NULL, *arr = NULL;
-	bool any = false, group;
+	bool any = false;
 	size_t k, width = 2;
 
 	if (parse_options(argc, argv, opts, list_usage) != 0)
@@ -109,16 +105,8 @@ int cmd_list(int argc, const char **argv)
 			  "--status must be active, done, abandoned or all "
 			  "(or a status a thread has), not '%s'",
 			  status);
-	/* Grouped under several projects (cli_run), the document is built
-	 * whole and handed to cli_print_json; else it is streamed. */
-	group = as_json && cli.json_group;
-	if (group) {
-		doc = cJSON_CreateObject();
-		cJSON_AddStringToObject(doc, "project", cli.project);
-		arr = cJSON_AddArrayToObject(doc, "threads");
-	} else if (as_json) {
+	if (as_json)
 		json_open();
-	}
 	for (k = 0; k < v.list.n; k++)
 		if (strlen(v.list.threads[k]->id) > width)
 			width = strlen(v.list.threads[k]->id);
@@ -130,11 +118,6 @@ int cmd_list(int argc, const char **argv)
 
 		if (!show || !wanted(t, status, branch))
 			continue;
-		if (group) {
-			cJSON_AddItemToArray(
-				arr, cli_thread_json(t, active, v.flags[k]));
-			continue;
-		}
 		if (as_json) {
 			json_thread(cli_thread_json(t, active, v.flags[k]),
 				    &any);
@@ -148,10 +131,10 @@ int cmd_list(int argc, const char **argv)
 		       t->updated_at ? cli_safe(t->updated_at) : "-",
 		       cli_safe(t->title));
 	}
-	if (group)
-		cli_print_json(doc);
-	else if (as_json)
-		fputs(any ? "\n  ]\n}\n" : "]\n}\n", stdout);
+	if (as_json) {
+		cli_json_puts(any ? "\n  ]\n}" : "]\n}");
+		cli_json_end();
+	}
 	view_free(&v);
 	return 0;
 }

@@ -29,6 +29,8 @@ static void print_json(const tm_stale_report *r)
 	cJSON *doc = cJSON_CreateObject(), *arr, *o;
 	size_t i;
 
+	/* like list, tree and status: a grouped member says its project */
+	cJSON_AddStringToObject(doc, "project", cli.project);
 	arr = cJSON_AddArrayToObject(doc, "stale");
 	for (i = 0; i < r->n; i++) {
 		const tm_stale_entry *e = &r->stale[i];

@@ -154,30 +154,10 @@ static size_t json_indent(size_t depth)
 	return 4 + 4 * (depth < VIEW_MAX_DEPTH ? depth : VIEW_MAX_DEPTH);
 }
 
-static void put_spaces(size_t n)
+/* `text` through cli_json_put_indented (C string). */
+static void put(const char *text, size_t indent)
 {
-	static const char spaces[] = "                                ";
-	size_t chunk;
-
-	while (n) {
-		chunk = n < sizeof(spaces) - 1 ? n : sizeof(spaces) - 1;
-		fwrite(spaces, 1, chunk, stdout);
-		n -= chunk;
-	}
-}
-
-/* `text` (JSON.stringify output: no raw newline inside strings), each new
- * line indented by `indent` more spaces. */
-static void put_indented(const char *text, size_t len, size_t indent)
-{
-	const char *end = text + len, *nl;
-
-	while ((nl = memchr(text, '\n', end - text))) {
-		fwrite(text, 1, nl + 1 - text, stdout);
-		put_spaces(indent);
-		text = nl + 1;
-	}
-	fwrite(text, 1, end - text, stdout);
+	cli_json_put_indented(text, strlen(text), indent);
 }
 
 /* Close the object of `node` (its "children" array still open). */
@@ -185,14 +165,8 @@ static void json_close(const struct view *v, size_t node, bool had_children)
 {
 	size_t indent = json_indent(v->tree->nodes[node].depth);
 
-	if (had_children) {
-		putchar('\n');
-		put_spaces(indent + 2);
-	}
-	putchar(']');
-	putchar('\n');
-	put_spaces(indent);
-	putchar('}');
+	put(had_children ? "\n]" : "]", indent + 2);
+	put("\n}", indent);
 }
 
 /*
@@ -217,8 +191,10 @@ static void json(const struct view *v)
 	cJSON_Delete(head);
 	/* "{…\n}" without its end, then the open "roots" array */
 	tm_buf_truncate(&text, text.size - (text.size > 2 ? 2 : 1));
-	fwrite(text.ptr, 1, text.size, stdout);
-	fputs(text.size > 1 ? ",\n  \"roots\": [" : "\n  \"roots\": [", stdout);
+	tm_buf_puts(&text,
+		    text.size > 1 ? ",\n  \"roots\": [" : "\n  \"roots\": [");
+	cli_json_begin();
+	cli_json_put(text.ptr, text.size);
 	for (k = 0; k < v->norder; k++) {
 		size_t i = v->order[k];
 		const tm_tree_node *n = &v->tree->nodes[i];
@@ -233,7 +209,7 @@ static void json(const struct view *v)
 			json_close(v, open[nopen], had[nopen]);
 		}
 		first = nopen ? &had[nopen - 1] : &any_root;
-		fputs(*first ? ",\n" : "\n", stdout);
+		put(*first ? ",\n" : "\n", indent);
 		*first = true;
 		o = cli_thread_json(n->thread, view_is_active(v, i),
 				    v->flags[i]);
@@ -242,11 +218,8 @@ static void json(const struct view *v)
 		cli_json_text(&text, o);
 		cJSON_Delete(o);
 		/* "{…\n}": everything but the closing line */
-		put_spaces(indent);
-		put_indented(text.ptr, text.size - 2, indent);
-		fputs(",\n", stdout);
-		put_spaces(indent + 2);
-		fputs("\"children\": [", stdout);
+		cli_json_put_indented(text.ptr, text.size - 2, indent);
+		put(",\n\"children\": [", indent + 2);
 		open[nopen] = i;
 		had[nopen] = false;
 		nopen++;
@@ -255,7 +228,8 @@ static void json(const struct view *v)
 		nopen--;
 		json_close(v, open[nopen], had[nopen]);
 	}
-	fputs(any_root ? "\n  ]\n}\n" : "]\n}\n", stdout);
+	cli_json_puts(any_root ? "\n  ]\n}" : "]\n}");
+	cli_json_end();
 	free(open);
 	free(had);
 	tm_buf_release(&text);

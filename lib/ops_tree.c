@@ -357,22 +357,6 @@ static int check_mergeable(tm_store *s, const char *project, const tm_thread *t)
 	return 0;
 }
 
-/* A list item line (`-`, `*`, `+`, `1.` or `1)` then a blank), after
- * optional indentation. */
-static bool list_item(const char *p, const char *e)
-{
-	const char *q;
-
-	while (p < e && (*p == ' ' || *p == '\t'))
-		p++;
-	if (p < e && (*p == '-' || *p == '*' || *p == '+'))
-		return p + 1 < e && (p[1] == ' ' || p[1] == '\t');
-	for (q = p; q < e && q - p < 9 && *q >= '0' && *q <= '9'; q++)
-		;
-	return q > p && q + 1 < e && (*q == '.' || *q == ')') &&
-	       (q[1] == ' ' || q[1] == '\t');
-}
-
 static const char *eol(const char *p, const char *e)
 {
 	const char *nl = memchr(p, '\n', (size_t)(e - p));
@@ -387,7 +371,8 @@ static const char *item_end(const char *p, const char *e)
 	const char *q = eol(p, e);
 
 	q = q < e ? q + 1 : e;
-	while (q < e && (*q == ' ' || *q == '\t') && !list_item(q, eol(q, e))) {
+	while (q < e && (*q == ' ' || *q == '\t') &&
+	       !tm_section_is_list_item(q, eol(q, e))) {
 		const char *r = q;
 
 		while (r < e && (*r == ' ' || *r == '\t' || *r == '\r'))
@@ -423,7 +408,7 @@ static bool has_item(const char *p, const char *e, const tm_buf *key,
 	while (p < e) {
 		const char *le = eol(p, e);
 
-		if (list_item(p, le)) {
+		if (tm_section_is_list_item(p, le)) {
 			const char *ie = item_end(p, e);
 
 			item_key(scratch, p, ie);
@@ -462,7 +447,7 @@ static void merge_summaries(tm_buf *out, const char *into, const char *from)
 		while (p < e) {
 			const char *le = eol(p, e), *next = le < e ? le + 1 : e;
 
-			if (at >= 0 && list_item(p, le)) {
+			if (at >= 0 && tm_section_is_list_item(p, le)) {
 				const tm_section *d = &dst.items[at];
 
 				next = item_end(p, e);

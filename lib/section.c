@@ -210,8 +210,7 @@ long tm_section_find(const tm_section_list *l, const char *heading)
 	return found;
 }
 
-/* A list item line: `-`, `*`, `+` or digits and `.` / `)`, then a blank. */
-static bool is_list_item(const char *p, const char *e)
+bool tm_section_is_list_item(const char *p, const char *e)
 {
 	const char *q;
 
@@ -269,8 +268,8 @@ static void append_under(tm_section_list *l, size_t i, const char *add,
 	tm_buf_put(&b, s->text, (size_t)(content_end - s->text));
 	if (b.size && b.ptr[b.size - 1] != '\n')
 		tm_buf_putc(&b, '\n');
-	if (last && !(is_list_item(last, line_end(last, end)) &&
-		      is_list_item(add, line_end(add, add_end))))
+	if (last && !(tm_section_is_list_item(last, line_end(last, end)) &&
+		      tm_section_is_list_item(add, line_end(add, add_end))))
 		tm_buf_putc(&b, '\n');
 	tm_buf_put(&b, add, (size_t)(add_end - add));
 	tm_buf_putc(&b, '\n');

@@ -83,6 +83,13 @@ long tm_section_find(const tm_section_list *l, const char *heading);
 void tm_section_append(tm_section_list *l, const char *heading,
 		       const char *text, size_t len);
 
+/*
+ * Whether the line [p, e) (no line end) is a list item: after optional
+ * spaces and tabs, `-`, `*`, `+`, or one to nine digits then `.` or `)`,
+ * followed by a space or a tab.
+ */
+bool tm_section_is_list_item(const char *p, const char *e);
+
 /* Append every section's bytes, in order, to `out`. */
 void tm_section_join(tm_buf *out, const tm_section_list *l);
 

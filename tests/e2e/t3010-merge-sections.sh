@@ -6,19 +6,17 @@
 . "$(dirname "$0")/test-lib.sh"
 . "$TEST_SRC/tests/e2e/lib-merge.sh"
 
-# fm UPDATEDAT: the frontmatter of the reproductions' thread x.
-fm() {
-	printf -- '---\nid: x\ntitle: X\nparentId: main\nauthor: a\n'
-	printf -- 'createdAt: 2026-01-01T00:00:00.000Z\nupdatedAt: %s\n---\n' "$1"
-}
+# The frontmatter of the reproductions' thread x (8 lines), but its
+# updatedAt: `frontmatter $X updatedAt=...`.
+X="id=x title=X parentId=main author=a createdAt=2026-01-01T00:00:00.000Z"
 
 # sides DIR O-BODY A-BODY B-BODY: DIR/O, DIR/A, DIR/B as the scripts write
 # them (bodies are printf formats), and DIR/ours a copy of A.
 sides() {
 	mkdir -p "$1" &&
-	{ fm 2026-01-01T00:00:00.000Z && printf "$2"; } >"$1/O" &&
-	{ fm 2026-01-02T00:00:00.000Z && printf "$3"; } >"$1/A" &&
-	{ fm 2026-01-03T00:00:00.000Z && printf "$4"; } >"$1/B" &&
+	{ frontmatter $X updatedAt=2026-01-01T00:00:00.000Z && printf "$2"; } >"$1/O" &&
+	{ frontmatter $X updatedAt=2026-01-02T00:00:00.000Z && printf "$3"; } >"$1/A" &&
+	{ frontmatter $X updatedAt=2026-01-03T00:00:00.000Z && printf "$4"; } >"$1/B" &&
 	cp "$1/A" "$1/ours"
 }
 
@@ -44,21 +42,19 @@ via_git() {
 	cp $f ../merged)
 }
 
-# body FILE: what follows the frontmatter (line 9 on, as the scripts show).
-body() {
-	sed -n '9,$p' "$1"
-}
-
-# expect DIR RC BODY: the driver and git both give exit RC and BODY.
+# expect DIR RC BODY: the driver and git both give exit RC and BODY, after
+# a frontmatter of 8 lines as the sides' (the scripts show line 9 on).
 expect() {
 	printf "$3" >"$1/expect" &&
 	drive "$1" && test "$(cat "$1/rc")" = "$2" &&
 	body "$1/A" >"$1/got" && test_cmp "$1/expect" "$1/got" &&
 	no_markers_in_header "$1/A" &&
+	test "$(header "$1/A" | wc -l)" = 8 &&
 	via_git "$1" &&
 	if [ "$2" = 0 ]; then test "$(cat "$1/git-rc")" = 0; else
 		test "$(cat "$1/git-rc")" != 0; fi &&
-	body "$1/merged" >"$1/got-git" && test_cmp "$1/expect" "$1/got-git"
+	body "$1/merged" >"$1/got-git" && test_cmp "$1/expect" "$1/got-git" &&
+	test "$(header "$1/merged" | wc -l)" = 8
 }
 
 test_expect_success 'd1: appending a section does not conflict with an item added above' '
@@ -131,13 +127,14 @@ test_expect_success 'an ancestor with markers in its frontmatter is read as empt
 	  printf -- "<<<<<<< Temporary merge branch 1\nupdatedAt: 2026-01-01T00:00:00.000Z\n" &&
 	  printf -- "=======\nupdatedAt: 2026-01-01T00:00:01.000Z\n" &&
 	  printf -- ">>>>>>> Temporary merge branch 2\n---\n\n## Decisions\n- Use JWT\n"; } >O &&
-	{ fm 2026-01-02T00:00:00.000Z && printf "\n## Decisions\n- Use JWT\n- Ours\n"; } >A &&
-	{ fm 2026-01-03T00:00:00.000Z && printf "\n## Decisions\n- Use JWT\n- Theirs\n"; } >B) &&
+	{ frontmatter $X updatedAt=2026-01-02T00:00:00.000Z && printf "\n## Decisions\n- Use JWT\n- Ours\n"; } >A &&
+	{ frontmatter $X updatedAt=2026-01-03T00:00:00.000Z && printf "\n## Decisions\n- Use JWT\n- Theirs\n"; } >B) &&
 	drive cc && test "$(cat cc/rc)" = 0 &&
 	no_markers_in_header cc/A &&
 	grep -xF "updatedAt: 2026-01-03T00:00:00.000Z" cc/A &&
 	printf "\n## Decisions\n- Use JWT\n- Ours\n- Theirs\n" >cc/expect &&
-	body cc/A >cc/got && test_cmp cc/expect cc/got
+	body cc/A >cc/got && test_cmp cc/expect cc/got &&
+	test "$(header cc/A | wc -l)" = 8
 '
 
 test_expect_success 'markers in ours frontmatter: a line merge, exit 1' '
@@ -146,8 +143,8 @@ test_expect_success 'markers in ours frontmatter: a line merge, exit 1' '
 	  printf -- "<<<<<<< HEAD\nupdatedAt: 2026-01-02T00:00:00.000Z\n" &&
 	  printf -- "=======\nupdatedAt: 2026-01-02T00:00:01.000Z\n" &&
 	  printf -- ">>>>>>> other\n---\n\n## Decisions\n- Use JWT\n"; } >A &&
-	{ fm 2026-01-01T00:00:00.000Z && printf "\n## Decisions\n- Use JWT\n"; } >O &&
-	{ fm 2026-01-01T00:00:00.000Z && printf "\n## Decisions\n- Use JWT\n- Theirs\n"; } >B) &&
+	{ frontmatter $X updatedAt=2026-01-01T00:00:00.000Z && printf "\n## Decisions\n- Use JWT\n"; } >O &&
+	{ frontmatter $X updatedAt=2026-01-01T00:00:00.000Z && printf "\n## Decisions\n- Use JWT\n- Theirs\n"; } >B) &&
 	drive m1 && test "$(cat m1/rc)" = 1 &&
 	grep "ours already holds conflict markers" m1/err &&
 	grep -xF -- "- Theirs" m1/A

@@ -11,31 +11,21 @@ T=.threadmind/threads/ana-clone
 S=$T/search.md
 S2=$T/search-2.md
 
-# as NAME CMD...: run CMD as NAME (their HOME, in their clone).
+# as NAME CMD...: run CMD as teammate NAME, in their clone.
 as() {
-	_who=$1
-	shift
-	(cd "$TEST_ROOT/$_who-clone" && HOME="$TEST_ROOT/$_who-home" "$@")
-}
-
-# person NAME: a HOME with NAME's git identity.
-person() {
-	mkdir -p "$TEST_ROOT/$1-home" &&
-	HOME="$TEST_ROOT/$1-home" git config --global user.name "$1" &&
-	HOME="$TEST_ROOT/$1-home" git config --global user.email "$1@example.com" &&
-	HOME="$TEST_ROOT/$1-home" git config --global init.defaultBranch main
+	(cd "$TEST_ROOT/$1-clone" && as_person "$@")
 }
 
 test_expect_success 'setup: a shared store in a bare remote, two clones' '
-	person ana && person bob &&
+	test_person ana && test_person bob &&
 	git init -q --bare origin.git &&
-	HOME="$TEST_ROOT/ana-home" git clone -q origin.git ana-clone 2>/dev/null &&
+	as_person ana git clone -q origin.git ana-clone 2>/dev/null &&
 	as ana git threadmind init --mode team >/dev/null &&
 	as ana git threadmind install >/dev/null &&
 	as ana git add -A &&
 	as ana git commit -q -m "threadmind store" &&
 	as ana git push -q origin main &&
-	HOME="$TEST_ROOT/bob-home" git clone -q origin.git bob-clone &&
+	as_person bob git clone -q origin.git bob-clone &&
 	as bob git threadmind install >/dev/null
 '
 

@@ -3,16 +3,6 @@
 # checked against `git log <commit>..HEAD -- <paths>`; status, tree, list.
 . "$(dirname "$0")/test-lib.sh"
 
-# change MSG FILE...: append MSG to each FILE and commit them.
-change() {
-	_msg=$1
-	shift
-	for _f in "$@"; do
-		mkdir -p "$(dirname "$_f")" && echo "$_msg" >>"$_f" || return 1
-	done
-	git add -A && test_tick && git commit -q -m "$_msg"
-}
-
 # set_commit ID HEX: point thread ID's `commit` at HEX (in the worktree).
 set_commit() {
 	sed "s/^commit: .*/commit: $2/" .threadmind/threads/app/$1.md >.tmp &&
@@ -84,7 +74,7 @@ test_expect_success 'setup: a project with threads on paths' '
 	git threadmind new Idle >/dev/null &&
 	git add -A && test_tick && git commit -q -m "threadmind store" &&
 	git threadmind stale --json >out &&
-	python3 -c "import json; d=json.load(open(\"out\")); assert d == {\"stale\": [], \"unknownBase\": []}, d"
+	python3 -c "import json; d=json.load(open(\"out\")); assert d == {\"project\": \"app\", \"stale\": [], \"unknownBase\": []}, d"
 '
 
 test_expect_success 'stale --json agrees with git log' '

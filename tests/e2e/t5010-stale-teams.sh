@@ -4,30 +4,10 @@
 # CI gate of docs/ci.md (a bare remote, clones as CI makes them).
 . "$(dirname "$0")/test-lib.sh"
 
-# Each commit one minute after the previous one (see t5000).
-tick() {
-	_t=$(cat "$TEST_ROOT/.clock" 2>/dev/null || echo 1776247200)
-	_t=$((_t + 60))
-	echo "$_t" >"$TEST_ROOT/.clock"
-	GIT_COMMITTER_DATE="$_t +0000"
-	GIT_AUTHOR_DATE="$_t +0000"
-	export GIT_COMMITTER_DATE GIT_AUTHOR_DATE
-}
-
-# change MSG FILE...: append MSG to each FILE and commit them.
-change() {
-	_msg=$1
-	shift
-	for _f in "$@"; do
-		mkdir -p "$(dirname "$_f")" && echo "$_msg" >>"$_f" || return 1
-	done
-	git add -A && tick && git commit -q -m "$_msg"
-}
-
 # review MSG: touch thread auth (its summary is reviewed) and commit it.
 review() {
 	git threadmind touch auth >/dev/null 2>&1 &&
-	git add -A && tick && git commit -q -m "$1"
+	git add -A && test_tick && git commit -q -m "$1"
 }
 
 stale_ids() {
@@ -42,7 +22,7 @@ test_expect_success 'setup: a repository with the driver and a thread on src' '
 	git threadmind init >/dev/null &&
 	git threadmind install >/dev/null 2>&1 &&
 	git threadmind new Auth --paths src >/dev/null &&
-	git add -A && tick && git commit -q -m "threadmind store" &&
+	git add -A && test_tick && git commit -q -m "threadmind store" &&
 	test_exit_code 0 git threadmind stale --exit-code >/dev/null 2>&1
 '
 
@@ -53,8 +33,8 @@ test_expect_success 'review points: a thread reviewed on two merged branches is 
 	git checkout -q -b two main &&
 	change two src/b.c && review "review two" &&
 	git checkout -q main &&
-	tick && git merge -q --no-edit one &&
-	tick && git merge -q --no-edit two >/dev/null &&
+	test_tick && git merge -q --no-edit one &&
+	test_tick && git merge -q --no-edit two >/dev/null &&
 	test -z "$(git status --porcelain)" &&
 	# the merged file records one side only
 	commit=$(sed -n "s/^commit: //p" .threadmind/threads/app/auth.md) &&
@@ -69,7 +49,7 @@ test_expect_success 'review points: an unreviewed branch merged makes it stale' 
 	git checkout -q -b three main &&
 	change three src/a.c &&
 	git checkout -q main &&
-	tick && git merge -q --no-edit --no-ff three &&
+	test_tick && git merge -q --no-edit --no-ff three &&
 	test "$(stale_ids)" = "auth" &&
 	test_exit_code 1 git threadmind stale --exit-code >/dev/null 2>&1 &&
 	review "review three" &&

@@ -5,19 +5,7 @@
 # fallback skips finished threads.
 . "$(dirname "$0")/test-lib.sh"
 
-BOB="$TEST_ROOT/bob-home"
-mkdir -p "$BOB"
-as_bob() {
-	HOME="$BOB" XDG_CONFIG_HOME="$BOB/.config" "$@"
-}
-as_bob git config --global user.name 'B O B'
-as_bob git config --global user.email 'bob@example.com'
-as_bob git config --global advice.detachedHead false
-
-# field FILE KEY: the frontmatter value of KEY in FILE.
-field() {
-	sed -n "s/^$2: //p" "$1"
-}
+test_person bob 'B O B'
 
 T=alice/.threadmind/threads/alice
 
@@ -36,17 +24,17 @@ test_expect_success 'alice works on feature/x: a thread bound to the branch' '
 		git threadmind new "X part" --parent feature-x -q &&
 		printf "## Decisions\n- use a queue\n" >../notes &&
 		git threadmind summary x-part -F ../notes -q) &&
-	test "$(field $T/feature-x.md branch)" = feature/x
+	test "$(fm $T/feature-x.md branch)" = feature/x
 '
 
 test_expect_success 'merging the child while on feature/y keeps the parent on feature/x' '
 	(cd alice && git add -A && git commit -q -m "x work" &&
 		git switch -q -c feature/y &&
 		git threadmind merge x-part -q) &&
-	test "$(field $T/feature-x.md branch)" = feature/x &&
+	test "$(fm $T/feature-x.md branch)" = feature/x &&
 	grep -c "^- use a queue$" $T/feature-x.md >count &&
 	echo 1 >expect && test_cmp expect count &&
-	test "$(field $T/x-part.md status)" = done
+	test "$(fm $T/x-part.md status)" = done
 '
 
 test_expect_success 'merging again after reopen copies no bullet twice' '
@@ -54,7 +42,7 @@ test_expect_success 'merging again after reopen copies no bullet twice' '
 		git threadmind merge x-part -q) &&
 	grep -c "^- use a queue$" $T/feature-x.md >count &&
 	test_cmp expect count &&
-	test "$(field $T/feature-x.md branch)" = feature/x
+	test "$(fm $T/feature-x.md branch)" = feature/x
 '
 
 test_expect_success 'alice brings feature/y into feature/x' '
@@ -65,8 +53,8 @@ test_expect_success 'alice brings feature/y into feature/x' '
 test_expect_success 'the newest thread on feature/x is abandoned' '
 	(cd alice && git threadmind new "Dead end" -q &&
 		git threadmind abandon dead-end -q) &&
-	test "$(field $T/dead-end.md branch)" = feature/x &&
-	test "$(field $T/dead-end.md status)" = abandoned &&
+	test "$(fm $T/dead-end.md branch)" = feature/x &&
+	test "$(fm $T/dead-end.md status)" = abandoned &&
 	newest=$(grep -h "^updatedAt: " $T/*.md | sort | tail -n 1) &&
 	grep -q "^$newest$" $T/dead-end.md
 '
@@ -77,12 +65,12 @@ test_expect_success 'alice pushes both branches' '
 '
 
 test_expect_success 'bob has no branchThreads: git switch feature/x picks feature-x' '
-	as_bob git clone -q remote.git bob &&
-	(cd bob && as_bob git threadmind install >/dev/null &&
-		as_bob git switch -q feature/x) 2>err &&
-	(cd bob && as_bob git threadmind status) >out &&
+	as_person bob git clone -q remote.git bob &&
+	(cd bob && as_person bob git threadmind install >/dev/null &&
+		as_person bob git switch -q feature/x) 2>err &&
+	(cd bob && as_person bob git threadmind status) >out &&
 	grep "^active thread: feature-x (Feature X)$" out &&
-	(cd bob && as_bob git threadmind prompt) >out &&
+	(cd bob && as_person bob git threadmind prompt) >out &&
 	echo feature-x >expect && test_cmp expect out
 '
 

@@ -4,11 +4,6 @@
 # `git mv`.
 . "$(dirname "$0")/test-lib.sh"
 
-# paths FILE: the paths line of a thread file.
-paths() {
-	sed -n "s/^paths: //p" "$1"
-}
-
 T=shop/.threadmind/threads/shop
 
 test_expect_success 'a repository with code in a subfolder' '
@@ -25,7 +20,7 @@ test_expect_success 'new --paths in a subfolder stores them from the root' '
 		--paths test_api.py,../main.py,./../../lib/,"*.py") 2>err &&
 	test ! -s err &&
 	echo "[\"pkg/test/test_api.py\",\"pkg/main.py\",\"lib/\",\"pkg/test/*.py\"]" >expect &&
-	paths $T/api.md >actual &&
+	fm $T/api.md paths >actual &&
 	test_cmp expect actual
 '
 
@@ -40,14 +35,14 @@ test_expect_success 'the thread is flagged when the file typed in the subfolder 
 test_expect_success 'pathspec magic is kept as typed' '
 	(cd shop/pkg && git threadmind set api "paths=:(exclude)test,:/lib") &&
 	echo "[\":(exclude)test\",\":/lib\"]" >expect &&
-	paths $T/api.md >actual &&
+	fm $T/api.md paths >actual &&
 	test_cmp expect actual
 '
 
 test_expect_success 'set paths= reads them from the current folder too' '
 	(cd shop/pkg/test && git threadmind set api paths=test_api.py,../../lib/util.c) &&
 	echo "[\"pkg/test/test_api.py\",\"lib/util.c\"]" >expect &&
-	paths $T/api.md >actual &&
+	fm $T/api.md paths >actual &&
 	test_cmp expect actual
 '
 
@@ -66,7 +61,7 @@ test_expect_success 'a path outside the work tree is refused (128), nothing writ
 test_expect_success 'an absolute path inside the tree is stored from the root' '
 	(cd shop/pkg && git threadmind set api "paths=$TEST_ROOT/shop/lib/") &&
 	echo "[\"lib/\"]" >expect &&
-	paths $T/api.md >actual &&
+	fm $T/api.md paths >actual &&
 	test_cmp expect actual
 '
 
@@ -74,7 +69,7 @@ test_expect_success 'a path matching nothing is kept with a warning' '
 	(cd shop/pkg && git threadmind new "Later" -q --paths future.c) 2>err &&
 	grep "^warning: .pkg/future.c. matches nothing in HEAD or the work tree" err &&
 	echo "[\"pkg/future.c\"]" >expect &&
-	paths $T/later.md >actual &&
+	fm $T/later.md paths >actual &&
 	test_cmp expect actual &&
 	(cd shop && echo x >pkg/new.c && git threadmind -q set later paths=pkg/new.c) 2>err &&
 	test ! -s err

@@ -11,9 +11,15 @@
 #   test_config [-C DIR] KEY VALUE  git config for the current test only
 #   write_script FILE       an executable sh script, its body on stdin
 #   test_tick               the next commit date, one minute on
+#   change MSG FILE...      append MSG to each FILE and commit, test_tick'd
+#   test_person NAME, as_person NAME CMD...  a teammate with their own HOME
+#   test_bounded NAME CMD...  CMD within a time and memory bound
+#   test_bounded_ok NAME CMD...  the same, and CMD must exit 0
+#   test_size_at_most FILE BYTES  FILE is not larger than BYTES
 #   test_done               prints the plan, exits non-zero on failure
-# and helpers on thread files and stores: fm, body, age, fresh, snap,
-# setparent, json_is (each described where it is defined).
+# and helpers on thread files and stores: frontmatter, fm, body, age,
+# fresh, snap, setparent, chain_files, json_is, json_depth (each described
+# where it is defined).
 
 set -u
 : "${TM_BUILD:?TM_BUILD must point at the build folder}"
@@ -149,6 +155,46 @@ test_tick() {
 	export GIT_COMMITTER_DATE GIT_AUTHOR_DATE
 }
 
+# frontmatter KEY=VALUE...: a frontmatter block with those lines ("KEY:
+# VALUE", in that order) on stdout; what follows is the caller's.
+frontmatter() {
+	printf -- '---\n' &&
+	for _kv in "$@"; do
+		printf '%s: %s\n' "${_kv%%=*}" "${_kv#*=}" || return 1
+	done &&
+	printf -- '---\n'
+}
+
+# change MSG FILE...: append MSG to each FILE (its folder made) and commit
+# every change, at the next test_tick.
+change() {
+	_msg=$1
+	shift
+	for _f in "$@"; do
+		mkdir -p "$(dirname "$_f")" && echo "$_msg" >>"$_f" || return 1
+	done
+	git add -A && test_tick && git commit -q -m "$_msg"
+}
+
+# test_person NAME [FULL-NAME]: a teammate: their own HOME
+# ($TEST_ROOT/NAME-home) with git identity FULL-NAME (else NAME)
+# <NAME@example.com>, set up as this user's.
+test_person() {
+	mkdir -p "$TEST_ROOT/$1-home" &&
+	as_person "$1" git config --global user.name "${2:-$1}" &&
+	as_person "$1" git config --global user.email "$1@example.com" &&
+	as_person "$1" git config --global init.defaultBranch main &&
+	as_person "$1" git config --global advice.detachedHead false
+}
+
+# as_person NAME CMD...: run CMD as teammate NAME (HOME and XDG_CONFIG_HOME).
+as_person() {
+	_who=$1
+	shift
+	HOME="$TEST_ROOT/$_who-home" XDG_CONFIG_HOME="$TEST_ROOT/$_who-home/.config" \
+		"$@"
+}
+
 # fm FILE KEY: the value of KEY in FILE's frontmatter, as written (without
 # a CR at the end); nothing when absent.
 fm() {
@@ -195,9 +241,42 @@ snap() {
 		while read -r f; do echo "== $f"; cat "$f"; done)
 }
 
+# chain_files DIR N PARENT: N thread files DIR/c0.md ... a parent chain,
+# c0 under PARENT and each next one under the one before (title C).
+chain_files() {
+	python3 - "$@" <<-\EOF
+	import sys
+	d, n, parent = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+	for i in range(n):
+	    open("%s/c%d.md" % (d, i), "w").write(
+	        "---\nid: c%d\ntitle: C\nparentId: %s\n---\n"
+	        % (i, parent if i == 0 else "c%d" % (i - 1)))
+	EOF
+}
+
 # json_is EXPR: assert a python expression on the JSON in ./out (as `d`).
 json_is() {
 	python3 -c "import json,sys; d=json.load(open('out')); assert $1, d"
+}
+
+# json_depth FILE: how deep the arrays and objects of the JSON text in FILE
+# nest, on stdout (found without recursion: json.load stops at ~1,000);
+# fails when they do not balance.
+json_depth() {
+	python3 - "$1" <<-\EOF
+	import re, sys
+	depth = top = 0
+	for tok in re.finditer(r'"(?:[^"\\]|\\.)*"|[][{}]', open(sys.argv[1]).read()):
+	    t = tok.group()
+	    if t in "[{":
+	        depth += 1
+	        top = max(top, depth)
+	    elif t in "]}":
+	        depth -= 1
+	        assert depth >= 0, "closed more than opened"
+	assert depth == 0, "%d left open" % depth
+	print(top)
+	EOF
 }
 
 test_done() {
@@ -234,4 +313,21 @@ test_bounded() {
 	[ $_rc -le 128 ] || { echo "$_n died: $_rc"; return 1; }
 	echo "$_m" | awk -v s=$MAX_S -v kb=$MAX_KB \
 		'{ if ($1 > s || $2 > kb) { print "over the bound: " $0; exit 1 } }'
+}
+
+# test_bounded_ok NAME CMD...: test_bounded, and CMD must exit 0 (its
+# stderr shown when it does not).
+test_bounded_ok() {
+	test_bounded "$@" || return 1
+	[ "$(cat "$TEST_ROOT/$1.rc")" -eq 0 ] || {
+		cat "$TEST_ROOT/$1.err"
+		return 1
+	}
+}
+
+# test_size_at_most FILE BYTES: FILE has at most BYTES bytes (said).
+test_size_at_most() {
+	_s=$(wc -c <"$1")
+	echo "$1: $_s bytes (bound $2)"
+	[ "$_s" -le "$2" ]
 }

@@ -12,14 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char body[] = "\n"
-			   "## Decisions\n"
-			   "- d1\n"
-			   "- d2\n"
-			   "\n"
-			   "## State\n"
-			   "Some prose about the state.\n"
-			   "- s1\n";
+static const char body[] = MT_BASE_BODY;
 
 /* Merge three bodies under the sample frontmatter. */
 static tm_merge_result merge_bodies(const char *o, const char *a, const char *b,

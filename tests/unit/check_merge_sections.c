@@ -24,58 +24,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CASES    2400
-#define MAX_SECS 24
-
-static uint64_t rng;
-
-static unsigned rnd(unsigned n)
-{
-	rng ^= rng >> 12;
-	rng ^= rng << 25;
-	rng ^= rng >> 27;
-	return (unsigned)((rng * 2685821657736338717ull) >> 33) % n;
-}
-
-/* Unique texts across a case. */
-static unsigned serial;
-
-/* A section: its heading and lines ("" a blank line, never first or
- * last). */
-struct sec {
-	char *heading;
-	tm_strv lines;
-};
-
-struct doc {
-	tm_strv pre; /* the preamble's lines */
-	struct sec s[MAX_SECS];
-	size_t n;
-	bool two_blank; /* two blank lines between sections */
-	bool tail;      /* a blank line at the end */
-};
+#define CASES 2400
 
 static const char *const names[] = {
 	"Decisions", "State",          "Next steps",  "Risks", "Notes",
 	"Context",   "Open questions", "Constraints", "Done",  "Links",
 };
 
-static char *fmt(const char *f, const char *s, unsigned n)
-{
-	char buf[160];
-
-	snprintf(buf, sizeof(buf), f, s, n);
-	return tm_xstrdup(buf);
-}
-
 static char *item(const char *tag)
 {
-	return fmt("- %s item %u", tag, serial++);
+	return mt_printf("- %s item %u", tag, mt_serial());
 }
 
 static char *prose(const char *tag)
 {
-	return fmt("Some prose by %s, number %u.", tag, serial++);
+	return mt_printf("Some prose by %s, number %u.", tag, mt_serial());
 }
 
 static bool is_item(const char *l)
@@ -83,86 +46,45 @@ static bool is_item(const char *l)
 	return l[0] == '-' && l[1] == ' ';
 }
 
-static void strv_insert(tm_strv *v, size_t k, char *s)
+static void sec_fill(struct mt_sec *s, const char *tag)
 {
-	tm_strv_push_owned(v, s);
-	memmove(&v->items[k + 1], &v->items[k],
-		(v->n - 1 - k) * sizeof(char *));
-	v->items[k] = s;
-}
+	size_t k, n = 1 + mt_rnd(5);
 
-static void strv_remove(tm_strv *v, size_t k)
-{
-	free(v->items[k]);
-	memmove(&v->items[k], &v->items[k + 1],
-		(v->n - k - 1) * sizeof(char *));
-	v->n--;
-}
-
-static void sec_fill(struct sec *s, const char *tag)
-{
-	size_t k, n = 1 + rnd(5);
-
-	if (rnd(3) == 0) {
+	if (mt_rnd(3) == 0) {
 		tm_strv_push_owned(&s->lines, prose(tag));
-		if (rnd(2))
+		if (mt_rnd(2))
 			tm_strv_push_owned(&s->lines, prose(tag));
 		tm_strv_push(&s->lines, "");
 	}
 	for (k = 0; k < n; k++)
 		tm_strv_push_owned(&s->lines, item(tag));
-	if (rnd(6) == 0) {
+	if (mt_rnd(6) == 0) {
 		tm_strv_push(&s->lines, "");
 		tm_strv_push_owned(&s->lines, prose(tag));
 	}
 }
 
-static void base_doc(struct doc *d)
+static void base_doc(struct mt_doc *d)
 {
 	unsigned used = 0, k;
 	size_t i;
 
 	memset(d, 0, sizeof(*d));
-	if (rnd(4) == 0)
+	if (mt_rnd(4) == 0)
 		tm_strv_push_owned(&d->pre, prose("base"));
-	d->n = 1 + rnd(5);
+	d->n = 1 + mt_rnd(5);
 	for (i = 0; i < d->n; i++) {
 		do
-			k = rnd(sizeof(names) / sizeof(*names));
+			k = mt_rnd(sizeof(names) / sizeof(*names));
 		while (used & (1u << k));
 		used |= 1u << k;
-		d->s[i].heading = fmt("## %s", names[k], 0);
+		d->s[i].heading = mt_printf("## %s", names[k]);
 		sec_fill(&d->s[i], "base");
 	}
 }
 
-static void doc_copy(struct doc *dst, const struct doc *src)
-{
-	size_t i;
-
-	memset(dst, 0, sizeof(*dst));
-	tm_strv_copy(&dst->pre, &src->pre);
-	for (i = 0; i < src->n; i++) {
-		dst->s[i].heading = tm_xstrdup(src->s[i].heading);
-		tm_strv_copy(&dst->s[i].lines, &src->s[i].lines);
-	}
-	dst->n = src->n;
-}
-
-static void doc_clear(struct doc *d)
-{
-	size_t i;
-
-	tm_strv_clear(&d->pre);
-	for (i = 0; i < d->n; i++) {
-		free(d->s[i].heading);
-		tm_strv_clear(&d->s[i].lines);
-	}
-	d->n = 0;
-}
-
 /* The index range of a section's list (the run of items, maybe empty). */
-static void list_range(const struct sec *s, size_t *from, size_t *to)
+static void list_range(const struct mt_sec *s, size_t *from, size_t *to)
 {
 	size_t k = 0;
 
@@ -179,7 +101,7 @@ static void list_range(const struct sec *s, size_t *from, size_t *to)
 }
 
 /* A random line of section s for which `want` holds, or -1. */
-static long pick_line(const struct sec *s, bool (*want)(const char *))
+static long pick_line(const struct mt_sec *s, bool (*want)(const char *))
 {
 	size_t k, n = 0;
 	unsigned c;
@@ -188,7 +110,7 @@ static long pick_line(const struct sec *s, bool (*want)(const char *))
 		n += want(s->lines.items[k]);
 	if (!n)
 		return -1;
-	c = rnd((unsigned)n);
+	c = mt_rnd((unsigned)n);
 	for (k = 0; k < s->lines.n; k++)
 		if (want(s->lines.items[k]) && !c--)
 			return (long)k;
@@ -200,7 +122,7 @@ static bool is_prose(const char *l)
 	return *l && !is_item(l);
 }
 
-static void add_item(struct sec *s, char *text)
+static void add_item(struct mt_sec *s, char *text)
 {
 	size_t from, to;
 
@@ -211,41 +133,42 @@ static void add_item(struct sec *s, char *text)
 		tm_strv_push_owned(&s->lines, text);
 		return;
 	}
-	strv_insert(&s->lines, from + rnd((unsigned)(to - from + 1)), text);
+	mt_strv_insert(&s->lines, from + mt_rnd((unsigned)(to - from + 1)),
+		       text);
 }
 
 /* Remove line k, and a blank line it leaves first, last or doubled. */
-static void remove_line(struct sec *s, size_t k)
+static void remove_line(struct mt_sec *s, size_t k)
 {
 	tm_strv *l = &s->lines;
 
-	strv_remove(l, k);
+	mt_strv_remove(l, k);
 	if (l->n && !*l->items[0])
-		strv_remove(l, 0);
+		mt_strv_remove(l, 0);
 	else if (l->n && !*l->items[l->n - 1])
-		strv_remove(l, l->n - 1);
+		mt_strv_remove(l, l->n - 1);
 	else if (k < l->n && k && !*l->items[k] && !*l->items[k - 1])
-		strv_remove(l, k);
+		mt_strv_remove(l, k);
 }
 
 /* A paragraph before the section's first line. */
-static void add_prose(struct sec *s, const char *tag)
+static void add_prose(struct mt_sec *s, const char *tag)
 {
 	if (s->lines.n && is_item(s->lines.items[0]))
-		strv_insert(&s->lines, 0, tm_xstrdup(""));
-	strv_insert(&s->lines, 0, prose(tag));
+		mt_strv_insert(&s->lines, 0, tm_xstrdup(""));
+	mt_strv_insert(&s->lines, 0, prose(tag));
 }
 
-static void edit_side(struct doc *d, const char *tag)
+static void edit_side(struct mt_doc *d, const char *tag)
 {
-	size_t ops = 1 + rnd(4), op, i, j;
-	struct sec tmp;
+	size_t ops = 1 + mt_rnd(4), op, i, j;
+	struct mt_sec tmp;
 	long k;
 	char *t;
 
 	for (op = 0; op < ops; op++) {
-		i = d->n ? rnd((unsigned)d->n) : 0;
-		switch (d->n ? rnd(11) : 5) {
+		i = d->n ? mt_rnd((unsigned)d->n) : 0;
+		switch (d->n ? mt_rnd(11) : 5) {
 		case 0:
 		case 1:
 			add_item(&d->s[i], item(tag));
@@ -258,20 +181,21 @@ static void edit_side(struct doc *d, const char *tag)
 		case 3:
 		case 4:
 			if ((k = pick_line(&d->s[i], is_item)) >= 0) {
-				t = fmt("%s (reworded %u)",
-					d->s[i].lines.items[k], serial++);
+				t = mt_printf("%s (reworded %u)",
+					      d->s[i].lines.items[k],
+					      mt_serial());
 				free(d->s[i].lines.items[k]);
 				d->s[i].lines.items[k] = t;
 			}
 			break;
 		case 5:
-			if (d->n < MAX_SECS) {
-				j = rnd((unsigned)d->n + 1);
+			if (d->n < MT_MAX_SECS) {
+				j = mt_rnd((unsigned)d->n + 1);
 				memmove(&d->s[j + 1], &d->s[j],
 					(d->n - j) * sizeof(*d->s));
 				memset(&d->s[j], 0, sizeof(*d->s));
-				d->s[j].heading =
-					fmt("## Topic of %s %u", tag, serial++);
+				d->s[j].heading = mt_printf("## Topic of %s %u",
+							    tag, mt_serial());
 				sec_fill(&d->s[j], tag);
 				d->n++;
 			}
@@ -284,7 +208,7 @@ static void edit_side(struct doc *d, const char *tag)
 			d->n--;
 			break;
 		case 7:
-			j = rnd((unsigned)d->n);
+			j = mt_rnd((unsigned)d->n);
 			tmp = d->s[i];
 			memmove(&d->s[i], &d->s[i + 1],
 				(d->n - i - 1) * sizeof(*d->s));
@@ -310,46 +234,6 @@ static void edit_side(struct doc *d, const char *tag)
 	}
 }
 
-static char *doc_text(const struct doc *d)
-{
-	tm_buf b = TM_BUF_INIT;
-	size_t i, k;
-	bool any = false;
-
-	tm_buf_putc(&b, '\n');
-	for (k = 0; k < d->pre.n; k++)
-		tm_buf_printf(&b, "%s\n", d->pre.items[k]);
-	any = d->pre.n > 0;
-	for (i = 0; i < d->n; i++) {
-		if (any)
-			tm_buf_puts(&b, d->two_blank ? "\n\n" : "\n");
-		tm_buf_printf(&b, "%s\n", d->s[i].heading);
-		for (k = 0; k < d->s[i].lines.n; k++)
-			tm_buf_printf(&b, "%s\n", d->s[i].lines.items[k]);
-		any = true;
-	}
-	if (d->tail)
-		tm_buf_putc(&b, '\n');
-	return tm_buf_detach(&b);
-}
-
-static void set(char **f, const char *key, char *value)
-{
-	char *n = mt_set(*f, key, value);
-
-	free(*f);
-	free(value);
-	*f = n;
-}
-
-static char *num(const char *f, unsigned n)
-{
-	char buf[64];
-
-	snprintf(buf, sizeof(buf), f, n);
-	return tm_xstrdup(buf);
-}
-
 static const char *const pool[] = {"\"src\"", "\"lib\"", "\"doc\"", "\"test\""};
 
 static void edit_fields(char **f)
@@ -357,78 +241,76 @@ static void edit_fields(char **f)
 	tm_buf b = TM_BUF_INIT;
 	unsigned i, mask;
 
-	if (rnd(3) == 0)
-		set(f, "title", num("Title %u", rnd(3)));
-	if (rnd(4) != 0)
-		set(f, "updatedAt",
-		    num("2026-04-1%uT12:00:00.000Z", 5 + rnd(3)));
-	if (rnd(3) == 0)
-		set(f, "branch", num("branch-%u", rnd(3)));
-	if (rnd(3) == 0)
-		set(f, "commit", num("c%039u", rnd(3)));
-	if (rnd(6) == 0)
-		set(f, "status", rnd(2) ? tm_xstrdup("done") : NULL);
-	if (rnd(8) == 0)
-		set(f, "ticket", num("T-%u", rnd(3)));
-	if (rnd(4) == 0) {
-		mask = rnd(16);
+	if (mt_rnd(3) == 0)
+		mt_set_owned(f, "title", mt_printf("Title %u", mt_rnd(3)));
+	if (mt_rnd(4) != 0)
+		mt_set_owned(
+			f, "updatedAt",
+			mt_printf("2026-04-1%uT12:00:00.000Z", 5 + mt_rnd(3)));
+	if (mt_rnd(3) == 0)
+		mt_set_owned(f, "branch", mt_printf("branch-%u", mt_rnd(3)));
+	if (mt_rnd(3) == 0)
+		mt_set_owned(f, "commit", mt_printf("c%039u", mt_rnd(3)));
+	if (mt_rnd(6) == 0)
+		mt_set_owned(f, "status",
+			     mt_rnd(2) ? tm_xstrdup("done") : NULL);
+	if (mt_rnd(8) == 0)
+		mt_set_owned(f, "ticket", mt_printf("T-%u", mt_rnd(3)));
+	if (mt_rnd(4) == 0) {
+		mask = mt_rnd(16);
 		tm_buf_putc(&b, '[');
 		for (i = 0; i < 4; i++)
 			if (mask & (1u << i))
 				tm_buf_printf(&b, "%s%s", b.size > 1 ? "," : "",
 					      pool[i]);
 		tm_buf_putc(&b, ']');
-		set(f, "paths", tm_buf_detach(&b));
+		mt_set_owned(f, "paths", tm_buf_detach(&b));
 	}
 }
 
-struct gen {
-	char *f[3]; /* the files as merged (CRLF when chosen) */
-	struct doc d[3];
-};
-
-static void gen_case(struct gen *g, unsigned seed)
+static void gen_case(struct mt_case *g, unsigned seed)
 {
 	char *body, *shared, *crlf;
 	size_t target = 0;
 	int x;
 	unsigned mode, ends;
 
-	rng = 0xd1b54a32d192ed03ull ^ ((uint64_t)seed * 0x9e3779b97f4a7c15ull);
-	rnd(2);
-	serial = 0;
+	mt_rng_seed(0xd1b54a32d192ed03ull ^
+		    ((uint64_t)seed * 0x9e3779b97f4a7c15ull));
+	mt_rnd(2);
 	base_doc(&g->d[0]);
-	body = doc_text(&g->d[0]);
+	body = mt_doc_text(&g->d[0]);
 	g->f[0] = mt_body(mt_base, body);
 	free(body);
 	/* now and then both sides add the same item or section */
-	mode = rnd(6);
-	shared = fmt("- %s item %u", "shared", serial++);
-	target = rnd((unsigned)g->d[0].n);
+	mode = mt_rnd(6);
+	shared = mt_printf("- %s item %u", "shared", mt_serial());
+	target = mt_rnd((unsigned)g->d[0].n);
 	for (x = 1; x < 3; x++) {
-		struct doc *d = &g->d[x];
+		struct mt_doc *d = &g->d[x];
 
-		doc_copy(d, &g->d[0]);
+		mt_doc_copy(d, &g->d[0]);
 		if (mode == 0 && target < d->n) {
 			add_item(&d->s[target], tm_xstrdup(shared));
-		} else if (mode == 1 && d->n < MAX_SECS) {
-			d->s[d->n].heading = fmt("## %s %u", "Shared", 0);
+		} else if (mode == 1 && d->n < MT_MAX_SECS) {
+			d->s[d->n].heading =
+				mt_printf("## %s %u", "Shared", 0u);
 			tm_strv_push_owned(&d->s[d->n].lines,
 					   item(x == 1 ? "ours" : "theirs"));
 			tm_strv_push(&d->s[d->n].lines, shared);
 			d->n++;
 		}
-		if (rnd(5))
+		if (mt_rnd(5))
 			edit_side(d, x == 1 ? "ours" : "theirs");
-		d->two_blank = rnd(10) == 0;
-		d->tail = rnd(10) == 0;
-		body = doc_text(d);
+		d->two_blank = mt_rnd(10) == 0;
+		d->tail = mt_rnd(10) == 0;
+		body = mt_doc_text(d);
 		g->f[x] = mt_body(g->f[0], body);
 		free(body);
 		edit_fields(&g->f[x]);
 	}
 	free(shared);
-	ends = rnd(12);
+	ends = mt_rnd(12);
 	for (x = 0; x < 3; x++)
 		if (ends == 0 || (ends == 1 && x == 2)) {
 			crlf = mt_crlf(g->f[x]);
@@ -437,43 +319,8 @@ static void gen_case(struct gen *g, unsigned seed)
 		}
 }
 
-static void gen_free(struct gen *g)
-{
-	int x;
-
-	for (x = 0; x < 3; x++) {
-		free(g->f[x]);
-		doc_clear(&g->d[x]);
-	}
-}
-
-/* A copy without CR before LF. */
-static char *lf_of(const char *s, size_t len)
-{
-	tm_buf b = TM_BUF_INIT;
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		if (!(s[i] == '\r' && i + 1 < len && s[i + 1] == '\n'))
-			tm_buf_putc(&b, s[i]);
-	return tm_buf_detach(&b);
-}
-
-static bool doc_has(const struct doc *d, const char *line)
-{
-	size_t i;
-
-	if (tm_strv_contains(&d->pre, line))
-		return true;
-	for (i = 0; i < d->n; i++)
-		if (!strcmp(d->s[i].heading, line) ||
-		    tm_strv_contains(&d->s[i].lines, line))
-			return true;
-	return false;
-}
-
 /* How many times a doc holds a line. */
-static size_t doc_count(const struct doc *d, const char *line)
+static size_t doc_count(const struct mt_doc *d, const char *line)
 {
 	size_t i, k, n = 0;
 
@@ -485,7 +332,8 @@ static size_t doc_count(const struct doc *d, const char *line)
 	return n;
 }
 
-static const struct sec *doc_find(const struct doc *d, const char *heading)
+static const struct mt_sec *doc_find(const struct mt_doc *d,
+				     const char *heading)
 {
 	size_t i;
 
@@ -527,13 +375,13 @@ struct stats {
 	unsigned clean, deleted_checked, crlf;
 };
 
-static void check_case(const struct gen *g, const tm_merge_result *r,
+static void check_case(const struct mt_case *g, const tm_merge_result *r,
 		       unsigned seed, struct stats *st)
 {
-	char *lf = lf_of(r->data, r->len), **l;
+	char *lf = mt_lf(r->data, r->len), **l;
 	size_t n, i, k, c;
 	bool markers = false;
-	const struct sec *so, *sy;
+	const struct mt_sec *so, *sy;
 	int x;
 	tm_thread *t;
 
@@ -555,26 +403,26 @@ static void check_case(const struct gen *g, const tm_merge_result *r,
 		      r->conflicted, markers, lf);
 	/* every line a side added is there */
 	for (x = 1; x < 3; x++) {
-		const struct doc *d = &g->d[x];
+		const struct mt_doc *d = &g->d[x];
 
 		for (k = 0; k < d->pre.n; k++)
-			ck_assert_msg(doc_has(&g->d[0], d->pre.items[k]) ||
+			ck_assert_msg(mt_doc_has(&g->d[0], d->pre.items[k]) ||
 					      mt_has_line(lf, d->pre.items[k]),
 				      "seed %u: '%s' lost:\n%s", seed,
 				      d->pre.items[k], lf);
 		for (i = 0; i < d->n; i++) {
-			ck_assert_msg(doc_has(&g->d[0], d->s[i].heading) ||
+			ck_assert_msg(mt_doc_has(&g->d[0], d->s[i].heading) ||
 					      mt_has_line(lf, d->s[i].heading),
 				      "seed %u: '%s' lost:\n%s", seed,
 				      d->s[i].heading, lf);
 			for (k = 0; k < d->s[i].lines.n; k++) {
 				const char *line = d->s[i].lines.items[k];
 
-				ck_assert_msg(!*line ||
-						      doc_has(&g->d[0], line) ||
-						      mt_has_line(lf, line),
-					      "seed %u: '%s' lost:\n%s", seed,
-					      line, lf);
+				ck_assert_msg(
+					!*line || mt_doc_has(&g->d[0], line) ||
+						mt_has_line(lf, line),
+					"seed %u: '%s' lost:\n%s", seed, line,
+					lf);
 			}
 		}
 	}
@@ -616,71 +464,8 @@ static void check_case(const struct gen *g, const tm_merge_result *r,
 	free(lf);
 }
 
-/* The frontmatter block of a merged file, LF (malloc'd). */
-static char *header_of(const tm_merge_result *r)
-{
-	char *lf = lf_of(r->data, r->len), *end = strstr(lf + 3, "\n---\n");
-
-	ck_assert_ptr_nonnull(end);
-	end[5] = '\0';
-	return lf;
-}
-
-/* The header without its paths line; the paths sorted in *paths. */
-static char *without_paths(const char *header, tm_strv *paths,
-			   const tm_merge_result *r)
-{
-	tm_thread *t = mt_parse(r->data, r->len);
-
-	tm_strv_copy(paths, &t->paths);
-	tm_strv_sort(paths);
-	tm_thread_free(t);
-	return mt_set(header, "paths", NULL);
-}
-
-static bool paths_changed_on_both_sides(const struct gen *g)
-{
-	tm_thread *t[3];
-	bool both;
-	int x;
-
-	for (x = 0; x < 3; x++)
-		t[x] = mt_parse(g->f[x], strlen(g->f[x]));
-	both = !tm_strv_equal(&t[0]->paths, &t[1]->paths) &&
-	       !tm_strv_equal(&t[0]->paths, &t[2]->paths) &&
-	       !tm_strv_equal(&t[1]->paths, &t[2]->paths);
-	for (x = 0; x < 3; x++)
-		tm_thread_free(t[x]);
-	return both;
-}
-
-static void check_symmetric(const struct gen *g, const tm_merge_result *r1,
-			    const tm_merge_result *r2, unsigned seed)
-{
-	char *h1 = header_of(r1), *h2 = header_of(r2), *p1, *p2;
-	tm_strv s1 = TM_STRV_INIT, s2 = TM_STRV_INIT;
-
-	if (paths_changed_on_both_sides(g)) {
-		/* ours' order first (DESIGN.md): only the set is symmetric */
-		p1 = without_paths(h1, &s1, r1);
-		p2 = without_paths(h2, &s2, r2);
-		ck_assert_msg(!strcmp(p1, p2), "seed %u:\n%s\n%s", seed, p1,
-			      p2);
-		ck_assert_msg(tm_strv_equal(&s1, &s2), "seed %u", seed);
-		free(p1);
-		free(p2);
-		tm_strv_clear(&s1);
-		tm_strv_clear(&s2);
-	} else {
-		ck_assert_msg(!strcmp(h1, h2), "seed %u:\n%s\n%s", seed, h1,
-			      h2);
-	}
-	free(h1);
-	free(h2);
-}
-
 /* Write case `seed` to folder `dir` for tests/merge-clean-share.sh. */
-static void dump_case(const char *dir, unsigned seed, const struct gen *g)
+static void dump_case(const char *dir, unsigned seed, const struct mt_case *g)
 {
 	static const char *const ext[3] = {"O", "A", "B"};
 	char path[4096];
@@ -701,7 +486,7 @@ START_TEST(test_merge_sections_property)
 	const char *dir = getenv("TM_MERGE_CORPUS");
 	struct stats st = {0, 0, 0};
 	tm_merge_result r1, r2;
-	struct gen g;
+	struct mt_case g;
 	unsigned seed;
 
 	for (seed = 0; seed < CASES; seed++) {
@@ -711,10 +496,10 @@ START_TEST(test_merge_sections_property)
 		r1 = mt_merge(g.f[0], g.f[1], g.f[2], NULL);
 		r2 = mt_merge(g.f[0], g.f[2], g.f[1], NULL);
 		check_case(&g, &r1, seed, &st);
-		check_symmetric(&g, &r1, &r2, seed);
+		mt_check_symmetric(&g, &r1, &r2, seed);
 		tm_merge_result_clear(&r1);
 		tm_merge_result_clear(&r2);
-		gen_free(&g);
+		mt_case_free(&g);
 	}
 	/* the generator reaches every check and both outcomes */
 	ck_assert_uint_gt(st.clean, CASES / 2);

@@ -340,6 +340,33 @@ START_TEST(test_section_merge_duplicate_child_sections)
 }
 END_TEST
 
+static bool item(const char *line)
+{
+	return tm_section_is_list_item(line, line + strlen(line));
+}
+
+START_TEST(test_section_is_list_item)
+{
+	static const char *const yes[] = {
+		"- a",    "* a",  "+ a",          "-\ta", "  - a",
+		"\t1. a", "1) a", "123456789. a", "- ",
+	};
+	static const char *const no[] = {
+		"",    "-",   "-a",  "--- a",         "a - b",
+		"1.a", "1 a", ". a", "1234567890. a", "## a",
+		"1.",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(yes) / sizeof(*yes); i++)
+		ck_assert_msg(item(yes[i]), "'%s' is a list item", yes[i]);
+	for (i = 0; i < sizeof(no) / sizeof(*no); i++)
+		ck_assert_msg(!item(no[i]), "'%s' is no list item", no[i]);
+	/* the line ends at e, whatever follows */
+	ck_assert(!tm_section_is_list_item(yes[0], yes[0] + 1));
+}
+END_TEST
+
 Suite *section_suite(void)
 {
 	Suite *s = suite_create("section");
@@ -370,6 +397,7 @@ Suite *section_suite(void)
 	tcase_add_test(tc, test_section_append_preamble);
 	tcase_add_test(tc, test_section_append_blank_text_changes_nothing);
 	tcase_add_test(tc, test_section_append_keeps_inner_blank_lines);
+	tcase_add_test(tc, test_section_is_list_item);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("merge");

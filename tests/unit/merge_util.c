@@ -5,6 +5,7 @@
 #include "lib/frontmatter.h"
 
 #include <check.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,15 +19,7 @@ const char mt_base[] = "---\n"
 		       "branch: main\n"
 		       "commit: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n"
 		       "paths: [\"src/a\",\"src/b\"]\n"
-		       "---\n"
-		       "\n"
-		       "## Decisions\n"
-		       "- d1\n"
-		       "- d2\n"
-		       "\n"
-		       "## State\n"
-		       "Some prose about the state.\n"
-		       "- s1\n";
+		       "---\n" MT_BASE_BODY;
 
 tm_merge_result mt_merge(const char *o, const char *a, const char *b,
 			 const tm_merge_options *opts)
@@ -167,4 +160,208 @@ char *mt_crlf(const char *s)
 		tm_buf_putc(&b, *s);
 	}
 	return tm_buf_detach(&b);
+}
+
+static uint64_t rng;
+static unsigned serial;
+
+void mt_rng_seed(uint64_t state)
+{
+	rng = state;
+	serial = 0;
+}
+
+unsigned mt_rnd(unsigned n)
+{
+	rng ^= rng >> 12;
+	rng ^= rng << 25;
+	rng ^= rng >> 27;
+	return (unsigned)((rng * 2685821657736338717ull) >> 33) % n;
+}
+
+unsigned mt_serial(void)
+{
+	return serial++;
+}
+
+char *mt_printf(const char *fmt, ...)
+{
+	tm_buf b = TM_BUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	tm_buf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	return tm_buf_detach(&b);
+}
+
+void mt_strv_insert(tm_strv *v, size_t k, char *s)
+{
+	tm_strv_push_owned(v, s);
+	memmove(&v->items[k + 1], &v->items[k],
+		(v->n - 1 - k) * sizeof(char *));
+	v->items[k] = s;
+}
+
+void mt_strv_remove(tm_strv *v, size_t k)
+{
+	free(v->items[k]);
+	memmove(&v->items[k], &v->items[k + 1],
+		(v->n - k - 1) * sizeof(char *));
+	v->n--;
+}
+
+char *mt_lf(const char *s, size_t len)
+{
+	tm_buf b = TM_BUF_INIT;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (!(s[i] == '\r' && i + 1 < len && s[i + 1] == '\n'))
+			tm_buf_putc(&b, s[i]);
+	return tm_buf_detach(&b);
+}
+
+void mt_set_owned(char **f, const char *key, char *value)
+{
+	char *n = mt_set(*f, key, value);
+
+	free(*f);
+	free(value);
+	*f = n;
+}
+
+void mt_doc_copy(struct mt_doc *dst, const struct mt_doc *src)
+{
+	size_t i;
+
+	memset(dst, 0, sizeof(*dst));
+	tm_strv_copy(&dst->pre, &src->pre);
+	for (i = 0; i < src->n; i++) {
+		dst->s[i].heading = tm_xstrdup(src->s[i].heading);
+		tm_strv_copy(&dst->s[i].lines, &src->s[i].lines);
+	}
+	dst->n = src->n;
+}
+
+void mt_doc_clear(struct mt_doc *d)
+{
+	size_t i;
+
+	tm_strv_clear(&d->pre);
+	for (i = 0; i < d->n; i++) {
+		free(d->s[i].heading);
+		tm_strv_clear(&d->s[i].lines);
+	}
+	d->n = 0;
+}
+
+char *mt_doc_text(const struct mt_doc *d)
+{
+	tm_buf b = TM_BUF_INIT;
+	size_t i, k;
+	bool any;
+
+	tm_buf_putc(&b, '\n');
+	for (k = 0; k < d->pre.n; k++)
+		tm_buf_printf(&b, "%s\n", d->pre.items[k]);
+	any = d->pre.n > 0;
+	for (i = 0; i < d->n; i++) {
+		if (any)
+			tm_buf_puts(&b, d->two_blank ? "\n\n" : "\n");
+		tm_buf_printf(&b, "%s\n", d->s[i].heading);
+		for (k = 0; k < d->s[i].lines.n; k++)
+			tm_buf_printf(&b, "%s\n", d->s[i].lines.items[k]);
+		any = true;
+	}
+	if (d->tail)
+		tm_buf_putc(&b, '\n');
+	return tm_buf_detach(&b);
+}
+
+bool mt_doc_has(const struct mt_doc *d, const char *line)
+{
+	size_t i;
+
+	if (tm_strv_contains(&d->pre, line))
+		return true;
+	for (i = 0; i < d->n; i++)
+		if (!strcmp(d->s[i].heading, line) ||
+		    tm_strv_contains(&d->s[i].lines, line))
+			return true;
+	return false;
+}
+
+void mt_case_free(struct mt_case *c)
+{
+	int x;
+
+	for (x = 0; x < 3; x++) {
+		free(c->f[x]);
+		mt_doc_clear(&c->d[x]);
+	}
+}
+
+/* The frontmatter block of a merged file, LF (malloc'd). */
+static char *header_of(const tm_merge_result *r)
+{
+	char *lf = mt_lf(r->data, r->len), *end = strstr(lf + 3, "\n---\n");
+
+	ck_assert_ptr_nonnull(end);
+	end[5] = '\0';
+	return lf;
+}
+
+/* The header without its paths line; the paths sorted in *paths. */
+static char *without_paths(const char *header, tm_strv *paths,
+			   const tm_merge_result *r)
+{
+	tm_thread *t = mt_parse(r->data, r->len);
+
+	tm_strv_copy(paths, &t->paths);
+	tm_strv_sort(paths);
+	tm_thread_free(t);
+	return mt_set(header, "paths", NULL);
+}
+
+static bool paths_changed_on_both_sides(const struct mt_case *c)
+{
+	tm_thread *t[3];
+	bool both;
+	int x;
+
+	for (x = 0; x < 3; x++)
+		t[x] = mt_parse(c->f[x], strlen(c->f[x]));
+	both = !tm_strv_equal(&t[0]->paths, &t[1]->paths) &&
+	       !tm_strv_equal(&t[0]->paths, &t[2]->paths) &&
+	       !tm_strv_equal(&t[1]->paths, &t[2]->paths);
+	for (x = 0; x < 3; x++)
+		tm_thread_free(t[x]);
+	return both;
+}
+
+bool mt_check_symmetric(const struct mt_case *c, const tm_merge_result *r1,
+			const tm_merge_result *r2, unsigned seed)
+{
+	char *h1 = header_of(r1), *h2 = header_of(r2), *p1, *p2;
+	tm_strv s1 = TM_STRV_INIT, s2 = TM_STRV_INIT;
+	bool both = paths_changed_on_both_sides(c);
+
+	if (both) {
+		p1 = without_paths(h1, &s1, r1);
+		p2 = without_paths(h2, &s2, r2);
+		ck_assert_msg(!strcmp(p1, p2), "seed %u:\n%s\n%s", seed, p1,
+			      p2);
+		ck_assert_msg(tm_strv_equal(&s1, &s2), "seed %u", seed);
+		free(p1);
+		free(p2);
+		tm_strv_clear(&s1);
+		tm_strv_clear(&s2);
+	} else {
+		ck_assert_msg(!strcmp(h1, h2), "seed %u:\n%s\n%s", seed, h1,
+			      h2);
+	}
+	free(h1);
+	free(h2);
+	return both;
 }

@@ -7,12 +7,24 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* The path of thread "t" of project "p", as git gives it in %P. */
 #define MT_PATH    ".threadmind/threads/p/t.md"
 #define MT_PROJECT ".threadmind/projects/p.json"
 
-/* A sample thread file (static): full frontmatter, two sections. */
+/* The body of mt_base: a blank line, then two sections. */
+#define MT_BASE_BODY                    \
+	"\n"                            \
+	"## Decisions\n"                \
+	"- d1\n"                        \
+	"- d2\n"                        \
+	"\n"                            \
+	"## State\n"                    \
+	"Some prose about the state.\n" \
+	"- s1\n"
+
+/* A sample thread file (static): full frontmatter, MT_BASE_BODY. */
 extern const char mt_base[];
 
 /*
@@ -51,5 +63,74 @@ bool mt_has_line(const char *data, const char *line);
 
 /* Replace every LF with CRLF (malloc'd). */
 char *mt_crlf(const char *s);
+/* A copy of s[0, len) without the CR of each CRLF (malloc'd). */
+char *mt_lf(const char *s, size_t len);
+
+/*
+ * The seeded case generators of the property tests (check_merge_prop.c,
+ * check_merge_sections.c): a small deterministic generator, a serial for
+ * unique texts, and thread bodies as sections of lines.
+ */
+
+/* Start a case: the generator (xorshift64*) at `state`, the serial at 0. */
+void mt_rng_seed(uint64_t state);
+/* A number in [0, n) (n > 0). */
+unsigned mt_rnd(unsigned n);
+/* The next number of the case's serial (0, 1, ...): texts made unique. */
+unsigned mt_serial(void);
+/* printf into a malloc'd string. */
+char *mt_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Insert `s` (owned by v then) at index k; remove (and free) item k. */
+void mt_strv_insert(tm_strv *v, size_t k, char *s);
+void mt_strv_remove(tm_strv *v, size_t k);
+
+/* mt_set on `*f` in place; `value` (may be NULL) is consumed. */
+void mt_set_owned(char **f, const char *key, char *value);
+
+#define MT_MAX_SECS 24
+
+/* A section of a generated body: its heading and lines ("" a blank line,
+ * never first or last). */
+struct mt_sec {
+	char *heading;
+	tm_strv lines;
+};
+
+/* A generated body: a preamble, then sections. */
+struct mt_doc {
+	tm_strv pre; /* the preamble's lines */
+	struct mt_sec s[MT_MAX_SECS];
+	size_t n;
+	bool two_blank; /* two blank lines between sections */
+	bool tail;      /* a blank line at the end */
+};
+
+void mt_doc_copy(struct mt_doc *dst, const struct mt_doc *src);
+void mt_doc_clear(struct mt_doc *d);
+/* The body as a thread file holds it: a blank line, the preamble, the
+ * sections one blank line apart (two with two_blank), a blank line at the
+ * end with tail (malloc'd). */
+char *mt_doc_text(const struct mt_doc *d);
+/* Whether the preamble, a heading or a line of a section is `line`. */
+bool mt_doc_has(const struct mt_doc *d, const char *line);
+
+/* A three-way case: base, ours, theirs as files and as bodies. */
+struct mt_case {
+	char *f[3];
+	struct mt_doc d[3];
+};
+
+void mt_case_free(struct mt_case *c);
+
+/*
+ * Assert that the frontmatter does not depend on which side is ours: r1
+ * merged c's files as O A B, r2 as O B A.  The blocks (line ends aside)
+ * are equal, but when the three `paths` all differ: ours' order comes
+ * first (DESIGN.md), so then only the set of paths is.  Returns whether
+ * that was the case.
+ */
+bool mt_check_symmetric(const struct mt_case *c, const tm_merge_result *r1,
+			const tm_merge_result *r2, unsigned seed);
 
 #endif
