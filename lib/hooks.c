@@ -12,6 +12,7 @@
 #include "git.h"
 #include "json.h"
 #include "migrate.h"
+#include "paths_index.h"
 #include "stale.h"
 #include "store_internal.h"
 
@@ -221,53 +222,25 @@ done:
 	return error;
 }
 
+static bool budget_stop(void *b)
+{
+	return tm_hook_budget_over(b);
+}
+
 /*
- * The threads that have `paths`, read frontmatter-only: a file without a
- * `paths` line is not parsed, the others up to their closing `---`
- * (bodies empty).  Unreadable files are skipped: post-commit only
- * reports.
+ * The threads that have `paths`, frontmatter-only, through the index of
+ * paths_index.h: one lstat a file, the changed ones read again.
+ * Unreadable files are skipped: post-commit only reports.
  */
 static int load_with_paths(tm_thread_list *out, tm_store *s,
-			   const char *project)
+			   const char *project, const tm_hook_budget *b)
 {
-	tm_strv ids = TM_STRV_INIT;
-	tm_buf data = TM_BUF_INIT, name = TM_BUF_INIT;
-	size_t i, alloc = 0, blen;
-	int fd, error;
+	tm_paths_index_options opts = TM_PATHS_INDEX_OPTIONS_INIT;
 
-	memset(out, 0, sizeof(*out));
-	if ((error = tm_store_list_threads(&ids, NULL, s, project)) < 0)
-		return error;
-	if (!ids.n ||
-	    tm_store_open_folder(&fd, s, "threads", project, false) < 0) {
-		tm_strv_clear(&ids);
-		tm_error_clear();
-		return 0;
-	}
-	for (i = 0; i < ids.n; i++) {
-		tm_thread *t = NULL;
-
-		tm_buf_clear(&data);
-		tm_buf_clear(&name);
-		tm_buf_printf(&name, "%s.md", ids.items[i]);
-		if (tm_fs_read_at(&data, fd, tm_buf_cstr(&name),
-				  tm_buf_cstr(&name), TM_MAX_FILE_SIZE) < 0 ||
-		    !tm_frontmatter_may_have(data.ptr, data.size, "paths") ||
-		    !(blen = tm_frontmatter_block_len(data.ptr, data.size)) ||
-		    tm_frontmatter_parse(&t, data.ptr, blen, ids.items[i],
-					 tm_buf_cstr(&name)) < 0) {
-			tm_error_clear();
-			continue;
-		}
-		tm_xgrow((void **)&out->threads, &alloc, out->n + 1,
-			 sizeof(*out->threads));
-		out->threads[out->n++] = t;
-	}
-	close(fd);
-	tm_buf_release(&data);
-	tm_buf_release(&name);
-	tm_strv_clear(&ids);
-	return 0;
+	opts.stop = budget_stop;
+	opts.stop_data = (void *)b;
+	return tm_paths_index_load(out, s, project, TM_PATHS_INDEX_WITH_PATHS,
+				   &opts);
 }
 
 int tm_hook_commit_touches(tm_strv *ids, tm_store *s, const char *project,
@@ -281,7 +254,7 @@ int tm_hook_commit_touches(tm_strv *ids, tm_store *s, const char *project,
 
 	if (!g || !head || tm_hook_budget_over(b))
 		return 0;
-	if ((error = load_with_paths(&list, s, project)) < 0)
+	if ((error = load_with_paths(&list, s, project, b)) < 0)
 		return error;
 	dir = tm_stale_threads_dir(g, tm_store_root(s), project);
 	if (!tm_hook_budget_over(b))
