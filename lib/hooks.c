@@ -132,6 +132,38 @@ void tm_hook_follow_clear(tm_hook_follow *f)
 	memset(f, 0, sizeof(*f));
 }
 
+static bool budget_stop(void *b)
+{
+	return tm_hook_budget_over(b);
+}
+
+/*
+ * tm_store_active_thread, its fallback (the threads of the branch) read
+ * through the index of paths_index.h rather than every file.
+ */
+static int active_thread(char **id, tm_store *s, const char *project,
+			 tm_config *cfg, const tm_hook_budget *b)
+{
+	tm_paths_index_options opts = TM_PATHS_INDEX_OPTIONS_INIT;
+	const char *bt =
+		tm_config_branch_thread(cfg, project, tm_store_branch(s));
+	tm_thread_list list;
+	int error;
+
+	if (bt && tm_store_thread_exists(s, project, bt))
+		return tm_store_active_thread(id, s, project, cfg, NULL, 0);
+	opts.stop = budget_stop;
+	opts.stop_data = (void *)b;
+	if ((error = tm_paths_index_load(&list, s, project, TM_PATHS_INDEX_ALL,
+					 &opts)) < 0)
+		return error;
+	error = tm_store_active_thread(id, s, project, cfg,
+				       (const tm_thread *const *)list.threads,
+				       list.n);
+	tm_thread_list_clear(&list);
+	return error;
+}
+
 int tm_hook_follow_branch(tm_hook_follow *out, tm_store *s, const char *project,
 			  const tm_hook_budget *b)
 {
@@ -147,7 +179,7 @@ int tm_hook_follow_branch(tm_hook_follow *out, tm_store *s, const char *project,
 	if (!branch)
 		return 0;
 	if ((error = tm_store_load_config(&cfg, s)) < 0 ||
-	    (error = tm_store_active_thread(&id, s, project, cfg, NULL, 0)) < 0)
+	    (error = active_thread(&id, s, project, cfg, b)) < 0)
 		goto done;
 	active = tm_config_get_string(cfg, "activeThreadId");
 	ap = tm_config_get_string(cfg, "activeProjectId");
@@ -220,11 +252,6 @@ done:
 	if (error == 0)
 		tm_error_clear();
 	return error;
-}
-
-static bool budget_stop(void *b)
-{
-	return tm_hook_budget_over(b);
 }
 
 /*
