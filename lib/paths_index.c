@@ -42,6 +42,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -77,7 +78,7 @@ struct entry {
 };
 
 struct index {
-	unsigned char *map; /* the file read, which old entries point into */
+	unsigned char *map; /* the file mapped, which old entries point into */
 	size_t map_len;
 	struct fstat dir;
 	struct tstamp stamp;
@@ -93,7 +94,7 @@ static void index_clear(struct index *x)
 		free(x->e[i].owned);
 	free(x->e);
 	if (x->map)
-		free(x->map);
+		munmap(x->map, x->map_len);
 	memset(x, 0, sizeof(*x));
 }
 
@@ -286,41 +287,32 @@ char *tm_paths_index_file(tm_store *s, const char *project)
 	return tm_buf_detach(&path);
 }
 
-/* Read the whole of `path` (at most MAX_SIZE bytes) into x; false when it
- * cannot be read or changes size meanwhile. */
-static bool read_whole(struct index *x, const char *path)
+/*
+ * Map the whole of `path` (at most MAX_SIZE bytes) into x, read-only;
+ * false when it cannot be.  Mapped rather than read, as git maps its own
+ * index: no copy, and the page cache's pages rather than fresh ones.  The
+ * file is only ever replaced by a rename, never truncated in place.
+ */
+static bool map_whole(struct index *x, const char *path)
 {
 	struct stat st;
-	unsigned char *p = NULL;
-	size_t got = 0, size;
-	ssize_t r = 0;
+	void *p;
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
 
 	if (fd < 0)
 		return false;
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
-	    st.st_size < HEADER_LEN || (uint64_t)st.st_size > MAX_SIZE)
-		goto fail;
-	size = (size_t)st.st_size;
-	p = tm_xmalloc(size + 1);
-	while (got <= size) { /* one byte more than expected: grown */
-		r = read(fd, p + got, size + 1 - got);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		got += (size_t)r;
+	    st.st_size < HEADER_LEN || (uint64_t)st.st_size > MAX_SIZE) {
+		close(fd);
+		return false;
 	}
-	if (r < 0 || got != size)
-		goto fail;
+	p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 	close(fd);
+	if (p == MAP_FAILED)
+		return false;
 	x->map = p;
-	x->map_len = size;
+	x->map_len = (size_t)st.st_size;
 	return true;
-fail:
-	free(p);
-	close(fd);
-	return false;
 }
 
 /* The index at `path` for the folder `key` into *out; false (out empty)
@@ -333,7 +325,7 @@ static bool index_read(struct index *out, const char *path, const char *key)
 	bool ok = false;
 
 	memset(out, 0, sizeof(*out));
-	if (!read_whole(out, path) || memcmp(out->map, MAGIC, MAGIC_LEN))
+	if (!map_whole(out, path) || memcmp(out->map, MAGIC, MAGIC_LEN))
 		goto done;
 	r.p = out->map + MAGIC_LEN;
 	r.left = out->map_len - MAGIC_LEN;
@@ -616,9 +608,12 @@ int tm_paths_index_load(tm_thread_list *out, tm_store *s, const char *project,
 		struct entry *o = NULL;
 		int c = 1;
 
-		while (j < old.n && (c = strcmp(old.e[j].id, id)) < 0)
+		if (!listing) /* the same names */
+			o = &old.e[j++];
+		while (listing && j < old.n &&
+		       (c = strcmp(old.e[j].id, id)) < 0)
 			j++; /* removed since */
-		if (j < old.n && c == 0)
+		if (listing && j < old.n && c == 0)
 			o = &old.e[j++];
 		len = strlen(id);
 		if (o && !(o->flags & F_NOSTAT) && len + 4 < sizeof(name)) {
