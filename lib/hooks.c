@@ -147,7 +147,7 @@ static int active_thread(char **id, tm_store *s, const char *project,
 	tm_paths_index_options opts = TM_PATHS_INDEX_OPTIONS_INIT;
 	const char *bt =
 		tm_config_branch_thread(cfg, project, tm_store_branch(s));
-	tm_thread_list list;
+	tm_paths_index_list list;
 	int error;
 
 	if (bt && tm_store_thread_exists(s, project, bt))
@@ -157,10 +157,9 @@ static int active_thread(char **id, tm_store *s, const char *project,
 	if ((error = tm_paths_index_load(&list, s, project, TM_PATHS_INDEX_ALL,
 					 &opts)) < 0)
 		return error;
-	error = tm_store_active_thread(id, s, project, cfg,
-				       (const tm_thread *const *)list.threads,
+	error = tm_store_active_thread(id, s, project, cfg, list.threads,
 				       list.n);
-	tm_thread_list_clear(&list);
+	tm_paths_index_list_clear(&list);
 	return error;
 }
 
@@ -259,7 +258,7 @@ done:
  * paths_index.h: one lstat a file, the changed ones read again.
  * Unreadable files are skipped: post-commit only reports.
  */
-static int load_with_paths(tm_thread_list *out, tm_store *s,
+static int load_with_paths(tm_paths_index_list *out, tm_store *s,
 			   const char *project, const tm_hook_budget *b)
 {
 	tm_paths_index_options opts = TM_PATHS_INDEX_OPTIONS_INIT;
@@ -275,7 +274,7 @@ int tm_hook_commit_touches(tm_strv *ids, tm_store *s, const char *project,
 {
 	struct tm_git *g = tm_store_git(s);
 	const char *head = tm_store_head(s);
-	tm_thread_list list;
+	tm_paths_index_list list;
 	char *dir;
 	int error;
 
@@ -285,11 +284,10 @@ int tm_hook_commit_touches(tm_strv *ids, tm_store *s, const char *project,
 		return error;
 	dir = tm_stale_threads_dir(g, tm_store_root(s), project);
 	if (!tm_hook_budget_over(b))
-		error = tm_stale_commit_touches(
-			ids, g, head, dir,
-			(const tm_thread *const *)list.threads, list.n);
+		error = tm_stale_commit_touches(ids, g, head, dir, list.threads,
+						list.n);
 	free(dir);
-	tm_thread_list_clear(&list);
+	tm_paths_index_list_clear(&list);
 	return error;
 }
 

@@ -521,26 +521,89 @@ static void read_entry(struct entry *e, int fd, const char *id, tm_buf *data)
 	tm_buf_release(&name);
 }
 
-static tm_thread *entry_thread(const struct entry *e)
-{
-	tm_thread *t = tm_thread_new();
-	struct reader r;
+/* What a list's threads point into (tm_paths_index_list.impl_). */
+struct list_impl {
+	struct index old; /* the mapped file */
+	struct index now; /* the bodies read in this run */
+	tm_thread *t;
+	const tm_thread **ptrs;
+	char **items;
+};
 
-	t->id = tm_xstrdup(e->id);
+/*
+ * Entry e as thread t, its strings borrowed from the body (checked when
+ * the entry was read), its paths appended to *items as offsets (fixed up
+ * by the caller once the pool stops moving).
+ */
+static void entry_thread(tm_thread *t, const struct entry *e, char ***items,
+			 size_t *nitems, size_t *alloc)
+{
+	struct reader r;
+	uint64_t n, i;
+
 	r.p = e->body + 8;
 	r.left = e->len - 8;
 	r.bad = false;
-	(void)get_str(&r);
+	t->id = (char *)get_str(&r);
 	get_fstat(&r, &(struct fstat){0});
 	(void)get_u64(&r);
-	get_fields(&r, t);
-	return t;
+	t->status = (char *)get_str(&r);
+	t->commit = (char *)get_str(&r);
+	t->branch = (char *)get_str(&r);
+	t->updated_at = (char *)get_str(&r);
+	t->has_paths = get_u64(&r) == 1;
+	n = get_u64(&r);
+	t->paths.alloc = *nitems; /* the offset, for now */
+	for (i = 0; !r.bad && i < n; i++) {
+		tm_xgrow((void **)items, alloc, *nitems + 1, sizeof(**items));
+		(*items)[(*nitems)++] = (char *)get_str(&r);
+	}
+	t->paths.n = (size_t)i;
+}
+
+void tm_paths_index_list_clear(tm_paths_index_list *l)
+{
+	struct list_impl *x = l->impl_;
+
+	if (x) {
+		x->old.n = 0; /* now's or dropped: none owns a body */
+		index_clear(&x->old);
+		index_clear(&x->now);
+		free(x->t);
+		free(x->ptrs);
+		free(x->items);
+		free(x);
+	}
+	memset(l, 0, sizeof(*l));
+}
+
+/* The entries `want` of x->now as l's threads. */
+static void make_list(tm_paths_index_list *l, struct list_impl *x,
+		      unsigned want)
+{
+	size_t i, k = 0, nitems = 0, alloc = 0;
+
+	x->t = tm_xcalloc(x->now.n + 1, sizeof(*x->t));
+	x->ptrs = tm_xcalloc(x->now.n + 1, sizeof(*x->ptrs));
+	for (i = 0; i < x->now.n; i++)
+		if (x->now.e[i].flags & want)
+			entry_thread(&x->t[k++], &x->now.e[i], &x->items,
+				     &nitems, &alloc);
+	for (i = 0; i < k; i++) {
+		x->t[i].paths.items = x->items + x->t[i].paths.alloc;
+		x->t[i].paths.alloc = 0; /* borrowed */
+		x->ptrs[i] = &x->t[i];
+	}
+	l->threads = x->ptrs;
+	l->n = k;
+	l->impl_ = x;
 }
 
 /* ---- the load ---- */
 
-int tm_paths_index_load(tm_thread_list *out, tm_store *s, const char *project,
-			tm_paths_index_what what, tm_paths_index_options *opts)
+int tm_paths_index_load(tm_paths_index_list *out, tm_store *s,
+			const char *project, tm_paths_index_what what,
+			tm_paths_index_options *opts)
 {
 	tm_paths_index_options dflt = TM_PATHS_INDEX_OPTIONS_INIT;
 	tm_strv listed = TM_STRV_INIT;
@@ -551,7 +614,7 @@ int tm_paths_index_load(tm_thread_list *out, tm_store *s, const char *project,
 	struct fstat dir;
 	unsigned want = what == TM_PATHS_INDEX_ALL ? F_FULL : F_PATHS;
 	bool dirty = false, stamped = false, listing;
-	size_t i, j = 0, nids, alloc = 0, len;
+	size_t i, j = 0, nids, len;
 	int fd, error;
 
 	memset(out, 0, sizeof(*out));
@@ -648,12 +711,14 @@ int tm_paths_index_load(tm_thread_list *out, tm_store *s, const char *project,
 	}
 	if (path && dirty && !opts->cut_short)
 		opts->written = index_write(path, tm_buf_cstr(&key), &now);
-	for (i = 0; i < now.n; i++) {
-		if (!(now.e[i].flags & want))
-			continue;
-		tm_xgrow((void **)&out->threads, &alloc, out->n + 1,
-			 sizeof(*out->threads));
-		out->threads[out->n++] = entry_thread(&now.e[i]);
+	{
+		struct list_impl *x = tm_xcalloc(1, sizeof(*x));
+
+		x->old = old;
+		x->now = now;
+		memset(&old, 0, sizeof(old));
+		memset(&now, 0, sizeof(now));
+		make_list(out, x, want);
 	}
 done:
 	close(fd);

@@ -58,18 +58,34 @@ typedef struct {
 	}
 
 /*
- * The threads `what` of `project` into *out (clear with
- * tm_thread_list_clear; `errors` stays empty), in id order.  Each thread
- * holds only id, status, commit, branch, updated_at, has_paths and paths
- * (the other fields NULL, the body empty).  Unreadable files are left out,
- * as is every file when the project's folder is missing or cannot be
- * opened.  The index is used when the store is in a git repository and
- * `opts` (NULL: the defaults) does not say no_index.
- *
- * Errors: those of tm_store_list_threads; *out is then empty.
+ * A load's threads, read-only: their strings point into what `impl_`
+ * holds (the mapped index, the entries read again), so never free or
+ * change them; tm_paths_index_list_clear frees it all.
  */
-int tm_paths_index_load(tm_thread_list *out, tm_store *s, const char *project,
-			tm_paths_index_what what, tm_paths_index_options *opts);
+typedef struct {
+	const tm_thread *const *threads;
+	size_t n;
+	void *impl_;
+} tm_paths_index_list;
+
+/*
+ * The threads `what` of `project` into *out (clear with
+ * tm_paths_index_list_clear), in id order.  Each thread holds only id,
+ * status, commit, branch, updated_at, has_paths and paths (the other
+ * fields NULL, the body empty).  Unreadable files are left out, as is
+ * every file when the project's folder is missing.  The index is used
+ * when the store is in a git repository and `opts` (NULL: the defaults)
+ * does not say no_index.
+ *
+ * Errors: TM_EINVALID for a bad project id; those of tm_store_open_folder
+ * and tm_store_list_names (as tm_store_list_threads); *out is then empty.
+ */
+int tm_paths_index_load(tm_paths_index_list *out, tm_store *s,
+			const char *project, tm_paths_index_what what,
+			tm_paths_index_options *opts);
+
+/* Free what a list holds and reset it to empty.  Cleared lists too. */
+void tm_paths_index_list_clear(tm_paths_index_list *l);
 
 /*
  * The path of the index file of `project`'s folder (malloc'd), or NULL

@@ -120,28 +120,38 @@ static void expect_same_thread(const tm_thread *a, const tm_thread *b)
 		ck_assert_str_eq(a->paths.items[i], b->paths.items[i]);
 }
 
-static void expect_same(const tm_thread_list *a, const tm_thread_list *b,
-			bool all)
+static void expect_same_v(const tm_thread *const *a, size_t na,
+			  const tm_thread *const *b, size_t nb, bool all)
 {
 	size_t i;
 
-	ck_assert_uint_eq(a->n, b->n);
-	for (i = 0; i < a->n; i++) {
-		expect_same_thread(a->threads[i], b->threads[i]);
+	ck_assert_uint_eq(na, nb);
+	for (i = 0; i < na; i++) {
+		expect_same_thread(a[i], b[i]);
 		if (all) {
-			ck_assert_pstr_eq(a->threads[i]->branch,
-					  b->threads[i]->branch);
-			ck_assert_pstr_eq(a->threads[i]->updated_at,
-					  b->threads[i]->updated_at);
+			ck_assert_pstr_eq(a[i]->branch, b[i]->branch);
+			ck_assert_pstr_eq(a[i]->updated_at, b[i]->updated_at);
 		}
 	}
+}
+
+static void expect_same(const tm_paths_index_list *a,
+			const tm_paths_index_list *b, bool all)
+{
+	expect_same_v(a->threads, a->n, b->threads, b->n, all);
+}
+
+static void expect_same_ref(const tm_paths_index_list *a,
+			    const tm_thread_list *b, bool all)
+{
+	expect_same_v(a->threads, a->n, (const tm_thread *const *)b->threads,
+		      b->n, all);
 }
 
 /* The reference of WITH_PATHS: every file read, parsed frontmatter-only
  * when a line may be `paths`. */
 static void reference_with_paths(tm_thread_list *out)
 {
-	tm_thread_list all;
 	tm_strv ids = TM_STRV_INIT;
 	size_t i, alloc = 0;
 
@@ -165,14 +175,14 @@ static void reference_with_paths(tm_thread_list *out)
 		free(f);
 	}
 	tm_strv_clear(&ids);
-	(void)all;
 }
 
 /* Both kinds of answer, indexed, equal the full read and the reference. */
 static void check_answers(void)
 {
 	tm_paths_index_options no = TM_PATHS_INDEX_OPTIONS_INIT;
-	tm_thread_list a, b, ref;
+	tm_paths_index_list a, b;
+	tm_thread_list ref;
 	int what;
 
 	no.no_index = true;
@@ -187,9 +197,9 @@ static void check_answers(void)
 					 0);
 		else
 			reference_with_paths(&ref);
-		expect_same(&b, &ref, what == TM_PATHS_INDEX_ALL);
-		tm_thread_list_clear(&a);
-		tm_thread_list_clear(&b);
+		expect_same_ref(&b, &ref, what == TM_PATHS_INDEX_ALL);
+		tm_paths_index_list_clear(&a);
+		tm_paths_index_list_clear(&b);
 		tm_thread_list_clear(&ref);
 	}
 }
@@ -293,7 +303,7 @@ END_TEST
 START_TEST(test_racy_edit_in_the_same_second)
 {
 	tm_paths_index_options o = TM_PATHS_INDEX_OPTIONS_INIT;
-	tm_thread_list l;
+	tm_paths_index_list l;
 	struct timespec now;
 	int tries;
 
@@ -308,14 +318,14 @@ START_TEST(test_racy_edit_in_the_same_second)
 						     TM_PATHS_INDEX_WITH_PATHS,
 						     &o),
 				 0);
-		tm_thread_list_clear(&l);
+		tm_paths_index_list_clear(&l);
 		edit_in_place("r", 2); /* same size, mtime put back */
 		check_answers();
 	}
 	ck_assert_int_eq(tm_paths_index_load(&l, store, "app",
 					     TM_PATHS_INDEX_WITH_PATHS, &o),
 			 0);
-	tm_thread_list_clear(&l);
+	tm_paths_index_list_clear(&l);
 	ck_assert_uint_ge(o.reread, 1); /* still racy within its second */
 	tm_paths_index__coarse_times(false);
 }
@@ -324,7 +334,7 @@ END_TEST
 START_TEST(test_unchanged_store_reads_no_file)
 {
 	tm_paths_index_options o = TM_PATHS_INDEX_OPTIONS_INIT;
-	tm_thread_list l;
+	tm_paths_index_list l;
 	char *f;
 
 	write_thread("a", 2);
@@ -333,7 +343,7 @@ START_TEST(test_unchanged_store_reads_no_file)
 	ck_assert_int_eq(tm_paths_index_load(&l, store, "app",
 					     TM_PATHS_INDEX_WITH_PATHS, &o),
 			 0);
-	tm_thread_list_clear(&l);
+	tm_paths_index_list_clear(&l);
 	ck_assert(o.written);
 	/* the files are older than the stamp after a moment */
 	usleep(30000);
@@ -341,7 +351,7 @@ START_TEST(test_unchanged_store_reads_no_file)
 	ck_assert_int_eq(tm_paths_index_load(&l, store, "app",
 					     TM_PATHS_INDEX_WITH_PATHS, &o),
 			 0);
-	tm_thread_list_clear(&l);
+	tm_paths_index_list_clear(&l);
 	ck_assert_uint_eq(o.reread,
 			  4); /* touch changed their ctime (main too) */
 	ck_assert(o.written);
@@ -351,7 +361,7 @@ START_TEST(test_unchanged_store_reads_no_file)
 	ck_assert_uint_eq(o.reread, 0);
 	ck_assert(!o.written);
 	ck_assert_uint_eq(l.n, 2); /* a and b have paths */
-	tm_thread_list_clear(&l);
+	tm_paths_index_list_clear(&l);
 	/* one edit in place: only that file is read */
 	edit_in_place("a", 2);
 	usleep(30000); /* past the edit's tick: not racy once indexed */
@@ -359,7 +369,7 @@ START_TEST(test_unchanged_store_reads_no_file)
 					     TM_PATHS_INDEX_WITH_PATHS, &o),
 			 0);
 	ck_assert_uint_eq(o.reread, 1);
-	tm_thread_list_clear(&l);
+	tm_paths_index_list_clear(&l);
 	/* a new file and a removed one show through the folder */
 	write_thread("d", 2);
 	f = file_of("c");
@@ -371,7 +381,7 @@ START_TEST(test_unchanged_store_reads_no_file)
 	ck_assert_uint_eq(o.reread, 1);
 	ck_assert_uint_eq(l.n, 3);
 	ck_assert_str_eq(l.threads[2]->id, "d");
-	tm_thread_list_clear(&l);
+	tm_paths_index_list_clear(&l);
 	check_answers();
 }
 END_TEST
@@ -381,7 +391,7 @@ END_TEST
 START_TEST(test_damaged_index_is_rebuilt)
 {
 	tm_paths_index_options o = TM_PATHS_INDEX_OPTIONS_INIT;
-	tm_thread_list l;
+	tm_paths_index_list l;
 	char *ix = NULL, *data;
 	size_t len;
 	unsigned k;
@@ -419,7 +429,7 @@ START_TEST(test_damaged_index_is_rebuilt)
 		break;
 	case 5: { /* another folder's index, valid in itself */
 		tm_paths_index_options no = TM_PATHS_INDEX_OPTIONS_INIT;
-		tm_thread_list a, b;
+		tm_paths_index_list a, b;
 		char *other, *pid = NULL;
 
 		ck_assert_int_eq(
@@ -439,8 +449,8 @@ START_TEST(test_damaged_index_is_rebuilt)
 				 0);
 		ck_assert_uint_ge(a.n, 1);
 		expect_same(&a, &b, true);
-		tm_thread_list_clear(&a);
-		tm_thread_list_clear(&b);
+		tm_paths_index_list_clear(&a);
+		tm_paths_index_list_clear(&b);
 		free(other);
 		free(pid);
 		break;
@@ -456,7 +466,7 @@ START_TEST(test_damaged_index_is_rebuilt)
 	ck_assert_int_eq(tm_paths_index_load(&l, store, "app",
 					     TM_PATHS_INDEX_WITH_PATHS, &o),
 			 0);
-	tm_thread_list_clear(&l);
+	tm_paths_index_list_clear(&l);
 	ck_assert(o.written == (_i < 5));
 	check_answers();
 	free(ix);
@@ -473,7 +483,7 @@ static bool stop_now(void *data)
 START_TEST(test_stop_cuts_short_without_writing)
 {
 	tm_paths_index_options o = TM_PATHS_INDEX_OPTIONS_INIT;
-	tm_thread_list l;
+	tm_paths_index_list l;
 	int calls = 0;
 	char *ix;
 	unsigned k;
@@ -492,7 +502,7 @@ START_TEST(test_stop_cuts_short_without_writing)
 	ck_assert(o.cut_short);
 	ck_assert(!o.written);
 	ck_assert_uint_eq(l.n, 1); /* main (no paths), then s0 */
-	tm_thread_list_clear(&l);
+	tm_paths_index_list_clear(&l);
 	ix = tm_paths_index_file(store, "app");
 	ck_assert_int_ne(access(ix, F_OK), 0);
 	free(ix);
@@ -502,7 +512,7 @@ END_TEST
 
 START_TEST(test_missing_folder_and_bad_project)
 {
-	tm_thread_list l;
+	tm_paths_index_list l;
 
 	ck_assert_int_eq(tm_paths_index_load(&l, store, "nope",
 					     TM_PATHS_INDEX_ALL, NULL),
@@ -533,7 +543,7 @@ START_TEST(test_concurrent_loads)
 		pids[i] = fork();
 		ck_assert_int_ge(pids[i], 0);
 		if (pids[i] == 0) {
-			tm_thread_list l;
+			tm_paths_index_list l;
 			int r, bad = 0;
 
 			for (r = 0; r < 15; r++) {
@@ -546,7 +556,7 @@ START_TEST(test_concurrent_loads)
 							TM_PATHS_INDEX_ALL,
 							NULL) < 0)
 					bad = 1;
-				tm_thread_list_clear(&l);
+				tm_paths_index_list_clear(&l);
 			}
 			_exit(bad);
 		}
