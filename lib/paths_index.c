@@ -100,7 +100,7 @@ static void index_clear(struct index *x)
 
 /* ---- encoding ---- */
 
-static uint64_t hash_words(const void *data, size_t n)
+uint64_t tm_paths_index__hash(const void *data, size_t n)
 {
 	const unsigned char *p = data;
 	uint64_t h = 0x9e3779b97f4a7c15u ^ n, w;
@@ -332,7 +332,7 @@ static bool index_read(struct index *out, const char *path, const char *key)
 	r.bad = false;
 	len = get_u64(&r);
 	hash = get_u64(&r);
-	if (len != r.left || hash_words(r.p, r.left) != hash)
+	if (len != r.left || tm_paths_index__hash(r.p, r.left) != hash)
 		goto done;
 	k = get_str(&r);
 	if (!k || strcmp(k, key))
@@ -345,7 +345,9 @@ static bool index_read(struct index *out, const char *path, const char *key)
 		goto done;
 	out->e = tm_xcalloc((size_t)n + 1, sizeof(*out->e));
 	for (i = 0; i < n; i++) {
-		if (!get_entry(&r, &out->e[out->n]))
+		/* the names become file names: valid ids only, as listed */
+		if (!get_entry(&r, &out->e[out->n]) ||
+		    tm_id_validate(out->e[out->n].id, "thread") < 0)
 			goto done;
 		out->n++;
 		if (out->n > 1 &&
@@ -356,6 +358,7 @@ static bool index_read(struct index *out, const char *path, const char *key)
 done:
 	if (!ok)
 		index_clear(out);
+	tm_error_clear();
 	return ok;
 }
 
@@ -377,7 +380,7 @@ static bool index_write(const char *path, const char *key,
 		tm_buf_put(&payload, x->e[i].body, x->e[i].len);
 	tm_buf_put(&file, MAGIC, MAGIC_LEN);
 	put_u64(&file, payload.size);
-	put_u64(&file, hash_words(payload.ptr, payload.size));
+	put_u64(&file, tm_paths_index__hash(payload.ptr, payload.size));
 	tm_buf_put(&file, payload.ptr, payload.size);
 	error = tm_atomic_write_nosync(path, file.ptr, file.size);
 	tm_error_clear();

@@ -28,6 +28,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* What tm_paths_index_load returns. */
 typedef enum {
@@ -100,5 +101,9 @@ char *tm_paths_index_file(tm_store *s, const char *project);
  * one-second timestamps: what the racy rule is for.
  */
 void tm_paths_index__coarse_times(bool on);
+
+/* FOR TESTS ONLY.  The hash the index file keeps of its payload (the
+ * bytes past its 24-byte header), so that a test can forge a valid one. */
+uint64_t tm_paths_index__hash(const void *data, size_t n);
 
 #endif
