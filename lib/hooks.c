@@ -12,6 +12,7 @@
 #include "git.h"
 #include "json.h"
 #include "migrate.h"
+#include "paths_index.h"
 #include "stale.h"
 #include "store_internal.h"
 
@@ -131,6 +132,37 @@ void tm_hook_follow_clear(tm_hook_follow *f)
 	memset(f, 0, sizeof(*f));
 }
 
+static bool budget_stop(void *b)
+{
+	return tm_hook_budget_over(b);
+}
+
+/*
+ * tm_store_active_thread, its fallback (the threads of the branch) read
+ * through the index of paths_index.h rather than every file.
+ */
+static int active_thread(char **id, tm_store *s, const char *project,
+			 tm_config *cfg, const tm_hook_budget *b)
+{
+	tm_paths_index_options opts = TM_PATHS_INDEX_OPTIONS_INIT;
+	const char *bt =
+		tm_config_branch_thread(cfg, project, tm_store_branch(s));
+	tm_paths_index_list list;
+	int error;
+
+	if (bt && tm_store_thread_exists(s, project, bt))
+		return tm_store_active_thread(id, s, project, cfg, NULL, 0);
+	opts.stop = budget_stop;
+	opts.stop_data = (void *)b;
+	if ((error = tm_paths_index_load(&list, s, project, TM_PATHS_INDEX_ALL,
+					 &opts)) < 0)
+		return error;
+	error = tm_store_active_thread(id, s, project, cfg, list.threads,
+				       list.n);
+	tm_paths_index_list_clear(&list);
+	return error;
+}
+
 int tm_hook_follow_branch(tm_hook_follow *out, tm_store *s, const char *project,
 			  const tm_hook_budget *b)
 {
@@ -146,7 +178,7 @@ int tm_hook_follow_branch(tm_hook_follow *out, tm_store *s, const char *project,
 	if (!branch)
 		return 0;
 	if ((error = tm_store_load_config(&cfg, s)) < 0 ||
-	    (error = tm_store_active_thread(&id, s, project, cfg, NULL, 0)) < 0)
+	    (error = active_thread(&id, s, project, cfg, b)) < 0)
 		goto done;
 	active = tm_config_get_string(cfg, "activeThreadId");
 	ap = tm_config_get_string(cfg, "activeProjectId");
@@ -222,52 +254,19 @@ done:
 }
 
 /*
- * The threads that have `paths`, read frontmatter-only: a file without a
- * `paths` line is not parsed, the others up to their closing `---`
- * (bodies empty).  Unreadable files are skipped: post-commit only
- * reports.
+ * The threads that have `paths`, frontmatter-only, through the index of
+ * paths_index.h: one lstat a file, the changed ones read again.
+ * Unreadable files are skipped: post-commit only reports.
  */
-static int load_with_paths(tm_thread_list *out, tm_store *s,
-			   const char *project)
+static int load_with_paths(tm_paths_index_list *out, tm_store *s,
+			   const char *project, const tm_hook_budget *b)
 {
-	tm_strv ids = TM_STRV_INIT;
-	tm_buf data = TM_BUF_INIT, name = TM_BUF_INIT;
-	size_t i, alloc = 0, blen;
-	int fd, error;
+	tm_paths_index_options opts = TM_PATHS_INDEX_OPTIONS_INIT;
 
-	memset(out, 0, sizeof(*out));
-	if ((error = tm_store_list_threads(&ids, NULL, s, project)) < 0)
-		return error;
-	if (!ids.n ||
-	    tm_store_open_folder(&fd, s, "threads", project, false) < 0) {
-		tm_strv_clear(&ids);
-		tm_error_clear();
-		return 0;
-	}
-	for (i = 0; i < ids.n; i++) {
-		tm_thread *t = NULL;
-
-		tm_buf_clear(&data);
-		tm_buf_clear(&name);
-		tm_buf_printf(&name, "%s.md", ids.items[i]);
-		if (tm_fs_read_at(&data, fd, tm_buf_cstr(&name),
-				  tm_buf_cstr(&name), TM_MAX_FILE_SIZE) < 0 ||
-		    !tm_frontmatter_may_have(data.ptr, data.size, "paths") ||
-		    !(blen = tm_frontmatter_block_len(data.ptr, data.size)) ||
-		    tm_frontmatter_parse(&t, data.ptr, blen, ids.items[i],
-					 tm_buf_cstr(&name)) < 0) {
-			tm_error_clear();
-			continue;
-		}
-		tm_xgrow((void **)&out->threads, &alloc, out->n + 1,
-			 sizeof(*out->threads));
-		out->threads[out->n++] = t;
-	}
-	close(fd);
-	tm_buf_release(&data);
-	tm_buf_release(&name);
-	tm_strv_clear(&ids);
-	return 0;
+	opts.stop = budget_stop;
+	opts.stop_data = (void *)b;
+	return tm_paths_index_load(out, s, project, TM_PATHS_INDEX_WITH_PATHS,
+				   &opts);
 }
 
 int tm_hook_commit_touches(tm_strv *ids, tm_store *s, const char *project,
@@ -275,21 +274,20 @@ int tm_hook_commit_touches(tm_strv *ids, tm_store *s, const char *project,
 {
 	struct tm_git *g = tm_store_git(s);
 	const char *head = tm_store_head(s);
-	tm_thread_list list;
+	tm_paths_index_list list;
 	char *dir;
 	int error;
 
 	if (!g || !head || tm_hook_budget_over(b))
 		return 0;
-	if ((error = load_with_paths(&list, s, project)) < 0)
+	if ((error = load_with_paths(&list, s, project, b)) < 0)
 		return error;
 	dir = tm_stale_threads_dir(g, tm_store_root(s), project);
 	if (!tm_hook_budget_over(b))
-		error = tm_stale_commit_touches(
-			ids, g, head, dir,
-			(const tm_thread *const *)list.threads, list.n);
+		error = tm_stale_commit_touches(ids, g, head, dir, list.threads,
+						list.n);
 	free(dir);
-	tm_thread_list_clear(&list);
+	tm_paths_index_list_clear(&list);
 	return error;
 }
 

@@ -1,0 +1,738 @@
+/*
+ * The thread index of the hooks (see paths_index.h):
+ * $GIT_COMMON_DIR/threadmind/paths-<hash of the folder>.index.
+ *
+ * File: the magic "TMPIDX02", the payload's length and its hash (8 bytes
+ * each), then the payload: the folder's path (the key), the folder's stat
+ * data, the stamp (the ctime of a file made just before the folder was
+ * listed or the first file read, seconds and ns), the number of entries
+ * and the entries in id order (strcmp).  An entry: the length of the rest,
+ * its id, its file's stat data, its flags (F_FULL: the whole file parses;
+ * F_PATHS: its frontmatter has a `paths` line and parses; F_NOSTAT: lstat
+ * failed, read it again every time), then status, commit, branch,
+ * updatedAt (nullable strings), has_paths and paths.  Integers are u64
+ * little-endian; a string is its length, its bytes and a NUL, length
+ * 2^64-1 meaning NULL (no bytes).  An entry taken over from the previous
+ * index is copied as it is; only the entries a hook outputs are decoded.
+ *
+ * The folder's own stat data saves listing it: a file added, removed or
+ * renamed changes the folder's mtime and ctime, so while those are the
+ * recorded ones (and older than the stamp) the names are the index's.
+ *
+ * Why the stamp is enough: an entry is trusted only when its stat data is
+ * unchanged and its mtime and ctime are older than the stamp of the index
+ * it comes from.  Its file was read after that stamp, so a later change
+ * gives it a ctime at or past the stamp, that is different stat data.  The
+ * stamp is the ctime of a real file, taken from the same clock as the
+ * thread files' times, so coarse file-system timestamps cannot fool it.
+ */
+#include "paths_index.h"
+
+#include "error.h"
+#include "frontmatter.h"
+#include "fs.h"
+#include "git.h"
+#include "hashmap.h"
+#include "slug.h"
+#include "store_internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define MAGIC      "TMPIDX02"
+#define MAGIC_LEN  8
+#define HEADER_LEN (MAGIC_LEN + 16)
+#define MAX_SIZE   ((size_t)1 << 30)
+#define NULL_LEN   UINT64_MAX
+#define NAME_MAX_  255 /* the longest file name */
+
+#define F_FULL   1u
+#define F_PATHS  2u
+#define F_NOSTAT 4u
+#define F_ALL    (F_FULL | F_PATHS | F_NOSTAT)
+
+struct tstamp {
+	uint64_t sec, nsec;
+};
+
+/* The stat data compared, as git's index compares it. */
+struct fstat {
+	uint64_t size, ino, dev, mode;
+	struct tstamp mtime, ctime;
+};
+
+struct entry {
+	const char *id; /* in `body` */
+	struct fstat st;
+	unsigned flags;
+	const unsigned char *body; /* the encoded entry, its length first */
+	size_t len;
+	unsigned char *owned; /* body, when read in this run */
+};
+
+struct index {
+	unsigned char *map; /* the file mapped, which old entries point into */
+	size_t map_len;
+	struct fstat dir;
+	struct tstamp stamp;
+	struct entry *e;
+	size_t n;
+};
+
+static void index_clear(struct index *x)
+{
+	size_t i;
+
+	for (i = 0; i < x->n; i++)
+		free(x->e[i].owned);
+	free(x->e);
+	if (x->map)
+		munmap(x->map, x->map_len);
+	memset(x, 0, sizeof(*x));
+}
+
+/* ---- encoding ---- */
+
+uint64_t tm_paths_index__hash(const void *data, size_t n)
+{
+	const unsigned char *p = data;
+	uint64_t h = 0x9e3779b97f4a7c15u ^ n, w;
+
+	for (; n >= 8; p += 8, n -= 8) {
+		memcpy(&w, p, 8);
+		h = (h ^ w) * 0x100000001b3u;
+		h ^= h >> 29;
+	}
+	while (n--)
+		h = (h ^ *p++) * 0x100000001b3u;
+	return h ^ (h >> 31);
+}
+
+static void put_u64(tm_buf *b, uint64_t v)
+{
+	unsigned char c[8];
+	int i;
+
+	for (i = 0; i < 8; i++)
+		c[i] = (unsigned char)(v >> (8 * i));
+	tm_buf_put(b, c, 8);
+}
+
+static void put_str(tm_buf *b, const char *s)
+{
+	size_t len;
+
+	if (!s) {
+		put_u64(b, NULL_LEN);
+		return;
+	}
+	len = strlen(s);
+	put_u64(b, len);
+	tm_buf_put(b, s, len + 1);
+}
+
+static void put_fstat(tm_buf *b, const struct fstat *st)
+{
+	put_u64(b, st->size);
+	put_u64(b, st->mtime.sec);
+	put_u64(b, st->mtime.nsec);
+	put_u64(b, st->ctime.sec);
+	put_u64(b, st->ctime.nsec);
+	put_u64(b, st->ino);
+	put_u64(b, st->dev);
+	put_u64(b, st->mode);
+}
+
+struct reader {
+	const unsigned char *p;
+	size_t left;
+	bool bad;
+};
+
+static uint64_t get_u64(struct reader *r)
+{
+	uint64_t v = 0;
+	int i;
+
+	if (r->bad || r->left < 8) {
+		r->bad = true;
+		return 0;
+	}
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	memcpy(&v, r->p, 8); /* what the loop below computes, at once */
+	(void)i;
+#else
+	for (i = 0; i < 8; i++)
+		v |= (uint64_t)r->p[i] << (8 * i);
+#endif
+	r->p += 8;
+	r->left -= 8;
+	return v;
+}
+
+/* The next string, in place (NUL-terminated in the data); NULL for a NULL
+ * string or bad data (r->bad set). */
+static const char *get_str(struct reader *r)
+{
+	uint64_t len = get_u64(r);
+	const char *s;
+
+	if (r->bad || len == NULL_LEN)
+		return NULL;
+	if (len >= r->left || r->p[len] != '\0' || memchr(r->p, '\0', len)) {
+		r->bad = true;
+		return NULL;
+	}
+	s = (const char *)r->p;
+	r->p += len + 1;
+	r->left -= (size_t)len + 1;
+	return s;
+}
+
+static void get_fstat(struct reader *r, struct fstat *st)
+{
+	st->size = get_u64(r);
+	st->mtime.sec = get_u64(r);
+	st->mtime.nsec = get_u64(r);
+	st->ctime.sec = get_u64(r);
+	st->ctime.nsec = get_u64(r);
+	st->ino = get_u64(r);
+	st->dev = get_u64(r);
+	st->mode = get_u64(r);
+}
+
+/* What follows the flags of an entry, decoded into t (NULL: only
+ * checked). */
+static void get_fields(struct reader *r, tm_thread *t)
+{
+	const char *f[4];
+	uint64_t has, n, i;
+	int k;
+
+	for (k = 0; k < 4; k++)
+		f[k] = get_str(r);
+	has = get_u64(r);
+	n = get_u64(r);
+	if (has > 1 || n > r->left / 9) /* 9 bytes a string at least */
+		r->bad = true;
+	if (t && !r->bad) {
+		t->status = tm_xstrdup_or_null(f[0]);
+		t->commit = tm_xstrdup_or_null(f[1]);
+		t->branch = tm_xstrdup_or_null(f[2]);
+		t->updated_at = tm_xstrdup_or_null(f[3]);
+		t->has_paths = has == 1;
+	}
+	for (i = 0; !r->bad && i < n; i++) {
+		const char *s = get_str(r);
+
+		if (!s)
+			r->bad = true;
+		else if (t)
+			tm_strv_push(&t->paths, s);
+	}
+}
+
+/* The entry at r into e (its body stays in the data); false when bad. */
+static bool get_entry(struct reader *r, struct entry *e)
+{
+	uint64_t len = get_u64(r);
+	struct reader body;
+
+	memset(e, 0, sizeof(*e));
+	if (r->bad || len > r->left)
+		return false;
+	e->body = r->p - 8;
+	e->len = (size_t)len + 8;
+	body.p = r->p;
+	body.left = (size_t)len;
+	body.bad = false;
+	r->p += len;
+	r->left -= (size_t)len;
+	e->id = get_str(&body);
+	get_fstat(&body, &e->st);
+	e->flags = (unsigned)(get_u64(&body) & F_ALL);
+	get_fields(&body, NULL);
+	return e->id && !body.bad && body.left == 0;
+}
+
+/* ---- the file ---- */
+
+static bool coarse_times; /* tm_paths_index__coarse_times */
+
+void tm_paths_index__coarse_times(bool on)
+{
+	coarse_times = on;
+}
+
+char *tm_paths_index_file(tm_store *s, const char *project)
+{
+	struct tm_git *g = tm_store_git(s);
+	tm_buf key = TM_BUF_INIT, path = TM_BUF_INIT;
+
+	tm_error_clear();
+	if (!g)
+		return NULL;
+	tm_buf_printf(&key, "%s/threads/%s", tm_store_dir(s), project);
+	tm_buf_printf(&path, "%sthreadmind/paths-%016llx.index",
+		      tm_git_commondir(g),
+		      (unsigned long long)tm_hash_bytes(key.ptr, key.size));
+	tm_buf_release(&key);
+	return tm_buf_detach(&path);
+}
+
+/*
+ * Map the whole of `path` (at most MAX_SIZE bytes) into x, read-only;
+ * false when it cannot be.  Mapped rather than read, as git maps its own
+ * index: no copy, and the page cache's pages rather than fresh ones.  The
+ * file is only ever replaced by a rename, never truncated in place.
+ */
+static bool map_whole(struct index *x, const char *path)
+{
+	struct stat st;
+	void *p;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+
+	if (fd < 0)
+		return false;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    st.st_size < HEADER_LEN || (uint64_t)st.st_size > MAX_SIZE) {
+		close(fd);
+		return false;
+	}
+	p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (p == MAP_FAILED)
+		return false;
+	x->map = p;
+	x->map_len = (size_t)st.st_size;
+	return true;
+}
+
+/* The index at `path` for the folder `key` into *out; false (out empty)
+ * when missing, damaged or another folder's. */
+static bool index_read(struct index *out, const char *path, const char *key)
+{
+	struct reader r;
+	uint64_t len, hash, n, i;
+	const char *k;
+	bool ok = false;
+
+	memset(out, 0, sizeof(*out));
+	if (!map_whole(out, path) || memcmp(out->map, MAGIC, MAGIC_LEN))
+		goto done;
+	r.p = out->map + MAGIC_LEN;
+	r.left = out->map_len - MAGIC_LEN;
+	r.bad = false;
+	len = get_u64(&r);
+	hash = get_u64(&r);
+	if (len != r.left || tm_paths_index__hash(r.p, r.left) != hash)
+		goto done;
+	k = get_str(&r);
+	if (!k || strcmp(k, key))
+		goto done;
+	get_fstat(&r, &out->dir);
+	out->stamp.sec = get_u64(&r);
+	out->stamp.nsec = get_u64(&r);
+	n = get_u64(&r);
+	if (r.bad || n > r.left / 8)
+		goto done;
+	out->e = tm_xcalloc((size_t)n + 1, sizeof(*out->e));
+	for (i = 0; i < n; i++) {
+		/* the names become file names: valid ids only, as listed */
+		if (!get_entry(&r, &out->e[out->n]) ||
+		    tm_id_validate(out->e[out->n].id, "thread") < 0)
+			goto done;
+		out->n++;
+		if (out->n > 1 &&
+		    strcmp(out->e[out->n - 2].id, out->e[out->n - 1].id) >= 0)
+			goto done; /* not in id order */
+	}
+	ok = r.left == 0;
+done:
+	if (!ok)
+		index_clear(out);
+	tm_error_clear();
+	return ok;
+}
+
+/* Write the index; false when it could not be (no error: it is only a
+ * speed-up). */
+static bool index_write(const char *path, const char *key,
+			const struct index *x)
+{
+	tm_buf payload = TM_BUF_INIT, file = TM_BUF_INIT;
+	size_t i;
+	int error;
+
+	put_str(&payload, key);
+	put_fstat(&payload, &x->dir);
+	put_u64(&payload, x->stamp.sec);
+	put_u64(&payload, x->stamp.nsec);
+	put_u64(&payload, x->n);
+	for (i = 0; i < x->n; i++)
+		tm_buf_put(&payload, x->e[i].body, x->e[i].len);
+	tm_buf_put(&file, MAGIC, MAGIC_LEN);
+	put_u64(&file, payload.size);
+	put_u64(&file, tm_paths_index__hash(payload.ptr, payload.size));
+	tm_buf_put(&file, payload.ptr, payload.size);
+	error = tm_atomic_write_nosync(path, file.ptr, file.size);
+	tm_error_clear();
+	tm_buf_release(&file);
+	tm_buf_release(&payload);
+	return error == 0;
+}
+
+/*
+ * The stamp: the ctime of a file made now in the folder of `path` (made
+ * when missing), from the clock that dates the thread files.  False when
+ * it cannot be made: the index is then not written.
+ */
+static bool take_stamp(struct tstamp *out, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	tm_buf dir = TM_BUF_INIT, name = TM_BUF_INIT;
+	char uuid[TM_UUID_LEN + 1];
+	struct stat st;
+	bool ok = false;
+	int fd;
+
+	tm_buf_put(&dir, path, slash ? (size_t)(slash - path) : 0);
+	if (mkdir(tm_buf_cstr(&dir), 0777) < 0 && errno != EEXIST)
+		goto done;
+	tm_uuid_v4(uuid);
+	tm_buf_printf(&name, "%s/.stamp-%s.tmp", tm_buf_cstr(&dir), uuid);
+	fd = open(tm_buf_cstr(&name),
+		  O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0)
+		goto done;
+	ok = fstat(fd, &st) == 0;
+	close(fd);
+	unlink(tm_buf_cstr(&name));
+	if (ok) {
+		out->sec = (uint64_t)st.st_ctim.tv_sec;
+		out->nsec = coarse_times ? 0 : (uint64_t)st.st_ctim.tv_nsec;
+	}
+done:
+	tm_buf_release(&dir);
+	tm_buf_release(&name);
+	return ok;
+}
+
+/* ---- one file ---- */
+
+static void fstat_of(struct fstat *out, const struct stat *st)
+{
+	out->size = (uint64_t)st->st_size;
+	out->mtime.sec = (uint64_t)st->st_mtim.tv_sec;
+	out->mtime.nsec = (uint64_t)st->st_mtim.tv_nsec;
+	out->ctime.sec = (uint64_t)st->st_ctim.tv_sec;
+	out->ctime.nsec = (uint64_t)st->st_ctim.tv_nsec;
+	out->ino = (uint64_t)st->st_ino;
+	out->dev = (uint64_t)st->st_dev;
+	out->mode = (uint64_t)st->st_mode;
+	if (coarse_times)
+		out->mtime.nsec = out->ctime.nsec = 0;
+}
+
+static bool fstat_same(const struct fstat *a, const struct fstat *b)
+{
+	return a->size == b->size && a->mtime.sec == b->mtime.sec &&
+	       a->mtime.nsec == b->mtime.nsec && a->ctime.sec == b->ctime.sec &&
+	       a->ctime.nsec == b->ctime.nsec && a->ino == b->ino &&
+	       a->dev == b->dev && a->mode == b->mode;
+}
+
+static bool not_older(const struct tstamp *t, const struct tstamp *stamp)
+{
+	return t->sec > stamp->sec ||
+	       (t->sec == stamp->sec && t->nsec >= stamp->nsec);
+}
+
+/* Changed at or after the index was built: its stat data proves nothing. */
+static bool racy(const struct fstat *st, const struct tstamp *stamp)
+{
+	return not_older(&st->mtime, stamp) || not_older(&st->ctime, stamp);
+}
+
+static void put_fields(tm_buf *b, const tm_thread *t)
+{
+	size_t i, n = t ? t->paths.n : 0;
+
+	put_str(b, t ? t->status : NULL);
+	put_str(b, t ? t->commit : NULL);
+	put_str(b, t ? t->branch : NULL);
+	put_str(b, t ? t->updated_at : NULL);
+	put_u64(b, t && t->has_paths);
+	put_u64(b, n);
+	for (i = 0; i < n; i++)
+		put_str(b, t->paths.items[i]);
+}
+
+/*
+ * Read the file of `id` in folder fd into e (a body of its own): the
+ * whole-file parse (as tm_store_load_all) and the frontmatter-only one (as
+ * post-commit, only when a line of the block may be `paths`).  Both parse
+ * the same block, so the fields are those of either.
+ */
+static void read_entry(struct entry *e, int fd, const char *id, tm_buf *data)
+{
+	tm_buf name = TM_BUF_INIT, body = TM_BUF_INIT;
+	tm_thread *full = NULL, *fm = NULL;
+	struct stat st;
+	size_t blen;
+	int k;
+
+	memset(e, 0, sizeof(*e));
+	tm_buf_printf(&name, "%s.md", id);
+	if (fstatat(fd, tm_buf_cstr(&name), &st, AT_SYMLINK_NOFOLLOW) == 0)
+		fstat_of(&e->st, &st);
+	else
+		e->flags |= F_NOSTAT;
+	tm_buf_clear(data);
+	if (tm_fs_read_at(data, fd, tm_buf_cstr(&name), tm_buf_cstr(&name),
+			  TM_MAX_FILE_SIZE) == 0) {
+		if (tm_frontmatter_parse(&full, data->ptr, data->size, id,
+					 tm_buf_cstr(&name)) == 0)
+			e->flags |= F_FULL;
+		if (tm_frontmatter_may_have(data->ptr, data->size, "paths") &&
+		    (blen = tm_frontmatter_block_len(data->ptr, data->size)) &&
+		    tm_frontmatter_parse(&fm, data->ptr, blen, id,
+					 tm_buf_cstr(&name)) == 0)
+			e->flags |= F_PATHS;
+	}
+	tm_error_clear();
+	put_u64(&body, 0); /* the length, set below */
+	put_str(&body, id);
+	put_fstat(&body, &e->st);
+	put_u64(&body, e->flags);
+	put_fields(&body, fm ? fm : full);
+	for (k = 0; k < 8; k++)
+		body.ptr[k] = (char)(unsigned char)((body.size - 8) >> (8 * k));
+	e->len = body.size;
+	e->owned = (unsigned char *)tm_buf_detach(&body);
+	e->body = e->owned;
+	e->id = (const char *)e->body + 16; /* past the two lengths */
+	tm_thread_free(full);
+	tm_thread_free(fm);
+	tm_buf_release(&name);
+}
+
+/* What a list's threads point into (tm_paths_index_list.impl_). */
+struct list_impl {
+	struct index old; /* the mapped file */
+	struct index now; /* the bodies read in this run */
+	tm_thread *t;
+	const tm_thread **ptrs;
+	char **items;
+};
+
+/*
+ * Entry e as thread t, its strings borrowed from the body (checked when
+ * the entry was read), its paths appended to *items as offsets (fixed up
+ * by the caller once the pool stops moving).
+ */
+static void entry_thread(tm_thread *t, const struct entry *e, char ***items,
+			 size_t *nitems, size_t *alloc)
+{
+	struct reader r;
+	uint64_t n, i;
+
+	r.p = e->body + 8;
+	r.left = e->len - 8;
+	r.bad = false;
+	t->id = (char *)get_str(&r);
+	get_fstat(&r, &(struct fstat){0});
+	(void)get_u64(&r);
+	t->status = (char *)get_str(&r);
+	t->commit = (char *)get_str(&r);
+	t->branch = (char *)get_str(&r);
+	t->updated_at = (char *)get_str(&r);
+	t->has_paths = get_u64(&r) == 1;
+	n = get_u64(&r);
+	t->paths.alloc = *nitems; /* the offset, for now */
+	for (i = 0; !r.bad && i < n; i++) {
+		tm_xgrow((void **)items, alloc, *nitems + 1, sizeof(**items));
+		(*items)[(*nitems)++] = (char *)get_str(&r);
+	}
+	t->paths.n = (size_t)i;
+}
+
+void tm_paths_index_list_clear(tm_paths_index_list *l)
+{
+	struct list_impl *x = l->impl_;
+
+	if (x) {
+		x->old.n = 0; /* now's or dropped: none owns a body */
+		index_clear(&x->old);
+		index_clear(&x->now);
+		free(x->t);
+		free(x->ptrs);
+		free(x->items);
+		free(x);
+	}
+	memset(l, 0, sizeof(*l));
+}
+
+/* The entries `want` of x->now as l's threads. */
+static void make_list(tm_paths_index_list *l, struct list_impl *x,
+		      unsigned want)
+{
+	size_t i, k = 0, nitems = 0, alloc = 0;
+
+	x->t = tm_xcalloc(x->now.n + 1, sizeof(*x->t));
+	x->ptrs = tm_xcalloc(x->now.n + 1, sizeof(*x->ptrs));
+	for (i = 0; i < x->now.n; i++)
+		if (x->now.e[i].flags & want)
+			entry_thread(&x->t[k++], &x->now.e[i], &x->items,
+				     &nitems, &alloc);
+	for (i = 0; i < k; i++) {
+		x->t[i].paths.items = x->items + x->t[i].paths.alloc;
+		x->t[i].paths.alloc = 0; /* borrowed */
+		x->ptrs[i] = &x->t[i];
+	}
+	l->threads = x->ptrs;
+	l->n = k;
+	l->impl_ = x;
+}
+
+/* ---- the load ---- */
+
+int tm_paths_index_load(tm_paths_index_list *out, tm_store *s,
+			const char *project, tm_paths_index_what what,
+			tm_paths_index_options *opts)
+{
+	tm_paths_index_options dflt = TM_PATHS_INDEX_OPTIONS_INIT;
+	tm_strv listed = TM_STRV_INIT;
+	tm_buf data = TM_BUF_INIT, key = TM_BUF_INIT;
+	struct index old, now;
+	char *path = NULL, name[NAME_MAX_ + 1];
+	struct stat st;
+	struct fstat dir;
+	unsigned want = what == TM_PATHS_INDEX_ALL ? F_FULL : F_PATHS;
+	bool dirty = false, stamped = false, listing;
+	size_t i, j = 0, nids, len;
+	int fd, error;
+
+	memset(out, 0, sizeof(*out));
+	memset(&old, 0, sizeof(old));
+	memset(&now, 0, sizeof(now));
+	if (!opts)
+		opts = &dflt;
+	opts->cut_short = opts->written = false;
+	opts->reread = 0;
+	if ((error = tm_id_validate(project, "project")) < 0)
+		return error;
+	error = tm_store_open_folder(&fd, s, "threads", project, false);
+	if (error == TM_ENOTFOUND) {
+		tm_error_clear();
+		return 0;
+	}
+	if (error < 0)
+		return error;
+	tm_buf_printf(&key, "%s/threads/%s", tm_store_dir(s), project);
+	if (!opts->no_index && (path = tm_paths_index_file(s, project)))
+		index_read(&old, path, tm_buf_cstr(&key));
+	memset(&dir, 0, sizeof(dir));
+	if (fstat(fd, &st) == 0)
+		fstat_of(&dir, &st);
+	/* The names: the index's while the folder is unchanged. */
+	listing = !old.map || !fstat_same(&dir, &old.dir) ||
+		  racy(&old.dir, &old.stamp) || !dir.ctime.sec;
+	if (listing) {
+		char *display =
+			tm_store_file_display(s, "threads", NULL, project);
+
+		if (path && !(stamped = take_stamp(&now.stamp, path))) {
+			free(path);
+			path = NULL;
+		}
+		/* after the stamp, so that a change after it shows */
+		memset(&dir, 0, sizeof(dir));
+		if (fstat(fd, &st) == 0)
+			fstat_of(&dir, &st);
+		error = tm_store_list_names(&listed, NULL, fd, display, ".md",
+					    "thread");
+		free(display);
+		if (error < 0)
+			goto done;
+		dirty = true;
+	} else {
+		now.stamp = old.stamp;
+	}
+	now.dir = dir;
+	nids = listing ? listed.n : old.n;
+	now.e = tm_xcalloc(nids + 1, sizeof(*now.e));
+	for (i = 0; i < nids; i++) {
+		const char *id = listing ? listed.items[i] : old.e[i].id;
+		struct entry *o = NULL;
+		int c = 1;
+
+		if (!listing) /* the same names */
+			o = &old.e[j++];
+		while (listing && j < old.n &&
+		       (c = strcmp(old.e[j].id, id)) < 0)
+			j++; /* removed since */
+		if (listing && j < old.n && c == 0)
+			o = &old.e[j++];
+		len = strlen(id);
+		if (o && !(o->flags & F_NOSTAT) && len + 4 < sizeof(name)) {
+			memcpy(name, id, len);
+			memcpy(name + len, ".md", 4);
+		}
+		if (o && !(o->flags & F_NOSTAT) && len + 4 < sizeof(name) &&
+		    fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+			struct fstat now_st;
+
+			fstat_of(&now_st, &st);
+			if (fstat_same(&now_st, &o->st) &&
+			    !racy(&o->st, &old.stamp)) {
+				now.e[now.n++] = *o;
+				continue;
+			}
+		}
+		if (opts->stop && opts->stop(opts->stop_data)) {
+			opts->cut_short = true;
+			break;
+		}
+		/* Stamp before the first read: what is read after it is
+		 * what the index records. */
+		if (path && !stamped &&
+		    !(stamped = take_stamp(&now.stamp, path))) {
+			free(path);
+			path = NULL;
+		}
+		read_entry(&now.e[now.n++], fd, id, &data);
+		opts->reread++;
+		dirty = true;
+	}
+	if (path && dirty && !opts->cut_short)
+		opts->written = index_write(path, tm_buf_cstr(&key), &now);
+	{
+		struct list_impl *x = tm_xcalloc(1, sizeof(*x));
+
+		x->old = old;
+		x->now = now;
+		memset(&old, 0, sizeof(old));
+		memset(&now, 0, sizeof(now));
+		make_list(out, x, want);
+	}
+done:
+	close(fd);
+	index_clear(&now);
+	old.n = 0; /* its entries are now's or dropped: none owns a body */
+	index_clear(&old);
+	tm_strv_clear(&listed);
+	tm_buf_release(&data);
+	tm_buf_release(&key);
+	free(path);
+	if (error == 0)
+		tm_error_clear();
+	return error;
+}
