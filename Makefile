@@ -8,7 +8,11 @@ BUILD := build-san
 SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer \
 	-fno-sanitize-recover=all
 OPT ?= -O1
+# Check's per-test timeouts are hang guards; ASan+UBSan run several times
+# slower, more so on a loaded CI machine.
+CK_TIMEOUT_MULTIPLIER ?= 4
 endif
+CK_TIMEOUT_MULTIPLIER ?= 1
 OPT ?= -O2
 CC ?= cc
 PREFIX ?= /usr/local
@@ -140,7 +144,7 @@ check: unit e2e stress-short
 
 unit: $(UNIT)
 	$(Q)cd tests/unit && TM_TEST_RESOURCES=$(CURDIR)/tests/resources \
-		$(CURDIR)/$(UNIT)
+		CK_TIMEOUT_MULTIPLIER=$(CK_TIMEOUT_MULTIPLIER) $(CURDIR)/$(UNIT)
 
 e2e: all
 	$(Q)if ls tests/e2e/t[0-9]*.sh >/dev/null 2>&1; then \
