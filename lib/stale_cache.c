@@ -12,12 +12,18 @@
  * base that the repository has since got (a fetch) makes the entry
  * unusable too.
  *
- * File: the magic "TMSTALE1", the payload's length and its FNV-1a hash
- * (8 bytes each, little-endian), the payload (the key, then the report).
- * A file that is short, long, of another magic or whose hash differs is
- * ignored and replaced by the next write; nothing here is ever fatal.  A
- * write goes through tm_atomic_write (temp file, rename): concurrent
- * writers each rename a complete file, the last one wins.
+ * With the same key but for HEAD, the entry is "the answer at an earlier
+ * HEAD", which stale.c may carry forward over the new commits; for that
+ * it also holds every review point the answer used and whether that HEAD
+ * reached them all.
+ *
+ * File: the magic "TMSTALE3", the payload's length and its checksum
+ * (tm_stale__sum) (8 bytes each, little-endian), the payload (the key, the
+ * report, the review points, the flag). A file that is short, long, of another
+ * magic or whose hash differs is ignored and replaced by the next write;
+ * nothing here is ever fatal.  A write goes through tm_atomic_write_nosync
+ * (temp file, rename; no fsync, the checksum tells a file torn by a crash):
+ * concurrent writers each rename a complete file, the last one wins.
  */
 #include "stale_internal.h"
 #include "error.h"
@@ -31,7 +37,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#define MAGIC      "TMSTALE2"
+#define MAGIC      "TMSTALE3"
 #define MAGIC_LEN  8
 #define HEADER_LEN (MAGIC_LEN + 16)
 #define MAX_SIZE   ((size_t)1 << 30)
@@ -301,7 +307,7 @@ int tm_stale__cache_load(tm_stale_report *out, struct tm_stale_last *prev,
 	len = get_u64(&r);
 	sum = get_u64(&r);
 	if (len != data.size - HEADER_LEN ||
-	    sum != tm_hash_bytes(data.ptr + HEADER_LEN, (size_t)len))
+	    sum != tm_stale__sum(data.ptr + HEADER_LEN, (size_t)len))
 		goto done;
 	r.p = (const unsigned char *)data.ptr + HEADER_LEN;
 	r.left = (size_t)len;
@@ -365,11 +371,11 @@ void tm_stale__cache_store(tm_git *g, const tm_buf *key,
 	put_u64(&payload, inside);
 	tm_buf_put(&file, MAGIC, MAGIC_LEN);
 	put_u64(&file, payload.size);
-	put_u64(&file, tm_hash_bytes(payload.ptr, payload.size));
+	put_u64(&file, tm_stale__sum(payload.ptr, payload.size));
 	tm_buf_put(&file, payload.ptr, payload.size);
 	tm_buf_printf(&dir, "%sthreadmind", tm_git_commondir(g));
 	if (mkdir(tm_buf_cstr(&dir), 0777) == 0 || errno == EEXIST)
-		(void)tm_atomic_write(path, file.ptr, file.size);
+		(void)tm_atomic_write_nosync(path, file.ptr, file.size);
 	tm_error_clear(); /* a cache that cannot be written is no error */
 	tm_buf_release(&dir);
 	tm_buf_release(&file);
