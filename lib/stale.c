@@ -101,7 +101,7 @@ static void find_bases(struct pass *s, tm_strv *unknown,
 		/* unreadable counts as missing: nothing to compare with */
 		if (!is_hex40(threads[i]->commit) ||
 		    git_oid_fromstr(&oid, threads[i]->commit) < 0 ||
-		    tm_stale__get_node(s->w, &oid, &node) < 0) {
+		    tm_stale__get_base(s->w, &oid, &node) < 0) {
 			tm_error_clear();
 			tm_strv_push(unknown, threads[i]->id);
 			continue;
@@ -134,7 +134,13 @@ static void build_report(tm_stale_report *out, struct pass *s)
 		for (k = 0; k < s->th[i].changed.n; k++)
 			tm_strv_push(
 				&e->changed,
-				s->paths.names.items[s->th[i].changed.v[k]]);
+				s->memo_at
+					? tm_stale__cidx_name(
+						  s->w->ix,
+						  (uint32_t)s->th[i]
+							  .changed.v[k])
+					: s->paths.names.items[s->th[i].changed
+								       .v[k]]);
 		tm_strv_sort(&e->changed);
 		git_oid_tostr(e->newest, sizeof(e->newest), &s->th[i].newest);
 	}
@@ -146,26 +152,38 @@ int tm_stale_compute(tm_stale_report *out, tm_git *g, const char *threads_dir,
 	return tm_stale_compute_opts(out, g, threads_dir, threads, n, NULL);
 }
 
+/* With `use_index`, through the per-commit index (stale_commits.c);
+ * returns 1 when it turns out unusable (then the caller does without). */
 static int compute(tm_stale_report *out, tm_git *g, const char *threads_dir,
 		   const tm_thread *const *threads, size_t n,
-		   const tm_stale_options *opts)
+		   const tm_stale_options *opts, bool use_index,
+		   struct tm_stale_last *last)
 {
 	tm_stale_report r = TM_STALE_REPORT_INIT;
 	struct walk w;
 	struct pass s;
+	struct cidx ix;
 	const tm_thread **cand = NULL;
 	size_t head = NONE, i;
 	int error = 0;
 
 	memset(&s, 0, sizeof(s));
+	memset(&ix, 0, sizeof(ix));
 	tm_stale__walk_init(&w, tm_git_repository(g));
 	s.w = &w;
 	if (opts) {
 		s.progress = opts->progress;
 		s.progress_data = opts->progress_data;
 	}
+	if (use_index && n) {
+		if (tm_stale__cidx_open(&ix, w.repo, w.shallow, w.nshallow,
+					s.progress, s.progress_data) == 0)
+			w.ix = &ix;
+		tm_error_clear(); /* without the index, the same answer */
+	}
 	find_bases(&s, &r.unknown_base, threads, n);
-	error = tm_stale__review_points(&s, threads_dir);
+	if (!tm_stale__review_points_ix(&s, threads_dir))
+		error = tm_stale__review_points(&s, threads_dir);
 	tm_stale__walk_set_bases(&w, s.nbases);
 	if (!error && s.nth)
 		error = tm_stale__walk_start(&w, &head);
@@ -180,8 +198,32 @@ static int compute(tm_stale_report *out, tm_git *g, const char *threads_dir,
 		s.covers = tm_xcalloc(s.words, sizeof(uint64_t));
 		s.shown = tm_xcalloc(s.words, sizeof(uint64_t));
 		s.stamp = tm_xcalloc(s.nth, sizeof(size_t));
+		if (w.ix) {
+			s.memo_at = tm_xcalloc((size_t)ix.npaths + 1,
+					       sizeof(size_t));
+			s.memo_nmatch = tm_xcalloc((size_t)ix.npaths + 1,
+						   sizeof(uint32_t));
+			s.memo_nfile = tm_xcalloc((size_t)ix.npaths + 1,
+						  sizeof(uint32_t));
+		}
 		if (!error)
 			error = tm_stale__pass_run(&s, head);
+	}
+	if (!error && last) {
+		/* what tm_stale__advance needs: every base, and whether HEAD
+		   reaches them all (the walk gives every commit it reaches
+		   that a base does not the HEAD flag, so a base HEAD reaches
+		   has it) */
+		last->inside = true;
+		last->bases = tm_xcalloc(s.nbases + 1, sizeof(git_oid));
+		for (i = 0; i < w.n; i++) {
+			if (w.nodes[i].base == NONE)
+				continue;
+			git_oid_cpy(&last->bases[last->nbases++],
+				    &w.nodes[i].oid);
+			if (!(w.nodes[i].flags & F_HEAD))
+				last->inside = false;
+		}
 	}
 	if (!error) {
 		build_report(&r, &s);
@@ -195,7 +237,151 @@ static int compute(tm_stale_report *out, tm_git *g, const char *threads_dir,
 	free(cand);
 	tm_stale__pass_free(&s);
 	tm_stale__walk_free(&w);
+	tm_stale__cidx_free(&ix);
 	return error;
+}
+
+/* ---- the everyday case: a few new commits on top of the last answer ---- */
+
+static int oid_cmp(const void *a, const void *b)
+{
+	return git_oid_cmp(a, b);
+}
+
+/*
+ * The answer at HEAD from `prev`, the answer for the same inputs at an
+ * ancestor of HEAD, when HEAD is prev->head plus a line of commits of one
+ * parent each that touch no thread file: then every review point is the
+ * same (no new version of a thread file), none of those commits is one
+ * (checked) or is reachable from one (every review point is reachable
+ * from prev->head, prev->inside), so each of them counts against the
+ * threads whose paths its diff changes, newest first, and the rest of the
+ * answer stands.  Returns 1 (nothing done) when that does not hold.
+ */
+static int advance(tm_stale_report *out, tm_git *g, const char *threads_dir,
+		   const tm_thread *const *threads, size_t n,
+		   struct tm_stale_last *prev)
+{
+	git_repository *repo = tm_git_repository(g);
+	tm_stale_report r = TM_STALE_REPORT_INIT;
+	struct cidx ix;
+	struct index x;
+	struct sizev line = {NULL, 0, 0}, hits = {NULL, 0, 0};
+	const tm_thread **cand = NULL;
+	tm_hashmap old = TM_HASHMAP_INIT, unknown = TM_HASHMAP_INIT;
+	tm_strv *changed = NULL;
+	git_oid *shallow = NULL, head, *newest = NULL;
+	size_t nshallow = 0, i, k, j, ncand = 0, dirlen, at;
+	uint32_t c, stop, slot;
+	const size_t *e;
+	int result = 1;
+
+	memset(&ix, 0, sizeof(ix));
+	memset(&x, 0, sizeof(x));
+	if (!prev->inside || git_reference_name_to_id(&head, repo, "HEAD") < 0)
+		goto done;
+	tm_stale__read_shallow(&shallow, &nshallow, repo);
+	if (tm_stale__cidx_open(&ix, repo, shallow, nshallow, NULL, NULL) < 0 ||
+	    !tm_stale__cidx_find(&ix, &head, &c) ||
+	    !tm_stale__cidx_find(&ix, &prev->head, &stop))
+		goto done;
+	if (prev->nbases)
+		qsort(prev->bases, prev->nbases, sizeof(git_oid), oid_cmp);
+	dirlen = threads_dir ? strlen(threads_dir) : 0;
+	while (c != stop) {
+		git_oid oid;
+
+		memcpy(oid.id, ix.oids + (size_t)c * GIT_OID_RAWSZ,
+		       GIT_OID_RAWSZ);
+		if (ix.pstart[c + 1] - ix.pstart[c] != 1 || line.n >= 100000 ||
+		    (prev->nbases && bsearch(&oid, prev->bases, prev->nbases,
+					     sizeof(git_oid), oid_cmp)))
+			goto done;
+		slot = ix.sstart[c];
+		for (k = ix.dstart[slot]; dirlen && k < ix.dstart[slot + 1];
+		     k++)
+			if (!strncmp(tm_stale__cidx_name(&ix, ix.dpath[k]),
+				     threads_dir, dirlen))
+				goto done; /* a thread file changed */
+		sizev_push(&line, c);
+		c = ix.parent[ix.pstart[c]];
+	}
+	/* the threads that can be stale, as find_bases keeps them */
+	for (k = 0; k < prev->r.unknown_base.n; k++)
+		tm_hashmap_puts(&unknown, prev->r.unknown_base.items[k], 0);
+	for (k = 0; k < prev->r.n; k++)
+		*tm_hashmap_puts(&old, prev->r.stale[k].id, k) = k;
+	cand = tm_xcalloc(n + 1, sizeof(*cand));
+	for (i = 0; i < n; i++)
+		if (tm_stale__candidate(threads[i]) &&
+		    !tm_hashmap_gets(&unknown, threads[i]->id))
+			cand[ncand++] = threads[i];
+	tm_stale__index_build(&x, cand, ncand, threads_dir);
+	changed = tm_xcalloc(ncand + 1, sizeof(*changed));
+	newest = tm_xcalloc(ncand + 1, sizeof(*newest));
+	for (j = 0; j < line.n; j++) {
+		c = (uint32_t)line.v[j];
+		slot = ix.sstart[c];
+		for (k = ix.dstart[slot]; k < ix.dstart[slot + 1]; k++) {
+			const char *path =
+				tm_stale__cidx_name(&ix, ix.dpath[k]);
+
+			hits.n = 0;
+			tm_stale__index_match(&x, path, &hits);
+			for (i = 0; i < hits.n; i++) {
+				at = hits.v[i];
+				if (git_oid_is_zero(&newest[at]))
+					memcpy(newest[at].id,
+					       ix.oids + (size_t)c *
+								 GIT_OID_RAWSZ,
+					       GIT_OID_RAWSZ);
+				tm_strv_push(&changed[at], path);
+			}
+		}
+	}
+	r.stale = tm_xcalloc(ncand + 1, sizeof(*r.stale));
+	for (i = 0; i < ncand; i++) {
+		tm_stale_entry *d;
+
+		e = tm_hashmap_gets(&old, cand[i]->id);
+		if (!e && !changed[i].n)
+			continue;
+		d = &r.stale[r.n++];
+		d->id = tm_xstrdup(cand[i]->id);
+		d->commit = tm_xstrdup(cand[i]->commit);
+		tm_strv_copy(&d->paths, &cand[i]->paths);
+		if (e)
+			tm_strv_copy(&d->changed, &prev->r.stale[*e].changed);
+		for (k = 0; k < changed[i].n; k++)
+			tm_strv_push(&d->changed, changed[i].items[k]);
+		strv_sort_unique(&d->changed);
+		if (changed[i].n)
+			git_oid_tostr(d->newest, sizeof(d->newest), &newest[i]);
+		else
+			memcpy(d->newest, prev->r.stale[*e].newest,
+			       sizeof(d->newest));
+	}
+	tm_strv_copy(&r.unknown_base, &prev->r.unknown_base);
+	r.shallow = prev->r.shallow;
+	*out = r;
+	memset(&r, 0, sizeof(r));
+	result = 0;
+done:
+	tm_error_clear();
+	for (i = 0; changed && i < ncand; i++)
+		tm_strv_clear(&changed[i]);
+	free(changed);
+	free(newest);
+	free(cand);
+	free(line.v);
+	free(hits.v);
+	free(shallow);
+	tm_stale__index_free(&x);
+	tm_hashmap_release(&old);
+	tm_hashmap_release(&unknown);
+	tm_stale__cidx_free(&ix);
+	tm_stale_report_clear(&r);
+	return result;
 }
 
 int tm_stale_compute_opts(tm_stale_report *out, tm_git *g,
@@ -204,23 +390,45 @@ int tm_stale_compute_opts(tm_stale_report *out, tm_git *g,
 			  tm_stale_options *opts)
 {
 	tm_buf key = TM_BUF_INIT;
+	struct tm_stale_last prev, last;
 	bool cache = !opts || !opts->no_cache;
-	int error;
+	int error, found = 0;
 
+	memset(&prev, 0, sizeof(prev));
+	memset(&last, 0, sizeof(last));
 	if (opts)
 		opts->from_cache = false;
 	if (cache) {
 		tm_stale__cache_key(&key, g, threads_dir, threads, n);
-		if (tm_stale__cache_load(out, g, &key, threads, n)) {
+		found = tm_stale__cache_load(out, &prev, g, &key, threads, n);
+		if (found == 1) {
 			if (opts)
 				opts->from_cache = true;
 			tm_buf_release(&key);
 			return 0;
 		}
 	}
-	error = compute(out, g, threads_dir, threads, n, opts);
+	if (found == 2 &&
+	    advance(out, g, threads_dir, threads, n, &prev) == 0) {
+		if (opts)
+			opts->from_cache = true;
+		tm_stale__cache_store(g, &key, out, prev.bases, prev.nbases,
+				      prev.inside);
+		tm_stale__last_clear(&prev);
+		tm_buf_release(&key);
+		return 0;
+	}
+	tm_stale__last_clear(&prev);
+	error = compute(out, g, threads_dir, threads, n, opts, cache, &last);
+	if (error == 1) {
+		tm_stale__last_clear(&last);
+		error = compute(out, g, threads_dir, threads, n, opts, false,
+				&last);
+	}
 	if (!error && cache)
-		tm_stale__cache_store(g, &key, out);
+		tm_stale__cache_store(g, &key, out, last.bases, last.nbases,
+				      last.inside);
+	tm_stale__last_clear(&last);
 	tm_buf_release(&key);
 	return error;
 }

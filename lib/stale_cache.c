@@ -12,12 +12,18 @@
  * base that the repository has since got (a fetch) makes the entry
  * unusable too.
  *
- * File: the magic "TMSTALE1", the payload's length and its FNV-1a hash
- * (8 bytes each, little-endian), the payload (the key, then the report).
- * A file that is short, long, of another magic or whose hash differs is
- * ignored and replaced by the next write; nothing here is ever fatal.  A
- * write goes through tm_atomic_write (temp file, rename): concurrent
- * writers each rename a complete file, the last one wins.
+ * With the same key but for HEAD, the entry is "the answer at an earlier
+ * HEAD", which stale.c may carry forward over the new commits; for that
+ * it also holds every review point the answer used and whether that HEAD
+ * reached them all.
+ *
+ * File: the magic "TMSTALE3", the payload's length and its checksum
+ * (tm_stale__sum) (8 bytes each, little-endian), the payload (the key, the
+ * report, the review points, the flag). A file that is short, long, of another
+ * magic or whose hash differs is ignored and replaced by the next write;
+ * nothing here is ever fatal.  A write goes through tm_atomic_write_nosync
+ * (temp file, rename; no fsync, the checksum tells a file torn by a crash):
+ * concurrent writers each rename a complete file, the last one wins.
  */
 #include "stale_internal.h"
 #include "error.h"
@@ -31,7 +37,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#define MAGIC      "TMSTALE1"
+#define MAGIC      "TMSTALE3"
 #define MAGIC_LEN  8
 #define HEADER_LEN (MAGIC_LEN + 16)
 #define MAX_SIZE   ((size_t)1 << 30)
@@ -218,7 +224,7 @@ static bool decode_report(struct reader *r, tm_stale_report *out)
 	}
 	if (!r->bad)
 		get_strv(r, &rep.unknown_base);
-	if (r->bad || r->left) {
+	if (r->bad) {
 		tm_stale_report_clear(&rep);
 		return false;
 	}
@@ -241,15 +247,57 @@ static bool base_appeared(tm_git *g, const tm_stale_report *r,
 	return false;
 }
 
-bool tm_stale__cache_load(tm_stale_report *out, tm_git *g, const tm_buf *key,
-			  const tm_thread *const *threads, size_t n)
+/* The bases and the "inside" flag after the report; false when bad. */
+static bool decode_bases(struct reader *r, struct tm_stale_last *last)
+{
+	uint64_t n = get_u64(r), i;
+
+	if (r->bad || n > r->left / GIT_OID_RAWSZ)
+		return false;
+	last->bases = tm_xcalloc((size_t)n + 1, sizeof(git_oid));
+	for (i = 0; i < n; i++)
+		memcpy(last->bases[i].id, r->p + i * GIT_OID_RAWSZ,
+		       GIT_OID_RAWSZ);
+	last->nbases = (size_t)n;
+	r->p += n * GIT_OID_RAWSZ;
+	r->left -= (size_t)n * GIT_OID_RAWSZ;
+	last->inside = get_u64(r) == 1;
+	return !r->bad && !r->left;
+}
+
+/* Are keys a and b the same but for HEAD (both with one)?  The key
+ * starts with put_str("head") then put_str(hex). */
+static bool same_but_head(const unsigned char *a, size_t alen, const tm_buf *b)
+{
+	const size_t at = 8 + 4 + 8, end = at + GIT_OID_HEXSZ;
+
+	return alen == b->size && alen > end && !memcmp(a, b->ptr, at - 8) &&
+	       a[at - 8] == GIT_OID_HEXSZ && b->ptr[at - 8] == GIT_OID_HEXSZ &&
+	       !memcmp(a + at - 7, b->ptr + at - 7, 7) &&
+	       !memcmp(a + end, b->ptr + end, alen - end);
+}
+
+void tm_stale__last_clear(struct tm_stale_last *last)
+{
+	tm_stale_report_clear(&last->r);
+	free(last->bases);
+	memset(last, 0, sizeof(*last));
+}
+
+int tm_stale__cache_load(tm_stale_report *out, struct tm_stale_last *prev,
+			 tm_git *g, const tm_buf *key,
+			 const tm_thread *const *threads, size_t n)
 {
 	tm_buf data = TM_BUF_INIT;
 	struct reader r;
+	struct tm_stale_last last;
 	uint64_t len, sum;
+	const unsigned char *stored;
 	char *path = cache_path(g);
-	bool ok = false;
+	int found = 0;
+	bool exact, near;
 
+	memset(&last, 0, sizeof(last));
 	if (!read_file(&data, path) || data.size < HEADER_LEN ||
 	    memcmp(data.ptr, MAGIC, MAGIC_LEN))
 		goto done;
@@ -259,34 +307,47 @@ bool tm_stale__cache_load(tm_stale_report *out, tm_git *g, const tm_buf *key,
 	len = get_u64(&r);
 	sum = get_u64(&r);
 	if (len != data.size - HEADER_LEN ||
-	    sum != tm_hash_bytes(data.ptr + HEADER_LEN, (size_t)len))
+	    sum != tm_stale__sum(data.ptr + HEADER_LEN, (size_t)len))
 		goto done;
 	r.p = (const unsigned char *)data.ptr + HEADER_LEN;
 	r.left = (size_t)len;
 	len = get_u64(&r);
-	if (r.bad || len != key->size || len > r.left ||
-	    memcmp(r.p, key->ptr, key->size))
+	if (r.bad || len > r.left)
+		goto done;
+	stored = r.p;
+	exact = len == key->size && !memcmp(stored, key->ptr, key->size);
+	near = !exact && prev && same_but_head(stored, (size_t)len, key);
+	if (!exact && !near)
 		goto done;
 	r.p += len;
 	r.left -= (size_t)len;
-	if (!decode_report(&r, out))
+	if (!decode_report(&r, &last.r) || !decode_bases(&r, &last))
 		goto done;
-	if (base_appeared(g, out, threads, n)) {
-		tm_stale_report_clear(out);
+	if (base_appeared(g, &last.r, threads, n))
 		goto done;
+	if (exact) {
+		*out = last.r;
+		memset(&last.r, 0, sizeof(last.r));
+		found = 1;
+	} else if (git_oid_fromstrn(&last.head, (const char *)stored + 20,
+				    GIT_OID_HEXSZ) == 0) {
+		*prev = last;
+		memset(&last, 0, sizeof(last));
+		found = 2;
 	}
-	ok = true;
 done:
+	tm_stale__last_clear(&last);
 	free(path);
 	tm_buf_release(&data);
 	tm_error_clear();
-	return ok;
+	return found;
 }
 
 /* ---- writing ---- */
 
 void tm_stale__cache_store(tm_git *g, const tm_buf *key,
-			   const tm_stale_report *rep)
+			   const tm_stale_report *rep, const git_oid *bases,
+			   size_t nbases, bool inside)
 {
 	tm_buf payload = TM_BUF_INIT, file = TM_BUF_INIT, dir = TM_BUF_INIT;
 	char *path = cache_path(g);
@@ -304,13 +365,17 @@ void tm_stale__cache_store(tm_git *g, const tm_buf *key,
 		put_str(&payload, rep->stale[i].newest);
 	}
 	put_strv(&payload, &rep->unknown_base);
+	put_u64(&payload, nbases);
+	for (i = 0; i < nbases; i++)
+		tm_buf_put(&payload, bases[i].id, GIT_OID_RAWSZ);
+	put_u64(&payload, inside);
 	tm_buf_put(&file, MAGIC, MAGIC_LEN);
 	put_u64(&file, payload.size);
-	put_u64(&file, tm_hash_bytes(payload.ptr, payload.size));
+	put_u64(&file, tm_stale__sum(payload.ptr, payload.size));
 	tm_buf_put(&file, payload.ptr, payload.size);
 	tm_buf_printf(&dir, "%sthreadmind", tm_git_commondir(g));
 	if (mkdir(tm_buf_cstr(&dir), 0777) == 0 || errno == EEXIST)
-		(void)tm_atomic_write(path, file.ptr, file.size);
+		(void)tm_atomic_write_nosync(path, file.ptr, file.size);
 	tm_error_clear(); /* a cache that cannot be written is no error */
 	tm_buf_release(&dir);
 	tm_buf_release(&file);

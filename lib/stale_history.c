@@ -80,6 +80,54 @@ static void match_paths(struct pass *s, const tm_strv *paths, uint64_t *touched,
 	}
 }
 
+/* With the index: the memo of path number `pid` (see struct pass). */
+static const size_t *memo_of(struct pass *s, uint32_t pid)
+{
+	const char *name;
+	size_t start, k, f;
+
+	if (!s->memo_at[pid]) {
+		name = tm_stale__cidx_name(s->w->ix, pid);
+		start = s->memo.n;
+		s->hits.n = 0;
+		tm_stale__index_match(&s->x, name, &s->hits);
+		for (k = 0; k < s->hits.n; k++)
+			sizev_push(&s->memo, s->hits.v[k]);
+		s->memo_nmatch[pid] = (uint32_t)s->hits.n;
+		for (f = tm_stale__index_file(&s->x, name); f != NONE;
+		     f = s->x.file_next[f])
+			sizev_push(&s->memo, f);
+		s->memo_nfile[pid] = (uint32_t)(s->memo.n - start - s->hits.n);
+		s->memo_at[pid] = start + 1;
+	}
+	return s->memo.v + s->memo_at[pid] - 1;
+}
+
+/* match_paths for the path numbers `ids` of the index. */
+static void match_ids(struct pass *s, const uint32_t *ids, size_t n,
+		      uint64_t *touched, bool pairs)
+{
+	const size_t *m;
+	size_t i, k, t;
+
+	memset(touched, 0, s->words * sizeof(uint64_t));
+	for (i = 0; i < n; i++) {
+		m = memo_of(s, ids[i]);
+		s->gen++;
+		for (k = 0; k < s->memo_nmatch[ids[i]]; k++) {
+			t = m[k];
+			if (!bit_get(s->active, t))
+				continue;
+			bit_set(touched, t);
+			if (pairs && s->stamp[t] != s->gen) {
+				s->stamp[t] = s->gen;
+				sizev_push(&s->pairs, i);
+				sizev_push(&s->pairs, t);
+			}
+		}
+	}
+}
+
 /* Let thread t's history go on to parent p. */
 static void follow(struct pass *s, size_t p, size_t t)
 {
@@ -220,7 +268,16 @@ static void record(struct pass *s, size_t c)
 
 	/* a commit that also changes the thread's file covers it */
 	memset(s->covers, 0, s->words * sizeof(uint64_t));
-	for (k = 0; k < s->changed.n; k++)
+	if (s->memo_at) {
+		for (k = 0; k < s->slot_n; k++) {
+			const size_t *m = memo_of(s, s->slot_paths[k]);
+			uint32_t nm = s->memo_nmatch[s->slot_paths[k]];
+
+			for (f = 0; f < s->memo_nfile[s->slot_paths[k]]; f++)
+				bit_set(s->covers, m[nm + f]);
+		}
+	}
+	for (k = 0; !s->memo_at && k < s->changed.n; k++)
 		for (f = tm_stale__index_file(&s->x, s->changed.items[k]);
 		     f != NONE; f = s->x.file_next[f])
 			bit_set(s->covers, f);
@@ -239,7 +296,10 @@ static void record(struct pass *s, size_t c)
 		if (!bit_get(s->shown, t) || bit_get(s->covers, t))
 			continue;
 		sizev_push(&l->changed,
-			   intern(&s->paths, s->changed.items[s->pairs.v[k]]));
+			   s->memo_at
+				   ? s->slot_paths[s->pairs.v[k]]
+				   : intern(&s->paths,
+					    s->changed.items[s->pairs.v[k]]));
 		if (l->changed.n >= l->compact_at) {
 			sizev_unique(&l->changed);
 			l->compact_at = 2 * l->changed.n + 64;
@@ -284,7 +344,27 @@ static int visit(struct pass *s, size_t c)
 	}
 	if (!any)
 		return 0;
-	for (i = 0; i < (np ? np : 1); i++) {
+	if (s->memo_at) {
+		const struct cidx *ix = w->ix;
+		uint32_t cix = w->nodes[c].cix, slot;
+
+		if (cix == UINT32_MAX ||
+		    ix->sstart[cix + 1] - ix->sstart[cix] != (np ? np : 1))
+			return 1; /* cannot happen: HEAD's history is indexed */
+		for (i = 0; i < (np ? np : 1); i++) {
+			slot = ix->sstart[cix] + (uint32_t)i;
+			if (i == 0) {
+				s->pairs.n = 0;
+				s->slot_paths = ix->dpath + ix->dstart[slot];
+				s->slot_n =
+					ix->dstart[slot + 1] - ix->dstart[slot];
+			}
+			match_ids(s, ix->dpath + ix->dstart[slot],
+				  ix->dstart[slot + 1] - ix->dstart[slot],
+				  touched_of(s, i, np ? np : 1), i == 0);
+		}
+	}
+	for (i = 0; !s->memo_at && i < (np ? np : 1); i++) {
 		tm_strv *out = i ? &s->other : &s->changed;
 
 		tm_strv_clear(out);
@@ -374,4 +454,8 @@ void tm_stale__pass_free(struct pass *s)
 	free(s->pairs.v);
 	free(s->stamp);
 	free(s->stack.v);
+	free(s->memo_at);
+	free(s->memo_nmatch);
+	free(s->memo_nfile);
+	free(s->memo.v);
 }

@@ -94,6 +94,53 @@ void tm_stale__index_match(const struct index *x, const char *path,
  * or NONE. */
 size_t tm_stale__index_file(const struct index *x, const char *path);
 
+/* ---- the per-commit index (stale_commits.c) ---- */
+
+/*
+ * What each commit of the index holds (i < n): oids[20 i..], time[i],
+ * parents parent[pstart[i] .. pstart[i + 1]] (positions below i), diff
+ * slots sstart[i] .. sstart[i + 1] (one per parent, or one against the
+ * empty tree), slot k's changed paths dpath[dstart[k] .. dstart[k + 1]],
+ * thread file versions vpath / void (20 bytes each, zero: no review point)
+ * [vstart[i] .. vstart[i + 1]]; order: positions sorted by oid; path p is
+ * the string pbytes + poff[p].
+ */
+struct cidx {
+	unsigned char *data; /* the whole file (malloc'd) */
+	size_t size;
+	uint32_t n, nparent, nslot, ndiff, nver, npaths, pathbytes;
+	const unsigned char *oids, *vcommit;
+	const int64_t *time;
+	const uint32_t *pstart, *parent, *sstart, *dstart, *dpath, *vstart,
+		*vpath, *order, *poff;
+	const char *pbytes;
+	uint64_t shallow_key;
+	tm_hashmap path_map; /* built when adding commits */
+	bool path_map_ready;
+};
+
+/*
+ * Load $GIT_COMMON_DIR/threadmind/commits.idx into *ix (an unsound or
+ * foreign one counts as empty) and add every commit of HEAD's history it
+ * lacks, rewriting the file (atomically; a failed write is no error).
+ * `shallow`: the sorted shallow commits (their parents are not followed).
+ * On error (a commit that cannot be read, a missing parent of a commit that
+ * is not shallow) *ix must not be used; free it either way.
+ */
+int tm_stale__cidx_open(struct cidx *ix, git_repository *repo,
+			const git_oid *shallow, size_t nshallow,
+			tm_progress_fn progress, void *progress_data);
+void tm_stale__cidx_free(struct cidx *ix);
+/* The position of commit `oid` into *out; false when ix lacks it. */
+bool tm_stale__cidx_find(const struct cidx *ix, const git_oid *oid,
+			 uint32_t *out);
+const char *tm_stale__cidx_name(const struct cidx *ix, uint32_t path);
+/* Is `path` shaped as a thread file ("[.../].threadmind/threads/P/X.md")?
+ * The index records versions of those only. */
+bool tm_stale__thread_file_shape(const char *path, size_t len);
+/* A 64-bit checksum of n bytes, 8 at a time (both cache files). */
+uint64_t tm_stale__sum(const void *data, size_t n);
+
 /* ---- phase 1: the walk (stale_walk.c) ---- */
 
 enum {
@@ -115,6 +162,7 @@ struct node {
 	size_t seen;     /* phase 2: last search that met it */
 	size_t pending;  /* phase 2: children still to visit */
 	uint64_t *reach; /* phase 2: threads whose history reaches it */
+	uint32_t cix;    /* its position in the index, or UINT32_MAX */
 };
 
 struct heap {
@@ -138,6 +186,7 @@ struct walk {
 	struct sizev stack;
 	git_oid *shallow;
 	size_t nshallow;
+	const struct cidx *ix; /* or NULL: every commit read from git */
 };
 
 /* The bases reaching node i. */
@@ -167,6 +216,9 @@ void tm_stale__walk_set_bases(struct walk *w, size_t nbases);
  * TM_ENOTFOUND (no message) when the repository does not have it.
  */
 int tm_stale__get_node(struct walk *w, const git_oid *oid, size_t *out);
+/* The same for a base (a thread's `commit`): with the index, the
+ * repository must still have it. */
+int tm_stale__get_base(struct walk *w, const git_oid *oid, size_t *out);
 /* Start the walk at HEAD (*head, or NONE when unborn) and every base. */
 int tm_stale__walk_start(struct walk *w, size_t *head);
 /* Walk until no queued commit from HEAD concerns any thread. */
@@ -219,6 +271,14 @@ struct pass {
 	struct sizev pairs; /* (path, thread) pairs of the first-parent diff */
 	size_t *stamp, gen; /* per thread: last path paired with it */
 	struct sizev stack;
+	/* with the index: per path number, the threads whose specs match it
+	   and the threads whose file it is (memo_at: 1 + start in memo, 0: not
+	   computed yet; memo_n its count, files after the matches) */
+	size_t *memo_at;
+	uint32_t *memo_nmatch, *memo_nfile;
+	struct sizev memo;
+	const uint32_t *slot_paths; /* the changed paths of slot 0 */
+	size_t slot_n;
 };
 
 /*
@@ -228,6 +288,9 @@ struct pass {
  * review points the repository does not have, are ignored.
  */
 int tm_stale__review_points(struct pass *s, const char *threads_dir);
+/* The same from the index (s->w->ix), when it records the versions of
+ * `threads_dir`'s files; false: it does not, use the walk above. */
+bool tm_stale__review_points_ix(struct pass *s, const char *threads_dir);
 
 /* Can thread t be stale at all (paths, commit, not finished)? (stale.c) */
 bool tm_stale__candidate(const tm_thread *t);
@@ -237,13 +300,27 @@ bool tm_stale__candidate(const tm_thread *t);
 /* Append to `key` everything the answer for these inputs depends on. */
 void tm_stale__cache_key(tm_buf *key, tm_git *g, const char *threads_dir,
 			 const tm_thread *const *threads, size_t n);
-/* The cached answer for `key` into *out; false (and *out untouched) when
- * there is none, or the cache is unreadable, corrupt or outdated. */
-bool tm_stale__cache_load(tm_stale_report *out, tm_git *g, const tm_buf *key,
-			  const tm_thread *const *threads, size_t n);
+/* The last answer as the cache holds it, with what an update needs. */
+struct tm_stale_last {
+	tm_stale_report r;
+	git_oid head;   /* the HEAD it was computed at */
+	git_oid *bases; /* every review point of every thread */
+	size_t nbases;
+	bool inside; /* all of them reachable from that HEAD */
+};
+
+/* The cached answer: 1 when it is for `key` (into *out); 2 when it is for
+ * the same inputs at another HEAD (into *prev, when prev is not NULL;
+ * clear it with tm_stale__last_clear); 0 when there is none, or the cache
+ * is unreadable, corrupt or outdated. */
+int tm_stale__cache_load(tm_stale_report *out, struct tm_stale_last *prev,
+			 tm_git *g, const tm_buf *key,
+			 const tm_thread *const *threads, size_t n);
+void tm_stale__last_clear(struct tm_stale_last *last);
 /* Replace the cache with answer `r` for `key` (failures are ignored). */
 void tm_stale__cache_store(tm_git *g, const tm_buf *key,
-			   const tm_stale_report *r);
+			   const tm_stale_report *r, const git_oid *bases,
+			   size_t nbases, bool inside);
 
 /* Phase 2 over the interesting nodes, children first, from `head`. */
 int tm_stale__pass_run(struct pass *s, size_t head);

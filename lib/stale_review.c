@@ -68,7 +68,7 @@ static void add_base(struct pass *s, size_t t, const git_oid *oid)
 	struct live *l = &s->th[t];
 	size_t node, k;
 
-	if (tm_stale__get_node(s->w, oid, &node) < 0) {
+	if (tm_stale__get_base(s->w, oid, &node) < 0) {
 		tm_error_clear();
 		return; /* a review point we cannot see covers nothing here */
 	}
@@ -259,4 +259,75 @@ int tm_stale__review_points(struct pass *s, const char *threads_dir)
 	tm_hashmap_release(&r.seen);
 	tm_hashmap_release(&r.blobs);
 	return error;
+}
+
+/* ---- the same from the index ---- */
+
+bool tm_stale__review_points_ix(struct pass *s, const char *threads_dir)
+{
+	const struct cidx *ix = s->w->ix;
+	tm_hashmap file = TM_HASHMAP_INIT;
+	tm_buf name = TM_BUF_INIT;
+	uint64_t *seen;
+	uint32_t *memo, head, c, k, p, v, *stack, *all;
+	size_t i, nstack = 0, nall = 0;
+	const size_t *t;
+	git_oid oid;
+
+	if (!ix || !threads_dir || !s->nth)
+		return ix != NULL;
+	tm_buf_printf(&name, "%sx.md", threads_dir);
+	if (!tm_stale__thread_file_shape(name.ptr, name.size) ||
+	    git_reference_name_to_id(&oid, s->w->repo, "HEAD") < 0 ||
+	    !tm_stale__cidx_find(ix, &oid, &head)) {
+		tm_error_clear();
+		tm_buf_release(&name);
+		return false;
+	}
+	for (i = 0; i < s->nth; i++) {
+		tm_buf_truncate(&name, 0);
+		tm_buf_printf(&name, "%s%s.md", threads_dir, s->th[i].t->id);
+		*tm_hashmap_puts(&file, tm_buf_cstr(&name), i) = i;
+	}
+	tm_buf_release(&name);
+	seen = tm_xcalloc(WORDS(ix->n) + 1, sizeof(uint64_t));
+	memo = tm_xcalloc((size_t)ix->npaths + 1, sizeof(uint32_t));
+	stack = tm_xcalloc((size_t)ix->n + 1, sizeof(uint32_t));
+	all = tm_xcalloc((size_t)ix->n + 1, sizeof(uint32_t));
+	/* the order of tm_stale__review_points' walk, so that the bases are
+	   numbered (and the walk's ties broken) as without the index */
+	bit_set(seen, head);
+	stack[nstack++] = head;
+	while (nstack) {
+		c = stack[--nstack];
+		all[nall++] = c;
+		for (k = ix->pstart[c]; k < ix->pstart[c + 1]; k++) {
+			p = ix->parent[k];
+			if (!bit_get(seen, p)) {
+				bit_set(seen, p);
+				stack[nstack++] = p;
+			}
+		}
+	}
+	for (i = 0; i < nall; i++) {
+		c = all[i];
+		for (v = ix->vstart[c]; v < ix->vstart[c + 1]; v++) {
+			p = ix->vpath[v];
+			if (!memo[p]) {
+				t = tm_hashmap_gets(&file,
+						    tm_stale__cidx_name(ix, p));
+				memo[p] = t ? (uint32_t)*t + 2 : 1;
+			}
+			memcpy(oid.id, ix->vcommit + (size_t)v * GIT_OID_RAWSZ,
+			       GIT_OID_RAWSZ);
+			if (memo[p] >= 2 && !git_oid_is_zero(&oid))
+				add_base(s, memo[p] - 2, &oid);
+		}
+	}
+	free(seen);
+	free(memo);
+	free(stack);
+	free(all);
+	tm_hashmap_release(&file);
+	return true;
 }

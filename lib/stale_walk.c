@@ -104,18 +104,21 @@ int tm_stale__get_node(struct walk *w, const git_oid *oid, size_t *out)
 	struct node *n;
 	size_t i, old = w->alloc, old_parents = w->parent_alloc;
 	const size_t *known = tm_hashmap_get(&w->table, oid->id, GIT_OID_RAWSZ);
+	uint32_t cix = UINT32_MAX, k;
 	int error;
 
 	if (known) {
 		*out = *known;
 		return 0;
 	}
-	error = git_commit_lookup(&c, w->repo, oid);
-	if (error == GIT_ENOTFOUND)
-		return TM_ENOTFOUND;
-	if (error < 0)
-		return tm_git_error(TM_ERROR, "cannot read commit %s",
-				    git_oid_tostr_s(oid));
+	if (!w->ix || !tm_stale__cidx_find(w->ix, oid, &cix)) {
+		error = git_commit_lookup(&c, w->repo, oid);
+		if (error == GIT_ENOTFOUND)
+			return TM_ENOTFOUND;
+		if (error < 0)
+			return tm_git_error(TM_ERROR, "cannot read commit %s",
+					    git_oid_tostr_s(oid));
+	}
 	tm_xgrow((void **)&w->nodes, &w->alloc, w->n + 1, sizeof(*w->nodes));
 	if (w->words && w->alloc != old) {
 		w->bits = tm_xrealloc(w->bits,
@@ -127,9 +130,15 @@ int tm_stale__get_node(struct walk *w, const git_oid *oid, size_t *out)
 	n = &w->nodes[i];
 	memset(n, 0, sizeof(*n));
 	git_oid_cpy(&n->oid, oid);
-	git_oid_cpy(&n->tree, git_commit_tree_id(c));
-	n->time = (int64_t)git_commit_time(c);
-	n->nparents = git_commit_parentcount(c);
+	n->cix = cix;
+	if (c) {
+		git_oid_cpy(&n->tree, git_commit_tree_id(c));
+		n->time = (int64_t)git_commit_time(c);
+		n->nparents = git_commit_parentcount(c);
+	} else {
+		n->time = w->ix->time[cix];
+		n->nparents = w->ix->pstart[cix + 1] - w->ix->pstart[cix];
+	}
 	n->parents = w->nparent;
 	n->base = NONE;
 	tm_xgrow((void **)&w->parent_oid, &w->parent_alloc,
@@ -138,8 +147,15 @@ int tm_stale__get_node(struct walk *w, const git_oid *oid, size_t *out)
 		w->parent_node = tm_xrealloc(w->parent_node,
 					     w->parent_alloc * sizeof(size_t));
 	for (i = 0; i < n->nparents; i++) {
-		git_oid_cpy(&w->parent_oid[w->nparent],
-			    git_commit_parent_id(c, (unsigned)i));
+		if (c) {
+			git_oid_cpy(&w->parent_oid[w->nparent],
+				    git_commit_parent_id(c, (unsigned)i));
+		} else {
+			k = w->ix->parent[w->ix->pstart[cix] + i];
+			memcpy(w->parent_oid[w->nparent].id,
+			       w->ix->oids + (size_t)k * GIT_OID_RAWSZ,
+			       GIT_OID_RAWSZ);
+		}
 		w->parent_node[w->nparent++] = NONE;
 	}
 	git_commit_free(c);
@@ -148,6 +164,25 @@ int tm_stale__get_node(struct walk *w, const git_oid *oid, size_t *out)
 		       w->n - 1);
 	*out = w->n - 1;
 	return 0;
+}
+
+int tm_stale__get_base(struct walk *w, const git_oid *oid, size_t *out)
+{
+	git_odb *odb = NULL;
+	uint32_t cix;
+	bool gone = false;
+
+	if (w->ix && !tm_hashmap_get(&w->table, oid->id, GIT_OID_RAWSZ) &&
+	    tm_stale__cidx_find(w->ix, oid, &cix)) {
+		/* the index keeps commits that git may have pruned since */
+		if (git_repository_odb(&odb, w->repo) == 0)
+			gone = !git_odb_exists(odb, oid);
+		git_odb_free(odb);
+		tm_error_clear();
+		if (gone)
+			return TM_ENOTFOUND;
+	}
+	return tm_stale__get_node(w, oid, out);
 }
 
 /* Heap order: newest commit first, then in the order they were met. */

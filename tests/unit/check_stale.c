@@ -1279,12 +1279,11 @@ START_TEST(test_stale_cache_same_answers)
 				   repo);
 		ck_assert_str_eq(after, "0");
 		free(after);
-		/* a new commit: not read from the cache, still the same */
+		/* a new commit: still the same */
 		free(commit("more", "a/x.c", "b/z.c", NULL));
 		free(plain);
 		plain = answer(repo, ts, RND_THREADS, true, NULL);
 		after = answer(repo, ts, RND_THREADS, false, &hit);
-		ck_assert(!hit);
 		ck_assert_str_eq(after, plain);
 		free(after);
 		/* another thread's commit: another key */
@@ -1331,7 +1330,8 @@ START_TEST(test_stale_cache_corrupt)
 		"printf 'hello' >'%s'",
 		": >'%s'",
 		"head -c 4096 /dev/urandom >'%s'",
-		/* outdated: the answer for another HEAD */
+		/* outdated: the answer for another HEAD that touched a
+		   thread's file since (not carried forward) */
 		"cp old '%s'",
 	};
 	char *a, *b, *want, *got, *file, *dir;
@@ -1346,7 +1346,7 @@ START_TEST(test_stale_cache_corrupt)
 	file = cache_file(repo);
 	dir = format("%s/.git/threadmind", repo);
 	tmt_sh("cp '%s' '%s/old'", file, dir);
-	b = commit("b", "src/x.c", NULL);
+	b = commit("b", "src/x.c", TDIR "v.md", NULL);
 	want = answer(repo, ts, 2, true, NULL);
 	free(answer(repo, ts, 2, false, &hit));
 	ck_assert(!hit);
@@ -1415,6 +1415,252 @@ START_TEST(test_stale_cache_base_fetched)
 	free_threads(ts, 1);
 	free(x);
 	free(other);
+}
+END_TEST
+
+/* The per-commit index of the cache. */
+static char *index_file(const char *dir)
+{
+	return format("%s/.git/threadmind/commits.idx", dir);
+}
+
+/* The answer through the cache equals the uncached one, both with the
+ * last answer (carried forward or not) and through the index alone. */
+static void assert_cache_agrees(tm_thread **ts, size_t n, const char *what)
+{
+	char *plain = answer(repo, ts, n, true, NULL), *got, *file;
+
+	got = answer(repo, ts, n, false, NULL);
+	ck_assert_msg(!strcmp(got, plain), "%s: cached\n%s\nuncached\n%s", what,
+		      got, plain);
+	free(got);
+	file = cache_file(repo);
+	tmt_sh("rm -f '%s'", file);
+	got = answer(repo, ts, n, false, NULL);
+	ck_assert_msg(!strcmp(got, plain), "%s: indexed\n%s\nuncached\n%s",
+		      what, got, plain);
+	free(got);
+	free(file);
+	free(plain);
+}
+
+/*
+ * Random histories with merges: the cache built at one commit, then more
+ * commits, a thread file changed, a merge, a branch switch, rewritten
+ * history (reset, amend, rebase), a fast-forward onto commits that existed
+ * already; after each, cached answers equal uncached ones.
+ */
+START_TEST(test_stale_index_histories)
+{
+	char *hashes[64], *head, *side, *file;
+	tm_thread *ts[RND_THREADS];
+	size_t nh, i;
+	unsigned seed;
+
+	for (seed = 21; seed <= 22; seed++) {
+		nh = random_history(seed, hashes, ts);
+		assert_cache_agrees(ts, RND_THREADS, "built");
+		file = index_file(repo);
+		tmt_sh("test -s '%s'", file);
+		free(commit("n1", "a/x.c", NULL));
+		free(commit("n2", "c/w.c", "a/y.c", NULL));
+		assert_cache_agrees(ts, RND_THREADS, "new commits");
+		head = rev("HEAD");
+		write_thread(repo, "t1", head, 90);
+		free(commit("touch", "a/x.c", NULL));
+		assert_cache_agrees(ts, RND_THREADS, "thread file");
+		tmt_sh(GIT "-C '%s' checkout -q -b side %s", repo,
+		       hashes[nh / 2]);
+		free(commit("s1", "b/z.c", NULL));
+		assert_cache_agrees(ts, RND_THREADS, "branch switch");
+		side = rev("HEAD");
+		tmt_sh(GIT "-C '%s' checkout -q main 2>/dev/null || " GIT
+			   "-C '%s' checkout -q master",
+		       repo, repo);
+		next_date();
+		tmt_sh(GIT "-C '%s' merge -q --no-edit -X theirs side "
+			   ">/dev/null 2>&1 || (" GIT
+			   "-C '%s' checkout -q --theirs . && " GIT
+			   "-C '%s' add -A && " GIT "-C '%s' commit -q "
+			   "--no-edit)",
+		       repo, repo, repo, repo);
+		free(commit("n3", "a/x.c", NULL));
+		assert_cache_agrees(ts, RND_THREADS, "merge");
+		tmt_sh(GIT "-C '%s' reset -q --hard HEAD~2", repo);
+		assert_cache_agrees(ts, RND_THREADS, "reset");
+		next_date();
+		tmt_sh(GIT "-C '%s' commit -q --amend -m amended", repo);
+		free(commit("n4", "b/z.c", NULL));
+		assert_cache_agrees(ts, RND_THREADS, "amend");
+		tmt_sh(GIT "-C '%s' checkout -q side && " GIT
+			   "-C '%s' rebase -q -X theirs %s >/dev/null 2>&1 "
+			   "|| " GIT "-C '%s' rebase --abort",
+		       repo, repo, hashes[nh - 1], repo);
+		assert_cache_agrees(ts, RND_THREADS, "rebase");
+		/* a thread reviewed ahead of HEAD, on a branch; then HEAD
+		   moves onto that branch's commits, which existed already */
+		tmt_sh(GIT "-C '%s' checkout -q -b ahead", repo);
+		free(commit("h1", "a/x.c", NULL));
+		free(side);
+		side = rev("HEAD");
+		free(commit("h2", "a/y.c", NULL));
+		tm_thread_set(&ts[0]->commit, side);
+		tmt_sh(GIT "-C '%s' checkout -q side", repo);
+		free(commit("h3", "a/x.c", NULL));
+		tmt_sh(GIT "-C '%s' reset -q --hard HEAD~1", repo);
+		assert_cache_agrees(ts, RND_THREADS, "base ahead");
+		free(answer(repo, ts, RND_THREADS, false, NULL));
+		tmt_sh(GIT "-C '%s' merge -q --ff-only ahead", repo);
+		assert_cache_agrees(ts, RND_THREADS, "fast-forward");
+		/* deleting the index changes nothing */
+		tmt_sh("rm -f '%s'", file);
+		assert_cache_agrees(ts, RND_THREADS, "index deleted");
+		free(file);
+		free(head);
+		free(side);
+		free_threads(ts, RND_THREADS);
+		for (i = 0; i < nh; i++)
+			free(hashes[i]);
+	}
+}
+END_TEST
+
+/* New commits on top of the last answer: carried forward (each commit's
+ * diff read from the index), unless a merge or a thread file comes. */
+START_TEST(test_stale_cache_carried_forward)
+{
+	char *a, *b, *c, *want, *got;
+	tm_thread *ts[3];
+	bool hit;
+
+	a = commit("a", "src/x.c", "doc/y.md", NULL);
+	b = commit("b", "src/x.c", NULL);
+	ts[0] = mk("t", a, "src");
+	ts[1] = mk("u", a, "doc");
+	ts[2] = mk("v", b, "lib");
+	free(answer(repo, ts, 3, false, NULL));
+	c = commit("c", "doc/y.md", "lib/z.c", NULL);
+	free(commit("d", "src/w.c", NULL));
+	want = answer(repo, ts, 3, true, NULL);
+	got = answer(repo, ts, 3, false, &hit);
+	ck_assert(hit);
+	ck_assert_str_eq(got, want);
+	ck_assert_ptr_nonnull(strstr(got, c)); /* u's and v's newest */
+	free(got);
+	free(want);
+	/* a merge on top: computed, the same */
+	tmt_sh(GIT "-C '%s' checkout -q -b side %s", repo, b);
+	free(commit("s", "lib/q.c", NULL));
+	tmt_sh(GIT "-C '%s' checkout -q - && " GIT "-C '%s' merge -q "
+		   "--no-edit side",
+	       repo, repo);
+	want = answer(repo, ts, 3, true, NULL);
+	got = answer(repo, ts, 3, false, &hit);
+	ck_assert(!hit);
+	ck_assert_str_eq(got, want);
+	free(got);
+	free(want);
+	/* a thread file in a new commit: computed, the same */
+	write_thread(repo, "u", c, 1);
+	free(commit("e", "doc/y.md", NULL));
+	want = answer(repo, ts, 3, true, NULL);
+	got = answer(repo, ts, 3, false, &hit);
+	ck_assert(!hit);
+	ck_assert_str_eq(got, want);
+	free(got);
+	free(want);
+	free_threads(ts, 3);
+	free(a);
+	free(b);
+	free(c);
+}
+END_TEST
+
+/* A fast-forward onto a review point that existed already: the last
+ * answer is not carried over it. */
+START_TEST(test_stale_index_forward_onto_base)
+{
+	char *a, *x, *got, *want;
+	tm_thread *ts[2];
+
+	a = commit("a", "src/x.c", NULL);
+	tmt_sh(GIT "-C '%s' checkout -q -b ahead", repo);
+	free(commit("x1", "src/x.c", NULL));
+	x = commit("x2", "src/y.c", NULL);
+	free(commit("x3", "src/x.c", NULL));
+	tmt_sh(GIT "-C '%s' checkout -q -", repo);
+	ts[0] = mk("t", a, "src");
+	ts[1] = mk("u", x, "src");
+	free(answer(repo, ts, 2, false, NULL));
+	tmt_sh(GIT "-C '%s' merge -q --ff-only ahead", repo);
+	want = answer(repo, ts, 2, true, NULL);
+	got = answer(repo, ts, 2, false, NULL);
+	ck_assert_str_eq(got, want);
+	ck_assert_ptr_nonnull(strstr(got, "u "));
+	free(got);
+	free(want);
+	free_threads(ts, 2);
+	free(a);
+	free(x);
+}
+END_TEST
+
+/* A corrupt, truncated or foreign index is ignored and rebuilt. */
+START_TEST(test_stale_index_corrupt)
+{
+	static const char *const damage[] = {
+		"head -c 63 good >'%s'",
+		"head -c $(($(wc -c <good) - 8)) good >'%s'",
+		/* a byte of the data, of the counts, of the checksum */
+		"cp good '%s' && printf 'Z' | dd of='%s' bs=1 seek=100 "
+		"conv=notrunc 2>/dev/null",
+		"cp good '%s' && printf '\\377' | dd of='%s' bs=1 seek=16 "
+		"conv=notrunc 2>/dev/null",
+		"cp good '%s' && printf 'Z' | dd of='%s' bs=1 seek=60 "
+		"conv=notrunc 2>/dev/null",
+		"cp good '%s' && printf 'x' >>'%s'",
+		"cp good '%s' && printf 'TMCIDX\\0\\2' | dd of='%s' bs=1 "
+		"seek=0 conv=notrunc 2>/dev/null",
+		"printf 'hello' >'%s'",
+		": >'%s'",
+		"head -c 8192 /dev/urandom >'%s'",
+	};
+	char *a, *want, *got, *file, *cache, *dir;
+	tm_thread *ts[2];
+	size_t i;
+
+	a = commit("a", "src/x.c", NULL);
+	free(commit("b", "src/x.c", "doc/y.md", NULL));
+	ts[0] = mk("t", a, "src");
+	ts[1] = mk("u", a, "doc");
+	want = answer(repo, ts, 2, true, NULL);
+	free(answer(repo, ts, 2, false, NULL));
+	file = index_file(repo);
+	cache = cache_file(repo);
+	dir = format("%s/.git/threadmind", repo);
+	tmt_sh("cp '%s' '%s/good'", file, dir);
+	for (i = 0; i < N(damage); i++) {
+		char *cmd = format(damage[i], file, file);
+
+		tmt_sh("cd '%s' && %s && rm -f '%s'", dir, cmd, cache);
+		got = answer(repo, ts, 2, false, NULL);
+		ck_assert_msg(!strcmp(got, want), "damage %zu: %s", i, got);
+		free(got);
+		/* rebuilt: the same bytes as the good one */
+		tmt_sh("cmp -s '%s/good' '%s'", dir, file);
+		free(cmd);
+	}
+	/* a folder where the file should be: no index, no error */
+	tmt_sh("rm -f '%s' '%s' && mkdir '%s'", file, cache, file);
+	got = answer(repo, ts, 2, false, NULL);
+	ck_assert_str_eq(got, want);
+	free(got);
+	free_threads(ts, 2);
+	free(want);
+	free(file);
+	free(cache);
+	free(dir);
+	free(a);
 }
 END_TEST
 
@@ -1733,6 +1979,10 @@ Suite *stale_suite(void)
 	tcase_add_test(tc, test_stale_cache_same_answers);
 	tcase_add_test(tc, test_stale_cache_corrupt);
 	tcase_add_test(tc, test_stale_cache_base_fetched);
+	tcase_add_test(tc, test_stale_cache_carried_forward);
+	tcase_add_test(tc, test_stale_index_histories);
+	tcase_add_test(tc, test_stale_index_forward_onto_base);
+	tcase_add_test(tc, test_stale_index_corrupt);
 	tcase_add_test(tc, test_stale_cache_concurrent);
 	tcase_add_test(tc, test_stale_cache_progress);
 	suite_add_tcase(s, tc);
