@@ -124,8 +124,8 @@ typedef struct {
  * (install's `diff=markdown`) to TM_DOCTOR_ATTR_THREADS (as git sees it:
  * git_attr_get on a path each pattern matches, so attributes set elsewhere
  * count too; fixable when .threadmind/.gitattributes lacks our lines, which
- * --fix adds as install does); also with opts->git, every `paths` entry (without
- * magic) that matches no file of HEAD (unmatched-path), naming the new
+ * --fix adds as install does); also with opts->git, every `paths` entry
+ * (without magic) that matches no file of HEAD (unmatched-path), naming the new
  * name when one of the last 1000 commits renamed what it named.
  *
  * A check is one function in doctor_check.c's table: adding one is writing it

@@ -28,7 +28,7 @@ static size_t chain_head(const tm_hashmap *m, const char *key, size_t len)
 void tm_stale__index_build(struct index *x, const tm_thread *const *threads,
 			   size_t n, const char *threads_dir)
 {
-	size_t i, k, total = 0;
+	size_t i, k, total = 0, dlen = threads_dir ? strlen(threads_dir) : 0;
 	tm_pathspec *s;
 
 	memset(x, 0, sizeof(*x));
@@ -53,13 +53,16 @@ void tm_stale__index_build(struct index *x, const tm_thread *const *threads,
 			x->nspecs++;
 		}
 		if (threads_dir) {
-			tm_buf f = TM_BUF_INIT;
+			/* concatenated by hand: printf was a quarter of
+			 * post-commit's user time on 10,000 threads */
+			size_t idl = strlen(threads[i]->id), len = dlen + idl;
+			char *f = tm_xmalloc(len + 4);
 
-			tm_buf_printf(&f, "%s%s.md", threads_dir,
-				      threads[i]->id);
-			x->files[i] = tm_buf_detach(&f);
-			chain_add(&x->file_map, x->files[i],
-				  strlen(x->files[i]), x->file_next, i);
+			memcpy(f, threads_dir, dlen);
+			memcpy(f + dlen, threads[i]->id, idl);
+			memcpy(f + len, ".md", 4);
+			x->files[i] = f;
+			chain_add(&x->file_map, f, len + 3, x->file_next, i);
 		}
 	}
 }
