@@ -5,6 +5,7 @@
  */
 #include "hooks.h"
 
+#include "deadline.h"
 #include "doctor.h"
 #include "error.h"
 #include "frontmatter.h"
@@ -247,6 +248,8 @@ static int load_with_paths(tm_thread_list *out, tm_store *s,
 	for (i = 0; i < ids.n; i++) {
 		tm_thread *t = NULL;
 
+		if ((error = tm_deadline_check(ids.items[i])) < 0)
+			break;
 		tm_buf_clear(&data);
 		tm_buf_clear(&name);
 		tm_buf_printf(&name, "%s.md", ids.items[i]);
@@ -267,7 +270,9 @@ static int load_with_paths(tm_thread_list *out, tm_store *s,
 	tm_buf_release(&data);
 	tm_buf_release(&name);
 	tm_strv_clear(&ids);
-	return 0;
+	if (error < 0)
+		tm_thread_list_clear(out);
+	return error;
 }
 
 int tm_hook_commit_touches(tm_strv *ids, tm_store *s, const char *project,
