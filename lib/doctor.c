@@ -223,7 +223,9 @@ int tm_doctor_project_load(tm_doctor_project *out, tm_store *s, const char *id)
 		out->folder_link = true; /* check_thread_folders says so */
 		return 0;
 	}
-	if (tm_store_list_threads(&ids, &out->bad, s, id) < 0) {
+	if ((error = tm_store_list_threads(&ids, &out->bad, s, id)) < 0) {
+		if (error == TM_ETIMEOUT)
+			goto done;
 		out->folder_error = tm_xstrdup(tm_error_last());
 		tm_error_clear();
 		return 0;
@@ -232,16 +234,21 @@ int tm_doctor_project_load(tm_doctor_project *out, tm_store *s, const char *id)
 	for (i = 0; i < ids.n; i++) {
 		tm_thread *t = NULL;
 
-		if (tm_store_load_thread(&t, s, id, ids.items[i]) == 0) {
+		if ((error = tm_store_load_thread(&t, s, id, ids.items[i])) ==
+		    0) {
 			out->threads[out->n++] = t;
+		} else if (error == TM_ETIMEOUT) {
+			goto done; /* a hook's budget is spent */
 		} else {
 			tm_strv_push(&out->unreadable, ids.items[i]);
 			tm_strv_push(&out->errors, tm_error_last());
 		}
 	}
+	error = 0;
 	tm_error_clear();
+done:
 	tm_strv_clear(&ids);
-	return 0;
+	return error;
 }
 
 void tm_doctor_project_clear(tm_doctor_project *p)

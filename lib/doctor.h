@@ -160,7 +160,8 @@ typedef struct {
  * tm_doctor_project_clear, also after an error).  A folder that is a link
  * or cannot be listed, and files that cannot be read, are recorded in *out,
  * not returned.  Reads only; takes no lock.  Errors: TM_EINVALID when `id`
- * is no valid project id.
+ * is no valid project id; TM_ETIMEOUT when the caller's deadline
+ * (deadline.h) passes before the last file is read.
  */
 int tm_doctor_project_load(tm_doctor_project *out, tm_store *s, const char *id);
 void tm_doctor_project_clear(tm_doctor_project *p);

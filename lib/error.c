@@ -84,6 +84,8 @@ const char *tm_error_name(int code)
 		return "conflict";
 	case TM_EAMBIGUOUS:
 		return "ambiguous";
+	case TM_ETIMEOUT:
+		return "timeout";
 	default:
 		return "error";
 	}

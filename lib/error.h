@@ -9,14 +9,15 @@
 
 enum {
 	TM_OK = 0,
-	TM_ERROR = -1,     /* generic failure (I/O, git, ...) */
-	TM_ENOTFOUND = -3, /* a file, thread, project or key does not exist */
-	TM_EEXISTS = -4,   /* refusing to clobber something that exists */
-	TM_ELOCKED = -5,   /* the store lock could not be taken in time */
-	TM_EPARSE = -6,    /* a file does not parse */
-	TM_EINVALID = -7,  /* bad input: id, path, symlink, size, argument */
-	TM_ECONFLICT = -8, /* a merge left conflicts / a cycle was refused */
-	TM_EAMBIGUOUS = -9 /* a prefix matches more than one thread */
+	TM_ERROR = -1,      /* generic failure (I/O, git, ...) */
+	TM_ENOTFOUND = -3,  /* a file, thread, project or key does not exist */
+	TM_EEXISTS = -4,    /* refusing to clobber something that exists */
+	TM_ELOCKED = -5,    /* the store lock could not be taken in time */
+	TM_EPARSE = -6,     /* a file does not parse */
+	TM_EINVALID = -7,   /* bad input: id, path, symlink, size, argument */
+	TM_ECONFLICT = -8,  /* a merge left conflicts / a cycle was refused */
+	TM_EAMBIGUOUS = -9, /* a prefix matches more than one thread */
+	TM_ETIMEOUT = -10   /* a time budget ran out (deadline.h) */
 };
 
 /*

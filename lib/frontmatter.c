@@ -3,6 +3,7 @@
  * back canonically, and the summary body (see frontmatter.h).
  */
 #include "frontmatter.h"
+#include "deadline.h"
 #include "error.h"
 
 #include <stddef.h>
@@ -433,6 +434,8 @@ static int read_block(tm_thread *t, struct block *b)
 		const struct item *it = &items[k];
 		const struct line *l = &b->lines[it->i];
 
+		if ((error = tm_deadline_every(k + 1, b->path)) < 0)
+			break;
 		if (!it->colon)
 			add_extra(t, NULL, tm_xstrndup(l->p, l->len));
 		else if (it->dup)
@@ -469,6 +472,8 @@ int tm_frontmatter_parse(tm_thread **out, const char *data, size_t len,
 	bool crlf, open_crlf, closed = false;
 	int error = 0;
 
+	if ((error = tm_deadline_check(path)) < 0)
+		return error;
 	if ((nul = memchr(data, 0, len)))
 		return tm_error_set(TM_EPARSE,
 				    "'%s' line %zu: NUL byte (not a text file)",
@@ -481,6 +486,8 @@ int tm_frontmatter_parse(tm_thread **out, const char *data, size_t len,
 				    "frontmatter line",
 				    path);
 	while (next_line(&pos, end, &l, &crlf)) {
+		if ((error = tm_deadline_every(b.n + 1, path)) < 0)
+			goto done;
 		if (is_fence(&l)) {
 			closed = true;
 			break;

@@ -32,7 +32,9 @@
  * message naming `path` (and the line): no opening or closing `---`, a NUL
  * byte anywhere, invalid UTF-8 in the block, a line that is no entry,
  * comment, continuation or blank, a duplicate key, a known field holding a
- * collection (or `paths` holding a mapping), a libyaml error.
+ * collection (or `paths` holding a mapping), a libyaml error; or
+ * TM_ETIMEOUT when the caller's deadline (deadline.h) has passed, checked
+ * on entry and every TM_DEADLINE_EVERY lines and entries.
  */
 int tm_frontmatter_parse(tm_thread **out, const char *data, size_t len,
 			 const char *id, const char *path);

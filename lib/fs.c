@@ -1,6 +1,7 @@
 /* The safe file layer: no-follow opens, bounded reads, listings, atomic
  * writes (see fs.h). */
 #include "fs.h"
+#include "deadline.h"
 #include "error.h"
 
 #include <errno.h>
@@ -194,6 +195,7 @@ int tm_fs_list_dir(tm_strv *out, int dirfd, const char *display)
 {
 	int fd = dup(dirfd);
 	struct dirent *e;
+	size_t seen = 0;
 	DIR *d;
 
 	if (fd < 0 || !(d = fdopendir(fd))) {
@@ -206,6 +208,10 @@ int tm_fs_list_dir(tm_strv *out, int dirfd, const char *display)
 	rewinddir(d);
 	errno = 0;
 	while ((e = readdir(d))) {
+		if (tm_deadline_every(++seen, display) < 0) {
+			closedir(d);
+			return TM_ETIMEOUT;
+		}
 		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
 			tm_strv_push(out, e->d_name);
 		errno = 0;

@@ -68,7 +68,8 @@ int tm_fs_read_at(tm_buf *out, int dirfd, const char *name, const char *display,
  * closed; the listing starts from the beginning whatever was read from it
  * before.  `display` names the folder in messages.  Errors: TM_ERROR ("cannot
  * list 'DISPLAY'") when the folder cannot be read (`out` may then hold some
- * names).
+ * names); TM_ETIMEOUT when the caller's deadline (deadline.h) passes while
+ * a long folder is read.
  */
 int tm_fs_list_dir(tm_strv *out, int dirfd, const char *display);
 

@@ -5,6 +5,7 @@
  */
 #include "hooks.h"
 
+#include "deadline.h"
 #include "doctor.h"
 #include "error.h"
 #include "frontmatter.h"
@@ -138,13 +139,37 @@ static bool budget_stop(void *b)
 }
 
 /*
+ * tm_paths_index_load with the hook's budget; a load cut short by it is
+ * TM_ETIMEOUT (the hook gives up quietly), never a partial list.
+ */
+static int index_load(tm_paths_index_list *out, tm_store *s,
+		      const char *project, tm_paths_index_what want,
+		      const tm_hook_budget *b)
+{
+	tm_paths_index_options opts = TM_PATHS_INDEX_OPTIONS_INIT;
+	int error;
+
+	opts.stop = budget_stop;
+	opts.stop_data = (void *)b;
+	if ((error = tm_paths_index_load(out, s, project, want, &opts)) < 0)
+		return error;
+	if (opts.cut_short) {
+		tm_paths_index_list_clear(out);
+		return tm_error_set(TM_ETIMEOUT,
+				    "time budget spent while reading the "
+				    "threads of '%s'",
+				    project);
+	}
+	return 0;
+}
+
+/*
  * tm_store_active_thread, its fallback (the threads of the branch) read
  * through the index of paths_index.h rather than every file.
  */
 static int active_thread(char **id, tm_store *s, const char *project,
 			 tm_config *cfg, const tm_hook_budget *b)
 {
-	tm_paths_index_options opts = TM_PATHS_INDEX_OPTIONS_INIT;
 	const char *bt =
 		tm_config_branch_thread(cfg, project, tm_store_branch(s));
 	tm_paths_index_list list;
@@ -152,10 +177,7 @@ static int active_thread(char **id, tm_store *s, const char *project,
 
 	if (bt && tm_store_thread_exists(s, project, bt))
 		return tm_store_active_thread(id, s, project, cfg, NULL, 0);
-	opts.stop = budget_stop;
-	opts.stop_data = (void *)b;
-	if ((error = tm_paths_index_load(&list, s, project, TM_PATHS_INDEX_ALL,
-					 &opts)) < 0)
+	if ((error = index_load(&list, s, project, TM_PATHS_INDEX_ALL, b)) < 0)
 		return error;
 	error = tm_store_active_thread(id, s, project, cfg, list.threads,
 				       list.n);
@@ -175,7 +197,7 @@ int tm_hook_follow_branch(tm_hook_follow *out, tm_store *s, const char *project,
 	int error;
 
 	memset(out, 0, sizeof(*out));
-	if (!branch)
+	if (!branch || tm_hook_budget_over(b))
 		return 0;
 	if ((error = tm_store_load_config(&cfg, s)) < 0 ||
 	    (error = active_thread(&id, s, project, cfg, b)) < 0)
@@ -261,12 +283,7 @@ done:
 static int load_with_paths(tm_paths_index_list *out, tm_store *s,
 			   const char *project, const tm_hook_budget *b)
 {
-	tm_paths_index_options opts = TM_PATHS_INDEX_OPTIONS_INIT;
-
-	opts.stop = budget_stop;
-	opts.stop_data = (void *)b;
-	return tm_paths_index_load(out, s, project, TM_PATHS_INDEX_WITH_PATHS,
-				   &opts);
+	return index_load(out, s, project, TM_PATHS_INDEX_WITH_PATHS, b);
 }
 
 int tm_hook_commit_touches(tm_strv *ids, tm_store *s, const char *project,

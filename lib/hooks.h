@@ -3,7 +3,9 @@
  * threadmind hook`: the active thread that follows the branch, the
  * branchThreads entry a commit records, the checks after a merge, and the
  * commits re-anchored after a rewrite.  Each call keeps to a time budget and
- * gives up (quietly, returning 0 with nothing done) when it is spent.
+ * gives up (quietly, returning 0 with nothing done) when it is spent
+ * between steps; inside a long read it returns TM_ETIMEOUT, nothing done,
+ * when the caller's deadline (deadline.h, set to the same budget) passes.
  */
 #ifndef TM_HOOKS_H
 #define TM_HOOKS_H

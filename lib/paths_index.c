@@ -28,6 +28,7 @@
  */
 #include "paths_index.h"
 
+#include "deadline.h"
 #include "error.h"
 #include "frontmatter.h"
 #include "fs.h"
@@ -709,6 +710,12 @@ int tm_paths_index_load(tm_paths_index_list *out, tm_store *s,
 			path = NULL;
 		}
 		read_entry(&now.e[now.n++], fd, id, &data);
+		if (tm_deadline_left() < 0) {
+			/* the read may have stopped half-way: an entry
+			 * that says "does not parse" must not be kept */
+			opts->cut_short = true;
+			break;
+		}
 		opts->reread++;
 		dirty = true;
 	}

@@ -202,7 +202,10 @@ bool tm_store_thread_exists(tm_store *s, const char *project, const char *id);
 /* Every thread file of a project: readable ones in `threads`, the others
  * in `errors` (one message each, naming the file).  *out is always
  * initialised; clear it with tm_thread_list_clear.  Errors: those of
- * tm_store_list_threads (an unreadable file is not an error). */
+ * tm_store_list_threads (an unreadable file is not an error), and
+ * TM_ETIMEOUT when the caller's deadline (deadline.h) passes before the
+ * last file is read (then *out holds nothing).  tm_store_load_thread
+ * and tm_store_list_threads return TM_ETIMEOUT likewise. */
 typedef struct {
 	tm_thread **threads;
 	size_t n;

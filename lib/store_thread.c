@@ -6,6 +6,7 @@
 #include "store_internal.h"
 
 #include "active.h"
+#include "deadline.h"
 #include "fs.h"
 #include "error.h"
 #include "frontmatter.h"
@@ -59,7 +60,10 @@ static int load_thread_at(tm_thread **out, tm_store *s, int fd,
 	int error;
 
 	tm_buf_clear(data);
-	error = tm_fs_read_at(data, fd, name, display, TM_MAX_FILE_SIZE);
+	error = tm_deadline_check(display);
+	if (error == 0)
+		error = tm_fs_read_at(data, fd, name, display,
+				      TM_MAX_FILE_SIZE);
 	if (error == TM_ENOTFOUND)
 		tm_error_set(TM_ENOTFOUND, "no thread '%s' in project '%s'", id,
 			     project);
@@ -194,14 +198,22 @@ int tm_store_load_all(tm_thread_list *out, tm_store *s, const char *project)
 	for (i = 0; i < ids.n; i++) {
 		tm_thread *t = NULL;
 
-		if (load_thread_at(&t, s, fd, project, ids.items[i], &data) ==
-		    0)
+		/* past a hook's budget (before a file or inside one): stop */
+		error = load_thread_at(&t, s, fd, project, ids.items[i], &data);
+		if (error == 0)
 			out->threads[out->n++] = t;
+		else if (error == TM_ETIMEOUT)
+			break;
 		else
 			tm_strv_push(&out->errors, tm_error_last());
 	}
-	tm_error_clear();
 	close(fd);
+	if (error == TM_ETIMEOUT) {
+		tm_thread_list_clear(out);
+		goto done;
+	}
+	error = 0;
+	tm_error_clear();
 done:
 	tm_buf_release(&data);
 	tm_strv_clear(&ids);

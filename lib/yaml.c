@@ -1,5 +1,6 @@
 /* YAML scalar quoting and libyaml entry reading (see yaml.h). */
 #include "yaml.h"
+#include "deadline.h"
 #include "error.h"
 #include "json.h"
 
@@ -258,7 +259,8 @@ struct entry_ctx {
 	const char *key;
 	const char *path;
 	size_t first_line;
-	size_t last; /* index of the entry's last line */
+	size_t last;   /* index of the entry's last line */
+	size_t events; /* read so far (a long list checks the deadline) */
 };
 
 static int entry_fail(struct entry_ctx *c, size_t line, const char *what)
@@ -274,6 +276,10 @@ static int entry_fail(struct entry_ctx *c, size_t line, const char *what)
 /* The next event, or TM_EPARSE naming libyaml's problem. */
 static int next_event(struct entry_ctx *c, yaml_event_t *ev)
 {
+	int error = tm_deadline_every(c->events++, c->path);
+
+	if (error < 0)
+		return error;
 	if (yaml_parser_parse(&c->parser, ev))
 		return 0;
 	return entry_fail(c, c->parser.problem_mark.line,
@@ -525,6 +531,7 @@ int tm_yaml_read_entry(tm_yaml_value *out, const char *text, size_t len,
 	c.path = path;
 	c.first_line = first_line;
 	c.last = 0;
+	c.events = 0;
 	for (i = 0; i < len; i++)
 		if (text[i] == '\n' && i + 1 < len)
 			c.last++;

@@ -79,6 +79,8 @@ typedef struct {
  * sees it (flow brackets outside quoted scalars and comments; bracket runs
  * such as `[[[[` are refused at once, whatever their length), then on
  * libyaml's events, which stops at the first collection too deep.
+ * TM_ETIMEOUT when the caller's deadline (deadline.h) passes while a long
+ * entry is read.
  */
 int tm_yaml_read_entry(tm_yaml_value *out, const char *text, size_t len,
 		       const char *key, const char *path, size_t first_line);

@@ -103,12 +103,39 @@ static tm_merge_style conflict_style(void)
 	return style;
 }
 
+/* tm_merge_files on the three inputs; -1 (said on stderr) when it fails. */
+static int merge(tm_merge_result *r, const tm_buf in[3],
+		 const tm_merge_options *opts)
+{
+	if (tm_merge_files(r, in[0].ptr, in[0].size, in[1].ptr, in[1].size,
+			   in[2].ptr, in[2].size, opts) == 0)
+		return 0;
+	fprintf(stderr, "git-threadmind-merge: %s\n", tm_error_last());
+	return -1;
+}
+
+/* Say why a result over the limit is left in conflict (see main). */
+static void note_over_limit(tm_merge_result *r, size_t merged)
+{
+	tm_buf note = TM_BUF_INIT;
+
+	tm_buf_printf(&note,
+		      "the merged file would be %zu bytes, over the 1 MiB "
+		      "limit of threadmind's reads: left as a line merge, in "
+		      "conflict; shorten it, then 'git add' it",
+		      merged);
+	free(r->note);
+	r->note = tm_buf_detach(&note);
+	r->conflicted = true;
+}
+
 int main(int argc, char **argv)
 {
 	tm_buf in[3] = {TM_BUF_INIT, TM_BUF_INIT, TM_BUF_INIT};
 	tm_merge_options opts = TM_MERGE_OPTIONS_INIT;
 	tm_merge_result r;
 	const char *env = getenv("THREADMIND_MERGE");
+	size_t too_big = 0;
 	int i, rc = 2;
 
 	if (argc == 2 &&
@@ -133,23 +160,31 @@ int main(int argc, char **argv)
 	if (argc > 8 && !unexpanded(argv[8]))
 		opts.their_label = argv[8];
 	opts.plain = env && !strcmp(env, "0");
-	if (tm_merge_files(&r, in[0].ptr, in[0].size, in[1].ptr, in[1].size,
-			   in[2].ptr, in[2].size, &opts) < 0) {
-		fprintf(stderr, "git-threadmind-merge: %s\n", tm_error_last());
+	if (merge(&r, in, &opts) < 0)
 		goto done;
+	/*
+	 * A merged thread or project file over the 1 MiB that every read
+	 * refuses is never written as a clean result: it becomes the line
+	 * merge of the whole file (what git writes without a driver, what
+	 * `resolve` leaves), always in conflict, so that git stops on it.
+	 */
+	if (r.len > TM_MAX_FILE_SIZE && !opts.plain &&
+	    tm_merge_kind_of_path(opts.path, NULL) != TM_MERGE_KIND_TEXT) {
+		too_big = r.len;
+		tm_merge_result_clear(&r);
+		opts.plain = true;
+		if (merge(&r, in, &opts) < 0)
+			goto done;
 	}
 	if (r.conflicted && opts.style == TM_MERGE_STYLE_MERGE &&
 	    (opts.style = conflict_style()) != TM_MERGE_STYLE_MERGE) {
 		/* the style only shapes the markers: read it when needed */
 		tm_merge_result_clear(&r);
-		if (tm_merge_files(&r, in[0].ptr, in[0].size, in[1].ptr,
-				   in[1].size, in[2].ptr, in[2].size,
-				   &opts) < 0) {
-			fprintf(stderr, "git-threadmind-merge: %s\n",
-				tm_error_last());
+		if (merge(&r, in, &opts) < 0)
 			goto done;
-		}
 	}
+	if (too_big)
+		note_over_limit(&r, too_big);
 	if (r.note)
 		fprintf(stderr, "git-threadmind-merge: %s%s%s\n",
 			opts.path ? opts.path : "", opts.path ? ": " : "",
