@@ -147,10 +147,26 @@ e2e: all
 		TM_BUILD=$(CURDIR)/$(BUILD) sh tests/e2e/run.sh; \
 	else echo 'e2e: no tests yet'; fi
 
+# The unit tests under memcheck, one suite per process (CK_FORK=no: a
+# forked test costs a leak scan each), wall-time bounds scaled up; a
+# definite leak, an invalid access or a failed test fails.  Logs in
+# $(BUILD)/valgrind/<suite>.log.
 valgrind: $(UNIT)
-	$(Q)cd tests/unit && TM_TEST_RESOURCES=$(CURDIR)/tests/resources \
-		CK_FORK=no valgrind -q --error-exitcode=99 --leak-check=full \
-		--errors-for-leak-kinds=definite $(CURDIR)/$(UNIT)
+	$(Q)mkdir -p $(BUILD)/valgrind && failed= && \
+	for n in $(UNIT_SUITES); do \
+		(cd tests/unit && TM_TEST_RESOURCES=$(CURDIR)/tests/resources \
+		 CK_FORK=no CK_RUN_SUITE=$$n TM_TEST_TIME_SCALE=50 \
+		 valgrind -q --error-exitcode=99 --leak-check=full \
+		 --errors-for-leak-kinds=definite $(CURDIR)/$(UNIT)) \
+			>$(BUILD)/valgrind/$$n.log 2>&1 || failed="$$failed $$n"; \
+		echo "valgrind $$n: $$(grep -E '^[0-9]+%: Checks' \
+			$(BUILD)/valgrind/$$n.log || echo 'no result')"; \
+	done; \
+	if [ -n "$$failed" ]; then \
+		echo "valgrind: FAILED:$$failed (logs: $(BUILD)/valgrind/)"; \
+		exit 1; \
+	fi; \
+	echo "valgrind: $(words $(UNIT_SUITES)) suites clean"
 
 demo: all
 	$(Q)TM_BUILD=$(CURDIR)/$(BUILD) sh scripts/demo

@@ -945,7 +945,8 @@ START_TEST(test_frontmatter_many_keys_linear)
 	t = parse_len(file.ptr, file.size, "keys");
 	out = written(t);
 	/* ~40 s when the duplicate check was quadratic; ~30 ms linear */
-	ck_assert_msg(now_s() - start < 2.0, "%.2f s", now_s() - start);
+	ck_assert_msg(now_s() - start < 2.0 * tmt_time_scale(), "%.2f s",
+		      now_s() - start);
 	ck_assert_uint_eq(t->nextra, 100000);
 	ck_assert_str_eq(t->extra[99999].key, "k1869f");
 	ck_assert_str_eq(out, file.ptr);
