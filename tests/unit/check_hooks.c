@@ -32,7 +32,7 @@ static void setup(void)
 	repo = tmt_git_repo(tmp, "repo");
 	tmt_sh("git -C '%s' commit -q --allow-empty -m first", repo);
 	store = NULL;
-	tm_hook_budget_start(&budget, TM_HOOK_BUDGET);
+	tm_hook_budget_start(&budget, TM_HOOK_BUDGET * tmt_time_scale());
 }
 
 static void teardown(void)
