@@ -142,19 +142,37 @@ $(UNIT): $(UNIT_OBJ) $(NOTLS_OBJ) $(LIBA)
 
 check: unit e2e stress-short bad-short
 
+# ASan+UBSan run ~3x slower: wall-time bounds are scaled to match.
 unit: $(UNIT)
 	$(Q)cd tests/unit && TM_TEST_RESOURCES=$(CURDIR)/tests/resources \
-		CK_TIMEOUT_MULTIPLIER=$(CK_TIMEOUT_MULTIPLIER) $(CURDIR)/$(UNIT)
+		CK_TIMEOUT_MULTIPLIER=$(CK_TIMEOUT_MULTIPLIER) \
+		$(if $(SANFLAGS),TM_TEST_TIME_SCALE=3) $(CURDIR)/$(UNIT)
 
 e2e: all
 	$(Q)if ls tests/e2e/t[0-9]*.sh >/dev/null 2>&1; then \
 		TM_BUILD=$(CURDIR)/$(BUILD) sh tests/e2e/run.sh; \
 	else echo 'e2e: no tests yet'; fi
 
+# The unit tests under memcheck, one suite per process (CK_FORK=no: a
+# forked test costs a leak scan each), wall-time bounds scaled up; a
+# definite leak, an invalid access or a failed test fails.  Logs in
+# $(BUILD)/valgrind/<suite>.log.
 valgrind: $(UNIT)
-	$(Q)cd tests/unit && TM_TEST_RESOURCES=$(CURDIR)/tests/resources \
-		CK_FORK=no valgrind -q --error-exitcode=99 --leak-check=full \
-		--errors-for-leak-kinds=definite $(CURDIR)/$(UNIT)
+	$(Q)mkdir -p $(BUILD)/valgrind && failed= && \
+	for n in $(UNIT_SUITES); do \
+		(cd tests/unit && TM_TEST_RESOURCES=$(CURDIR)/tests/resources \
+		 CK_FORK=no CK_RUN_SUITE=$$n TM_TEST_TIME_SCALE=50 \
+		 valgrind -q --error-exitcode=99 --leak-check=full \
+		 --errors-for-leak-kinds=definite $(CURDIR)/$(UNIT)) \
+			>$(BUILD)/valgrind/$$n.log 2>&1 || failed="$$failed $$n"; \
+		echo "valgrind $$n: $$(grep -E '^[0-9]+%: Checks' \
+			$(BUILD)/valgrind/$$n.log || echo 'no result')"; \
+	done; \
+	if [ -n "$$failed" ]; then \
+		echo "valgrind: FAILED:$$failed (logs: $(BUILD)/valgrind/)"; \
+		exit 1; \
+	fi; \
+	echo "valgrind: $(words $(UNIT_SUITES)) suites clean"
 
 demo: all
 	$(Q)TM_BUILD=$(CURDIR)/$(BUILD) sh scripts/demo

@@ -19,6 +19,8 @@
 
 static char *tmp;
 static tm_store *s;
+/* the refresh hook's count (see take_over), zeroed for each test */
+static int refresh_calls, take_over_at;
 
 static void setup(void)
 {
@@ -37,6 +39,7 @@ static void setup(void)
 static void teardown(void)
 {
 	tm_store__set_refresh_hook(NULL, NULL, false);
+	refresh_calls = take_over_at = 0;
 	tm_store_free(s);
 	s = NULL;
 	tmt_sandbox_end(tmp);
@@ -86,8 +89,6 @@ static void assert_unlocked(void)
 }
 
 /* ---- test seams ---- */
-
-static int refresh_calls, take_over_at;
 
 /* A refresh hook: on call number take_over_at, another process takes the
  * lock over (the lock file is replaced). */

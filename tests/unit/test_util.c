@@ -213,6 +213,18 @@ static const char *const sandbox_env[] = {
 	"EMAIL",
 };
 
+/* The folder the sandbox was entered from, returned to on its end: a test
+ * that changes into its temp folder leaves none behind (CK_FORK=no). */
+static int sandbox_cwd = -1;
+
+double tmt_time_scale(void)
+{
+	const char *s = getenv("TM_TEST_TIME_SCALE");
+	double v = s ? atof(s) : 1.0;
+
+	return v >= 1.0 ? v : 1.0;
+}
+
 char *tmt_sandbox(void)
 {
 	char *tmp = tmt_mkdtemp();
@@ -223,6 +235,8 @@ char *tmt_sandbox(void)
 
 	tmt_mkdirs(xdg);
 	tmt_mkdirs(etc);
+	if (sandbox_cwd < 0)
+		sandbox_cwd = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	for (i = 0; i < sizeof(sandbox_env) / sizeof(*sandbox_env); i++)
 		unsetenv(sandbox_env[i]);
 	setenv("HOME", home, 1);
@@ -251,6 +265,11 @@ void tmt_sandbox_end(char *tmp)
 	for (i = 0; i < sizeof(sandbox_env) / sizeof(*sandbox_env); i++)
 		unsetenv(sandbox_env[i]);
 	git_libgit2_shutdown();
+	if (sandbox_cwd >= 0) {
+		ck_assert_int_eq(fchdir(sandbox_cwd), 0);
+		close(sandbox_cwd);
+		sandbox_cwd = -1;
+	}
 	if (tmp)
 		tmt_rmtree(tmp);
 	free(tmp);

@@ -48,9 +48,16 @@ void tmt_take_over_lock(const char *tmdir);
  * it, GIT_CONFIG_NOSYSTEM=1, the GIT_* (and identity) variables of a
  * calling git unset, and libgit2's config search paths pointed at them
  * (no system config).  Call it in a checked fixture's setup; undo it with
- * tmt_sandbox_end(tmp) in its teardown, which also removes TMP.
+ * tmt_sandbox_end(tmp) in its teardown, which also goes back to the
+ * folder tmt_sandbox was called from and removes TMP.
  */
 char *tmt_sandbox(void);
 void tmt_sandbox_end(char *tmp);
+
+/*
+ * What bounds on wall time are multiplied by: $TM_TEST_TIME_SCALE when it
+ * is set (`make valgrind` runs ~50x slower), else 1.
+ */
+double tmt_time_scale(void);
 
 #endif
