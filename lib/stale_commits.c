@@ -522,25 +522,57 @@ static int parent_tree(struct update *up, const struct fresh *f, unsigned k,
 	return 0;
 }
 
+/*
+ * The folder tree of path `p` (its part before the last '/', `dlen` bytes)
+ * in `root`, kept in *dir while the paths share it: the changed paths
+ * come in tree order, so one lookup serves every file of a folder.
+ * (git_tree_entry_bypath per file re-read the folder's tree each time:
+ * 19 s instead of 1.6 s for the 10,000 files a first commit adds.)
+ */
+static const git_tree *folder_tree(git_tree **dir, tm_buf *name,
+				   git_repository *repo, git_tree *root,
+				   const char *p, size_t dlen)
+{
+	git_tree_entry *e = NULL;
+
+	if (*dir && name->size == dlen && !memcmp(name->ptr, p, dlen))
+		return *dir;
+	git_tree_free(*dir);
+	*dir = NULL;
+	tm_buf_clear(name);
+	tm_buf_put(name, p, dlen);
+	if (!dlen)
+		return root;
+	if (git_tree_entry_bypath(&e, root, tm_buf_cstr(name)) == 0 &&
+	    git_tree_entry_type(e) == GIT_OBJECT_TREE &&
+	    git_tree_lookup(dir, repo, git_tree_entry_id(e)) < 0)
+		*dir = NULL;
+	git_tree_entry_free(e);
+	tm_error_clear();
+	return *dir;
+}
+
 /* Fresh commit f's diffs, one per parent, and its thread file versions. */
 static int describe(struct update *up, const struct fresh *f)
 {
-	git_tree *tree = NULL;
-	git_tree_entry *e = NULL;
+	git_tree *tree = NULL, *dir = NULL;
+	tm_buf dname = TM_BUF_INIT;
+	const git_tree_entry *e;
+	const git_tree *in;
 	git_oid old, rev;
 	unsigned k, slots = f->np ? f->np : 1;
 	size_t i;
 	uint32_t pos;
-	int error;
+	int error = 0;
 
 	for (k = 0; k < slots; k++) {
 		if (f->np && (error = parent_tree(up, f, k, &old)) < 0)
-			return error;
+			goto done;
 		tm_strv_clear(&up->changed);
 		error = tm_treediff(&up->changed, up->repo, f->np ? &old : NULL,
 				    &f->tree);
 		if (error < 0)
-			return error;
+			goto done;
 		push_u32(&up->dstart, &up->nslot, &up->slot_alloc, up->ndiff);
 		for (i = 0; i < up->changed.n; i++)
 			push_u32(&up->dpath, &up->ndiff, &up->diff_alloc,
@@ -548,20 +580,25 @@ static int describe(struct update *up, const struct fresh *f)
 		if (k)
 			continue;
 		for (i = 0; i < up->changed.n; i++) {
-			const char *p = up->changed.items[i];
+			const char *p = up->changed.items[i], *slash;
+			size_t dlen;
 
 			if (!tm_stale__thread_file_shape(p, strlen(p)))
 				continue;
 			if (!tree &&
-			    git_tree_lookup(&tree, up->repo, &f->tree) < 0)
-				return tm_git_error(TM_ERROR,
-						    "cannot read tree %s",
-						    git_oid_tostr_s(&f->tree));
-			if (git_tree_entry_bypath(&e, tree, p) < 0) {
-				tm_error_clear();
-				continue;
+			    git_tree_lookup(&tree, up->repo, &f->tree) < 0) {
+				error = tm_git_error(TM_ERROR,
+						     "cannot read tree %s",
+						     git_oid_tostr_s(&f->tree));
+				goto done;
 			}
-			if (git_tree_entry_type(e) == GIT_OBJECT_BLOB) {
+			slash = strrchr(p, '/');
+			dlen = slash ? (size_t)(slash - p) : 0;
+			in = folder_tree(&dir, &dname, up->repo, tree, p, dlen);
+			e = in ? git_tree_entry_byname(in,
+						       slash ? slash + 1 : p)
+			       : NULL;
+			if (e && git_tree_entry_type(e) == GIT_OBJECT_BLOB) {
 				review_of(up, git_tree_entry_id(e), &rev);
 				pos = up->ndiff - up->changed.n + (uint32_t)i;
 				push_u32(&up->vpath, &up->nver, &up->ver_alloc,
@@ -572,12 +609,13 @@ static int describe(struct update *up, const struct fresh *f)
 					       (up->nver - 1) * GIT_OID_RAWSZ,
 				       rev.id, GIT_OID_RAWSZ);
 			}
-			git_tree_entry_free(e);
-			e = NULL;
 		}
 	}
+done:
+	git_tree_free(dir);
 	git_tree_free(tree);
-	return 0;
+	tm_buf_release(&dname);
+	return error;
 }
 
 static int describe_all(struct update *up)
