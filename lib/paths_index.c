@@ -2,12 +2,12 @@
  * The thread index of the hooks (see paths_index.h):
  * $GIT_COMMON_DIR/threadmind/paths-<hash of the folder>.index.
  *
- * File: the magic "TMPIDX02", the payload's length and its hash (8 bytes
- * each), then the payload: the folder's path (the key), the folder's stat
- * data, the stamp (the ctime of a file made just before the folder was
- * listed or the first file read, seconds and ns), the number of entries
- * and the entries in id order (strcmp).  An entry: the length of the rest,
- * its id, its file's stat data, its flags (F_FULL: the whole file parses;
+ * File: the magic "TMPIDX03", the payload's length and its checksum (8
+ * bytes each: record.h's frame), then the payload: the folder's path (the key),
+ * the folder's stat data, the stamp (the ctime of a file made just before the
+ * folder was listed or the first file read, seconds and ns), the number of
+ * entries and the entries in id order (strcmp).  An entry: the length of the
+ * rest, its id, its file's stat data, its flags (F_FULL: the whole file parses;
  * F_PATHS: its frontmatter has a `paths` line and parses; F_NOSTAT: lstat
  * failed, read it again every time), then status, commit, branch,
  * updatedAt (nullable strings), has_paths and paths.  Integers are u64
@@ -34,6 +34,7 @@
 #include "fs.h"
 #include "git.h"
 #include "hashmap.h"
+#include "record.h"
 #include "slug.h"
 #include "store_internal.h"
 
@@ -47,12 +48,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define MAGIC      "TMPIDX02"
-#define MAGIC_LEN  8
-#define HEADER_LEN (MAGIC_LEN + 16)
-#define MAX_SIZE   ((size_t)1 << 30)
-#define NULL_LEN   UINT64_MAX
-#define NAME_MAX_  255 /* the longest file name */
+#define MAGIC     "TMPIDX03" /* 03: record.h's checksum */
+#define MAX_SIZE  ((size_t)1 << 30)
+#define NULL_LEN  UINT64_MAX
+#define NAME_MAX_ 255 /* the longest file name */
 
 #define F_FULL   1u
 #define F_PATHS  2u
@@ -101,88 +100,36 @@ static void index_clear(struct index *x)
 
 /* ---- encoding ---- */
 
-uint64_t tm_paths_index__hash(const void *data, size_t n)
-{
-	const unsigned char *p = data;
-	uint64_t h = 0x9e3779b97f4a7c15u ^ n, w;
-
-	for (; n >= 8; p += 8, n -= 8) {
-		memcpy(&w, p, 8);
-		h = (h ^ w) * 0x100000001b3u;
-		h ^= h >> 29;
-	}
-	while (n--)
-		h = (h ^ *p++) * 0x100000001b3u;
-	return h ^ (h >> 31);
-}
-
-static void put_u64(tm_buf *b, uint64_t v)
-{
-	unsigned char c[8];
-	int i;
-
-	for (i = 0; i < 8; i++)
-		c[i] = (unsigned char)(v >> (8 * i));
-	tm_buf_put(b, c, 8);
-}
-
 static void put_str(tm_buf *b, const char *s)
 {
 	size_t len;
 
 	if (!s) {
-		put_u64(b, NULL_LEN);
+		tm_record_put_u64(b, NULL_LEN);
 		return;
 	}
 	len = strlen(s);
-	put_u64(b, len);
+	tm_record_put_u64(b, len);
 	tm_buf_put(b, s, len + 1);
 }
 
 static void put_fstat(tm_buf *b, const struct fstat *st)
 {
-	put_u64(b, st->size);
-	put_u64(b, st->mtime.sec);
-	put_u64(b, st->mtime.nsec);
-	put_u64(b, st->ctime.sec);
-	put_u64(b, st->ctime.nsec);
-	put_u64(b, st->ino);
-	put_u64(b, st->dev);
-	put_u64(b, st->mode);
-}
-
-struct reader {
-	const unsigned char *p;
-	size_t left;
-	bool bad;
-};
-
-static uint64_t get_u64(struct reader *r)
-{
-	uint64_t v = 0;
-	int i;
-
-	if (r->bad || r->left < 8) {
-		r->bad = true;
-		return 0;
-	}
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	memcpy(&v, r->p, 8); /* what the loop below computes, at once */
-	(void)i;
-#else
-	for (i = 0; i < 8; i++)
-		v |= (uint64_t)r->p[i] << (8 * i);
-#endif
-	r->p += 8;
-	r->left -= 8;
-	return v;
+	tm_record_put_u64(b, st->size);
+	tm_record_put_u64(b, st->mtime.sec);
+	tm_record_put_u64(b, st->mtime.nsec);
+	tm_record_put_u64(b, st->ctime.sec);
+	tm_record_put_u64(b, st->ctime.nsec);
+	tm_record_put_u64(b, st->ino);
+	tm_record_put_u64(b, st->dev);
+	tm_record_put_u64(b, st->mode);
 }
 
 /* The next string, in place (NUL-terminated in the data); NULL for a NULL
  * string or bad data (r->bad set). */
-static const char *get_str(struct reader *r)
+static const char *get_str(tm_record_reader *r)
 {
-	uint64_t len = get_u64(r);
+	uint64_t len = tm_record_get_u64(r);
 	const char *s;
 
 	if (r->bad || len == NULL_LEN)
@@ -197,21 +144,21 @@ static const char *get_str(struct reader *r)
 	return s;
 }
 
-static void get_fstat(struct reader *r, struct fstat *st)
+static void get_fstat(tm_record_reader *r, struct fstat *st)
 {
-	st->size = get_u64(r);
-	st->mtime.sec = get_u64(r);
-	st->mtime.nsec = get_u64(r);
-	st->ctime.sec = get_u64(r);
-	st->ctime.nsec = get_u64(r);
-	st->ino = get_u64(r);
-	st->dev = get_u64(r);
-	st->mode = get_u64(r);
+	st->size = tm_record_get_u64(r);
+	st->mtime.sec = tm_record_get_u64(r);
+	st->mtime.nsec = tm_record_get_u64(r);
+	st->ctime.sec = tm_record_get_u64(r);
+	st->ctime.nsec = tm_record_get_u64(r);
+	st->ino = tm_record_get_u64(r);
+	st->dev = tm_record_get_u64(r);
+	st->mode = tm_record_get_u64(r);
 }
 
 /* What follows the flags of an entry, decoded into t (NULL: only
  * checked). */
-static void get_fields(struct reader *r, tm_thread *t)
+static void get_fields(tm_record_reader *r, tm_thread *t)
 {
 	const char *f[4];
 	uint64_t has, n, i;
@@ -219,8 +166,8 @@ static void get_fields(struct reader *r, tm_thread *t)
 
 	for (k = 0; k < 4; k++)
 		f[k] = get_str(r);
-	has = get_u64(r);
-	n = get_u64(r);
+	has = tm_record_get_u64(r);
+	n = tm_record_get_u64(r);
 	if (has > 1 || n > r->left / 9) /* 9 bytes a string at least */
 		r->bad = true;
 	if (t && !r->bad) {
@@ -241,10 +188,10 @@ static void get_fields(struct reader *r, tm_thread *t)
 }
 
 /* The entry at r into e (its body stays in the data); false when bad. */
-static bool get_entry(struct reader *r, struct entry *e)
+static bool get_entry(tm_record_reader *r, struct entry *e)
 {
-	uint64_t len = get_u64(r);
-	struct reader body;
+	uint64_t len = tm_record_get_u64(r);
+	tm_record_reader body;
 
 	memset(e, 0, sizeof(*e));
 	if (r->bad || len > r->left)
@@ -258,7 +205,7 @@ static bool get_entry(struct reader *r, struct entry *e)
 	r->left -= (size_t)len;
 	e->id = get_str(&body);
 	get_fstat(&body, &e->st);
-	e->flags = (unsigned)(get_u64(&body) & F_ALL);
+	e->flags = (unsigned)(tm_record_get_u64(&body) & F_ALL);
 	get_fields(&body, NULL);
 	return e->id && !body.bad && body.left == 0;
 }
@@ -303,7 +250,8 @@ static bool map_whole(struct index *x, const char *path)
 	if (fd < 0)
 		return false;
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
-	    st.st_size < HEADER_LEN || (uint64_t)st.st_size > MAX_SIZE) {
+	    st.st_size < TM_RECORD_FRAME_LEN ||
+	    (uint64_t)st.st_size > MAX_SIZE) {
 		close(fd);
 		return false;
 	}
@@ -320,28 +268,22 @@ static bool map_whole(struct index *x, const char *path)
  * when missing, damaged or another folder's. */
 static bool index_read(struct index *out, const char *path, const char *key)
 {
-	struct reader r;
-	uint64_t len, hash, n, i;
+	tm_record_reader r;
+	uint64_t n, i;
 	const char *k;
 	bool ok = false;
 
 	memset(out, 0, sizeof(*out));
-	if (!map_whole(out, path) || memcmp(out->map, MAGIC, MAGIC_LEN))
-		goto done;
-	r.p = out->map + MAGIC_LEN;
-	r.left = out->map_len - MAGIC_LEN;
-	r.bad = false;
-	len = get_u64(&r);
-	hash = get_u64(&r);
-	if (len != r.left || tm_paths_index__hash(r.p, r.left) != hash)
+	if (!map_whole(out, path) ||
+	    !tm_record_unframe(&r, out->map, out->map_len, MAGIC))
 		goto done;
 	k = get_str(&r);
 	if (!k || strcmp(k, key))
 		goto done;
 	get_fstat(&r, &out->dir);
-	out->stamp.sec = get_u64(&r);
-	out->stamp.nsec = get_u64(&r);
-	n = get_u64(&r);
+	out->stamp.sec = tm_record_get_u64(&r);
+	out->stamp.nsec = tm_record_get_u64(&r);
+	n = tm_record_get_u64(&r);
 	if (r.bad || n > r.left / 8)
 		goto done;
 	out->e = tm_xcalloc((size_t)n + 1, sizeof(*out->e));
@@ -374,15 +316,12 @@ static bool index_write(const char *path, const char *key,
 
 	put_str(&payload, key);
 	put_fstat(&payload, &x->dir);
-	put_u64(&payload, x->stamp.sec);
-	put_u64(&payload, x->stamp.nsec);
-	put_u64(&payload, x->n);
+	tm_record_put_u64(&payload, x->stamp.sec);
+	tm_record_put_u64(&payload, x->stamp.nsec);
+	tm_record_put_u64(&payload, x->n);
 	for (i = 0; i < x->n; i++)
 		tm_buf_put(&payload, x->e[i].body, x->e[i].len);
-	tm_buf_put(&file, MAGIC, MAGIC_LEN);
-	put_u64(&file, payload.size);
-	put_u64(&file, tm_paths_index__hash(payload.ptr, payload.size));
-	tm_buf_put(&file, payload.ptr, payload.size);
+	tm_record_frame(&file, MAGIC, payload.ptr, payload.size);
 	error = tm_atomic_write_nosync(path, file.ptr, file.size);
 	tm_error_clear();
 	tm_buf_release(&file);
@@ -470,8 +409,8 @@ static void put_fields(tm_buf *b, const tm_thread *t)
 	put_str(b, t ? t->commit : NULL);
 	put_str(b, t ? t->branch : NULL);
 	put_str(b, t ? t->updated_at : NULL);
-	put_u64(b, t && t->has_paths);
-	put_u64(b, n);
+	tm_record_put_u64(b, t && t->has_paths);
+	tm_record_put_u64(b, n);
 	for (i = 0; i < n; i++)
 		put_str(b, t->paths.items[i]);
 }
@@ -509,10 +448,10 @@ static void read_entry(struct entry *e, int fd, const char *id, tm_buf *data)
 			e->flags |= F_PATHS;
 	}
 	tm_error_clear();
-	put_u64(&body, 0); /* the length, set below */
+	tm_record_put_u64(&body, 0); /* the length, set below */
 	put_str(&body, id);
 	put_fstat(&body, &e->st);
-	put_u64(&body, e->flags);
+	tm_record_put_u64(&body, e->flags);
 	put_fields(&body, fm ? fm : full);
 	for (k = 0; k < 8; k++)
 		body.ptr[k] = (char)(unsigned char)((body.size - 8) >> (8 * k));
@@ -542,7 +481,7 @@ struct list_impl {
 static void entry_thread(tm_thread *t, const struct entry *e, char ***items,
 			 size_t *nitems, size_t *alloc)
 {
-	struct reader r;
+	tm_record_reader r;
 	uint64_t n, i;
 
 	r.p = e->body + 8;
@@ -550,13 +489,13 @@ static void entry_thread(tm_thread *t, const struct entry *e, char ***items,
 	r.bad = false;
 	t->id = (char *)get_str(&r);
 	get_fstat(&r, &(struct fstat){0});
-	(void)get_u64(&r);
+	(void)tm_record_get_u64(&r);
 	t->status = (char *)get_str(&r);
 	t->commit = (char *)get_str(&r);
 	t->branch = (char *)get_str(&r);
 	t->updated_at = (char *)get_str(&r);
-	t->has_paths = get_u64(&r) == 1;
-	n = get_u64(&r);
+	t->has_paths = tm_record_get_u64(&r) == 1;
+	n = tm_record_get_u64(&r);
 	t->paths.alloc = *nitems; /* the offset, for now */
 	for (i = 0; !r.bad && i < n; i++) {
 		tm_xgrow((void **)items, alloc, *nitems + 1, sizeof(**items));

@@ -102,8 +102,4 @@ char *tm_paths_index_file(tm_store *s, const char *project);
  */
 void tm_paths_index__coarse_times(bool on);
 
-/* FOR TESTS ONLY.  The hash the index file keeps of its payload (the
- * bytes past its 24-byte header), so that a test can forge a valid one. */
-uint64_t tm_paths_index__hash(const void *data, size_t n);
-
 #endif

@@ -18,7 +18,7 @@
  * reached them all.
  *
  * File: the magic "TMSTALE3", the payload's length and its checksum
- * (tm_stale__sum) (8 bytes each, little-endian), the payload (the key, the
+ * (8 bytes each, little-endian: record.h's frame), the payload (the key, the
  * report, the review points, the flag). A file that is short, long, of another
  * magic or whose hash differs is ignored and replaced by the next write;
  * nothing here is ever fatal.  A write goes through tm_atomic_write_nosync
@@ -31,34 +31,23 @@
 #include "git.h"
 #include "git_internal.h"
 #include "hashmap.h"
+#include "record.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 
-#define MAGIC      "TMSTALE3"
-#define MAGIC_LEN  8
-#define HEADER_LEN (MAGIC_LEN + 16)
-#define MAX_SIZE   ((size_t)1 << 30)
+#define MAGIC    "TMSTALE3"
+#define MAX_SIZE ((size_t)1 << 30)
 
 /* ---- encoding ---- */
-
-static void put_u64(tm_buf *b, uint64_t v)
-{
-	unsigned char c[8];
-	int i;
-
-	for (i = 0; i < 8; i++)
-		c[i] = (unsigned char)(v >> (8 * i));
-	tm_buf_put(b, c, 8);
-}
 
 static void put_str(tm_buf *b, const char *s)
 {
 	size_t len = s ? strlen(s) : 0;
 
-	put_u64(b, len);
+	tm_record_put_u64(b, len);
 	tm_buf_put(b, s ? s : "", len);
 }
 
@@ -66,37 +55,15 @@ static void put_strv(tm_buf *b, const tm_strv *v)
 {
 	size_t i;
 
-	put_u64(b, v->n);
+	tm_record_put_u64(b, v->n);
 	for (i = 0; i < v->n; i++)
 		put_str(b, v->items[i]);
 }
 
-struct reader {
-	const unsigned char *p;
-	size_t left;
-	bool bad;
-};
-
-static uint64_t get_u64(struct reader *r)
-{
-	uint64_t v = 0;
-	int i;
-
-	if (r->bad || r->left < 8) {
-		r->bad = true;
-		return 0;
-	}
-	for (i = 0; i < 8; i++)
-		v |= (uint64_t)r->p[i] << (8 * i);
-	r->p += 8;
-	r->left -= 8;
-	return v;
-}
-
 /* A malloc'd copy of the next string (NULL when the data is bad). */
-static char *get_str(struct reader *r)
+static char *get_str(tm_record_reader *r)
 {
-	uint64_t len = get_u64(r);
+	uint64_t len = tm_record_get_u64(r);
 	char *s;
 
 	if (r->bad || len > r->left || memchr(r->p, '\0', (size_t)len)) {
@@ -109,9 +76,9 @@ static char *get_str(struct reader *r)
 	return s;
 }
 
-static void get_strv(struct reader *r, tm_strv *v)
+static void get_strv(tm_record_reader *r, tm_strv *v)
 {
-	uint64_t n = get_u64(r), i;
+	uint64_t n = tm_record_get_u64(r), i;
 	char *s;
 
 	if (n > r->left / 8) /* every string takes at least 8 bytes */
@@ -150,11 +117,12 @@ void tm_stale__cache_key(tm_buf *key, tm_git *g, const char *threads_dir,
 	tm_buf_release(&path);
 	put_str(key, "head");
 	put_str(key, hex);
-	put_u64(key, f ? tm_hash_bytes(shallow.ptr, shallow.size) : 0);
-	put_u64(key, f ? shallow.size + 1 : 0);
+	tm_record_put_u64(key,
+			  f ? tm_hash_bytes(shallow.ptr, shallow.size) : 0);
+	tm_record_put_u64(key, f ? shallow.size + 1 : 0);
 	tm_buf_release(&shallow);
 	put_str(key, threads_dir ? threads_dir : "");
-	put_u64(key, threads_dir != NULL);
+	tm_record_put_u64(key, threads_dir != NULL);
 	for (i = 0; i < n; i++) {
 		if (!tm_stale__candidate(threads[i]))
 			continue;
@@ -194,15 +162,15 @@ static bool read_file(tm_buf *out, const char *path)
 }
 
 /* The report of the payload `r` into *out; false when it is malformed. */
-static bool decode_report(struct reader *r, tm_stale_report *out)
+static bool decode_report(tm_record_reader *r, tm_stale_report *out)
 {
 	tm_stale_report rep = TM_STALE_REPORT_INIT;
 	tm_stale_entry *e;
 	uint64_t n, i;
 	char *newest;
 
-	rep.shallow = get_u64(r) != 0;
-	n = get_u64(r);
+	rep.shallow = tm_record_get_u64(r) != 0;
+	n = tm_record_get_u64(r);
 	if (n > r->left / 40)
 		r->bad = true;
 	if (!r->bad)
@@ -248,9 +216,9 @@ static bool base_appeared(tm_git *g, const tm_stale_report *r,
 }
 
 /* The bases and the "inside" flag after the report; false when bad. */
-static bool decode_bases(struct reader *r, struct tm_stale_last *last)
+static bool decode_bases(tm_record_reader *r, struct tm_stale_last *last)
 {
-	uint64_t n = get_u64(r), i;
+	uint64_t n = tm_record_get_u64(r), i;
 
 	if (r->bad || n > r->left / GIT_OID_RAWSZ)
 		return false;
@@ -261,7 +229,7 @@ static bool decode_bases(struct reader *r, struct tm_stale_last *last)
 	last->nbases = (size_t)n;
 	r->p += n * GIT_OID_RAWSZ;
 	r->left -= (size_t)n * GIT_OID_RAWSZ;
-	last->inside = get_u64(r) == 1;
+	last->inside = tm_record_get_u64(r) == 1;
 	return !r->bad && !r->left;
 }
 
@@ -289,29 +257,19 @@ int tm_stale__cache_load(tm_stale_report *out, struct tm_stale_last *prev,
 			 const tm_thread *const *threads, size_t n)
 {
 	tm_buf data = TM_BUF_INIT;
-	struct reader r;
+	tm_record_reader r;
 	struct tm_stale_last last;
-	uint64_t len, sum;
+	uint64_t len;
 	const unsigned char *stored;
 	char *path = cache_path(g);
 	int found = 0;
 	bool exact, near;
 
 	memset(&last, 0, sizeof(last));
-	if (!read_file(&data, path) || data.size < HEADER_LEN ||
-	    memcmp(data.ptr, MAGIC, MAGIC_LEN))
+	if (!read_file(&data, path) ||
+	    !tm_record_unframe(&r, data.ptr, data.size, MAGIC))
 		goto done;
-	r.p = (const unsigned char *)data.ptr + MAGIC_LEN;
-	r.left = 16;
-	r.bad = false;
-	len = get_u64(&r);
-	sum = get_u64(&r);
-	if (len != data.size - HEADER_LEN ||
-	    sum != tm_stale__sum(data.ptr + HEADER_LEN, (size_t)len))
-		goto done;
-	r.p = (const unsigned char *)data.ptr + HEADER_LEN;
-	r.left = (size_t)len;
-	len = get_u64(&r);
+	len = tm_record_get_u64(&r);
 	if (r.bad || len > r.left)
 		goto done;
 	stored = r.p;
@@ -353,10 +311,10 @@ void tm_stale__cache_store(tm_git *g, const tm_buf *key,
 	char *path = cache_path(g);
 	size_t i;
 
-	put_u64(&payload, key->size);
+	tm_record_put_u64(&payload, key->size);
 	tm_buf_put(&payload, key->ptr, key->size);
-	put_u64(&payload, rep->shallow);
-	put_u64(&payload, rep->n);
+	tm_record_put_u64(&payload, rep->shallow);
+	tm_record_put_u64(&payload, rep->n);
 	for (i = 0; i < rep->n; i++) {
 		put_str(&payload, rep->stale[i].id);
 		put_str(&payload, rep->stale[i].commit);
@@ -365,14 +323,11 @@ void tm_stale__cache_store(tm_git *g, const tm_buf *key,
 		put_str(&payload, rep->stale[i].newest);
 	}
 	put_strv(&payload, &rep->unknown_base);
-	put_u64(&payload, nbases);
+	tm_record_put_u64(&payload, nbases);
 	for (i = 0; i < nbases; i++)
 		tm_buf_put(&payload, bases[i].id, GIT_OID_RAWSZ);
-	put_u64(&payload, inside);
-	tm_buf_put(&file, MAGIC, MAGIC_LEN);
-	put_u64(&file, payload.size);
-	put_u64(&file, tm_stale__sum(payload.ptr, payload.size));
-	tm_buf_put(&file, payload.ptr, payload.size);
+	tm_record_put_u64(&payload, inside);
+	tm_record_frame(&file, MAGIC, payload.ptr, payload.size);
 	tm_buf_printf(&dir, "%sthreadmind", tm_git_commondir(g));
 	if (mkdir(tm_buf_cstr(&dir), 0777) == 0 || errno == EEXIST)
 		(void)tm_atomic_write_nosync(path, file.ptr, file.size);

@@ -31,6 +31,7 @@
 #include "fs.h"
 #include "git.h"
 #include "git_internal.h"
+#include "record.h"
 #include "treediff.h"
 
 #include <errno.h>
@@ -45,24 +46,6 @@
 #define CIDX_VERSION 1u
 #define CIDX_HEADER  64
 #define CIDX_MAX     ((uint64_t)UINT32_MAX - 2)
-
-/* ---- checksum (fast: the file can be tens of MiB) ---- */
-
-uint64_t tm_stale__sum(const void *data, size_t n)
-{
-	const unsigned char *p = data;
-	uint64_t h = 0x9e3779b97f4a7c15ull ^ n, w;
-	size_t i;
-
-	for (i = 0; i + 8 <= n; i += 8) {
-		memcpy(&w, p + i, 8);
-		h = (h ^ w) * 0xff51afd7ed558ccdull;
-		h ^= h >> 29;
-	}
-	for (; i < n; i++)
-		h = (h ^ p[i]) * 0x100000001b3ull;
-	return h ^ (h >> 32);
-}
 
 /* ---- reading ---- */
 
@@ -133,7 +116,7 @@ static bool cidx_parse(struct cidx *ix, uint64_t shallow_key, bool check)
 	memcpy(&key, ix->data + 48, 8);
 	memcpy(&sum, ix->data + 56, 8);
 	if (h[0] != CIDX_ENDIAN || h[1] != CIDX_VERSION || key != shallow_key ||
-	    (check && sum != tm_stale__sum(ix->data + CIDX_HEADER,
+	    (check && sum != tm_record_sum(ix->data + CIDX_HEADER,
 					   ix->size - CIDX_HEADER)))
 		return false;
 	ix->n = h[2];
@@ -789,7 +772,7 @@ static void cidx_image(tm_buf *out, const struct update *up)
 		tm_buf_put(out, up->newpaths.items[i],
 			   strlen(up->newpaths.items[i]) + 1);
 	put_pad(out);
-	sum = tm_stale__sum((const unsigned char *)out->ptr + CIDX_HEADER,
+	sum = tm_record_sum((const unsigned char *)out->ptr + CIDX_HEADER,
 			    out->size - CIDX_HEADER);
 	memcpy(out->ptr + 56, &sum, 8);
 	free(sorted);

@@ -138,8 +138,6 @@ const char *tm_stale__cidx_name(const struct cidx *ix, uint32_t path);
 /* Is `path` shaped as a thread file ("[.../].threadmind/threads/P/X.md")?
  * The index records versions of those only. */
 bool tm_stale__thread_file_shape(const char *path, size_t len);
-/* A 64-bit checksum of n bytes, 8 at a time (both cache files). */
-uint64_t tm_stale__sum(const void *data, size_t n);
 
 /* ---- phase 1: the walk (stale_walk.c) ---- */
 
