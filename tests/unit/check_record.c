@@ -85,7 +85,8 @@ START_TEST(test_record_frame_damaged)
 	ck_assert(!tm_record_unframe(&r, f.ptr, f.size, "TMTEST02"));
 	/* truncated anywhere, or one byte longer */
 	for (i = 0; i < f.size; i++)
-		ck_assert_msg(!tm_record_unframe(&r, f.ptr, i, MAGIC), "%zu", i);
+		ck_assert_msg(!tm_record_unframe(&r, f.ptr, i, MAGIC), "%zu",
+			      i);
 	tm_buf_putc(&f, 'x');
 	ck_assert(!tm_record_unframe(&r, f.ptr, f.size, MAGIC));
 	f.size--;

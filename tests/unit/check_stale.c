@@ -31,24 +31,6 @@ static char *tmp;  /* the test's temp dir */
 static char *repo; /* tmp/repo, an empty repository */
 static long when;  /* the date of the next commit */
 
-/* Variables through which git or libgit2 could see the caller's setup. */
-static const char *const git_env[] = {
-	"GIT_DIR",
-	"GIT_WORK_TREE",
-	"GIT_INDEX_FILE",
-	"GIT_COMMON_DIR",
-	"GIT_CEILING_DIRECTORIES",
-	"GIT_OBJECT_DIRECTORY",
-	"GIT_ALTERNATE_OBJECT_DIRECTORIES",
-	"GIT_NAMESPACE",
-	"GIT_CONFIG",
-	"GIT_CONFIG_GLOBAL",
-	"GIT_CONFIG_PARAMETERS",
-	"GIT_CONFIG_COUNT",
-	"GIT_AUTHOR_DATE",
-	"GIT_COMMITTER_DATE",
-};
-
 static char *vformat(const char *fmt, va_list ap)
 {
 	char *s = NULL;
@@ -71,43 +53,15 @@ static char *format(const char *fmt, ...)
 
 static void setup(void)
 {
-	char *home, *etc, *xdg;
-	size_t i;
-
-	tmp = tmt_mkdtemp();
-	home = tmt_join(tmp, "home");
-	xdg = tmt_join(home, ".config");
-	etc = tmt_join(tmp, "etc");
-	tmt_mkdirs(xdg);
-	tmt_mkdirs(etc);
-	for (i = 0; i < sizeof(git_env) / sizeof(git_env[0]); i++)
-		unsetenv(git_env[i]);
-	setenv("HOME", home, 1);
-	setenv("XDG_CONFIG_HOME", xdg, 1);
-	setenv("GIT_CONFIG_NOSYSTEM", "1", 1);
-	/* libgit2 must look HOME up again and ignore /etc/gitconfig */
-	ck_assert_int_ge(git_libgit2_init(), 1);
-	git_libgit2_opts(GIT_OPT_SET_SEARCH_PATH, GIT_CONFIG_LEVEL_GLOBAL,
-			 NULL);
-	git_libgit2_opts(GIT_OPT_SET_SEARCH_PATH, GIT_CONFIG_LEVEL_XDG, NULL);
-	git_libgit2_opts(GIT_OPT_SET_SEARCH_PATH, GIT_CONFIG_LEVEL_SYSTEM, etc);
+	tmp = tmt_sandbox();
 	repo = tmt_join(tmp, "repo");
 	tmt_sh(GIT "init -q '%s'", repo);
 	when = 1700000000;
-	free(xdg);
-	free(etc);
-	free(home);
 }
 
 static void teardown(void)
 {
-	size_t i;
-
-	for (i = 0; i < sizeof(git_env) / sizeof(git_env[0]); i++)
-		unsetenv(git_env[i]);
-	git_libgit2_shutdown();
-	tmt_rmtree(tmp);
-	free(tmp);
+	tmt_sandbox_end(tmp);
 	free(repo);
 	tmp = repo = NULL;
 }

@@ -210,6 +210,8 @@ static const char *const sandbox_env[] = {
 	"GIT_AUTHOR_EMAIL",
 	"GIT_COMMITTER_NAME",
 	"GIT_COMMITTER_EMAIL",
+	"GIT_AUTHOR_DATE",
+	"GIT_COMMITTER_DATE",
 	"EMAIL",
 };
 
