@@ -270,6 +270,7 @@ int cli_run(const char *name, int (*fn)(int argc, const char **argv), int argc,
 	header = !as_json && !has_option(argc, argv, "--dot");
 	cli.json_group = as_json;
 	cli.json_members = 0;
+	cli.group = &ids;
 	copy = tm_xmalloc(sizeof(*copy) * ((size_t)argc + 1));
 	for (i = 0; i < ids.n; i++) {
 		int one;
@@ -304,6 +305,7 @@ int cli_run(const char *name, int (*fn)(int argc, const char **argv), int argc,
 				       : "{\n  \"projects\": {}\n}\n",
 		      stdout);
 	cli.json_group = false;
+	cli.group = NULL;
 	free(copy);
 	tm_strv_clear(&ids);
 	return rc;

@@ -35,6 +35,10 @@ struct cli_state {
 	 * {"projects": {…}}; json_members counts those begun. */
 	bool json_group;
 	size_t json_members;
+	/* While a read command runs once per project (cli_run): every
+	 * project of the run, so that an option naming something one of them
+	 * has (list --status <custom>) is checked against all; else NULL. */
+	const tm_strv *group;
 };
 extern struct cli_state cli;
 

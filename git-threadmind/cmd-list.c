@@ -27,18 +27,41 @@ static bool wanted(const tm_thread *t, const char *status, const char *branch)
 	return true;
 }
 
-/* A status --status may name: ours, "all", or one a thread's file has. */
-static bool known_status(const struct view *v, const char *status)
+static bool list_has_status(const tm_thread_list *l, const char *status)
 {
 	size_t k;
 
-	if (!strcmp(status, "active") || !strcmp(status, TM_STATUS_DONE) ||
-	    !strcmp(status, TM_STATUS_ABANDONED) || !strcmp(status, "all"))
-		return true;
-	for (k = 0; k < v->list.n; k++)
-		if (!strcmp(status, status_name(v->list.threads[k])))
+	for (k = 0; k < l->n; k++)
+		if (!strcmp(status, status_name(l->threads[k])))
 			return true;
 	return false;
+}
+
+/*
+ * A status --status may name: ours, "all", or one a thread's file has.
+ * When the command runs once per project (cli_run), one a thread of any of
+ * them has: each project lists the threads it has with it, maybe none.
+ */
+static bool known_status(const struct view *v, const char *status)
+{
+	bool found = false;
+	size_t i;
+
+	if (!strcmp(status, "active") || !strcmp(status, TM_STATUS_DONE) ||
+	    !strcmp(status, TM_STATUS_ABANDONED) || !strcmp(status, "all") ||
+	    list_has_status(&v->list, status))
+		return true;
+	for (i = 0; cli.group && i < cli.group->n && !found; i++) {
+		tm_thread_list l;
+
+		if (!strcmp(cli.group->items[i], cli.project))
+			continue;
+		if (tm_store_load_all(&l, cli.store, cli.group->items[i]) < 0)
+			tm_error_clear();
+		found = list_has_status(&l, status);
+		tm_thread_list_clear(&l);
+	}
+	return found;
 }
 
 /*

@@ -207,6 +207,26 @@ test_expect_success 'one project: tree and list --json unchanged, byte for byte'
 	test_cmp empty.expect out
 '
 
+test_expect_success 'list --status <custom> that only one project has' '
+	thread shop held main 2026-01-05T00:00:00.000Z blocked &&
+	test_when_finished "rm $S/threads/shop/held.md" &&
+	(cd r && git threadmind list --status blocked) >out &&
+	grep "^project: back-office" out && grep "^project: shop" out &&
+	grep -c "blocked" out >count && echo 1 >count.expect &&
+	test_cmp count.expect count &&
+	sed -n "/^project: shop/,\$p" out | grep "held .*blocked" &&
+	(cd r && git threadmind list --status blocked --json) >out &&
+	python3 -c "
+import json
+d = json.load(open(\"out\"))[\"projects\"]
+assert d[\"back-office\"][\"threads\"] == [], d
+assert [t[\"id\"] for t in d[\"shop\"][\"threads\"]] == [\"held\"], d
+" &&
+	(cd r && test_exit_code 129 git threadmind list --status blocekd) \
+		2>err &&
+	grep "not .blocekd." err
+'
+
 N=10000
 MAX_S=10 MAX_KB=65536
 case "$TM_BUILD" in *-san*) MAX_S=60 MAX_KB=1048576 ;; esac
