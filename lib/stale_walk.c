@@ -104,7 +104,8 @@ int tm_stale__get_node(struct walk *w, const git_oid *oid, size_t *out)
 	struct node *n;
 	size_t i, old = w->alloc, old_parents = w->parent_alloc;
 	const size_t *known = tm_hashmap_get(&w->table, oid->id, GIT_OID_RAWSZ);
-	uint32_t cix = UINT32_MAX, k;
+	uint32_t cix = UINT32_MAX;
+	const uint32_t *ixparents = NULL;
 	int error;
 
 	if (known) {
@@ -136,8 +137,8 @@ int tm_stale__get_node(struct walk *w, const git_oid *oid, size_t *out)
 		n->time = (int64_t)git_commit_time(c);
 		n->nparents = git_commit_parentcount(c);
 	} else {
-		n->time = w->ix->time[cix];
-		n->nparents = w->ix->pstart[cix + 1] - w->ix->pstart[cix];
+		n->time = cidx_time(w->ix, cix);
+		n->nparents = cidx_parents(w->ix, cix, &ixparents);
 	}
 	n->parents = w->nparent;
 	n->base = NONE;
@@ -151,10 +152,8 @@ int tm_stale__get_node(struct walk *w, const git_oid *oid, size_t *out)
 			git_oid_cpy(&w->parent_oid[w->nparent],
 				    git_commit_parent_id(c, (unsigned)i));
 		} else {
-			k = w->ix->parent[w->ix->pstart[cix] + i];
 			memcpy(w->parent_oid[w->nparent].id,
-			       w->ix->oids + (size_t)k * GIT_OID_RAWSZ,
-			       GIT_OID_RAWSZ);
+			       cidx_oid(w->ix, ixparents[i]), GIT_OID_RAWSZ);
 		}
 		w->parent_node[w->nparent++] = NONE;
 	}
