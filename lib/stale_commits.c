@@ -74,6 +74,9 @@
 /* Merge the layer below while it holds at most FACTOR times the commits
  * of the layers above it. */
 #define FACTOR 2
+/* What libgit2 may keep mapped of the pack files while the index is built
+ * (its default is 8 GiB: a walk over a history maps every pack, whole). */
+#define PACK_MAPPED ((size_t)64 << 20)
 /* A layer no chain names is removed once it is this old (seconds). */
 #define EXPIRE 60
 
@@ -302,8 +305,11 @@ static void cidx_push(struct cidx *ix, struct cidx_layer *l)
 	memset(l, 0, sizeof(*l));
 }
 
-/* Map layer `id` as the next of ix; false when it is missing or unsound. */
-static bool layer_load(struct cidx *ix, git_repository *repo, uint64_t id)
+/* Map layer `id` as the next of ix; false when it is missing or unsound
+ * (`check`: checked whole; without, one this process just wrote, trusted:
+ * only the pages read later are read). */
+static bool layer_load(struct cidx *ix, git_repository *repo, uint64_t id,
+		       bool check)
 {
 	struct cidx_layer l;
 	char name[64], *path;
@@ -333,7 +339,7 @@ static bool layer_load(struct cidx *ix, git_repository *repo, uint64_t id)
 	l.mapped = true;
 	ok = layer_parse(&l, ix->n, ix->npaths,
 			 ix->nlayers ? ix->layers[ix->nlayers - 1].id : 0,
-			 ix->shallow_key, true) &&
+			 ix->shallow_key, check) &&
 	     l.id == id;
 	if (ok) {
 		cidx_push(ix, &l);
@@ -366,7 +372,7 @@ static void cidx_load(struct cidx *ix, git_repository *repo)
 		len = strlen(line);
 		if (!ix->partial && len == 17 && line[16] == '\n' &&
 		    strspn(line, "0123456789abcdef") == 16 &&
-		    layer_load(ix, repo, strtoull(line, NULL, 16)))
+		    layer_load(ix, repo, strtoull(line, NULL, 16), true))
 			continue;
 		/* this layer and the ones above it are of no use now */
 		ix->partial = true;
@@ -584,10 +590,11 @@ static uint64_t layer_image(tm_buf *out, const struct cidx_layer *const *src,
 /*
  * Write image `img` (layer `id`) into the commits folder and put it on top
  * of ix, mapped from the file (or, when it cannot be written, from memory:
- * *img is taken either way).  Returns whether the file is there.
+ * *img is taken either way).  Returns 1 when the file is there, 0 when it
+ * is not, TM_ERROR when it cannot be read back (ix stays as it was).
  */
-static bool layer_add(struct cidx *ix, git_repository *repo, tm_buf *img,
-		      uint64_t id, tm_strv *written)
+static int layer_add(struct cidx *ix, git_repository *repo, tm_buf *img,
+		     uint64_t id, tm_strv *written)
 {
 	char name[64], *path;
 	struct cidx_layer l;
@@ -599,11 +606,12 @@ static bool layer_add(struct cidx *ix, git_repository *repo, tm_buf *img,
 	tm_error_clear();
 	free(path);
 	if (ok) {
+		/* mapped from the file, not held twice */
+		tm_buf_release(img);
 		tm_strv_push(written, name);
-		if (layer_load(ix, repo, id)) {
-			tm_buf_release(img);
-			return true;
-		}
+		if (layer_load(ix, repo, id, false))
+			return 1;
+		return tm_error_set(TM_ERROR, "cannot read back %s", name);
 	}
 	memset(&l, 0, sizeof(l));
 	l.size = img->size;
@@ -613,7 +621,7 @@ static bool layer_add(struct cidx *ix, git_repository *repo, tm_buf *img,
 			 ix->shallow_key, false))
 		abort(); /* our own image */
 	cidx_push(ix, &l);
-	return false;
+	return 0;
 }
 
 /* Name ix's layers in the chain file (when every one is written). */
@@ -1081,7 +1089,7 @@ static int name_cmp(const void *a, const void *b)
 
 /* Make the chunk a layer on top of ix (written, and named by the chain
  * when every layer of this run is), and empty it. */
-static void chunk_flush(struct update *up)
+static int chunk_flush(struct update *up)
 {
 	struct chunk *ch = &up->ch;
 	struct cidx_layer l;
@@ -1090,9 +1098,10 @@ static void chunk_flush(struct update *up)
 	uint32_t *order, *psorted, *poff;
 	uint64_t id;
 	size_t i;
+	int error;
 
 	if (!ch->n)
-		return;
+		return 0;
 	u32_push(&ch->pstart, ch->parent.n);
 	u32_push(&ch->sstart, ch->dstart.n);
 	u32_push(&ch->dstart, ch->dpath.n);
@@ -1147,24 +1156,29 @@ static void chunk_flush(struct update *up)
 	tm_buf_release(&pbytes);
 	chunk_free(ch);
 	tm_hashmap_release(&up->paths); /* its numbers are all in ix now */
-	if (!layer_add(up->ix, up->repo, &img, id, &up->written))
+	error = layer_add(up->ix, up->repo, &img, id, &up->written);
+	if (error < 0)
+		return error;
+	if (!error)
 		up->on_disk = false;
 	if (up->on_disk)
 		chain_write(up->ix, up->repo);
+	return 0;
 }
 
 /* Merge the layers this run wrote with each other and with the ones below
  * while those hold at most FACTOR times their commits. */
-static void layers_merge(struct update *up)
+static int layers_merge(struct update *up)
 {
 	struct cidx *ix = up->ix;
 	const struct cidx_layer **src;
 	size_t j = up->first_new, k, top = ix->nlayers;
 	uint64_t acc = 0, id;
 	tm_buf img = TM_BUF_INIT;
+	int error;
 
 	if (!up->on_disk || j >= top)
-		return;
+		return 0;
 	for (k = j; k < top; k++)
 		acc += ix->layers[k].n;
 	while (j > 0 && ix->layers[j - 1].n <= FACTOR * acc) {
@@ -1190,11 +1204,13 @@ static void layers_merge(struct update *up)
 		ix->npaths =
 			j ? ix->layers[j - 1].pbase + ix->layers[j - 1].npaths
 			  : 0;
-		if (!layer_add(ix, up->repo, &img, id, &up->written))
-			return; /* the chain as it was stands */
+		error = layer_add(ix, up->repo, &img, id, &up->written);
+		if (error <= 0)
+			return error; /* not written: the chain as it was */
 		chain_write(ix, up->repo);
 	}
 	layers_expire(ix, up->repo, &up->written);
+	return 0;
 }
 
 static int describe_all(struct update *up)
@@ -1230,12 +1246,15 @@ static int describe_all(struct update *up)
 		if ((error = describe(up, f)) < 0)
 			return error;
 		ch->n++;
-		if (ch->n >= tm_stale__chunk_commits ||
-		    ch->dpath.n >= CHUNK_DIFFS || ch->dstart.n >= CHUNK_DIFFS ||
-		    ch->newpaths.n >= CHUNK_DIFFS)
-			chunk_flush(up);
+		if ((ch->n >= tm_stale__chunk_commits ||
+		     ch->dpath.n >= CHUNK_DIFFS ||
+		     ch->dstart.n >= CHUNK_DIFFS ||
+		     ch->newpaths.n >= CHUNK_DIFFS) &&
+		    (error = chunk_flush(up)) < 0)
+			return error;
 	}
-	chunk_flush(up);
+	if ((error = chunk_flush(up)) < 0)
+		return error;
 	if (up->progress && total)
 		up->progress(up->progress_data, "indexing history", total,
 			     total);
@@ -1264,6 +1283,7 @@ int tm_stale__cidx_open(struct cidx *ix, git_repository *repo,
 	struct update up;
 	tm_buf dir = TM_BUF_INIT;
 	git_oid head;
+	size_t mapped = 0;
 	int error;
 
 	cidx_load(ix, repo);
@@ -1277,6 +1297,11 @@ int tm_stale__cidx_open(struct cidx *ix, git_repository *repo,
 	up.progress = progress;
 	up.progress_data = progress_data;
 	up.first_new = ix->nlayers;
+	if (git_libgit2_opts(GIT_OPT_GET_MWINDOW_MAPPED_LIMIT, &mapped) < 0 ||
+	    mapped <= PACK_MAPPED)
+		mapped = 0; /* as it is */
+	else
+		git_libgit2_opts(GIT_OPT_SET_MWINDOW_MAPPED_LIMIT, PACK_MAPPED);
 	error = collect(&up, &head, shallow, nshallow);
 	if (!error && !up.placed.n) {
 		if (ix->partial && ix->nlayers) {
@@ -1305,9 +1330,10 @@ int tm_stale__cidx_open(struct cidx *ix, git_repository *repo,
 	up.c = NULL;
 	up.poids = NULL;
 	up.table = NULL;
-	layers_merge(&up);
-	tm_error_clear(); /* an index that cannot be written is no error */
+	error = layers_merge(&up);
 done:
+	if (mapped)
+		git_libgit2_opts(GIT_OPT_SET_MWINDOW_MAPPED_LIMIT, mapped);
 	update_free(&up);
 	tm_buf_release(&dir);
 	return error;

@@ -263,7 +263,8 @@ struct walk {
 	git_oid *parent_oid;
 	size_t *parent_node;
 	size_t nparent, parent_alloc;
-	tm_hashmap table; /* oid -> node */
+	tm_hashmap table; /* oid -> node, of the commits ix lacks */
+	uint32_t *at_pos; /* 1 + the node of index position i, or 0 */
 	struct heap queue;
 	size_t live; /* queued, from HEAD, not reachable from every base */
 	struct sizev stack;

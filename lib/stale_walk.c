@@ -82,6 +82,7 @@ void tm_stale__walk_free(struct walk *w)
 	free(w->parent_oid);
 	free(w->parent_node);
 	tm_hashmap_release(&w->table);
+	free(w->at_pos);
 	free(w->queue.v);
 	free(w->stack.v);
 	free(w->shallow);
@@ -103,16 +104,25 @@ int tm_stale__get_node(struct walk *w, const git_oid *oid, size_t *out)
 	git_commit *c = NULL;
 	struct node *n;
 	size_t i, old = w->alloc, old_parents = w->parent_alloc;
-	const size_t *known = tm_hashmap_get(&w->table, oid->id, GIT_OID_RAWSZ);
+	const size_t *known;
 	uint32_t cix = UINT32_MAX;
 	const uint32_t *ixparents = NULL;
 	int error;
 
-	if (known) {
+	if (w->ix && tm_stale__cidx_find(w->ix, oid, &cix)) {
+		/* by position: no table of the indexed commits */
+		if (!w->at_pos)
+			w->at_pos = tm_xcalloc((size_t)w->ix->n + 1,
+					       sizeof(*w->at_pos));
+		if (w->at_pos[cix]) {
+			*out = w->at_pos[cix] - 1;
+			return 0;
+		}
+	} else if ((known = tm_hashmap_get(&w->table, oid->id,
+					   GIT_OID_RAWSZ))) {
 		*out = *known;
 		return 0;
-	}
-	if (!w->ix || !tm_stale__cidx_find(w->ix, oid, &cix)) {
+	} else {
 		error = git_commit_lookup(&c, w->repo, oid);
 		if (error == GIT_ENOTFOUND)
 			return TM_ENOTFOUND;
@@ -158,9 +168,11 @@ int tm_stale__get_node(struct walk *w, const git_oid *oid, size_t *out)
 		w->parent_node[w->nparent++] = NONE;
 	}
 	git_commit_free(c);
-	/* not `oid`: it may point into parent_oid, which may have moved */
-	tm_hashmap_put(&w->table, w->nodes[w->n - 1].oid.id, GIT_OID_RAWSZ,
-		       w->n - 1);
+	if (cix != UINT32_MAX)
+		w->at_pos[cix] = (uint32_t)w->n; /* 1 + the node */
+	else /* not `oid`: it may point into parent_oid, which may move */
+		tm_hashmap_put(&w->table, w->nodes[w->n - 1].oid.id,
+			       GIT_OID_RAWSZ, w->n - 1);
 	*out = w->n - 1;
 	return 0;
 }
@@ -171,8 +183,8 @@ int tm_stale__get_base(struct walk *w, const git_oid *oid, size_t *out)
 	uint32_t cix;
 	bool gone = false;
 
-	if (w->ix && !tm_hashmap_get(&w->table, oid->id, GIT_OID_RAWSZ) &&
-	    tm_stale__cidx_find(w->ix, oid, &cix)) {
+	if (w->ix && tm_stale__cidx_find(w->ix, oid, &cix) &&
+	    !(w->at_pos && w->at_pos[cix])) {
 		/* the index keeps commits that git may have pruned since */
 		if (git_repository_odb(&odb, w->repo) == 0)
 			gone = !git_odb_exists(odb, oid);
