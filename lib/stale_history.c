@@ -366,8 +366,8 @@ static int visit(struct pass *s, size_t c)
 		tm_strv *out = i ? &s->other : &s->changed;
 
 		tm_strv_clear(out);
-		old = np ? &w->nodes[parent(w, c, i)].tree : NULL;
-		error = tm_treediff(out, w->repo, old, &w->nodes[c].tree);
+		old = np ? &w->trees[parent(w, c, i)] : NULL;
+		error = tm_treediff(out, w->repo, old, &w->trees[c]);
 		if (error < 0)
 			return error;
 		if (i == 0)

@@ -236,7 +236,7 @@ enum {
 
 struct node {
 	git_oid oid;
-	git_oid tree;
+	uint32_t cix;   /* its position in the index, or UINT32_MAX */
 	int64_t time;   /* committer time */
 	size_t parents; /* first parent in walk.parent_oid / parent_node */
 	unsigned nparents;
@@ -245,7 +245,6 @@ struct node {
 	size_t seen;     /* phase 2: last search that met it */
 	size_t pending;  /* phase 2: children still to visit */
 	uint64_t *reach; /* phase 2: threads whose history reaches it */
-	uint32_t cix;    /* its position in the index, or UINT32_MAX */
 };
 
 struct heap {
@@ -265,6 +264,8 @@ struct walk {
 	size_t nparent, parent_alloc;
 	tm_hashmap table; /* oid -> node, of the commits ix lacks */
 	uint32_t *at_pos; /* 1 + the node of index position i, or 0 */
+	git_oid *trees;   /* node i's tree, when read from git */
+	size_t trees_alloc;
 	struct heap queue;
 	size_t live; /* queued, from HEAD, not reachable from every base */
 	struct sizev stack;
