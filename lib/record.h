@@ -1,8 +1,8 @@
 /*
  * The binary records of the cache files under $GIT_COMMON_DIR/threadmind/
- * (stale.cache, commits.idx, paths-*.index): u64 little-endian integers,
- * a bounds-checked reader, one checksum, and the frame most of them use,
- * the 8-byte magic, the payload's length and checksum (u64 each), then the
+ * (stale.cache, commits/layer-*.idx, paths-*.index): u64 little-endian
+ * integers, a bounds-checked reader, one checksum, and the frame most of them
+ * use, the 8-byte magic, the payload's length and checksum (u64 each), then the
  * payload.  A cache that fails any check is ignored and rebuilt by its
  * owner; nothing here sets an error.
  */

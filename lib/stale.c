@@ -272,7 +272,8 @@ static int advance(tm_stale_report *out, tm_git *g, const char *threads_dir,
 	tm_strv *changed = NULL;
 	git_oid *shallow = NULL, head, *newest = NULL;
 	size_t nshallow = 0, i, k, j, ncand = 0, dirlen, at;
-	uint32_t c, stop, slot;
+	uint32_t c, stop, ndiff;
+	const uint32_t *parents, *diff;
 	const size_t *e;
 	int result = 1;
 
@@ -291,20 +292,18 @@ static int advance(tm_stale_report *out, tm_git *g, const char *threads_dir,
 	while (c != stop) {
 		git_oid oid;
 
-		memcpy(oid.id, ix.oids + (size_t)c * GIT_OID_RAWSZ,
-		       GIT_OID_RAWSZ);
-		if (ix.pstart[c + 1] - ix.pstart[c] != 1 || line.n >= 100000 ||
+		memcpy(oid.id, cidx_oid(&ix, c), GIT_OID_RAWSZ);
+		if (cidx_parents(&ix, c, &parents) != 1 || line.n >= 100000 ||
 		    (prev->nbases && bsearch(&oid, prev->bases, prev->nbases,
 					     sizeof(git_oid), oid_cmp)))
 			goto done;
-		slot = ix.sstart[c];
-		for (k = ix.dstart[slot]; dirlen && k < ix.dstart[slot + 1];
-		     k++)
-			if (!strncmp(tm_stale__cidx_name(&ix, ix.dpath[k]),
+		ndiff = cidx_diff(&ix, c, 0, &diff);
+		for (k = 0; dirlen && k < ndiff; k++)
+			if (!strncmp(tm_stale__cidx_name(&ix, diff[k]),
 				     threads_dir, dirlen))
 				goto done; /* a thread file changed */
 		sizev_push(&line, c);
-		c = ix.parent[ix.pstart[c]];
+		c = parents[0];
 	}
 	/* the threads that can be stale, as find_bases keeps them */
 	for (k = 0; k < prev->r.unknown_base.n; k++)
@@ -321,19 +320,16 @@ static int advance(tm_stale_report *out, tm_git *g, const char *threads_dir,
 	newest = tm_xcalloc(ncand + 1, sizeof(*newest));
 	for (j = 0; j < line.n; j++) {
 		c = (uint32_t)line.v[j];
-		slot = ix.sstart[c];
-		for (k = ix.dstart[slot]; k < ix.dstart[slot + 1]; k++) {
-			const char *path =
-				tm_stale__cidx_name(&ix, ix.dpath[k]);
+		ndiff = cidx_diff(&ix, c, 0, &diff);
+		for (k = 0; k < ndiff; k++) {
+			const char *path = tm_stale__cidx_name(&ix, diff[k]);
 
 			hits.n = 0;
 			tm_stale__index_match(&x, path, &hits);
 			for (i = 0; i < hits.n; i++) {
 				at = hits.v[i];
 				if (git_oid_is_zero(&newest[at]))
-					memcpy(newest[at].id,
-					       ix.oids + (size_t)c *
-								 GIT_OID_RAWSZ,
+					memcpy(newest[at].id, cidx_oid(&ix, c),
 					       GIT_OID_RAWSZ);
 				tm_strv_push(&changed[at], path);
 			}

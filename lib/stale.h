@@ -93,9 +93,9 @@ typedef struct {
 
 /*
  * tm_stale_compute with options (opts NULL: the defaults, the cache on).
- * The staleness cache (DESIGN.md section 11) is two files in
- * $GIT_COMMON_DIR/threadmind/: commits.idx, what each commit of HEAD's
- * history changed (against each parent) and the review points of the
+ * The staleness cache (DESIGN.md section 11) is in
+ * $GIT_COMMON_DIR/threadmind/: commits/ (a chain of layers), what each commit
+ * of HEAD's history changed (against each parent) and the review points of the
  * thread file versions it adds, computed once ever and extended by the
  * commits HEAD gains (lib/stale_commits.c), which the walk reads instead
  * of the repository; and stale.cache, the last answer with everything it

@@ -1,9 +1,9 @@
 /*
  * The per-commit staleness index (DESIGN.md section 11, "Staleness is
- * cached"): $GIT_COMMON_DIR/threadmind/commits.idx, never in the work tree.
+ * cached"): $GIT_COMMON_DIR/threadmind/commits/, never in the work tree.
  *
  * For every commit it has, what the staleness rules need of it, computed
- * once ever: its parents (as positions in the file), its committer time,
+ * once ever: its parents (as positions in the index), its committer time,
  * the paths its diff against each parent changes (one list per parent, or
  * one against the empty tree for a root or shallow commit), as numbers into
  * one table of paths, and the versions of thread files its first-parent
@@ -13,17 +13,34 @@
  * knows: one new commit on top costs one diff.  Rewritten history only
  * leaves unreachable entries behind (commits never change).
  *
- * File (native byte order; another order, another magic or version is a
- * foreign file): a 64-byte header with the counts, the key of the shallow
- * boundary it was built with and a checksum of the rest, then the arrays
- * (see the layout in cidx_parse), each padded to 8 bytes, ending with the
- * positions sorted by commit id for a binary search: loading is one read
- * and a check, no table to build.  Anything that does not check out (short,
- * long, bad checksum, an array out of order or out of range, another
- * shallow boundary) is ignored: the index is rebuilt from scratch.  It is
- * rewritten whole through tm_atomic_write_nosync (temp file, rename; no
- * fsync: after a crash the checksum tells a torn file), so that concurrent
- * writers each leave a complete file and the last one wins.
+ * In layers, as git's split commit-graph: a file `chain` names the layer
+ * files `layer-<id>.idx` bottom first (<id>: the layer's checksum, 16 hex
+ * digits); each layer's positions and path numbers continue those of the
+ * layers below it, and its header names the layer below (its id), the
+ * first position and path number it holds and the shallow boundary it was
+ * built with.  New commits go into a new layer on top (a first build
+ * writes one every CHUNK_COMMITS commits, so that what it holds in memory
+ * stays bounded, and an interrupted one resumes from the last); then the
+ * layers written are merged with the ones below while those are no more
+ * than twice their size (git's --split size factor 2), so that there are
+ * O(log n) layers and a new commit costs O(new commits) writing.
+ *
+ * Layer file (native byte order; another order, another magic or version
+ * is a foreign file): an 80-byte header (magic, checksum of the rest, the
+ * counts, first position and path number, shallow key, id of the layer
+ * below), then the arrays (see layer_parse), each padded to 8 bytes, the
+ * positions sorted by commit id and the paths sorted by name last for
+ * binary searches.  Loading maps each file (mmap) and checks it: checksum
+ * and ranges, no table built.  The chain is read up to the first layer
+ * that is missing, does not check out, or does not continue the one below:
+ * the layers below it are kept, the rest rebuilt.  Every file is written
+ * through tm_atomic_write_nosync (temp file, rename; no fsync: after a
+ * crash the checksum tells a torn file): concurrent writers each leave
+ * complete layers and a complete chain, and readers see one chain or the
+ * other.  A writer removes the layers it merged away (a reader that read
+ * the old chain and finds one gone keeps the layers below it and rebuilds
+ * the rest) and those no chain names once they are a minute old (another
+ * writer's, which may still be naming them).
  */
 #include "stale_internal.h"
 #include "error.h"
@@ -34,18 +51,36 @@
 #include "record.h"
 #include "treediff.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
-#define CIDX_MAGIC   "TMCIDX\0\1"
-#define CIDX_ENDIAN  0x01020304u
-#define CIDX_VERSION 1u
-#define CIDX_HEADER  64
-#define CIDX_MAX     ((uint64_t)UINT32_MAX - 2)
+#define LAYER_MAGIC   "TMCIDXL\1"
+#define LAYER_ENDIAN  0x01020304u
+#define LAYER_VERSION 1u
+#define LAYER_HEADER  80
+#define CHAIN_MAGIC   "threadmind commits chain 1\n"
+#define CIDX_MAX      ((uint64_t)UINT32_MAX - 2)
+/* A first build writes a layer every so many commits (or diff entries). */
+#define CHUNK_COMMITS 65536
+#define CHUNK_DIFFS   (4u << 20)
+/* Merge the layer below while it holds at most FACTOR times the commits
+ * of the layers above it. */
+#define FACTOR 2
+/* What libgit2 may keep mapped of the pack files while the index is built
+ * (its default is 8 GiB: a walk over a history maps every pack, whole). */
+#define PACK_MAPPED ((size_t)64 << 20)
+/* A layer no chain names is removed once it is this old (seconds). */
+#define EXPIRE 60
+
+uint32_t tm_stale__chunk_commits = CHUNK_COMMITS;
 
 /* ---- reading ---- */
 
@@ -102,94 +137,138 @@ static bool all_below(const uint32_t *v, uint32_t n, uint32_t limit)
 	return true;
 }
 
-/* Point ix's arrays into ix->data (ix->size bytes); false when it is not a
- * sound index. */
-static bool cidx_parse(struct cidx *ix, uint64_t shallow_key, bool check)
+static const char *layer_name(const struct cidx_layer *l, uint32_t p)
+{
+	return l->pbytes + l->poff[p];
+}
+
+/*
+ * Point l's arrays into l->data (l->size bytes); false when it is not a
+ * sound layer whose positions start at `base`, path numbers at `pbase`,
+ * on top of layer `below`, for shallow boundary `key`.  Without `check`
+ * (our own image, just made), the header and sizes only.
+ */
+static bool layer_parse(struct cidx_layer *l, uint32_t base, uint32_t pbase,
+			uint64_t below, uint64_t key, bool check)
 {
 	struct cursor c;
-	uint32_t h[10], i, k;
-	uint64_t key, sum;
+	uint32_t h[12], i, k, top;
+	uint64_t lkey, sum;
 
-	if (ix->size < CIDX_HEADER || memcmp(ix->data, CIDX_MAGIC, 8))
+	if (l->size < LAYER_HEADER || memcmp(l->data, LAYER_MAGIC, 8))
 		return false;
-	memcpy(h, ix->data + 8, sizeof(h));
-	memcpy(&key, ix->data + 48, 8);
-	memcpy(&sum, ix->data + 56, 8);
-	if (h[0] != CIDX_ENDIAN || h[1] != CIDX_VERSION || key != shallow_key ||
-	    (check && sum != tm_record_sum(ix->data + CIDX_HEADER,
-					   ix->size - CIDX_HEADER)))
+	memcpy(&sum, l->data + 8, 8);
+	memcpy(h, l->data + 16, sizeof(h));
+	memcpy(&lkey, l->data + 64, 8);
+	memcpy(&l->below, l->data + 72, 8);
+	if (h[0] != LAYER_ENDIAN || h[1] != LAYER_VERSION || lkey != key ||
+	    l->below != below || h[9] != base || h[10] != pbase)
 		return false;
-	ix->n = h[2];
-	ix->nparent = h[3];
-	ix->nslot = h[4];
-	ix->ndiff = h[5];
-	ix->nver = h[6];
-	ix->npaths = h[7];
-	ix->pathbytes = h[8];
-	c.p = ix->data + CIDX_HEADER;
-	c.left = ix->size - CIDX_HEADER;
+	l->id = sum;
+	l->n = h[2];
+	l->nparent = h[3];
+	l->nslot = h[4];
+	l->ndiff = h[5];
+	l->nver = h[6];
+	l->npaths = h[7];
+	l->pathbytes = h[8];
+	l->base = base;
+	l->pbase = pbase;
+	if (!l->n || (uint64_t)base + l->n >= CIDX_MAX ||
+	    (uint64_t)pbase + l->npaths >= CIDX_MAX)
+		return false;
+	c.p = l->data + LAYER_HEADER;
+	c.left = l->size - LAYER_HEADER;
 	c.bad = false;
-	ix->oids = take(&c, ix->n, GIT_OID_RAWSZ);
-	ix->time = take(&c, ix->n, sizeof(int64_t));
-	ix->pstart = take(&c, (uint64_t)ix->n + 1, 4);
-	ix->parent = take(&c, ix->nparent, 4);
-	ix->sstart = take(&c, (uint64_t)ix->n + 1, 4);
-	ix->dstart = take(&c, (uint64_t)ix->nslot + 1, 4);
-	ix->dpath = take(&c, ix->ndiff, 4);
-	ix->vstart = take(&c, (uint64_t)ix->n + 1, 4);
-	ix->vpath = take(&c, ix->nver, 4);
-	ix->vcommit = take(&c, ix->nver, GIT_OID_RAWSZ);
-	ix->order = take(&c, ix->n, 4);
-	ix->poff = take(&c, (uint64_t)ix->npaths + 1, 4);
-	ix->pbytes = take(&c, ix->pathbytes, 1);
+	l->oids = take(&c, l->n, GIT_OID_RAWSZ);
+	l->time = take(&c, l->n, sizeof(int64_t));
+	l->pstart = take(&c, (uint64_t)l->n + 1, 4);
+	l->parent = take(&c, l->nparent, 4);
+	l->sstart = take(&c, (uint64_t)l->n + 1, 4);
+	l->dstart = take(&c, (uint64_t)l->nslot + 1, 4);
+	l->dpath = take(&c, l->ndiff, 4);
+	l->vstart = take(&c, (uint64_t)l->n + 1, 4);
+	l->vpath = take(&c, l->nver, 4);
+	l->vcommit = take(&c, l->nver, GIT_OID_RAWSZ);
+	l->order = take(&c, l->n, 4);
+	l->poff = take(&c, (uint64_t)l->npaths + 1, 4);
+	l->pbytes = take(&c, l->pathbytes, 1);
+	l->psorted = take(&c, l->npaths, 4);
 	if (c.bad || c.left)
 		return false;
 	if (!check)
-		return true; /* our own image, just written */
-	if (!starts_ok(ix->pstart, ix->n, ix->nparent) ||
-	    !starts_ok(ix->sstart, ix->n, ix->nslot) ||
-	    !starts_ok(ix->dstart, ix->nslot, ix->ndiff) ||
-	    !starts_ok(ix->vstart, ix->n, ix->nver) ||
-	    !starts_ok(ix->poff, ix->npaths, ix->pathbytes) ||
-	    !all_below(ix->dpath, ix->ndiff, ix->npaths) ||
-	    !all_below(ix->vpath, ix->nver, ix->npaths) ||
-	    !all_below(ix->order, ix->n, ix->n))
+		return true;
+	if (sum != tm_record_sum(l->data + 16, l->size - 16))
 		return false;
-	for (i = 0; i < ix->n; i++) {
-		k = ix->pstart[i + 1] - ix->pstart[i];
+	top = pbase + l->npaths;
+	if (!starts_ok(l->pstart, l->n, l->nparent) ||
+	    !starts_ok(l->sstart, l->n, l->nslot) ||
+	    !starts_ok(l->dstart, l->nslot, l->ndiff) ||
+	    !starts_ok(l->vstart, l->n, l->nver) ||
+	    !starts_ok(l->poff, l->npaths, l->pathbytes) ||
+	    !all_below(l->dpath, l->ndiff, top) ||
+	    !all_below(l->vpath, l->nver, top) ||
+	    !all_below(l->order, l->n, l->n) ||
+	    !all_below(l->psorted, l->npaths, l->npaths))
+		return false;
+	for (i = 0; i < l->n; i++) {
+		k = l->pstart[i + 1] - l->pstart[i];
 		/* parents first; one slot per parent, or one for a root */
-		if (ix->sstart[i + 1] - ix->sstart[i] != (k ? k : 1))
+		if (l->sstart[i + 1] - l->sstart[i] != (k ? k : 1))
 			return false;
-		for (k = ix->pstart[i]; k < ix->pstart[i + 1]; k++)
-			if (ix->parent[k] >= i)
+		for (k = l->pstart[i]; k < l->pstart[i + 1]; k++)
+			if (l->parent[k] >= base + i)
 				return false;
-		if (i && memcmp(ix->oids + (size_t)ix->order[i - 1] * 20,
-				ix->oids + (size_t)ix->order[i] * 20, 20) >= 0)
+		if (i && memcmp(l->oids + (size_t)l->order[i - 1] * 20,
+				l->oids + (size_t)l->order[i] * 20, 20) >= 0)
 			return false;
 	}
-	for (i = 0; i < ix->npaths; i++)
-		if (ix->poff[i + 1] == ix->poff[i] ||
-		    ix->pbytes[ix->poff[i + 1] - 1] != '\0')
+	for (i = 0; i < l->npaths; i++)
+		if (l->poff[i + 1] == l->poff[i] ||
+		    l->pbytes[l->poff[i + 1] - 1] != '\0')
+			return false;
+	for (i = 1; i < l->npaths; i++)
+		if (strcmp(layer_name(l, l->psorted[i - 1]),
+			   layer_name(l, l->psorted[i])) >= 0)
 			return false;
 	return true;
 }
 
+static void layer_release(struct cidx_layer *l)
+{
+	if (l->mapped)
+		munmap(l->data, l->size);
+	else
+		free(l->data);
+	memset(l, 0, sizeof(*l));
+}
+
 void tm_stale__cidx_free(struct cidx *ix)
 {
+	size_t i;
+
 	if (!ix)
 		return;
-	free(ix->data);
-	tm_hashmap_release(&ix->path_map);
+	for (i = 0; i < ix->nlayers; i++)
+		layer_release(&ix->layers[i]);
+	free(ix->layers);
+	tm_strv_clear(&ix->dropped);
 	memset(ix, 0, sizeof(*ix));
 }
 
-static char *cidx_path(git_repository *repo)
+/* $GIT_COMMON_DIR/threadmind/commits/ + `name`. */
+static char *cidx_file(git_repository *repo, const char *name)
 {
 	tm_buf p = TM_BUF_INIT;
 
-	tm_buf_printf(&p, "%sthreadmind/commits.idx",
-		      git_repository_commondir(repo));
+	tm_buf_printf(&p, "%sthreadmind/commits/%s",
+		      git_repository_commondir(repo), name);
 	return tm_buf_detach(&p);
+}
+
+static void layer_file_name(char *out, size_t size, uint64_t id)
+{
+	snprintf(out, size, "layer-%016" PRIx64 ".idx", id);
 }
 
 /* What the shallow boundary is ($GIT_COMMON_DIR/shallow), as a number. */
@@ -215,69 +294,395 @@ static uint64_t shallow_key(git_repository *repo)
 	return key;
 }
 
-/* The index file into ix (empty when there is none or it is unsound). */
+/* Add layer *l (sound, on top of ix's) to ix. */
+static void cidx_push(struct cidx *ix, struct cidx_layer *l)
+{
+	tm_xgrow((void **)&ix->layers, &ix->alloc, ix->nlayers + 1,
+		 sizeof(*ix->layers));
+	ix->layers[ix->nlayers++] = *l;
+	ix->n = l->base + l->n;
+	ix->npaths = l->pbase + l->npaths;
+	memset(l, 0, sizeof(*l));
+}
+
+/* Map layer `id` as the next of ix; false when it is missing or unsound
+ * (`check`: checked whole; without, one this process just wrote, trusted:
+ * only the pages read later are read). */
+static bool layer_load(struct cidx *ix, git_repository *repo, uint64_t id,
+		       bool check)
+{
+	struct cidx_layer l;
+	char name[64], *path;
+	struct stat st;
+	void *map;
+	int fd;
+	bool ok;
+
+	memset(&l, 0, sizeof(l));
+	layer_file_name(name, sizeof(name), id);
+	path = cidx_file(repo, name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	free(path);
+	if (fd < 0)
+		return false;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    st.st_size < LAYER_HEADER || (uint64_t)st.st_size >= SIZE_MAX / 2) {
+		close(fd);
+		return false;
+	}
+	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (map == MAP_FAILED)
+		return false;
+	l.data = map;
+	l.size = (size_t)st.st_size;
+	l.mapped = true;
+	ok = layer_parse(&l, ix->n, ix->npaths,
+			 ix->nlayers ? ix->layers[ix->nlayers - 1].id : 0,
+			 ix->shallow_key, check) &&
+	     l.id == id;
+	if (ok) {
+		cidx_push(ix, &l);
+	} else {
+		layer_release(&l);
+	}
+	return ok;
+}
+
+/* The index as the chain names it, up to its first unusable layer. */
 static void cidx_load(struct cidx *ix, git_repository *repo)
 {
-	char *path = cidx_path(repo);
-	struct stat st;
-	ssize_t got;
-	size_t done = 0;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	char *path = cidx_file(repo, "chain"), line[64];
+	tm_buf name = TM_BUF_INIT;
+	size_t len;
+	FILE *f;
 
 	memset(ix, 0, sizeof(*ix));
 	ix->shallow_key = shallow_key(repo);
+	f = fopen(path, "rbe");
 	free(path);
-	if (fd < 0)
+	if (!f)
 		return;
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-	    st.st_size >= CIDX_HEADER && (uint64_t)st.st_size < SIZE_MAX / 2) {
-		ix->size = (size_t)st.st_size;
-		ix->data = tm_xmalloc(ix->size + 8);
-		while (done < ix->size) {
-			got = read(fd, ix->data + done, ix->size - done);
-			if (got < 0 && errno == EINTR)
-				continue;
-			if (got <= 0)
-				break;
-			done += (size_t)got;
+	if (!fgets(line, sizeof(line), f) || strcmp(line, CHAIN_MAGIC)) {
+		ix->partial = true;
+		fclose(f);
+		return;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		len = strlen(line);
+		if (!ix->partial && len == 17 && line[16] == '\n' &&
+		    strspn(line, "0123456789abcdef") == 16 &&
+		    layer_load(ix, repo, strtoull(line, NULL, 16), true))
+			continue;
+		/* this layer and the ones above it are of no use now */
+		ix->partial = true;
+		if (len == 17 && strspn(line, "0123456789abcdef") == 16) {
+			line[16] = '\0';
+			tm_buf_clear(&name);
+			tm_buf_printf(&name, "layer-%s.idx", line);
+			tm_strv_push(&ix->dropped, tm_buf_cstr(&name));
 		}
 	}
-	close(fd);
-	if (!ix->data || done != ix->size ||
-	    !cidx_parse(ix, ix->shallow_key, true)) {
-		uint64_t key = ix->shallow_key;
-
-		free(ix->data);
-		memset(ix, 0, sizeof(*ix));
-		ix->shallow_key = key;
-	}
+	tm_buf_release(&name);
+	fclose(f);
 }
 
 bool tm_stale__cidx_find(const struct cidx *ix, const git_oid *oid,
 			 uint32_t *out)
 {
-	size_t lo = 0, hi = ix->n, mid;
+	const struct cidx_layer *l;
+	size_t lo, hi, mid, k;
 	int cmp;
 
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		cmp = memcmp(ix->oids + (size_t)ix->order[mid] * 20, oid->id,
-			     20);
-		if (!cmp) {
-			*out = ix->order[mid];
-			return true;
+	for (k = ix->nlayers; k-- > 0;) {
+		l = &ix->layers[k];
+		lo = 0;
+		hi = l->n;
+		while (lo < hi) {
+			mid = lo + (hi - lo) / 2;
+			cmp = memcmp(l->oids + (size_t)l->order[mid] * 20,
+				     oid->id, 20);
+			if (!cmp) {
+				*out = l->base + l->order[mid];
+				return true;
+			}
+			if (cmp < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
 		}
-		if (cmp < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
 	}
 	return false;
 }
 
 const char *tm_stale__cidx_name(const struct cidx *ix, uint32_t path)
 {
-	return ix->pbytes + ix->poff[path];
+	size_t lo = 0, hi = ix->nlayers, mid;
+	const struct cidx_layer *l;
+
+	while (hi - lo > 1) {
+		mid = lo + (hi - lo) / 2;
+		if (ix->layers[mid].pbase <= path)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	l = &ix->layers[lo];
+	return layer_name(l, path - l->pbase);
+}
+
+/* The number of path `name` in ix, when it has it. */
+static bool cidx_path_find(const struct cidx *ix, const char *name,
+			   uint32_t *out)
+{
+	const struct cidx_layer *l;
+	size_t lo, hi, mid, k;
+	int cmp;
+
+	for (k = 0; k < ix->nlayers; k++) {
+		l = &ix->layers[k];
+		lo = 0;
+		hi = l->npaths;
+		while (lo < hi) {
+			mid = lo + (hi - lo) / 2;
+			cmp = strcmp(layer_name(l, l->psorted[mid]), name);
+			if (!cmp) {
+				*out = l->pbase + l->psorted[mid];
+				return true;
+			}
+			if (cmp < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+	}
+	return false;
+}
+
+/* ---- writing a layer ---- */
+
+static void put_pad(tm_buf *b)
+{
+	static const char zero[8];
+
+	tm_buf_put(b, zero, pad8(b->size) - b->size);
+}
+
+static void put_u32(tm_buf *b, uint32_t v)
+{
+	tm_buf_put(b, &v, 4);
+}
+
+/* The size of a layer file with these counts. */
+static size_t layer_size(uint64_t n, uint64_t np, uint64_t ns, uint64_t nd,
+			 uint64_t nv, uint64_t npaths, uint64_t pb)
+{
+	return LAYER_HEADER + pad8(n * 20) + pad8(n * 8) + pad8((n + 1) * 4) +
+	       pad8(np * 4) + pad8((n + 1) * 4) + pad8((ns + 1) * 4) +
+	       pad8(nd * 4) + pad8((n + 1) * 4) + pad8(nv * 4) + pad8(nv * 20) +
+	       pad8(n * 4) + pad8((npaths + 1) * 4) + pad8(pb) +
+	       pad8(npaths * 4);
+}
+
+/*
+ * The file of one layer holding the `nsrc` consecutive layers `src` (one,
+ * or the layers a merge replaces), on top of layer `below`, into *out;
+ * returns its id.
+ */
+static uint64_t layer_image(tm_buf *out, const struct cidx_layer *const *src,
+			    size_t nsrc, uint64_t below, uint64_t key)
+{
+	uint32_t h[12] = {LAYER_ENDIAN, LAYER_VERSION};
+	uint32_t base = src[0]->base, pbase = src[0]->pbase, off, *head;
+	const struct cidx_layer *l;
+	size_t s, i, best, total;
+	uint64_t sum;
+
+	for (s = 0; s < nsrc; s++) {
+		h[2] += src[s]->n;
+		h[3] += src[s]->nparent;
+		h[4] += src[s]->nslot;
+		h[5] += src[s]->ndiff;
+		h[6] += src[s]->nver;
+		h[7] += src[s]->npaths;
+		h[8] += src[s]->pathbytes;
+	}
+	h[9] = base;
+	h[10] = pbase;
+	tm_buf_grow(out, layer_size(h[2], h[3], h[4], h[5], h[6], h[7], h[8]));
+	tm_buf_put(out, LAYER_MAGIC, 8);
+	tm_buf_put(out, "\0\0\0\0\0\0\0\0", 8); /* the checksum, below */
+	tm_buf_put(out, h, sizeof(h));
+	tm_buf_put(out, &key, 8);
+	tm_buf_put(out, &below, 8);
+#define CONCAT(field, count, size)                                 \
+	do {                                                       \
+		for (s = 0; s < nsrc; s++)                         \
+			tm_buf_put(out, src[s]->field,             \
+				   (size_t)src[s]->count *(size)); \
+		put_pad(out);                                      \
+	} while (0)
+	/* starts: each layer's, shifted by the counts of those before it */
+#define STARTS(field, n, count)                                           \
+	do {                                                              \
+		for (s = 0, off = 0; s < nsrc; off += src[s]->count, s++) \
+			for (i = 0; i < src[s]->n; i++)                   \
+				put_u32(out, src[s]->field[i] + off);     \
+		put_u32(out, off);                                        \
+		put_pad(out);                                             \
+	} while (0)
+	CONCAT(oids, n, 20);
+	CONCAT(time, n, 8);
+	STARTS(pstart, n, nparent);
+	CONCAT(parent, nparent, 4);
+	STARTS(sstart, n, nslot);
+	STARTS(dstart, nslot, ndiff);
+	CONCAT(dpath, ndiff, 4);
+	STARTS(vstart, n, nver);
+	CONCAT(vpath, nver, 4);
+	CONCAT(vcommit, nver, 20);
+	/* order and psorted: the layers' merged */
+	head = tm_xcalloc(nsrc, sizeof(*head));
+	for (total = h[2]; total--;) {
+		for (s = 0, best = nsrc; s < nsrc; s++) {
+			l = src[s];
+			if (head[s] < l->n &&
+			    (best == nsrc ||
+			     memcmp(l->oids + (size_t)l->order[head[s]] * 20,
+				    src[best]->oids +
+					    (size_t)src[best]->order
+							    [head[best]] *
+						    20,
+				    20) < 0))
+				best = s;
+		}
+		put_u32(out, src[best]->base - base +
+				     src[best]->order[head[best]++]);
+	}
+	put_pad(out);
+	STARTS(poff, npaths, pathbytes);
+	CONCAT(pbytes, pathbytes, 1);
+	memset(head, 0, nsrc * sizeof(*head));
+	for (total = h[7]; total--;) {
+		for (s = 0, best = nsrc; s < nsrc; s++) {
+			l = src[s];
+			if (head[s] < l->npaths &&
+			    (best == nsrc ||
+			     strcmp(layer_name(l, l->psorted[head[s]]),
+				    layer_name(
+					    src[best],
+					    src[best]->psorted[head[best]])) <
+				     0))
+				best = s;
+		}
+		put_u32(out, src[best]->pbase - pbase +
+				     src[best]->psorted[head[best]++]);
+	}
+	put_pad(out);
+#undef CONCAT
+#undef STARTS
+	free(head);
+	sum = tm_record_sum(out->ptr + 16, out->size - 16);
+	memcpy(out->ptr + 8, &sum, 8);
+	return sum;
+}
+
+/*
+ * Write image `img` (layer `id`) into the commits folder and put it on top
+ * of ix, mapped from the file (or, when it cannot be written, from memory:
+ * *img is taken either way).  Returns 1 when the file is there, 0 when it
+ * is not, TM_ERROR when it cannot be read back (ix stays as it was).
+ */
+static int layer_add(struct cidx *ix, git_repository *repo, tm_buf *img,
+		     uint64_t id, tm_strv *written)
+{
+	char name[64], *path;
+	struct cidx_layer l;
+	bool ok;
+
+	layer_file_name(name, sizeof(name), id);
+	path = cidx_file(repo, name);
+	ok = tm_atomic_write_nosync(path, img->ptr, img->size) == 0;
+	tm_error_clear();
+	free(path);
+	if (ok) {
+		/* mapped from the file, not held twice */
+		tm_buf_release(img);
+		tm_strv_push(written, name);
+		if (layer_load(ix, repo, id, false))
+			return 1;
+		return tm_error_set(TM_ERROR, "cannot read back %s", name);
+	}
+	memset(&l, 0, sizeof(l));
+	l.size = img->size;
+	l.data = (unsigned char *)tm_buf_detach(img);
+	if (!layer_parse(&l, ix->n, ix->npaths,
+			 ix->nlayers ? ix->layers[ix->nlayers - 1].id : 0,
+			 ix->shallow_key, false))
+		abort(); /* our own image */
+	cidx_push(ix, &l);
+	return 0;
+}
+
+/* Name ix's layers in the chain file (when every one is written). */
+static void chain_write(const struct cidx *ix, git_repository *repo)
+{
+	tm_buf b = TM_BUF_INIT;
+	char *path = cidx_file(repo, "chain");
+	size_t i;
+
+	tm_buf_puts(&b, CHAIN_MAGIC);
+	for (i = 0; i < ix->nlayers; i++)
+		tm_buf_printf(&b, "%016" PRIx64 "\n", ix->layers[i].id);
+	(void)tm_atomic_write_nosync(path, b.ptr, b.size);
+	tm_error_clear();
+	free(path);
+	tm_buf_release(&b);
+}
+
+/* Remove the layer files ix does not name: the ones this run wrote or
+ * merged away (`written`) and those the chain named past the ones it
+ * loaded at once, the others (another writer's) once they are EXPIRE
+ * seconds old. */
+static void layers_expire(const struct cidx *ix, git_repository *repo,
+			  const tm_strv *written)
+{
+	char *dir = cidx_file(repo, ""), name[64];
+	tm_hashmap keep = TM_HASHMAP_INIT, mine = TM_HASHMAP_INIT;
+	struct dirent *e;
+	struct stat st;
+	time_t now = time(NULL);
+	size_t i;
+	DIR *d = opendir(dir);
+	int fd;
+
+	if (!d) {
+		free(dir);
+		return;
+	}
+	fd = dirfd(d);
+	for (i = 0; i < ix->nlayers; i++) {
+		layer_file_name(name, sizeof(name), ix->layers[i].id);
+		tm_hashmap_puts(&keep, name, 0);
+	}
+	for (i = 0; i < written->n; i++)
+		tm_hashmap_puts(&mine, written->items[i], 0);
+	for (i = 0; i < ix->dropped.n; i++)
+		tm_hashmap_puts(&mine, ix->dropped.items[i], 0);
+	while ((e = readdir(d)) != NULL) {
+		if (strncmp(e->d_name, "layer-", 6) ||
+		    strlen(e->d_name) != 26 || strcmp(e->d_name + 22, ".idx") ||
+		    tm_hashmap_gets(&keep, e->d_name))
+			continue;
+		if (tm_hashmap_gets(&mine, e->d_name) ||
+		    (fstatat(fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		     st.st_mtime + EXPIRE < now))
+			(void)unlinkat(fd, e->d_name, 0);
+	}
+	closedir(d);
+	tm_hashmap_release(&keep);
+	tm_hashmap_release(&mine);
+	free(dir);
 }
 
 /* ---- adding the commits of HEAD's history it does not have ---- */
@@ -285,10 +690,30 @@ const char *tm_stale__cidx_name(const struct cidx *ix, uint32_t path)
 struct fresh {
 	git_oid oid, tree;
 	int64_t time;
-	size_t pfirst; /* its parents in up.poids */
-	unsigned np;
-	uint32_t at; /* its position in the new file (parents first) */
+	uint32_t pfirst; /* its parents in up.poids */
+	uint32_t np;
+	uint32_t at; /* its position in the index (parents first) */
 	bool done;   /* its parents are all placed */
+};
+
+struct u32v {
+	uint32_t *v;
+	size_t n, alloc;
+};
+
+static void u32_push(struct u32v *a, size_t x)
+{
+	tm_xgrow((void **)&a->v, &a->alloc, a->n + 1, sizeof(*a->v));
+	a->v[a->n++] = (uint32_t)x;
+}
+
+/* The layer being built, in the form of struct cidx_layer (its starts
+ * local, its parents and path numbers global). */
+struct chunk {
+	tm_buf oids, time, vcommit;
+	struct u32v pstart, parent, sstart, dstart, dpath, vstart, vpath;
+	tm_strv newpaths;
+	uint32_t n;
 };
 
 struct update {
@@ -298,29 +723,67 @@ struct update {
 	size_t n, alloc;
 	git_oid *poids;
 	size_t npoids, poids_alloc;
-	tm_hashmap map; /* oid -> index in c */
-	struct sizev stack;
-	struct sizev placed; /* c's indexes, parents first */
-	/* the new entries, in `placed` order */
-	uint32_t *parent, *sstart, *dstart, *dpath, *vstart, *vpath;
-	size_t nparent, nslot, ndiff, nver, ns, nv;
-	size_t parent_alloc, slot_alloc, diff_alloc, ver_alloc, s_alloc,
-		v_alloc;
-	unsigned char *voids;
-	size_t voids_alloc;
-	tm_strv newpaths;
+	uint32_t *table; /* open addressing: 1 + index in c, 0: empty */
+	size_t mask;
+	struct u32v stack, placed; /* placed: c's indexes, parents first */
+	struct chunk ch;
+	tm_hashmap paths; /* path -> its number (every one looked up) */
 	tm_hashmap blobs; /* blob id -> 1 + index in blob_commit */
 	git_oid *blob_commit;
 	size_t nblob, blob_alloc;
 	tm_strv changed;
+	tm_strv written;  /* the layer files this run wrote or merged away */
+	size_t first_new; /* ix's first layer written by this run */
+	bool on_disk;     /* every layer from first_new is written */
 	tm_progress_fn progress;
 	void *progress_data;
 };
 
-static void push_u32(uint32_t **v, size_t *n, size_t *alloc, size_t x)
+static size_t oid_slot(const struct update *up, const git_oid *oid)
 {
-	tm_xgrow((void **)v, alloc, *n + 1, sizeof(**v));
-	(*v)[(*n)++] = (uint32_t)x;
+	uint64_t h;
+
+	memcpy(&h, oid->id, 8);
+	return (size_t)h & up->mask;
+}
+
+/* The index in up->c of fresh commit `oid`, or NONE. */
+static size_t fresh_lookup(const struct update *up, const git_oid *oid)
+{
+	size_t i;
+
+	if (!up->table)
+		return NONE;
+	for (i = oid_slot(up, oid); up->table[i]; i = (i + 1) & up->mask)
+		if (git_oid_equal(&up->c[up->table[i] - 1].oid, oid))
+			return up->table[i] - 1;
+	return NONE;
+}
+
+static void fresh_insert(struct update *up, size_t at)
+{
+	size_t i;
+
+	if (!up->table || (up->n + 1) * 2 > up->mask + 1) {
+		size_t old = up->table ? up->mask + 1 : 0, k;
+		uint32_t *t = up->table;
+
+		up->mask = old ? old * 2 - 1 : 1023;
+		up->table = tm_xcalloc(up->mask + 1, sizeof(*up->table));
+		for (k = 0; k < old; k++) {
+			if (!t[k])
+				continue;
+			for (i = oid_slot(up, &up->c[t[k] - 1].oid);
+			     up->table[i]; i = (i + 1) & up->mask)
+				;
+			up->table[i] = t[k];
+		}
+		free(t);
+	}
+	for (i = oid_slot(up, &up->c[at].oid); up->table[i];
+	     i = (i + 1) & up->mask)
+		;
+	up->table[i] = (uint32_t)at + 1;
 }
 
 /* Load commit `oid` into up->c (when new); its index into *out, or
@@ -329,7 +792,6 @@ static int fresh_get(struct update *up, const git_oid *oid, size_t *out)
 {
 	git_commit *c = NULL;
 	struct fresh *f;
-	const size_t *known;
 	uint32_t pos;
 	unsigned k;
 	int error;
@@ -338,11 +800,10 @@ static int fresh_get(struct update *up, const git_oid *oid, size_t *out)
 		*out = NONE;
 		return 0;
 	}
-	known = tm_hashmap_get(&up->map, oid->id, GIT_OID_RAWSZ);
-	if (known) {
-		*out = *known;
+	if ((*out = fresh_lookup(up, oid)) != NONE)
 		return 0;
-	}
+	if (up->n >= CIDX_MAX || up->npoids >= CIDX_MAX)
+		return tm_error_set(TM_ERROR, "history too long to index");
 	error = git_commit_lookup(&c, up->repo, oid);
 	if (error == GIT_ENOTFOUND) {
 		tm_error_clear();
@@ -358,14 +819,14 @@ static int fresh_get(struct update *up, const git_oid *oid, size_t *out)
 	git_oid_cpy(&f->tree, git_commit_tree_id(c));
 	f->time = (int64_t)git_commit_time(c);
 	f->np = git_commit_parentcount(c);
-	f->pfirst = up->npoids;
+	f->pfirst = (uint32_t)up->npoids;
 	tm_xgrow((void **)&up->poids, &up->poids_alloc, up->npoids + f->np,
 		 sizeof(git_oid));
 	for (k = 0; k < f->np; k++)
 		git_oid_cpy(&up->poids[up->npoids++],
 			    git_commit_parent_id(c, k));
 	git_commit_free(c);
-	tm_hashmap_put(&up->map, up->c[up->n].oid.id, GIT_OID_RAWSZ, up->n);
+	fresh_insert(up, up->n);
 	*out = up->n++;
 	return 0;
 }
@@ -382,7 +843,7 @@ static int collect(struct update *up, const git_oid *head,
 		return error;
 	if (tm_stale__shallow_has(shallow, nshallow, &up->c[i].oid))
 		up->c[i].np = 0;
-	sizev_push(&up->stack, i);
+	u32_push(&up->stack, i);
 	while (up->stack.n) {
 		i = up->stack.v[up->stack.n - 1];
 		if (up->c[i].done) {
@@ -399,39 +860,38 @@ static int collect(struct update *up, const git_oid *head,
 			if (tm_stale__shallow_has(shallow, nshallow,
 						  &up->c[p].oid))
 				up->c[p].np = 0;
-			sizev_push(&up->stack, p);
+			u32_push(&up->stack, p);
 			break;
 		}
 		if (k < up->c[i].np)
 			continue;
 		up->c[i].done = true;
 		up->c[i].at = (uint32_t)(up->ix->n + up->placed.n);
-		sizev_push(&up->placed, i);
+		u32_push(&up->placed, i);
 		up->stack.n--;
 		if (up->progress && up->placed.n % 1024 == 0)
 			up->progress(up->progress_data, "counting commits",
 				     up->placed.n, 0);
 	}
+	free(up->stack.v);
+	memset(&up->stack, 0, sizeof(up->stack));
 	return 0;
 }
 
 /* The number of path `name`, old or new. */
 static uint32_t path_id(struct update *up, const char *name)
 {
-	struct cidx *ix = up->ix;
-	size_t *at;
-	uint32_t i;
+	size_t *at = tm_hashmap_puts(&up->paths, name, SIZE_MAX);
+	uint32_t id;
 
-	if (!ix->path_map_ready) {
-		for (i = 0; i < ix->npaths; i++)
-			tm_hashmap_puts(&ix->path_map,
-					tm_stale__cidx_name(ix, i), i);
-		ix->path_map_ready = true;
+	if (*at != SIZE_MAX)
+		return (uint32_t)*at;
+	if (!cidx_path_find(up->ix, name, &id)) {
+		id = (uint32_t)(up->ix->npaths + up->ch.newpaths.n);
+		tm_strv_push(&up->ch.newpaths, name);
 	}
-	at = tm_hashmap_puts(&ix->path_map, name, ix->npaths + up->newpaths.n);
-	if (*at == ix->npaths + up->newpaths.n)
-		tm_strv_push(&up->newpaths, name);
-	return (uint32_t)*at;
+	*at = id;
+	return id;
 }
 
 /* The shape of a thread file: "[...]/.threadmind/threads/<p>/<id>.md". */
@@ -490,11 +950,11 @@ static int parent_tree(struct update *up, const struct fresh *f, unsigned k,
 		       git_oid *out)
 {
 	const git_oid *oid = &up->poids[f->pfirst + k];
-	const size_t *known = tm_hashmap_get(&up->map, oid->id, GIT_OID_RAWSZ);
+	size_t known = fresh_lookup(up, oid);
 	git_commit *c = NULL;
 
-	if (known) {
-		git_oid_cpy(out, &up->c[*known].tree);
+	if (known != NONE) {
+		git_oid_cpy(out, &up->c[known].tree);
 		return 0;
 	}
 	if (git_commit_lookup(&c, up->repo, oid) < 0)
@@ -535,17 +995,18 @@ static const git_tree *folder_tree(git_tree **dir, tm_buf *name,
 	return *dir;
 }
 
-/* Fresh commit f's diffs, one per parent, and its thread file versions. */
+/* Fresh commit f's diffs, one per parent, and its thread file versions,
+ * into the chunk. */
 static int describe(struct update *up, const struct fresh *f)
 {
+	struct chunk *ch = &up->ch;
 	git_tree *tree = NULL, *dir = NULL;
 	tm_buf dname = TM_BUF_INIT;
 	const git_tree_entry *e;
 	const git_tree *in;
 	git_oid old, rev;
 	unsigned k, slots = f->np ? f->np : 1;
-	size_t i;
-	uint32_t pos;
+	size_t i, first;
 	int error = 0;
 
 	for (k = 0; k < slots; k++) {
@@ -556,10 +1017,10 @@ static int describe(struct update *up, const struct fresh *f)
 				    &f->tree);
 		if (error < 0)
 			goto done;
-		push_u32(&up->dstart, &up->nslot, &up->slot_alloc, up->ndiff);
+		u32_push(&ch->dstart, ch->dpath.n);
+		first = ch->dpath.n;
 		for (i = 0; i < up->changed.n; i++)
-			push_u32(&up->dpath, &up->ndiff, &up->diff_alloc,
-				 path_id(up, up->changed.items[i]));
+			u32_push(&ch->dpath, path_id(up, up->changed.items[i]));
 		if (k)
 			continue;
 		for (i = 0; i < up->changed.n; i++) {
@@ -583,14 +1044,8 @@ static int describe(struct update *up, const struct fresh *f)
 			       : NULL;
 			if (e && git_tree_entry_type(e) == GIT_OBJECT_BLOB) {
 				review_of(up, git_tree_entry_id(e), &rev);
-				pos = up->ndiff - up->changed.n + (uint32_t)i;
-				push_u32(&up->vpath, &up->nver, &up->ver_alloc,
-					 up->dpath[pos]);
-				tm_xgrow((void **)&up->voids, &up->voids_alloc,
-					 up->nver * GIT_OID_RAWSZ, 1);
-				memcpy(up->voids +
-					       (up->nver - 1) * GIT_OID_RAWSZ,
-				       rev.id, GIT_OID_RAWSZ);
+				u32_push(&ch->vpath, ch->dpath.v[first + i]);
+				tm_buf_put(&ch->vcommit, rev.id, GIT_OID_RAWSZ);
 			}
 		}
 	}
@@ -601,201 +1056,224 @@ done:
 	return error;
 }
 
+static void chunk_free(struct chunk *ch)
+{
+	tm_buf_release(&ch->oids);
+	tm_buf_release(&ch->time);
+	tm_buf_release(&ch->vcommit);
+	free(ch->pstart.v);
+	free(ch->parent.v);
+	free(ch->sstart.v);
+	free(ch->dstart.v);
+	free(ch->dpath.v);
+	free(ch->vstart.v);
+	free(ch->vpath.v);
+	tm_strv_clear(&ch->newpaths);
+	memset(ch, 0, sizeof(*ch));
+}
+
+static const struct cidx_layer *sort_layer;
+
+static int order_cmp(const void *a, const void *b)
+{
+	return memcmp(sort_layer->oids + (size_t) * (const uint32_t *)a * 20,
+		      sort_layer->oids + (size_t) * (const uint32_t *)b * 20,
+		      20);
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(layer_name(sort_layer, *(const uint32_t *)a),
+		      layer_name(sort_layer, *(const uint32_t *)b));
+}
+
+/* Make the chunk a layer on top of ix (written, and named by the chain
+ * when every layer of this run is), and empty it. */
+static int chunk_flush(struct update *up)
+{
+	struct chunk *ch = &up->ch;
+	struct cidx_layer l;
+	const struct cidx_layer *src = &l;
+	tm_buf pbytes = TM_BUF_INIT, img = TM_BUF_INIT;
+	uint32_t *order, *psorted, *poff;
+	uint64_t id;
+	size_t i;
+	int error;
+
+	if (!ch->n)
+		return 0;
+	u32_push(&ch->pstart, ch->parent.n);
+	u32_push(&ch->sstart, ch->dstart.n);
+	u32_push(&ch->dstart, ch->dpath.n);
+	u32_push(&ch->vstart, ch->vpath.n);
+	poff = tm_xcalloc(ch->newpaths.n + 1, sizeof(*poff));
+	for (i = 0; i < ch->newpaths.n; i++) {
+		poff[i] = (uint32_t)pbytes.size;
+		tm_buf_put(&pbytes, ch->newpaths.items[i],
+			   strlen(ch->newpaths.items[i]) + 1);
+	}
+	poff[i] = (uint32_t)pbytes.size;
+	memset(&l, 0, sizeof(l));
+	l.base = up->ix->n;
+	l.pbase = up->ix->npaths;
+	l.n = ch->n;
+	l.nparent = (uint32_t)ch->parent.n;
+	l.nslot = (uint32_t)ch->dstart.n - 1;
+	l.ndiff = (uint32_t)ch->dpath.n;
+	l.nver = (uint32_t)ch->vpath.n;
+	l.npaths = (uint32_t)ch->newpaths.n;
+	l.pathbytes = (uint32_t)pbytes.size;
+	l.oids = (const unsigned char *)ch->oids.ptr;
+	l.time = (const int64_t *)(const void *)ch->time.ptr;
+	l.vcommit = (const unsigned char *)ch->vcommit.ptr;
+	l.pstart = ch->pstart.v;
+	l.parent = ch->parent.v;
+	l.sstart = ch->sstart.v;
+	l.dstart = ch->dstart.v;
+	l.dpath = ch->dpath.v;
+	l.vstart = ch->vstart.v;
+	l.vpath = ch->vpath.v;
+	l.poff = poff;
+	l.pbytes = pbytes.ptr ? pbytes.ptr : "";
+	order = tm_xcalloc(l.n + 1, sizeof(*order));
+	psorted = tm_xcalloc(l.npaths + 1, sizeof(*psorted));
+	for (i = 0; i < l.n; i++)
+		order[i] = (uint32_t)i;
+	for (i = 0; i < l.npaths; i++)
+		psorted[i] = (uint32_t)i;
+	sort_layer = &l;
+	qsort(order, l.n, sizeof(*order), order_cmp);
+	qsort(psorted, l.npaths, sizeof(*psorted), name_cmp);
+	l.order = order;
+	l.psorted = psorted;
+	id = layer_image(
+		&img, &src, 1,
+		up->ix->nlayers ? up->ix->layers[up->ix->nlayers - 1].id : 0,
+		up->ix->shallow_key);
+	free(order);
+	free(psorted);
+	free(poff);
+	tm_buf_release(&pbytes);
+	chunk_free(ch);
+	tm_hashmap_release(&up->paths); /* its numbers are all in ix now */
+	error = layer_add(up->ix, up->repo, &img, id, &up->written);
+	if (error < 0)
+		return error;
+	if (!error)
+		up->on_disk = false;
+	if (up->on_disk)
+		chain_write(up->ix, up->repo);
+	return 0;
+}
+
+/* Merge the layers this run wrote with each other and with the ones below
+ * while those hold at most FACTOR times their commits. */
+static int layers_merge(struct update *up)
+{
+	struct cidx *ix = up->ix;
+	const struct cidx_layer **src;
+	size_t j = up->first_new, k, top = ix->nlayers;
+	uint64_t acc = 0, id;
+	tm_buf img = TM_BUF_INIT;
+	int error;
+
+	if (!up->on_disk || j >= top)
+		return 0;
+	for (k = j; k < top; k++)
+		acc += ix->layers[k].n;
+	while (j > 0 && ix->layers[j - 1].n <= FACTOR * acc) {
+		j--;
+		acc += ix->layers[j].n;
+	}
+	if (top - j >= 2) {
+		src = tm_xcalloc(top - j, sizeof(*src));
+		for (k = j; k < top; k++)
+			src[k - j] = &ix->layers[k];
+		id = layer_image(&img, src, top - j,
+				 j ? ix->layers[j - 1].id : 0, ix->shallow_key);
+		free(src);
+		for (k = j; k < top; k++) {
+			char name[64];
+
+			layer_file_name(name, sizeof(name), ix->layers[k].id);
+			tm_strv_push(&up->written, name); /* merged away */
+			layer_release(&ix->layers[k]);
+		}
+		ix->nlayers = j;
+		ix->n = j ? ix->layers[j - 1].base + ix->layers[j - 1].n : 0;
+		ix->npaths =
+			j ? ix->layers[j - 1].pbase + ix->layers[j - 1].npaths
+			  : 0;
+		error = layer_add(ix, up->repo, &img, id, &up->written);
+		if (error <= 0)
+			return error; /* not written: the chain as it was */
+		chain_write(ix, up->repo);
+	}
+	layers_expire(ix, up->repo, &up->written);
+	return 0;
+}
+
 static int describe_all(struct update *up)
 {
 	size_t i, total = up->placed.n;
+	struct chunk *ch = &up->ch;
 	const struct fresh *f;
-	const size_t *known;
+	size_t known;
 	uint32_t pos;
 	unsigned k;
 	int error;
 
 	for (i = 0; i < total; i++) {
 		f = &up->c[up->placed.v[i]];
+		tm_buf_put(&ch->oids, f->oid.id, GIT_OID_RAWSZ);
+		tm_buf_put(&ch->time, &f->time, 8);
+		u32_push(&ch->pstart, ch->parent.n);
 		for (k = 0; k < f->np; k++) {
 			const git_oid *p = &up->poids[f->pfirst + k];
 
-			known = tm_hashmap_get(&up->map, p->id, GIT_OID_RAWSZ);
-			if (known)
-				pos = up->c[*known].at;
+			known = fresh_lookup(up, p);
+			if (known != NONE)
+				pos = up->c[known].at;
 			else if (!tm_stale__cidx_find(up->ix, p, &pos))
 				return tm_error_set(TM_ERROR, "lost a parent");
-			push_u32(&up->parent, &up->nparent, &up->parent_alloc,
-				 pos);
+			u32_push(&ch->parent, pos);
 		}
-		push_u32(&up->sstart, &up->ns, &up->s_alloc,
-			 up->ix->nslot + up->nslot);
-		push_u32(&up->vstart, &up->nv, &up->v_alloc,
-			 up->ix->nver + up->nver);
+		u32_push(&ch->sstart, ch->dstart.n);
+		u32_push(&ch->vstart, ch->vpath.n);
 		if (up->progress && i % 256 == 0)
 			up->progress(up->progress_data, "indexing history", i,
 				     total);
 		if ((error = describe(up, f)) < 0)
 			return error;
+		ch->n++;
+		if ((ch->n >= tm_stale__chunk_commits ||
+		     ch->dpath.n >= CHUNK_DIFFS ||
+		     ch->dstart.n >= CHUNK_DIFFS ||
+		     ch->newpaths.n >= CHUNK_DIFFS) &&
+		    (error = chunk_flush(up)) < 0)
+			return error;
 	}
+	if ((error = chunk_flush(up)) < 0)
+		return error;
 	if (up->progress && total)
 		up->progress(up->progress_data, "indexing history", total,
 			     total);
 	return 0;
 }
 
-/* ---- writing ---- */
-
-static void put_pad(tm_buf *b)
-{
-	static const char zero[8];
-
-	tm_buf_put(b, zero, pad8(b->size) - b->size);
-}
-
-static void put_u32s(tm_buf *b, const uint32_t *v, size_t n)
-{
-	tm_buf_put(b, v, n * 4);
-}
-
-/* starts: the old ones (n of them, without the end), then the new ones
- * (already absolute), then the end. */
-static void put_starts(tm_buf *b, const uint32_t *old, size_t nold,
-		       const uint32_t *add, size_t nadd, size_t end)
-{
-	uint32_t e = (uint32_t)end;
-
-	put_u32s(b, old, nold);
-	put_u32s(b, add, nadd);
-	put_u32s(b, &e, 1);
-	put_pad(b);
-}
-
-static const struct update *sort_up;
-
-static int fresh_oid_cmp(const void *a, const void *b)
-{
-	const struct fresh *x = &sort_up->c[*(const size_t *)a];
-	const struct fresh *y = &sort_up->c[*(const size_t *)b];
-
-	return memcmp(x->oid.id, y->oid.id, GIT_OID_RAWSZ);
-}
-
-/* The whole new file, old entries then new ones, into *out. */
-static void cidx_image(tm_buf *out, const struct update *up)
-{
-	const struct cidx *ix = up->ix;
-	size_t n = ix->n + up->placed.n, i, j, k, pb = ix->pathbytes;
-	uint32_t h[10] = {CIDX_ENDIAN, CIDX_VERSION};
-	size_t *sorted = tm_xcalloc(up->placed.n + 1, sizeof(size_t));
-	uint64_t sum;
-	const struct fresh *f;
-
-	h[2] = (uint32_t)n;
-	h[3] = (uint32_t)(ix->nparent + up->nparent);
-	h[4] = (uint32_t)(ix->nslot + up->nslot);
-	h[5] = (uint32_t)(ix->ndiff + up->ndiff);
-	h[6] = (uint32_t)(ix->nver + up->nver);
-	h[7] = (uint32_t)(ix->npaths + up->newpaths.n);
-	for (i = 0; i < up->newpaths.n; i++)
-		pb += strlen(up->newpaths.items[i]) + 1;
-	h[8] = (uint32_t)pb;
-	tm_buf_put(out, CIDX_MAGIC, 8);
-	tm_buf_put(out, h, sizeof(h));
-	tm_buf_put(out, &ix->shallow_key, 8);
-	tm_buf_put(out, "\0\0\0\0\0\0\0\0", 8); /* the checksum, below */
-
-	tm_buf_put(out, ix->oids, (size_t)ix->n * 20);
-	for (i = 0; i < up->placed.n; i++)
-		tm_buf_put(out, up->c[up->placed.v[i]].oid.id, 20);
-	put_pad(out);
-	tm_buf_put(out, ix->time, (size_t)ix->n * 8);
-	for (i = 0; i < up->placed.n; i++)
-		tm_buf_put(out, &up->c[up->placed.v[i]].time, 8);
-	put_pad(out);
-	/* pstart of the new ones: running sums of their parent counts */
-	put_u32s(out, ix->pstart, ix->n);
-	for (i = 0, k = ix->nparent; i < up->placed.n; i++) {
-		uint32_t v = (uint32_t)k;
-
-		put_u32s(out, &v, 1);
-		k += up->c[up->placed.v[i]].np;
-	}
-	put_starts(out, NULL, 0, NULL, 0, k);
-	put_u32s(out, ix->parent, ix->nparent);
-	put_u32s(out, up->parent, up->nparent);
-	put_pad(out);
-	put_starts(out, ix->sstart, ix->n, up->sstart, up->ns,
-		   ix->nslot + up->nslot);
-	put_u32s(out, ix->dstart, ix->nslot);
-	for (i = 0; i < up->nslot; i++) {
-		uint32_t v = (uint32_t)(ix->ndiff + up->dstart[i]);
-
-		put_u32s(out, &v, 1);
-	}
-	put_starts(out, NULL, 0, NULL, 0, ix->ndiff + up->ndiff);
-	put_u32s(out, ix->dpath, ix->ndiff);
-	put_u32s(out, up->dpath, up->ndiff);
-	put_pad(out);
-	put_starts(out, ix->vstart, ix->n, up->vstart, up->nv,
-		   ix->nver + up->nver);
-	put_u32s(out, ix->vpath, ix->nver);
-	put_u32s(out, up->vpath, up->nver);
-	put_pad(out);
-	tm_buf_put(out, ix->vcommit, (size_t)ix->nver * 20);
-	tm_buf_put(out, up->voids, up->nver * 20);
-	put_pad(out);
-	/* order: the old sorted positions merged with the new ones */
-	for (i = 0; i < up->placed.n; i++)
-		sorted[i] = up->placed.v[i];
-	sort_up = up;
-	if (up->placed.n)
-		qsort(sorted, up->placed.n, sizeof(size_t), fresh_oid_cmp);
-	for (i = j = 0; i < ix->n || j < up->placed.n;) {
-		uint32_t v;
-
-		f = j < up->placed.n ? &up->c[sorted[j]] : NULL;
-		if (i < ix->n &&
-		    (!f || memcmp(ix->oids + (size_t)ix->order[i] * 20,
-				  f->oid.id, 20) < 0))
-			v = ix->order[i++];
-		else
-			v = up->c[sorted[j++]].at;
-		put_u32s(out, &v, 1);
-	}
-	put_pad(out);
-	put_u32s(out, ix->poff, ix->npaths);
-	for (i = 0, k = ix->pathbytes; i < up->newpaths.n; i++) {
-		uint32_t v = (uint32_t)k;
-
-		put_u32s(out, &v, 1);
-		k += strlen(up->newpaths.items[i]) + 1;
-	}
-	put_starts(out, NULL, 0, NULL, 0, k);
-	tm_buf_put(out, ix->pbytes, ix->pathbytes);
-	for (i = 0; i < up->newpaths.n; i++)
-		tm_buf_put(out, up->newpaths.items[i],
-			   strlen(up->newpaths.items[i]) + 1);
-	put_pad(out);
-	sum = tm_record_sum((const unsigned char *)out->ptr + CIDX_HEADER,
-			    out->size - CIDX_HEADER);
-	memcpy(out->ptr + 56, &sum, 8);
-	free(sorted);
-}
-
 static void update_free(struct update *up)
 {
 	free(up->c);
 	free(up->poids);
-	tm_hashmap_release(&up->map);
+	free(up->table);
 	free(up->stack.v);
 	free(up->placed.v);
-	free(up->parent);
-	free(up->sstart);
-	free(up->dstart);
-	free(up->dpath);
-	free(up->vstart);
-	free(up->vpath);
-	free(up->voids);
-	tm_strv_clear(&up->newpaths);
+	chunk_free(&up->ch);
+	tm_hashmap_release(&up->paths);
 	tm_hashmap_release(&up->blobs);
 	free(up->blob_commit);
 	tm_strv_clear(&up->changed);
+	tm_strv_clear(&up->written);
 }
 
 int tm_stale__cidx_open(struct cidx *ix, git_repository *repo,
@@ -803,9 +1281,9 @@ int tm_stale__cidx_open(struct cidx *ix, git_repository *repo,
 			tm_progress_fn progress, void *progress_data)
 {
 	struct update up;
-	tm_buf image = TM_BUF_INIT, dir = TM_BUF_INIT;
+	tm_buf dir = TM_BUF_INIT;
 	git_oid head;
-	char *path;
+	size_t mapped = 0;
 	int error;
 
 	cidx_load(ix, repo);
@@ -818,39 +1296,45 @@ int tm_stale__cidx_open(struct cidx *ix, git_repository *repo,
 	up.repo = repo;
 	up.progress = progress;
 	up.progress_data = progress_data;
+	up.first_new = ix->nlayers;
+	if (git_libgit2_opts(GIT_OPT_GET_MWINDOW_MAPPED_LIMIT, &mapped) < 0 ||
+	    mapped <= PACK_MAPPED)
+		mapped = 0; /* as it is */
+	else
+		git_libgit2_opts(GIT_OPT_SET_MWINDOW_MAPPED_LIMIT, PACK_MAPPED);
 	error = collect(&up, &head, shallow, nshallow);
-	if (!error && !up.placed.n)
+	if (!error && !up.placed.n) {
+		if (ix->partial && ix->nlayers) {
+			/* a damaged chain over sound layers: name them */
+			chain_write(ix, repo);
+			layers_expire(ix, repo, &up.written);
+		}
 		goto done;
-	if (!error && (ix->n + up.placed.n >= CIDX_MAX ||
-		       ix->nparent + up.npoids >= CIDX_MAX))
-		error = tm_error_set(TM_ERROR, "history too long to index");
-	if (!error)
-		error = describe_all(&up);
-	if (!error && (ix->ndiff + up.ndiff >= CIDX_MAX ||
-		       ix->nslot + up.nslot >= CIDX_MAX))
+	}
+	if (!error && (uint64_t)ix->n + up.placed.n >= CIDX_MAX)
 		error = tm_error_set(TM_ERROR, "history too long to index");
 	if (error)
 		goto done;
-	cidx_image(&image, &up);
-	path = cidx_path(repo);
 	tm_buf_printf(&dir, "%sthreadmind", git_repository_commondir(repo));
-	if (mkdir(tm_buf_cstr(&dir), 0777) == 0 || errno == EEXIST)
-		(void)tm_atomic_write_nosync(path, image.ptr, image.size);
-	tm_error_clear(); /* an index that cannot be written is no error */
-	free(path);
-	tm_buf_release(&dir);
-	{
-		uint64_t key = ix->shallow_key;
-
-		tm_stale__cidx_free(ix);
-		ix->shallow_key = key;
-		ix->size = image.size;
-		ix->data = (unsigned char *)tm_buf_detach(&image);
-		if (!cidx_parse(ix, key, false))
-			error = tm_error_set(TM_ERROR, "index image unsound");
-	}
+	up.on_disk = mkdir(tm_buf_cstr(&dir), 0777) == 0 || errno == EEXIST;
+	tm_buf_puts(&dir, "/commits");
+	up.on_disk = up.on_disk &&
+		     (mkdir(tm_buf_cstr(&dir), 0777) == 0 || errno == EEXIST);
+	error = describe_all(&up);
+	if (error)
+		goto done;
+	/* what the walk needs of the update is in ix now */
+	free(up.c);
+	free(up.poids);
+	free(up.table);
+	up.c = NULL;
+	up.poids = NULL;
+	up.table = NULL;
+	error = layers_merge(&up);
 done:
+	if (mapped)
+		git_libgit2_opts(GIT_OPT_SET_MWINDOW_MAPPED_LIMIT, mapped);
 	update_free(&up);
-	tm_buf_release(&image);
+	tm_buf_release(&dir);
 	return error;
 }

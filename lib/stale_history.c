@@ -346,30 +346,28 @@ static int visit(struct pass *s, size_t c)
 		return 0;
 	if (s->memo_at) {
 		const struct cidx *ix = w->ix;
-		uint32_t cix = w->nodes[c].cix, slot;
+		uint32_t cix = w->nodes[c].cix, nd;
+		const uint32_t *diff, *parents;
 
-		if (cix == UINT32_MAX ||
-		    ix->sstart[cix + 1] - ix->sstart[cix] != (np ? np : 1))
+		if (cix == UINT32_MAX || cidx_parents(ix, cix, &parents) != np)
 			return 1; /* cannot happen: HEAD's history is indexed */
 		for (i = 0; i < (np ? np : 1); i++) {
-			slot = ix->sstart[cix] + (uint32_t)i;
+			nd = cidx_diff(ix, cix, (uint32_t)i, &diff);
 			if (i == 0) {
 				s->pairs.n = 0;
-				s->slot_paths = ix->dpath + ix->dstart[slot];
-				s->slot_n =
-					ix->dstart[slot + 1] - ix->dstart[slot];
+				s->slot_paths = diff;
+				s->slot_n = nd;
 			}
-			match_ids(s, ix->dpath + ix->dstart[slot],
-				  ix->dstart[slot + 1] - ix->dstart[slot],
-				  touched_of(s, i, np ? np : 1), i == 0);
+			match_ids(s, diff, nd, touched_of(s, i, np ? np : 1),
+				  i == 0);
 		}
 	}
 	for (i = 0; !s->memo_at && i < (np ? np : 1); i++) {
 		tm_strv *out = i ? &s->other : &s->changed;
 
 		tm_strv_clear(out);
-		old = np ? &w->nodes[parent(w, c, i)].tree : NULL;
-		error = tm_treediff(out, w->repo, old, &w->nodes[c].tree);
+		old = np ? &w->trees[parent(w, c, i)] : NULL;
+		error = tm_treediff(out, w->repo, old, &w->trees[c]);
 		if (error < 0)
 			return error;
 		if (i == 0)

@@ -97,32 +97,115 @@ size_t tm_stale__index_file(const struct index *x, const char *path);
 /* ---- the per-commit index (stale_commits.c) ---- */
 
 /*
- * What each commit of the index holds (i < n): oids[20 i..], time[i],
- * parents parent[pstart[i] .. pstart[i + 1]] (positions below i), diff
- * slots sstart[i] .. sstart[i + 1] (one per parent, or one against the
- * empty tree), slot k's changed paths dpath[dstart[k] .. dstart[k + 1]],
- * thread file versions vpath / void (20 bytes each, zero: no review point)
- * [vstart[i] .. vstart[i + 1]]; order: positions sorted by oid; path p is
- * the string pbytes + poff[p].
+ * One layer of the index (a file of $GIT_COMMON_DIR/threadmind/commits/):
+ * the commits at positions base .. base + n - 1 and the paths numbered
+ * pbase .. pbase + npaths - 1.  Commit base + i has the oid oids[20 i..],
+ * time[i], parents parent[pstart[i] .. pstart[i + 1]] (positions below
+ * base + i, in this layer or one below), diff slots sstart[i] ..
+ * sstart[i + 1] (one per parent, or one against the empty tree), slot k's
+ * changed paths dpath[dstart[k] .. dstart[k + 1]] (path numbers of any
+ * layer up to this one), thread file versions vpath / vcommit (20 bytes
+ * each, zero: no review point) [vstart[i] .. vstart[i + 1]]; order: i
+ * sorted by oid; path pbase + p is the string pbytes + poff[p]; psorted:
+ * p sorted by name.
  */
-struct cidx {
-	unsigned char *data; /* the whole file (malloc'd) */
+struct cidx_layer {
+	unsigned char *data; /* the file, mapped (or malloc'd) */
 	size_t size;
-	uint32_t n, nparent, nslot, ndiff, nver, npaths, pathbytes;
+	bool mapped;
+	uint64_t id, below; /* its checksum; the one of the layer below */
+	uint32_t base, n, pbase, npaths, nparent, nslot, ndiff, nver, pathbytes;
 	const unsigned char *oids, *vcommit;
 	const int64_t *time;
 	const uint32_t *pstart, *parent, *sstart, *dstart, *dpath, *vstart,
-		*vpath, *order, *poff;
+		*vpath, *order, *poff, *psorted;
 	const char *pbytes;
-	uint64_t shallow_key;
-	tm_hashmap path_map; /* built when adding commits */
-	bool path_map_ready;
 };
 
+/* The index: its layers, bottom first (positions and path numbers of each
+ * continue those below it); n commits and npaths paths in all. */
+struct cidx {
+	struct cidx_layer *layers;
+	size_t nlayers, alloc;
+	uint32_t n, npaths;
+	uint64_t shallow_key;
+	bool partial;    /* the chain names more than these layers */
+	tm_strv dropped; /* the layer files the chain names past those */
+};
+
+/* The layer holding position `pos` (< ix->n). */
+static inline const struct cidx_layer *cidx_layer_at(const struct cidx *ix,
+						     uint32_t pos)
+{
+	size_t lo = 0, hi = ix->nlayers, mid;
+
+	while (hi - lo > 1) {
+		mid = lo + (hi - lo) / 2;
+		if (ix->layers[mid].base <= pos)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return &ix->layers[lo];
+}
+
+/* Commit `pos`'s oid (20 bytes). */
+static inline const unsigned char *cidx_oid(const struct cidx *ix, uint32_t pos)
+{
+	const struct cidx_layer *l = cidx_layer_at(ix, pos);
+
+	return l->oids + (size_t)(pos - l->base) * GIT_OID_RAWSZ;
+}
+
+static inline int64_t cidx_time(const struct cidx *ix, uint32_t pos)
+{
+	const struct cidx_layer *l = cidx_layer_at(ix, pos);
+
+	return l->time[pos - l->base];
+}
+
+/* Commit `pos`'s parents (positions) into *out; their count. */
+static inline uint32_t cidx_parents(const struct cidx *ix, uint32_t pos,
+				    const uint32_t **out)
+{
+	const struct cidx_layer *l = cidx_layer_at(ix, pos);
+	uint32_t i = pos - l->base;
+
+	*out = l->parent + l->pstart[i];
+	return l->pstart[i + 1] - l->pstart[i];
+}
+
+/* The paths (numbers) of commit `pos`'s diff against its parent k (k = 0
+ * for a root: against the empty tree) into *out; their count. */
+static inline uint32_t cidx_diff(const struct cidx *ix, uint32_t pos,
+				 uint32_t k, const uint32_t **out)
+{
+	const struct cidx_layer *l = cidx_layer_at(ix, pos);
+	uint32_t slot = l->sstart[pos - l->base] + k;
+
+	*out = l->dpath + l->dstart[slot];
+	return l->dstart[slot + 1] - l->dstart[slot];
+}
+
+/* The thread file versions commit `pos` adds: paths into *paths, review
+ * points (20 bytes each) into *commits; their count. */
+static inline uint32_t cidx_versions(const struct cidx *ix, uint32_t pos,
+				     const uint32_t **paths,
+				     const unsigned char **commits)
+{
+	const struct cidx_layer *l = cidx_layer_at(ix, pos);
+	uint32_t i = pos - l->base;
+
+	*paths = l->vpath + l->vstart[i];
+	*commits = l->vcommit + (size_t)l->vstart[i] * GIT_OID_RAWSZ;
+	return l->vstart[i + 1] - l->vstart[i];
+}
+
 /*
- * Load $GIT_COMMON_DIR/threadmind/commits.idx into *ix (an unsound or
- * foreign one counts as empty) and add every commit of HEAD's history it
- * lacks, rewriting the file (atomically; a failed write is no error).
+ * Load the index of $GIT_COMMON_DIR/threadmind/commits/ into *ix (its
+ * chain's layers up to the first unsound or foreign one) and add every
+ * commit of HEAD's history it lacks, in new layers (written atomically; a
+ * failed write is no error), merging layers as git's split commit-graph.
  * `shallow`: the sorted shallow commits (their parents are not followed).
  * On error (a commit that cannot be read, a missing parent of a commit that
  * is not shallow) *ix must not be used; free it either way.
@@ -131,6 +214,8 @@ int tm_stale__cidx_open(struct cidx *ix, git_repository *repo,
 			const git_oid *shallow, size_t nshallow,
 			tm_progress_fn progress, void *progress_data);
 void tm_stale__cidx_free(struct cidx *ix);
+/* FOR TESTS ONLY: a first build writes a layer every so many commits. */
+extern uint32_t tm_stale__chunk_commits;
 /* The position of commit `oid` into *out; false when ix lacks it. */
 bool tm_stale__cidx_find(const struct cidx *ix, const git_oid *oid,
 			 uint32_t *out);
@@ -151,7 +236,7 @@ enum {
 
 struct node {
 	git_oid oid;
-	git_oid tree;
+	uint32_t cix;   /* its position in the index, or UINT32_MAX */
 	int64_t time;   /* committer time */
 	size_t parents; /* first parent in walk.parent_oid / parent_node */
 	unsigned nparents;
@@ -160,7 +245,6 @@ struct node {
 	size_t seen;     /* phase 2: last search that met it */
 	size_t pending;  /* phase 2: children still to visit */
 	uint64_t *reach; /* phase 2: threads whose history reaches it */
-	uint32_t cix;    /* its position in the index, or UINT32_MAX */
 };
 
 struct heap {
@@ -178,7 +262,10 @@ struct walk {
 	git_oid *parent_oid;
 	size_t *parent_node;
 	size_t nparent, parent_alloc;
-	tm_hashmap table; /* oid -> node */
+	tm_hashmap table; /* oid -> node, of the commits ix lacks */
+	uint32_t *at_pos; /* 1 + the node of index position i, or 0 */
+	git_oid *trees;   /* node i's tree, when read from git */
+	size_t trees_alloc;
 	struct heap queue;
 	size_t live; /* queued, from HEAD, not reachable from every base */
 	struct sizev stack;

@@ -269,7 +269,9 @@ bool tm_stale__review_points_ix(struct pass *s, const char *threads_dir)
 	tm_hashmap file = TM_HASHMAP_INIT;
 	tm_buf name = TM_BUF_INIT;
 	uint64_t *seen;
-	uint32_t *memo, head, c, k, p, v, *stack, *all;
+	uint32_t *memo, head, c, k, p, v, np, nv, *stack, *all;
+	const uint32_t *parents, *vpath;
+	const unsigned char *vcommit;
 	size_t i, nstack = 0, nall = 0;
 	const size_t *t;
 	git_oid oid;
@@ -301,8 +303,9 @@ bool tm_stale__review_points_ix(struct pass *s, const char *threads_dir)
 	while (nstack) {
 		c = stack[--nstack];
 		all[nall++] = c;
-		for (k = ix->pstart[c]; k < ix->pstart[c + 1]; k++) {
-			p = ix->parent[k];
+		np = cidx_parents(ix, c, &parents);
+		for (k = 0; k < np; k++) {
+			p = parents[k];
 			if (!bit_get(seen, p)) {
 				bit_set(seen, p);
 				stack[nstack++] = p;
@@ -311,14 +314,15 @@ bool tm_stale__review_points_ix(struct pass *s, const char *threads_dir)
 	}
 	for (i = 0; i < nall; i++) {
 		c = all[i];
-		for (v = ix->vstart[c]; v < ix->vstart[c + 1]; v++) {
-			p = ix->vpath[v];
+		nv = cidx_versions(ix, c, &vpath, &vcommit);
+		for (v = 0; v < nv; v++) {
+			p = vpath[v];
 			if (!memo[p]) {
 				t = tm_hashmap_gets(&file,
 						    tm_stale__cidx_name(ix, p));
 				memo[p] = t ? (uint32_t)*t + 2 : 1;
 			}
-			memcpy(oid.id, ix->vcommit + (size_t)v * GIT_OID_RAWSZ,
+			memcpy(oid.id, vcommit + (size_t)v * GIT_OID_RAWSZ,
 			       GIT_OID_RAWSZ);
 			if (memo[p] >= 2 && !git_oid_is_zero(&oid))
 				add_base(s, memo[p] - 2, &oid);

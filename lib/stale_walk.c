@@ -82,6 +82,8 @@ void tm_stale__walk_free(struct walk *w)
 	free(w->parent_oid);
 	free(w->parent_node);
 	tm_hashmap_release(&w->table);
+	free(w->at_pos);
+	free(w->trees);
 	free(w->queue.v);
 	free(w->stack.v);
 	free(w->shallow);
@@ -98,27 +100,15 @@ void tm_stale__walk_set_bases(struct walk *w, size_t nbases)
 			     sizeof(uint64_t));
 }
 
-int tm_stale__get_node(struct walk *w, const git_oid *oid, size_t *out)
+/* The new node of commit `oid`: index position `cix` (or UINT32_MAX and
+ * commit c, read from git; taken). */
+static size_t add_node(struct walk *w, const git_oid *oid, uint32_t cix,
+		       git_commit *c)
 {
-	git_commit *c = NULL;
 	struct node *n;
 	size_t i, old = w->alloc, old_parents = w->parent_alloc;
-	const size_t *known = tm_hashmap_get(&w->table, oid->id, GIT_OID_RAWSZ);
-	uint32_t cix = UINT32_MAX, k;
-	int error;
+	const uint32_t *ixparents = NULL;
 
-	if (known) {
-		*out = *known;
-		return 0;
-	}
-	if (!w->ix || !tm_stale__cidx_find(w->ix, oid, &cix)) {
-		error = git_commit_lookup(&c, w->repo, oid);
-		if (error == GIT_ENOTFOUND)
-			return TM_ENOTFOUND;
-		if (error < 0)
-			return tm_git_error(TM_ERROR, "cannot read commit %s",
-					    git_oid_tostr_s(oid));
-	}
 	tm_xgrow((void **)&w->nodes, &w->alloc, w->n + 1, sizeof(*w->nodes));
 	if (w->words && w->alloc != old) {
 		w->bits = tm_xrealloc(w->bits,
@@ -132,12 +122,15 @@ int tm_stale__get_node(struct walk *w, const git_oid *oid, size_t *out)
 	git_oid_cpy(&n->oid, oid);
 	n->cix = cix;
 	if (c) {
-		git_oid_cpy(&n->tree, git_commit_tree_id(c));
+		/* its tree, for the diffs without the index */
+		tm_xgrow((void **)&w->trees, &w->trees_alloc, w->n,
+			 sizeof(*w->trees));
+		git_oid_cpy(&w->trees[w->n - 1], git_commit_tree_id(c));
 		n->time = (int64_t)git_commit_time(c);
 		n->nparents = git_commit_parentcount(c);
 	} else {
-		n->time = w->ix->time[cix];
-		n->nparents = w->ix->pstart[cix + 1] - w->ix->pstart[cix];
+		n->time = cidx_time(w->ix, cix);
+		n->nparents = cidx_parents(w->ix, cix, &ixparents);
 	}
 	n->parents = w->nparent;
 	n->base = NONE;
@@ -151,17 +144,57 @@ int tm_stale__get_node(struct walk *w, const git_oid *oid, size_t *out)
 			git_oid_cpy(&w->parent_oid[w->nparent],
 				    git_commit_parent_id(c, (unsigned)i));
 		} else {
-			k = w->ix->parent[w->ix->pstart[cix] + i];
 			memcpy(w->parent_oid[w->nparent].id,
-			       w->ix->oids + (size_t)k * GIT_OID_RAWSZ,
-			       GIT_OID_RAWSZ);
+			       cidx_oid(w->ix, ixparents[i]), GIT_OID_RAWSZ);
 		}
 		w->parent_node[w->nparent++] = NONE;
 	}
 	git_commit_free(c);
-	/* not `oid`: it may point into parent_oid, which may have moved */
-	tm_hashmap_put(&w->table, w->nodes[w->n - 1].oid.id, GIT_OID_RAWSZ,
-		       w->n - 1);
+	if (cix != UINT32_MAX)
+		w->at_pos[cix] = (uint32_t)w->n; /* 1 + the node */
+	else /* not `oid`: it may point into parent_oid, which may move */
+		tm_hashmap_put(&w->table, w->nodes[w->n - 1].oid.id,
+			       GIT_OID_RAWSZ, w->n - 1);
+	return w->n - 1;
+}
+
+/* The node of index position `pos` (made on first use). */
+static size_t node_at(struct walk *w, uint32_t pos)
+{
+	git_oid oid;
+
+	if (!w->at_pos)
+		w->at_pos =
+			tm_xcalloc((size_t)w->ix->n + 1, sizeof(*w->at_pos));
+	if (w->at_pos[pos])
+		return w->at_pos[pos] - 1;
+	memcpy(oid.id, cidx_oid(w->ix, pos), GIT_OID_RAWSZ);
+	return add_node(w, &oid, pos, NULL);
+}
+
+int tm_stale__get_node(struct walk *w, const git_oid *oid, size_t *out)
+{
+	git_commit *c = NULL;
+	const size_t *known;
+	uint32_t cix;
+	int error;
+
+	if (w->ix && tm_stale__cidx_find(w->ix, oid, &cix)) {
+		/* by position: no table of the indexed commits */
+		*out = node_at(w, cix);
+		return 0;
+	}
+	if ((known = tm_hashmap_get(&w->table, oid->id, GIT_OID_RAWSZ))) {
+		*out = *known;
+		return 0;
+	}
+	error = git_commit_lookup(&c, w->repo, oid);
+	if (error == GIT_ENOTFOUND)
+		return TM_ENOTFOUND;
+	if (error < 0)
+		return tm_git_error(TM_ERROR, "cannot read commit %s",
+				    git_oid_tostr_s(oid));
+	*out = add_node(w, oid, UINT32_MAX, c);
 	*out = w->n - 1;
 	return 0;
 }
@@ -172,8 +205,8 @@ int tm_stale__get_base(struct walk *w, const git_oid *oid, size_t *out)
 	uint32_t cix;
 	bool gone = false;
 
-	if (w->ix && !tm_hashmap_get(&w->table, oid->id, GIT_OID_RAWSZ) &&
-	    tm_stale__cidx_find(w->ix, oid, &cix)) {
+	if (w->ix && tm_stale__cidx_find(w->ix, oid, &cix) &&
+	    !(w->at_pos && w->at_pos[cix])) {
 		/* the index keeps commits that git may have pruned since */
 		if (git_repository_odb(&odb, w->repo) == 0)
 			gone = !git_odb_exists(odb, oid);
@@ -329,9 +362,19 @@ static int expand(struct walk *w, size_t c)
 	struct node *n = &w->nodes[c];
 	size_t k, p, np = n->nparents, first = n->parents;
 	bool missing = tm_stale__shallow_has(w->shallow, w->nshallow, &n->oid);
+	const uint32_t *ixp = NULL;
 	int error;
 
+	if (n->cix != UINT32_MAX && w->at_pos &&
+	    cidx_parents(w->ix, n->cix, &ixp) != np)
+		ixp = NULL;
 	for (k = 0; !missing && k < np; k++) {
+		if (ixp) {
+			/* by position: no search by oid */
+			p = node_at(w, ixp[k]);
+			w->parent_node[first + k] = p;
+			continue;
+		}
 		error = tm_stale__get_node(w, &w->parent_oid[first + k], &p);
 		if (error == TM_ENOTFOUND)
 			missing = true;

@@ -7,6 +7,7 @@
  * post-commit hook.
  */
 #include "lib/stale.h"
+#include "lib/stale_internal.h"
 #include "lib/error.h"
 #include "lib/model.h"
 #include "test_util.h"
@@ -1375,7 +1376,7 @@ END_TEST
 /* The per-commit index of the cache. */
 static char *index_file(const char *dir)
 {
-	return format("%s/.git/threadmind/commits.idx", dir);
+	return format("%s/.git/threadmind/commits/chain", dir);
 }
 
 /* The answer through the cache equals the uncached one, both with the
@@ -1559,27 +1560,57 @@ START_TEST(test_stale_index_forward_onto_base)
 }
 END_TEST
 
-/* A corrupt, truncated or foreign index is ignored and rebuilt. */
+/* The one layer file of the index in `dir`'s commits folder. */
+static char *only_layer(const char *dir)
+{
+	char *name = tmt_sh_out("cd '%s/.git/threadmind/commits' && "
+				"ls layer-*.idx",
+				dir),
+	     *path;
+
+	ck_assert_msg(!strchr(name, '\n') && *name, "layers: %s", name);
+	path = format("%s/.git/threadmind/commits/%s", dir, name);
+	free(name);
+	return path;
+}
+
+/* A corrupt, truncated or foreign layer or chain is ignored and rebuilt. */
 START_TEST(test_stale_index_corrupt)
 {
 	static const char *const damage[] = {
-		"head -c 63 good >'%s'",
+		"head -c 79 good >'%s'",
 		"head -c $(($(wc -c <good) - 8)) good >'%s'",
 		/* a byte of the data, of the counts, of the checksum */
 		"cp good '%s' && printf 'Z' | dd of='%s' bs=1 seek=100 "
 		"conv=notrunc 2>/dev/null",
-		"cp good '%s' && printf '\\377' | dd of='%s' bs=1 seek=16 "
+		"cp good '%s' && printf '\\377' | dd of='%s' bs=1 seek=24 "
 		"conv=notrunc 2>/dev/null",
-		"cp good '%s' && printf 'Z' | dd of='%s' bs=1 seek=60 "
+		"cp good '%s' && printf 'Z' | dd of='%s' bs=1 seek=10 "
+		"conv=notrunc 2>/dev/null",
+		/* the layer below it, its first position */
+		"cp good '%s' && printf 'Z' | dd of='%s' bs=1 seek=73 "
+		"conv=notrunc 2>/dev/null",
+		"cp good '%s' && printf 'Z' | dd of='%s' bs=1 seek=52 "
 		"conv=notrunc 2>/dev/null",
 		"cp good '%s' && printf 'x' >>'%s'",
-		"cp good '%s' && printf 'TMCIDX\\0\\2' | dd of='%s' bs=1 "
+		"cp good '%s' && printf 'TMCIDXL\\2' | dd of='%s' bs=1 "
 		"seek=0 conv=notrunc 2>/dev/null",
 		"printf 'hello' >'%s'",
 		": >'%s'",
 		"head -c 8192 /dev/urandom >'%s'",
 	};
-	char *a, *want, *got, *file, *cache, *dir;
+	static const char *const chain_damage[] = {
+		": >'%s'",
+		"printf 'hello' >'%s'",
+		"head -c 30 good-chain >'%s'",
+		/* a missing layer; the good one twice; a tail of garbage */
+		"printf 'threadmind commits chain 1\\n0123456789abcdef\\n' "
+		">'%s'",
+		"(cat good-chain; tail -n 1 good-chain) >'%s'",
+		"(cat good-chain; printf 'x') >'%s'",
+		"sed 's/commits chain 1/commits chain 2/' good-chain >'%s'",
+	};
+	char *a, *want, *got, *file, *chain, *cache, *dir;
 	tm_thread *ts[2];
 	size_t i;
 
@@ -1589,32 +1620,148 @@ START_TEST(test_stale_index_corrupt)
 	ts[1] = mk("u", a, "doc");
 	want = answer(repo, ts, 2, true, NULL);
 	free(answer(repo, ts, 2, false, NULL));
-	file = index_file(repo);
+	file = only_layer(repo);
+	chain = index_file(repo);
 	cache = cache_file(repo);
 	dir = format("%s/.git/threadmind", repo);
-	tmt_sh("cp '%s' '%s/good'", file, dir);
-	for (i = 0; i < N(damage); i++) {
-		char *cmd = format(damage[i], file, file);
+	tmt_sh("cp '%s' '%s/good' && cp '%s' '%s/good-chain'", file, dir, chain,
+	       dir);
+	for (i = 0; i < N(damage) + N(chain_damage); i++) {
+		bool in_chain = i >= N(damage);
+		const char *what = in_chain ? chain : file;
+		char *cmd = format(in_chain ? chain_damage[i - N(damage)]
+					    : damage[i],
+				   what, what);
 
-		tmt_sh("cd '%s' && %s && rm -f '%s'", dir, cmd, cache);
+		tmt_sh("cd '%s' && cp good '%s' && cp good-chain '%s' && "
+		       "%s && rm -f '%s'",
+		       dir, file, chain, cmd, cache);
 		got = answer(repo, ts, 2, false, NULL);
 		ck_assert_msg(!strcmp(got, want), "damage %zu: %s", i, got);
 		free(got);
-		/* rebuilt: the same bytes as the good one */
+		/* rebuilt: the same bytes as the good ones */
 		tmt_sh("cmp -s '%s/good' '%s'", dir, file);
+		tmt_sh("cmp -s '%s/good-chain' '%s'", dir, chain);
 		free(cmd);
 	}
-	/* a folder where the file should be: no index, no error */
+	/* a folder where a file should be: no index, no error */
 	tmt_sh("rm -f '%s' '%s' && mkdir '%s'", file, cache, file);
+	got = answer(repo, ts, 2, false, NULL);
+	ck_assert_str_eq(got, want);
+	free(got);
+	tmt_sh("rm -rf '%s/commits' '%s' && mkdir '%s/commits' && "
+	       "mkdir '%s/commits/chain'",
+	       dir, cache, dir, dir);
 	got = answer(repo, ts, 2, false, NULL);
 	ck_assert_str_eq(got, want);
 	free(got);
 	free_threads(ts, 2);
 	free(want);
 	free(file);
+	free(chain);
 	free(cache);
 	free(dir);
 	free(a);
+}
+END_TEST
+
+/* The number of layers the chain names, and that many files there. */
+static size_t count_layers(const char *dir)
+{
+	char *named = tmt_sh_out("tail -n +2 '%s/.git/threadmind/commits/"
+				 "chain' | wc -l",
+				 dir),
+	     *files = tmt_sh_out("ls '%s/.git/threadmind/commits' | "
+				 "grep -c '^layer-' || true",
+				 dir);
+	size_t n = (size_t)strtoul(named, NULL, 10);
+
+	ck_assert_str_eq(named, files);
+	free(named);
+	free(files);
+	return n;
+}
+
+/* The path of the chain's k-th layer file. */
+static char *layer_file(const char *dir, size_t k)
+{
+	char *id = tmt_sh_out("sed -n '%zup' '%s/.git/threadmind/commits/"
+			      "chain'",
+			      k + 2, dir),
+	     *path = format("%s/.git/threadmind/commits/layer-%s.idx", dir, id);
+
+	free(id);
+	return path;
+}
+
+/*
+ * New commits go into layers on top, merged as git's split commit-graph
+ * (size factor 2): a few layers, each file the chain names; a damaged
+ * layer in the middle, or a missing one, leaves the layers below it and
+ * the rest is rebuilt; a first build in many layers merged into one; the
+ * answers equal the uncached ones all along.
+ */
+START_TEST(test_stale_index_layers)
+{
+	char *hashes[64], *name, *chain, *before, *after, *mid;
+	tm_thread *ts[RND_THREADS];
+	size_t i, n, nh, most = 0;
+	bool broke_mid = false, lost_mid = false;
+
+	nh = random_history(23, hashes, ts);
+	assert_cache_agrees(ts, RND_THREADS, "built");
+	ck_assert_uint_eq(count_layers(repo), 1);
+	chain = index_file(repo);
+	for (i = 0; i < 24; i++) {
+		name = format("n%zu", i);
+		if (i % 3 == 2)
+			tmt_sh(GIT "-C '%s' commit -q --allow-empty -m e",
+			       repo);
+		else
+			free(commit(name, i % 2 ? "a/x.c" : "b/z.c", NULL));
+		free(name);
+		assert_cache_agrees(ts, RND_THREADS, "a new commit");
+		n = count_layers(repo);
+		ck_assert_uint_le(n, 4);
+		if (n > most)
+			most = n;
+		if (n >= 3 && !broke_mid) {
+			/* the middle layer damaged: rebuilt over the rest */
+			mid = layer_file(repo, 1);
+			tmt_sh("printf 'Z' | dd of='%s' bs=1 seek=100 "
+			       "conv=notrunc 2>/dev/null",
+			       mid);
+			free(mid);
+			assert_cache_agrees(ts, RND_THREADS, "damaged middle");
+			broke_mid = true;
+		} else if (n >= 3 && !lost_mid) {
+			mid = layer_file(repo, 1);
+			tmt_sh("rm '%s'", mid);
+			free(mid);
+			assert_cache_agrees(ts, RND_THREADS, "missing middle");
+			lost_mid = true;
+		}
+		/* all of it sound now: a run with no new commit writes
+		   nothing */
+		before = tmt_sh_out("cat '%s'", chain);
+		assert_cache_agrees(ts, RND_THREADS, "again");
+		after = tmt_sh_out("cat '%s'", chain);
+		ck_assert_str_eq(before, after);
+		free(before);
+		free(after);
+	}
+	ck_assert_uint_ge(most, 3);
+	ck_assert(broke_mid && lost_mid);
+	/* a first build written 3 commits a layer, merged into one */
+	tm_stale__chunk_commits = 3;
+	tmt_sh("rm -rf '%s/.git/threadmind'", repo);
+	assert_cache_agrees(ts, RND_THREADS, "built in layers");
+	tm_stale__chunk_commits = 65536;
+	ck_assert_uint_eq(count_layers(repo), 1);
+	free(chain);
+	free_threads(ts, RND_THREADS);
+	for (i = 0; i < nh; i++)
+		free(hashes[i]);
 }
 END_TEST
 
@@ -1659,7 +1806,8 @@ START_TEST(test_stale_cache_concurrent)
 		free(want[i]);
 		free_threads(ts[i], 1);
 	}
-	got = tmt_sh_out("ls '%s/.git/threadmind' | grep -c tmp || true", repo);
+	got = tmt_sh_out("find '%s/.git/threadmind' -name '*tmp*' | wc -l",
+			 repo);
 	ck_assert_str_eq(got, "0");
 	free(got);
 	free(a);
@@ -1937,6 +2085,7 @@ Suite *stale_suite(void)
 	tcase_add_test(tc, test_stale_index_histories);
 	tcase_add_test(tc, test_stale_index_forward_onto_base);
 	tcase_add_test(tc, test_stale_index_corrupt);
+	tcase_add_test(tc, test_stale_index_layers);
 	tcase_add_test(tc, test_stale_cache_concurrent);
 	tcase_add_test(tc, test_stale_cache_progress);
 	suite_add_tcase(s, tc);
