@@ -4,6 +4,7 @@
 #include "fs.h"
 #include "error.h"
 #include "frontmatter.h"
+#include "index_file.h"
 #include "git_internal.h"
 #include "ops.h"
 #include "slug.h"
@@ -559,6 +560,27 @@ static int pending_unmerged(tm_strv *out, tm_store *s)
 	if (!g || !(prefix = root_in_workdir(s, g)))
 		return 0;
 	plen = strlen(prefix);
+	if (!getenv("GIT_INDEX_FILE")) { /* else libgit2 knows the file */
+		tm_buf file = TM_BUF_INIT, want = TM_BUF_INIT;
+		size_t first = out->n;
+		bool done;
+
+		tm_buf_puts(&file, tm_git_gitdir(g));
+		tm_buf_puts(&file, "index");
+		tm_buf_puts(&want, prefix);
+		tm_buf_puts(&want, TM_STORE_DIRNAME "/");
+		done = tm_index_file_conflicts(out, tm_buf_cstr(&file),
+					       tm_buf_cstr(&want));
+		for (i = first; done && i < out->n; i++)
+			memmove(out->items[i], out->items[i] + plen,
+				strlen(out->items[i] + plen) + 1);
+		tm_buf_release(&file);
+		tm_buf_release(&want);
+		if (done) {
+			free(prefix);
+			return 0;
+		}
+	}
 	if (git_repository_index(&index, tm_git_repository(g)) < 0 ||
 	    git_index_read(index, false) < 0) {
 		error = tm_git_error(TM_ERROR, "cannot read the index");

@@ -96,16 +96,15 @@ static void get_strv(tm_record_reader *r, tm_strv *v)
 void tm_stale__cache_key(tm_buf *key, tm_git *g, const char *threads_dir,
 			 const tm_thread *const *threads, size_t n)
 {
-	git_repository *repo = tm_git_repository(g);
 	tm_buf path = TM_BUF_INIT, shallow = TM_BUF_INIT;
-	char hex[GIT_OID_HEXSZ + 1] = "";
-	git_oid head;
+	char hex[GIT_OID_HEXSZ + 1] = "", got_hex[GIT_OID_HEXSZ + 1];
 	FILE *f;
 	size_t i, got;
 	char chunk[4096];
 
-	if (git_reference_name_to_id(&head, repo, "HEAD") == 0)
-		git_oid_tostr(hex, sizeof(hex), &head);
+	/* HEAD read as git does, without libgit2 when it can (git_head.c) */
+	if (tm_git_head(got_hex, g) == 0)
+		memcpy(hex, got_hex, sizeof(hex));
 	tm_error_clear();
 	tm_buf_printf(&path, "%sshallow", tm_git_commondir(g));
 	f = fopen(tm_buf_cstr(&path), "rbe");

@@ -6,6 +6,7 @@
 #include "lib/resolve.h"
 #include "lib/error.h"
 #include "lib/git.h"
+#include "lib/git_internal.h"
 #include "lib/store.h"
 #include "merge_util.h"
 #include "test_util.h"
@@ -347,6 +348,45 @@ START_TEST(test_resolve_nothing_to_do)
 }
 END_TEST
 
+/*
+ * The unmerged files come from git's index read in place (index_file.c),
+ * without opening libgit2; through libgit2 (GIT_INDEX_FILE set: the reader
+ * leaves that to it) the answer is the same, for every index version.
+ */
+START_TEST(test_resolve_pending_index_without_libgit2)
+{
+	static const char *const versions[] = {"2", "3", "4"};
+	tm_strv fast = TM_STRV_INIT, slow = TM_STRV_INIT, m = TM_STRV_INIT;
+	char *index = tmt_join(repo, ".git/index");
+	tm_store *st = NULL;
+	size_t i, k;
+
+	for (k = 0; k < 3; k++) {
+		tmt_sh("git -C '%s' update-index --index-version %s", repo,
+		       versions[k]);
+		ck_assert_int_eq(tm_store_open(&st, repo), 0);
+		ck_assert_int_eq(tm_resolve_pending(&fast, &m, st), 0);
+		ck_assert(!tm_git__libgit2_opened(tm_store_git(st)));
+		tm_store_free(st);
+		tm_strv_clear(&m);
+		setenv("GIT_INDEX_FILE", index, 1);
+		ck_assert_int_eq(tm_store_open(&st, repo), 0);
+		ck_assert_int_eq(tm_resolve_pending(&slow, &m, st), 0);
+		ck_assert(tm_git__libgit2_opened(tm_store_git(st)));
+		unsetenv("GIT_INDEX_FILE");
+		tm_store_free(st);
+		tm_strv_clear(&m);
+		ck_assert_uint_eq(fast.n, 4);
+		ck_assert_uint_eq(fast.n, slow.n);
+		for (i = 0; i < fast.n; i++)
+			ck_assert_str_eq(fast.items[i], slow.items[i]);
+		tm_strv_clear(&fast);
+		tm_strv_clear(&slow);
+	}
+	free(index);
+}
+END_TEST
+
 START_TEST(test_resolve_pending_lists_conflicts)
 {
 	tm_strv unmerged = TM_STRV_INIT, marked = TM_STRV_INIT;
@@ -546,6 +586,7 @@ Suite *resolve_suite(void)
 	tcase_add_test(tc, test_resolve_named_path_without_conflict);
 	tcase_add_test(tc, test_resolve_nothing_to_do);
 	tcase_add_test(tc, test_resolve_pending_lists_conflicts);
+	tcase_add_test(tc, test_resolve_pending_index_without_libgit2);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("split-mine");
