@@ -83,11 +83,13 @@ static void get_strv(tm_record_reader *r, tm_strv *v)
 
 	if (n > r->left / 8) /* every string takes at least 8 bytes */
 		r->bad = true;
+	if (!r->bad && n)
+		tm_xgrow((void **)&v->items, &v->alloc, v->n + (size_t)n,
+			 sizeof(char *));
 	for (i = 0; !r->bad && i < n; i++) {
 		s = get_str(r);
 		if (s)
-			tm_strv_push(v, s);
-		free(s);
+			tm_strv_push_owned(v, s);
 	}
 }
 

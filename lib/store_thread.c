@@ -26,7 +26,8 @@ static char *md_name(const char *id)
 {
 	tm_buf b = TM_BUF_INIT;
 
-	tm_buf_printf(&b, "%s.md", id);
+	tm_buf_puts(&b, id);
+	tm_buf_puts(&b, ".md");
 	return tm_buf_detach(&b);
 }
 
