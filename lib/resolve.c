@@ -602,7 +602,10 @@ done:
 	return error;
 }
 
-static int pending_marked(tm_strv *out, tm_store *s)
+/* With `loaded`, project `lp`'s files are taken from its `marked` (the
+ * load read them just now) instead of being read again. */
+static int pending_marked(tm_strv *out, tm_store *s, const char *lp,
+			  const tm_thread_list *loaded)
 {
 	tm_strv projects = TM_STRV_INIT, ids = TM_STRV_INIT;
 	tm_buf dir = TM_BUF_INIT, name = TM_BUF_INIT, data = TM_BUF_INIT;
@@ -614,6 +617,11 @@ static int pending_marked(tm_strv *out, tm_store *s)
 	for (i = 0; error == 0 && i < projects.n; i++) {
 		const char *p = projects.items[i];
 
+		if (loaded && !strcmp(p, lp)) {
+			for (k = 0; k < loaded->marked.n; k++)
+				tm_strv_push(out, loaded->marked.items[k]);
+			continue;
+		}
 		tm_strv_clear(&ids);
 		if ((error = tm_store_list_threads(&ids, NULL, s, p)) < 0 ||
 		    !ids.n)
@@ -652,9 +660,15 @@ static int pending_marked(tm_strv *out, tm_store *s)
 
 int tm_resolve_pending(tm_strv *unmerged, tm_strv *marked, tm_store *s)
 {
+	return tm_resolve_pending_loaded(unmerged, marked, s, NULL, NULL);
+}
+
+int tm_resolve_pending_loaded(tm_strv *unmerged, tm_strv *marked, tm_store *s,
+			      const char *project, const tm_thread_list *loaded)
+{
 	int error = pending_unmerged(unmerged, s);
 
 	if (error == 0)
-		error = pending_marked(marked, s);
+		error = pending_marked(marked, s, project, loaded);
 	return error;
 }
