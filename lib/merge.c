@@ -134,6 +134,19 @@ static size_t marker_run(const char *p, const char *end, char c)
 	return (size_t)(q - p);
 }
 
+/* Whether "<<<<<<<" appears anywhere (every opening marker has it). */
+static bool has_open_run(const char *p, size_t len)
+{
+	const char *end = p + len, *q;
+
+	while ((q = memchr(p, '<', (size_t)(end - p)))) {
+		if (end - q >= 7 && !memcmp(q, "<<<<<<<", 7))
+			return true;
+		p = q + 1;
+	}
+	return false;
+}
+
 bool tm_merge_has_conflict_markers(const char *data, size_t len)
 {
 	const char *p = data, *end = data + len, *q;
@@ -141,8 +154,8 @@ bool tm_merge_has_conflict_markers(const char *data, size_t len)
 	bool fenced = false;
 
 	/* every store load asks it of every thread file: most have no
-	 * opening marker at all, found at memmem's speed */
-	if (!memmem(data, len, "<<<<<<<", 7))
+	 * opening marker at all, found at memchr's speed */
+	if (!has_open_run(data, len))
 		return false;
 	while (p && p < end) {
 		if ((size_t)(end - p) >= 3 &&

@@ -143,21 +143,31 @@ static char *cache_path(tm_git *g)
 	return tm_buf_detach(&p);
 }
 
+/* The whole file, read into a buffer of its size (one allocation; the
+ * answer of a large history is hundreds of KiB). */
 static bool read_file(tm_buf *out, const char *path)
 {
-	char chunk[65536];
+	struct stat st;
 	size_t got;
 	FILE *f = fopen(path, "rbe");
 
 	if (!f)
 		return false;
-	while ((got = fread(chunk, 1, sizeof(chunk), f)) > 0) {
-		if (out->size + got > MAX_SIZE) {
+	if (fstat(fileno(f), &st) == 0 && st.st_size > 0 &&
+	    (size_t)st.st_size <= MAX_SIZE)
+		tm_buf_grow(out, (size_t)st.st_size + 1);
+	do {
+		if (out->asize - out->size < 2)
+			tm_buf_grow(out, 65536);
+		got = fread(out->ptr + out->size, 1, out->asize - out->size - 1,
+			    f);
+		out->size += got;
+		if (out->size > MAX_SIZE) {
 			fclose(f);
 			return false;
 		}
-		tm_buf_put(out, chunk, got);
-	}
+	} while (got > 0);
+	out->ptr[out->size] = '\0';
 	fclose(f);
 	return true;
 }
