@@ -207,7 +207,8 @@ int tm_git_config_bool(bool *out, tm_git *g, const char *key, bool dflt)
 		return error;
 	if (valueless)
 		b = 1;
-	else if (git_config_parse_bool(&b, value) < 0)
+	else if ((error = tm_git_init()) == 0 && /* nothing may have yet */
+		 git_config_parse_bool(&b, value) < 0)
 		error = tm_error_set(TM_EINVALID,
 				     "bad boolean config value '%s' for '%s'",
 				     value, key);

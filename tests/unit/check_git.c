@@ -849,6 +849,7 @@ START_TEST(test_git_color_keys_without_libgit2)
 {
 	char *repo = tmt_git_repo(tmp, "colors"), *v = NULL;
 	tm_git *g = open_ok(repo, true);
+	bool b;
 
 	ck_assert_int_eq(tm_git_config_string(&v, g, "color.ui"), TM_ENOTFOUND);
 	ck_assert_int_eq(tm_git_config_string(&v, g, "Color.threadmind"),
@@ -863,6 +864,14 @@ START_TEST(test_git_color_keys_without_libgit2)
 	ck_assert(tm_git__libgit2_opened(g));
 	tm_git_free(g);
 	tmt_sh("git config --global --unset color.ui");
+	/* a bad boolean, before anything initialised libgit2: an error */
+	setenv("GIT_CONFIG_PARAMETERS", "'color.ui'='bogus'", 1);
+	g = open_ok(repo, true);
+	ck_assert_int_eq(tm_git_config_bool(&b, g, "color.ui", false),
+			 TM_EINVALID);
+	ck_assert_ptr_nonnull(strstr(tm_error_last(), "'bogus'"));
+	tm_git_free(g);
+	unsetenv("GIT_CONFIG_PARAMETERS");
 	tmt_sh("git -C '%s' config color.threadmind never", repo);
 	g = open_ok(repo, true);
 	ck_assert_int_eq(tm_git_config_string(&v, g, "color.threadmind"), 0);
