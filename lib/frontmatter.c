@@ -35,28 +35,33 @@ struct item {
 #define LINE_NO(i) ((i) + 2)
 
 /* The frontmatter fields held in a `char *` of tm_thread. */
+#define FIELD(k, f)                                      \
+	{                                                \
+		k, sizeof(k) - 1, offsetof(tm_thread, f) \
+	}
 static const struct {
 	const char *key;
+	size_t len;
 	size_t offset;
 } scalar_fields[] = {
-	{"id", offsetof(tm_thread, field_id)},
-	{"title", offsetof(tm_thread, title)},
-	{"parentId", offsetof(tm_thread, parent_id)},
-	{"author", offsetof(tm_thread, author)},
-	{"createdAt", offsetof(tm_thread, created_at)},
-	{"updatedAt", offsetof(tm_thread, updated_at)},
-	{"status", offsetof(tm_thread, status)},
-	{"branch", offsetof(tm_thread, branch)},
-	{"commit", offsetof(tm_thread, commit)},
-	{"mergedInto", offsetof(tm_thread, merged_into)},
+	FIELD("id", field_id),          FIELD("title", title),
+	FIELD("parentId", parent_id),   FIELD("author", author),
+	FIELD("createdAt", created_at), FIELD("updatedAt", updated_at),
+	FIELD("status", status),        FIELD("branch", branch),
+	FIELD("commit", commit),        FIELD("mergedInto", merged_into),
 };
+#undef FIELD
 
+static const char paths_key[] = "paths";
+
+/* The field of `key`, which known_field returned (its very pointer),
+ * NULL for "paths". */
 static char **scalar_field(tm_thread *t, const char *key)
 {
 	size_t i;
 
 	for (i = 0; i < sizeof(scalar_fields) / sizeof(*scalar_fields); i++)
-		if (!strcmp(scalar_fields[i].key, key))
+		if (scalar_fields[i].key == key)
 			return (char **)((char *)t + scalar_fields[i].offset);
 	return NULL;
 }
@@ -69,10 +74,10 @@ static const char *known_field(const char *key, size_t len)
 	size_t i;
 
 	for (i = 0; i < sizeof(scalar_fields) / sizeof(*scalar_fields); i++)
-		if (!strncmp(scalar_fields[i].key, key, len) &&
-		    !scalar_fields[i].key[len])
+		if (scalar_fields[i].len == len &&
+		    !memcmp(scalar_fields[i].key, key, len))
 			return scalar_fields[i].key;
-	return len == 5 && !memcmp(key, "paths", 5) ? "paths" : NULL;
+	return len == 5 && !memcmp(key, paths_key, 5) ? paths_key : NULL;
 }
 
 /*
