@@ -5,6 +5,9 @@
  * whole file first (git itself does not check the hash on a read); this
  * walks the entries in place.  Anything it does not fully understand is
  * left to libgit2 (the caller's), so that the answer is libgit2's.
+ * Measured (callgrind, `status` on make bench's real-shaped repository, an
+ * index of 1,263 entries, 122 KB): libgit2's read 7.0 M instructions, 4.1 M
+ * of them SHA-1, plus 2.4 M for initialising libgit2; this walk 0.2 M.
  */
 #ifndef TM_INDEX_FILE_H
 #define TM_INDEX_FILE_H
