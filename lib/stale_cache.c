@@ -93,6 +93,35 @@ static void get_strv(tm_record_reader *r, tm_strv *v)
 	}
 }
 
+/* Past the next string, with get_str's checks but no copy; its bytes
+ * and length (NULL when the data is bad). */
+static const unsigned char *skip_str(tm_record_reader *r, size_t *len)
+{
+	uint64_t n = tm_record_get_u64(r);
+	const unsigned char *at = r->p;
+
+	if (r->bad || n > r->left || memchr(r->p, '\0', (size_t)n)) {
+		r->bad = true;
+		return NULL;
+	}
+	r->p += n;
+	r->left -= (size_t)n;
+	*len = (size_t)n;
+	return at;
+}
+
+/* Past the next string vector, with get_strv's checks. */
+static void skip_strv(tm_record_reader *r)
+{
+	uint64_t n = tm_record_get_u64(r), i;
+	size_t len;
+
+	if (n > r->left / 8)
+		r->bad = true;
+	for (i = 0; !r->bad && i < n; i++)
+		(void)skip_str(r, &len);
+}
+
 /* ---- the key ---- */
 
 void tm_stale__cache_key(tm_buf *key, tm_git *g, const char *threads_dir,
@@ -172,13 +201,18 @@ static bool read_file(tm_buf *out, const char *path)
 	return true;
 }
 
-/* The report of the payload `r` into *out; false when it is malformed. */
-static bool decode_report(tm_record_reader *r, tm_stale_report *out)
+/* The report of the payload `r` into *out; false when it is malformed.
+ * With `ids_only`, each entry gets its id and newest commit only (the rest
+ * checked as closely, not copied). */
+static bool decode_report(tm_record_reader *r, tm_stale_report *out,
+			  bool ids_only)
 {
 	tm_stale_report rep = TM_STALE_REPORT_INIT;
 	tm_stale_entry *e;
 	uint64_t n, i;
+	const unsigned char *at;
 	char *newest;
+	size_t len;
 
 	rep.shallow = tm_record_get_u64(r) != 0;
 	n = tm_record_get_u64(r);
@@ -189,6 +223,18 @@ static bool decode_report(tm_record_reader *r, tm_stale_report *out)
 	for (i = 0; !r->bad && i < n; i++) {
 		e = &rep.stale[rep.n++];
 		e->id = get_str(r);
+		if (ids_only) {
+			if (!e->id || !skip_str(r, &len))
+				r->bad = true;
+			skip_strv(r);
+			skip_strv(r);
+			at = r->bad ? NULL : skip_str(r, &len);
+			if (!at || len != GIT_OID_HEXSZ)
+				r->bad = true;
+			else
+				memcpy(e->newest, at, GIT_OID_HEXSZ);
+			continue;
+		}
 		e->commit = get_str(r);
 		get_strv(r, &e->paths);
 		get_strv(r, &e->changed);
@@ -263,9 +309,10 @@ void tm_stale__last_clear(struct tm_stale_last *last)
 	memset(last, 0, sizeof(*last));
 }
 
-int tm_stale__cache_load(tm_stale_report *out, struct tm_stale_last *prev,
-			 tm_git *g, const tm_buf *key,
-			 const tm_thread *const *threads, size_t n)
+/* tm_stale__cache_load, with decode_report's `ids_only`. */
+static int cache_read(tm_stale_report *out, struct tm_stale_last *prev,
+		      tm_git *g, const tm_buf *key,
+		      const tm_thread *const *threads, size_t n, bool ids_only)
 {
 	tm_buf data = TM_BUF_INIT;
 	tm_record_reader r;
@@ -290,7 +337,7 @@ int tm_stale__cache_load(tm_stale_report *out, struct tm_stale_last *prev,
 		goto done;
 	r.p += len;
 	r.left -= (size_t)len;
-	if (!decode_report(&r, &last.r) || !decode_bases(&r, &last))
+	if (!decode_report(&r, &last.r, ids_only) || !decode_bases(&r, &last))
 		goto done;
 	if (base_appeared(g, &last.r, threads, n))
 		goto done;
@@ -310,6 +357,32 @@ done:
 	tm_buf_release(&data);
 	tm_error_clear();
 	return found;
+}
+
+int tm_stale__cache_load(tm_stale_report *out, struct tm_stale_last *prev,
+			 tm_git *g, const tm_buf *key,
+			 const tm_thread *const *threads, size_t n)
+{
+	return cache_read(out, prev, g, key, threads, n, false);
+}
+
+int tm_stale_cached_ids(tm_strv *out, tm_git *g, const char *threads_dir,
+			const tm_thread *const *threads, size_t n)
+{
+	tm_stale_report r = TM_STALE_REPORT_INIT;
+	tm_buf key = TM_BUF_INIT;
+	size_t i;
+	int found;
+
+	tm_stale__cache_key(&key, g, threads_dir, threads, n);
+	found = cache_read(&r, NULL, g, &key, threads, n, true);
+	for (i = 0; found == 1 && i < r.n; i++) {
+		tm_strv_push_owned(out, r.stale[i].id);
+		r.stale[i].id = NULL;
+	}
+	tm_stale_report_clear(&r);
+	tm_buf_release(&key);
+	return found == 1;
 }
 
 /* ---- writing ---- */
