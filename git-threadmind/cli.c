@@ -529,7 +529,8 @@ void cli_load_all(tm_thread_list *out)
 	if (tm_store_load_all(out, cli.store, cli.project) < 0)
 		die_lib();
 	if (out->errors.n &&
-	    tm_resolve_pending(&unmerged, &marked, cli.store) < 0)
+	    tm_resolve_pending_loaded(&unmerged, &marked, cli.store,
+				      cli.project, out) < 0)
 		tm_error_clear();
 	for (i = 0; i < out->errors.n; i++) {
 		const char *msg = out->errors.items[i];

@@ -53,13 +53,15 @@ static const tm_thread *find(const struct view *v, const char *id)
 	return i < 0 ? NULL : v->tree->nodes[i].thread;
 }
 
-/* Files waiting for `git threadmind resolve`, on one line when any. */
-static void print_conflicts(void)
+/* Files waiting for `git threadmind resolve`, on one line when any (the
+ * project's thread files as the view's load read them). */
+static void print_conflicts(const struct view *v)
 {
 	tm_strv unmerged = TM_STRV_INIT, files = TM_STRV_INIT;
 	size_t i, n = 0;
 
-	if (tm_resolve_pending(&unmerged, &files, cli.store) < 0)
+	if (tm_resolve_pending_loaded(&unmerged, &files, cli.store, cli.project,
+				      &v->list) < 0)
 		tm_error_clear();
 	for (i = 0; i < files.n; i++)
 		if (!tm_strv_contains(&unmerged, files.items[i]))
@@ -156,7 +158,7 @@ int cmd_status(int argc, const char **argv)
 		else
 			printf("\nstale: 0\n");
 		printf("lock: %s\n", holder ? cli_safe(holder) : "free");
-		print_conflicts();
+		print_conflicts(&v);
 	}
 	free(holder);
 	tm_project_free(p);

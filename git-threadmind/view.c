@@ -24,6 +24,7 @@ static void mark_stale(struct view *v)
 {
 	tm_stale_report r = TM_STALE_REPORT_INIT;
 	tm_stale_options opts = {0};
+	tm_strv ids = TM_STRV_INIT;
 	struct cli_progress progress;
 	tm_git *g = tm_store_git(cli.store);
 	char *dir;
@@ -34,6 +35,18 @@ static void mark_stale(struct view *v)
 	if (!g)
 		return;
 	dir = tm_stale_threads_dir(g, tm_store_root(cli.store), cli.project);
+	if (tm_stale_cached_ids(&ids, g, dir,
+				(const tm_thread *const *)v->list.threads,
+				v->list.n)) { /* the usual second run */
+		for (i = 0; i < ids.n; i++) {
+			k = tm_tree_find(v->tree, ids.items[i]);
+			if (k >= 0)
+				v->flags[k] |= CLI_FLAG_STALE;
+		}
+		tm_strv_clear(&ids);
+		free(dir);
+		return;
+	}
 	cli_progress_init(&progress);
 	opts.progress = cli_progress_report;
 	opts.progress_data = &progress;

@@ -1,6 +1,7 @@
 /* Growable buffers, string vectors and allocation wrappers (see buf.h). */
 #include "buf.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -176,7 +177,16 @@ size_t tm_utf8_valid_prefix(const char *s, size_t len)
 	while (i < len) {
 		utf8proc_int32_t cp;
 		utf8proc_ssize_t n;
+		uint64_t word;
 
+		/* eight ASCII bytes at a time (every line of every file) */
+		if (len - i >= 8) {
+			memcpy(&word, s + i, 8);
+			if (!(word & 0x8080808080808080ull)) {
+				i += 8;
+				continue;
+			}
+		}
 		if ((unsigned char)s[i] < 0x80) {
 			i++;
 			continue;

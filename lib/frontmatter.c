@@ -35,30 +35,49 @@ struct item {
 #define LINE_NO(i) ((i) + 2)
 
 /* The frontmatter fields held in a `char *` of tm_thread. */
+#define FIELD(k, f)                                      \
+	{                                                \
+		k, sizeof(k) - 1, offsetof(tm_thread, f) \
+	}
 static const struct {
 	const char *key;
+	size_t len;
 	size_t offset;
 } scalar_fields[] = {
-	{"id", offsetof(tm_thread, field_id)},
-	{"title", offsetof(tm_thread, title)},
-	{"parentId", offsetof(tm_thread, parent_id)},
-	{"author", offsetof(tm_thread, author)},
-	{"createdAt", offsetof(tm_thread, created_at)},
-	{"updatedAt", offsetof(tm_thread, updated_at)},
-	{"status", offsetof(tm_thread, status)},
-	{"branch", offsetof(tm_thread, branch)},
-	{"commit", offsetof(tm_thread, commit)},
-	{"mergedInto", offsetof(tm_thread, merged_into)},
+	FIELD("id", field_id),          FIELD("title", title),
+	FIELD("parentId", parent_id),   FIELD("author", author),
+	FIELD("createdAt", created_at), FIELD("updatedAt", updated_at),
+	FIELD("status", status),        FIELD("branch", branch),
+	FIELD("commit", commit),        FIELD("mergedInto", merged_into),
 };
+#undef FIELD
 
+static const char paths_key[] = "paths";
+
+/* The field of `key`, which known_field returned (its very pointer),
+ * NULL for "paths". */
 static char **scalar_field(tm_thread *t, const char *key)
 {
 	size_t i;
 
 	for (i = 0; i < sizeof(scalar_fields) / sizeof(*scalar_fields); i++)
-		if (!strcmp(scalar_fields[i].key, key))
+		if (scalar_fields[i].key == key)
 			return (char **)((char *)t + scalar_fields[i].offset);
 	return NULL;
+}
+
+/* The name of the known field (a scalar one or "paths") whose key is the
+ * `len` bytes at `key`, NULL for any other key: no copy of the key for
+ * the fields every file has. */
+static const char *known_field(const char *key, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(scalar_fields) / sizeof(*scalar_fields); i++)
+		if (scalar_fields[i].len == len &&
+		    !memcmp(scalar_fields[i].key, key, len))
+			return scalar_fields[i].key;
+	return len == 5 && !memcmp(key, paths_key, 5) ? paths_key : NULL;
 }
 
 /*
@@ -324,23 +343,22 @@ static int read_entry(tm_thread *t, struct block *b, size_t i, size_t j,
 	const struct line *l = &b->lines[i];
 	tm_yaml_value v = TM_YAML_VALUE_INIT;
 	tm_buf raw = TM_BUF_INIT;
-	char *key = tm_xstrndup(l->p, colon);
+	const char *key = known_field(l->p, colon);
 	size_t k;
 	int error = 0;
 
-	if (!scalar_field(t, key) && strcmp(key, "paths")) {
+	if (!key) {
 		tm_buf_put(&raw, l->p + colon + 1, l->len - colon - 1);
 		for (k = i + 1; k < j; k++) {
 			tm_buf_putc(&raw, '\n');
 			tm_buf_put(&raw, b->lines[k].p, b->lines[k].len);
 		}
-		add_extra(t, key, tm_buf_detach(&raw));
+		add_extra(t, tm_xstrndup(l->p, colon), tm_buf_detach(&raw));
 		return 0;
 	}
 	if ((error = read_value(&v, b, i, j, key, colon)) == 0)
 		error = set_field(t, b, i, key, &v);
 	tm_yaml_value_clear(&v);
-	free(key);
 	return error;
 }
 
@@ -386,6 +404,10 @@ static struct item *split_block(const struct block *b, size_t *nitems,
 	return items;
 }
 
+/* Up to this many entries and comments, duplicates are found pair by
+ * pair. */
+#define SMALL_BLOCK 32
+
 /* Entries by key bytes, then by line. */
 static int cmp_keys(const void *x, const void *y)
 {
@@ -408,8 +430,24 @@ static int cmp_keys(const void *x, const void *y)
  */
 static void mark_duplicates(struct item *items, size_t n)
 {
-	struct item **by_key = tm_xcalloc(n ? n : 1, sizeof(*by_key));
+	struct item **by_key;
 	size_t k, m = 0;
+
+	/* A block of the usual size: every pair, no sort, no allocation
+	 * (the same flags: an entry is a duplicate when an earlier line has
+	 * its key). */
+	if (n <= SMALL_BLOCK) {
+		for (k = 1; k < n; k++)
+			for (m = 0; m < k && items[k].colon; m++)
+				if (items[m].colon == items[k].colon &&
+				    !memcmp(items[m].key, items[k].key,
+					    items[k].colon)) {
+					items[k].dup = true;
+					break;
+				}
+		return;
+	}
+	by_key = tm_xcalloc(n, sizeof(*by_key));
 
 	for (k = 0; k < n; k++)
 		if (items[k].colon)

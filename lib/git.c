@@ -378,17 +378,19 @@ static int follow_gitfile(tm_git *g, const char *dir, const char *file)
  * Whether a config file's text (lower-cased) is one the fast path can
  * vouch for: nothing that could move the work tree or refuse the
  * repository (core.worktree, core.bare other than false, extensions, a
- * format version above 1, includes).  Sets *mentions when "threadmind"
- * appears anywhere.
+ * format version above 1, includes).  Notes in `g` whether "threadmind"
+ * and "color" appear anywhere.
  */
-static bool config_text_plain(char *text, bool *mentions)
+static bool config_text_plain(char *text, tm_git *g)
 {
 	char *line, *save = NULL, *p, *q;
 
 	for (p = text; *p; p++)
 		*p = (char)tolower((unsigned char)*p);
 	if (strstr(text, "threadmind"))
-		*mentions = true;
+		g->config_mentions_us = true;
+	if (strstr(text, "color"))
+		g->config_mentions_color = true;
 	if (strstr(text, "include") || strstr(text, "worktree") ||
 	    strstr(text, "extensions"))
 		return false;
@@ -418,8 +420,7 @@ static int scan_config(tm_git *g, const char *path)
 	int rc = tm_git__read_small(&b, path, TM_GIT_FAST_CONFIG_MAX, &missing);
 
 	if (rc == FAST_OK)
-		rc = config_text_plain(b.ptr ? b.ptr : (char *)"",
-				       &g->config_mentions_us)
+		rc = config_text_plain(b.ptr ? b.ptr : (char *)"", g)
 			     ? FAST_OK
 			     : FAST_UNUSUAL;
 	else if (missing)
@@ -545,7 +546,7 @@ static void forget_fast(tm_git *g)
 	free(g->gitdir);
 	free(g->commondir);
 	g->workdir = g->gitdir = g->commondir = NULL;
-	g->config_mentions_us = false;
+	g->config_mentions_us = g->config_mentions_color = false;
 }
 
 int tm_git_open(tm_git **out, const char *path, bool from_env)

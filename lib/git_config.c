@@ -1,6 +1,7 @@
 /* git config values as git reads them: `git -c` (GIT_CONFIG_PARAMETERS,
  * GIT_CONFIG_COUNT), then the repository's config through libgit2, with
- * threadmind.* keys answered without libgit2 when no file names them. */
+ * threadmind.* and color.* keys answered without libgit2 when no file
+ * names them. */
 #include "git.h"
 #include "git_internal.h"
 #include "git_priv.h"
@@ -112,21 +113,31 @@ static bool command_line_value(char **out, bool *valueless, const char *key)
 	return found;
 }
 
-/*
- * A "threadmind.<name>" key: unset for sure when no config file that
- * libgit2 reads mentions threadmind (the fast path scanned them).
- */
-static bool our_key(const char *key)
+/* A "<section>.<name>" key (no subsection). */
+static bool section_key(const char *key, const char *section)
 {
+	size_t n = strlen(section);
 	const char *p;
 
-	if (strncasecmp(key, "threadmind.", 11) ||
-	    !isalpha((unsigned char)key[11]))
+	if (strncasecmp(key, section, n) || key[n] != '.' ||
+	    !isalpha((unsigned char)key[n + 1]))
 		return false;
-	for (p = key + 11; *p; p++)
+	for (p = key + n + 1; *p; p++)
 		if (!isalnum((unsigned char)*p) && *p != '-')
 			return false;
 	return true;
+}
+
+/* Unset for sure, the fast path having scanned every file libgit2 reads:
+ * threadmind.* keys when none mentions threadmind, color.* keys (the
+ * CLI's color.ui and color.threadmind, on every run) when none mentions
+ * color. */
+static bool surely_unset(const tm_git *g, const char *key)
+{
+	if (!g || g->repo)
+		return false;
+	return (!g->config_mentions_us && section_key(key, "threadmind")) ||
+	       (!g->config_mentions_color && section_key(key, "color"));
 }
 
 static int config_value(char **out, bool *valueless, tm_git *g, const char *key)
@@ -139,7 +150,7 @@ static int config_value(char **out, bool *valueless, tm_git *g, const char *key)
 		return tm_error_set(TM_EINVALID, "empty config key");
 	if (command_line_value(out, valueless, key))
 		return 0;
-	if (g && !g->repo && !g->config_mentions_us && our_key(key))
+	if (surely_unset(g, key))
 		return tm_error_set(TM_ENOTFOUND, "config '%s' is not set",
 				    key);
 	if (g && (error = tm_git__need_repo(g)) < 0)
@@ -196,7 +207,8 @@ int tm_git_config_bool(bool *out, tm_git *g, const char *key, bool dflt)
 		return error;
 	if (valueless)
 		b = 1;
-	else if (git_config_parse_bool(&b, value) < 0)
+	else if ((error = tm_git_init()) == 0 && /* nothing may have yet */
+		 git_config_parse_bool(&b, value) < 0)
 		error = tm_error_set(TM_EINVALID,
 				     "bad boolean config value '%s' for '%s'",
 				     value, key);

@@ -28,6 +28,8 @@ struct tm_git {
 	char *workdir, *gitdir, *commondir;
 	/* a config file that libgit2 would read mentions "threadmind" */
 	bool config_mentions_us;
+	/* ... mentions "color" (color.ui, color.threadmind: cli.c asks) */
+	bool config_mentions_color;
 };
 
 /* The most the fast path reads of a config file and of packed-refs. */

@@ -4,6 +4,7 @@
 #include "fs.h"
 #include "error.h"
 #include "frontmatter.h"
+#include "index_file.h"
 #include "git_internal.h"
 #include "ops.h"
 #include "slug.h"
@@ -559,6 +560,27 @@ static int pending_unmerged(tm_strv *out, tm_store *s)
 	if (!g || !(prefix = root_in_workdir(s, g)))
 		return 0;
 	plen = strlen(prefix);
+	if (!getenv("GIT_INDEX_FILE")) { /* else libgit2 knows the file */
+		tm_buf file = TM_BUF_INIT, want = TM_BUF_INIT;
+		size_t first = out->n;
+		bool done;
+
+		tm_buf_puts(&file, tm_git_gitdir(g));
+		tm_buf_puts(&file, "index");
+		tm_buf_puts(&want, prefix);
+		tm_buf_puts(&want, TM_STORE_DIRNAME "/");
+		done = tm_index_file_conflicts(out, tm_buf_cstr(&file),
+					       tm_buf_cstr(&want));
+		for (i = first; done && i < out->n; i++)
+			memmove(out->items[i], out->items[i] + plen,
+				strlen(out->items[i] + plen) + 1);
+		tm_buf_release(&file);
+		tm_buf_release(&want);
+		if (done) {
+			free(prefix);
+			return 0;
+		}
+	}
 	if (git_repository_index(&index, tm_git_repository(g)) < 0 ||
 	    git_index_read(index, false) < 0) {
 		error = tm_git_error(TM_ERROR, "cannot read the index");
@@ -580,7 +602,10 @@ done:
 	return error;
 }
 
-static int pending_marked(tm_strv *out, tm_store *s)
+/* With `loaded`, project `lp`'s files are taken from its `marked` (the
+ * load read them just now) instead of being read again. */
+static int pending_marked(tm_strv *out, tm_store *s, const char *lp,
+			  const tm_thread_list *loaded)
 {
 	tm_strv projects = TM_STRV_INIT, ids = TM_STRV_INIT;
 	tm_buf dir = TM_BUF_INIT, name = TM_BUF_INIT, data = TM_BUF_INIT;
@@ -592,6 +617,11 @@ static int pending_marked(tm_strv *out, tm_store *s)
 	for (i = 0; error == 0 && i < projects.n; i++) {
 		const char *p = projects.items[i];
 
+		if (loaded && !strcmp(p, lp)) {
+			for (k = 0; k < loaded->marked.n; k++)
+				tm_strv_push(out, loaded->marked.items[k]);
+			continue;
+		}
 		tm_strv_clear(&ids);
 		if ((error = tm_store_list_threads(&ids, NULL, s, p)) < 0 ||
 		    !ids.n)
@@ -630,9 +660,15 @@ static int pending_marked(tm_strv *out, tm_store *s)
 
 int tm_resolve_pending(tm_strv *unmerged, tm_strv *marked, tm_store *s)
 {
+	return tm_resolve_pending_loaded(unmerged, marked, s, NULL, NULL);
+}
+
+int tm_resolve_pending_loaded(tm_strv *unmerged, tm_strv *marked, tm_store *s,
+			      const char *project, const tm_thread_list *loaded)
+{
 	int error = pending_unmerged(unmerged, s);
 
 	if (error == 0)
-		error = pending_marked(marked, s);
+		error = pending_marked(marked, s, project, loaded);
 	return error;
 }

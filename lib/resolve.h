@@ -10,6 +10,7 @@
 #include "buf.h"
 #include "git.h"
 #include "merge.h"
+#include "store.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -78,5 +79,14 @@ struct tm_store;
  * index or a folder cannot be read.
  */
 int tm_resolve_pending(tm_strv *unmerged, tm_strv *marked, struct tm_store *s);
+
+/*
+ * The same, with the threads of `project` just loaded into `loaded`
+ * (tm_store_load_all): their files are not read again, `loaded->marked`
+ * says which hold markers (status reads every thread file once, not twice).
+ */
+int tm_resolve_pending_loaded(tm_strv *unmerged, tm_strv *marked,
+			      struct tm_store *s, const char *project,
+			      const tm_thread_list *loaded);
 
 #endif

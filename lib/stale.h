@@ -113,6 +113,17 @@ int tm_stale_compute_opts(tm_stale_report *out, tm_git *g,
 			  const tm_thread *const *threads, size_t n,
 			  tm_stale_options *opts);
 
+/*
+ * The ids of the stale threads (appended to `out`, in the report's order)
+ * when stale.cache holds the answer for exactly these inputs, the case in
+ * which tm_stale_compute_opts reads it back: then 1.  Else 0, `out`
+ * unchanged, nothing read from the history (ask tm_stale_compute_opts).
+ * For status, tree and list, which flag threads and print no paths: the
+ * cached paths of every stale thread are checked, not copied.
+ */
+int tm_stale_cached_ids(tm_strv *out, tm_git *g, const char *threads_dir,
+			const tm_thread *const *threads, size_t n);
+
 /* Free what a report holds and reset it to empty.  NULL is allowed. */
 void tm_stale_report_clear(tm_stale_report *r);
 

@@ -83,12 +83,43 @@ static void get_strv(tm_record_reader *r, tm_strv *v)
 
 	if (n > r->left / 8) /* every string takes at least 8 bytes */
 		r->bad = true;
+	if (!r->bad && n)
+		tm_xgrow((void **)&v->items, &v->alloc, v->n + (size_t)n,
+			 sizeof(char *));
 	for (i = 0; !r->bad && i < n; i++) {
 		s = get_str(r);
 		if (s)
-			tm_strv_push(v, s);
-		free(s);
+			tm_strv_push_owned(v, s);
 	}
+}
+
+/* Past the next string, with get_str's checks but no copy; its bytes
+ * and length (NULL when the data is bad). */
+static const unsigned char *skip_str(tm_record_reader *r, size_t *len)
+{
+	uint64_t n = tm_record_get_u64(r);
+	const unsigned char *at = r->p;
+
+	if (r->bad || n > r->left || memchr(r->p, '\0', (size_t)n)) {
+		r->bad = true;
+		return NULL;
+	}
+	r->p += n;
+	r->left -= (size_t)n;
+	*len = (size_t)n;
+	return at;
+}
+
+/* Past the next string vector, with get_strv's checks. */
+static void skip_strv(tm_record_reader *r)
+{
+	uint64_t n = tm_record_get_u64(r), i;
+	size_t len;
+
+	if (n > r->left / 8)
+		r->bad = true;
+	for (i = 0; !r->bad && i < n; i++)
+		(void)skip_str(r, &len);
 }
 
 /* ---- the key ---- */
@@ -96,16 +127,15 @@ static void get_strv(tm_record_reader *r, tm_strv *v)
 void tm_stale__cache_key(tm_buf *key, tm_git *g, const char *threads_dir,
 			 const tm_thread *const *threads, size_t n)
 {
-	git_repository *repo = tm_git_repository(g);
 	tm_buf path = TM_BUF_INIT, shallow = TM_BUF_INIT;
-	char hex[GIT_OID_HEXSZ + 1] = "";
-	git_oid head;
+	char hex[GIT_OID_HEXSZ + 1] = "", got_hex[GIT_OID_HEXSZ + 1];
 	FILE *f;
 	size_t i, got;
 	char chunk[4096];
 
-	if (git_reference_name_to_id(&head, repo, "HEAD") == 0)
-		git_oid_tostr(hex, sizeof(hex), &head);
+	/* HEAD read as git does, without libgit2 when it can (git_head.c) */
+	if (tm_git_head(got_hex, g) == 0)
+		memcpy(hex, got_hex, sizeof(hex));
 	tm_error_clear();
 	tm_buf_printf(&path, "%sshallow", tm_git_commondir(g));
 	f = fopen(tm_buf_cstr(&path), "rbe");
@@ -142,32 +172,47 @@ static char *cache_path(tm_git *g)
 	return tm_buf_detach(&p);
 }
 
+/* The whole file, read into a buffer of its size (one allocation; the
+ * answer of a large history is hundreds of KiB). */
 static bool read_file(tm_buf *out, const char *path)
 {
-	char chunk[65536];
+	struct stat st;
 	size_t got;
 	FILE *f = fopen(path, "rbe");
 
 	if (!f)
 		return false;
-	while ((got = fread(chunk, 1, sizeof(chunk), f)) > 0) {
-		if (out->size + got > MAX_SIZE) {
+	if (fstat(fileno(f), &st) == 0 && st.st_size > 0 &&
+	    (size_t)st.st_size <= MAX_SIZE)
+		tm_buf_grow(out, (size_t)st.st_size + 1);
+	do {
+		if (out->asize - out->size < 2)
+			tm_buf_grow(out, 65536);
+		got = fread(out->ptr + out->size, 1, out->asize - out->size - 1,
+			    f);
+		out->size += got;
+		if (out->size > MAX_SIZE) {
 			fclose(f);
 			return false;
 		}
-		tm_buf_put(out, chunk, got);
-	}
+	} while (got > 0);
+	out->ptr[out->size] = '\0';
 	fclose(f);
 	return true;
 }
 
-/* The report of the payload `r` into *out; false when it is malformed. */
-static bool decode_report(tm_record_reader *r, tm_stale_report *out)
+/* The report of the payload `r` into *out; false when it is malformed.
+ * With `ids_only`, each entry gets its id and newest commit only (the rest
+ * checked as closely, not copied). */
+static bool decode_report(tm_record_reader *r, tm_stale_report *out,
+			  bool ids_only)
 {
 	tm_stale_report rep = TM_STALE_REPORT_INIT;
 	tm_stale_entry *e;
 	uint64_t n, i;
+	const unsigned char *at;
 	char *newest;
+	size_t len;
 
 	rep.shallow = tm_record_get_u64(r) != 0;
 	n = tm_record_get_u64(r);
@@ -178,6 +223,18 @@ static bool decode_report(tm_record_reader *r, tm_stale_report *out)
 	for (i = 0; !r->bad && i < n; i++) {
 		e = &rep.stale[rep.n++];
 		e->id = get_str(r);
+		if (ids_only) {
+			if (!e->id || !skip_str(r, &len))
+				r->bad = true;
+			skip_strv(r);
+			skip_strv(r);
+			at = r->bad ? NULL : skip_str(r, &len);
+			if (!at || len != GIT_OID_HEXSZ)
+				r->bad = true;
+			else
+				memcpy(e->newest, at, GIT_OID_HEXSZ);
+			continue;
+		}
 		e->commit = get_str(r);
 		get_strv(r, &e->paths);
 		get_strv(r, &e->changed);
@@ -252,9 +309,10 @@ void tm_stale__last_clear(struct tm_stale_last *last)
 	memset(last, 0, sizeof(*last));
 }
 
-int tm_stale__cache_load(tm_stale_report *out, struct tm_stale_last *prev,
-			 tm_git *g, const tm_buf *key,
-			 const tm_thread *const *threads, size_t n)
+/* tm_stale__cache_load, with decode_report's `ids_only`. */
+static int cache_read(tm_stale_report *out, struct tm_stale_last *prev,
+		      tm_git *g, const tm_buf *key,
+		      const tm_thread *const *threads, size_t n, bool ids_only)
 {
 	tm_buf data = TM_BUF_INIT;
 	tm_record_reader r;
@@ -279,7 +337,7 @@ int tm_stale__cache_load(tm_stale_report *out, struct tm_stale_last *prev,
 		goto done;
 	r.p += len;
 	r.left -= (size_t)len;
-	if (!decode_report(&r, &last.r) || !decode_bases(&r, &last))
+	if (!decode_report(&r, &last.r, ids_only) || !decode_bases(&r, &last))
 		goto done;
 	if (base_appeared(g, &last.r, threads, n))
 		goto done;
@@ -299,6 +357,32 @@ done:
 	tm_buf_release(&data);
 	tm_error_clear();
 	return found;
+}
+
+int tm_stale__cache_load(tm_stale_report *out, struct tm_stale_last *prev,
+			 tm_git *g, const tm_buf *key,
+			 const tm_thread *const *threads, size_t n)
+{
+	return cache_read(out, prev, g, key, threads, n, false);
+}
+
+int tm_stale_cached_ids(tm_strv *out, tm_git *g, const char *threads_dir,
+			const tm_thread *const *threads, size_t n)
+{
+	tm_stale_report r = TM_STALE_REPORT_INIT;
+	tm_buf key = TM_BUF_INIT;
+	size_t i;
+	int found;
+
+	tm_stale__cache_key(&key, g, threads_dir, threads, n);
+	found = cache_read(&r, NULL, g, &key, threads, n, true);
+	for (i = 0; found == 1 && i < r.n; i++) {
+		tm_strv_push_owned(out, r.stale[i].id);
+		r.stale[i].id = NULL;
+	}
+	tm_stale_report_clear(&r);
+	tm_buf_release(&key);
+	return found == 1;
 }
 
 /* ---- writing ---- */

@@ -307,11 +307,17 @@ char *tm_store_file_display(tm_store *s, const char *top, const char *project,
 {
 	tm_buf b = TM_BUF_INIT;
 
-	tm_buf_printf(&b, "%s/", s->dir);
-	if (top)
-		tm_buf_printf(&b, "%s/", top);
-	if (project)
-		tm_buf_printf(&b, "%s/", project);
+	/* puts, not printf: once per file of every load */
+	tm_buf_puts(&b, s->dir);
+	tm_buf_putc(&b, '/');
+	if (top) {
+		tm_buf_puts(&b, top);
+		tm_buf_putc(&b, '/');
+	}
+	if (project) {
+		tm_buf_puts(&b, project);
+		tm_buf_putc(&b, '/');
+	}
 	tm_buf_puts(&b, name);
 	return tm_buf_detach(&b);
 }

@@ -200,7 +200,12 @@ int tm_store_delete_thread(tm_store *s, const char *project, const char *id);
 bool tm_store_thread_exists(tm_store *s, const char *project, const char *id);
 
 /* Every thread file of a project: readable ones in `threads`, the others
- * in `errors` (one message each, naming the file).  *out is always
+ * in `errors` (one message each, naming the file); `marked` has the files
+ * read whose content holds conflict markers (tm_merge_has_conflict_markers,
+ * parsed or not), as paths relative to the store's root
+ * (".threadmind/threads/p/x.md"), in the order of the ids: what
+ * tm_resolve_pending_loaded takes instead of reading them again.  *out is
+ * always
  * initialised; clear it with tm_thread_list_clear.  Errors: those of
  * tm_store_list_threads (an unreadable file is not an error), and
  * TM_ETIMEOUT when the caller's deadline (deadline.h) passes before the
@@ -210,6 +215,7 @@ typedef struct {
 	tm_thread **threads;
 	size_t n;
 	tm_strv errors;
+	tm_strv marked;
 } tm_thread_list;
 
 int tm_store_load_all(tm_thread_list *out, tm_store *s, const char *project);

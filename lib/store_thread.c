@@ -10,6 +10,7 @@
 #include "fs.h"
 #include "error.h"
 #include "frontmatter.h"
+#include "merge.h"
 #include "slug.h"
 #include "text.h"
 #include "timestamp.h"
@@ -26,7 +27,8 @@ static char *md_name(const char *id)
 {
 	tm_buf b = TM_BUF_INIT;
 
-	tm_buf_printf(&b, "%s.md", id);
+	tm_buf_puts(&b, id);
+	tm_buf_puts(&b, ".md");
 	return tm_buf_detach(&b);
 }
 
@@ -52,8 +54,11 @@ int tm_store_list_threads(tm_strv *out, tm_strv *bad, tm_store *s,
 	return error;
 }
 
+/* Read and parse one thread file; with `marked`, note it there when it
+ * holds conflict markers (tm_thread_list's `marked`). */
 static int load_thread_at(tm_thread **out, tm_store *s, int fd,
-			  const char *project, const char *id, tm_buf *data)
+			  const char *project, const char *id, tm_buf *data,
+			  tm_strv *marked)
 {
 	char *name = md_name(id);
 	char *display = tm_store_file_display(s, "threads", project, name);
@@ -67,6 +72,16 @@ static int load_thread_at(tm_thread **out, tm_store *s, int fd,
 	if (error == TM_ENOTFOUND)
 		tm_error_set(TM_ENOTFOUND, "no thread '%s' in project '%s'", id,
 			     project);
+	if (error == 0 && marked &&
+	    tm_merge_has_conflict_markers(tm_buf_cstr(data), data->size)) {
+		tm_buf rel = TM_BUF_INIT;
+
+		tm_buf_puts(&rel, TM_STORE_DIRNAME "/threads/");
+		tm_buf_puts(&rel, project);
+		tm_buf_putc(&rel, '/');
+		tm_buf_puts(&rel, name);
+		tm_strv_push_owned(marked, tm_buf_detach(&rel));
+	}
 	if (error == 0)
 		error = tm_frontmatter_parse(out, tm_buf_cstr(data), data->size,
 					     id, display);
@@ -91,7 +106,7 @@ int tm_store_load_thread(tm_thread **out, tm_store *s, const char *project,
 				    project);
 	if (error < 0)
 		return error;
-	error = load_thread_at(out, s, fd, project, id, &data);
+	error = load_thread_at(out, s, fd, project, id, &data, NULL);
 	close(fd);
 	tm_buf_release(&data);
 	return error;
@@ -199,7 +214,8 @@ int tm_store_load_all(tm_thread_list *out, tm_store *s, const char *project)
 		tm_thread *t = NULL;
 
 		/* past a hook's budget (before a file or inside one): stop */
-		error = load_thread_at(&t, s, fd, project, ids.items[i], &data);
+		error = load_thread_at(&t, s, fd, project, ids.items[i], &data,
+				       &out->marked);
 		if (error == 0)
 			out->threads[out->n++] = t;
 		else if (error == TM_ETIMEOUT)
@@ -225,6 +241,7 @@ void tm_thread_list_clear(tm_thread_list *l)
 {
 	tm_thread_array_free(l->threads, l->n);
 	tm_strv_clear(&l->errors);
+	tm_strv_clear(&l->marked);
 	memset(l, 0, sizeof(*l));
 }
 

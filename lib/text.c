@@ -6,6 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A byte next_char passes as one character, never replaced (the stale
+ * listing sends thousands of paths through here). */
+#define PRINTABLE_ASCII(c) ((c) >= 0x20 && (c) < 0x7f)
+
 /*
  * Length of the character at `s` (at most `len` bytes) and whether it is
  * to be replaced: 1 for a control character or a byte that does not start
@@ -14,8 +18,8 @@
 static size_t next_char(const unsigned char *s, size_t len, unsigned flags,
 			bool *bad)
 {
-	size_t n = tm_utf8_valid_prefix((const char *)s, len > 4 ? 4 : len);
 	unsigned char c = s[0];
+	size_t n;
 
 	*bad = false;
 	if (c < 0x80) {
@@ -25,6 +29,7 @@ static size_t next_char(const unsigned char *s, size_t len, unsigned flags,
 		return 1;
 	}
 	/* the length of the first character, when it is valid */
+	n = tm_utf8_valid_prefix((const char *)s, len > 4 ? 4 : len);
 	if (n == 0) {
 		*bad = true;
 		return 1;
@@ -42,6 +47,10 @@ void tm_text_sanitize(tm_buf *out, const char *s, size_t len, unsigned flags)
 	bool bad;
 
 	while (i < len) {
+		if (PRINTABLE_ASCII(p[i])) {
+			i++;
+			continue;
+		}
 		n = next_char(p + i, len - i, flags, &bad);
 		if (bad) {
 			tm_buf_put(out, s + run, i - run);
@@ -80,6 +89,10 @@ bool tm_text_needs_sanitize(const char *s, size_t len, unsigned flags)
 	bool bad;
 
 	while (i < len) {
+		if (PRINTABLE_ASCII(p[i])) { /* most of it: no call */
+			i++;
+			continue;
+		}
 		i += next_char(p + i, len - i, flags, &bad);
 		if (bad)
 			return true;

@@ -687,6 +687,57 @@ START_TEST(test_frontmatter_error_duplicate_key)
 }
 END_TEST
 
+/* Duplicates in blocks on both sides of the pair-by-pair limit (32
+ * entries): the same first duplicate named, comments never duplicates. */
+START_TEST(test_frontmatter_duplicates_any_block_size)
+{
+	static const size_t sizes[] = {2, 10, 31, 32, 33, 40, 100};
+	size_t i, k;
+
+	for (i = 0; i < sizeof(sizes) / sizeof(*sizes); i++) {
+		tm_buf b = TM_BUF_INIT, want = TM_BUF_INIT;
+		tm_thread *t;
+
+		tm_buf_puts(&b, "---\n# c\n");
+		for (k = 0; k < sizes[i]; k++)
+			tm_buf_printf(&b, "k%zu: %zu\n# c\n", k, k);
+		tm_buf_puts(&b, "---\n");
+		t = parse_len(b.ptr, b.size, "t"); /* no duplicate yet */
+		ck_assert_ptr_nonnull(t);
+		ck_assert_uint_eq(t->nextra, 2 * sizes[i] + 1);
+		tm_thread_free(t);
+		b.size -= 4; /* before the closing line */
+		tm_buf_printf(&b, "k%zu: again\nk0: again\n---\n",
+			      sizes[i] / 2);
+		tm_buf_printf(&want, "line %zu: duplicate key 'k%zu'",
+			      2 * sizes[i] + 3, sizes[i] / 2);
+		check_fails(tm_buf_cstr(&b), tm_buf_cstr(&want));
+		tm_buf_release(&b);
+		tm_buf_release(&want);
+	}
+}
+END_TEST
+
+/* Keys that only start or end like a known field's are other keys. */
+START_TEST(test_frontmatter_near_field_names_are_extras)
+{
+	tm_thread *t = parse("---\nid: t\ntitle: T\npat: a\npathsx: b\n"
+			     "titles: c\ni: d\nstatu: e\n---\n");
+
+	ck_assert_str_eq(t->title, "T");
+	ck_assert(!t->has_paths);
+	ck_assert_ptr_null(t->status);
+	ck_assert_uint_eq(t->nextra, 5);
+	ck_assert_str_eq(t->extra[0].key, "pat");
+	ck_assert_str_eq(t->extra[1].key, "pathsx");
+	ck_assert_str_eq(t->extra[2].key, "titles");
+	ck_assert_str_eq(t->extra[3].key, "i");
+	ck_assert_str_eq(t->extra[4].key, "statu");
+	ck_assert_str_eq(t->extra[4].raw, " e");
+	tm_thread_free(t);
+}
+END_TEST
+
 START_TEST(test_frontmatter_error_collection_value)
 {
 	check_fails("---\ntitle:\n  - a\n---\n", "field 'title' must be a "
@@ -1082,6 +1133,8 @@ Suite *frontmatter_suite(void)
 	tcase_add_test(tc, test_frontmatter_error_nul);
 	tcase_add_test(tc, test_frontmatter_error_invalid_utf8);
 	tcase_add_test(tc, test_frontmatter_error_duplicate_key);
+	tcase_add_test(tc, test_frontmatter_duplicates_any_block_size);
+	tcase_add_test(tc, test_frontmatter_near_field_names_are_extras);
 	tcase_add_test(tc, test_frontmatter_error_collection_value);
 	tcase_add_test(tc, test_frontmatter_error_garbage_line);
 	tcase_add_test(tc, test_frontmatter_duplicate_key_order);

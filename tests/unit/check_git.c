@@ -843,6 +843,45 @@ START_TEST(test_git_fast_path_falls_back)
 }
 END_TEST
 
+/* color.* keys (the CLI asks color.threadmind and color.ui on every run):
+ * unset without libgit2 until a config file mentions color. */
+START_TEST(test_git_color_keys_without_libgit2)
+{
+	char *repo = tmt_git_repo(tmp, "colors"), *v = NULL;
+	tm_git *g = open_ok(repo, true);
+	bool b;
+
+	ck_assert_int_eq(tm_git_config_string(&v, g, "color.ui"), TM_ENOTFOUND);
+	ck_assert_int_eq(tm_git_config_string(&v, g, "Color.threadmind"),
+			 TM_ENOTFOUND);
+	ck_assert(!tm_git__libgit2_opened(g));
+	tm_git_free(g);
+	tmt_sh("git config --global color.ui always");
+	g = open_ok(repo, true);
+	ck_assert_int_eq(tm_git_config_string(&v, g, "color.ui"), 0);
+	ck_assert_str_eq(v, "always");
+	free(v);
+	ck_assert(tm_git__libgit2_opened(g));
+	tm_git_free(g);
+	tmt_sh("git config --global --unset color.ui");
+	/* a bad boolean, before anything initialised libgit2: an error */
+	setenv("GIT_CONFIG_PARAMETERS", "'color.ui'='bogus'", 1);
+	g = open_ok(repo, true);
+	ck_assert_int_eq(tm_git_config_bool(&b, g, "color.ui", false),
+			 TM_EINVALID);
+	ck_assert_ptr_nonnull(strstr(tm_error_last(), "'bogus'"));
+	tm_git_free(g);
+	unsetenv("GIT_CONFIG_PARAMETERS");
+	tmt_sh("git -C '%s' config color.threadmind never", repo);
+	g = open_ok(repo, true);
+	ck_assert_int_eq(tm_git_config_string(&v, g, "color.threadmind"), 0);
+	ck_assert_str_eq(v, "never");
+	free(v);
+	tm_git_free(g);
+	free(repo);
+}
+END_TEST
+
 /*
  * lib/notls.c, linked into this runner as into the executables: libgit2's
  * mbedTLS loads no CA certificate (a file of garbage parses "fine", where
@@ -892,6 +931,7 @@ Suite *git_suite(void)
 	tcase_add_test(tc, test_git_head_unborn);
 	tcase_add_test(tc, test_git_fast_path_layouts);
 	tcase_add_test(tc, test_git_fast_path_falls_back);
+	tcase_add_test(tc, test_git_color_keys_without_libgit2);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("config");
 	tcase_add_checked_fixture(tc, setup, teardown);

@@ -6,6 +6,7 @@
 #include "lib/resolve.h"
 #include "lib/error.h"
 #include "lib/git.h"
+#include "lib/git_internal.h"
 #include "lib/store.h"
 #include "merge_util.h"
 #include "test_util.h"
@@ -347,6 +348,90 @@ START_TEST(test_resolve_nothing_to_do)
 }
 END_TEST
 
+/*
+ * The unmerged files come from git's index read in place (index_file.c),
+ * without opening libgit2; through libgit2 (GIT_INDEX_FILE set: the reader
+ * leaves that to it) the answer is the same, for every index version.
+ */
+START_TEST(test_resolve_pending_index_without_libgit2)
+{
+	static const char *const versions[] = {"2", "3", "4"};
+	tm_strv fast = TM_STRV_INIT, slow = TM_STRV_INIT, m = TM_STRV_INIT;
+	char *index = tmt_join(repo, ".git/index");
+	tm_store *st = NULL;
+	size_t i, k;
+
+	for (k = 0; k < 3; k++) {
+		tmt_sh("git -C '%s' update-index --index-version %s", repo,
+		       versions[k]);
+		ck_assert_int_eq(tm_store_open(&st, repo), 0);
+		ck_assert_int_eq(tm_resolve_pending(&fast, &m, st), 0);
+		ck_assert(!tm_git__libgit2_opened(tm_store_git(st)));
+		tm_store_free(st);
+		tm_strv_clear(&m);
+		setenv("GIT_INDEX_FILE", index, 1);
+		ck_assert_int_eq(tm_store_open(&st, repo), 0);
+		ck_assert_int_eq(tm_resolve_pending(&slow, &m, st), 0);
+		ck_assert(tm_git__libgit2_opened(tm_store_git(st)));
+		unsetenv("GIT_INDEX_FILE");
+		tm_store_free(st);
+		tm_strv_clear(&m);
+		ck_assert_uint_eq(fast.n, 4);
+		ck_assert_uint_eq(fast.n, slow.n);
+		for (i = 0; i < fast.n; i++)
+			ck_assert_str_eq(fast.items[i], slow.items[i]);
+		tm_strv_clear(&fast);
+		tm_strv_clear(&slow);
+	}
+	free(index);
+}
+END_TEST
+
+/*
+ * tm_resolve_pending_loaded takes the loaded project's marked files from
+ * the load (status reads each thread file once): the same answer as
+ * tm_resolve_pending on the same files, and a file changed after the load
+ * is not read again.
+ */
+START_TEST(test_resolve_pending_loaded_uses_the_load)
+{
+	tm_strv u1 = TM_STRV_INIT, m1 = TM_STRV_INIT;
+	tm_strv u2 = TM_STRV_INIT, m2 = TM_STRV_INIT;
+	tm_thread_list all;
+	tm_store *st = NULL;
+	size_t i;
+
+	ck_assert_int_eq(tm_store_open(&st, repo), 0);
+	ck_assert_int_eq(tm_store_load_all(&all, st, "p"), 0);
+	ck_assert_int_eq(tm_resolve_pending(&u1, &m1, st), 0);
+	ck_assert_int_eq(tm_resolve_pending_loaded(&u2, &m2, st, "p", &all), 0);
+	ck_assert_uint_eq(m1.n, 2);
+	ck_assert_uint_eq(m2.n, m1.n);
+	ck_assert_uint_eq(u2.n, u1.n);
+	for (i = 0; i < m1.n; i++)
+		ck_assert_str_eq(m2.items[i], m1.items[i]);
+	for (i = 0; i < u1.n; i++)
+		ck_assert_str_eq(u2.items[i], u1.items[i]);
+	tm_strv_clear(&u2);
+	tm_strv_clear(&m2);
+	/* the markers gone from the disk since the load: the load says */
+	put(U_MD, "---\nid: u\ntitle: U\n---\n");
+	put(T_MD, "---\nid: t\ntitle: T\n---\n");
+	ck_assert_int_eq(tm_resolve_pending_loaded(&u2, &m2, st, "p", &all), 0);
+	ck_assert_uint_eq(m2.n, 2);
+	tm_strv_clear(&u2);
+	tm_strv_clear(&m2);
+	ck_assert_int_eq(tm_resolve_pending(&u2, &m2, st), 0);
+	ck_assert_uint_eq(m2.n, 0);
+	tm_thread_list_clear(&all);
+	tm_strv_clear(&u1);
+	tm_strv_clear(&m1);
+	tm_strv_clear(&u2);
+	tm_strv_clear(&m2);
+	tm_store_free(st);
+}
+END_TEST
+
 START_TEST(test_resolve_pending_lists_conflicts)
 {
 	tm_strv unmerged = TM_STRV_INIT, marked = TM_STRV_INIT;
@@ -546,6 +631,8 @@ Suite *resolve_suite(void)
 	tcase_add_test(tc, test_resolve_named_path_without_conflict);
 	tcase_add_test(tc, test_resolve_nothing_to_do);
 	tcase_add_test(tc, test_resolve_pending_lists_conflicts);
+	tcase_add_test(tc, test_resolve_pending_loaded_uses_the_load);
+	tcase_add_test(tc, test_resolve_pending_index_without_libgit2);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("split-mine");

@@ -1201,6 +1201,59 @@ static char *answer(const char *dir, tm_thread **ts, size_t n, bool no_cache,
 	return text;
 }
 
+/* tm_stale_cached_ids: whether the cache answered, and its ids as
+ * "a b c" into *ids (malloc'd; NULL when it did not answer). */
+static bool cached_ids(const char *dir, tm_thread **ts, size_t n, char **ids)
+{
+	tm_strv v = TM_STRV_INIT;
+	tm_git *g = open_repo(dir);
+	bool hit;
+
+	tm_strv_push(&v, "kept");
+	hit = tm_stale_cached_ids(&v, g, TDIR, (const tm_thread *const *)ts,
+				  n) == 1;
+	tm_git_free(g);
+	ck_assert_str_eq(v.items[0], "kept");
+	if (!hit)
+		ck_assert_uint_eq(v.n, 1);
+	free(v.items[0]);
+	memmove(v.items, v.items + 1, --v.n * sizeof(char *));
+	*ids = hit ? join(&v, false) : NULL;
+	tm_strv_clear(&v);
+	return hit;
+}
+
+/* The ids of an answer of `answer` ("id commit [..." lines). */
+static char *ids_of(const char *text)
+{
+	tm_buf b = TM_BUF_INIT;
+	const char *p = text, *sp, *nl;
+
+	while ((nl = strchr(p, '\n')) && strncmp(p, "unknown [", 9)) {
+		sp = strchr(p, ' ');
+		if (b.size)
+			tm_buf_putc(&b, ' ');
+		tm_buf_put(&b, p, (size_t)(sp - p));
+		p = nl + 1;
+	}
+	return b.size ? tm_buf_detach(&b) : strdup("");
+}
+
+/* Exactly when the full answer comes from the cache, tm_stale_cached_ids
+ * answers, with its ids. */
+static void assert_ids_like(const char *dir, tm_thread **ts, size_t n,
+			    const char *want_text, bool want_hit)
+{
+	char *ids = NULL, *want = ids_of(want_text);
+	bool hit = cached_ids(dir, ts, n, &ids);
+
+	ck_assert_msg(hit == want_hit, "cached ids %s", hit ? "hit" : "missed");
+	if (hit)
+		ck_assert_str_eq(ids, want);
+	free(ids);
+	free(want);
+}
+
 static char *cache_file(const char *dir)
 {
 	return format("%s/.git/threadmind/stale.cache", dir);
@@ -1222,6 +1275,7 @@ START_TEST(test_stale_cache_same_answers)
 		ck_assert(!hit);
 		first = answer(repo, ts, RND_THREADS, false, &hit);
 		ck_assert(!hit);
+		assert_ids_like(repo, ts, RND_THREADS, plain, true);
 		second = answer(repo, ts, RND_THREADS, false, &hit);
 		ck_assert(hit);
 		ck_assert_str_eq(first, plain);
@@ -1234,23 +1288,28 @@ START_TEST(test_stale_cache_same_answers)
 				   repo);
 		ck_assert_str_eq(after, "0");
 		free(after);
-		/* a new commit: still the same */
+		/* a new commit: still the same (the ids only from the cache
+		 * of exactly this HEAD) */
 		free(commit("more", "a/x.c", "b/z.c", NULL));
 		free(plain);
 		plain = answer(repo, ts, RND_THREADS, true, NULL);
+		assert_ids_like(repo, ts, RND_THREADS, plain, false);
 		after = answer(repo, ts, RND_THREADS, false, &hit);
+		assert_ids_like(repo, ts, RND_THREADS, plain, true);
 		ck_assert_str_eq(after, plain);
 		free(after);
 		/* another thread's commit: another key */
 		tm_thread_set(&ts[0]->commit, hashes[0]);
 		free(plain);
 		plain = answer(repo, ts, RND_THREADS, true, NULL);
+		assert_ids_like(repo, ts, RND_THREADS, plain, false);
 		after = answer(repo, ts, RND_THREADS, false, &hit);
 		ck_assert(!hit);
 		ck_assert_str_eq(after, plain);
 		free(after);
 		/* deleting the cache changes nothing */
 		tmt_sh("rm -f '%s'", file);
+		assert_ids_like(repo, ts, RND_THREADS, plain, false);
 		after = answer(repo, ts, RND_THREADS, false, &hit);
 		ck_assert(!hit);
 		ck_assert_str_eq(after, plain);
@@ -1310,6 +1369,7 @@ START_TEST(test_stale_cache_corrupt)
 		char *cmd = format(damage[i], file, file);
 
 		tmt_sh("cd '%s' && %s", dir, cmd);
+		assert_ids_like(repo, ts, 2, want, false);
 		got = answer(repo, ts, 2, false, &hit);
 		ck_assert_msg(!hit, "damage %zu read as good", i);
 		ck_assert_str_eq(got, want);
@@ -1318,6 +1378,7 @@ START_TEST(test_stale_cache_corrupt)
 		got = answer(repo, ts, 2, false, &hit);
 		ck_assert_msg(hit, "damage %zu not rewritten", i);
 		ck_assert_str_eq(got, want);
+		assert_ids_like(repo, ts, 2, want, true);
 		free(got);
 		free(cmd);
 	}

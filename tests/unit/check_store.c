@@ -1,5 +1,6 @@
 /* Unit tests of lib/store.c: discovery, init, load/save, create, active. */
 #include "lib/store.h"
+#include "lib/resolve.h"
 #include "lib/error.h"
 #include "lib/frontmatter.h"
 #include "lib/fs.h"
@@ -298,6 +299,52 @@ START_TEST(test_store_load_all_reports_unreadable)
 	free(link);
 	free(badname);
 	free(bad);
+	tm_store_free(s);
+}
+END_TEST
+
+/* load_all notes the files with conflict markers, parsed or not, as
+ * tm_resolve_pending finds them reading the files again. */
+START_TEST(test_store_load_all_notes_conflict_markers)
+{
+	static const char body[] = "---\nid: cbody\ntitle: B\n---\n\n"
+				   "<<<<<<< ours\na\n=======\nb\n"
+				   ">>>>>>> theirs\n";
+	static const char head[] = "---\nid: chead\n<<<<<<< ours\n"
+				   "title: A\n=======\ntitle: B\n"
+				   ">>>>>>> theirs\n---\n";
+	static const char fenced[] = "---\nid: fenced\ntitle: F\n---\n\n"
+				     "```\n<<<<<<< ours\n>>>>>>> theirs\n"
+				     "```\n";
+	tm_store *s = open_seed();
+	tm_strv unmerged = TM_STRV_INIT, marked = TM_STRV_INIT;
+	tm_thread_list all;
+	char *p;
+	size_t i;
+
+	p = store_file(s, "threads/mon-app/cbody.md");
+	tmt_write_file(p, body, strlen(body));
+	free(p);
+	p = store_file(s, "threads/mon-app/chead.md");
+	tmt_write_file(p, head, strlen(head));
+	free(p);
+	p = store_file(s, "threads/mon-app/fenced.md");
+	tmt_write_file(p, fenced, strlen(fenced));
+	free(p);
+	ck_assert_int_eq(tm_store_load_all(&all, s, "mon-app"), 0);
+	ck_assert_uint_eq(all.marked.n, 2);
+	ck_assert_str_eq(all.marked.items[0],
+			 ".threadmind/threads/mon-app/cbody.md");
+	ck_assert_str_eq(all.marked.items[1],
+			 ".threadmind/threads/mon-app/chead.md");
+	ck_assert_int_eq(tm_resolve_pending(&unmerged, &marked, s), 0);
+	ck_assert_uint_eq(marked.n, all.marked.n);
+	for (i = 0; i < marked.n; i++)
+		ck_assert_str_eq(marked.items[i], all.marked.items[i]);
+	tm_thread_list_clear(&all);
+	ck_assert_uint_eq(all.marked.n, 0);
+	tm_strv_clear(&unmerged);
+	tm_strv_clear(&marked);
 	tm_store_free(s);
 }
 END_TEST
@@ -756,6 +803,7 @@ Suite *store_suite(void)
 	tcase_add_test(tc, test_store_refuses_bad_ids_before_paths);
 	tcase_add_test(tc, test_store_load_missing_thread);
 	tcase_add_test(tc, test_store_load_all_reports_unreadable);
+	tcase_add_test(tc, test_store_load_all_notes_conflict_markers);
 	tcase_add_test(tc, test_store_create_thread_slug_and_collisions);
 	tcase_add_test(tc, test_store_create_thread_missing_parent);
 	tcase_add_test(tc, test_store_create_thread_stops_when_lock_taken_over);

@@ -1,0 +1,223 @@
+/*
+ * git's index file, read in place for its unmerged paths (see
+ * index_file.h).  The format (git's Documentation/gitformat-index.txt):
+ * "DIRC", version, entry count (32-bit big-endian each); the entries, each
+ * 62 bytes of stat data, object id and flags (64 with the extended flags
+ * of version 3 and later), then its path: NUL-terminated and padded with
+ * NULs to a multiple of 8 bytes in versions 2 and 3, prefix-compressed in
+ * version 4 (a varint of bytes to drop from the end of the previous path,
+ * then the rest, NUL-terminated, no padding); then the extensions (4-byte
+ * signature, 32-bit size, data; a signature starting with 'A' to 'Z' is
+ * optional), then the 20-byte hash of the whole.
+ */
+#include "index_file.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define HEADER_LEN    12
+#define ENTRY_FIXED   62 /* up to and with the 16-bit flags */
+#define FLAG_EXTENDED 0x4000
+#define FLAG_STAGE(f) (((f) >> 12) & 3)
+#define NAME_MASK     0xfff
+#define HASH_LEN      20
+#define MAX_INDEX     ((size_t)1 << 31)
+
+static uint32_t be32(const unsigned char *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+	       (uint32_t)p[2] << 8 | p[3];
+}
+
+/* The whole file into *data (malloc'd); 0 when it does not exist, -1 when
+ * it cannot be read. */
+static int slurp(unsigned char **data, size_t *len, const char *path)
+{
+	struct stat st;
+	size_t got = 0;
+	ssize_t r;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	*data = NULL;
+	*len = 0;
+	if (fd < 0)
+		return errno == ENOENT ? 0 : -1;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size < 0 ||
+	    (size_t)st.st_size > MAX_INDEX) {
+		close(fd);
+		return -1;
+	}
+	*data = tm_xmalloc((size_t)st.st_size + 1);
+	while (got < (size_t)st.st_size &&
+	       ((r = read(fd, *data + got, (size_t)st.st_size - got)) > 0 ||
+		(r < 0 && errno == EINTR)))
+		if (r > 0)
+			got += (size_t)r;
+	close(fd);
+	if (got != (size_t)st.st_size) {
+		free(*data);
+		*data = NULL;
+		return -1;
+	}
+	*len = got;
+	return 1;
+}
+
+/* git's varint (varint.c): 7 bits a byte, each continuation adding one. */
+static bool get_varint(const unsigned char **p, const unsigned char *end,
+		       size_t *out)
+{
+	const unsigned char *q = *p;
+	uint64_t v;
+	unsigned char c;
+
+	if (q >= end)
+		return false;
+	c = *q++;
+	v = c & 127;
+	while (c & 128) {
+		v += 1;
+		if (!v || (v >> 57) || q >= end)
+			return false;
+		c = *q++;
+		v = (v << 7) + (c & 127);
+	}
+	*p = q;
+	*out = (size_t)v;
+	return true;
+}
+
+/* (path, stage) order of the index: bytes, then stage. */
+static int cmp_entry(const char *a, size_t alen, unsigned as, const char *b,
+		     size_t blen, unsigned bs)
+{
+	int c = memcmp(a, b, alen < blen ? alen : blen);
+
+	if (c)
+		return c;
+	if (alen != blen)
+		return alen < blen ? -1 : 1;
+	return as < bs ? -1 : as > bs;
+}
+
+/* The entries and extensions of `data`; false when anything is off. */
+static bool scan(tm_strv *out, const unsigned char *data, size_t len,
+		 const char *prefix)
+{
+	const unsigned char *p = data + HEADER_LEN, *end = data + len;
+	size_t plen = strlen(prefix), n, i, namelen, fixed, strip;
+	uint32_t version, flags;
+	unsigned stage, last_stage = 0;
+	tm_buf path = TM_BUF_INIT; /* version 4: the current path */
+	tm_buf last = TM_BUF_INIT; /* the previous entry's path */
+	const char *name;
+	bool ok = false, have_last = false;
+
+	if (len < HEADER_LEN + HASH_LEN || memcmp(data, "DIRC", 4))
+		return false;
+	version = be32(data + 4);
+	n = be32(data + 8);
+	if (version < 2 || version > 4)
+		return false;
+	end -= HASH_LEN;
+	for (i = 0; i < n; i++) {
+		if ((size_t)(end - p) < ENTRY_FIXED)
+			goto done;
+		flags = (uint32_t)p[60] << 8 | p[61];
+		fixed = ENTRY_FIXED;
+		if (flags & FLAG_EXTENDED) {
+			if (version < 3)
+				goto done;
+			fixed += 2;
+		}
+		if ((size_t)(end - p) < fixed)
+			goto done;
+		stage = FLAG_STAGE(flags);
+		if (version == 4) {
+			const unsigned char *q = p + fixed, *nul;
+
+			if (!get_varint(&q, end, &strip) || strip > path.size ||
+			    !(nul = memchr(q, '\0', (size_t)(end - q))))
+				goto done;
+			path.size -= strip;
+			tm_buf_put(&path, q, (size_t)(nul - q));
+			name = tm_buf_cstr(&path);
+			namelen = path.size;
+			p = nul + 1;
+		} else {
+			const unsigned char *nul = memchr(
+				p + fixed, '\0', (size_t)(end - p) - fixed);
+			size_t size;
+
+			if (!nul)
+				goto done;
+			name = (const char *)p + fixed;
+			namelen = (size_t)(nul - (p + fixed));
+			size = (fixed + namelen + 8) & ~(size_t)7;
+			if (size > (size_t)(end - p))
+				goto done;
+			p += size;
+		}
+		if ((flags & NAME_MASK) != NAME_MASK &&
+		    (flags & NAME_MASK) != namelen)
+			goto done;
+		if (!namelen ||
+		    (have_last && cmp_entry(last.ptr, last.size, last_stage,
+					    name, namelen, stage) >= 0))
+			goto done; /* libgit2 would sort it: let it */
+		if (stage && namelen >= plen && !memcmp(name, prefix, plen) &&
+		    (!out->n || strcmp(out->items[out->n - 1], name))) {
+			if (out->n &&
+			    strcasecmp(out->items[out->n - 1], name) >= 0)
+				goto done; /* ignorecase would order them
+					      otherwise */
+			tm_strv_push_owned(out, tm_xstrndup(name, namelen));
+		}
+		tm_buf_clear(&last);
+		tm_buf_put(&last, name, namelen);
+		last_stage = stage;
+		have_last = true;
+	}
+	while (p < end) { /* the extensions */
+		uint32_t size;
+
+		if ((size_t)(end - p) < 8 || p[0] < 'A' || p[0] > 'Z')
+			goto done;
+		size = be32(p + 4);
+		if (size > (size_t)(end - p) - 8)
+			goto done;
+		p += 8 + size;
+	}
+	ok = true;
+done:
+	tm_buf_release(&path);
+	tm_buf_release(&last);
+	return ok;
+}
+
+bool tm_index_file_conflicts(tm_strv *out, const char *path, const char *prefix)
+{
+	tm_strv found = TM_STRV_INIT;
+	unsigned char *data;
+	size_t len, i;
+	int got = slurp(&data, &len, path);
+	bool ok;
+
+	if (got <= 0)
+		return got == 0;
+	ok = scan(&found, data, len, prefix);
+	free(data);
+	for (i = 0; ok && i < found.n; i++)
+		tm_strv_push_owned(out, found.items[i]);
+	if (ok)
+		free(found.items);
+	else
+		tm_strv_clear(&found);
+	return ok;
+}

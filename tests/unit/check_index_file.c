@@ -1,0 +1,247 @@
+/*
+ * Unit tests of lib/index_file.c: the unmerged paths of git's index file,
+ * read in place, against what git itself lists (git ls-files -u) for index
+ * versions 2, 3 and 4; and every file it must leave to libgit2 (split
+ * index, unknown version, damaged, out of order, case order) refused.
+ */
+#include "lib/index_file.h"
+#include "test_util.h"
+
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char *tmp, *repo, *index_path;
+
+static void setup(void)
+{
+	tmp = tmt_sandbox();
+	repo = tmt_git_repo(tmp, "repo");
+	index_path = tmt_join(repo, ".git/index");
+}
+
+static void teardown(void)
+{
+	free(index_path);
+	free(repo);
+	tmt_sandbox_end(tmp);
+}
+
+/* Entries at stages 1-3 for `path` (git update-index --index-info). */
+static void conflict(const char *path)
+{
+	tmt_sh("cd '%s' && blob=$(echo x | git hash-object -w --stdin) && "
+	       "printf '100644 %%s 1\\t%s\\n100644 %%s 2\\t%s\\n"
+	       "100644 %%s 3\\t%s\\n' $blob $blob $blob $blob $blob $blob | "
+	       "git update-index --index-info",
+	       repo, path, path, path);
+}
+
+/* Some merged files around the conflicts, sharing prefixes (version 4
+ * compresses them) and with long names. */
+static void populate(void)
+{
+	tmt_sh("cd '%s' && mkdir -p .threadmind/threads/p src/deep/er && "
+	       "for f in a b .threadmind/config.json "
+	       ".threadmind/threads/p/aa.md .threadmind/threads/p/zz.md "
+	       "src/deep/er/x.c src/deep/er/%0200d.c zzz; do "
+	       "echo \"$f\" >\"$f\"; done && git add -A && "
+	       "git commit -qm one",
+	       repo, 7);
+	conflict(".threadmind/threads/p/m.md");
+	conflict(".threadmind/threads/p/t.md");
+	conflict("src/deep/er/y.c");
+	conflict(".threadmindx");
+}
+
+/* The unmerged paths starting with `prefix`, as git lists them, joined
+ * with '\n'. */
+static char *git_says(const char *prefix)
+{
+	return tmt_sh_out("cd '%s' && git ls-files -u | cut -f2 | uniq | "
+			  "grep '^%s' || :",
+			  repo, prefix);
+}
+
+static char *joined(const tm_strv *v)
+{
+	tm_buf b = TM_BUF_INIT;
+	size_t i;
+
+	for (i = 0; i < v->n; i++) {
+		if (i)
+			tm_buf_putc(&b, '\n');
+		tm_buf_puts(&b, v->items[i]);
+	}
+	return tm_buf_detach(&b);
+}
+
+static void assert_same_as_git(const char *prefix)
+{
+	tm_strv got = TM_STRV_INIT;
+	char *want = git_says(prefix), *have;
+
+	tm_strv_push(&got, "kept");
+	ck_assert(tm_index_file_conflicts(&got, index_path, prefix));
+	ck_assert_str_eq(got.items[0], "kept"); /* appended */
+	free(got.items[0]);
+	memmove(got.items, got.items + 1, --got.n * sizeof(char *));
+	have = joined(&got);
+	ck_assert_str_eq(have, want);
+	free(have);
+	free(want);
+	tm_strv_clear(&got);
+}
+
+START_TEST(test_index_file_versions)
+{
+	static const char *const versions[] = {"2", "3", "4"};
+	size_t i;
+
+	populate();
+	for (i = 0; i < 3; i++) {
+		tmt_sh("cd '%s' && git update-index --index-version %s", repo,
+		       versions[i]);
+		assert_same_as_git(".threadmind/");
+		assert_same_as_git("");
+		assert_same_as_git("src/");
+		assert_same_as_git("nothing/");
+	}
+	/* the extended flags (intent-to-add) in version 3 */
+	tmt_sh("cd '%s' && echo n >new && git add -N new && "
+	       "git update-index --index-version 3",
+	       repo);
+	assert_same_as_git("");
+	tmt_sh("cd '%s' && git update-index --index-version 4", repo);
+	assert_same_as_git("");
+}
+END_TEST
+
+START_TEST(test_index_file_missing_and_clean)
+{
+	tm_strv got = TM_STRV_INIT;
+
+	ck_assert(tm_index_file_conflicts(&got, index_path, ""));
+	ck_assert_uint_eq(got.n, 0);
+	tmt_sh("cd '%s' && echo a >a && git add a && git commit -qm a", repo);
+	ck_assert(tm_index_file_conflicts(&got, index_path, ""));
+	ck_assert_uint_eq(got.n, 0);
+}
+END_TEST
+
+static void assert_refused(void)
+{
+	tm_strv got = TM_STRV_INIT;
+
+	tm_strv_push(&got, "kept");
+	ck_assert(!tm_index_file_conflicts(&got, index_path, ""));
+	ck_assert_uint_eq(got.n, 1);
+	tm_strv_clear(&got);
+}
+
+START_TEST(test_index_file_split_index_refused)
+{
+	populate();
+	tmt_sh("cd '%s' && git update-index --split-index", repo);
+	assert_refused();
+}
+END_TEST
+
+START_TEST(test_index_file_damaged_refused)
+{
+	size_t len, cut;
+	char *data;
+
+	populate();
+	data = tmt_read_file(index_path, &len);
+	/* every truncation: refused, or (cut just where the entries end plus
+	 * 20 bytes, read as the hash) the right answer */
+	for (cut = 0; cut < len - 20; cut += 3) {
+		tm_strv got = TM_STRV_INIT;
+		char *have;
+
+		tmt_write_file(index_path, data, cut);
+		if (tm_index_file_conflicts(&got, index_path, "")) {
+			have = joined(&got);
+			ck_assert_str_eq(have, ".threadmind/threads/p/m.md\n"
+					       ".threadmind/threads/p/t.md\n"
+					       ".threadmindx\n"
+					       "src/deep/er/y.c");
+			free(have);
+		}
+		tm_strv_clear(&got);
+	}
+	/* another version */
+	data[7] = 5;
+	tmt_write_file(index_path, data, len);
+	assert_refused();
+	data[7] = 2;
+	tmt_write_file(index_path, data, len);
+	assert_same_as_git("");
+	free(data);
+	/* an unknown mandatory extension after the entries */
+	tmt_sh("cd '%s' && head -c -20 .git/index >i && "
+	       "printf 'sdir\\0\\0\\0\\0' >>i && "
+	       "head -c 20 /dev/zero >>i && mv i .git/index",
+	       repo);
+	assert_refused();
+	tmt_sh("cd '%s' && head -c -28 .git/index >i && "
+	       "printf 'ABCD\\0\\0\\0\\0' >>i && "
+	       "head -c 20 /dev/zero >>i && mv i .git/index",
+	       repo);
+	assert_same_as_git(""); /* an optional one is skipped */
+	/* not an index */
+	tmt_write_file(index_path, "DIRX\0\0\0\2\0\0\0\0", 12);
+	assert_refused();
+}
+END_TEST
+
+START_TEST(test_index_file_order_refused)
+{
+	size_t len;
+	char *data, *a;
+
+	populate();
+	tmt_sh("cd '%s' && git update-index --index-version 2", repo);
+	data = tmt_read_file(index_path, &len);
+	/* rename the second entry ("b") to "B": before "a", out of order */
+	a = memmem(data, len, "\1b\0", 3); /* flags: length 1 */
+	ck_assert_ptr_nonnull(a);
+	a[1] = 'B';
+	tmt_write_file(index_path, data, len);
+	assert_refused();
+	free(data);
+}
+END_TEST
+
+START_TEST(test_index_file_case_order_refused)
+{
+	tm_strv got = TM_STRV_INIT;
+
+	tmt_sh("cd '%s' && echo a >a && git add a && git commit -qm a", repo);
+	conflict("x/B.md");
+	conflict("x/a.md"); /* after B in bytes, before it without case */
+	assert_refused();
+	ck_assert(tm_index_file_conflicts(&got, index_path, "x/a"));
+	ck_assert_uint_eq(got.n, 1);
+	ck_assert_str_eq(got.items[0], "x/a.md");
+	tm_strv_clear(&got);
+}
+END_TEST
+
+Suite *index_file_suite(void)
+{
+	Suite *s = suite_create("index_file");
+	TCase *tc = tcase_create("core");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_index_file_versions);
+	tcase_add_test(tc, test_index_file_missing_and_clean);
+	tcase_add_test(tc, test_index_file_split_index_refused);
+	tcase_add_test(tc, test_index_file_damaged_refused);
+	tcase_add_test(tc, test_index_file_order_refused);
+	tcase_add_test(tc, test_index_file_case_order_refused);
+	suite_add_tcase(s, tc);
+	return s;
+}
