@@ -40,6 +40,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,6 +58,7 @@
 #define F_PATHS  2u
 #define F_NOSTAT 4u
 #define F_ALL    (F_FULL | F_PATHS | F_NOSTAT)
+#define F_FRESH  8u /* while loading: the old entry holds (never stored) */
 
 struct tstamp {
 	uint64_t sec, nsec;
@@ -68,9 +70,10 @@ struct fstat {
 	struct tstamp mtime, ctime;
 };
 
+/* 40 bytes: the stat data stays in the body (entry_fstat), as a fresh
+ * process pays a page fault for every 4 KiB it touches. */
 struct entry {
-	const char *id; /* in `body` */
-	struct fstat st;
+	const char *id; /* in `body` (a listed name while body is NULL) */
 	unsigned flags;
 	const unsigned char *body; /* the encoded entry, its length first */
 	size_t len;
@@ -204,10 +207,21 @@ static bool get_entry(tm_record_reader *r, struct entry *e)
 	r->p += len;
 	r->left -= (size_t)len;
 	e->id = get_str(&body);
-	get_fstat(&body, &e->st);
+	get_fstat(&body, &(struct fstat){0});
 	e->flags = (unsigned)(tm_record_get_u64(&body) & F_ALL);
 	get_fields(&body, NULL);
 	return e->id && !body.bad && body.left == 0;
+}
+
+/* The stat data of a checked entry: right after its id in the body. */
+static void entry_fstat(const struct entry *e, struct fstat *st)
+{
+	tm_record_reader r;
+
+	r.p = (const unsigned char *)e->id + strlen(e->id) + 1;
+	r.left = 8 * 8;
+	r.bad = false;
+	get_fstat(&r, st);
 }
 
 /* ---- the file ---- */
@@ -426,13 +440,15 @@ static void read_entry(struct entry *e, int fd, const char *id, tm_buf *data)
 	tm_buf name = TM_BUF_INIT, body = TM_BUF_INIT;
 	tm_thread *full = NULL, *fm = NULL;
 	struct stat st;
+	struct fstat fst;
 	size_t blen;
 	int k;
 
 	memset(e, 0, sizeof(*e));
+	memset(&fst, 0, sizeof(fst));
 	tm_buf_printf(&name, "%s.md", id);
 	if (fstatat(fd, tm_buf_cstr(&name), &st, AT_SYMLINK_NOFOLLOW) == 0)
-		fstat_of(&e->st, &st);
+		fstat_of(&fst, &st);
 	else
 		e->flags |= F_NOSTAT;
 	tm_buf_clear(data);
@@ -450,7 +466,7 @@ static void read_entry(struct entry *e, int fd, const char *id, tm_buf *data)
 	tm_error_clear();
 	tm_record_put_u64(&body, 0); /* the length, set below */
 	put_str(&body, id);
-	put_fstat(&body, &e->st);
+	put_fstat(&body, &fst);
 	tm_record_put_u64(&body, e->flags);
 	put_fields(&body, fm ? fm : full);
 	for (k = 0; k < 8; k++)
@@ -524,10 +540,12 @@ void tm_paths_index_list_clear(tm_paths_index_list *l)
 static void make_list(tm_paths_index_list *l, struct list_impl *x,
 		      unsigned want)
 {
-	size_t i, k = 0, nitems = 0, alloc = 0;
+	size_t i, k = 0, nitems = 0, alloc = 0, n = 0;
 
-	x->t = tm_xcalloc(x->now.n + 1, sizeof(*x->t));
-	x->ptrs = tm_xcalloc(x->now.n + 1, sizeof(*x->ptrs));
+	for (i = 0; i < x->now.n; i++)
+		n += (x->now.e[i].flags & want) != 0;
+	x->t = tm_xcalloc(n + 1, sizeof(*x->t));
+	x->ptrs = tm_xcalloc(n + 1, sizeof(*x->ptrs));
 	for (i = 0; i < x->now.n; i++)
 		if (x->now.e[i].flags & want)
 			entry_thread(&x->t[k++], &x->now.e[i], &x->items,
@@ -542,6 +560,131 @@ static void make_list(tm_paths_index_list *l, struct list_impl *x,
 	l->impl_ = x;
 }
 
+/* ---- the stat pass ---- */
+
+/*
+ * Files one stat thread is worth, and the most threads: git's preload-index
+ * (preload-index.c) starts one thread per 500 index entries, at most 20;
+ * here never more than the online CPUs either, as a thread more than the
+ * CPUs only waits for one.
+ */
+#define THREAD_COST 500
+#define MAX_THREADS 20
+
+struct stat_job {
+	int fd;
+	struct entry *e;
+	size_t from, to;
+	const struct tstamp *stamp;
+};
+
+/* lstat the files of j's entries taken over from the old index, relative
+ * to the folder (one path component a lookup), and mark F_FRESH those
+ * whose stat data is the recorded one and older than the stamp. */
+static void stat_range(const struct stat_job *j)
+{
+	char name[NAME_MAX_ + 1];
+	struct stat st;
+	struct fstat now, was;
+	size_t i, len;
+
+	for (i = j->from; i < j->to; i++) {
+		struct entry *e = &j->e[i];
+
+		if (!e->body || (e->flags & F_NOSTAT))
+			continue;
+		len = strlen(e->id);
+		if (len + 4 > sizeof(name))
+			continue;
+		memcpy(name, e->id, len);
+		memcpy(name + len, ".md", 4);
+		if (fstatat(j->fd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+			continue;
+		fstat_of(&now, &st);
+		entry_fstat(e, &was);
+		if (fstat_same(&now, &was) && !racy(&was, j->stamp))
+			e->flags |= F_FRESH;
+	}
+}
+
+static void *stat_thread(void *job)
+{
+	stat_range(job);
+	return NULL;
+}
+
+/*
+ * stat_range over e[0..n) in `threads` slices, the calling thread taking
+ * the first; a thread that cannot be started has its slice done here.
+ * Returns the threads that ran.
+ */
+static unsigned stat_all(int fd, struct entry *e, size_t n,
+			 const struct tstamp *stamp, unsigned threads)
+{
+	struct stat_job jobs[MAX_THREADS];
+	pthread_t tid[MAX_THREADS];
+	bool started[MAX_THREADS];
+	unsigned k, ran = 1;
+
+	if (threads > n)
+		threads = n ? (unsigned)n : 1;
+	for (k = 0; k < threads; k++) {
+		jobs[k].fd = fd;
+		jobs[k].e = e;
+		jobs[k].from = n * k / threads;
+		jobs[k].to = n * (k + 1) / threads;
+		jobs[k].stamp = stamp;
+	}
+	for (k = 1; k < threads; k++) {
+		started[k] = pthread_create(&tid[k], NULL, stat_thread,
+					    &jobs[k]) == 0;
+		ran += started[k];
+	}
+	stat_range(&jobs[0]);
+	for (k = 1; k < threads; k++) {
+		if (started[k])
+			pthread_join(tid[k], NULL);
+		else
+			stat_range(&jobs[k]);
+	}
+	return ran;
+}
+
+static long fake_cpus; /* tm_paths_index__online_cpus */
+
+void tm_paths_index__online_cpus(long n)
+{
+	fake_cpus = n;
+}
+
+/*
+ * How many threads lstat `n` files: opts->threads when set, else one per
+ * THREAD_COST files up to the online CPUs and MAX_THREADS, one when
+ * core.preloadIndex is false (as git's preload-index, on by default).
+ */
+static unsigned stat_threads(tm_store *s, size_t n,
+			     const tm_paths_index_options *opts)
+{
+	struct tm_git *g = tm_store_git(s);
+	long cpus = fake_cpus > 0 ? fake_cpus : sysconf(_SC_NPROCESSORS_ONLN);
+	bool preload = true;
+	size_t t;
+
+	if (opts->threads)
+		t = opts->threads;
+	else if ((t = n / THREAD_COST) < 2)
+		return 1; /* not worth a thread, nor a config read */
+	else if (g &&
+		 tm_git_config_bool(&preload, g, "core.preloadIndex", true) < 0)
+		preload = true;
+	tm_error_clear();
+	if (!opts->threads && !preload)
+		return 1;
+	if (!opts->threads && cpus > 0 && t > (size_t)cpus)
+		t = (size_t)cpus;
+	return t > MAX_THREADS ? MAX_THREADS : (unsigned)t;
+}
+
 /* ---- the load ---- */
 
 int tm_paths_index_load(tm_paths_index_list *out, tm_store *s,
@@ -552,12 +695,12 @@ int tm_paths_index_load(tm_paths_index_list *out, tm_store *s,
 	tm_strv listed = TM_STRV_INIT;
 	tm_buf data = TM_BUF_INIT, key = TM_BUF_INIT;
 	struct index old, now;
-	char *path = NULL, name[NAME_MAX_ + 1];
+	char *path = NULL;
 	struct stat st;
 	struct fstat dir;
 	unsigned want = what == TM_PATHS_INDEX_ALL ? F_FULL : F_PATHS;
 	bool dirty = false, stamped = false, listing;
-	size_t i, j = 0, nids, len;
+	size_t i, j = 0, nids;
 	int fd, error;
 
 	memset(out, 0, sizeof(*out));
@@ -565,8 +708,9 @@ int tm_paths_index_load(tm_paths_index_list *out, tm_store *s,
 	memset(&now, 0, sizeof(now));
 	if (!opts)
 		opts = &dflt;
-	opts->cut_short = opts->written = false;
+	opts->cut_short = opts->written = opts->listed = false;
 	opts->reread = 0;
+	opts->stat_threads = 0;
 	if ((error = tm_id_validate(project, "project")) < 0)
 		return error;
 	error = tm_store_open_folder(&fd, s, "threads", project, false);
@@ -607,37 +751,39 @@ int tm_paths_index_load(tm_paths_index_list *out, tm_store *s,
 		now.stamp = old.stamp;
 	}
 	now.dir = dir;
+	opts->listed = listing;
 	nids = listing ? listed.n : old.n;
-	now.e = tm_xcalloc(nids + 1, sizeof(*now.e));
+	if (!listing) { /* the same names: the old entries, in place */
+		now.e = old.e;
+		old.e = NULL;
+		old.n = 0;
+	} else { /* each name with the old entry of that name, if any */
+		now.e = tm_xcalloc(nids + 1, sizeof(*now.e));
+		for (i = 0; i < nids; i++) {
+			const char *id = listed.items[i];
+			int c = 1;
+
+			while (j < old.n && (c = strcmp(old.e[j].id, id)) < 0)
+				j++; /* removed since */
+			if (j < old.n && c == 0)
+				now.e[i] = old.e[j++];
+			else
+				now.e[i].id = id; /* new: no body */
+		}
+	}
+	opts->stat_threads = stat_all(fd, now.e, nids, &old.stamp,
+				      stat_threads(s, nids, opts));
+	/* Keep the fresh entries, read the others again, in place (an entry
+	 * is taken before its slot, or an earlier one, is written). */
 	for (i = 0; i < nids; i++) {
-		const char *id = listing ? listed.items[i] : old.e[i].id;
-		struct entry *o = NULL;
-		int c = 1;
+		struct entry e = now.e[i];
 
-		if (!listing) /* the same names */
-			o = &old.e[j++];
-		while (listing && j < old.n &&
-		       (c = strcmp(old.e[j].id, id)) < 0)
-			j++; /* removed since */
-		if (listing && j < old.n && c == 0)
-			o = &old.e[j++];
-		len = strlen(id);
-		if (o && !(o->flags & F_NOSTAT) && len + 4 < sizeof(name)) {
-			memcpy(name, id, len);
-			memcpy(name + len, ".md", 4);
+		if (e.flags & F_FRESH) {
+			e.flags &= ~F_FRESH;
+			now.e[now.n++] = e;
+			continue;
 		}
-		if (o && !(o->flags & F_NOSTAT) && len + 4 < sizeof(name) &&
-		    fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
-			struct fstat now_st;
-
-			fstat_of(&now_st, &st);
-			if (fstat_same(&now_st, &o->st) &&
-			    !racy(&o->st, &old.stamp)) {
-				now.e[now.n++] = *o;
-				continue;
-			}
-		}
-		if (opts->stop && opts->stop(opts->stop_data)) {
+		if (tm_deadline_passed()) {
 			opts->cut_short = true;
 			break;
 		}
@@ -648,8 +794,8 @@ int tm_paths_index_load(tm_paths_index_list *out, tm_store *s,
 			free(path);
 			path = NULL;
 		}
-		read_entry(&now.e[now.n++], fd, id, &data);
-		if (tm_deadline_left() < 0) {
+		read_entry(&now.e[now.n++], fd, e.id, &data);
+		if (tm_deadline_passed()) {
 			/* the read may have stopped half-way: an entry
 			 * that says "does not parse" must not be kept */
 			opts->cut_short = true;

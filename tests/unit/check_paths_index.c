@@ -4,10 +4,11 @@
  * put back), renamed, added to and deleted from; the answers themselves
  * are those of tm_store_load_all and of a frontmatter-only read; a
  * corrupt, truncated, foreign or unwritable index is ignored and rebuilt;
- * an unchanged store reads no file; a stop cuts the load short without
- * writing; concurrent loads leave a valid index.
+ * an unchanged store reads no file; the deadline cuts the load short
+ * without writing; concurrent loads leave a valid index.
  */
 #include "lib/paths_index.h"
+#include "lib/deadline.h"
 #include "lib/record.h"
 #include "lib/error.h"
 #include "lib/frontmatter.h"
@@ -510,18 +511,20 @@ START_TEST(test_forged_name_is_refused)
 }
 END_TEST
 
-static bool stop_now(void *data)
-{
-	int *calls = data;
+/* The fake clock of the deadline: 1 ms a read. */
+static double fake_now;
 
-	return ++*calls > 2;
+static double fake_clock(void)
+{
+	return fake_now += 0.001;
 }
 
-START_TEST(test_stop_cuts_short_without_writing)
+/* The reads stop at the deadline (deadline.h, the hooks' one clock):
+ * the list says it is incomplete and nothing is written. */
+START_TEST(test_deadline_cuts_short_without_writing)
 {
 	tm_paths_index_options o = TM_PATHS_INDEX_OPTIONS_INIT;
 	tm_paths_index_list l;
-	int calls = 0;
 	char *ix;
 	unsigned k;
 
@@ -531,18 +534,32 @@ START_TEST(test_stop_cuts_short_without_writing)
 		snprintf(id, sizeof(id), "s%u", k);
 		write_thread(id, 2);
 	}
-	o.stop = stop_now;
-	o.stop_data = &calls;
+	fake_now = 0;
+	tm_deadline__set_clock(fake_clock);
+	tm_deadline_set(0.0045); /* a few clock reads: two files */
 	ck_assert_int_eq(tm_paths_index_load(&l, store, "app",
 					     TM_PATHS_INDEX_WITH_PATHS, &o),
 			 0);
+	tm_deadline_clear();
+	tm_deadline__set_clock(NULL);
 	ck_assert(o.cut_short);
 	ck_assert(!o.written);
-	ck_assert_uint_eq(l.n, 1); /* main (no paths), then s0 */
+	ck_assert_uint_lt(o.reread, 6);
+	ck_assert_uint_lt(l.n, 6);
 	tm_paths_index_list_clear(&l);
 	ix = tm_paths_index_file(store, "app");
 	ck_assert_int_ne(access(ix, F_OK), 0);
 	free(ix);
+	/* a deadline passed before the first read: nothing read at all */
+	tm_deadline_set(0);
+	ck_assert_int_eq(
+		tm_paths_index_load(&l, store, "app", TM_PATHS_INDEX_ALL, &o),
+		0);
+	tm_deadline_clear();
+	ck_assert(o.cut_short);
+	ck_assert_uint_eq(o.reread, 0);
+	ck_assert_uint_eq(l.n, 0);
+	tm_paths_index_list_clear(&l);
 	check_answers();
 }
 END_TEST
@@ -618,7 +635,7 @@ Suite *paths_index_suite(void)
 	tcase_add_test(tc, test_unchanged_store_reads_no_file);
 	tcase_add_loop_test(tc, test_damaged_index_is_rebuilt, 0, 7);
 	tcase_add_test(tc, test_forged_name_is_refused);
-	tcase_add_test(tc, test_stop_cuts_short_without_writing);
+	tcase_add_test(tc, test_deadline_cuts_short_without_writing);
 	tcase_add_test(tc, test_missing_folder_and_bad_project);
 	tcase_add_test(tc, test_concurrent_loads);
 	suite_add_tcase(s, tc);
