@@ -159,38 +159,15 @@ static void get_fstat(tm_record_reader *r, struct fstat *st)
 	st->mode = tm_record_get_u64(r);
 }
 
-/* What follows the flags of an entry, decoded into t (NULL: only
- * checked). */
-static void get_fields(tm_record_reader *r, tm_thread *t)
-{
-	const char *f[4];
-	uint64_t has, n, i;
-	int k;
-
-	for (k = 0; k < 4; k++)
-		f[k] = get_str(r);
-	has = tm_record_get_u64(r);
-	n = tm_record_get_u64(r);
-	if (has > 1 || n > r->left / 9) /* 9 bytes a string at least */
-		r->bad = true;
-	if (t && !r->bad) {
-		t->status = tm_xstrdup_or_null(f[0]);
-		t->commit = tm_xstrdup_or_null(f[1]);
-		t->branch = tm_xstrdup_or_null(f[2]);
-		t->updated_at = tm_xstrdup_or_null(f[3]);
-		t->has_paths = has == 1;
-	}
-	for (i = 0; !r->bad && i < n; i++) {
-		const char *s = get_str(r);
-
-		if (!s)
-			r->bad = true;
-		else if (t)
-			tm_strv_push(&t->paths, s);
-	}
-}
-
-/* The entry at r into e (its body stays in the data); false when bad. */
+/*
+ * The entry at r into e (its body stays in the data); false when bad.  Only
+ * what the load itself uses is checked here (the frame, the id, room for
+ * the stat data, the flags): an entry's fields are decoded only when it is
+ * output, by entry_thread's bounded reader, so that a load does not decode
+ * 10,000 entries to output a few.  The checksum has already caught damage;
+ * a forged file with a right checksum could as well hold wrong fields that
+ * parse.
+ */
 static bool get_entry(tm_record_reader *r, struct entry *e)
 {
 	uint64_t len = tm_record_get_u64(r);
@@ -207,10 +184,23 @@ static bool get_entry(tm_record_reader *r, struct entry *e)
 	r->p += len;
 	r->left -= (size_t)len;
 	e->id = get_str(&body);
-	get_fstat(&body, &(struct fstat){0});
+	if (!e->id || body.left < 9 * 8)
+		return false;
+	body.p += 8 * 8; /* the stat data, read by entry_fstat */
+	body.left -= 8 * 8;
 	e->flags = (unsigned)(tm_record_get_u64(&body) & F_ALL);
-	get_fields(&body, NULL);
-	return e->id && !body.bad && body.left == 0;
+	return !body.bad;
+}
+
+/* The length of a checked entry's id: the u64 before it in the body. */
+static size_t entry_id_len(const struct entry *e)
+{
+	tm_record_reader r;
+
+	r.p = (const unsigned char *)e->id - 8;
+	r.left = 8;
+	r.bad = false;
+	return (size_t)tm_record_get_u64(&r);
 }
 
 /* The stat data of a checked entry: right after its id in the body. */
@@ -218,7 +208,7 @@ static void entry_fstat(const struct entry *e, struct fstat *st)
 {
 	tm_record_reader r;
 
-	r.p = (const unsigned char *)e->id + strlen(e->id) + 1;
+	r.p = (const unsigned char *)e->id + entry_id_len(e) + 1;
 	r.left = 8 * 8;
 	r.bad = false;
 	get_fstat(&r, st);
@@ -490,9 +480,10 @@ struct list_impl {
 };
 
 /*
- * Entry e as thread t, its strings borrowed from the body (checked when
- * the entry was read), its paths appended to *items as offsets (fixed up
- * by the caller once the pool stops moving).
+ * Entry e as thread t, its strings borrowed from the body (NUL-terminated
+ * in it: get_str checks each), its paths appended to *items as offsets
+ * (fixed up by the caller once the pool stops moving).  Fields past the
+ * end of a bad body are left NULL, and so are its paths from there.
  */
 static void entry_thread(tm_thread *t, const struct entry *e, char ***items,
 			 size_t *nitems, size_t *alloc)
@@ -503,9 +494,9 @@ static void entry_thread(tm_thread *t, const struct entry *e, char ***items,
 	r.p = e->body + 8;
 	r.left = e->len - 8;
 	r.bad = false;
-	t->id = (char *)get_str(&r);
-	get_fstat(&r, &(struct fstat){0});
-	(void)tm_record_get_u64(&r);
+	t->id = (char *)get_str(&r); /* checked by get_entry or read_entry */
+	r.p += 9 * 8;                /* the stat data and the flags, as */
+	r.left -= 9 * 8;             /* checked there too */
 	t->status = (char *)get_str(&r);
 	t->commit = (char *)get_str(&r);
 	t->branch = (char *)get_str(&r);
@@ -513,9 +504,13 @@ static void entry_thread(tm_thread *t, const struct entry *e, char ***items,
 	t->has_paths = tm_record_get_u64(&r) == 1;
 	n = tm_record_get_u64(&r);
 	t->paths.alloc = *nitems; /* the offset, for now */
-	for (i = 0; !r.bad && i < n; i++) {
+	for (i = 0; i < n; i++) {
+		const char *p = get_str(&r);
+
+		if (!p)
+			break; /* bad data, or a NULL that no path can be */
 		tm_xgrow((void **)items, alloc, *nitems + 1, sizeof(**items));
-		(*items)[(*nitems)++] = (char *)get_str(&r);
+		(*items)[(*nitems)++] = (char *)p;
 	}
 	t->paths.n = (size_t)i;
 }
@@ -593,7 +588,7 @@ static void stat_range(const struct stat_job *j)
 
 		if (!e->body || (e->flags & F_NOSTAT))
 			continue;
-		len = strlen(e->id);
+		len = entry_id_len(e);
 		if (len + 4 > sizeof(name))
 			continue;
 		memcpy(name, e->id, len);
