@@ -41,6 +41,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -583,25 +584,43 @@ static void make_list(tm_paths_index_list *l, struct list_impl *x,
 #define THREAD_COST 500
 #define MAX_THREADS 20
 
-struct stat_job {
+/* Entries a thread claims at a time: small enough that a thread the
+ * scheduler leaves waiting holds up little, large enough that claiming
+ * costs nothing next to the lstat calls. */
+#define CHUNK 64
+
+/*
+ * One lstat pass, shared by the threads: each claims the next CHUNK
+ * entries until none is left.  The caller waits only for the chunks
+ * claimed, never for a thread to start: on a busy machine a thread the
+ * scheduler has not run yet finds nothing left and just leaves (detached;
+ * the last one out frees the pass), so a second thread never makes the
+ * pass slower than one.
+ */
+struct stat_pass {
 	int fd;
 	struct entry *e;
-	size_t from, to;
-	const struct tstamp *stamp;
+	size_t n;
+	struct tstamp stamp;
+	atomic_size_t next; /* the first entry not claimed */
+	atomic_size_t done; /* entries whose chunk is finished */
+	atomic_int refs;    /* the caller and the threads started */
+	pthread_mutex_t lock;
+	pthread_cond_t all_done;
 };
 
-/* lstat the files of j's entries taken over from the old index, relative
+/* lstat the files of e[from..to) taken over from the old index, relative
  * to the folder (one path component a lookup), and mark F_FRESH those
  * whose stat data is the recorded one and older than the stamp. */
-static void stat_range(const struct stat_job *j)
+static void stat_range(const struct stat_pass *p, size_t from, size_t to)
 {
 	char name[NAME_MAX_ + 1];
 	struct stat st;
 	struct fstat now, was;
 	size_t i, len;
 
-	for (i = j->from; i < j->to; i++) {
-		struct entry *e = &j->e[i];
+	for (i = from; i < to; i++) {
+		struct entry *e = &p->e[i];
 
 		if (!e->body || (e->flags & F_NOSTAT))
 			continue;
@@ -610,55 +629,88 @@ static void stat_range(const struct stat_job *j)
 			continue;
 		memcpy(name, e->id, len);
 		memcpy(name + len, ".md", 4);
-		if (fstatat(j->fd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		if (fstatat(p->fd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
 			continue;
 		fstat_of(&now, &st);
 		entry_fstat(e, len, &was);
-		if (fstat_same(&now, &was) && !racy(&was, j->stamp))
+		if (fstat_same(&now, &was) && !racy(&was, &p->stamp))
 			e->flags |= F_FRESH;
 	}
 }
 
-static void *stat_thread(void *job)
+/* Claim and do chunks until none is left. */
+static void stat_chunks(struct stat_pass *p)
 {
-	stat_range(job);
+	size_t from, to;
+
+	while ((from = atomic_fetch_add(&p->next, CHUNK)) < p->n) {
+		to = from + CHUNK < p->n ? from + CHUNK : p->n;
+		stat_range(p, from, to);
+		if (atomic_fetch_add(&p->done, to - from) + (to - from) ==
+		    p->n) {
+			pthread_mutex_lock(&p->lock);
+			pthread_cond_broadcast(&p->all_done);
+			pthread_mutex_unlock(&p->lock);
+		}
+	}
+}
+
+static void stat_pass_unref(struct stat_pass *p)
+{
+	if (atomic_fetch_sub(&p->refs, 1) == 1) {
+		pthread_mutex_destroy(&p->lock);
+		pthread_cond_destroy(&p->all_done);
+		free(p);
+	}
+}
+
+static void *stat_thread(void *pass)
+{
+	stat_chunks(pass);
+	stat_pass_unref(pass);
 	return NULL;
 }
 
 /*
- * stat_range over e[0..n) in `threads` slices, the calling thread taking
- * the first; a thread that cannot be started has its slice done here.
- * Returns the threads that ran.
+ * The lstat pass over e[0..n) on `threads` threads, the calling one
+ * included (a thread that cannot be started is simply not there).
+ * Returns the threads started, the caller counted.
  */
 static unsigned stat_all(int fd, struct entry *e, size_t n,
 			 const struct tstamp *stamp, unsigned threads)
 {
-	struct stat_job jobs[MAX_THREADS];
-	pthread_t tid[MAX_THREADS];
-	bool started[MAX_THREADS];
+	struct stat_pass *p = tm_xcalloc(1, sizeof(*p));
+	pthread_attr_t attr;
+	pthread_t tid;
 	unsigned k, ran = 1;
 
-	if (threads > n)
-		threads = n ? (unsigned)n : 1;
-	for (k = 0; k < threads; k++) {
-		jobs[k].fd = fd;
-		jobs[k].e = e;
-		jobs[k].from = n * k / threads;
-		jobs[k].to = n * (k + 1) / threads;
-		jobs[k].stamp = stamp;
+	p->fd = fd;
+	p->e = e;
+	p->n = n;
+	p->stamp = *stamp;
+	atomic_init(&p->next, 0);
+	atomic_init(&p->done, 0);
+	atomic_init(&p->refs, 1);
+	pthread_mutex_init(&p->lock, NULL);
+	pthread_cond_init(&p->all_done, NULL);
+	if (threads > 1 && n > CHUNK && pthread_attr_init(&attr) == 0) {
+		pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+		for (k = 1; k < threads; k++) {
+			atomic_fetch_add(&p->refs, 1);
+			if (pthread_create(&tid, &attr, stat_thread, p) != 0) {
+				atomic_fetch_sub(&p->refs, 1);
+				break;
+			}
+			ran++;
+		}
+		pthread_attr_destroy(&attr);
 	}
-	for (k = 1; k < threads; k++) {
-		started[k] = pthread_create(&tid[k], NULL, stat_thread,
-					    &jobs[k]) == 0;
-		ran += started[k];
-	}
-	stat_range(&jobs[0]);
-	for (k = 1; k < threads; k++) {
-		if (started[k])
-			pthread_join(tid[k], NULL);
-		else
-			stat_range(&jobs[k]);
-	}
+	stat_chunks(p);
+	pthread_mutex_lock(&p->lock);
+	while (atomic_load(&p->done) < n)
+		pthread_cond_wait(&p->all_done, &p->lock);
+	pthread_mutex_unlock(&p->lock);
+	stat_pass_unref(p);
 	return ran;
 }
 
