@@ -81,10 +81,11 @@ int tm_hook_record_branch_thread(bool *recorded, tm_store *s,
 
 /*
  * The threads of `project` whose `paths` the HEAD commit changed without
- * changing their file (one tree diff), appended to `ids`.  Every thread file
- * is read, as nothing tells which threads have `paths` without reading them.
- * Nothing outside git, on an unborn HEAD, or past the deadline.  Errors of
- * tm_store_load_all and tm_stale_commit_touches.
+ * changing their file (one tree diff), appended to `ids`.  The threads with
+ * `paths` come from the thread index (paths_index.h: every thread file
+ * lstat-ed, only the changed ones read).  Nothing outside git, on an unborn
+ * HEAD, or past the deadline (TM_ETIMEOUT when it passes during the reads).
+ * Errors of tm_paths_index_load and tm_stale_commit_touches.
  */
 int tm_hook_commit_touches(tm_strv *ids, tm_store *s, const char *project);
 

@@ -52,7 +52,8 @@ typedef struct {
 	size_t reread;  /* files read (not answered by the index) */
 	bool written;   /* the index file was (re)written */
 	bool listed;    /* the folder was listed (not the index's names) */
-	unsigned stat_threads; /* threads that ran the lstat pass */
+	unsigned stat_threads; /* threads started for the lstat pass, the
+				caller counted (each claims files in turn) */
 } tm_paths_index_options;
 
 #define TM_PATHS_INDEX_OPTIONS_INIT                 \
