@@ -35,7 +35,6 @@ struct hook {
 	const char *name;
 	tm_store *s;
 	char *project;
-	tm_hook_budget budget;
 	int lines;
 };
 
@@ -61,8 +60,7 @@ static void say_error(struct hook *h)
 	const char *msg = tm_error_last();
 
 	/* past the budget the hook gives up quietly */
-	if (tm_error_last_code() != TM_ETIMEOUT &&
-	    !tm_hook_budget_over(&h->budget))
+	if (tm_error_last_code() != TM_ETIMEOUT && !tm_deadline_passed())
 		say(h, "%s hook skipped: %s", h->name,
 		    *msg ? msg : "unknown error");
 	tm_error_clear();
@@ -96,7 +94,7 @@ static void say_stale(struct hook *h, const tm_strv *ids)
 {
 	tm_buf line = TM_BUF_INIT;
 
-	if (!ids->n || tm_hook_budget_over(&h->budget))
+	if (!ids->n || tm_deadline_passed())
 		return;
 	put_ids(&line, ids);
 	say(h, "summaries may be outdated:%s (git threadmind stale)",
@@ -111,7 +109,7 @@ static void post_checkout(struct hook *h, int argc, const char **argv)
 	/* <old> <new> <flag>: flag 1 is a branch checkout */
 	if (argc < 3 || strcmp(argv[2], "1"))
 		return;
-	if (tm_hook_follow_branch(&f, h->s, h->project, &h->budget) < 0)
+	if (tm_hook_follow_branch(&f, h->s, h->project) < 0)
 		say_error(h);
 	else if (f.switched && f.title)
 		say(h, "active thread is now %s (%s)", f.id, f.title);
@@ -124,10 +122,9 @@ static void post_commit(struct hook *h)
 {
 	tm_strv ids = TM_STRV_INIT;
 
-	if (tm_hook_record_branch_thread(NULL, h->s, h->project, &h->budget) <
-	    0)
+	if (tm_hook_record_branch_thread(NULL, h->s, h->project) < 0)
 		say_error(h);
-	if (tm_hook_commit_touches(&ids, h->s, h->project, &h->budget) < 0)
+	if (tm_hook_commit_touches(&ids, h->s, h->project) < 0)
 		say_error(h);
 	else
 		say_stale(h, &ids);
@@ -138,7 +135,7 @@ static void post_merge(struct hook *h)
 {
 	tm_hook_merge m;
 
-	if (tm_hook_merge_check(&m, h->s, h->project, &h->budget) < 0) {
+	if (tm_hook_merge_check(&m, h->s, h->project) < 0) {
 		say_error(h);
 		return;
 	}
@@ -146,7 +143,7 @@ static void post_merge(struct hook *h)
 		say(h,
 		    "%zu problem%s in the thread tree (git threadmind doctor)",
 		    m.problems, m.problems == 1 ? "" : "s");
-	if (m.stale_error && !tm_hook_budget_over(&h->budget))
+	if (m.stale_error && !tm_deadline_passed())
 		say(h, "%s hook skipped: %s", h->name, m.stale_error);
 	else
 		say_stale(h, &m.stale);
@@ -154,7 +151,7 @@ static void post_merge(struct hook *h)
 }
 
 /* Read stdin to its end, never past the budget; false when cut short. */
-static bool read_stdin(struct hook *h, tm_buf *out)
+static bool read_stdin(tm_buf *out)
 {
 	char chunk[65536];
 
@@ -162,7 +159,7 @@ static bool read_stdin(struct hook *h, tm_buf *out)
 		return false;
 	for (;;) {
 		struct pollfd p = {STDIN_FILENO, POLLIN, 0};
-		double left = tm_hook_budget_left(&h->budget);
+		double left = tm_deadline_left();
 		ssize_t n;
 		int r;
 
@@ -193,11 +190,10 @@ static void post_rewrite(struct hook *h)
 	tm_hook_rewrite_result r;
 
 	memset(&r, 0, sizeof(r));
-	if (!read_stdin(h, &in))
+	if (!read_stdin(&in))
 		goto done;
 	tm_hook_rewrites_parse(&rw, tm_buf_cstr(&in));
-	if (tm_hook_rewrite_commits(&r, h->s, h->project, &rw, &h->budget) <
-	    0) {
+	if (tm_hook_rewrite_commits(&r, h->s, h->project, &rw) < 0) {
 		say_error(h);
 	} else if (r.rewritten.n) {
 		put_ids(&line, &r.rewritten);
@@ -239,12 +235,10 @@ static double budget_seconds(void)
 int cmd_hook(int argc, const char **argv)
 {
 	struct hook h;
-	double budget = budget_seconds();
 
 	memset(&h, 0, sizeof(h));
-	/* the same budget for the steps (hooks.h) and inside long reads */
-	tm_hook_budget_start(&h.budget, budget);
-	tm_deadline_set(budget);
+	/* one clock for the steps (hooks.h) and inside long reads */
+	tm_deadline_set(budget_seconds());
 	signal(SIGPIPE, SIG_IGN);
 	/* asked by a person, like every command's -h; git never passes it */
 	if (argc >= 2 &&

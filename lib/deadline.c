@@ -41,9 +41,14 @@ double tm_deadline_left(void)
 	return deadline_set ? deadline_at - clock_now() : HUGE_VAL;
 }
 
+bool tm_deadline_passed(void)
+{
+	return deadline_set && clock_now() >= deadline_at;
+}
+
 int tm_deadline_check(const char *what)
 {
-	if (!deadline_set || clock_now() < deadline_at)
+	if (!tm_deadline_passed())
 		return 0;
 	if (what)
 		return tm_error_set(TM_ETIMEOUT,

@@ -1,10 +1,12 @@
 /*
  * A deadline that long reads check, so that a hostile store cannot hold a
  * caller past its time budget: the git hooks set one (their 2 s budget,
- * DESIGN.md section 7), and the store's listing and reading loops, the
- * frontmatter reader and the YAML reader check it between files and, at a
- * coarse grain, inside one file.  Nothing else changes: with no deadline
- * set (every command but the hooks) a check costs a load and a branch.
+ * DESIGN.md section 7; it is the hooks' only clock: hooks.h checks it
+ * between steps and for the lock wait), and the store's listing and reading
+ * loops, the thread index, the frontmatter reader and the YAML reader
+ * check it between files and, at a coarse grain, inside one file.  Nothing else
+ * changes: with no deadline set (every command but the hooks) a check costs a
+ * load and a branch.
  *
  * A check that finds the deadline passed returns TM_ETIMEOUT with a message
  * naming what was being read; the read gives up there, before anything is
@@ -33,10 +35,16 @@ void tm_deadline_clear(void);
 bool tm_deadline_is_set(void);
 
 /*
- * Seconds left before the deadline (negative once passed), or a huge value
- * (HUGE_VAL) when none is set.
+ * Seconds left before the deadline (0 or negative once passed), or a huge
+ * value (HUGE_VAL) when none is set.
  */
 double tm_deadline_left(void);
+
+/*
+ * Whether a deadline is set and has passed: what tm_deadline_check sees,
+ * without setting an error (for the steps that give up quietly).
+ */
+bool tm_deadline_passed(void);
 
 /*
  * 0 while the deadline has not passed (or none is set); else TM_ETIMEOUT,

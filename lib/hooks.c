@@ -1,7 +1,8 @@
 /*
  * The store operations of the git hooks (see hooks.h): each decides from
  * config.json and the thread files, writes under the lock, and keeps to the
- * hook's time budget.  Printing is the CLI's (git-threadmind/cmd-hook.c).
+ * calling thread's deadline (deadline.h).  Printing is the CLI's
+ * (git-threadmind/cmd-hook.c).
  */
 #include "hooks.h"
 
@@ -22,27 +23,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* ---- budget, store, lock ---- */
-
-void tm_hook_budget_start(tm_hook_budget *b, double seconds)
-{
-	clock_gettime(CLOCK_MONOTONIC, &b->start);
-	b->seconds = seconds;
-}
-
-double tm_hook_budget_left(const tm_hook_budget *b)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return b->seconds - ((double)(now.tv_sec - b->start.tv_sec) +
-			     (double)(now.tv_nsec - b->start.tv_nsec) / 1e9);
-}
-
-bool tm_hook_budget_over(const tm_hook_budget *b)
-{
-	return tm_hook_budget_left(b) < 0;
-}
+/* ---- store, lock ---- */
 
 /* A boolean config value (`git -c` included); `dflt` when unset or bad. */
 static bool config_bool(struct tm_git *g, const char *key, bool dflt)
@@ -103,10 +84,10 @@ done:
 	return error;
 }
 
-int tm_hook_lock(tm_lock **out, tm_store *s, const tm_hook_budget *b)
+int tm_hook_lock(tm_lock **out, tm_store *s)
 {
 	tm_lock_options opts = TM_LOCK_OPTIONS_INIT;
-	double left = tm_hook_budget_left(b);
+	double left = tm_deadline_left();
 	int error = tm_store_lock_timeout(&opts.timeout, s);
 
 	if (error < 0)
@@ -118,7 +99,7 @@ int tm_hook_lock(tm_lock **out, tm_store *s, const tm_hook_budget *b)
 	return tm_lock_acquire(out, tm_store_dir(s), &opts);
 }
 
-/* TM_ELOCKED: the budget is spent before the lock could be taken. */
+/* TM_ELOCKED: the deadline passed before the lock could be taken. */
 static int out_of_time(void)
 {
 	return tm_error_set(TM_ELOCKED, "no time left to take the store lock");
@@ -133,24 +114,16 @@ void tm_hook_follow_clear(tm_hook_follow *f)
 	memset(f, 0, sizeof(*f));
 }
 
-static bool budget_stop(void *b)
-{
-	return tm_hook_budget_over(b);
-}
-
 /*
- * tm_paths_index_load with the hook's budget; a load cut short by it is
+ * tm_paths_index_load; a load cut short by the deadline is
  * TM_ETIMEOUT (the hook gives up quietly), never a partial list.
  */
 static int index_load(tm_paths_index_list *out, tm_store *s,
-		      const char *project, tm_paths_index_what want,
-		      const tm_hook_budget *b)
+		      const char *project, tm_paths_index_what want)
 {
 	tm_paths_index_options opts = TM_PATHS_INDEX_OPTIONS_INIT;
 	int error;
 
-	opts.stop = budget_stop;
-	opts.stop_data = (void *)b;
 	if ((error = tm_paths_index_load(out, s, project, want, &opts)) < 0)
 		return error;
 	if (opts.cut_short) {
@@ -168,7 +141,7 @@ static int index_load(tm_paths_index_list *out, tm_store *s,
  * through the index of paths_index.h rather than every file.
  */
 static int active_thread(char **id, tm_store *s, const char *project,
-			 tm_config *cfg, const tm_hook_budget *b)
+			 tm_config *cfg)
 {
 	const char *bt =
 		tm_config_branch_thread(cfg, project, tm_store_branch(s));
@@ -177,7 +150,7 @@ static int active_thread(char **id, tm_store *s, const char *project,
 
 	if (bt && tm_store_thread_exists(s, project, bt))
 		return tm_store_active_thread(id, s, project, cfg, NULL, 0);
-	if ((error = index_load(&list, s, project, TM_PATHS_INDEX_ALL, b)) < 0)
+	if ((error = index_load(&list, s, project, TM_PATHS_INDEX_ALL)) < 0)
 		return error;
 	error = tm_store_active_thread(id, s, project, cfg, list.threads,
 				       list.n);
@@ -185,8 +158,7 @@ static int active_thread(char **id, tm_store *s, const char *project,
 	return error;
 }
 
-int tm_hook_follow_branch(tm_hook_follow *out, tm_store *s, const char *project,
-			  const tm_hook_budget *b)
+int tm_hook_follow_branch(tm_hook_follow *out, tm_store *s, const char *project)
 {
 	tm_config *cfg = NULL;
 	tm_thread *t = NULL;
@@ -197,19 +169,19 @@ int tm_hook_follow_branch(tm_hook_follow *out, tm_store *s, const char *project,
 	int error;
 
 	memset(out, 0, sizeof(*out));
-	if (!branch || tm_hook_budget_over(b))
+	if (!branch || tm_deadline_passed())
 		return 0;
 	if ((error = tm_store_load_config(&cfg, s)) < 0 ||
-	    (error = active_thread(&id, s, project, cfg, b)) < 0)
+	    (error = active_thread(&id, s, project, cfg)) < 0)
 		goto done;
 	active = tm_config_get_string(cfg, "activeThreadId");
 	ap = tm_config_get_string(cfg, "activeProjectId");
 	bt = tm_config_branch_thread(cfg, project, branch);
 	changed = !active || strcmp(active, id) || !ap || strcmp(ap, project);
-	if ((!changed && bt && !strcmp(bt, id)) || tm_hook_budget_over(b))
+	if ((!changed && bt && !strcmp(bt, id)) || tm_deadline_passed())
 		goto done;
 	out->switched = !active || strcmp(active, id);
-	if ((error = tm_hook_lock(&lk, s, b)) < 0 ||
+	if ((error = tm_hook_lock(&lk, s)) < 0 ||
 	    (error = tm_store_set_active(s, project, id)) < 0) {
 		out->switched = false;
 		goto done;
@@ -230,7 +202,7 @@ done:
 /* ---- post-commit ---- */
 
 int tm_hook_record_branch_thread(bool *recorded, tm_store *s,
-				 const char *project, const tm_hook_budget *b)
+				 const char *project)
 {
 	const char *branch = tm_store_branch(s), *active = NULL, *ap, *bt;
 	tm_config *cfg = NULL;
@@ -243,11 +215,11 @@ int tm_hook_record_branch_thread(bool *recorded, tm_store *s,
 		return 0;
 	/* Pass 0 looks without the lock; pass 1 looks again and writes. */
 	for (pass = 0; pass < 2; pass++) {
-		if (pass == 1 && tm_hook_budget_over(b)) {
+		if (pass == 1 && tm_deadline_passed()) {
 			error = out_of_time();
 			goto done;
 		}
-		if (pass == 1 && (error = tm_hook_lock(&lk, s, b)) < 0)
+		if (pass == 1 && (error = tm_hook_lock(&lk, s)) < 0)
 			goto done;
 		tm_config_free(cfg);
 		cfg = NULL;
@@ -281,13 +253,12 @@ done:
  * Unreadable files are skipped: post-commit only reports.
  */
 static int load_with_paths(tm_paths_index_list *out, tm_store *s,
-			   const char *project, const tm_hook_budget *b)
+			   const char *project)
 {
-	return index_load(out, s, project, TM_PATHS_INDEX_WITH_PATHS, b);
+	return index_load(out, s, project, TM_PATHS_INDEX_WITH_PATHS);
 }
 
-int tm_hook_commit_touches(tm_strv *ids, tm_store *s, const char *project,
-			   const tm_hook_budget *b)
+int tm_hook_commit_touches(tm_strv *ids, tm_store *s, const char *project)
 {
 	struct tm_git *g = tm_store_git(s);
 	const char *head = tm_store_head(s);
@@ -295,12 +266,12 @@ int tm_hook_commit_touches(tm_strv *ids, tm_store *s, const char *project,
 	char *dir;
 	int error;
 
-	if (!g || !head || tm_hook_budget_over(b))
+	if (!g || !head || tm_deadline_passed())
 		return 0;
-	if ((error = load_with_paths(&list, s, project, b)) < 0)
+	if ((error = load_with_paths(&list, s, project)) < 0)
 		return error;
 	dir = tm_stale_threads_dir(g, tm_store_root(s), project);
-	if (!tm_hook_budget_over(b))
+	if (!tm_deadline_passed())
 		error = tm_stale_commit_touches(ids, g, head, dir, list.threads,
 						list.n);
 	free(dir);
@@ -319,14 +290,14 @@ void tm_hook_merge_clear(tm_hook_merge *m)
 
 /* The stale threads after a merge (DESIGN.md section 4) into out->stale. */
 static void merge_stale(tm_hook_merge *out, tm_store *s, const char *project,
-			const tm_doctor_project *p, const tm_hook_budget *b)
+			const tm_doctor_project *p)
 {
 	tm_stale_report report = TM_STALE_REPORT_INIT;
 	struct tm_git *g = tm_store_git(s);
 	char *dir;
 	size_t i;
 
-	if (!g || tm_hook_budget_over(b))
+	if (!g || tm_deadline_passed())
 		return;
 	dir = tm_stale_threads_dir(g, tm_store_root(s), project);
 	if (tm_stale_compute(&report, g, dir,
@@ -341,8 +312,7 @@ static void merge_stale(tm_hook_merge *out, tm_store *s, const char *project,
 	tm_stale_report_clear(&report);
 }
 
-int tm_hook_merge_check(tm_hook_merge *out, tm_store *s, const char *project,
-			const tm_hook_budget *b)
+int tm_hook_merge_check(tm_hook_merge *out, tm_store *s, const char *project)
 {
 	tm_doctor_report report = TM_DOCTOR_REPORT_INIT;
 	tm_doctor_project p;
@@ -361,7 +331,7 @@ int tm_hook_merge_check(tm_hook_merge *out, tm_store *s, const char *project,
 	}
 	tm_doctor_check_threads(&report, &p, 1);
 	out->problems = report.n;
-	merge_stale(out, s, project, &p, b);
+	merge_stale(out, s, project, &p);
 done:
 	tm_doctor_report_clear(&report);
 	tm_doctor_project_clear(&p);
@@ -444,18 +414,17 @@ void tm_hook_rewrite_result_clear(tm_hook_rewrite_result *r)
 
 /* Set `commit` of each anchored thread that still names an old commit. */
 static int rewrite_under_lock(tm_hook_rewrite_result *out, tm_store *s,
-			      const char *project, const tm_hook_rewrites *rw,
-			      const tm_hook_budget *b)
+			      const char *project, const tm_hook_rewrites *rw)
 {
 	tm_lock *lk = NULL;
 	size_t i;
 	int error;
 
-	if (tm_hook_budget_over(b))
+	if (tm_deadline_passed())
 		return out_of_time();
-	if ((error = tm_hook_lock(&lk, s, b)) < 0)
+	if ((error = tm_hook_lock(&lk, s)) < 0)
 		return error;
-	for (i = 0; i < out->anchored.n && !tm_hook_budget_over(b); i++) {
+	for (i = 0; i < out->anchored.n && !tm_deadline_passed(); i++) {
 		const tm_hook_rewrite *w;
 		tm_thread *t = NULL;
 
@@ -479,15 +448,14 @@ static int rewrite_under_lock(tm_hook_rewrite_result *out, tm_store *s,
 }
 
 int tm_hook_rewrite_commits(tm_hook_rewrite_result *out, tm_store *s,
-			    const char *project, const tm_hook_rewrites *rw,
-			    const tm_hook_budget *b)
+			    const char *project, const tm_hook_rewrites *rw)
 {
 	tm_thread_list list;
 	size_t i;
 	int error;
 
 	memset(out, 0, sizeof(*out));
-	if (!rw->n || tm_hook_budget_over(b))
+	if (!rw->n || tm_deadline_passed())
 		return 0;
 	if ((error = tm_store_load_all(&list, s, project)) < 0)
 		return error;
@@ -500,6 +468,6 @@ int tm_hook_rewrite_commits(tm_hook_rewrite_result *out, tm_store *s,
 	out->rewrite = config_bool(tm_store_git(s), "threadmind.rewriteCommits",
 				   false);
 	if (out->rewrite)
-		error = rewrite_under_lock(out, s, project, rw, b);
+		error = rewrite_under_lock(out, s, project, rw);
 	return error;
 }

@@ -2,10 +2,11 @@
  * What the git hooks do to the store (DESIGN.md section 7), for `git
  * threadmind hook`: the active thread that follows the branch, the
  * branchThreads entry a commit records, the checks after a merge, and the
- * commits re-anchored after a rewrite.  Each call keeps to a time budget and
- * gives up (quietly, returning 0 with nothing done) when it is spent
- * between steps; inside a long read it returns TM_ETIMEOUT, nothing done,
- * when the caller's deadline (deadline.h, set to the same budget) passes.
+ * commits re-anchored after a rewrite.  Each call keeps to the calling
+ * thread's deadline (deadline.h; the CLI sets it to TM_HOOK_BUDGET): it
+ * gives up (quietly, returning 0 with nothing done) when it has passed
+ * between steps; inside a long read it returns TM_ETIMEOUT, nothing done.
+ * With no deadline set nothing is cut short.
  */
 #ifndef TM_HOOKS_H
 #define TM_HOOKS_H
@@ -16,23 +17,11 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <time.h>
 
 /* Seconds a hook may take before it gives up quietly. */
 #define TM_HOOK_BUDGET 2.0
 /* The longest a hook waits for the store lock, in seconds. */
 #define TM_HOOK_LOCK_WAIT_MAX 1.0
-
-/* A time budget, counted from tm_hook_budget_start. */
-typedef struct {
-	struct timespec start; /* CLOCK_MONOTONIC */
-	double seconds;
-} tm_hook_budget;
-
-void tm_hook_budget_start(tm_hook_budget *b, double seconds);
-/* Seconds left (negative once spent). */
-double tm_hook_budget_left(const tm_hook_budget *b);
-bool tm_hook_budget_over(const tm_hook_budget *b);
 
 /*
  * Open the store as git's hooks see it: the repository from GIT_DIR /
@@ -48,12 +37,12 @@ int tm_hook_open(tm_store **out_store, char **out_project);
 
 /*
  * Take the store lock for a hook: wait at most min(threadmind.lockTimeout,
- * TM_HOOK_LOCK_WAIT_MAX) and never past the budget.  Library calls made
+ * TM_HOOK_LOCK_WAIT_MAX) and never past the deadline.  Library calls made
  * while it is held nest inside it without waiting.  Release it with
  * tm_lock_release.  Errors of tm_lock_acquire (TM_ELOCKED naming the
  * holder).
  */
-int tm_hook_lock(tm_lock **out, tm_store *s, const tm_hook_budget *b);
+int tm_hook_lock(tm_lock **out, tm_store *s);
 
 /* ---- post-checkout ---- */
 
@@ -70,12 +59,12 @@ void tm_hook_follow_clear(tm_hook_follow *f);
  * After a branch checkout: make the thread of the new branch (as
  * tm_store_active_thread chooses it) the active one of `project`, and
  * record it in branchThreads, under the lock.  Nothing is written when
- * config.json already says so, outside a branch, or past the budget (then
+ * config.json already says so, outside a branch, or past the deadline (then
  * out->id is NULL).  *out is cleared first; tm_hook_follow_clear it.
  * Errors: of config.json (TM_EPARSE), of the lock, of tm_store_set_active.
  */
-int tm_hook_follow_branch(tm_hook_follow *out, tm_store *s, const char *project,
-			  const tm_hook_budget *b);
+int tm_hook_follow_branch(tm_hook_follow *out, tm_store *s,
+			  const char *project);
 
 /* ---- post-commit ---- */
 
@@ -85,20 +74,20 @@ int tm_hook_follow_branch(tm_hook_follow *out, tm_store *s, const char *project,
  * exists and the entry differs.  Looked at without the lock, then again
  * under it before writing config.json (only that file).  *recorded (may be
  * NULL) says whether it was written.  Errors: of config.json, of the lock
- * (also when the budget ran out before it was taken), of the write.
+ * (also when the deadline passed before it was taken), of the write.
  */
 int tm_hook_record_branch_thread(bool *recorded, tm_store *s,
-				 const char *project, const tm_hook_budget *b);
+				 const char *project);
 
 /*
  * The threads of `project` whose `paths` the HEAD commit changed without
- * changing their file (one tree diff), appended to `ids`.  Every thread file
- * is read, as nothing tells which threads have `paths` without reading them.
- * Nothing outside git, on an unborn HEAD, or past the budget.  Errors of
- * tm_store_load_all and tm_stale_commit_touches.
+ * changing their file (one tree diff), appended to `ids`.  The threads with
+ * `paths` come from the thread index (paths_index.h: every thread file
+ * lstat-ed, only the changed ones read).  Nothing outside git, on an unborn
+ * HEAD, or past the deadline (TM_ETIMEOUT when it passes during the reads).
+ * Errors of tm_paths_index_load and tm_stale_commit_touches.
  */
-int tm_hook_commit_touches(tm_strv *ids, tm_store *s, const char *project,
-			   const tm_hook_budget *b);
+int tm_hook_commit_touches(tm_strv *ids, tm_store *s, const char *project);
 
 /* ---- post-merge ---- */
 
@@ -116,13 +105,12 @@ void tm_hook_merge_clear(tm_hook_merge *m);
  * After a merge: the problems of `project`'s thread tree, counted with the
  * rules of `doctor` (tm_doctor_check_threads: unreadable files, bad names,
  * id mismatches, orphans, cycles), and the threads that may be stale
- * (DESIGN.md section 4; skipped outside git or past the budget).  Reads
+ * (DESIGN.md section 4; skipped outside git or past the deadline).  Reads
  * only.  *out is cleared first; tm_hook_merge_clear it.  Errors: when the
  * project's threads folder cannot be listed, and of
  * tm_doctor_project_load.
  */
-int tm_hook_merge_check(tm_hook_merge *out, tm_store *s, const char *project,
-			const tm_hook_budget *b);
+int tm_hook_merge_check(tm_hook_merge *out, tm_store *s, const char *project);
 
 /* ---- post-rewrite ---- */
 
@@ -169,10 +157,9 @@ void tm_hook_rewrite_result_clear(tm_hook_rewrite_result *r);
  * the file; a thread that cannot be read or written is skipped); else
  * change nothing (the caller suggests `touch`).  *out is cleared first;
  * tm_hook_rewrite_result_clear it.  Errors: of tm_store_load_all, of the
- * lock (also when the budget ran out before it was taken).
+ * lock (also when the deadline passed before it was taken).
  */
 int tm_hook_rewrite_commits(tm_hook_rewrite_result *out, tm_store *s,
-			    const char *project, const tm_hook_rewrites *rw,
-			    const tm_hook_budget *b);
+			    const char *project, const tm_hook_rewrites *rw);
 
 #endif

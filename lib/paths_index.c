@@ -40,6 +40,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,6 +59,7 @@
 #define F_PATHS  2u
 #define F_NOSTAT 4u
 #define F_ALL    (F_FULL | F_PATHS | F_NOSTAT)
+#define F_FRESH  8u /* while loading: the old entry holds (never stored) */
 
 struct tstamp {
 	uint64_t sec, nsec;
@@ -68,9 +71,10 @@ struct fstat {
 	struct tstamp mtime, ctime;
 };
 
+/* 40 bytes: the stat data stays in the body (entry_fstat), as a fresh
+ * process pays a page fault for every 4 KiB it touches. */
 struct entry {
-	const char *id; /* in `body` */
-	struct fstat st;
+	const char *id; /* in `body` (a listed name while body is NULL) */
 	unsigned flags;
 	const unsigned char *body; /* the encoded entry, its length first */
 	size_t len;
@@ -156,38 +160,15 @@ static void get_fstat(tm_record_reader *r, struct fstat *st)
 	st->mode = tm_record_get_u64(r);
 }
 
-/* What follows the flags of an entry, decoded into t (NULL: only
- * checked). */
-static void get_fields(tm_record_reader *r, tm_thread *t)
-{
-	const char *f[4];
-	uint64_t has, n, i;
-	int k;
-
-	for (k = 0; k < 4; k++)
-		f[k] = get_str(r);
-	has = tm_record_get_u64(r);
-	n = tm_record_get_u64(r);
-	if (has > 1 || n > r->left / 9) /* 9 bytes a string at least */
-		r->bad = true;
-	if (t && !r->bad) {
-		t->status = tm_xstrdup_or_null(f[0]);
-		t->commit = tm_xstrdup_or_null(f[1]);
-		t->branch = tm_xstrdup_or_null(f[2]);
-		t->updated_at = tm_xstrdup_or_null(f[3]);
-		t->has_paths = has == 1;
-	}
-	for (i = 0; !r->bad && i < n; i++) {
-		const char *s = get_str(r);
-
-		if (!s)
-			r->bad = true;
-		else if (t)
-			tm_strv_push(&t->paths, s);
-	}
-}
-
-/* The entry at r into e (its body stays in the data); false when bad. */
+/*
+ * The entry at r into e (its body stays in the data); false when bad.  Only
+ * what the load itself uses is checked here (the frame, the id, room for
+ * the stat data, the flags): an entry's fields are decoded only when it is
+ * output, by entry_thread's bounded reader, so that a load does not decode
+ * 10,000 entries to output a few.  The checksum has already caught damage;
+ * a forged file with a right checksum could as well hold wrong fields that
+ * parse.
+ */
 static bool get_entry(tm_record_reader *r, struct entry *e)
 {
 	uint64_t len = tm_record_get_u64(r);
@@ -204,10 +185,51 @@ static bool get_entry(tm_record_reader *r, struct entry *e)
 	r->p += len;
 	r->left -= (size_t)len;
 	e->id = get_str(&body);
-	get_fstat(&body, &e->st);
+	if (!e->id || body.left < 9 * 8)
+		return false;
+	body.p += 8 * 8; /* the stat data, read by entry_fstat */
+	body.left -= 8 * 8;
 	e->flags = (unsigned)(tm_record_get_u64(&body) & F_ALL);
-	get_fields(&body, NULL);
-	return e->id && !body.bad && body.left == 0;
+	return !body.bad;
+}
+
+/* The u64 at p (little-endian): the hot loop's read, inlined, of what
+ * tm_record_get_u64 reads, for data already checked to be there. */
+static inline uint64_t le64(const unsigned char *p)
+{
+	uint64_t v = 0;
+	int i;
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	memcpy(&v, p, 8);
+	(void)i;
+#else
+	for (i = 0; i < 8; i++)
+		v |= (uint64_t)p[i] << (8 * i);
+#endif
+	return v;
+}
+
+/* The length of a checked entry's id: the u64 before it in the body. */
+static size_t entry_id_len(const struct entry *e)
+{
+	return (size_t)le64((const unsigned char *)e->id - 8);
+}
+
+/* The stat data of a checked entry (get_entry or read_entry made room for
+ * it): right after its id in the body, in put_fstat's order. */
+static void entry_fstat(const struct entry *e, size_t idlen, struct fstat *st)
+{
+	const unsigned char *p = (const unsigned char *)e->id + idlen + 1;
+
+	st->size = le64(p);
+	st->mtime.sec = le64(p + 8);
+	st->mtime.nsec = le64(p + 16);
+	st->ctime.sec = le64(p + 24);
+	st->ctime.nsec = le64(p + 32);
+	st->ino = le64(p + 40);
+	st->dev = le64(p + 48);
+	st->mode = le64(p + 56);
 }
 
 /* ---- the file ---- */
@@ -426,13 +448,15 @@ static void read_entry(struct entry *e, int fd, const char *id, tm_buf *data)
 	tm_buf name = TM_BUF_INIT, body = TM_BUF_INIT;
 	tm_thread *full = NULL, *fm = NULL;
 	struct stat st;
+	struct fstat fst;
 	size_t blen;
 	int k;
 
 	memset(e, 0, sizeof(*e));
+	memset(&fst, 0, sizeof(fst));
 	tm_buf_printf(&name, "%s.md", id);
 	if (fstatat(fd, tm_buf_cstr(&name), &st, AT_SYMLINK_NOFOLLOW) == 0)
-		fstat_of(&e->st, &st);
+		fstat_of(&fst, &st);
 	else
 		e->flags |= F_NOSTAT;
 	tm_buf_clear(data);
@@ -450,7 +474,7 @@ static void read_entry(struct entry *e, int fd, const char *id, tm_buf *data)
 	tm_error_clear();
 	tm_record_put_u64(&body, 0); /* the length, set below */
 	put_str(&body, id);
-	put_fstat(&body, &e->st);
+	put_fstat(&body, &fst);
 	tm_record_put_u64(&body, e->flags);
 	put_fields(&body, fm ? fm : full);
 	for (k = 0; k < 8; k++)
@@ -474,9 +498,10 @@ struct list_impl {
 };
 
 /*
- * Entry e as thread t, its strings borrowed from the body (checked when
- * the entry was read), its paths appended to *items as offsets (fixed up
- * by the caller once the pool stops moving).
+ * Entry e as thread t, its strings borrowed from the body (NUL-terminated
+ * in it: get_str checks each), its paths appended to *items as offsets
+ * (fixed up by the caller once the pool stops moving).  Fields past the
+ * end of a bad body are left NULL, and so are its paths from there.
  */
 static void entry_thread(tm_thread *t, const struct entry *e, char ***items,
 			 size_t *nitems, size_t *alloc)
@@ -487,9 +512,9 @@ static void entry_thread(tm_thread *t, const struct entry *e, char ***items,
 	r.p = e->body + 8;
 	r.left = e->len - 8;
 	r.bad = false;
-	t->id = (char *)get_str(&r);
-	get_fstat(&r, &(struct fstat){0});
-	(void)tm_record_get_u64(&r);
+	t->id = (char *)get_str(&r); /* checked by get_entry or read_entry */
+	r.p += 9 * 8;                /* the stat data and the flags, as */
+	r.left -= 9 * 8;             /* checked there too */
 	t->status = (char *)get_str(&r);
 	t->commit = (char *)get_str(&r);
 	t->branch = (char *)get_str(&r);
@@ -497,9 +522,13 @@ static void entry_thread(tm_thread *t, const struct entry *e, char ***items,
 	t->has_paths = tm_record_get_u64(&r) == 1;
 	n = tm_record_get_u64(&r);
 	t->paths.alloc = *nitems; /* the offset, for now */
-	for (i = 0; !r.bad && i < n; i++) {
+	for (i = 0; i < n; i++) {
+		const char *p = get_str(&r);
+
+		if (!p)
+			break; /* bad data, or a NULL that no path can be */
 		tm_xgrow((void **)items, alloc, *nitems + 1, sizeof(**items));
-		(*items)[(*nitems)++] = (char *)get_str(&r);
+		(*items)[(*nitems)++] = (char *)p;
 	}
 	t->paths.n = (size_t)i;
 }
@@ -524,10 +553,12 @@ void tm_paths_index_list_clear(tm_paths_index_list *l)
 static void make_list(tm_paths_index_list *l, struct list_impl *x,
 		      unsigned want)
 {
-	size_t i, k = 0, nitems = 0, alloc = 0;
+	size_t i, k = 0, nitems = 0, alloc = 0, n = 0;
 
-	x->t = tm_xcalloc(x->now.n + 1, sizeof(*x->t));
-	x->ptrs = tm_xcalloc(x->now.n + 1, sizeof(*x->ptrs));
+	for (i = 0; i < x->now.n; i++)
+		n += (x->now.e[i].flags & want) != 0;
+	x->t = tm_xcalloc(n + 1, sizeof(*x->t));
+	x->ptrs = tm_xcalloc(n + 1, sizeof(*x->ptrs));
 	for (i = 0; i < x->now.n; i++)
 		if (x->now.e[i].flags & want)
 			entry_thread(&x->t[k++], &x->now.e[i], &x->items,
@@ -542,6 +573,182 @@ static void make_list(tm_paths_index_list *l, struct list_impl *x,
 	l->impl_ = x;
 }
 
+/* ---- the stat pass ---- */
+
+/*
+ * Files one stat thread is worth, and the most threads: git's preload-index
+ * (preload-index.c) starts one thread per 500 index entries, at most 20;
+ * here never more than the online CPUs either, as a thread more than the
+ * CPUs only waits for one.
+ */
+#define THREAD_COST 500
+#define MAX_THREADS 20
+
+/* Entries a thread claims at a time: small enough that a thread the
+ * scheduler leaves waiting holds up little, large enough that claiming
+ * costs nothing next to the lstat calls. */
+#define CHUNK 64
+
+/*
+ * One lstat pass, shared by the threads: each claims the next CHUNK
+ * entries until none is left.  The caller waits only for the chunks
+ * claimed, never for a thread to start: on a busy machine a thread the
+ * scheduler has not run yet finds nothing left and just leaves (detached;
+ * the last one out frees the pass), so a second thread never makes the
+ * pass slower than one.
+ */
+struct stat_pass {
+	int fd;
+	struct entry *e;
+	size_t n;
+	struct tstamp stamp;
+	atomic_size_t next; /* the first entry not claimed */
+	atomic_size_t done; /* entries whose chunk is finished */
+	atomic_int refs;    /* the caller and the threads started */
+	pthread_mutex_t lock;
+	pthread_cond_t all_done;
+};
+
+/* lstat the files of e[from..to) taken over from the old index, relative
+ * to the folder (one path component a lookup), and mark F_FRESH those
+ * whose stat data is the recorded one and older than the stamp. */
+static void stat_range(const struct stat_pass *p, size_t from, size_t to)
+{
+	char name[NAME_MAX_ + 1];
+	struct stat st;
+	struct fstat now, was;
+	size_t i, len;
+
+	for (i = from; i < to; i++) {
+		struct entry *e = &p->e[i];
+
+		if (!e->body || (e->flags & F_NOSTAT))
+			continue;
+		len = entry_id_len(e);
+		if (len + 4 > sizeof(name))
+			continue;
+		memcpy(name, e->id, len);
+		memcpy(name + len, ".md", 4);
+		if (fstatat(p->fd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+			continue;
+		fstat_of(&now, &st);
+		entry_fstat(e, len, &was);
+		if (fstat_same(&now, &was) && !racy(&was, &p->stamp))
+			e->flags |= F_FRESH;
+	}
+}
+
+/* Claim and do chunks until none is left. */
+static void stat_chunks(struct stat_pass *p)
+{
+	size_t from, to;
+
+	while ((from = atomic_fetch_add(&p->next, CHUNK)) < p->n) {
+		to = from + CHUNK < p->n ? from + CHUNK : p->n;
+		stat_range(p, from, to);
+		if (atomic_fetch_add(&p->done, to - from) + (to - from) ==
+		    p->n) {
+			pthread_mutex_lock(&p->lock);
+			pthread_cond_broadcast(&p->all_done);
+			pthread_mutex_unlock(&p->lock);
+		}
+	}
+}
+
+static void stat_pass_unref(struct stat_pass *p)
+{
+	if (atomic_fetch_sub(&p->refs, 1) == 1) {
+		pthread_mutex_destroy(&p->lock);
+		pthread_cond_destroy(&p->all_done);
+		free(p);
+	}
+}
+
+static void *stat_thread(void *pass)
+{
+	stat_chunks(pass);
+	stat_pass_unref(pass);
+	return NULL;
+}
+
+/*
+ * The lstat pass over e[0..n) on `threads` threads, the calling one
+ * included (a thread that cannot be started is simply not there).
+ * Returns the threads started, the caller counted.
+ */
+static unsigned stat_all(int fd, struct entry *e, size_t n,
+			 const struct tstamp *stamp, unsigned threads)
+{
+	struct stat_pass *p = tm_xcalloc(1, sizeof(*p));
+	pthread_attr_t attr;
+	pthread_t tid;
+	unsigned k, ran = 1;
+
+	p->fd = fd;
+	p->e = e;
+	p->n = n;
+	p->stamp = *stamp;
+	atomic_init(&p->next, 0);
+	atomic_init(&p->done, 0);
+	atomic_init(&p->refs, 1);
+	pthread_mutex_init(&p->lock, NULL);
+	pthread_cond_init(&p->all_done, NULL);
+	if (threads > 1 && n > CHUNK && pthread_attr_init(&attr) == 0) {
+		pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+		for (k = 1; k < threads; k++) {
+			atomic_fetch_add(&p->refs, 1);
+			if (pthread_create(&tid, &attr, stat_thread, p) != 0) {
+				atomic_fetch_sub(&p->refs, 1);
+				break;
+			}
+			ran++;
+		}
+		pthread_attr_destroy(&attr);
+	}
+	stat_chunks(p);
+	pthread_mutex_lock(&p->lock);
+	while (atomic_load(&p->done) < n)
+		pthread_cond_wait(&p->all_done, &p->lock);
+	pthread_mutex_unlock(&p->lock);
+	stat_pass_unref(p);
+	return ran;
+}
+
+static long fake_cpus; /* tm_paths_index__online_cpus */
+
+void tm_paths_index__online_cpus(long n)
+{
+	fake_cpus = n;
+}
+
+/*
+ * How many threads lstat `n` files: opts->threads when set, else one per
+ * THREAD_COST files up to the online CPUs and MAX_THREADS, one when
+ * core.preloadIndex is false (as git's preload-index, on by default).
+ */
+static unsigned stat_threads(tm_store *s, size_t n,
+			     const tm_paths_index_options *opts)
+{
+	struct tm_git *g = tm_store_git(s);
+	long cpus = fake_cpus > 0 ? fake_cpus : sysconf(_SC_NPROCESSORS_ONLN);
+	bool preload = true;
+	size_t t;
+
+	if (opts->threads)
+		t = opts->threads;
+	else if ((t = n / THREAD_COST) < 2)
+		return 1; /* not worth a thread, nor a config read */
+	else if (g &&
+		 tm_git_config_bool(&preload, g, "core.preloadIndex", true) < 0)
+		preload = true;
+	tm_error_clear();
+	if (!opts->threads && !preload)
+		return 1;
+	if (!opts->threads && cpus > 0 && t > (size_t)cpus)
+		t = (size_t)cpus;
+	return t > MAX_THREADS ? MAX_THREADS : (unsigned)t;
+}
+
 /* ---- the load ---- */
 
 int tm_paths_index_load(tm_paths_index_list *out, tm_store *s,
@@ -552,12 +759,12 @@ int tm_paths_index_load(tm_paths_index_list *out, tm_store *s,
 	tm_strv listed = TM_STRV_INIT;
 	tm_buf data = TM_BUF_INIT, key = TM_BUF_INIT;
 	struct index old, now;
-	char *path = NULL, name[NAME_MAX_ + 1];
+	char *path = NULL;
 	struct stat st;
 	struct fstat dir;
 	unsigned want = what == TM_PATHS_INDEX_ALL ? F_FULL : F_PATHS;
 	bool dirty = false, stamped = false, listing;
-	size_t i, j = 0, nids, len;
+	size_t i, j = 0, nids;
 	int fd, error;
 
 	memset(out, 0, sizeof(*out));
@@ -565,8 +772,9 @@ int tm_paths_index_load(tm_paths_index_list *out, tm_store *s,
 	memset(&now, 0, sizeof(now));
 	if (!opts)
 		opts = &dflt;
-	opts->cut_short = opts->written = false;
+	opts->cut_short = opts->written = opts->listed = false;
 	opts->reread = 0;
+	opts->stat_threads = 0;
 	if ((error = tm_id_validate(project, "project")) < 0)
 		return error;
 	error = tm_store_open_folder(&fd, s, "threads", project, false);
@@ -607,37 +815,39 @@ int tm_paths_index_load(tm_paths_index_list *out, tm_store *s,
 		now.stamp = old.stamp;
 	}
 	now.dir = dir;
+	opts->listed = listing;
 	nids = listing ? listed.n : old.n;
-	now.e = tm_xcalloc(nids + 1, sizeof(*now.e));
+	if (!listing) { /* the same names: the old entries, in place */
+		now.e = old.e;
+		old.e = NULL;
+		old.n = 0;
+	} else { /* each name with the old entry of that name, if any */
+		now.e = tm_xcalloc(nids + 1, sizeof(*now.e));
+		for (i = 0; i < nids; i++) {
+			const char *id = listed.items[i];
+			int c = 1;
+
+			while (j < old.n && (c = strcmp(old.e[j].id, id)) < 0)
+				j++; /* removed since */
+			if (j < old.n && c == 0)
+				now.e[i] = old.e[j++];
+			else
+				now.e[i].id = id; /* new: no body */
+		}
+	}
+	opts->stat_threads = stat_all(fd, now.e, nids, &old.stamp,
+				      stat_threads(s, nids, opts));
+	/* Keep the fresh entries, read the others again, in place (an entry
+	 * is taken before its slot, or an earlier one, is written). */
 	for (i = 0; i < nids; i++) {
-		const char *id = listing ? listed.items[i] : old.e[i].id;
-		struct entry *o = NULL;
-		int c = 1;
+		struct entry e = now.e[i];
 
-		if (!listing) /* the same names */
-			o = &old.e[j++];
-		while (listing && j < old.n &&
-		       (c = strcmp(old.e[j].id, id)) < 0)
-			j++; /* removed since */
-		if (listing && j < old.n && c == 0)
-			o = &old.e[j++];
-		len = strlen(id);
-		if (o && !(o->flags & F_NOSTAT) && len + 4 < sizeof(name)) {
-			memcpy(name, id, len);
-			memcpy(name + len, ".md", 4);
+		if (e.flags & F_FRESH) {
+			e.flags &= ~F_FRESH;
+			now.e[now.n++] = e;
+			continue;
 		}
-		if (o && !(o->flags & F_NOSTAT) && len + 4 < sizeof(name) &&
-		    fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
-			struct fstat now_st;
-
-			fstat_of(&now_st, &st);
-			if (fstat_same(&now_st, &o->st) &&
-			    !racy(&o->st, &old.stamp)) {
-				now.e[now.n++] = *o;
-				continue;
-			}
-		}
-		if (opts->stop && opts->stop(opts->stop_data)) {
+		if (tm_deadline_passed()) {
 			opts->cut_short = true;
 			break;
 		}
@@ -648,8 +858,8 @@ int tm_paths_index_load(tm_paths_index_list *out, tm_store *s,
 			free(path);
 			path = NULL;
 		}
-		read_entry(&now.e[now.n++], fd, id, &data);
-		if (tm_deadline_left() < 0) {
+		read_entry(&now.e[now.n++], fd, e.id, &data);
+		if (tm_deadline_passed()) {
 			/* the read may have stopped half-way: an entry
 			 * that says "does not parse" must not be kept */
 			opts->cut_short = true;

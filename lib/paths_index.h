@@ -43,19 +43,22 @@ typedef enum {
 
 typedef struct {
 	bool no_index; /* read every file; neither read nor write the index */
-	/* Polled before each file that must be read (NULL: never stop);
-	 * true stops the load, which then returns what it has. */
-	bool (*stop)(void *data);
-	void *stop_data;
+	/* Threads that lstat the files: 0 (the default) as git's
+	 * preload-index, one per 500 files up to the online CPUs (at most
+	 * 20), one when core.preloadIndex is false; else that many. */
+	unsigned threads;
 	/* Set by the load: */
-	bool cut_short; /* `stop` said stop: the list is incomplete */
+	bool cut_short; /* the deadline (deadline.h) passed: incomplete */
 	size_t reread;  /* files read (not answered by the index) */
 	bool written;   /* the index file was (re)written */
+	bool listed;    /* the folder was listed (not the index's names) */
+	unsigned stat_threads; /* threads started for the lstat pass, the
+				caller counted (each claims files in turn) */
 } tm_paths_index_options;
 
-#define TM_PATHS_INDEX_OPTIONS_INIT                \
-	{                                          \
-		false, NULL, NULL, false, 0, false \
+#define TM_PATHS_INDEX_OPTIONS_INIT                 \
+	{                                           \
+		false, 0, false, 0, false, false, 0 \
 	}
 
 /*
@@ -101,5 +104,11 @@ char *tm_paths_index_file(tm_store *s, const char *project);
  * one-second timestamps: what the racy rule is for.
  */
 void tm_paths_index__coarse_times(bool on);
+
+/*
+ * FOR TESTS ONLY.  The online CPUs the thread count assumes (0 or less:
+ * sysconf's, the default).
+ */
+void tm_paths_index__online_cpus(long n);
 
 #endif

@@ -431,6 +431,28 @@ int tm_stale_compute_opts(tm_stale_report *out, tm_git *g,
 
 /* ---- one commit, for the post-commit hook ---- */
 
+/* Changed paths up to which the threads' specs are tried one by one rather
+ * than indexed: a commit changes a few paths, and indexing the specs of
+ * 10,000 threads cost post-commit more than its tree diff. */
+#define FEW_CHANGED 16
+
+/* Whether a spec of t names one of `changed`. */
+static bool names_any(const tm_thread *t, const tm_strv *changed)
+{
+	tm_pathspec spec;
+	size_t k, i;
+	bool hit = false;
+
+	for (k = 0; k < t->paths.n && !hit; k++) {
+		tm_pathspec_parse(&spec, t->paths.items[k]);
+		for (i = 0; i < changed->n && !hit; i++)
+			hit = tm_pathspec_matches(&spec, changed->items[i],
+						  strlen(changed->items[i]));
+		tm_pathspec_free(&spec);
+	}
+	return hit;
+}
+
 int tm_stale_commit_touches(tm_strv *out_ids, tm_git *g, const char *hex,
 			    const char *threads_dir,
 			    const tm_thread *const *threads, size_t n)
@@ -478,7 +500,9 @@ int tm_stale_commit_touches(tm_strv *out_ids, tm_git *g, const char *hex,
 		if (threads[i] && threads[i]->has_paths &&
 		    threads[i]->paths.n && !tm_thread_is_finished(threads[i]) &&
 		    !(threads[i]->commit &&
-		      !strcasecmp(threads[i]->commit, hex)))
+		      !strcasecmp(threads[i]->commit, hex)) &&
+		    (changed.n > FEW_CHANGED ||
+		     names_any(threads[i], &changed)))
 			cand[ncand++] = threads[i];
 	tm_stale__index_build(&x, cand, ncand, threads_dir);
 	touched = tm_xcalloc(WORDS(ncand) + 1, sizeof(uint64_t));

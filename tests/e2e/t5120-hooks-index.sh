@@ -96,4 +96,32 @@ test_expect_success 'a linked worktree has an index of its own' '
 	test -z "$(git -C wt status --porcelain)"
 '
 
+test_expect_success 'many threads: an edit in place is seen through the lstat threads, and with core.preloadIndex false' '
+	d=app/.threadmind/threads/app &&
+	python3 -c "
+import re, sys
+d = sys.argv[1]
+t = open(d + \"/alpha.md\").read()
+for i in range(1200):
+    m = re.sub(\"(?m)^id: alpha\", \"id: m%d\" % i, t)
+    open(\"%s/m%d.md\" % (d, i), \"w\").write(re.sub(\"(?m)^title: .*\", \"title: M%d\" % i, m))
+" $d &&
+	(cd app && git add -A .threadmind && git commit -q -m "1,200 threads") 2>err &&
+	test ! -s err &&
+	(cd app && echo b7 >>src/b/f && git commit -q -am b7) 2>err &&
+	grep "outdated: alpha gamma m0 m1 m10 m100 m1000 m1001 m1002 m1003 …" err &&
+	(cd app && git -c core.preloadIndex=false threadmind hook post-commit) 2>err2 &&
+	test_cmp err err2 &&
+	sleep 1 &&
+	(cd app && git threadmind hook post-commit) 2>/dev/null &&
+	inplace $d/m777.md "\"src/b\"" "\"src/a\"" &&
+	(cd app && echo a8 >>src/a/f && git add src/a/f && git commit -q -m a8) 2>err &&
+	echo "threadmind: summaries may be outdated: m777 (git threadmind stale)" >expect &&
+	test_cmp expect err &&
+	inplace $d/m778.md "\"src/b\"" "\"src/a\"" &&
+	(cd app && git -c core.preloadIndex=false threadmind hook post-commit) 2>err &&
+	echo "threadmind: summaries may be outdated: m777 m778 (git threadmind stale)" >expect &&
+	test_cmp expect err
+'
+
 test_done

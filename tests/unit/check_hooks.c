@@ -4,6 +4,7 @@
  * checks, and the parse and application of git's rewrite list.
  */
 #include "lib/hooks.h"
+#include "lib/deadline.h"
 #include "lib/error.h"
 #include "lib/json.h"
 #include "test_util.h"
@@ -13,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 /* post-rewrite ids */
@@ -24,7 +26,6 @@
 static char *tmp;
 static char *repo;
 static tm_store *store;
-static tm_hook_budget budget;
 
 static void setup(void)
 {
@@ -32,11 +33,12 @@ static void setup(void)
 	repo = tmt_git_repo(tmp, "repo");
 	tmt_sh("git -C '%s' commit -q --allow-empty -m first", repo);
 	store = NULL;
-	tm_hook_budget_start(&budget, TM_HOOK_BUDGET * tmt_time_scale());
+	tm_deadline_clear(); /* no budget unless a test sets one */
 }
 
 static void teardown(void)
 {
+	tm_deadline_clear();
 	tm_store_free(store);
 	tmt_sandbox_end(tmp);
 	free(repo);
@@ -125,10 +127,10 @@ static void assert_str(char *got, const char *want)
 	free(got);
 }
 
-/* A spent budget. */
-static void spend(tm_hook_budget *b)
+/* A spent budget: the deadline passed. */
+static void spend(void)
 {
-	tm_hook_budget_start(b, -1.0);
+	tm_deadline_set(-1.0);
 }
 
 /* ---- open and lock ---- */
@@ -187,7 +189,7 @@ START_TEST(test_hooks_lock_wait_is_bounded)
 	tmt_sh("git -C '%s' config threadmind.lockTimeout 0.2", repo);
 	reopen();
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	ck_assert_int_eq(tm_hook_lock(&lk, store, &budget), TM_ELOCKED);
+	ck_assert_int_eq(tm_hook_lock(&lk, store), TM_ELOCKED);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	waited = (double)(t1.tv_sec - t0.tv_sec) +
 		 (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
@@ -199,17 +201,26 @@ START_TEST(test_hooks_lock_wait_is_bounded)
 	 * on a loaded machine the setup may have spent half of it) */
 	tmt_sh("git -C '%s' config threadmind.lockTimeout 30", repo);
 	reopen();
-	tm_hook_budget_start(&budget, TM_HOOK_BUDGET);
+	tm_deadline_set(TM_HOOK_BUDGET);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	ck_assert_int_eq(tm_hook_lock(&lk, store, &budget), TM_ELOCKED);
+	ck_assert_int_eq(tm_hook_lock(&lk, store), TM_ELOCKED);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	waited = (double)(t1.tv_sec - t0.tv_sec) +
 		 (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
 	ck_assert_msg(waited >= 0.9 && waited < 10 * tmt_time_scale(),
 		      "waited %.2f s", waited);
+	/* and never past the deadline, the hooks' one clock */
+	tm_deadline_set(0.3);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	ck_assert_int_eq(tm_hook_lock(&lk, store), TM_ELOCKED);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	waited = (double)(t1.tv_sec - t0.tv_sec) +
+		 (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	ck_assert_msg(waited < 0.8, "waited %.2f s", waited);
+	tm_deadline_clear();
 	/* free: taken at once */
 	tmt_sh("rm -r '%s/.lock'", tm_store_dir(store));
-	ck_assert_int_eq(tm_hook_lock(&lk, store, &budget), 0);
+	ck_assert_int_eq(tm_hook_lock(&lk, store), 0);
 	tm_lock_release(lk);
 }
 END_TEST
@@ -224,11 +235,11 @@ START_TEST(test_hooks_follow_branch_switches)
 	new_thread("Auth UI", "feat", NULL);
 	/* main: recorded, nothing switched */
 	reopen();
-	ck_assert_int_eq(tm_hook_follow_branch(&f, store, "app", &budget), 0);
+	ck_assert_int_eq(tm_hook_follow_branch(&f, store, "app"), 0);
 	tm_hook_follow_clear(&f);
 	tmt_sh("git -C '%s' checkout -q -b feat", repo);
 	reopen();
-	ck_assert_int_eq(tm_hook_follow_branch(&f, store, "app", &budget), 0);
+	ck_assert_int_eq(tm_hook_follow_branch(&f, store, "app"), 0);
 	ck_assert_str_eq(f.id, "auth-ui");
 	ck_assert_str_eq(f.title, "Auth UI");
 	ck_assert(f.switched);
@@ -236,14 +247,14 @@ START_TEST(test_hooks_follow_branch_switches)
 	assert_str(config_string("activeThreadId"), "auth-ui");
 	assert_str(branch_thread("feat"), "auth-ui");
 	/* said and recorded: a second run writes nothing */
-	ck_assert_int_eq(tm_hook_follow_branch(&f, store, "app", &budget), 0);
+	ck_assert_int_eq(tm_hook_follow_branch(&f, store, "app"), 0);
 	ck_assert_ptr_null(f.id);
 	ck_assert(!f.switched);
 	tm_hook_follow_clear(&f);
 	/* back on main: main again */
 	tmt_sh("git -C '%s' checkout -q main", repo);
 	reopen();
-	ck_assert_int_eq(tm_hook_follow_branch(&f, store, "app", &budget), 0);
+	ck_assert_int_eq(tm_hook_follow_branch(&f, store, "app"), 0);
 	ck_assert_str_eq(f.id, "main");
 	ck_assert(f.switched);
 	tm_hook_follow_clear(&f);
@@ -261,7 +272,7 @@ START_TEST(test_hooks_follow_branch_records_without_switching)
 			   "\"activeThreadId\": \"main\"}\n");
 	assert_str(branch_thread("main"), NULL);
 	reopen();
-	ck_assert_int_eq(tm_hook_follow_branch(&f, store, "app", &budget), 0);
+	ck_assert_int_eq(tm_hook_follow_branch(&f, store, "app"), 0);
 	ck_assert_str_eq(f.id, "main");
 	ck_assert(!f.switched);
 	tm_hook_follow_clear(&f);
@@ -271,7 +282,6 @@ END_TEST
 
 START_TEST(test_hooks_follow_branch_gives_up)
 {
-	tm_hook_budget spent;
 	tm_hook_follow f;
 
 	init_store();
@@ -279,15 +289,16 @@ START_TEST(test_hooks_follow_branch_gives_up)
 	tmt_sh("git -C '%s' checkout -q -b feat", repo);
 	reopen();
 	/* past the budget: nothing written, no error */
-	spend(&spent);
-	ck_assert_int_eq(tm_hook_follow_branch(&f, store, "app", &spent), 0);
+	spend();
+	ck_assert_int_eq(tm_hook_follow_branch(&f, store, "app"), 0);
 	ck_assert_ptr_null(f.id);
 	tm_hook_follow_clear(&f);
 	assert_str(config_string("activeThreadId"), "main");
+	tm_deadline_clear();
 	/* detached HEAD: no branch to follow */
 	tmt_sh("git -C '%s' checkout -q --detach", repo);
 	reopen();
-	ck_assert_int_eq(tm_hook_follow_branch(&f, store, "app", &budget), 0);
+	ck_assert_int_eq(tm_hook_follow_branch(&f, store, "app"), 0);
 	ck_assert_ptr_null(f.id);
 	tm_hook_follow_clear(&f);
 	/* a busy lock is an error, and nothing is written */
@@ -295,8 +306,7 @@ START_TEST(test_hooks_follow_branch_gives_up)
 	tmt_sh("git -C '%s' config threadmind.lockTimeout 0.1", repo);
 	reopen();
 	put(".lock/busy", "x");
-	ck_assert_int_eq(tm_hook_follow_branch(&f, store, "app", &budget),
-			 TM_ELOCKED);
+	ck_assert_int_eq(tm_hook_follow_branch(&f, store, "app"), TM_ELOCKED);
 	ck_assert_ptr_null(f.id);
 	ck_assert(!f.switched);
 	tm_hook_follow_clear(&f);
@@ -314,47 +324,42 @@ START_TEST(test_hooks_record_branch_thread)
 	new_thread("Auth UI", NULL, NULL);
 	set_active("app", "auth-ui");
 	reopen();
-	ck_assert_int_eq(
-		tm_hook_record_branch_thread(&recorded, store, "app", &budget),
-		0);
+	ck_assert_int_eq(tm_hook_record_branch_thread(&recorded, store, "app"),
+			 0);
 	ck_assert(recorded);
 	assert_str(branch_thread("main"), "auth-ui");
 	/* already there: nothing written */
-	ck_assert_int_eq(
-		tm_hook_record_branch_thread(&recorded, store, "app", &budget),
-		0);
+	ck_assert_int_eq(tm_hook_record_branch_thread(&recorded, store, "app"),
+			 0);
 	ck_assert(!recorded);
 }
 END_TEST
 
 START_TEST(test_hooks_record_branch_thread_skips)
 {
-	tm_hook_budget spent;
 	bool recorded = true;
 
 	init_store();
 	new_thread("Auth UI", NULL, NULL);
 	/* the active thread of another project */
 	set_active("other", "auth-ui");
-	ck_assert_int_eq(
-		tm_hook_record_branch_thread(&recorded, store, "app", &budget),
-		0);
+	ck_assert_int_eq(tm_hook_record_branch_thread(&recorded, store, "app"),
+			 0);
 	ck_assert(!recorded);
 	/* an active thread whose file is gone */
 	set_active("app", "gone");
-	ck_assert_int_eq(
-		tm_hook_record_branch_thread(&recorded, store, "app", &budget),
-		0);
+	ck_assert_int_eq(tm_hook_record_branch_thread(&recorded, store, "app"),
+			 0);
 	ck_assert(!recorded);
 	assert_str(branch_thread("main"), "main");
 	/* past the budget before the lock: an error, nothing written */
 	set_active("app", "auth-ui");
-	spend(&spent);
-	ck_assert_int_eq(
-		tm_hook_record_branch_thread(&recorded, store, "app", &spent),
-		TM_ELOCKED);
+	spend();
+	ck_assert_int_eq(tm_hook_record_branch_thread(&recorded, store, "app"),
+			 TM_ELOCKED);
 	ck_assert(!recorded);
 	assert_str(branch_thread("main"), "main");
+	tm_deadline_clear();
 }
 END_TEST
 
@@ -366,7 +371,7 @@ START_TEST(test_hooks_merge_counts_like_doctor)
 
 	init_store();
 	reopen();
-	ck_assert_int_eq(tm_hook_merge_check(&m, store, "app", &budget), 0);
+	ck_assert_int_eq(tm_hook_merge_check(&m, store, "app"), 0);
 	ck_assert_uint_eq(m.problems, 0);
 	ck_assert(!m.upgrade);
 	tm_hook_merge_clear(&m);
@@ -375,12 +380,12 @@ START_TEST(test_hooks_merge_counts_like_doctor)
 	    "---\nid: lost\ntitle: Lost\nparentId: nowhere\n---\n");
 	put("threads/app/renamed.md",
 	    "---\nid: other\ntitle: Renamed\nparentId: main\n---\n");
-	ck_assert_int_eq(tm_hook_merge_check(&m, store, "app", &budget), 0);
+	ck_assert_int_eq(tm_hook_merge_check(&m, store, "app"), 0);
 	ck_assert_uint_eq(m.problems, 2);
 	tm_hook_merge_clear(&m);
 	/* a missing id field counts, as doctor reports it */
 	put("threads/app/noid.md", "---\ntitle: No id\nparentId: main\n---\n");
-	ck_assert_int_eq(tm_hook_merge_check(&m, store, "app", &budget), 0);
+	ck_assert_int_eq(tm_hook_merge_check(&m, store, "app"), 0);
 	ck_assert_uint_eq(m.problems, 3);
 	tm_hook_merge_clear(&m);
 }
@@ -396,7 +401,7 @@ START_TEST(test_hooks_merge_unreadable_parent_counted_once)
 	    "---\nid: kid\ntitle: Kid\nparentId: broken\n---\n");
 	put("threads/app/Bad Name.md", "---\nid: x\n---\n");
 	reopen();
-	ck_assert_int_eq(tm_hook_merge_check(&m, store, "app", &budget), 0);
+	ck_assert_int_eq(tm_hook_merge_check(&m, store, "app"), 0);
 	/* broken (unreadable) and the bad name; kid is no orphan */
 	ck_assert_uint_eq(m.problems, 2);
 	tm_hook_merge_clear(&m);
@@ -411,7 +416,7 @@ START_TEST(test_hooks_merge_upgrade_first)
 	put("threads/app/lost.md",
 	    "---\nid: lost\ntitle: Lost\nparentId: nowhere\n---\n");
 	put("trees/app.json", "{\"main\": null}\n");
-	ck_assert_int_eq(tm_hook_merge_check(&m, store, "app", &budget), 0);
+	ck_assert_int_eq(tm_hook_merge_check(&m, store, "app"), 0);
 	ck_assert(m.upgrade);
 	ck_assert_uint_eq(m.problems, 0);
 	tm_hook_merge_clear(&m);
@@ -498,8 +503,7 @@ START_TEST(test_hooks_rewrite_commits_suggests_touch)
 	new_thread("Free", NULL, NULL);
 	tm_hook_rewrites_parse(&r, OLD1 " " NEW1 "\n" OLD2 " " NEW2 "\n");
 	reopen();
-	ck_assert_int_eq(
-		tm_hook_rewrite_commits(&res, store, "app", &r, &budget), 0);
+	ck_assert_int_eq(tm_hook_rewrite_commits(&res, store, "app", &r), 0);
 	ck_assert(!res.rewrite);
 	ck_assert_uint_eq(res.anchored.n, 2);
 	ck_assert_str_eq(res.anchored.items[0], "anchored");
@@ -525,8 +529,7 @@ START_TEST(test_hooks_rewrite_commits_rewrites)
 	reopen();
 	path = tmt_join(tm_store_dir(store), "threads/app/anchored.md");
 	before = tmt_read_file(path, NULL);
-	ck_assert_int_eq(
-		tm_hook_rewrite_commits(&res, store, "app", &r, &budget), 0);
+	ck_assert_int_eq(tm_hook_rewrite_commits(&res, store, "app", &r), 0);
 	ck_assert(res.rewrite);
 	ck_assert_uint_eq(res.anchored.n, 1);
 	ck_assert_uint_eq(res.rewritten.n, 1);
@@ -541,8 +544,7 @@ START_TEST(test_hooks_rewrite_commits_rewrites)
 	ck_assert_str_eq(after, before);
 	tm_hook_rewrite_result_clear(&res);
 	/* already rewritten: nothing anchored any more */
-	ck_assert_int_eq(
-		tm_hook_rewrite_commits(&res, store, "app", &r, &budget), 0);
+	ck_assert_int_eq(tm_hook_rewrite_commits(&res, store, "app", &r), 0);
 	ck_assert_uint_eq(res.anchored.n, 0);
 	tm_hook_rewrite_result_clear(&res);
 	tm_hook_rewrites_clear(&r);
@@ -565,9 +567,8 @@ START_TEST(test_hooks_rewrite_commits_lock_busy)
 	tm_hook_rewrites_parse(&r, OLD1 " " NEW1 "\n");
 	reopen();
 	put(".lock/busy", "x");
-	ck_assert_int_eq(
-		tm_hook_rewrite_commits(&res, store, "app", &r, &budget),
-		TM_ELOCKED);
+	ck_assert_int_eq(tm_hook_rewrite_commits(&res, store, "app", &r),
+			 TM_ELOCKED);
 	ck_assert_uint_eq(res.rewritten.n, 0);
 	assert_str(commit_of("anchored"), OLD1);
 	tm_hook_rewrite_result_clear(&res);

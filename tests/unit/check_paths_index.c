@@ -4,10 +4,11 @@
  * put back), renamed, added to and deleted from; the answers themselves
  * are those of tm_store_load_all and of a frontmatter-only read; a
  * corrupt, truncated, foreign or unwritable index is ignored and rebuilt;
- * an unchanged store reads no file; a stop cuts the load short without
- * writing; concurrent loads leave a valid index.
+ * an unchanged store reads no file; the deadline cuts the load short
+ * without writing; concurrent loads leave a valid index.
  */
 #include "lib/paths_index.h"
+#include "lib/deadline.h"
 #include "lib/record.h"
 #include "lib/error.h"
 #include "lib/frontmatter.h"
@@ -383,6 +384,190 @@ START_TEST(test_unchanged_store_reads_no_file)
 }
 END_TEST
 
+/* The folder's listing is the index's while the folder's stat data is the
+ * recorded one: an edit in place is still seen (the files are lstat-ed);
+ * a file added, removed or renamed changes the folder's ctime, even with
+ * its mtime put back. */
+START_TEST(test_folder_listing_is_reused)
+{
+	tm_paths_index_options o = TM_PATHS_INDEX_OPTIONS_INIT;
+	tm_paths_index_list l;
+	struct stat st;
+	struct timespec times[2];
+	char *f, *g;
+
+	write_thread("a", 2);
+	write_thread("b", 3);
+	usleep(30000);
+	ck_assert_int_eq(tm_paths_index_load(&l, store, "app",
+					     TM_PATHS_INDEX_WITH_PATHS, &o),
+			 0);
+	tm_paths_index_list_clear(&l);
+	ck_assert(o.listed);
+	usleep(30000); /* past the stamp's tick */
+	ck_assert_int_eq(tm_paths_index_load(&l, store, "app",
+					     TM_PATHS_INDEX_WITH_PATHS, &o),
+			 0);
+	tm_paths_index_list_clear(&l);
+	ck_assert(!o.listed); /* the index's names */
+	ck_assert_uint_eq(o.reread, 0);
+	/* an edit in place, folder untouched: not listed, the file read */
+	edit_in_place("a", 2);
+	ck_assert_int_eq(stat(tdir, &st), 0);
+	ck_assert_int_eq(tm_paths_index_load(&l, store, "app",
+					     TM_PATHS_INDEX_WITH_PATHS, &o),
+			 0);
+	tm_paths_index_list_clear(&l);
+	ck_assert(!o.listed);
+	ck_assert_uint_eq(o.reread, 1);
+	check_answers();
+	usleep(30000);
+	check_answers(); /* the index now past the edit */
+	/* a new file, the folder's mtime put back: its ctime tells */
+	ck_assert_int_eq(stat(tdir, &st), 0);
+	write_thread("c", 2);
+	times[0] = st.st_atim;
+	times[1] = st.st_mtim;
+	ck_assert_int_eq(utimensat(AT_FDCWD, tdir, times, 0), 0);
+	ck_assert_int_eq(tm_paths_index_load(&l, store, "app",
+					     TM_PATHS_INDEX_WITH_PATHS, &o),
+			 0);
+	ck_assert(o.listed);
+	ck_assert_uint_eq(l.n, 3);
+	tm_paths_index_list_clear(&l);
+	check_answers();
+	/* a rename: listed again, the new name read */
+	usleep(30000);
+	check_answers();
+	f = file_of("c");
+	g = file_of("d");
+	ck_assert_int_eq(rename(f, g), 0);
+	ck_assert_int_eq(tm_paths_index_load(&l, store, "app",
+					     TM_PATHS_INDEX_WITH_PATHS, &o),
+			 0);
+	ck_assert(o.listed);
+	tm_paths_index_list_clear(&l);
+	check_answers();
+	free(f);
+	free(g);
+}
+END_TEST
+
+/* On one-second timestamps a file added in the second the folder was
+ * listed leaves the folder's stat data as recorded (same second, size,
+ * inode): only the racy rule, applied to the folder, lists it again. */
+START_TEST(test_racy_folder_in_the_same_second)
+{
+	tm_paths_index_options o = TM_PATHS_INDEX_OPTIONS_INIT;
+	tm_paths_index_list l;
+	struct timespec now;
+	char id[16];
+	int tries;
+
+	tm_paths_index__coarse_times(true);
+	for (tries = 0; tries < 3; tries++) {
+		clock_gettime(CLOCK_REALTIME, &now);
+		if (now.tv_nsec > 300000000)
+			usleep((useconds_t)((1000000000 - now.tv_nsec) / 1000));
+		snprintf(id, sizeof(id), "p%d", tries);
+		write_thread(id, 3);
+		ck_assert_int_eq(tm_paths_index_load(&l, store, "app",
+						     TM_PATHS_INDEX_ALL, &o),
+				 0);
+		tm_paths_index_list_clear(&l);
+		ck_assert(o.written);
+		snprintf(id, sizeof(id), "q%d", tries);
+		write_thread(id, 2); /* the same second */
+		ck_assert_int_eq(tm_paths_index_load(&l, store, "app",
+						     TM_PATHS_INDEX_ALL, &o),
+				 0);
+		ck_assert(o.listed);
+		ck_assert_str_eq(l.threads[l.n - 1]->id, id);
+		tm_paths_index_list_clear(&l);
+	}
+	tm_paths_index__coarse_times(false);
+	check_answers();
+}
+END_TEST
+
+/* The lstat pass: as git's preload-index, one thread per 500 files up to
+ * the online CPUs, one with core.preloadIndex false; forced counts give
+ * the answers of one thread, edits in place included. */
+START_TEST(test_stat_threads)
+{
+	tm_paths_index_options o = TM_PATHS_INDEX_OPTIONS_INIT;
+	tm_paths_index_list l, full;
+	unsigned k, t;
+	char id[16];
+
+	tm_buf b = TM_BUF_INIT;
+	for (k = 0; k < 1600; k++) {
+		char *f;
+
+		snprintf(id, sizeof(id), "m%04u", k);
+		f = file_of(id);
+		content(&b, id, k);
+		tmt_write_file(f, b.ptr, b.size);
+		free(f);
+	}
+	tm_buf_release(&b);
+	usleep(30000);
+	tm_paths_index__online_cpus(8);
+	check_answers(); /* builds the index */
+	usleep(30000);
+	ck_assert_int_eq(
+		tm_paths_index_load(&l, store, "app", TM_PATHS_INDEX_ALL, &o),
+		0);
+	tm_paths_index_list_clear(&l);
+	ck_assert_uint_eq(o.stat_threads, 3); /* 1601 files / 500 */
+	tm_paths_index__online_cpus(2);
+	ck_assert_int_eq(
+		tm_paths_index_load(&l, store, "app", TM_PATHS_INDEX_ALL, &o),
+		0);
+	tm_paths_index_list_clear(&l);
+	ck_assert_uint_eq(o.stat_threads, 2); /* the CPUs */
+	tmt_sh("git -C '%s' config core.preloadIndex false", repo);
+	tm_store_free(store);
+	ck_assert_int_eq(tm_store_open(&store, repo), 0);
+	ck_assert_int_eq(
+		tm_paths_index_load(&l, store, "app", TM_PATHS_INDEX_ALL, &o),
+		0);
+	tm_paths_index_list_clear(&l);
+	ck_assert_uint_eq(o.stat_threads, 1);
+	tm_paths_index__online_cpus(0);
+	/* forced counts, an edit in place in each slice */
+	for (t = 1; t <= 7; t += 3) {
+		tm_paths_index_options f = TM_PATHS_INDEX_OPTIONS_INIT;
+
+		f.threads = t;
+		/* settle: the last round's edits read again with a stamp past
+		 * them, so that only this round's edits are read below */
+		usleep(30000);
+		ck_assert_int_eq(tm_paths_index_load(&l, store, "app",
+						     TM_PATHS_INDEX_ALL, &o),
+				 0);
+		tm_paths_index_list_clear(&l);
+		for (k = 0; k < t; k++) {
+			snprintf(id, sizeof(id), "m%04u", 1600 / t * k + 7);
+			edit_in_place(id, 1600 / t * k + 7);
+		}
+		ck_assert_int_eq(tm_paths_index_load(&l, store, "app",
+						     TM_PATHS_INDEX_ALL, &f),
+				 0);
+		ck_assert_uint_eq(f.stat_threads, t);
+		ck_assert_uint_eq(f.reread, t);
+		f.no_index = true;
+		ck_assert_int_eq(tm_paths_index_load(&full, store, "app",
+						     TM_PATHS_INDEX_ALL, &f),
+				 0);
+		expect_same(&l, &full, true);
+		tm_paths_index_list_clear(&l);
+		tm_paths_index_list_clear(&full);
+	}
+	check_answers();
+}
+END_TEST
+
 /* Each way of damaging the index file: the answer stays, the file is
  * rewritten. */
 START_TEST(test_damaged_index_is_rebuilt)
@@ -510,18 +695,68 @@ START_TEST(test_forged_name_is_refused)
 }
 END_TEST
 
-static bool stop_now(void *data)
+/* Fields are decoded only when output: a forged entry with a right
+ * checksum (a path whose length runs past the entry, or NULL) is read
+ * safely, its bad paths left out, never a NULL path. */
+START_TEST(test_forged_fields_are_read_safely)
 {
-	int *calls = data;
+	static const uint64_t lens[] = {UINT64_MAX - 1, UINT64_MAX, 1000};
+	tm_paths_index_options o = TM_PATHS_INDEX_OPTIONS_INIT;
+	tm_paths_index_list l;
+	char *ix, *data, *at;
+	size_t len, i, k;
+	uint64_t h;
 
-	return ++*calls > 2;
+	write_thread("ab", 2); /* paths: ["src/a"] */
+	usleep(30000);         /* indexed in a later tick: not racy */
+	check_answers();
+	ix = tm_paths_index_file(store, "app");
+	for (k = 0; k < sizeof(lens) / sizeof(*lens); k++) {
+		data = tmt_read_file(ix, &len);
+		at = NULL;
+		for (i = 0; i + 13 <= len && !at; i++)
+			if (!memcmp(data + i, "\5\0\0\0\0\0\0\0src/a", 13))
+				at = data + i;
+		ck_assert_ptr_nonnull(at);
+		for (i = 0; i < 8; i++)
+			at[i] = (char)(unsigned char)(lens[k] >> (8 * i));
+		h = tm_record_sum(data + TM_RECORD_FRAME_LEN,
+				  len - TM_RECORD_FRAME_LEN);
+		for (i = 0; i < 8; i++)
+			data[16 + i] = (char)(unsigned char)(h >> (8 * i));
+		tmt_write_file(ix, data, len);
+		ck_assert_int_eq(tm_paths_index_load(&l, store, "app",
+						     TM_PATHS_INDEX_WITH_PATHS,
+						     &o),
+				 0);
+		ck_assert_uint_eq(l.n, 1);
+		ck_assert_str_eq(l.threads[0]->id, "ab");
+		ck_assert_uint_le(l.threads[0]->paths.n, 1);
+		for (i = 0; i < l.threads[0]->paths.n; i++)
+			ck_assert_ptr_nonnull(l.threads[0]->paths.items[i]);
+		tm_paths_index_list_clear(&l);
+		free(data);
+		unlink(ix); /* the next round forges a right one again */
+		check_answers();
+	}
+	free(ix);
+}
+END_TEST
+
+/* The fake clock of the deadline: 1 ms a read. */
+static double fake_now;
+
+static double fake_clock(void)
+{
+	return fake_now += 0.001;
 }
 
-START_TEST(test_stop_cuts_short_without_writing)
+/* The reads stop at the deadline (deadline.h, the hooks' one clock):
+ * the list says it is incomplete and nothing is written. */
+START_TEST(test_deadline_cuts_short_without_writing)
 {
 	tm_paths_index_options o = TM_PATHS_INDEX_OPTIONS_INIT;
 	tm_paths_index_list l;
-	int calls = 0;
 	char *ix;
 	unsigned k;
 
@@ -531,18 +766,32 @@ START_TEST(test_stop_cuts_short_without_writing)
 		snprintf(id, sizeof(id), "s%u", k);
 		write_thread(id, 2);
 	}
-	o.stop = stop_now;
-	o.stop_data = &calls;
+	fake_now = 0;
+	tm_deadline__set_clock(fake_clock);
+	tm_deadline_set(0.0045); /* a few clock reads: two files */
 	ck_assert_int_eq(tm_paths_index_load(&l, store, "app",
 					     TM_PATHS_INDEX_WITH_PATHS, &o),
 			 0);
+	tm_deadline_clear();
+	tm_deadline__set_clock(NULL);
 	ck_assert(o.cut_short);
 	ck_assert(!o.written);
-	ck_assert_uint_eq(l.n, 1); /* main (no paths), then s0 */
+	ck_assert_uint_lt(o.reread, 6);
+	ck_assert_uint_lt(l.n, 6);
 	tm_paths_index_list_clear(&l);
 	ix = tm_paths_index_file(store, "app");
 	ck_assert_int_ne(access(ix, F_OK), 0);
 	free(ix);
+	/* a deadline passed before the first read: nothing read at all */
+	tm_deadline_set(0);
+	ck_assert_int_eq(
+		tm_paths_index_load(&l, store, "app", TM_PATHS_INDEX_ALL, &o),
+		0);
+	tm_deadline_clear();
+	ck_assert(o.cut_short);
+	ck_assert_uint_eq(o.reread, 0);
+	ck_assert_uint_eq(l.n, 0);
+	tm_paths_index_list_clear(&l);
 	check_answers();
 }
 END_TEST
@@ -616,9 +865,13 @@ Suite *paths_index_suite(void)
 	tcase_add_loop_test(tc, test_random_stores_match_the_full_read, 0, 6);
 	tcase_add_test(tc, test_racy_edit_in_the_same_second);
 	tcase_add_test(tc, test_unchanged_store_reads_no_file);
+	tcase_add_test(tc, test_folder_listing_is_reused);
+	tcase_add_test(tc, test_racy_folder_in_the_same_second);
+	tcase_add_test(tc, test_stat_threads);
 	tcase_add_loop_test(tc, test_damaged_index_is_rebuilt, 0, 7);
 	tcase_add_test(tc, test_forged_name_is_refused);
-	tcase_add_test(tc, test_stop_cuts_short_without_writing);
+	tcase_add_test(tc, test_forged_fields_are_read_safely);
+	tcase_add_test(tc, test_deadline_cuts_short_without_writing);
 	tcase_add_test(tc, test_missing_folder_and_bad_project);
 	tcase_add_test(tc, test_concurrent_loads);
 	suite_add_tcase(s, tc);

@@ -2017,6 +2017,46 @@ START_TEST(test_stale_touches_thread_file)
 }
 END_TEST
 
+/* A commit of a few paths (the threads' specs tried one by one) and one of
+ * many (the specs indexed) give the same answer. */
+START_TEST(test_stale_touches_few_and_many_paths)
+{
+	char *a = commit("a", "src/x.c", "docs/a.md", "lib/l.h", NULL);
+	char *few = commit("few", "src/x.c", "docs/a.md", TDIR "one.md", NULL);
+	char *many =
+		commit("many", "src/x.c", "docs/a.md", TDIR "one.md", "z/f01",
+		       "z/f02", "z/f03", "z/f04", "z/f05", "z/f06", "z/f07",
+		       "z/f08", "z/f09", "z/f10", "z/f11", "z/f12", "z/f13",
+		       "z/f14", "z/f15", "z/f16", "z/f17", NULL);
+	const char *hex[2] = {few, many};
+	tm_thread *ts[9];
+	tm_strv ids = TM_STRV_INIT;
+	char *j;
+	int k;
+
+	ts[0] = mk("dir", a, "src/");
+	ts[1] = mk("file", a, "lib,src");
+	ts[2] = mk("dironly", a, "lib/");
+	ts[3] = mk("glob", a, "*.c");
+	ts[4] = mk("exact", a, "docs/a.md");
+	ts[5] = mk("near", a, "docs/a,docs/a.m");
+	ts[6] = mk("never", a, "../src");
+	ts[7] = mk("all", a, ".");
+	ts[8] = mk("one", a, "src"); /* its own file changed too */
+	for (k = 0; k < 2; k++) {
+		touches(&ids, hex[k], ts, 9);
+		j = joined(&ids);
+		ck_assert_str_eq(j, "all dir exact file glob");
+		free(j);
+		tm_strv_clear(&ids);
+	}
+	free_threads(ts, 9);
+	free(a);
+	free(few);
+	free(many);
+}
+END_TEST
+
 START_TEST(test_stale_touches_errors)
 {
 	char *a = commit("a", "src/x.c", NULL);
@@ -2156,6 +2196,7 @@ Suite *stale_suite(void)
 	tcase_add_test(tc, test_stale_touches_commit);
 	tcase_add_test(tc, test_stale_touches_root_commit);
 	tcase_add_test(tc, test_stale_touches_thread_file);
+	tcase_add_test(tc, test_stale_touches_few_and_many_paths);
 	tcase_add_test(tc, test_stale_touches_errors);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("helpers");
