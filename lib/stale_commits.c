@@ -535,8 +535,9 @@ static const git_tree *folder_tree(git_tree **dir, tm_buf *name,
 	return *dir;
 }
 
-/* Fresh commit f's diffs, one per parent, and its thread file versions. */
-static int describe(struct update *up, const struct fresh *f)
+/* Fresh commit f's diffs, one per parent (through differ `td`), and its
+ * thread file versions. */
+static int describe(struct update *up, tm_treediffer *td, const struct fresh *f)
 {
 	git_tree *tree = NULL, *dir = NULL;
 	tm_buf dname = TM_BUF_INIT;
@@ -552,8 +553,8 @@ static int describe(struct update *up, const struct fresh *f)
 		if (f->np && (error = parent_tree(up, f, k, &old)) < 0)
 			goto done;
 		tm_strv_clear(&up->changed);
-		error = tm_treediff(&up->changed, up->repo, f->np ? &old : NULL,
-				    &f->tree);
+		error = tm_treediffer_diff(&up->changed, td,
+					   f->np ? &old : NULL, &f->tree);
 		if (error < 0)
 			goto done;
 		push_u32(&up->dstart, &up->nslot, &up->slot_alloc, up->ndiff);
@@ -606,11 +607,12 @@ static int describe_all(struct update *up)
 	size_t i, total = up->placed.n;
 	const struct fresh *f;
 	const size_t *known;
+	tm_treediffer *td = NULL;
 	uint32_t pos;
 	unsigned k;
-	int error;
+	int error = total ? tm_treediffer_new(&td, up->repo) : 0;
 
-	for (i = 0; i < total; i++) {
+	for (i = 0; !error && i < total; i++) {
 		f = &up->c[up->placed.v[i]];
 		for (k = 0; k < f->np; k++) {
 			const git_oid *p = &up->poids[f->pfirst + k];
@@ -618,8 +620,10 @@ static int describe_all(struct update *up)
 			known = tm_hashmap_get(&up->map, p->id, GIT_OID_RAWSZ);
 			if (known)
 				pos = up->c[*known].at;
-			else if (!tm_stale__cidx_find(up->ix, p, &pos))
+			else if (!tm_stale__cidx_find(up->ix, p, &pos)) {
+				tm_treediffer_free(td);
 				return tm_error_set(TM_ERROR, "lost a parent");
+			}
 			push_u32(&up->parent, &up->nparent, &up->parent_alloc,
 				 pos);
 		}
@@ -630,9 +634,11 @@ static int describe_all(struct update *up)
 		if (up->progress && i % 256 == 0)
 			up->progress(up->progress_data, "indexing history", i,
 				     total);
-		if ((error = describe(up, f)) < 0)
-			return error;
+		error = describe(up, td, f);
 	}
+	tm_treediffer_free(td);
+	if (error < 0)
+		return error;
 	if (up->progress && total)
 		up->progress(up->progress_data, "indexing history", total,
 			     total);
