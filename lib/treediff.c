@@ -31,6 +31,8 @@
 #include "error.h"
 #include "git.h"
 
+#include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -197,6 +199,76 @@ static unsigned canon_mode(unsigned mode)
 	}
 }
 
+/* How many leading bytes the n bytes at a and b share. */
+static size_t same_head(const unsigned char *a, const unsigned char *b,
+			size_t n)
+{
+	uint64_t x, y;
+	size_t i = 0;
+
+	while (i + 8 <= n) {
+		memcpy(&x, a + i, 8);
+		memcpy(&y, b + i, 8);
+		if (x != y)
+			break;
+		i += 8;
+	}
+	while (i < n && a[i] == b[i])
+		i++;
+	return i;
+}
+
+/* How many trailing bytes the n bytes before a_end and b_end share. */
+static size_t same_tail(const unsigned char *a_end, const unsigned char *b_end,
+			size_t n)
+{
+	uint64_t x, y;
+	size_t i = 0;
+
+	while (i + 8 <= n) {
+		memcpy(&x, a_end - i - 8, 8);
+		memcpy(&y, b_end - i - 8, 8);
+		if (x != y)
+			break;
+		i += 8;
+	}
+	while (i < n && a_end[-1 - (ptrdiff_t)i] == b_end[-1 - (ptrdiff_t)i])
+		i++;
+	return i;
+}
+
+/*
+ * Both walks past the entries the two trees share at their start (the
+ * same bytes: the same names, modes and ids, nothing to report), and the
+ * number of bytes they share at their end: once both have that many bytes
+ * left, at an entry boundary, the rest is the same too.  Most folders of
+ * a diff change one entry of many.
+ */
+static size_t skip_same(struct walk *wa, struct walk *wb)
+{
+	size_t na = (size_t)(wa->end - wa->p), nb = (size_t)(wb->end - wb->p);
+	const unsigned char *lim = wa->p +
+				   same_head(wa->p, wb->p, na < nb ? na : nb),
+			    *q = wa->p, *nul;
+
+	while ((nul = memchr(q, 0, (size_t)(lim - q))) &&
+	       (size_t)(lim - nul) > GIT_OID_RAWSZ)
+		q = nul + 1 + GIT_OID_RAWSZ;
+	wb->p += q - wa->p;
+	wa->p = q;
+	na = (size_t)(wa->end - wa->p);
+	nb = (size_t)(wb->end - wb->p);
+	return same_tail(wa->end, wb->end, na < nb ? na : nb);
+}
+
+/* Whether the rest of both walks is the same bytes (see skip_same). */
+static bool rest_same(const struct walk *wa, const struct walk *wb, size_t tail)
+{
+	size_t left = (size_t)(wa->end - wa->p);
+
+	return left <= tail && left == (size_t)(wb->end - wb->p);
+}
+
 static int diff_trees(tm_treediffer *d, const git_oid *a, const git_oid *b);
 
 /* One name on one side (the other NULL) or both, of the same kind. */
@@ -232,6 +304,7 @@ static int diff_trees(tm_treediffer *d, const git_oid *a, const git_oid *b)
 	struct walk wa = {NULL, NULL, NULL}, wb = {NULL, NULL, NULL};
 	struct entry ea, eb;
 	int error = 0, ha = 0, hb = 0, c;
+	size_t tail = 0;
 
 	if (a && b && git_oid_equal(a, b))
 		return 0;
@@ -239,6 +312,8 @@ static int diff_trees(tm_treediffer *d, const git_oid *a, const git_oid *b)
 		return error;
 	if (b && (error = read_tree(d, &wb, b)) < 0)
 		goto done;
+	if (a && b)
+		tail = skip_same(&wa, &wb);
 	if ((a && (error = ha = next_entry(&wa, &ea, a)) < 0) ||
 	    (b && (error = hb = next_entry(&wb, &eb, b)) < 0))
 		goto done;
@@ -248,6 +323,8 @@ static int diff_trees(tm_treediffer *d, const git_oid *a, const git_oid *b)
 		error = diff_entry(d, c <= 0 ? &ea : NULL, c >= 0 ? &eb : NULL);
 		if (error < 0)
 			goto done;
+		if (c == 0 && tail && rest_same(&wa, &wb, tail))
+			break; /* both entries done: the rest is the same */
 		if (c <= 0 && (ha = next_entry(&wa, &ea, a)) < 0)
 			error = ha;
 		if (c >= 0 && error == 0 && (hb = next_entry(&wb, &eb, b)) < 0)
