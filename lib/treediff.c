@@ -182,12 +182,13 @@ static int entry_cmp(const struct entry *a, const struct entry *b)
 }
 
 /* The mode as libgit2's git_tree_entry_filemode gives it (and git's
- * canon_mode): a folder, an executable, a submodule, a link or a file. */
+ * canon_mode): a folder, an executable (the owner's x bit), a submodule,
+ * a link or a file. */
 static unsigned canon_mode(unsigned mode)
 {
 	if ((mode & 0170000) == 0040000)
 		return 0040000;
-	if (mode & 0111)
+	if (mode & 0100)
 		return 0100755;
 	switch (mode & 0170000) {
 	case 0160000:
