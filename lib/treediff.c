@@ -38,7 +38,7 @@
 
 /* Trees a differ keeps: slots (a power of two) and bytes in all. */
 #define KEEP_SLOTS 4096
-#define KEEP_BYTES ((size_t)16 << 20)
+#define KEEP_BYTES ((size_t)4 << 20)
 
 struct kept {
 	git_oid id;
