@@ -995,9 +995,9 @@ static const git_tree *folder_tree(git_tree **dir, tm_buf *name,
 	return *dir;
 }
 
-/* Fresh commit f's diffs, one per parent, and its thread file versions,
- * into the chunk. */
-static int describe(struct update *up, const struct fresh *f)
+/* Fresh commit f's diffs, one per parent (through differ `td`), and its
+ * thread file versions, into the chunk. */
+static int describe(struct update *up, tm_treediffer *td, const struct fresh *f)
 {
 	struct chunk *ch = &up->ch;
 	git_tree *tree = NULL, *dir = NULL;
@@ -1013,8 +1013,8 @@ static int describe(struct update *up, const struct fresh *f)
 		if (f->np && (error = parent_tree(up, f, k, &old)) < 0)
 			goto done;
 		tm_strv_clear(&up->changed);
-		error = tm_treediff(&up->changed, up->repo, f->np ? &old : NULL,
-				    &f->tree);
+		error = tm_treediffer_diff(&up->changed, td,
+					   f->np ? &old : NULL, &f->tree);
 		if (error < 0)
 			goto done;
 		u32_push(&ch->dstart, ch->dpath.n);
@@ -1219,11 +1219,12 @@ static int describe_all(struct update *up)
 	struct chunk *ch = &up->ch;
 	const struct fresh *f;
 	size_t known;
+	tm_treediffer *td = NULL;
 	uint32_t pos;
 	unsigned k;
-	int error;
+	int error = total ? tm_treediffer_new(&td, up->repo) : 0;
 
-	for (i = 0; i < total; i++) {
+	for (i = 0; !error && i < total; i++) {
 		f = &up->c[up->placed.v[i]];
 		tm_buf_put(&ch->oids, f->oid.id, GIT_OID_RAWSZ);
 		tm_buf_put(&ch->time, &f->time, 8);
@@ -1232,10 +1233,12 @@ static int describe_all(struct update *up)
 			const git_oid *p = &up->poids[f->pfirst + k];
 
 			known = fresh_lookup(up, p);
-			if (known != NONE)
+			if (known != NONE) {
 				pos = up->c[known].at;
-			else if (!tm_stale__cidx_find(up->ix, p, &pos))
-				return tm_error_set(TM_ERROR, "lost a parent");
+			} else if (!tm_stale__cidx_find(up->ix, p, &pos)) {
+				error = tm_error_set(TM_ERROR, "lost a parent");
+				goto done;
+			}
 			u32_push(&ch->parent, pos);
 		}
 		u32_push(&ch->sstart, ch->dstart.n);
@@ -1243,17 +1246,21 @@ static int describe_all(struct update *up)
 		if (up->progress && i % 256 == 0)
 			up->progress(up->progress_data, "indexing history", i,
 				     total);
-		if ((error = describe(up, f)) < 0)
-			return error;
+		if ((error = describe(up, td, f)) < 0)
+			goto done;
 		ch->n++;
 		if ((ch->n >= tm_stale__chunk_commits ||
 		     ch->dpath.n >= CHUNK_DIFFS ||
 		     ch->dstart.n >= CHUNK_DIFFS ||
 		     ch->newpaths.n >= CHUNK_DIFFS) &&
 		    (error = chunk_flush(up)) < 0)
-			return error;
+			goto done;
 	}
-	if ((error = chunk_flush(up)) < 0)
+	if (!error)
+		error = chunk_flush(up);
+done:
+	tm_treediffer_free(td);
+	if (error < 0)
 		return error;
 	if (up->progress && total)
 		up->progress(up->progress_data, "indexing history", total,

@@ -17,10 +17,29 @@
  * way) counts on both sides.  No rename detection, as `git log -- <paths>`
  * with its defaults.
  *
- * Errors: TM_ERROR when a tree cannot be read (what `out` got until then
- * stays there).
+ * Errors: TM_ERROR when a tree cannot be read or is not a well-formed tree
+ * (what `out` got until then stays there).
  */
 int tm_treediff(tm_strv *out, git_repository *repo, const git_oid *old,
 		const git_oid *new_tree);
+
+/*
+ * A differ that keeps the trees it read lately (a bounded number of them,
+ * a bounded number of bytes), for many diffs in a row: diffing a commit
+ * against its parent, then that commit's child against it, reads the
+ * shared trees once.  Valid while `repo` is open; one thread at a time.
+ */
+typedef struct tm_treediffer tm_treediffer;
+
+/* A new differ over `repo` (*out NULL on error).  TM_ERROR: the
+ * repository's object database cannot be opened. */
+int tm_treediffer_new(tm_treediffer **out, git_repository *repo);
+
+/* tm_treediff through `d`: the same answers and errors. */
+int tm_treediffer_diff(tm_strv *out, tm_treediffer *d, const git_oid *old,
+		       const git_oid *new_tree);
+
+/* Free `d` and the trees it keeps (NULL allowed). */
+void tm_treediffer_free(tm_treediffer *d);
 
 #endif

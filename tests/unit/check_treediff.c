@@ -1,13 +1,15 @@
 /*
  * Unit tests of lib/treediff.c: the paths two trees differ by, compared
  * with `git diff-tree -r` on a history that adds, changes, re-moves and
- * replaces files, folders and symlinks.
+ * replaces files, folders and symlinks, and on seeded random trees (made
+ * with libgit2's tree builder) diffed through one differ that keeps trees.
  */
 #include "lib/treediff.h"
 #include "lib/error.h"
 #include "test_util.h"
 
 #include <check.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,6 +102,45 @@ static char *ours(const git_oid *old, const git_oid *new_tree)
 	s = lines(&v);
 	tm_strv_clear(&v);
 	return s;
+}
+
+/* tm_treediffer_diff through `d`, as lines. */
+static char *ours_through(tm_treediffer *d, const git_oid *old,
+			  const git_oid *new_tree)
+{
+	tm_strv v = TM_STRV_INIT;
+	char *s;
+
+	ck_assert_msg(tm_treediffer_diff(&v, d, old, new_tree) == 0, "%s",
+		      tm_error_last());
+	s = lines(&v);
+	tm_strv_clear(&v);
+	return s;
+}
+
+/* `git diff-tree -r` between two tree ids, as lines. */
+static char *gits(const git_oid *a, const git_oid *b)
+{
+	char ha[GIT_OID_HEXSZ + 1], hb[GIT_OID_HEXSZ + 1];
+
+	git_oid_tostr(ha, sizeof(ha), a);
+	git_oid_tostr(hb, sizeof(hb), b);
+	return tmt_sh_out("git -C '%s' -c core.quotepath=false diff-tree -r "
+			  "--no-renames --name-only %s %s",
+			  repo, ha, hb);
+}
+
+/* A tree object written as is (any bytes; libgit2 does not check them). */
+static git_oid raw_tree(const char *data, size_t len)
+{
+	git_odb *odb = NULL;
+	git_oid oid;
+
+	ck_assert_int_eq(git_repository_odb(&odb, r), 0);
+	ck_assert_int_eq(git_odb_write(&oid, odb, data, len, GIT_OBJECT_TREE),
+			 0);
+	git_odb_free(odb);
+	return oid;
 }
 
 /* Every commit against its parent, in git's order. */
@@ -206,6 +247,292 @@ START_TEST(test_treediff_missing_tree)
 }
 END_TEST
 
+/* One differ over the whole history, forwards, backwards and against
+ * every other commit: what it keeps never changes an answer. */
+START_TEST(test_treediffer_like_treediff)
+{
+	git_oid t[NCOMMITS];
+	tm_treediffer *d = NULL;
+	char rev[16], *want, *got;
+	int i, j;
+
+	for (i = 0; i < NCOMMITS; i++) {
+		snprintf(rev, sizeof(rev), "HEAD~%d", NCOMMITS - 1 - i);
+		t[i] = tree_of(rev);
+	}
+	ck_assert_int_eq(tm_treediffer_new(&d, r), 0);
+	for (i = 0; i < NCOMMITS; i++)
+		for (j = 0; j < NCOMMITS; j++) {
+			want = gits(&t[i], &t[j]);
+			got = ours_through(d, &t[i], &t[j]);
+			ck_assert_msg(!strcmp(got, want),
+				      "%d -> %d: got\n%s\nwant\n%s", i, j, got,
+				      want);
+			free(got);
+			got = ours(&t[i], &t[j]);
+			ck_assert_str_eq(got, want);
+			free(got);
+			free(want);
+		}
+	got = ours_through(d, NULL, &t[0]);
+	ck_assert_str_eq(got, "a-b\na.c\na/x\nb/c/d\nsp ace");
+	free(got);
+	tm_treediffer_free(d);
+	tm_treediffer_free(NULL);
+}
+END_TEST
+
+/* ---- seeded random trees ---- */
+
+#define RND_PATHS 160
+
+static uint32_t rnd_state;
+
+static uint32_t rnd(uint32_t n)
+{
+	rnd_state = rnd_state * 1103515245u + 12345u;
+	return (rnd_state >> 8) % n;
+}
+
+/* A file of the random tree: its path, mode and content number. */
+struct rfile {
+	char path[64];
+	unsigned mode;
+	unsigned content;
+};
+
+/* Names that sort next to each other in git's order ("a" < "a-b" < "a.c"
+ * < "a/" < "a0"), so that files and folders of near names meet. */
+static const char *const rnd_names[] = {"a", "a-b", "a.c", "a0",
+					"b", "m",   "x",   "y.txt"};
+
+static const unsigned rnd_modes[] = {0100644, 0100644, 0100644,
+				     0100755, 0120000, 0160000};
+
+/* Whether path p and q cannot both be files ("a" and "a/b"). */
+static bool clash(const char *p, const char *q)
+{
+	size_t lp = strlen(p), lq = strlen(q);
+
+	if (lp == lq)
+		return !strcmp(p, q);
+	if (lp > lq)
+		return !strncmp(p, q, lq) && p[lq] == '/';
+	return !strncmp(p, q, lp) && q[lp] == '/';
+}
+
+/* Add (or replace) a random file, removing the ones it clashes with. */
+static void rnd_add(struct rfile *f, size_t *n)
+{
+	struct rfile nf;
+	size_t i, k, depth = 1 + rnd(3);
+
+	nf.path[0] = '\0';
+	for (k = 0; k < depth; k++) {
+		if (k)
+			strcat(nf.path, "/");
+		strcat(nf.path, rnd_names[rnd(sizeof(rnd_names) /
+					      sizeof(rnd_names[0]))]);
+	}
+	nf.mode = rnd_modes[rnd(sizeof(rnd_modes) / sizeof(rnd_modes[0]))];
+	nf.content = rnd(5);
+	for (i = 0; i < *n;)
+		if (clash(f[i].path, nf.path))
+			f[i] = f[--*n];
+		else
+			i++;
+	if (*n < RND_PATHS)
+		f[(*n)++] = nf;
+}
+
+/* The tree of the files under `prefix` ("" or "a/b/"). */
+static git_oid rnd_build(const struct rfile *f, size_t n, const char *prefix)
+{
+	git_treebuilder *tb = NULL;
+	size_t i, j, pl = strlen(prefix);
+	git_oid oid;
+	char name[64], sub[128], data[16];
+
+	ck_assert_int_eq(git_treebuilder_new(&tb, r, NULL), 0);
+	for (i = 0; i < n; i++) {
+		const char *rest = f[i].path + pl, *slash;
+
+		if (strncmp(f[i].path, prefix, pl))
+			continue;
+		slash = strchr(rest, '/');
+		if (slash) {
+			snprintf(name, sizeof(name), "%.*s",
+				 (int)(slash - rest), rest);
+			if (git_treebuilder_get(tb, name))
+				continue;
+			snprintf(sub, sizeof(sub), "%s%s/", prefix, name);
+			oid = rnd_build(f, n, sub);
+			ck_assert_int_eq(
+				git_treebuilder_insert(NULL, tb, name, &oid,
+						       GIT_FILEMODE_TREE),
+				0);
+			continue;
+		}
+		j = (size_t)snprintf(data, sizeof(data), "v%u", f[i].content);
+		if (f[i].mode == 0160000)
+			ck_assert_int_eq(
+				git_oid_fromstr(&oid, "0123456789abcdef0123"
+						      "456789abcdef01234567"),
+				0);
+		else
+			ck_assert_int_eq(
+				git_blob_create_from_buffer(&oid, r, data, j),
+				0);
+		ck_assert_int_eq(
+			git_treebuilder_insert(NULL, tb, rest, &oid,
+					       (git_filemode_t)f[i].mode),
+			0);
+	}
+	ck_assert_int_eq(git_treebuilder_write(&oid, tb), 0);
+	git_treebuilder_free(tb);
+	return oid;
+}
+
+/*
+ * Seeded random trees of up to 160 files, each step changing a few
+ * (content, mode, file <-> folder, added, removed) so that most of each
+ * folder stays the same: each step both ways (through one differ, and
+ * through tm_treediff) and a random earlier tree against the new one, as
+ * git diff-tree.
+ */
+START_TEST(test_treediff_random)
+{
+	static struct rfile f[RND_PATHS];
+	git_oid t[24];
+	tm_treediffer *d = NULL;
+	size_t n = 0, i, k, changes;
+	char *want, *got;
+	unsigned seed;
+
+	ck_assert_int_eq(tm_treediffer_new(&d, r), 0);
+	for (seed = 1; seed <= 3; seed++) {
+		rnd_state = seed;
+		n = 0;
+		for (i = 0; i < 80; i++)
+			rnd_add(f, &n);
+		t[0] = rnd_build(f, n, "");
+		for (k = 1; k < 24; k++) {
+			changes = 1 + rnd(k % 5 == 0 ? 12 : 3);
+			for (i = 0; i < changes; i++) {
+				if (n && rnd(4) == 0)
+					f[rnd((uint32_t)n)] = f[n - 1], n--;
+				else if (n && rnd(3) == 0)
+					f[rnd((uint32_t)n)].content = rnd(5);
+				else
+					rnd_add(f, &n);
+			}
+			t[k] = rnd_build(f, n, "");
+			for (i = k - 1; i != SIZE_MAX;
+			     i = i == k - 1 && k > 1 ? rnd((uint32_t)k - 1)
+						     : SIZE_MAX) {
+				want = gits(&t[i], &t[k]);
+				got = ours_through(d, &t[i], &t[k]);
+				ck_assert_msg(!strcmp(got, want),
+					      "seed %u, %zu -> %zu: got\n%s\n"
+					      "want\n%s",
+					      seed, i, k, got, want);
+				free(got);
+				free(want);
+				if (i != k - 1)
+					continue;
+				want = gits(&t[k], &t[i]);
+				got = ours(&t[k], &t[i]);
+				ck_assert_msg(!strcmp(got, want),
+					      "seed %u, %zu <- %zu: got\n%s\n"
+					      "want\n%s",
+					      seed, i, k, got, want);
+				free(got);
+				free(want);
+			}
+		}
+	}
+	tm_treediffer_free(d);
+}
+END_TEST
+
+/* Modes compare as git and libgit2 see them: 100664 and 100654 are 100644
+ * (old repositories wrote such modes), the owner's x bit makes an
+ * executable. */
+static git_oid one_file_tree(const char *mode, const git_oid *blob)
+{
+	char buf[64];
+	size_t len = (size_t)snprintf(buf, sizeof(buf), "%s f", mode);
+
+	memcpy(buf + len + 1, blob->id, GIT_OID_RAWSZ);
+	return raw_tree(buf, len + 1 + GIT_OID_RAWSZ);
+}
+
+START_TEST(test_treediff_mode_canon)
+{
+	static const char *const modes[] = {"100644", "100664", "100654",
+					    "100744", "100755"};
+	git_oid blob, t[5];
+	char *s, *g;
+	size_t i, j;
+
+	ck_assert_int_eq(git_blob_create_from_buffer(&blob, r, "x", 1), 0);
+	for (i = 0; i < 5; i++)
+		t[i] = one_file_tree(modes[i], &blob);
+	for (i = 0; i < 5; i++)
+		for (j = 0; j < 5; j++) {
+			s = ours(&t[i], &t[j]);
+			g = gits(&t[i], &t[j]);
+			ck_assert_msg(!strcmp(s, g), "%s -> %s: %s, git %s",
+				      modes[i], modes[j], s, g);
+			ck_assert_str_eq(s, (i < 3) == (j < 3) ? "" : "f");
+			free(s);
+			free(g);
+		}
+}
+END_TEST
+
+/* Not a tree, or a tree that does not parse: an error naming it. */
+START_TEST(test_treediff_bad_objects)
+{
+	git_oid t1 = tree_of("HEAD~6"), blob, bad;
+	tm_treediffer *d = NULL;
+	tm_strv v = TM_STRV_INIT;
+	char hex[GIT_OID_HEXSZ + 1];
+	static const char *const broken[] = {
+		"100644 f",                        /* no NUL, no id */
+		"100644 f\0short",                 /* an id cut short */
+		"10a644 f\0aaaaaaaaaaaaaaaaaaaa",  /* not octal */
+		" f\0aaaaaaaaaaaaaaaaaaaa",        /* no mode */
+		"100644 \0aaaaaaaaaaaaaaaaaaaa",   /* no name */
+		"7777777 f\0aaaaaaaaaaaaaaaaaaaa", /* a mode too large */
+	};
+	static const size_t blen[] = {8, 14, 30, 23, 28, 31};
+	size_t i;
+
+	ck_assert_int_eq(git_blob_create_from_buffer(&blob, r, "x", 1), 0);
+	ck_assert_int_eq(tm_treediff(&v, r, &t1, &blob), TM_ERROR);
+	ck_assert_msg(strstr(tm_error_last(), "is a blob"), "%s",
+		      tm_error_last());
+	ck_assert_int_eq(tm_treediffer_new(&d, r), 0);
+	for (i = 0; i < sizeof(broken) / sizeof(broken[0]); i++) {
+		bad = raw_tree(broken[i], blen[i]);
+		git_oid_tostr(hex, sizeof(hex), &bad);
+		ck_assert_int_eq(tm_treediff(&v, r, NULL, &bad), TM_ERROR);
+		ck_assert_msg(strstr(tm_error_last(), hex) &&
+				      strstr(tm_error_last(), "malformed"),
+			      "%zu: %s", i, tm_error_last());
+		ck_assert_int_eq(tm_treediffer_diff(&v, d, &t1, &bad),
+				 TM_ERROR);
+		/* kept or not, the same error the second time */
+		ck_assert_int_eq(tm_treediffer_diff(&v, d, &bad, &t1),
+				 TM_ERROR);
+	}
+	ck_assert_int_eq(tm_treediffer_diff(&v, d, &t1, &blob), TM_ERROR);
+	tm_treediffer_free(d);
+	tm_strv_clear(&v);
+}
+END_TEST
+
 Suite *treediff_suite(void)
 {
 	Suite *s = suite_create("treediff");
@@ -218,6 +545,10 @@ Suite *treediff_suite(void)
 	tcase_add_test(tc, test_treediff_empty_tree);
 	tcase_add_test(tc, test_treediff_appends);
 	tcase_add_test(tc, test_treediff_missing_tree);
+	tcase_add_test(tc, test_treediffer_like_treediff);
+	tcase_add_test(tc, test_treediff_random);
+	tcase_add_test(tc, test_treediff_mode_canon);
+	tcase_add_test(tc, test_treediff_bad_objects);
 	suite_add_tcase(s, tc);
 	return s;
 }
