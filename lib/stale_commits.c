@@ -31,10 +31,17 @@
  * below), then the arrays (see layer_parse), each padded to 8 bytes, the
  * positions sorted by commit id and the paths sorted by name last for
  * binary searches.  Loading maps each file (mmap) and checks it: checksum
- * and ranges, no table built.  The chain is read up to the first layer
- * that is missing, does not check out, or does not continue the one below:
- * the layers below it are kept, the rest rebuilt.  Every file is written
- * through tm_atomic_write_nosync (temp file, rename; no fsync: after a
+ * and ranges, no table built.  A layer of STAMP_MIN bytes or more is
+ * checked whole once: then its stat data goes into the file `checked`
+ * (after an fsync of the layer, so that what was checked is what a crash
+ * leaves), and a later load that finds the same stat data there, the
+ * layer changed before `checked` was written (git's racy rule: its ctime
+ * before the file's mtime), reads only the header and sizes of it, so
+ * that one new commit on top of a large index does not read the whole
+ * index again.  Any change to a layer changes its ctime.  The chain is read up
+ * to the first layer that is missing, does not check out, or does not continue
+ * the one below: the layers below it are kept, the rest rebuilt.  Every file is
+ * written through tm_atomic_write_nosync (temp file, rename; no fsync: after a
  * crash the checksum tells a torn file): concurrent writers each leave
  * complete layers and a complete chain, and readers see one chain or the
  * other.  A writer removes the layers it merged away (a reader that read
@@ -79,8 +86,15 @@
 #define PACK_MAPPED ((size_t)64 << 20)
 /* A layer no chain names is removed once it is this old (seconds). */
 #define EXPIRE 60
+/* Layers this large are checked whole once, then trusted while their stat
+ * data is what `checked` holds (smaller ones cost little to check). */
+#define STAMP_MIN    ((uint64_t)1 << 20)
+#define STAMP_MAGIC  "TMCIDXOK"
+#define STAMP_FIELDS 6 /* id, dev, ino, size, mtime ns, ctime ns */
 
 uint32_t tm_stale__chunk_commits = CHUNK_COMMITS;
+unsigned long tm_stale__layer_checks;
+uint64_t tm_stale__stamp_min = STAMP_MIN;
 
 /* ---- reading ---- */
 
@@ -305,18 +319,133 @@ static void cidx_push(struct cidx *ix, struct cidx_layer *l)
 	memset(l, 0, sizeof(*l));
 }
 
+/* What `checked` holds: the stat data of the layers checked whole. */
+struct stamps {
+	uint64_t *v; /* STAMP_FIELDS per layer */
+	size_t n;
+	int64_t mtime_ns; /* of the file `checked` */
+	bool dirty;       /* a layer checked whole since: write it again */
+};
+
+static int64_t ns_of(const struct timespec *t)
+{
+	return (int64_t)t->tv_sec * 1000000000 + t->tv_nsec;
+}
+
+static void stamp_of(uint64_t out[STAMP_FIELDS], uint64_t id,
+		     const struct stat *st)
+{
+	out[0] = id;
+	out[1] = (uint64_t)st->st_dev;
+	out[2] = (uint64_t)st->st_ino;
+	out[3] = (uint64_t)st->st_size;
+	out[4] = (uint64_t)ns_of(&st->st_mtim);
+	out[5] = (uint64_t)ns_of(&st->st_ctim);
+}
+
+static void stamps_read(struct stamps *sp, git_repository *repo)
+{
+	char *path = cidx_file(repo, "checked");
+	unsigned char data[4096];
+	tm_record_reader r;
+	struct stat st;
+	size_t i, n;
+	ssize_t got = -1;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	free(path);
+	memset(sp, 0, sizeof(*sp));
+	if (fd < 0)
+		return;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	    st.st_size < (off_t)sizeof(data))
+		got = pread(fd, data, sizeof(data), 0);
+	if (got == st.st_size &&
+	    tm_record_unframe(&r, data, (size_t)got, STAMP_MAGIC)) {
+		n = (size_t)tm_record_get_u64(&r);
+		if (n <= r.left / 8 / STAMP_FIELDS) {
+			sp->v = tm_xmalloc(n * STAMP_FIELDS * 8 + 8);
+			for (i = 0; i < n * STAMP_FIELDS; i++)
+				sp->v[i] = tm_record_get_u64(&r);
+			sp->n = r.bad ? 0 : n;
+			sp->mtime_ns = ns_of(&st.st_mtim);
+		}
+	}
+	close(fd);
+}
+
+/* Was layer `id`, as fstat gives it now, checked whole already? */
+static bool stamped(const struct stamps *sp, uint64_t id, const struct stat *st)
+{
+	uint64_t now[STAMP_FIELDS];
+	size_t i;
+
+	stamp_of(now, id, st);
+	if (ns_of(&st->st_ctim) >= sp->mtime_ns)
+		return false; /* racy: changed as `checked` was written */
+	for (i = 0; i < sp->n; i++)
+		if (!memcmp(sp->v + i * STAMP_FIELDS, now, sizeof(now)))
+			return true;
+	return false;
+}
+
+/* Note layer `id` (file descriptor fd) as checked whole. */
+static void stamp_add(struct stamps *sp, uint64_t id, int fd,
+		      const struct stat *st)
+{
+	if (fsync(fd) < 0)
+		return; /* not known to be what a crash leaves */
+	sp->v = tm_xrealloc(sp->v, (sp->n + 1) * STAMP_FIELDS * 8);
+	stamp_of(sp->v + sp->n * STAMP_FIELDS, id, st);
+	sp->n++;
+	sp->dirty = true;
+}
+
+/* Write `checked` with the stamps of ix's layers (best effort). */
+static void stamps_write(const struct stamps *sp, const struct cidx *ix,
+			 git_repository *repo)
+{
+	tm_buf payload = TM_BUF_INIT, file = TM_BUF_INIT;
+	size_t i, j, n = 0;
+	char *path;
+
+	for (i = 0; i < sp->n; i++)
+		for (j = 0; j < ix->nlayers; j++)
+			n += sp->v[i * STAMP_FIELDS] == ix->layers[j].id;
+	tm_record_put_u64(&payload, n);
+	for (i = 0; i < sp->n; i++)
+		for (j = 0; j < ix->nlayers; j++)
+			if (sp->v[i * STAMP_FIELDS] == ix->layers[j].id) {
+				size_t k;
+
+				for (k = 0; k < STAMP_FIELDS; k++)
+					tm_record_put_u64(
+						&payload,
+						sp->v[i * STAMP_FIELDS + k]);
+				break;
+			}
+	tm_record_frame(&file, STAMP_MAGIC, payload.ptr, payload.size);
+	path = cidx_file(repo, "checked");
+	(void)tm_atomic_write_nosync(path, file.ptr, file.size);
+	tm_error_clear();
+	free(path);
+	tm_buf_release(&payload);
+	tm_buf_release(&file);
+}
+
 /* Map layer `id` as the next of ix; false when it is missing or unsound
- * (`check`: checked whole; without, one this process just wrote, trusted:
- * only the pages read later are read). */
+ * (`check`: checked whole, unless `sp` says it was and has not changed
+ * since; without, one this process just wrote, trusted: only the pages read
+ * later are read). */
 static bool layer_load(struct cidx *ix, git_repository *repo, uint64_t id,
-		       bool check)
+		       bool check, struct stamps *sp)
 {
 	struct cidx_layer l;
 	char name[64], *path;
 	struct stat st;
 	void *map;
 	int fd;
-	bool ok;
+	bool ok, whole;
 
 	memset(&l, 0, sizeof(l));
 	layer_file_name(name, sizeof(name), id);
@@ -331,16 +460,22 @@ static bool layer_load(struct cidx *ix, git_repository *repo, uint64_t id,
 		return false;
 	}
 	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
-	if (map == MAP_FAILED)
+	if (map == MAP_FAILED) {
+		close(fd);
 		return false;
+	}
 	l.data = map;
 	l.size = (size_t)st.st_size;
 	l.mapped = true;
+	whole = check && !(sp && stamped(sp, id, &st));
+	tm_stale__layer_checks += whole;
 	ok = layer_parse(&l, ix->n, ix->npaths,
 			 ix->nlayers ? ix->layers[ix->nlayers - 1].id : 0,
-			 ix->shallow_key, check) &&
+			 ix->shallow_key, whole) &&
 	     l.id == id;
+	if (ok && whole && sp && (uint64_t)st.st_size >= tm_stale__stamp_min)
+		stamp_add(sp, id, fd, &st);
+	close(fd);
 	if (ok) {
 		cidx_push(ix, &l);
 	} else {
@@ -354,6 +489,7 @@ static void cidx_load(struct cidx *ix, git_repository *repo)
 {
 	char *path = cidx_file(repo, "chain"), line[64];
 	tm_buf name = TM_BUF_INIT;
+	struct stamps sp;
 	size_t len;
 	FILE *f;
 
@@ -368,11 +504,12 @@ static void cidx_load(struct cidx *ix, git_repository *repo)
 		fclose(f);
 		return;
 	}
+	stamps_read(&sp, repo);
 	while (fgets(line, sizeof(line), f)) {
 		len = strlen(line);
 		if (!ix->partial && len == 17 && line[16] == '\n' &&
 		    strspn(line, "0123456789abcdef") == 16 &&
-		    layer_load(ix, repo, strtoull(line, NULL, 16), true))
+		    layer_load(ix, repo, strtoull(line, NULL, 16), true, &sp))
 			continue;
 		/* this layer and the ones above it are of no use now */
 		ix->partial = true;
@@ -383,6 +520,9 @@ static void cidx_load(struct cidx *ix, git_repository *repo)
 			tm_strv_push(&ix->dropped, tm_buf_cstr(&name));
 		}
 	}
+	if (sp.dirty)
+		stamps_write(&sp, ix, repo);
+	free(sp.v);
 	tm_buf_release(&name);
 	fclose(f);
 }
@@ -609,7 +749,7 @@ static int layer_add(struct cidx *ix, git_repository *repo, tm_buf *img,
 		/* mapped from the file, not held twice */
 		tm_buf_release(img);
 		tm_strv_push(written, name);
-		if (layer_load(ix, repo, id, false))
+		if (layer_load(ix, repo, id, false, NULL))
 			return 1;
 		return tm_error_set(TM_ERROR, "cannot read back %s", name);
 	}

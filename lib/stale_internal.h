@@ -216,6 +216,11 @@ int tm_stale__cidx_open(struct cidx *ix, git_repository *repo,
 void tm_stale__cidx_free(struct cidx *ix);
 /* FOR TESTS ONLY: a first build writes a layer every so many commits. */
 extern uint32_t tm_stale__chunk_commits;
+/* FOR TESTS ONLY: how many layers this process has checked whole (a layer
+ * whose stat data the file `checked` holds is not). */
+extern unsigned long tm_stale__layer_checks;
+/* FOR TESTS ONLY: the size from which a layer checked whole is stamped. */
+extern uint64_t tm_stale__stamp_min;
 /* The position of commit `oid` into *out; false when ix lacks it. */
 bool tm_stale__cidx_find(const struct cidx *ix, const git_oid *oid,
 			 uint32_t *out);

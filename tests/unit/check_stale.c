@@ -1675,6 +1675,9 @@ START_TEST(test_stale_index_corrupt)
 	tm_thread *ts[2];
 	size_t i;
 
+	/* every layer stamped once checked (`checked`): a stamp never hides
+	   damage done since */
+	tm_stale__stamp_min = 0;
 	a = commit("a", "src/x.c", NULL);
 	free(commit("b", "src/x.c", "doc/y.md", NULL));
 	ts[0] = mk("t", a, "src");
@@ -1716,11 +1719,77 @@ START_TEST(test_stale_index_corrupt)
 	got = answer(repo, ts, 2, false, NULL);
 	ck_assert_str_eq(got, want);
 	free(got);
+	tm_stale__stamp_min = (uint64_t)1 << 20;
 	free_threads(ts, 2);
 	free(want);
 	free(file);
 	free(chain);
 	free(cache);
+	free(dir);
+	free(a);
+}
+END_TEST
+
+/* Answer from the index alone (the last answer removed); how many layers
+ * that load checked whole. */
+static unsigned long answer_checks(tm_thread **ts, size_t n, char **got)
+{
+	unsigned long before = tm_stale__layer_checks;
+	char *cache = cache_file(repo);
+
+	tmt_sh("rm -f '%s'", cache);
+	free(cache);
+	*got = answer(repo, ts, n, false, NULL);
+	return tm_stale__layer_checks - before;
+}
+
+/*
+ * A layer checked whole is stamped in `checked` (its stat data) and not
+ * checked again while its stat data stays the same; a change in place of
+ * the same size, its mtime put back, changes its ctime: checked again,
+ * the damage found, the layer rebuilt.
+ */
+START_TEST(test_stale_index_stamped)
+{
+	char *a, *want, *got, *file, *dir;
+	tm_thread *ts[1];
+
+	tm_stale__stamp_min = 0;
+	a = commit("a", "src/x.c", NULL);
+	free(commit("b", "src/x.c", NULL));
+	ts[0] = mk("t", a, "src");
+	want = answer(repo, ts, 1, true, NULL);
+	free(answer(repo, ts, 1, false, NULL));
+	file = only_layer(repo);
+	dir = format("%s/.git/threadmind", repo);
+	tmt_sh("cp -p '%s' '%s/good'", file, dir);
+	usleep(30 * 1000); /* the stamp written after the layer's ctime */
+	ck_assert_uint_eq(answer_checks(ts, 1, &got), 1);
+	ck_assert_str_eq(got, want);
+	free(got);
+	tmt_sh("test -s '%s/commits/checked'", dir);
+	ck_assert_uint_eq(answer_checks(ts, 1, &got), 0);
+	ck_assert_str_eq(got, want);
+	free(got);
+	ck_assert_uint_eq(answer_checks(ts, 1, &got), 0);
+	free(got);
+	/* the same size, the same mtime, another byte */
+	tmt_sh("printf 'Z' | dd of='%s' bs=1 seek=100 conv=notrunc "
+	       "2>/dev/null && touch -r '%s/good' '%s' && ! cmp -s '%s' "
+	       "'%s/good'",
+	       file, dir, file, file, dir);
+	ck_assert_uint_ge(answer_checks(ts, 1, &got), 1);
+	ck_assert_str_eq(got, want);
+	free(got);
+	tmt_sh("cmp -s '%s/good' '%s'", dir, file);
+	/* a foreign `checked` is no stamp */
+	tmt_sh("printf 'garbage' >'%s/commits/checked'", dir);
+	ck_assert_uint_eq(answer_checks(ts, 1, &got), 1);
+	free(got);
+	tm_stale__stamp_min = (uint64_t)1 << 20;
+	free_threads(ts, 1);
+	free(want);
+	free(file);
 	free(dir);
 	free(a);
 }
@@ -2187,6 +2256,7 @@ Suite *stale_suite(void)
 	tcase_add_test(tc, test_stale_index_forward_onto_base);
 	tcase_add_test(tc, test_stale_index_corrupt);
 	tcase_add_test(tc, test_stale_index_layers);
+	tcase_add_test(tc, test_stale_index_stamped);
 	tcase_add_test(tc, test_stale_cache_concurrent);
 	tcase_add_test(tc, test_stale_cache_progress);
 	suite_add_tcase(s, tc);
