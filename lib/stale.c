@@ -219,8 +219,10 @@ static int compute(tm_stale_report *out, tm_git *g, const char *threads_dir,
 		for (i = 0; i < w.n; i++) {
 			if (w.nodes[i].base == NONE)
 				continue;
+			git_oid buf;
+
 			git_oid_cpy(&last->bases[last->nbases++],
-				    &w.nodes[i].oid);
+				    node_oid(&w, i, &buf));
 			if (!(w.nodes[i].flags & F_HEAD))
 				last->inside = false;
 		}

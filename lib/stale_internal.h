@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define NONE SIZE_MAX
 
@@ -234,17 +235,27 @@ enum {
 	F_GRAFTED = 16  /* parents missing (shallow): a root, as for git */
 };
 
+/*
+ * A commit of the walk.  Kept small: with the index, HEAD's whole history
+ * may be a node each (its oid is then the index's, by position; the search
+ * marks of phase 2 are in pass.seen, its parents' oids not copied).
+ */
 struct node {
-	git_oid oid;
-	uint32_t cix;   /* its position in the index, or UINT32_MAX */
-	int64_t time;   /* committer time */
-	size_t parents; /* first parent in walk.parent_oid / parent_node */
-	unsigned nparents;
-	unsigned flags;
-	size_t base;     /* its index as a base, or NONE */
-	size_t seen;     /* phase 2: last search that met it */
-	size_t pending;  /* phase 2: children still to visit */
-	uint64_t *reach; /* phase 2: threads whose history reaches it */
+	uint32_t cix;     /* its position in the index, or UINT32_MAX */
+	uint32_t parents; /* first parent in walk.parent_node (and, read
+			     from git, walk.parent_oid) */
+	uint32_t nparents;
+	uint32_t flags;
+	int64_t time;     /* committer time */
+	size_t base;      /* its index as a base, or NONE */
+	uint64_t *reach;  /* phase 2: threads whose history reaches it */
+	uint32_t pending; /* phase 2: children still to visit */
+};
+
+/* What git gives of a commit the index lacks (or of every commit, without
+ * the index). */
+struct gitnode {
+	git_oid oid, tree;
 };
 
 struct heap {
@@ -258,14 +269,14 @@ struct walk {
 	size_t n, alloc;
 	uint64_t *bits; /* `words` per node: the bases reaching it */
 	size_t words, nbases;
-	uint64_t last_mask; /* the bits of the last word in use */
-	git_oid *parent_oid;
-	size_t *parent_node;
-	size_t nparent, parent_alloc;
-	tm_hashmap table; /* oid -> node, of the commits ix lacks */
-	uint32_t *at_pos; /* 1 + the node of index position i, or 0 */
-	git_oid *trees;   /* node i's tree, when read from git */
-	size_t trees_alloc;
+	uint64_t last_mask;  /* the bits of the last word in use */
+	git_oid *parent_oid; /* of the nodes read from git only */
+	uint32_t *parent_node;
+	size_t nparent, parent_alloc, poid_alloc;
+	tm_hashmap table;    /* oid -> node, of the commits ix lacks */
+	uint32_t *at_pos;    /* 1 + the node of index position i, or 0 */
+	struct gitnode *git; /* node i's oid and tree, when read from git */
+	size_t git_alloc;
 	struct heap queue;
 	size_t live; /* queued, from HEAD, not reachable from every base */
 	struct sizev stack;
@@ -273,6 +284,16 @@ struct walk {
 	size_t nshallow;
 	const struct cidx *ix; /* or NULL: every commit read from git */
 };
+
+/* Node i's oid (into *buf for an indexed commit). */
+static inline const git_oid *node_oid(const struct walk *w, size_t i,
+				      git_oid *buf)
+{
+	if (w->nodes[i].cix == UINT32_MAX)
+		return &w->git[i].oid;
+	memcpy(buf->id, cidx_oid(w->ix, w->nodes[i].cix), GIT_OID_RAWSZ);
+	return buf;
+}
 
 /* The bases reaching node i. */
 static inline uint64_t *row(const struct walk *w, size_t i)
@@ -355,6 +376,8 @@ struct pass {
 	struct sizev hits;
 	struct sizev pairs; /* (path, thread) pairs of the first-parent diff */
 	size_t *stamp, gen; /* per thread: last path paired with it */
+	uint32_t *seen, search; /* per node: the last search that met it
+				   (allocated on the first) */
 	struct sizev stack;
 	/* with the index: per path number, the threads whose specs match it
 	   and the threads whose file it is (memo_at: 1 + start in memo, 0: not

@@ -83,7 +83,7 @@ void tm_stale__walk_free(struct walk *w)
 	free(w->parent_node);
 	tm_hashmap_release(&w->table);
 	free(w->at_pos);
-	free(w->trees);
+	free(w->git);
 	free(w->queue.v);
 	free(w->stack.v);
 	free(w->shallow);
@@ -106,7 +106,7 @@ static size_t add_node(struct walk *w, const git_oid *oid, uint32_t cix,
 		       git_commit *c)
 {
 	struct node *n;
-	size_t i, old = w->alloc, old_parents = w->parent_alloc;
+	size_t i, old = w->alloc;
 	const uint32_t *ixparents = NULL;
 
 	tm_xgrow((void **)&w->nodes, &w->alloc, w->n + 1, sizeof(*w->nodes));
@@ -119,41 +119,37 @@ static size_t add_node(struct walk *w, const git_oid *oid, uint32_t cix,
 	i = w->n++;
 	n = &w->nodes[i];
 	memset(n, 0, sizeof(*n));
-	git_oid_cpy(&n->oid, oid);
 	n->cix = cix;
 	if (c) {
-		/* its tree, for the diffs without the index */
-		tm_xgrow((void **)&w->trees, &w->trees_alloc, w->n,
-			 sizeof(*w->trees));
-		git_oid_cpy(&w->trees[w->n - 1], git_commit_tree_id(c));
+		/* its oid and tree (for the diffs without the index) */
+		tm_xgrow((void **)&w->git, &w->git_alloc, w->n,
+			 sizeof(*w->git));
+		git_oid_cpy(&w->git[i].oid, oid);
+		git_oid_cpy(&w->git[i].tree, git_commit_tree_id(c));
 		n->time = (int64_t)git_commit_time(c);
 		n->nparents = git_commit_parentcount(c);
 	} else {
 		n->time = cidx_time(w->ix, cix);
 		n->nparents = cidx_parents(w->ix, cix, &ixparents);
 	}
-	n->parents = w->nparent;
+	n->parents = (uint32_t)w->nparent;
 	n->base = NONE;
-	tm_xgrow((void **)&w->parent_oid, &w->parent_alloc,
-		 w->nparent + n->nparents, sizeof(git_oid));
-	if (w->parent_alloc != old_parents)
-		w->parent_node = tm_xrealloc(w->parent_node,
-					     w->parent_alloc * sizeof(size_t));
+	tm_xgrow((void **)&w->parent_node, &w->parent_alloc,
+		 w->nparent + n->nparents, sizeof(*w->parent_node));
+	if (c) /* the index gives the others' parents by position */
+		tm_xgrow((void **)&w->parent_oid, &w->poid_alloc,
+			 w->nparent + n->nparents, sizeof(git_oid));
 	for (i = 0; i < n->nparents; i++) {
-		if (c) {
+		if (c)
 			git_oid_cpy(&w->parent_oid[w->nparent],
 				    git_commit_parent_id(c, (unsigned)i));
-		} else {
-			memcpy(w->parent_oid[w->nparent].id,
-			       cidx_oid(w->ix, ixparents[i]), GIT_OID_RAWSZ);
-		}
-		w->parent_node[w->nparent++] = NONE;
+		w->parent_node[w->nparent++] = UINT32_MAX;
 	}
 	git_commit_free(c);
 	if (cix != UINT32_MAX)
 		w->at_pos[cix] = (uint32_t)w->n; /* 1 + the node */
-	else /* not `oid`: it may point into parent_oid, which may move */
-		tm_hashmap_put(&w->table, w->nodes[w->n - 1].oid.id,
+	else
+		tm_hashmap_put(&w->table, w->git[w->n - 1].oid.id,
 			       GIT_OID_RAWSZ, w->n - 1);
 	return w->n - 1;
 }
@@ -361,18 +357,19 @@ static int expand(struct walk *w, size_t c)
 {
 	struct node *n = &w->nodes[c];
 	size_t k, p, np = n->nparents, first = n->parents;
-	bool missing = tm_stale__shallow_has(w->shallow, w->nshallow, &n->oid);
+	git_oid buf;
+	bool missing = tm_stale__shallow_has(w->shallow, w->nshallow,
+					     node_oid(w, c, &buf));
 	const uint32_t *ixp = NULL;
 	int error;
 
-	if (n->cix != UINT32_MAX && w->at_pos &&
-	    cidx_parents(w->ix, n->cix, &ixp) != np)
-		ixp = NULL;
+	if (n->cix != UINT32_MAX)
+		cidx_parents(w->ix, n->cix, &ixp); /* np of them: add_node */
 	for (k = 0; !missing && k < np; k++) {
 		if (ixp) {
 			/* by position: no search by oid */
 			p = node_at(w, ixp[k]);
-			w->parent_node[first + k] = p;
+			w->parent_node[first + k] = (uint32_t)p;
 			continue;
 		}
 		error = tm_stale__get_node(w, &w->parent_oid[first + k], &p);
@@ -381,7 +378,7 @@ static int expand(struct walk *w, size_t c)
 		else if (error < 0)
 			return error;
 		else
-			w->parent_node[first + k] = p;
+			w->parent_node[first + k] = (uint32_t)p;
 	}
 	n = &w->nodes[c];
 	n->flags |= F_EXPANDED;
