@@ -250,6 +250,7 @@ struct node {
 	size_t base;      /* its index as a base, or NONE */
 	uint64_t *reach;  /* phase 2: threads whose history reaches it */
 	uint32_t pending; /* phase 2: children still to visit */
+	uint32_t row;     /* its set of bases in walk.bits (0: none yet) */
 };
 
 /* What git gives of a commit the index lacks (or of every commit, without
@@ -267,7 +268,13 @@ struct walk {
 	git_repository *repo;
 	struct node *nodes;
 	size_t n, alloc;
-	uint64_t *bits; /* `words` per node: the bases reaching it */
+	/* the sets of bases reaching the nodes, `words` each: set 0 is empty,
+	   the others shared by nodes with the same (refs[i] of them; a set
+	   that has none is in `spare`), copied when one of them grows */
+	uint64_t *bits;
+	uint32_t *refs;
+	size_t nrows, rows_alloc;
+	struct sizev spare;
 	size_t words, nbases;
 	uint64_t last_mask;  /* the bits of the last word in use */
 	git_oid *parent_oid; /* of the nodes read from git only */
@@ -296,9 +303,9 @@ static inline const git_oid *node_oid(const struct walk *w, size_t i,
 }
 
 /* The bases reaching node i. */
-static inline uint64_t *row(const struct walk *w, size_t i)
+static inline const uint64_t *row(const struct walk *w, size_t i)
 {
-	return w->bits + i * w->words;
+	return w->bits + (size_t)w->nodes[i].row * w->words;
 }
 
 /* From HEAD and not from every base: a commit that may concern a thread. */

@@ -10,7 +10,11 @@
  * base is the UNINTERESTING side at once, one bit each.  A commit
  * reachable from all bases concerns no thread: the walk stops as git's
  * does, once every queued commit from HEAD is one of those (and a few more
- * commits for clock skew).  O((N + E) K / 64) time and N K / 64 words.
+ * commits for clock skew).  O((N + E) K / 64) time; the sets are shared
+ * by the commits that have the same one (a parent takes its child's until
+ * a base or another child adds to it, then gets a copy), so that they take
+ * K / 64 words per distinct set (about one per merge and per base), not
+ * per commit.
  */
 #include "stale_internal.h"
 #include "error.h"
@@ -79,6 +83,8 @@ void tm_stale__walk_free(struct walk *w)
 		free(w->nodes[i].reach);
 	free(w->nodes);
 	free(w->bits);
+	free(w->refs);
+	free(w->spare.v);
 	free(w->parent_oid);
 	free(w->parent_node);
 	tm_hashmap_release(&w->table);
@@ -96,8 +102,53 @@ void tm_stale__walk_set_bases(struct walk *w, size_t nbases)
 	w->words = WORDS(nbases);
 	w->last_mask =
 		nbases % 64 ? ((uint64_t)1 << (nbases % 64)) - 1 : UINT64_MAX;
-	w->bits = tm_xcalloc((w->alloc ? w->alloc : 1) * w->words + 1,
-			     sizeof(uint64_t));
+	w->bits = tm_xcalloc(w->words + 1, sizeof(uint64_t));
+	w->refs = tm_xcalloc(1, sizeof(*w->refs));
+	w->nrows = w->rows_alloc = 1;
+}
+
+/* Node i no longer uses its set. */
+static void row_drop(struct walk *w, size_t i)
+{
+	uint32_t r = w->nodes[i].row;
+
+	if (r && --w->refs[r] == 0)
+		sizev_push(&w->spare, r);
+	w->nodes[i].row = 0;
+}
+
+/* Let node i use set r (not 0) too. */
+static void row_share(struct walk *w, size_t i, uint32_t r)
+{
+	w->refs[r]++;
+	row_drop(w, i);
+	w->nodes[i].row = r;
+}
+
+/* Node i's set, its own to change (copied when shared or empty). */
+static uint64_t *row_own(struct walk *w, size_t i)
+{
+	uint32_t old = w->nodes[i].row, r;
+	size_t before = w->rows_alloc;
+
+	if (old && w->refs[old] == 1)
+		return w->bits + (size_t)old * w->words;
+	if (w->spare.n) {
+		r = (uint32_t)w->spare.v[--w->spare.n];
+	} else {
+		tm_xgrow((void **)&w->refs, &w->rows_alloc, w->nrows + 1,
+			 sizeof(*w->refs));
+		if (w->rows_alloc != before)
+			w->bits = tm_xrealloc(w->bits,
+					      (w->rows_alloc * w->words + 1) *
+						      sizeof(uint64_t));
+		r = (uint32_t)w->nrows++;
+	}
+	memcpy(w->bits + (size_t)r * w->words, w->bits + (size_t)old * w->words,
+	       w->words * sizeof(uint64_t));
+	w->refs[r] = 0;
+	row_share(w, i, r);
+	return w->bits + (size_t)r * w->words;
 }
 
 /* The new node of commit `oid`: index position `cix` (or UINT32_MAX and
@@ -106,16 +157,10 @@ static size_t add_node(struct walk *w, const git_oid *oid, uint32_t cix,
 		       git_commit *c)
 {
 	struct node *n;
-	size_t i, old = w->alloc;
+	size_t i;
 	const uint32_t *ixparents = NULL;
 
 	tm_xgrow((void **)&w->nodes, &w->alloc, w->n + 1, sizeof(*w->nodes));
-	if (w->words && w->alloc != old) {
-		w->bits = tm_xrealloc(w->bits,
-				      w->alloc * w->words * sizeof(uint64_t));
-		memset(w->bits + old * w->words, 0,
-		       (w->alloc - old) * w->words * sizeof(uint64_t));
-	}
 	i = w->n++;
 	n = &w->nodes[i];
 	memset(n, 0, sizeof(*n));
@@ -299,8 +344,8 @@ static void mark(struct walk *w, size_t i, size_t base, bool head)
 	struct node *n = &w->nodes[i];
 	bool was = interesting(n);
 
-	if (base != NONE)
-		bit_set(row(w, i), base);
+	if (base != NONE && !bit_get(row(w, i), base))
+		bit_set(row_own(w, i), base);
 	if (head)
 		n->flags |= F_HEAD;
 	if (row_full(w, row(w, i)))
@@ -312,22 +357,30 @@ static void mark(struct walk *w, size_t i, size_t base, bool head)
 static bool flow_one(struct walk *w, size_t dst, size_t src)
 {
 	struct node *d = &w->nodes[dst];
-	const uint64_t *s = row(w, src);
-	uint64_t *r = row(w, dst), v;
-	bool was = interesting(d), changed = false, grew = false;
+	const uint64_t *s = row(w, src), *r = row(w, dst);
+	uint64_t *own;
+	bool was = interesting(d), changed = false, grew = false, sub = true;
 	size_t k;
 
 	if ((w->nodes[src].flags & F_HEAD) && !(d->flags & F_HEAD)) {
 		d->flags |= F_HEAD;
 		changed = true;
 	}
-	if (!(d->flags & F_FULL)) {
+	if (!(d->flags & F_FULL) && d->row != w->nodes[src].row &&
+	    w->nodes[src].row) {
 		for (k = 0; k < w->words; k++) {
-			v = r[k] | s[k];
-			grew |= v != r[k];
-			r[k] = v;
+			grew |= (s[k] & ~r[k]) != 0;
+			sub &= (r[k] & ~s[k]) == 0;
 		}
-		if (grew && row_full(w, r))
+		if (grew && sub) { /* the same set as src's: share it */
+			row_share(w, dst, w->nodes[src].row);
+		} else if (grew) {
+			own = row_own(w, dst);
+			s = row(w, src);
+			for (k = 0; k < w->words; k++)
+				own[k] |= s[k];
+		}
+		if (grew && row_full(w, row(w, dst)))
 			d->flags |= F_FULL;
 	}
 	recount(w, d, was);
