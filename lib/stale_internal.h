@@ -264,6 +264,13 @@ struct heap {
 	size_t n, alloc;
 };
 
+/* The indexed commits found missing from the repository, kept across the
+ * computations of one answer. */
+struct tm_stale_gone {
+	git_oid *v;
+	size_t n, alloc;
+};
+
 struct walk {
 	git_repository *repo;
 	struct node *nodes;
@@ -289,7 +296,9 @@ struct walk {
 	struct sizev stack;
 	git_oid *shallow;
 	size_t nshallow;
-	const struct cidx *ix; /* or NULL: every commit read from git */
+	const struct cidx *ix;      /* or NULL: every commit read from git */
+	struct sizev unchecked;     /* indexed bases not looked up in git */
+	struct tm_stale_gone *gone; /* or NULL */
 };
 
 /* Node i's oid (into *buf for an indexed commit). */
@@ -330,12 +339,19 @@ void tm_stale__walk_set_bases(struct walk *w, size_t nbases);
  */
 int tm_stale__get_node(struct walk *w, const git_oid *oid, size_t *out);
 /* The same for a base (a thread's `commit`): with the index, the
- * repository must still have it. */
+ * repository must still have it (the index keeps commits that git may have
+ * pruned since).  A base HEAD reaches has it; the others are looked up
+ * after the walk (tm_stale__walk_check), to spare a search of every pack
+ * file per base. */
 int tm_stale__get_base(struct walk *w, const git_oid *oid, size_t *out);
 /* Start the walk at HEAD (*head, or NONE when unborn) and every base. */
 int tm_stale__walk_start(struct walk *w, size_t *head);
 /* Walk until no queued commit from HEAD concerns any thread. */
 int tm_stale__walk_run(struct walk *w);
+/* After the walk: the indexed bases HEAD does not reach that the
+ * repository lacks go into w->gone; 2 when there were any (then compute
+ * again without them), else 0. */
+int tm_stale__walk_check(struct walk *w);
 /* Heap of nodes: newest commit first, then in the order they were met. */
 void tm_stale__heap_push(const struct walk *w, struct heap *h, size_t x);
 size_t tm_stale__heap_pop(const struct walk *w, struct heap *h);

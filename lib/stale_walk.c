@@ -93,6 +93,7 @@ void tm_stale__walk_free(struct walk *w)
 	free(w->queue.v);
 	free(w->stack.v);
 	free(w->shallow);
+	free(w->unchecked.v);
 	memset(w, 0, sizeof(*w));
 }
 
@@ -242,21 +243,45 @@ int tm_stale__get_node(struct walk *w, const git_oid *oid, size_t *out)
 
 int tm_stale__get_base(struct walk *w, const git_oid *oid, size_t *out)
 {
-	git_odb *odb = NULL;
 	uint32_t cix;
-	bool gone = false;
+	size_t k;
 
 	if (w->ix && tm_stale__cidx_find(w->ix, oid, &cix) &&
 	    !(w->at_pos && w->at_pos[cix])) {
-		/* the index keeps commits that git may have pruned since */
-		if (git_repository_odb(&odb, w->repo) == 0)
-			gone = !git_odb_exists(odb, oid);
-		git_odb_free(odb);
-		tm_error_clear();
-		if (gone)
-			return TM_ENOTFOUND;
+		for (k = 0; w->gone && k < w->gone->n; k++)
+			if (git_oid_equal(&w->gone->v[k], oid))
+				return TM_ENOTFOUND;
+		*out = node_at(w, cix);
+		sizev_push(&w->unchecked, *out);
+		return 0;
 	}
 	return tm_stale__get_node(w, oid, out);
+}
+
+int tm_stale__walk_check(struct walk *w)
+{
+	git_odb *odb = NULL;
+	git_oid buf;
+	const git_oid *oid;
+	size_t k;
+	bool any = false;
+
+	for (k = 0; w->gone && k < w->unchecked.n; k++) {
+		if (w->nodes[w->unchecked.v[k]].flags & F_HEAD)
+			continue; /* HEAD's history is in the repository */
+		if (!odb && git_repository_odb(&odb, w->repo) < 0)
+			break; /* then taken as there, as git would read it */
+		oid = node_oid(w, w->unchecked.v[k], &buf);
+		if (git_odb_exists(odb, oid))
+			continue;
+		tm_xgrow((void **)&w->gone->v, &w->gone->alloc, w->gone->n + 1,
+			 sizeof(git_oid));
+		git_oid_cpy(&w->gone->v[w->gone->n++], oid);
+		any = true;
+	}
+	git_odb_free(odb);
+	tm_error_clear();
+	return any ? 2 : 0;
 }
 
 /* Heap order: newest commit first, then in the order they were met. */
