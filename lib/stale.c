@@ -153,11 +153,13 @@ int tm_stale_compute(tm_stale_report *out, tm_git *g, const char *threads_dir,
 }
 
 /* With `use_index`, through the per-commit index (stale_commits.c);
- * returns 1 when it turns out unusable (then the caller does without). */
-static int compute(tm_stale_report *out, tm_git *g, const char *threads_dir,
-		   const tm_thread *const *threads, size_t n,
-		   const tm_stale_options *opts, bool use_index,
-		   struct tm_stale_last *last)
+ * returns 1 when it turns out unusable (then the caller does without), 2
+ * when some bases it took as there turn out pruned (into *gone: again). */
+static int compute_once(tm_stale_report *out, tm_git *g,
+			const char *threads_dir,
+			const tm_thread *const *threads, size_t n,
+			const tm_stale_options *opts, bool use_index,
+			struct tm_stale_last *last, struct tm_stale_gone *gone)
 {
 	tm_stale_report r = TM_STALE_REPORT_INIT;
 	struct walk w;
@@ -170,6 +172,7 @@ static int compute(tm_stale_report *out, tm_git *g, const char *threads_dir,
 	memset(&s, 0, sizeof(s));
 	memset(&ix, 0, sizeof(ix));
 	tm_stale__walk_init(&w, tm_git_repository(g));
+	w.gone = gone;
 	s.w = &w;
 	if (opts) {
 		s.progress = opts->progress;
@@ -187,8 +190,11 @@ static int compute(tm_stale_report *out, tm_git *g, const char *threads_dir,
 	tm_stale__walk_set_bases(&w, s.nbases);
 	if (!error && s.nth)
 		error = tm_stale__walk_start(&w, &head);
-	if (!error && head != NONE) {
+	if (!error && head != NONE)
 		error = tm_stale__walk_run(&w);
+	if (!error)
+		error = tm_stale__walk_check(&w);
+	if (!error && head != NONE) {
 		cand = tm_xcalloc(s.nth, sizeof(*cand));
 		for (i = 0; i < s.nth; i++)
 			cand[i] = s.th[i].t;
@@ -219,8 +225,10 @@ static int compute(tm_stale_report *out, tm_git *g, const char *threads_dir,
 		for (i = 0; i < w.n; i++) {
 			if (w.nodes[i].base == NONE)
 				continue;
+			git_oid buf;
+
 			git_oid_cpy(&last->bases[last->nbases++],
-				    &w.nodes[i].oid);
+				    node_oid(&w, i, &buf));
 			if (!(w.nodes[i].flags & F_HEAD))
 				last->inside = false;
 		}
@@ -238,6 +246,22 @@ static int compute(tm_stale_report *out, tm_git *g, const char *threads_dir,
 	tm_stale__pass_free(&s);
 	tm_stale__walk_free(&w);
 	tm_stale__cidx_free(&ix);
+	return error;
+}
+
+static int compute(tm_stale_report *out, tm_git *g, const char *threads_dir,
+		   const tm_thread *const *threads, size_t n,
+		   const tm_stale_options *opts, bool use_index,
+		   struct tm_stale_last *last)
+{
+	struct tm_stale_gone gone = {NULL, 0, 0};
+	int error;
+
+	do /* each round finds one more base gone, at least */
+		error = compute_once(out, g, threads_dir, threads, n, opts,
+				     use_index, last, &gone);
+	while (error == 2);
+	free(gone.v);
 	return error;
 }
 

@@ -135,15 +135,42 @@ static void follow(struct pass *s, size_t p, size_t t)
 		bit_set(reach_of(s, p), t);
 }
 
-/* Is `oid` one of node n's parents? */
-static bool has_parent(const struct walk *w, size_t n, const git_oid *oid)
+/* Is node q one of node n's parents?  (n need not be expanded: by oid.) */
+static bool has_parent(const struct walk *w, size_t n, size_t q)
 {
+	const struct node *x = &w->nodes[n];
+	const uint32_t *ixp;
+	git_oid buf;
+	const git_oid *oid = node_oid(w, q, &buf);
 	size_t k;
 
-	for (k = 0; k < w->nodes[n].nparents; k++)
-		if (git_oid_equal(&w->parent_oid[w->nodes[n].parents + k], oid))
+	if (x->flags & F_EXPANDED) {
+		for (k = 0; k < x->nparents; k++)
+			if (parent(w, n, k) == q)
+				return true;
+		return false;
+	}
+	if (x->cix != UINT32_MAX) {
+		cidx_parents(w->ix, x->cix, &ixp);
+		for (k = 0; k < x->nparents; k++)
+			if (!memcmp(cidx_oid(w->ix, ixp[k]), oid->id,
+				    GIT_OID_RAWSZ))
+				return true;
+		return false;
+	}
+	for (k = 0; k < x->nparents; k++)
+		if (git_oid_equal(&w->parent_oid[x->parents + k], oid))
 			return true;
 	return false;
+}
+
+/* Mark node i as met by the current search; false if it already was. */
+static bool meet(struct pass *s, size_t i)
+{
+	if (s->seen[i] == s->search)
+		return false;
+	s->seen[i] = s->search;
+	return true;
 }
 
 /*
@@ -155,17 +182,21 @@ static bool has_parent(const struct walk *w, size_t n, const git_oid *oid)
 static bool git_knows(struct pass *s, size_t b, size_t p, size_t m)
 {
 	struct walk *w = s->w;
-	const git_oid *oid = &w->nodes[p].oid;
 	int64_t when = w->nodes[m].time;
 	size_t z, k, y;
 
-	if (has_parent(w, b, oid))
+	if (has_parent(w, b, p))
 		return true;
 	if (w->nodes[b].time <= when)
 		return false;
-	s->gen++;
+	if (!s->seen || s->search == UINT32_MAX) {
+		free(s->seen);
+		s->seen = tm_xcalloc(w->n + 1, sizeof(*s->seen));
+		s->search = 0;
+	}
+	s->search++;
 	s->stack.n = 0;
-	w->nodes[b].seen = s->gen;
+	meet(s, b);
 	sizev_push(&s->stack, b);
 	while (s->stack.n) {
 		z = s->stack.v[--s->stack.n];
@@ -173,13 +204,10 @@ static bool git_knows(struct pass *s, size_t b, size_t p, size_t m)
 			continue;
 		for (k = 0; k < w->nodes[z].nparents; k++) {
 			y = parent(w, z, k);
-			if (y == p || has_parent(w, y, oid))
+			if (y == p || has_parent(w, y, p))
 				return true;
-			if (w->nodes[y].time > when &&
-			    w->nodes[y].seen != s->gen) {
-				w->nodes[y].seen = s->gen;
+			if (w->nodes[y].time > when && meet(s, y))
 				sizev_push(&s->stack, y);
-			}
 		}
 	}
 	return false;
@@ -286,7 +314,9 @@ static void record(struct pass *s, size_t c)
 			continue;
 		if (!s->th[t].stale) {
 			s->th[t].stale = true;
-			git_oid_cpy(&s->th[t].newest, &s->w->nodes[c].oid);
+			git_oid buf;
+
+			git_oid_cpy(&s->th[t].newest, node_oid(s->w, c, &buf));
 		}
 	}
 	for (k = 0; k + 1 < s->pairs.n; k += 2) {
@@ -366,8 +396,8 @@ static int visit(struct pass *s, size_t c)
 		tm_strv *out = i ? &s->other : &s->changed;
 
 		tm_strv_clear(out);
-		old = np ? &w->trees[parent(w, c, i)] : NULL;
-		error = tm_treediff(out, w->repo, old, &w->trees[c]);
+		old = np ? &w->git[parent(w, c, i)].tree : NULL;
+		error = tm_treediff(out, w->repo, old, &w->git[c].tree);
 		if (error < 0)
 			return error;
 		if (i == 0)
@@ -452,6 +482,7 @@ void tm_stale__pass_free(struct pass *s)
 	free(s->pairs.v);
 	free(s->stamp);
 	free(s->stack.v);
+	free(s->seen);
 	free(s->memo_at);
 	free(s->memo_nmatch);
 	free(s->memo_nfile);

@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define NONE SIZE_MAX
 
@@ -239,17 +240,28 @@ enum {
 	F_GRAFTED = 16  /* parents missing (shallow): a root, as for git */
 };
 
+/*
+ * A commit of the walk.  Kept small: with the index, HEAD's whole history
+ * may be a node each (its oid is then the index's, by position; the search
+ * marks of phase 2 are in pass.seen, its parents' oids not copied).
+ */
 struct node {
-	git_oid oid;
 	uint32_t cix;   /* its position in the index, or UINT32_MAX */
+	uint32_t parents; /* first parent in walk.parent_node (and, read
+			     from git, walk.parent_oid) */
+	uint32_t nparents;
+	uint32_t flags;
 	int64_t time;   /* committer time */
-	size_t parents; /* first parent in walk.parent_oid / parent_node */
-	unsigned nparents;
-	unsigned flags;
 	size_t base;     /* its index as a base, or NONE */
-	size_t seen;     /* phase 2: last search that met it */
-	size_t pending;  /* phase 2: children still to visit */
 	uint64_t *reach; /* phase 2: threads whose history reaches it */
+	uint32_t pending; /* phase 2: children still to visit */
+	uint32_t row;     /* its set of bases in walk.bits (0: none yet) */
+};
+
+/* What git gives of a commit the index lacks (or of every commit, without
+ * the index). */
+struct gitnode {
+	git_oid oid, tree;
 };
 
 struct heap {
@@ -257,32 +269,57 @@ struct heap {
 	size_t n, alloc;
 };
 
+/* The indexed commits found missing from the repository, kept across the
+ * computations of one answer. */
+struct tm_stale_gone {
+	git_oid *v;
+	size_t n, alloc;
+};
+
 struct walk {
 	git_repository *repo;
 	struct node *nodes;
 	size_t n, alloc;
-	uint64_t *bits; /* `words` per node: the bases reaching it */
+	/* the sets of bases reaching the nodes, `words` each: set 0 is empty,
+	   the others shared by nodes with the same (refs[i] of them; a set
+	   that has none is in `spare`), copied when one of them grows */
+	uint64_t *bits;
+	uint32_t *refs;
+	size_t nrows, rows_alloc;
+	struct sizev spare;
 	size_t words, nbases;
 	uint64_t last_mask; /* the bits of the last word in use */
-	git_oid *parent_oid;
-	size_t *parent_node;
-	size_t nparent, parent_alloc;
+	git_oid *parent_oid; /* of the nodes read from git only */
+	uint32_t *parent_node;
+	size_t nparent, parent_alloc, poid_alloc;
 	tm_hashmap table; /* oid -> node, of the commits ix lacks */
 	uint32_t *at_pos; /* 1 + the node of index position i, or 0 */
-	git_oid *trees;   /* node i's tree, when read from git */
-	size_t trees_alloc;
+	struct gitnode *git; /* node i's oid and tree, when read from git */
+	size_t git_alloc;
 	struct heap queue;
 	size_t live; /* queued, from HEAD, not reachable from every base */
 	struct sizev stack;
 	git_oid *shallow;
 	size_t nshallow;
 	const struct cidx *ix; /* or NULL: every commit read from git */
+	struct sizev unchecked;     /* indexed bases not looked up in git */
+	struct tm_stale_gone *gone; /* or NULL */
 };
 
-/* The bases reaching node i. */
-static inline uint64_t *row(const struct walk *w, size_t i)
+/* Node i's oid (into *buf for an indexed commit). */
+static inline const git_oid *node_oid(const struct walk *w, size_t i,
+				      git_oid *buf)
 {
-	return w->bits + i * w->words;
+	if (w->nodes[i].cix == UINT32_MAX)
+		return &w->git[i].oid;
+	memcpy(buf->id, cidx_oid(w->ix, w->nodes[i].cix), GIT_OID_RAWSZ);
+	return buf;
+}
+
+/* The bases reaching node i. */
+static inline const uint64_t *row(const struct walk *w, size_t i)
+{
+	return w->bits + (size_t)w->nodes[i].row * w->words;
 }
 
 /* From HEAD and not from every base: a commit that may concern a thread. */
@@ -307,12 +344,19 @@ void tm_stale__walk_set_bases(struct walk *w, size_t nbases);
  */
 int tm_stale__get_node(struct walk *w, const git_oid *oid, size_t *out);
 /* The same for a base (a thread's `commit`): with the index, the
- * repository must still have it. */
+ * repository must still have it (the index keeps commits that git may have
+ * pruned since).  A base HEAD reaches has it; the others are looked up
+ * after the walk (tm_stale__walk_check), to spare a search of every pack
+ * file per base. */
 int tm_stale__get_base(struct walk *w, const git_oid *oid, size_t *out);
 /* Start the walk at HEAD (*head, or NONE when unborn) and every base. */
 int tm_stale__walk_start(struct walk *w, size_t *head);
 /* Walk until no queued commit from HEAD concerns any thread. */
 int tm_stale__walk_run(struct walk *w);
+/* After the walk: the indexed bases HEAD does not reach that the
+ * repository lacks go into w->gone; 2 when there were any (then compute
+ * again without them), else 0. */
+int tm_stale__walk_check(struct walk *w);
 /* Heap of nodes: newest commit first, then in the order they were met. */
 void tm_stale__heap_push(const struct walk *w, struct heap *h, size_t x);
 size_t tm_stale__heap_pop(const struct walk *w, struct heap *h);
@@ -360,6 +404,8 @@ struct pass {
 	struct sizev hits;
 	struct sizev pairs; /* (path, thread) pairs of the first-parent diff */
 	size_t *stamp, gen; /* per thread: last path paired with it */
+	uint32_t *seen, search; /* per node: the last search that met it
+				   (allocated on the first) */
 	struct sizev stack;
 	/* with the index: per path number, the threads whose specs match it
 	   and the threads whose file it is (memo_at: 1 + start in memo, 0: not

@@ -10,7 +10,11 @@
  * base is the UNINTERESTING side at once, one bit each.  A commit
  * reachable from all bases concerns no thread: the walk stops as git's
  * does, once every queued commit from HEAD is one of those (and a few more
- * commits for clock skew).  O((N + E) K / 64) time and N K / 64 words.
+ * commits for clock skew).  O((N + E) K / 64) time; the sets are shared
+ * by the commits that have the same one (a parent takes its child's until
+ * a base or another child adds to it, then gets a copy), so that they take
+ * K / 64 words per distinct set (about one per merge and per base), not
+ * per commit.
  */
 #include "stale_internal.h"
 #include "error.h"
@@ -79,14 +83,17 @@ void tm_stale__walk_free(struct walk *w)
 		free(w->nodes[i].reach);
 	free(w->nodes);
 	free(w->bits);
+	free(w->refs);
+	free(w->spare.v);
 	free(w->parent_oid);
 	free(w->parent_node);
 	tm_hashmap_release(&w->table);
 	free(w->at_pos);
-	free(w->trees);
+	free(w->git);
 	free(w->queue.v);
 	free(w->stack.v);
 	free(w->shallow);
+	free(w->unchecked.v);
 	memset(w, 0, sizeof(*w));
 }
 
@@ -96,8 +103,53 @@ void tm_stale__walk_set_bases(struct walk *w, size_t nbases)
 	w->words = WORDS(nbases);
 	w->last_mask =
 		nbases % 64 ? ((uint64_t)1 << (nbases % 64)) - 1 : UINT64_MAX;
-	w->bits = tm_xcalloc((w->alloc ? w->alloc : 1) * w->words + 1,
-			     sizeof(uint64_t));
+	w->bits = tm_xcalloc(w->words + 1, sizeof(uint64_t));
+	w->refs = tm_xcalloc(1, sizeof(*w->refs));
+	w->nrows = w->rows_alloc = 1;
+}
+
+/* Node i no longer uses its set. */
+static void row_drop(struct walk *w, size_t i)
+{
+	uint32_t r = w->nodes[i].row;
+
+	if (r && --w->refs[r] == 0)
+		sizev_push(&w->spare, r);
+	w->nodes[i].row = 0;
+}
+
+/* Let node i use set r (not 0) too. */
+static void row_share(struct walk *w, size_t i, uint32_t r)
+{
+	w->refs[r]++;
+	row_drop(w, i);
+	w->nodes[i].row = r;
+}
+
+/* Node i's set, its own to change (copied when shared or empty). */
+static uint64_t *row_own(struct walk *w, size_t i)
+{
+	uint32_t old = w->nodes[i].row, r;
+	size_t before = w->rows_alloc;
+
+	if (old && w->refs[old] == 1)
+		return w->bits + (size_t)old * w->words;
+	if (w->spare.n) {
+		r = (uint32_t)w->spare.v[--w->spare.n];
+	} else {
+		tm_xgrow((void **)&w->refs, &w->rows_alloc, w->nrows + 1,
+			 sizeof(*w->refs));
+		if (w->rows_alloc != before)
+			w->bits = tm_xrealloc(w->bits,
+					      (w->rows_alloc * w->words + 1) *
+						      sizeof(uint64_t));
+		r = (uint32_t)w->nrows++;
+	}
+	memcpy(w->bits + (size_t)r * w->words, w->bits + (size_t)old * w->words,
+	       w->words * sizeof(uint64_t));
+	w->refs[r] = 0;
+	row_share(w, i, r);
+	return w->bits + (size_t)r * w->words;
 }
 
 /* The new node of commit `oid`: index position `cix` (or UINT32_MAX and
@@ -106,54 +158,44 @@ static size_t add_node(struct walk *w, const git_oid *oid, uint32_t cix,
 		       git_commit *c)
 {
 	struct node *n;
-	size_t i, old = w->alloc, old_parents = w->parent_alloc;
+	size_t i;
 	const uint32_t *ixparents = NULL;
 
 	tm_xgrow((void **)&w->nodes, &w->alloc, w->n + 1, sizeof(*w->nodes));
-	if (w->words && w->alloc != old) {
-		w->bits = tm_xrealloc(w->bits,
-				      w->alloc * w->words * sizeof(uint64_t));
-		memset(w->bits + old * w->words, 0,
-		       (w->alloc - old) * w->words * sizeof(uint64_t));
-	}
 	i = w->n++;
 	n = &w->nodes[i];
 	memset(n, 0, sizeof(*n));
-	git_oid_cpy(&n->oid, oid);
 	n->cix = cix;
 	if (c) {
-		/* its tree, for the diffs without the index */
-		tm_xgrow((void **)&w->trees, &w->trees_alloc, w->n,
-			 sizeof(*w->trees));
-		git_oid_cpy(&w->trees[w->n - 1], git_commit_tree_id(c));
+		/* its oid and tree (for the diffs without the index) */
+		tm_xgrow((void **)&w->git, &w->git_alloc, w->n,
+			 sizeof(*w->git));
+		git_oid_cpy(&w->git[i].oid, oid);
+		git_oid_cpy(&w->git[i].tree, git_commit_tree_id(c));
 		n->time = (int64_t)git_commit_time(c);
 		n->nparents = git_commit_parentcount(c);
 	} else {
 		n->time = cidx_time(w->ix, cix);
 		n->nparents = cidx_parents(w->ix, cix, &ixparents);
 	}
-	n->parents = w->nparent;
+	n->parents = (uint32_t)w->nparent;
 	n->base = NONE;
-	tm_xgrow((void **)&w->parent_oid, &w->parent_alloc,
-		 w->nparent + n->nparents, sizeof(git_oid));
-	if (w->parent_alloc != old_parents)
-		w->parent_node = tm_xrealloc(w->parent_node,
-					     w->parent_alloc * sizeof(size_t));
+	tm_xgrow((void **)&w->parent_node, &w->parent_alloc,
+		 w->nparent + n->nparents, sizeof(*w->parent_node));
+	if (c) /* the index gives the others' parents by position */
+		tm_xgrow((void **)&w->parent_oid, &w->poid_alloc,
+			 w->nparent + n->nparents, sizeof(git_oid));
 	for (i = 0; i < n->nparents; i++) {
-		if (c) {
+		if (c)
 			git_oid_cpy(&w->parent_oid[w->nparent],
 				    git_commit_parent_id(c, (unsigned)i));
-		} else {
-			memcpy(w->parent_oid[w->nparent].id,
-			       cidx_oid(w->ix, ixparents[i]), GIT_OID_RAWSZ);
-		}
-		w->parent_node[w->nparent++] = NONE;
+		w->parent_node[w->nparent++] = UINT32_MAX;
 	}
 	git_commit_free(c);
 	if (cix != UINT32_MAX)
 		w->at_pos[cix] = (uint32_t)w->n; /* 1 + the node */
-	else /* not `oid`: it may point into parent_oid, which may move */
-		tm_hashmap_put(&w->table, w->nodes[w->n - 1].oid.id,
+	else
+		tm_hashmap_put(&w->table, w->git[w->n - 1].oid.id,
 			       GIT_OID_RAWSZ, w->n - 1);
 	return w->n - 1;
 }
@@ -201,21 +243,45 @@ int tm_stale__get_node(struct walk *w, const git_oid *oid, size_t *out)
 
 int tm_stale__get_base(struct walk *w, const git_oid *oid, size_t *out)
 {
-	git_odb *odb = NULL;
 	uint32_t cix;
-	bool gone = false;
+	size_t k;
 
 	if (w->ix && tm_stale__cidx_find(w->ix, oid, &cix) &&
 	    !(w->at_pos && w->at_pos[cix])) {
-		/* the index keeps commits that git may have pruned since */
-		if (git_repository_odb(&odb, w->repo) == 0)
-			gone = !git_odb_exists(odb, oid);
-		git_odb_free(odb);
-		tm_error_clear();
-		if (gone)
-			return TM_ENOTFOUND;
+		for (k = 0; w->gone && k < w->gone->n; k++)
+			if (git_oid_equal(&w->gone->v[k], oid))
+				return TM_ENOTFOUND;
+		*out = node_at(w, cix);
+		sizev_push(&w->unchecked, *out);
+		return 0;
 	}
 	return tm_stale__get_node(w, oid, out);
+}
+
+int tm_stale__walk_check(struct walk *w)
+{
+	git_odb *odb = NULL;
+	git_oid buf;
+	const git_oid *oid;
+	size_t k;
+	bool any = false;
+
+	for (k = 0; w->gone && k < w->unchecked.n; k++) {
+		if (w->nodes[w->unchecked.v[k]].flags & F_HEAD)
+			continue; /* HEAD's history is in the repository */
+		if (!odb && git_repository_odb(&odb, w->repo) < 0)
+			break; /* then taken as there, as git would read it */
+		oid = node_oid(w, w->unchecked.v[k], &buf);
+		if (git_odb_exists(odb, oid))
+			continue;
+		tm_xgrow((void **)&w->gone->v, &w->gone->alloc, w->gone->n + 1,
+			 sizeof(git_oid));
+		git_oid_cpy(&w->gone->v[w->gone->n++], oid);
+		any = true;
+	}
+	git_odb_free(odb);
+	tm_error_clear();
+	return any ? 2 : 0;
 }
 
 /* Heap order: newest commit first, then in the order they were met. */
@@ -303,8 +369,8 @@ static void mark(struct walk *w, size_t i, size_t base, bool head)
 	struct node *n = &w->nodes[i];
 	bool was = interesting(n);
 
-	if (base != NONE)
-		bit_set(row(w, i), base);
+	if (base != NONE && !bit_get(row(w, i), base))
+		bit_set(row_own(w, i), base);
 	if (head)
 		n->flags |= F_HEAD;
 	if (row_full(w, row(w, i)))
@@ -316,22 +382,30 @@ static void mark(struct walk *w, size_t i, size_t base, bool head)
 static bool flow_one(struct walk *w, size_t dst, size_t src)
 {
 	struct node *d = &w->nodes[dst];
-	const uint64_t *s = row(w, src);
-	uint64_t *r = row(w, dst), v;
-	bool was = interesting(d), changed = false, grew = false;
+	const uint64_t *s = row(w, src), *r = row(w, dst);
+	uint64_t *own;
+	bool was = interesting(d), changed = false, grew = false, sub = true;
 	size_t k;
 
 	if ((w->nodes[src].flags & F_HEAD) && !(d->flags & F_HEAD)) {
 		d->flags |= F_HEAD;
 		changed = true;
 	}
-	if (!(d->flags & F_FULL)) {
+	if (!(d->flags & F_FULL) && d->row != w->nodes[src].row &&
+	    w->nodes[src].row) {
 		for (k = 0; k < w->words; k++) {
-			v = r[k] | s[k];
-			grew |= v != r[k];
-			r[k] = v;
+			grew |= (s[k] & ~r[k]) != 0;
+			sub &= (r[k] & ~s[k]) == 0;
 		}
-		if (grew && row_full(w, r))
+		if (grew && sub) { /* the same set as src's: share it */
+			row_share(w, dst, w->nodes[src].row);
+		} else if (grew) {
+			own = row_own(w, dst);
+			s = row(w, src);
+			for (k = 0; k < w->words; k++)
+				own[k] |= s[k];
+		}
+		if (grew && row_full(w, row(w, dst)))
 			d->flags |= F_FULL;
 	}
 	recount(w, d, was);
@@ -361,18 +435,19 @@ static int expand(struct walk *w, size_t c)
 {
 	struct node *n = &w->nodes[c];
 	size_t k, p, np = n->nparents, first = n->parents;
-	bool missing = tm_stale__shallow_has(w->shallow, w->nshallow, &n->oid);
+	git_oid buf;
+	bool missing = tm_stale__shallow_has(w->shallow, w->nshallow,
+					     node_oid(w, c, &buf));
 	const uint32_t *ixp = NULL;
 	int error;
 
-	if (n->cix != UINT32_MAX && w->at_pos &&
-	    cidx_parents(w->ix, n->cix, &ixp) != np)
-		ixp = NULL;
+	if (n->cix != UINT32_MAX)
+		cidx_parents(w->ix, n->cix, &ixp); /* np of them: add_node */
 	for (k = 0; !missing && k < np; k++) {
 		if (ixp) {
 			/* by position: no search by oid */
 			p = node_at(w, ixp[k]);
-			w->parent_node[first + k] = p;
+			w->parent_node[first + k] = (uint32_t)p;
 			continue;
 		}
 		error = tm_stale__get_node(w, &w->parent_oid[first + k], &p);
@@ -381,7 +456,7 @@ static int expand(struct walk *w, size_t c)
 		else if (error < 0)
 			return error;
 		else
-			w->parent_node[first + k] = p;
+			w->parent_node[first + k] = (uint32_t)p;
 	}
 	n = &w->nodes[c];
 	n->flags |= F_EXPANDED;

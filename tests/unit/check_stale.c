@@ -1621,6 +1621,51 @@ START_TEST(test_stale_index_forward_onto_base)
 }
 END_TEST
 
+/*
+ * A base the index keeps but git has pruned since (a deleted branch): it
+ * counts as unknown, as without the index, whether HEAD's history has
+ * other bases or not; the walk looks it up in git only after the walk,
+ * since it is not below HEAD.
+ */
+START_TEST(test_stale_index_base_pruned)
+{
+	char *a, *s, *file, *got, *want;
+	tm_thread *ts[3];
+
+	a = commit("a", "src/x.c", NULL);
+	free(commit("b", "src/x.c", NULL));
+	tmt_sh(GIT "-C '%s' checkout -q -b side", repo);
+	s = commit("s", "src/y.c", NULL);
+	ts[0] = mk("t", a, "src");
+	ts[1] = mk("u", s, "src");
+	ts[2] = mk("v", s, "doc");
+	free(answer(repo, ts, 3, false, NULL)); /* indexes s */
+	tmt_sh(GIT "-C '%s' checkout -q main", repo);
+	free(commit("c", "src/x.c", NULL));
+	tmt_sh(GIT "-C '%s' branch -q -D side", repo);
+	tmt_sh(GIT "-C '%s' reflog expire --expire=now --all", repo);
+	tmt_sh(GIT "-C '%s' gc -q --prune=now", repo);
+	tmt_sh("test -z \"$(" GIT "-C '%s' cat-file -t %s 2>/dev/null)\"", repo,
+	       s);
+	file = cache_file(repo);
+	tmt_sh("rm -f '%s'", file);
+	want = answer(repo, ts, 3, true, NULL);
+	ck_assert_ptr_nonnull(strstr(want, "unknown [u v]"));
+	got = answer(repo, ts, 3, false, NULL);
+	ck_assert_str_eq(got, want);
+	free(got);
+	tmt_sh("rm -f '%s'", file);
+	got = answer(repo, ts + 1, 2, false, NULL);
+	ck_assert_ptr_nonnull(strstr(got, "unknown [u v]"));
+	free(got);
+	free(want);
+	free(file);
+	free_threads(ts, 3);
+	free(a);
+	free(s);
+}
+END_TEST
+
 /* The one layer file of the index in `dir`'s commits folder. */
 static char *only_layer(const char *dir)
 {
@@ -2254,6 +2299,7 @@ Suite *stale_suite(void)
 	tcase_add_test(tc, test_stale_cache_carried_forward);
 	tcase_add_test(tc, test_stale_index_histories);
 	tcase_add_test(tc, test_stale_index_forward_onto_base);
+	tcase_add_test(tc, test_stale_index_base_pruned);
 	tcase_add_test(tc, test_stale_index_corrupt);
 	tcase_add_test(tc, test_stale_index_layers);
 	tcase_add_test(tc, test_stale_index_stamped);
