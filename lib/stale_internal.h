@@ -246,14 +246,14 @@ enum {
  * marks of phase 2 are in pass.seen, its parents' oids not copied).
  */
 struct node {
-	uint32_t cix;   /* its position in the index, or UINT32_MAX */
+	uint32_t cix;     /* its position in the index, or UINT32_MAX */
 	uint32_t parents; /* first parent in walk.parent_node (and, read
 			     from git, walk.parent_oid) */
 	uint32_t nparents;
 	uint32_t flags;
-	int64_t time;   /* committer time */
-	size_t base;     /* its index as a base, or NONE */
-	uint64_t *reach; /* phase 2: threads whose history reaches it */
+	int64_t time;     /* committer time */
+	size_t base;      /* its index as a base, or NONE */
+	uint64_t *reach;  /* phase 2: threads whose history reaches it */
 	uint32_t pending; /* phase 2: children still to visit */
 	uint32_t row;     /* its set of bases in walk.bits (0: none yet) */
 };
@@ -288,12 +288,12 @@ struct walk {
 	size_t nrows, rows_alloc;
 	struct sizev spare;
 	size_t words, nbases;
-	uint64_t last_mask; /* the bits of the last word in use */
+	uint64_t last_mask;  /* the bits of the last word in use */
 	git_oid *parent_oid; /* of the nodes read from git only */
 	uint32_t *parent_node;
 	size_t nparent, parent_alloc, poid_alloc;
-	tm_hashmap table; /* oid -> node, of the commits ix lacks */
-	uint32_t *at_pos; /* 1 + the node of index position i, or 0 */
+	tm_hashmap table;    /* oid -> node, of the commits ix lacks */
+	uint32_t *at_pos;    /* 1 + the node of index position i, or 0 */
 	struct gitnode *git; /* node i's oid and tree, when read from git */
 	size_t git_alloc;
 	struct heap queue;
@@ -301,7 +301,7 @@ struct walk {
 	struct sizev stack;
 	git_oid *shallow;
 	size_t nshallow;
-	const struct cidx *ix; /* or NULL: every commit read from git */
+	const struct cidx *ix;      /* or NULL: every commit read from git */
 	struct sizev unchecked;     /* indexed bases not looked up in git */
 	struct tm_stale_gone *gone; /* or NULL */
 };
