@@ -527,29 +527,56 @@ static void cidx_load(struct cidx *ix, git_repository *repo)
 	fclose(f);
 }
 
+/* How entry `e` of layer l's sorted array compares with `key`. */
+typedef int (*layer_cmp)(const struct cidx_layer *l, uint32_t e,
+			 const void *key);
+
+/* Binary search of `key` among the n entries of `sorted` (layer l's, in
+ * the order of cmp): the entry into *at when it is there. */
+static inline bool layer_search(const struct cidx_layer *l,
+				const uint32_t *sorted, uint32_t n,
+				layer_cmp cmp, const void *key, uint32_t *at)
+{
+	size_t lo = 0, hi = n, mid;
+	int c;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		c = cmp(l, sorted[mid], key);
+		if (!c) {
+			*at = sorted[mid];
+			return true;
+		}
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
+}
+
+static int oid_cmp_at(const struct cidx_layer *l, uint32_t e, const void *key)
+{
+	return memcmp(l->oids + (size_t)e * 20, key, 20);
+}
+
+static int name_cmp_at(const struct cidx_layer *l, uint32_t e, const void *key)
+{
+	return strcmp(layer_name(l, e), key);
+}
+
 bool tm_stale__cidx_find(const struct cidx *ix, const git_oid *oid,
 			 uint32_t *out)
 {
 	const struct cidx_layer *l;
-	size_t lo, hi, mid, k;
-	int cmp;
+	uint32_t at;
+	size_t k;
 
 	for (k = ix->nlayers; k-- > 0;) {
 		l = &ix->layers[k];
-		lo = 0;
-		hi = l->n;
-		while (lo < hi) {
-			mid = lo + (hi - lo) / 2;
-			cmp = memcmp(l->oids + (size_t)l->order[mid] * 20,
-				     oid->id, 20);
-			if (!cmp) {
-				*out = l->base + l->order[mid];
-				return true;
-			}
-			if (cmp < 0)
-				lo = mid + 1;
-			else
-				hi = mid;
+		if (layer_search(l, l->order, l->n, oid_cmp_at, oid->id, &at)) {
+			*out = l->base + at;
+			return true;
 		}
 	}
 	return false;
@@ -576,24 +603,15 @@ static bool cidx_path_find(const struct cidx *ix, const char *name,
 			   uint32_t *out)
 {
 	const struct cidx_layer *l;
-	size_t lo, hi, mid, k;
-	int cmp;
+	uint32_t at;
+	size_t k;
 
 	for (k = 0; k < ix->nlayers; k++) {
 		l = &ix->layers[k];
-		lo = 0;
-		hi = l->npaths;
-		while (lo < hi) {
-			mid = lo + (hi - lo) / 2;
-			cmp = strcmp(layer_name(l, l->psorted[mid]), name);
-			if (!cmp) {
-				*out = l->pbase + l->psorted[mid];
-				return true;
-			}
-			if (cmp < 0)
-				lo = mid + 1;
-			else
-				hi = mid;
+		if (layer_search(l, l->psorted, l->npaths, name_cmp_at, name,
+				 &at)) {
+			*out = l->pbase + at;
+			return true;
 		}
 	}
 	return false;

@@ -299,6 +299,17 @@ START_TEST(test_random_stores_match_the_full_read)
 }
 END_TEST
 
+/* Wait, when need be, for the start of a second, so that what follows
+ * (a few writes) does not run into the next one. */
+static void early_in_a_second(void)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	if (now.tv_nsec > 300000000)
+		usleep((useconds_t)((1000000000 - now.tv_nsec) / 1000));
+}
+
 /* On one-second timestamps: written, indexed and edited in place within
  * the same second, the file has the stat data the index holds; only the
  * racy rule makes the load read it again. */
@@ -306,15 +317,11 @@ START_TEST(test_racy_edit_in_the_same_second)
 {
 	tm_paths_index_options o = TM_PATHS_INDEX_OPTIONS_INIT;
 	tm_paths_index_list l;
-	struct timespec now;
 	int tries;
 
 	tm_paths_index__coarse_times(true);
 	for (tries = 0; tries < 5; tries++) {
-		/* start early in a second so that it does not end before */
-		clock_gettime(CLOCK_REALTIME, &now);
-		if (now.tv_nsec > 300000000)
-			usleep((useconds_t)((1000000000 - now.tv_nsec) / 1000));
+		early_in_a_second();
 		write_thread("r", 2); /* paths: ["src/a"] */
 		ck_assert_int_eq(tm_paths_index_load(&l, store, "app",
 						     TM_PATHS_INDEX_WITH_PATHS,
@@ -460,15 +467,12 @@ START_TEST(test_racy_folder_in_the_same_second)
 {
 	tm_paths_index_options o = TM_PATHS_INDEX_OPTIONS_INIT;
 	tm_paths_index_list l;
-	struct timespec now;
 	char id[16];
 	int tries;
 
 	tm_paths_index__coarse_times(true);
 	for (tries = 0; tries < 3; tries++) {
-		clock_gettime(CLOCK_REALTIME, &now);
-		if (now.tv_nsec > 300000000)
-			usleep((useconds_t)((1000000000 - now.tv_nsec) / 1000));
+		early_in_a_second();
 		snprintf(id, sizeof(id), "p%d", tries);
 		write_thread(id, 3);
 		ck_assert_int_eq(tm_paths_index_load(&l, store, "app",
