@@ -103,14 +103,15 @@ static int read_tree(tm_treediffer *d, struct walk *w, const git_oid *id)
 			return tm_git_error(TM_ERROR, "cannot read tree %s",
 					    git_oid_tostr_s(id));
 		if (git_odb_object_type(obj) != GIT_OBJECT_TREE) {
+			git_object_t type = git_odb_object_type(obj);
+
 			git_odb_object_free(obj);
 			return tm_error_set(
 				TM_ERROR,
 				"cannot read tree %s: the object is a %s "
 				"(check the repository with 'git fsck')",
 				git_oid_tostr_s(id),
-				git_object_type2string(
-					git_odb_object_type(obj)));
+				git_object_type2string(type));
 		}
 		size = git_odb_object_size(obj);
 		if (k && size <= KEEP_BYTES / 64) {
