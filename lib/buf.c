@@ -242,6 +242,20 @@ void tm_strv_sort(tm_strv *v)
 		qsort(v->items, v->n, sizeof(char *), cmp_str);
 }
 
+void tm_strv_sort_unique(tm_strv *v)
+{
+	size_t i, n = 0;
+
+	tm_strv_sort(v);
+	for (i = 0; i < v->n; i++) {
+		if (n && !strcmp(v->items[n - 1], v->items[i]))
+			free(v->items[i]);
+		else
+			v->items[n++] = v->items[i];
+	}
+	v->n = n;
+}
+
 void tm_strv_copy(tm_strv *dst, const tm_strv *src)
 {
 	size_t i;

@@ -81,6 +81,8 @@ long tm_strv_find(const tm_strv *v, const char *s);
 bool tm_strv_contains(const tm_strv *v, const char *s);
 /* Sort bytewise (strcmp). */
 void tm_strv_sort(tm_strv *v);
+/* Sort bytewise and drop (free) the repeats. */
+void tm_strv_sort_unique(tm_strv *v);
 void tm_strv_copy(tm_strv *dst, const tm_strv *src);
 bool tm_strv_equal(const tm_strv *a, const tm_strv *b);
 void tm_strv_clear(tm_strv *v);

@@ -230,21 +230,6 @@ static void report_thread(tm_doctor_report *out, const tm_doctor_project *pr,
 	tm_buf_release(&msg);
 }
 
-/* Sort `v` and drop its repeats. */
-static void unique(tm_strv *v)
-{
-	size_t i, n = 0;
-
-	tm_strv_sort(v);
-	for (i = 0; i < v->n; i++) {
-		if (n && !strcmp(v->items[n - 1], v->items[i]))
-			free(v->items[i]);
-		else
-			v->items[n++] = v->items[i];
-	}
-	v->n = n;
-}
-
 int tm_doctor_check_paths(tm_doctor_report *out, tm_doctor_ctx *c)
 {
 	struct tm_git *g = c->o->git ? tm_store_git(c->s) : NULL;
@@ -263,7 +248,7 @@ int tm_doctor_check_paths(tm_doctor_report *out, tm_doctor_ctx *c)
 			for (j = 0; j < t->paths.n; j++)
 				tm_strv_push(&entries, t->paths.items[j]);
 		}
-	unique(&entries);
+	tm_strv_sort_unique(&entries);
 	error = entries.n
 			? tm_paths_unmatched(&unmatched, g,
 					     (const char *const *)entries.items,

@@ -55,20 +55,6 @@ bool tm_stale__candidate(const tm_thread *t)
 	       !tm_thread_is_finished(t);
 }
 
-static void strv_sort_unique(tm_strv *v)
-{
-	size_t i, j = 0;
-
-	tm_strv_sort(v);
-	for (i = 0; i < v->n; i++) {
-		if (j && !strcmp(v->items[j - 1], v->items[i]))
-			free(v->items[i]);
-		else
-			v->items[j++] = v->items[i];
-	}
-	v->n = j;
-}
-
 void tm_stale_report_clear(tm_stale_report *r)
 {
 	size_t i;
@@ -374,7 +360,7 @@ static int advance(tm_stale_report *out, tm_git *g, const char *threads_dir,
 			tm_strv_copy(&d->changed, &prev->r.stale[*e].changed);
 		for (k = 0; k < changed[i].n; k++)
 			tm_strv_push(&d->changed, changed[i].items[k]);
-		strv_sort_unique(&d->changed);
+		tm_strv_sort_unique(&d->changed);
 		if (changed[i].n)
 			git_oid_tostr(d->newest, sizeof(d->newest), &newest[i]);
 		else
@@ -543,7 +529,7 @@ int tm_stale_commit_touches(tm_strv *out_ids, tm_git *g, const char *hex,
 	for (i = 0; i < ncand; i++)
 		if (bit_get(touched, i) && !bit_get(covers, i))
 			tm_strv_push(&ids, cand[i]->id);
-	strv_sort_unique(&ids);
+	tm_strv_sort_unique(&ids);
 	*out_ids = ids;
 	free(touched);
 	free(covers);

@@ -70,6 +70,14 @@ START_TEST(test_buf_strv)
 	ck_assert_str_eq(v.items[0], "a");
 	ck_assert_str_eq(v.items[2], "c");
 	ck_assert(!tm_strv_equal(&v, &w));
+	tm_strv_push(&v, "a");
+	tm_strv_push(&v, "c");
+	tm_strv_push(&v, "c");
+	tm_strv_sort_unique(&v);
+	ck_assert_uint_eq(v.n, 3);
+	ck_assert_str_eq(v.items[0], "a");
+	ck_assert_str_eq(v.items[1], "b");
+	ck_assert_str_eq(v.items[2], "c");
 	tm_strv_clear(&v);
 	tm_strv_clear(&w);
 	ck_assert_uint_eq(v.n, 0);
