@@ -124,33 +124,43 @@ static void skip_strv(tm_record_reader *r)
 
 /* ---- the key ---- */
 
+void tm_stale__shallow_sum(uint64_t out[2], const char *commondir)
+{
+	tm_buf path = TM_BUF_INIT, data = TM_BUF_INIT;
+	char chunk[4096];
+	size_t got;
+	FILE *f;
+
+	out[0] = out[1] = 0;
+	tm_buf_printf(&path, "%sshallow", commondir);
+	f = fopen(tm_buf_cstr(&path), "rbe");
+	if (f) {
+		while ((got = fread(chunk, 1, sizeof(chunk), f)) > 0)
+			tm_buf_put(&data, chunk, got);
+		fclose(f);
+		out[0] = tm_hash_bytes(data.ptr, data.size);
+		out[1] = data.size + 1;
+	}
+	tm_buf_release(&path);
+	tm_buf_release(&data);
+}
+
 void tm_stale__cache_key(tm_buf *key, tm_git *g, const char *threads_dir,
 			 const tm_thread *const *threads, size_t n)
 {
-	tm_buf path = TM_BUF_INIT, shallow = TM_BUF_INIT;
 	char hex[GIT_OID_HEXSZ + 1] = "", got_hex[GIT_OID_HEXSZ + 1];
-	FILE *f;
-	size_t i, got;
-	char chunk[4096];
+	uint64_t shallow[2];
+	size_t i;
 
 	/* HEAD read as git does, without libgit2 when it can (git_head.c) */
 	if (tm_git_head(got_hex, g) == 0)
 		memcpy(hex, got_hex, sizeof(hex));
 	tm_error_clear();
-	tm_buf_printf(&path, "%sshallow", tm_git_commondir(g));
-	f = fopen(tm_buf_cstr(&path), "rbe");
-	if (f) {
-		while ((got = fread(chunk, 1, sizeof(chunk), f)) > 0)
-			tm_buf_put(&shallow, chunk, got);
-		fclose(f);
-	}
-	tm_buf_release(&path);
+	tm_stale__shallow_sum(shallow, tm_git_commondir(g));
 	put_str(key, "head");
 	put_str(key, hex);
-	tm_record_put_u64(key,
-			  f ? tm_hash_bytes(shallow.ptr, shallow.size) : 0);
-	tm_record_put_u64(key, f ? shallow.size + 1 : 0);
-	tm_buf_release(&shallow);
+	tm_record_put_u64(key, shallow[0]);
+	tm_record_put_u64(key, shallow[1]);
 	put_str(key, threads_dir ? threads_dir : "");
 	tm_record_put_u64(key, threads_dir != NULL);
 	for (i = 0; i < n; i++) {

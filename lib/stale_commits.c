@@ -288,23 +288,13 @@ static void layer_file_name(char *out, size_t size, uint64_t id)
 /* What the shallow boundary is ($GIT_COMMON_DIR/shallow), as a number. */
 static uint64_t shallow_key(git_repository *repo)
 {
-	tm_buf path = TM_BUF_INIT, data = TM_BUF_INIT;
-	char chunk[4096];
-	size_t got;
-	uint64_t key = 0;
-	FILE *f;
+	uint64_t sum[2], key = 0;
 
-	tm_buf_printf(&path, "%sshallow", git_repository_commondir(repo));
-	f = fopen(tm_buf_cstr(&path), "rbe");
-	if (f) {
-		while ((got = fread(chunk, 1, sizeof(chunk), f)) > 0)
-			tm_buf_put(&data, chunk, got);
-		fclose(f);
-		key = tm_hash_bytes(data.ptr, data.size) ^ (data.size + 1);
+	tm_stale__shallow_sum(sum, git_repository_commondir(repo));
+	if (sum[1]) { /* there is a boundary: never 0 */
+		key = sum[0] ^ sum[1];
 		key += !key;
 	}
-	tm_buf_release(&path);
-	tm_buf_release(&data);
 	return key;
 }
 

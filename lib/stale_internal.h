@@ -433,6 +433,9 @@ bool tm_stale__candidate(const tm_thread *t);
 
 /* ---- the cache (stale_cache.c) ---- */
 
+/* The shallow boundary, $commondir/shallow: out[0] its checksum and out[1]
+ * its size + 1, both 0 when there is none (part of both caches' keys). */
+void tm_stale__shallow_sum(uint64_t out[2], const char *commondir);
 /* Append to `key` everything the answer for these inputs depends on. */
 void tm_stale__cache_key(tm_buf *key, tm_git *g, const char *threads_dir,
 			 const tm_thread *const *threads, size_t n);
