@@ -54,29 +54,39 @@ static uint64_t *reach_of(struct pass *s, size_t i)
 	return n->reach;
 }
 
+/* Of the threads `hits` (n of them) that path i matches, those in `active`
+ * into `touched`; with `pairs`, each (i, thread) pair once into s->pairs. */
+static void touch_hits(struct pass *s, size_t i, const size_t *hits, size_t n,
+		       uint64_t *touched, bool pairs)
+{
+	size_t k, t;
+
+	s->gen++;
+	for (k = 0; k < n; k++) {
+		t = hits[k];
+		if (!bit_get(s->active, t))
+			continue;
+		bit_set(touched, t);
+		if (pairs && s->stamp[t] != s->gen) {
+			s->stamp[t] = s->gen;
+			sizev_push(&s->pairs, i);
+			sizev_push(&s->pairs, t);
+		}
+	}
+}
+
 /* Threads in `active` that `paths` touch, into `touched`; with `pairs`,
  * also each (path, thread) pair once into s->pairs. */
 static void match_paths(struct pass *s, const tm_strv *paths, uint64_t *touched,
 			bool pairs)
 {
-	size_t i, k, t;
+	size_t i;
 
 	memset(touched, 0, s->words * sizeof(uint64_t));
 	for (i = 0; i < paths->n; i++) {
 		s->hits.n = 0;
 		tm_stale__index_match(&s->x, paths->items[i], &s->hits);
-		s->gen++;
-		for (k = 0; k < s->hits.n; k++) {
-			t = s->hits.v[k];
-			if (!bit_get(s->active, t))
-				continue;
-			bit_set(touched, t);
-			if (pairs && s->stamp[t] != s->gen) {
-				s->stamp[t] = s->gen;
-				sizev_push(&s->pairs, i);
-				sizev_push(&s->pairs, t);
-			}
-		}
+		touch_hits(s, i, s->hits.v, s->hits.n, touched, pairs);
 	}
 }
 
@@ -108,23 +118,12 @@ static void match_ids(struct pass *s, const uint32_t *ids, size_t n,
 		      uint64_t *touched, bool pairs)
 {
 	const size_t *m;
-	size_t i, k, t;
+	size_t i;
 
 	memset(touched, 0, s->words * sizeof(uint64_t));
 	for (i = 0; i < n; i++) {
-		m = memo_of(s, ids[i]);
-		s->gen++;
-		for (k = 0; k < s->memo_nmatch[ids[i]]; k++) {
-			t = m[k];
-			if (!bit_get(s->active, t))
-				continue;
-			bit_set(touched, t);
-			if (pairs && s->stamp[t] != s->gen) {
-				s->stamp[t] = s->gen;
-				sizev_push(&s->pairs, i);
-				sizev_push(&s->pairs, t);
-			}
-		}
+		m = memo_of(s, ids[i]); /* sets memo_nmatch[ids[i]] */
+		touch_hits(s, i, m, s->memo_nmatch[ids[i]], touched, pairs);
 	}
 }
 
