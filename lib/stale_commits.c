@@ -383,42 +383,52 @@ static bool stamped(const struct stamps *sp, uint64_t id, const struct stat *st)
 static void stamp_add(struct stamps *sp, uint64_t id, int fd,
 		      const struct stat *st)
 {
+	size_t i;
+
 	if (fsync(fd) < 0)
 		return; /* not known to be what a crash leaves */
-	sp->v = tm_xrealloc(sp->v, (sp->n + 1) * STAMP_FIELDS * 8);
-	stamp_of(sp->v + sp->n * STAMP_FIELDS, id, st);
-	sp->n++;
+	for (i = 0; i < sp->n && sp->v[i * STAMP_FIELDS] != id; i++)
+		;
+	if (i == sp->n) /* else: the layer's older stamp, replaced */
+		sp->v = tm_xrealloc(sp->v, ++sp->n * STAMP_FIELDS * 8);
+	stamp_of(sp->v + i * STAMP_FIELDS, id, st);
 	sp->dirty = true;
+}
+
+static bool cidx_has_layer(const struct cidx *ix, uint64_t id)
+{
+	size_t j;
+
+	for (j = 0; j < ix->nlayers; j++)
+		if (ix->layers[j].id == id)
+			return true;
+	return false;
 }
 
 /* Write `checked` with the stamps of ix's layers (best effort). */
 static void stamps_write(const struct stamps *sp, const struct cidx *ix,
 			 git_repository *repo)
 {
-	tm_buf payload = TM_BUF_INIT, file = TM_BUF_INIT;
-	size_t i, j, n = 0;
+	tm_buf entries = TM_BUF_INIT, payload = TM_BUF_INIT, file = TM_BUF_INIT;
+	size_t i, k, n = 0;
 	char *path;
 
-	for (i = 0; i < sp->n; i++)
-		for (j = 0; j < ix->nlayers; j++)
-			n += sp->v[i * STAMP_FIELDS] == ix->layers[j].id;
+	for (i = 0; i < sp->n; i++) {
+		if (!cidx_has_layer(ix, sp->v[i * STAMP_FIELDS]))
+			continue;
+		for (k = 0; k < STAMP_FIELDS; k++)
+			tm_record_put_u64(&entries,
+					  sp->v[i * STAMP_FIELDS + k]);
+		n++;
+	}
 	tm_record_put_u64(&payload, n);
-	for (i = 0; i < sp->n; i++)
-		for (j = 0; j < ix->nlayers; j++)
-			if (sp->v[i * STAMP_FIELDS] == ix->layers[j].id) {
-				size_t k;
-
-				for (k = 0; k < STAMP_FIELDS; k++)
-					tm_record_put_u64(
-						&payload,
-						sp->v[i * STAMP_FIELDS + k]);
-				break;
-			}
+	tm_buf_put(&payload, entries.ptr, entries.size);
 	tm_record_frame(&file, STAMP_MAGIC, payload.ptr, payload.size);
 	path = cidx_file(repo, "checked");
 	(void)tm_atomic_write_nosync(path, file.ptr, file.size);
 	tm_error_clear();
 	free(path);
+	tm_buf_release(&entries);
 	tm_buf_release(&payload);
 	tm_buf_release(&file);
 }

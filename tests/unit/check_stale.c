@@ -1827,6 +1827,14 @@ START_TEST(test_stale_index_stamped)
 	ck_assert_str_eq(got, want);
 	free(got);
 	tmt_sh("cmp -s '%s/good' '%s'", dir, file);
+	/* the rebuilt layer (the same id) checked again: its one stamp
+	   replaced, not a second one beside it (24-byte frame, a count, six
+	   fields) */
+	usleep(30 * 1000);
+	ck_assert_uint_eq(answer_checks(ts, 1, &got), 1);
+	free(got);
+	tmt_sh("test $(wc -c <'%s/commits/checked') -eq %d", dir,
+	       24 + 8 + 6 * 8);
 	/* a foreign `checked` is no stamp */
 	tmt_sh("printf 'garbage' >'%s/commits/checked'", dir);
 	ck_assert_uint_eq(answer_checks(ts, 1, &got), 1);
