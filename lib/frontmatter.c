@@ -259,6 +259,87 @@ other:
 	return false;
 }
 
+/*
+ * Index just past the quoted scalar that opens `s` (`len` bytes, s[0] a
+ * quote), or 0 when it is not closed: `\x` escapes in double quotes, `''`
+ * in single quotes.
+ */
+static size_t quoted_end(const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 1; i < len; i++) {
+		if (s[0] == '"' && s[i] == '\\')
+			i++;
+		else if (s[i] == s[0] && s[0] == '\'' && i + 1 < len &&
+			 s[i + 1] == '\'')
+			i++;
+		else if (s[i] == s[0])
+			return i + 1;
+	}
+	return 0;
+}
+
+/* Whether the quoted scalar `s` (`len` bytes, quotes included) escapes a
+ * character: `\` in double quotes, `''` in single quotes. */
+static bool has_escape(const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 1; i + 1 < len; i++)
+		if (s[i] == (s[0] == '"' ? '\\' : '\''))
+			return true;
+	return false;
+}
+
+/*
+ * The value of a one-line scalar field: absent when empty (and for
+ * parentId, a root when plain null or ~); YAML only when the whole value is one
+ * quoted scalar; otherwise the raw text, so that what ThreadMind 0.4 wrote
+ * unquoted (`"Quick" fix`,
+ * `[WIP] Auth`, `null`, `&amp`, `> note`) is the text it showed.  A title
+ * quoted although it needs no quoting (`"quoted"`, `'single'`) was not
+ * written by a quoting writer (ours and the seed's quote only what YAML
+ * would misread), nor escapes anything in it: it is 0.4's raw text,
+ * quotes included.
+ */
+static int read_text(tm_yaml_value *v, struct block *b, size_t i,
+		     const char *key, const char *s, size_t len)
+{
+	tm_buf text = TM_BUF_INIT;
+	int error;
+
+	if (!len || (!strcmp(key, "parentId") && is_null_word(s, len)))
+		return 0;
+	if ((*s != '"' && *s != '\'') || quoted_end(s, len) != len)
+		goto raw;
+	if (!read_simple(v, s, len)) {
+		tm_buf_puts(&text, "k: ");
+		tm_buf_put(&text, s, len);
+		tm_buf_putc(&text, '\n');
+		error = tm_yaml_read_entry(v, text.ptr, text.size, key, b->path,
+					   LINE_NO(i));
+		tm_buf_release(&text);
+		if (error == TM_ETIMEOUT)
+			return error;
+		tm_error_clear();
+		if (error < 0 || v->kind != TM_YAML_STRING) {
+			tm_yaml_value_clear(v);
+			goto raw;
+		}
+	}
+	if (!strcmp(key, "title") && !has_escape(s, len) &&
+	    tm_yaml_plain_ok(v->str)) {
+		tm_yaml_value_clear(v);
+		goto raw;
+	}
+	return 0;
+raw:
+	v->kind = TM_YAML_STRING;
+	v->str = tm_xstrndup(s, len);
+	return 0;
+}
+
 /* Read the value of a known field from lines[i..j). */
 static int read_value(tm_yaml_value *v, struct block *b, size_t i, size_t j,
 		      const char *key, size_t colon)
@@ -274,6 +355,8 @@ static int read_value(tm_yaml_value *v, struct block *b, size_t i, size_t j,
 	while (len && is_space(s[len - 1]))
 		len--;
 	if (j == i + 1) {
+		if (key != paths_key)
+			return read_text(v, b, i, key, s, len);
 		if (len && strchr("\"'[{|>&*!", *s)) {
 			if (read_simple(v, s, len))
 				return 0;

@@ -20,10 +20,16 @@
  *
  * A UTF-8 BOM is skipped; the first line must be `---` and the block ends
  * at the next line that is exactly `---` (CRLF accepted; t->crlf tells the
- * opening line ended in CRLF).  A plain value on the key's line is its raw
- * rest, trimmed (`title: Fix #12 login`); quoted, flow, block and
- * multi-line values are read with libyaml.  Plain null, ~, Null, NULL or
- * nothing leave a field absent (a root for parentId).  Unknown fields and
+ * opening line ended in CRLF).  A value on the key's line is its raw rest,
+ * trimmed (`title: Fix #12 login`, `title: [WIP] Auth`, `title: null`: the
+ * texts ThreadMind 0.4 wrote unquoted and showed), unless the whole of it
+ * is one double- or single-quoted YAML scalar (read with libyaml) -- and
+ * for `title`, one whose text needs quoting: `title: "quoted"` is 0.4's
+ * text with its quotes, as no quoting writer quotes it.  `paths` on one
+ * line is a flow sequence or a quoted or plain string; multi-line values
+ * are read with libyaml.  Nothing after the colon leaves a field absent;
+ * only parentId has a null (plain null, ~, Null, NULL: a root).  Unknown
+ * fields and
  * `#` comment lines are kept in t->extra, in order; blank lines between
  * entries are dropped.  The body is every byte after the closing line.
  *
