@@ -303,11 +303,21 @@ static void check_files(tm_doctor_report *out,
 						   pr->bad.items[k]);
 			tm_doctor_problem *p;
 
-			p = tm_doctor_add(out, TM_DOCTOR_BAD_ID, file, false,
-					  "'%s': the name is not a valid "
-					  "thread id (lower-case letters, "
-					  "digits and dashes); rename it",
-					  file);
+			if (!strcmp(pr->bad.items[k], ".md"))
+				p = tm_doctor_add(
+					out, TM_DOCTOR_BAD_ID, file, false,
+					"'%s': a ThreadMind 0.4 thread with "
+					"an empty id; the upgrade ('git "
+					"threadmind migrate', or --fix) "
+					"gives it an id from its title",
+					file);
+			else
+				p = tm_doctor_add(
+					out, TM_DOCTOR_BAD_ID, file, false,
+					"'%s': the name is not a valid "
+					"thread id (lower-case letters, "
+					"digits and dashes); rename it",
+					file);
 			p->project = tm_xstrdup(pr->id);
 			free(file);
 		}

@@ -168,36 +168,6 @@ static bool git_gives(git_repository *repo, const char *prefix, const char *rel,
 	return ours;
 }
 
-/* The store root relative to the worktree ("" or "sub/dir/"), malloc'd;
- * NULL when the store is not inside the worktree. */
-static char *store_prefix(tm_doctor_ctx *c, struct tm_git *g)
-{
-	const char *workdir = tm_git_workdir(g);
-	char *wd = workdir ? realpath(workdir, NULL) : NULL;
-	const char *root = tm_store_root(c->s);
-	char *prefix = NULL;
-	size_t n;
-
-	if (!wd)
-		return NULL;
-	n = strlen(wd);
-	while (n > 1 && wd[n - 1] == '/')
-		n--;
-	if (!strcmp(root, wd) || (n == 1 && wd[0] == '/'))
-		prefix = tm_xstrdup(root + (n == 1 ? 1 : n));
-	else if (!strncmp(root, wd, n) && root[n] == '/')
-		prefix = tm_xstrdup(root + n + 1);
-	if (prefix && *prefix) {
-		tm_buf b = TM_BUF_INIT;
-
-		tm_buf_printf(&b, "%s/", prefix);
-		free(prefix);
-		prefix = tm_buf_detach(&b);
-	}
-	free(wd);
-	return prefix;
-}
-
 int tm_doctor_check_gitattributes(tm_doctor_report *out, tm_doctor_ctx *c)
 {
 	/* What each line of ours gives, asked of a path its pattern matches;
@@ -220,7 +190,7 @@ int tm_doctor_check_gitattributes(tm_doctor_report *out, tm_doctor_ctx *c)
 	size_t i;
 	int error;
 
-	if (!g || !(prefix = store_prefix(c, g)))
+	if (!g || !(prefix = tm_git_path_in_workdir(g, tm_store_root(c->s))))
 		return 0;
 	for (i = 0; i < sizeof(want) / sizeof(*want); i++)
 		if (!git_gives(tm_git_repository(g), prefix, want[i].sample,

@@ -26,28 +26,6 @@
 /* The per-user names of .threadmind/ that must never be tracked. */
 static const char *const per_user[] = {TM_DOCTOR_LOCK_NAME, "config.json"};
 
-/* The store folder relative to the work tree ("" or "sub/"), with a
- * trailing slash, or NULL when the store is not inside it. */
-static char *store_prefix(tm_git *g, tm_store *s)
-{
-	const char *wd = tm_git_workdir(g), *dir = tm_store_dir(s);
-	size_t n;
-	tm_buf out = TM_BUF_INIT;
-
-	if (!wd)
-		return NULL;
-	n = strlen(wd);
-	while (n && wd[n - 1] == '/')
-		n--;
-	if (strncmp(dir, wd, n) || (dir[n] != '/' && dir[n] != '\0'))
-		return NULL;
-	dir += n;
-	while (*dir == '/')
-		dir++;
-	tm_buf_printf(&out, "%s/", dir);
-	return tm_buf_detach(&out);
-}
-
 /* The index entries at `path` or under `path/`, appended to `out`. */
 static void tracked_under(tm_strv *out, git_index *index, const char *path)
 {
@@ -83,7 +61,7 @@ int tm_doctor_check_tracked(tm_doctor_report *out, tm_doctor_ctx *c)
 
 	if (!index)
 		return 0;
-	prefix = store_prefix(tm_store_git(c->s), c->s);
+	prefix = tm_git_path_in_workdir(tm_store_git(c->s), tm_store_dir(c->s));
 	for (i = 0; prefix && i < sizeof(per_user) / sizeof(*per_user); i++) {
 		tm_strv paths = TM_STRV_INIT;
 		tm_buf path = TM_BUF_INIT;
@@ -127,7 +105,7 @@ bool tm_doctor_lock_is_tracked(tm_store *s, bool use_git)
 
 	if (!index)
 		return false;
-	prefix = store_prefix(tm_store_git(s), s);
+	prefix = tm_git_path_in_workdir(tm_store_git(s), tm_store_dir(s));
 	if (prefix) {
 		tm_buf_printf(&path, "%s%s", prefix, TM_DOCTOR_LOCK_NAME);
 		tracked_under(&paths, index, tm_buf_cstr(&path));
@@ -232,7 +210,7 @@ int tm_doctor_repair_tracked(tm_strv *done, tm_store *s, int dirfd,
 			name = per_user[i];
 	if (!index || !name)
 		goto done;
-	prefix = store_prefix(tm_store_git(s), s);
+	prefix = tm_git_path_in_workdir(tm_store_git(s), tm_store_dir(s));
 	if (!prefix)
 		goto done;
 	tm_buf_printf(&path, "%s%s", prefix, name);

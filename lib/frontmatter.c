@@ -293,8 +293,9 @@ static bool has_escape(const char *s, size_t len)
 }
 
 /*
- * The value of a one-line scalar field: absent when empty (and for
- * parentId, a root when plain null or ~); YAML only when the whole value is one
+ * The value of a one-line scalar field: absent when empty (for parentId
+ * the empty id, the parent 0.4 wrote so for a child of its thread with an
+ * empty id; a root when plain null or ~); YAML only when the whole value is one
  * quoted scalar; otherwise the raw text, so that what ThreadMind 0.4 wrote
  * unquoted (`"Quick" fix`,
  * `[WIP] Auth`, `null`, `&amp`, `> note`) is the text it showed.  A title
@@ -309,7 +310,17 @@ static int read_text(tm_yaml_value *v, struct block *b, size_t i,
 	tm_buf text = TM_BUF_INIT;
 	int error;
 
-	if (!len || (!strcmp(key, "parentId") && is_null_word(s, len)))
+	if (!strcmp(key, "parentId")) {
+		if (len && is_null_word(s, len))
+			return 0; /* a root */
+		if (!len) {
+			/* 0.4's child of its thread with an empty id */
+			v->kind = TM_YAML_STRING;
+			v->str = tm_xstrdup("");
+			return 0;
+		}
+	}
+	if (!len)
 		return 0;
 	if ((*s != '"' && *s != '\'') || quoted_end(s, len) != len)
 		goto raw;

@@ -27,8 +27,9 @@
  * for `title`, one whose text needs quoting: `title: "quoted"` is 0.4's
  * text with its quotes, as no quoting writer quotes it.  `paths` on one
  * line is a flow sequence or a quoted or plain string; multi-line values
- * are read with libyaml.  Nothing after the colon leaves a field absent;
- * only parentId has a null (plain null, ~, Null, NULL: a root).  Unknown
+ * are read with libyaml.  Nothing after the colon leaves a field absent,
+ * but parentId: that is the empty id (0.4's child of its `.md` thread).
+ * Only parentId has a null (plain null, ~, Null, NULL: a root).  Unknown
  * fields and
  * `#` comment lines are kept in t->extra, in order; blank lines between
  * entries are dropped.  The body is every byte after the closing line.

@@ -691,3 +691,31 @@ bool tm_git_has_commit(tm_git *g, const char *hex)
 	git_commit_free(commit);
 	return true;
 }
+
+char *tm_git_path_in_workdir(tm_git *g, const char *dir)
+{
+	const char *workdir = g ? tm_git_workdir(g) : NULL;
+	char *top = workdir ? realpath(workdir, NULL) : NULL;
+	char *real = dir && top ? realpath(dir, NULL) : NULL, *out = NULL;
+	size_t n;
+
+	if (top && real) {
+		n = strlen(top);
+		while (n > 1 && top[n - 1] == '/')
+			n--;
+		if (n == 1 && top[0] == '/')
+			n = 0; /* the work tree is / */
+		if (!strncmp(real, top, n) && (!real[n] || real[n] == '/')) {
+			tm_buf b = TM_BUF_INIT;
+			const char *rest = real + n + (real[n] == '/');
+
+			tm_buf_puts(&b, rest);
+			if (*rest)
+				tm_buf_putc(&b, '/');
+			out = tm_buf_detach(&b);
+		}
+	}
+	free(top);
+	free(real);
+	return out;
+}

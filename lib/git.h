@@ -55,6 +55,13 @@ const char *tm_git_gitdir(const tm_git *g);
 const char *tm_git_commondir(const tm_git *g);
 
 /*
+ * Where folder `dir` is in g's work tree, as git names paths: "" for the
+ * top, else "sub/dir/" (both resolved with realpath first); malloc'd.  NULL
+ * when `dir` is outside the work tree, or when there is none (or no `g`).
+ */
+char *tm_git_path_in_workdir(tm_git *g, const char *dir);
+
+/*
  * The current branch's short name ("feature/auth-ui") into *out
  * (malloc'd; the caller frees it), or *out = NULL when HEAD is detached.
  * A branch without a commit yet (unborn) still has its name.

@@ -520,34 +520,6 @@ int tm_resolve_index(tm_resolve_report *out, tm_git *g, const tm_strv *paths,
 
 /* ---- what is waiting for resolve ---- */
 
-/* The store root relative to the worktree ("" or "sub/"), malloc'd; NULL
- * when the store is not inside it. */
-static char *root_in_workdir(tm_store *s, tm_git *g)
-{
-	const char *workdir = tm_git_workdir(g);
-	char *wd = workdir ? realpath(workdir, NULL) : NULL;
-	char *root = realpath(tm_store_root(s), NULL), *prefix = NULL;
-	size_t n;
-
-	if (wd && root) {
-		n = strlen(wd);
-		while (n > 1 && wd[n - 1] == '/')
-			n--;
-		if (!strncmp(root, wd, n) && (!root[n] || root[n] == '/')) {
-			tm_buf b = TM_BUF_INIT;
-			const char *rest = root + n + (root[n] == '/');
-
-			tm_buf_puts(&b, rest);
-			if (*rest)
-				tm_buf_putc(&b, '/');
-			prefix = tm_buf_detach(&b);
-		}
-	}
-	free(wd);
-	free(root);
-	return prefix;
-}
-
 static int pending_unmerged(tm_strv *out, tm_store *s)
 {
 	tm_git *g = tm_store_git(s);
@@ -557,7 +529,7 @@ static int pending_unmerged(tm_strv *out, tm_store *s)
 	char *prefix;
 	int error = 0;
 
-	if (!g || !(prefix = root_in_workdir(s, g)))
+	if (!g || !(prefix = tm_git_path_in_workdir(g, tm_store_root(s))))
 		return 0;
 	plen = strlen(prefix);
 	if (!getenv("GIT_INDEX_FILE")) { /* else libgit2 knows the file */

@@ -545,32 +545,14 @@ int tm_stale_commit_touches(tm_strv *out_ids, tm_git *g, const char *hex,
 char *tm_stale_threads_dir(tm_git *g, const char *store_root,
 			   const char *project)
 {
-	const char *wd = tm_git_workdir(g);
-	char *root = NULL, *top = NULL, *rel = NULL;
 	tm_buf out = TM_BUF_INIT;
-	size_t len;
+	char *rel;
 
-	if (!wd || !store_root || !project)
+	if (!project || !(rel = tm_git_path_in_workdir(g, store_root)))
 		return NULL;
-	root = realpath(store_root, NULL);
-	top = realpath(wd, NULL);
-	if (root && top) {
-		len = strlen(top);
-		if (!strcmp(root, top))
-			rel = "";
-		else if (!strncmp(root, top, len) &&
-			 (root[len] == '/' || (len == 1 && top[0] == '/')))
-			rel = root + len + (top[len - 1] != '/');
-	}
-	if (rel) {
-		tm_buf_puts(&out, rel);
-		if (*rel)
-			tm_buf_putc(&out, '/');
-		tm_buf_printf(&out, ".threadmind/threads/%s/", project);
-	}
-	free(root);
-	free(top);
-	return rel ? tm_buf_detach(&out) : NULL;
+	tm_buf_printf(&out, "%s.threadmind/threads/%s/", rel, project);
+	free(rel);
+	return tm_buf_detach(&out);
 }
 
 int tm_stale_describe_commit(char **out_short, char **out_subject, tm_git *g,

@@ -375,8 +375,12 @@ int tm_store_list_names(tm_strv *out, tm_strv *bad, int fd, const char *display,
 		size_t len = strlen(n);
 		char *id;
 
-		if (n[0] == '.' || len <= slen ||
-		    strcmp(n + len - slen, suffix))
+		if (len < slen || strcmp(n + len - slen, suffix))
+			continue;
+		/* ".md" is ThreadMind 0.4's thread with an empty id (a title
+		 * without an ASCII letter or digit): a bad name, never hidden;
+		 * other dot files are no one's */
+		if (n[0] == '.' && len > slen)
 			continue;
 		id = tm_xstrndup(n, len - slen);
 		if (tm_id_validate(id, what) == 0) {

@@ -196,6 +196,15 @@ int tm_store_save_thread(tm_store *s, const char *project, const tm_thread *t);
 /* Remove threads/{project}/{id}.md.  TM_ENOTFOUND when it is not there.
  * The caller holds the lock. */
 int tm_store_delete_thread(tm_store *s, const char *project, const char *id);
+/* The warning for a file of threads/{project}/ whose name is no thread id
+ * (tm_store_list_threads's `bad`), naming it and what to do; ".md" is
+ * ThreadMind 0.4's empty id, which the upgrade renames.  Malloc'd. */
+char *tm_store_bad_name_message(tm_store *s, const char *project,
+				const char *name);
+/* The first of `base`, `base`-2, `base`-3 ... (tm_slug_unique) that is
+ * not in `ids` (sorted in place) nor `main`: *out malloc'd.  Errors: those
+ * of tm_slug_unique. */
+int tm_store_unique_thread_id(char **out, tm_strv *ids, const char *base);
 /* Is threads/{project}/{id}.md a regular file?  False for bad ids. */
 bool tm_store_thread_exists(tm_store *s, const char *project, const char *id);
 

@@ -194,16 +194,10 @@ int tm_store_load_all(tm_thread_list *out, tm_store *s, const char *project)
 	error = tm_store_list_threads(&ids, &bad, s, project);
 	if (error < 0)
 		return error;
-	for (i = 0; i < bad.n; i++) {
-		tm_buf msg = TM_BUF_INIT;
-
-		tm_buf_printf(&msg,
-			      "'%s/threads/%s/%s': the file name is not a "
-			      "valid thread id (lower-case letters, digits "
-			      "and dashes); rename it",
-			      tm_store_dir(s), project, bad.items[i]);
-		tm_strv_push_owned(&out->errors, tm_buf_detach(&msg));
-	}
+	for (i = 0; i < bad.n; i++)
+		tm_strv_push_owned(
+			&out->errors,
+			tm_store_bad_name_message(s, project, bad.items[i]));
 	if (ids.n == 0)
 		goto done;
 	error = tm_store_open_folder(&fd, s, "threads", project, false);
@@ -245,6 +239,26 @@ void tm_thread_list_clear(tm_thread_list *l)
 	memset(l, 0, sizeof(*l));
 }
 
+char *tm_store_bad_name_message(tm_store *s, const char *project,
+				const char *name)
+{
+	tm_buf msg = TM_BUF_INIT;
+
+	if (!strcmp(name, ".md"))
+		tm_buf_printf(&msg,
+			      "'%s/threads/%s/.md': a ThreadMind 0.4 thread "
+			      "with an empty id; run 'git threadmind "
+			      "migrate' to give it an id from its title",
+			      tm_store_dir(s), project);
+	else
+		tm_buf_printf(&msg,
+			      "'%s/threads/%s/%s': the file name is not a "
+			      "valid thread id (lower-case letters, digits "
+			      "and dashes); rename it",
+			      tm_store_dir(s), project, name);
+	return tm_buf_detach(&msg);
+}
+
 struct taken_ctx {
 	const tm_strv *ids; /* sorted (strcmp) */
 };
@@ -266,13 +280,21 @@ static int id_taken(const char *id, void *payload)
 				      sizeof(char *), cmp_id) != NULL;
 }
 
+int tm_store_unique_thread_id(char **out, tm_strv *ids, const char *base)
+{
+	struct taken_ctx ctx;
+
+	tm_strv_sort(ids);
+	ctx.ids = ids;
+	return tm_slug_unique(out, base, id_taken, &ctx);
+}
+
 int tm_store_create_thread(tm_thread **out, tm_store *s, const char *project,
 			   const tm_new_thread_options *opts)
 {
 	tm_strv ids = TM_STRV_INIT;
 	tm_config *cfg = NULL;
 	tm_thread *t = NULL;
-	struct taken_ctx ctx;
 	char *base = NULL, *author = NULL, *title = NULL;
 	char now[TM_TIME_LEN + 1];
 	const char *parent = opts->parent ? opts->parent : TM_ROOT_THREAD_ID;
@@ -305,10 +327,8 @@ int tm_store_create_thread(tm_thread **out, tm_store *s, const char *project,
 			goto done;
 	}
 	base = tm_slugify(title, TM_SLUG_THREAD);
-	tm_strv_sort(&ids);
-	ctx.ids = &ids;
 	t = tm_thread_new();
-	if ((error = tm_slug_unique(&t->id, base, id_taken, &ctx)) < 0)
+	if ((error = tm_store_unique_thread_id(&t->id, &ids, base)) < 0)
 		goto done;
 	t->title = title;
 	title = NULL;
