@@ -114,15 +114,17 @@ static void auto_migrate(void)
 		return;
 	/* Never a dead end: what cannot be upgraded is a warning, and the
 	 * command goes on with the thread files as they are. */
-	if (tm_migrate_run(&report, &left, cli.store, false, false) < 0)
+	if (tm_migrate_run(&report, &left, cli.store, false, false) < 0) {
 		warning("upgrade from 0.4 not done: %s; run 'git threadmind "
 			"migrate' once it is fixed",
 			tm_error_last());
-	else if (report.n && !global_opts.quiet)
-		fprintf(stderr,
-			"threadmind: upgraded .threadmind/ from 0.4 (%zu "
-			"change%s: trees/ aligned); commit it\n",
-			report.n, report.n == 1 ? "" : "s");
+	} else if (report.n && !global_opts.quiet) {
+		fprintf(stderr, "threadmind: upgraded .threadmind/ from "
+				"ThreadMind 0.4:\n");
+		for (i = 0; i < report.n; i++)
+			fprintf(stderr, "  %s\n", report.items[i]);
+		fprintf(stderr, "%s\n", tm_migrate_closing_line());
+	}
 	for (i = 0; i < left.n; i++)
 		warning("%s", left.items[i]);
 	tm_error_clear();

@@ -59,7 +59,7 @@ int cmd_migrate(int argc, const char **argv)
 	if (left.n)
 		rc = EXIT_NEGATIVE;
 	if (!dry_run && report.n)
-		note("hint: commit .threadmind/ so that the others get it too");
+		note("%s", tm_migrate_closing_line());
 	tm_strv_clear(&report);
 	tm_strv_clear(&left);
 	return rc;

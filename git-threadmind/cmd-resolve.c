@@ -130,8 +130,12 @@ int cmd_resolve(int argc, const char **argv)
 		case TM_RESOLVE_SPLIT:
 			print_split(e);
 			break;
+		case TM_RESOLVE_DROPPED:
+			inform("dropped %s: %s", e->path, e->note);
+			break;
 		}
-		if (e->outcome != TM_RESOLVE_SKIPPED && e->note)
+		if (e->outcome != TM_RESOLVE_SKIPPED &&
+		    e->outcome != TM_RESOLVE_DROPPED && e->note)
 			note("  (%s)", e->note);
 	}
 	if (!report.n)

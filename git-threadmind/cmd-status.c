@@ -3,6 +3,7 @@
 #include "view.h"
 
 #include "lib/json_cjson.h"
+#include "lib/migrate.h"
 #include "lib/resolve.h"
 
 #include <stdlib.h>
@@ -71,6 +72,10 @@ static void print_conflicts(const struct view *v)
 		       unmerged.items[i], cli_c("reset"));
 	if (n)
 		printf(" (run 'git threadmind resolve')\n");
+	for (i = 0; i < unmerged.n; i++)
+		if (tm_migrate_is_04_index(unmerged.items[i]))
+			printf("%s: %s\n", unmerged.items[i],
+			       tm_migrate_came_back_advice());
 	tm_strv_clear(&unmerged);
 	tm_strv_clear(&files);
 }

@@ -38,9 +38,16 @@ static void print_flags(unsigned flags, const tm_thread *t)
 	if (t->status)
 		printf(" %s[%s]%s", cli_c("dim"), cli_safe(t->status),
 		       cli_c("reset"));
+	/* a parent whose file is there but does not parse is no orphan's
+	 * missing parent: the warning above names its file */
 	if (flags & TM_TREE_ORPHAN)
-		printf(" %s(orphan: parent '%s' missing)%s", cli_c("red"),
-		       cli_safe(t->parent_id), cli_c("reset"));
+		printf(" %s(orphan: parent '%s' %s)%s", cli_c("red"),
+		       cli_safe(t->parent_id),
+		       tm_store_thread_exists(cli.store, cli.project,
+					      t->parent_id)
+			       ? "unreadable"
+			       : "missing",
+		       cli_c("reset"));
 	if (flags & TM_TREE_CYCLE)
 		printf(" %s(cycle: parent '%s')%s", cli_c("red"),
 		       cli_safe(t->parent_id), cli_c("reset"));

@@ -4,6 +4,7 @@
  */
 #include "doctor.h"
 #include "doctor_internal.h"
+#include "migrate.h"
 #include "install.h"
 #include "store_internal.h"
 #include "resolve.h"
@@ -53,10 +54,18 @@ int tm_doctor_check_conflicts(tm_doctor_report *out, tm_doctor_ctx *c)
 	if (!c->o->git)
 		tm_strv_clear(&unmerged);
 	for (i = 0; i < unmerged.n; i++)
-		tm_doctor_add(out, TM_DOCTOR_CONFLICT, unmerged.items[i], false,
-			      "'%s' is unmerged in the index (a merge "
-			      "conflict); run 'git threadmind resolve'",
-			      unmerged.items[i]);
+		if (tm_migrate_is_04_index(unmerged.items[i]))
+			tm_doctor_add(out, TM_DOCTOR_CONFLICT,
+				      unmerged.items[i], false,
+				      "'%s' is unmerged in the index: %s",
+				      unmerged.items[i],
+				      tm_migrate_came_back_advice());
+		else
+			tm_doctor_add(out, TM_DOCTOR_CONFLICT,
+				      unmerged.items[i], false,
+				      "'%s' is unmerged in the index (a merge "
+				      "conflict); run 'git threadmind resolve'",
+				      unmerged.items[i]);
 	for (i = 0; i < marked.n; i++)
 		if (!tm_strv_contains(&unmerged, marked.items[i]))
 			tm_doctor_add(out, TM_DOCTOR_CONFLICT, marked.items[i],

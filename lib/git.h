@@ -164,4 +164,26 @@ tm_merge_style tm_git_conflict_style(tm_git *g);
  */
 bool tm_git_has_commit(tm_git *g, const char *hex);
 
+/*
+ * The newest commit reachable from HEAD (date order, as git log) that
+ * deleted `path` (a file path from the top of the work tree): one of its
+ * parents has it, it has not.  Returns 1 with its hex id in `out_hex41`,
+ * 0 when there is none (or no commit yet), or TM_ERROR.
+ */
+int tm_git_last_deletion(char *out_hex41, tm_git *g, const char *path);
+
+/* What tm_git_same_as_at found. */
+#define TM_GIT_SAME        0 /* the file holds the blob the commit has */
+#define TM_GIT_CHANGED     1 /* it differs (or cannot be read) */
+#define TM_GIT_ABSENT_THEN 2 /* the commit has no `path` */
+
+/*
+ * Compare the file `file` (a file system path) with `path` (from the top of
+ * the work tree) in commit `hex` (40 hex digits), by blob id, as `git
+ * hash-object` sees the file (no filters).  Returns one of the codes above,
+ * or TM_ERROR when the commit cannot be read.
+ */
+int tm_git_same_as_at(tm_git *g, const char *hex, const char *path,
+		      const char *file);
+
 #endif

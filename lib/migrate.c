@@ -1,11 +1,16 @@
-/* The 0.4 upgrade: parse trees/{project}.json, align, delete (migrate.h). */
+/*
+ * The 0.4 upgrade (migrate.h): 0.4's empty id renamed, trees/{project}.json
+ * applied once per entry, then deleted; an index that comes back after the
+ * upgrade never overrides a thread file changed since.
+ */
 #include "migrate.h"
+#include "migrate_internal.h"
 
 #include "store_internal.h"
 
-#include "fs.h"
 #include "error.h"
-#include "json_cjson.h"
+#include "fs.h"
+#include "git.h"
 #include "slug.h"
 
 #include <errno.h>
@@ -17,219 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static void add_link(tm_migrate_index *idx, const char *id, const char *parent)
-{
-	size_t i;
-
-	if (tm_id_validate(id, "thread") < 0) {
-		tm_strv_push(&idx->skipped, id);
-		tm_error_clear();
-		return;
-	}
-	for (i = 0; i < idx->n; i++) {
-		if (!strcmp(idx->links[i].id, id)) {
-			free(idx->links[i].parent);
-			idx->links[i].parent = tm_xstrdup_or_null(parent);
-			return;
-		}
-	}
-	tm_xgrow((void **)&idx->links, &idx->alloc, idx->n + 1,
-		 sizeof(tm_migrate_link));
-	idx->links[idx->n].id = tm_xstrdup(id);
-	idx->links[idx->n].parent = tm_xstrdup_or_null(parent);
-	idx->n++;
-}
-
-/* The parent named by a value: a string, null, or {parentId|parent}. */
-static bool parent_of(const cJSON *v, const char **out)
-{
-	const cJSON *p;
-
-	if (cJSON_IsNull(v)) {
-		*out = NULL;
-		return true;
-	}
-	if (cJSON_IsString(v)) {
-		*out = v->valuestring;
-		return true;
-	}
-	if (!cJSON_IsObject(v))
-		return false;
-	p = cJSON_GetObjectItemCaseSensitive(v, "parentId");
-	if (!p)
-		p = cJSON_GetObjectItemCaseSensitive(v, "parent");
-	if (!p) {
-		*out = NULL; /* an entry with no parent is a root */
-		return true;
-	}
-	return parent_of(p, out) && !cJSON_IsObject(p);
-}
-
-static bool is_nested_tree(const cJSON *v)
-{
-	return cJSON_IsObject(v) &&
-	       cJSON_IsString(cJSON_GetObjectItemCaseSensitive(v, "id")) &&
-	       cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(v, "children"));
-}
-
-/* Walk a nested {id, children} tree with an explicit stack. */
-static void add_nested(tm_migrate_index *idx, const cJSON *top,
-		       const char *top_parent)
-{
-	struct item {
-		const cJSON *node;
-		const char *parent;
-	} *stack = NULL;
-	size_t n = 0, alloc = 0;
-
-	tm_xgrow((void **)&stack, &alloc, 1, sizeof(*stack));
-	stack[n].node = top;
-	stack[n++].parent = top_parent;
-	while (n) {
-		struct item it = stack[--n];
-		const cJSON *id, *kids, *kid;
-
-		id = cJSON_GetObjectItemCaseSensitive(it.node, "id");
-		if (!cJSON_IsString(id))
-			continue;
-		add_link(idx, id->valuestring, it.parent);
-		kids = cJSON_GetObjectItemCaseSensitive(it.node, "children");
-		cJSON_ArrayForEach(kid, kids)
-		{
-			if (!cJSON_IsObject(kid))
-				continue;
-			tm_xgrow((void **)&stack, &alloc, n + 1,
-				 sizeof(*stack));
-			stack[n].node = kid;
-			stack[n++].parent = id->valuestring;
-		}
-	}
-	free(stack);
-}
-
-static void add_array(tm_migrate_index *idx, const cJSON *arr)
-{
-	const cJSON *e;
-
-	cJSON_ArrayForEach(e, arr)
-	{
-		const cJSON *id = cJSON_GetObjectItemCaseSensitive(e, "id");
-		const char *parent;
-
-		if (is_nested_tree(e) &&
-		    !cJSON_GetObjectItemCaseSensitive(e, "parentId") &&
-		    !cJSON_GetObjectItemCaseSensitive(e, "parent"))
-			add_nested(idx, e, NULL);
-		else if (cJSON_IsString(id) && parent_of(e, &parent))
-			add_link(idx, id->valuestring, parent);
-		else
-			tm_strv_push(&idx->skipped, "(array entry without id)");
-	}
-}
-
-static void add_map(tm_migrate_index *idx, const cJSON *obj)
-{
-	const cJSON *e;
-
-	cJSON_ArrayForEach(e, obj)
-	{
-		const char *parent;
-
-		if (parent_of(e, &parent))
-			add_link(idx, e->string, parent);
-		else
-			tm_strv_push(&idx->skipped, e->string);
-	}
-}
-
-static void add_any(tm_migrate_index *idx, const cJSON *v)
-{
-	static const char *wrappers[] = {"nodes", "threads", "tree", "root"};
-	size_t i;
-
-	if (cJSON_IsArray(v)) {
-		add_array(idx, v);
-		return;
-	}
-	if (!cJSON_IsObject(v))
-		return;
-	if (is_nested_tree(v)) {
-		add_nested(idx, v, NULL);
-		return;
-	}
-	for (i = 0; i < sizeof(wrappers) / sizeof(*wrappers); i++) {
-		const cJSON *w =
-			cJSON_GetObjectItemCaseSensitive(v, wrappers[i]);
-
-		if (w && (cJSON_IsArray(w) || cJSON_IsObject(w))) {
-			add_any(idx, w);
-			return;
-		}
-	}
-	add_map(idx, v);
-}
-
-/* tm_migrate_parse_index, but `out->skipped` is kept on TM_EPARSE for a
- * shape with no valid link (the entries to name in the report). */
-static int parse_index(tm_migrate_index *out, const char *data, size_t len,
-		       const char *path)
-{
-	cJSON *root = NULL;
-	int error;
-
-	memset(out, 0, sizeof(*out));
-	error = tm_json_parse(&root, data, len, path);
-	if (error < 0)
-		return error;
-	add_any(out, root);
-	cJSON_Delete(root);
-	if (out->n == 0)
-		return tm_error_set(TM_EPARSE,
-				    "'%s' holds no thread → parent link that "
-				    "threadmind understands; move it away and "
-				    "check the thread files' parentId by hand",
-				    path);
-	return 0;
-}
-
-int tm_migrate_parse_index(tm_migrate_index *out, const char *data, size_t len,
-			   const char *path)
-{
-	int error = parse_index(out, data, len, path);
-
-	if (error < 0)
-		tm_migrate_index_clear(out);
-	return error;
-}
-
-void tm_migrate_index_clear(tm_migrate_index *idx)
-{
-	size_t i;
-
-	for (i = 0; i < idx->n; i++) {
-		free(idx->links[i].id);
-		free(idx->links[i].parent);
-	}
-	free(idx->links);
-	tm_strv_clear(&idx->skipped);
-	memset(idx, 0, sizeof(*idx));
-}
-
-/* ---- running it ---- */
-
-/* What one run shares. */
-typedef struct {
-	tm_store *s;
-	tm_strv *report;
-	tm_strv *left;
-	bool dry_run;
-	int fd; /* trees/ or stats/, open */
-} run_ctx;
-
-static void say(tm_strv *v, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void say(tm_strv *v, const char *fmt, ...)
+void tm_migrate__say(tm_strv *v, const char *fmt, ...)
 {
 	tm_buf line = TM_BUF_INIT;
 	va_list ap;
@@ -240,7 +33,19 @@ static void say(tm_strv *v, const char *fmt, ...)
 	tm_strv_push_owned(v, tm_buf_detach(&line));
 }
 
-static bool has_dir(tm_store *s, const char *name)
+/* A parent as messages name it: 'id' in quotes (the thread `null` is no
+ * root), or (root).  Written to `b` (cleared first). */
+static const char *parent_name(tm_buf *b, const char *id)
+{
+	tm_buf_clear(b);
+	if (id)
+		tm_buf_printf(b, "'%s'", id);
+	else
+		tm_buf_puts(b, "(root)");
+	return tm_buf_cstr(b);
+}
+
+bool tm_migrate__has_dir(tm_store *s, const char *name)
 {
 	char *path = NULL;
 	struct stat st;
@@ -262,7 +67,8 @@ static bool is_index_name(const char *name)
 }
 
 /* The names in folder `name` of the store (sorted), and the open folder. */
-static int list_folder(tm_strv *out, tm_store *s, const char *name, int *out_fd)
+int tm_migrate__list_folder(tm_strv *out, tm_store *s, const char *name,
+			    int *out_fd)
 {
 	tm_buf display = TM_BUF_INIT;
 	int fd, error;
@@ -287,9 +93,9 @@ static bool has_index(tm_store *s)
 	size_t i;
 	int fd;
 
-	if (!has_dir(s, "trees"))
+	if (!tm_migrate__has_dir(s, "trees"))
 		return false;
-	if (list_folder(&names, s, "trees", &fd) < 0) {
+	if (tm_migrate__list_folder(&names, s, "trees", &fd) < 0) {
 		tm_error_clear();
 		return true;
 	}
@@ -302,8 +108,44 @@ static bool has_index(tm_store *s)
 
 bool tm_migrate_needed(tm_store *s, bool prune)
 {
-	return has_index(s) || (prune && has_dir(s, "stats"));
+	tm_strv projects = TM_STRV_INIT;
+	bool r;
+
+	if (has_index(s) || (prune && tm_migrate__has_dir(s, "stats")))
+		return true;
+	tm_migrate__empty_id_projects(&projects, s);
+	r = projects.n > 0;
+	tm_strv_clear(&projects);
+	return r;
 }
+
+bool tm_migrate_is_04_index(const char *path)
+{
+	const char *at = strstr(path, ".threadmind/trees/"), *name;
+
+	if (!at || (at != path && at[-1] != '/'))
+		return false;
+	name = at + strlen(".threadmind/trees/");
+	return !strchr(name, '/') && is_index_name(name);
+}
+
+const char *tm_migrate_closing_line(void)
+{
+	return "hint: commit .threadmind/ so that the others get it too; "
+	       "ThreadMind 0.4 cannot read the store any more: the whole "
+	       "team upgrades together (README: Upgrading from ThreadMind "
+	       "0.4)";
+}
+
+const char *tm_migrate_came_back_advice(void)
+{
+	return "ThreadMind 0.4's index came back with a merge: someone still "
+	       "runs 0.4; 'git threadmind resolve' applies what it may and "
+	       "drops it; ask them to upgrade (README: Upgrading from "
+	       "ThreadMind 0.4)";
+}
+
+/* ---- the index ---- */
 
 static const tm_migrate_link *find_link(const tm_migrate_index *idx,
 					const char *id)
@@ -321,100 +163,170 @@ static bool same(const char *a, const char *b)
 	return (!a && !b) || (a && b && !strcmp(a, b));
 }
 
-/* Align one thread on its link; a file that cannot be read is counted in
- * *pending and named in c->left. */
-static int align_thread(run_ctx *c, const char *project, const char *id,
-			const tm_migrate_link *l, size_t *pending)
-{
-	tm_thread *t = NULL;
-	const char *parent = l->parent;
-	int error;
+/* What applying one index does. */
+typedef struct {
+	const char *project;
+	const char *name;      /* trees/{name} */
+	const char *since;     /* the commit that deleted it before, or NULL */
+	tm_migrate_index kept; /* the links that wait (unreadable files) */
+	size_t overridden;     /* links not taken: the file changed since */
+} index_run;
 
-	if (tm_store_load_thread(&t, c->s, project, id) < 0) {
-		say(c->left,
-		    "%s; its parent from trees/%s.json (%s) is not applied "
-		    "and the index is kept: fix the file, then run 'git "
-		    "threadmind migrate'",
-		    tm_error_last(), project, parent ? parent : "(root)");
+/*
+ * Whether a link may set the parent of thread `id`: always on a first
+ * upgrade; for an index that came back after the upgrade (ir->since) only
+ * when the thread file is what it was at that upgrade, or is new since.
+ */
+static bool may_apply(tm_migrate_ctx *c, index_run *ir, const char *id)
+{
+	tm_buf rel = TM_BUF_INIT, file = TM_BUF_INIT;
+	int r;
+
+	if (!ir->since)
+		return true;
+	tm_buf_printf(&rel, "%sthreads/%s/%s.md", c->prefix, ir->project, id);
+	tm_buf_printf(&file, "%s/threads/%s/%s.md", tm_store_dir(c->s),
+		      ir->project, id);
+	r = tm_git_same_as_at(tm_store_git(c->s), ir->since, tm_buf_cstr(&rel),
+			      tm_buf_cstr(&file));
+	tm_error_clear();
+	tm_buf_release(&rel);
+	tm_buf_release(&file);
+	return r == TM_GIT_SAME || r == TM_GIT_ABSENT_THEN;
+}
+
+/* Align one thread on its link; a file that cannot be read waits in
+ * ir->kept and is named in c->left. */
+static int align_thread(tm_migrate_ctx *c, index_run *ir, const char *id,
+			const tm_migrate_link *l)
+{
+	tm_buf from = TM_BUF_INIT, to = TM_BUF_INIT;
+	tm_thread *t = NULL;
+	const char *parent = tm_migrate__mapped(c, ir->project, l->parent);
+	int error = 0;
+
+	if (tm_migrate__load_thread(&t, c, ir->project, id) < 0) {
+		tm_migrate__say(
+			c->left,
+			"%s; its parent from trees/%s (%s) waits in the index, "
+			"which is kept: fix the file, then run 'git threadmind "
+			"migrate'",
+			tm_error_last(), ir->name, parent_name(&to, parent));
 		tm_error_clear();
-		(*pending)++;
-		return 0;
+		tm_xgrow((void **)&ir->kept.links, &ir->kept.alloc,
+			 ir->kept.n + 1, sizeof(tm_migrate_link));
+		ir->kept.links[ir->kept.n].id = tm_xstrdup(l->id);
+		ir->kept.links[ir->kept.n++].parent =
+			tm_xstrdup_or_null(l->parent);
+		goto done;
 	}
 	/* 0.4 wrote the string "null" for a root. */
 	if (parent && !strcmp(parent, "null") &&
-	    !tm_store_thread_exists(c->s, project, "null"))
+	    !tm_store_thread_exists(c->s, ir->project, "null"))
 		parent = NULL;
-	error = 0;
 	if ((!strcmp(t->id, TM_ROOT_THREAD_ID) && parent == NULL &&
 	     t->parent_id == NULL) ||
 	    same(parent, t->parent_id))
 		goto done;
-	say(c->report, "%s/%s: parent %s -> %s", project, t->id,
-	    t->parent_id ? t->parent_id : "(root)", parent ? parent : "(root)");
+	if (!may_apply(c, ir, id)) {
+		tm_migrate__say(
+			c->report,
+			"%s/%s: trees/%s (ThreadMind 0.4) says parent %s; kept "
+			"%s: the file changed since the upgrade (%.7s)",
+			ir->project, t->id, ir->name, parent_name(&to, parent),
+			parent_name(&from, t->parent_id), ir->since);
+		ir->overridden++;
+		goto done;
+	}
+	tm_migrate__say(c->report, "%s/%s: parent %s -> %s", ir->project, t->id,
+			parent_name(&from, t->parent_id),
+			parent_name(&to, parent));
 	if (c->dry_run)
 		goto done;
 	tm_thread_set(&t->parent_id, parent);
 	if ((error = tm_store_lock_refresh(c->s)) == 0)
-		error = tm_store_save_thread(c->s, project, t);
+		error = tm_store_save_thread(c->s, ir->project, t);
 done:
 	tm_thread_free(t);
+	tm_buf_release(&from);
+	tm_buf_release(&to);
 	return error;
 }
 
-/* Align the threads of one project on its index; *pending counts the
- * links that could not be applied. */
-static int align_project(run_ctx *c, const char *project,
-			 const tm_migrate_index *idx, size_t *pending)
+/* Align the threads of one project on its index (ids mapped already). */
+static int align_project(tm_migrate_ctx *c, index_run *ir,
+			 const tm_migrate_index *idx, bool *unlisted)
 {
 	tm_strv ids = TM_STRV_INIT;
+	const char *renamed = tm_migrate__renamed_to(c, ir->project);
 	size_t i;
 	int error = 0;
 
-	*pending = 0;
-	if (tm_store_list_threads(&ids, NULL, c->s, project) < 0) {
-		say(c->left,
-		    "%s; trees/%s.json is kept: fix it, then run 'git "
-		    "threadmind migrate'",
-		    tm_error_last(), project);
+	*unlisted = false;
+	if (tm_store_list_threads(&ids, NULL, c->s, ir->project) < 0) {
+		tm_migrate__say(c->left,
+				"%s; trees/%s is kept: fix it, then run 'git "
+				"threadmind "
+				"migrate'",
+				tm_error_last(), ir->name);
 		tm_error_clear();
-		*pending = 1;
+		*unlisted = true;
 		return 0;
 	}
+	if (c->dry_run && renamed && !tm_strv_contains(&ids, renamed))
+		tm_strv_push(&ids, renamed); /* still in .md */
 	for (i = 0; i < ids.n && error == 0; i++) {
 		const tm_migrate_link *l = find_link(idx, ids.items[i]);
 
 		if (l)
-			error = align_thread(c, project, ids.items[i], l,
-					     pending);
+			error = align_thread(c, ir, ids.items[i], l);
 	}
 	for (i = 0; i < idx->n && error == 0; i++) {
 		if (tm_strv_contains(&ids, idx->links[i].id))
 			continue;
-		say(c->report,
-		    "%s/%s: in trees/%s.json but has no thread file; %s",
-		    project, idx->links[i].id, project,
-		    c->dry_run ? "would be ignored" : "ignored");
+		tm_migrate__say(c->report,
+				"%s/%s: in trees/%s but has no thread file; %s",
+				ir->project,
+				*idx->links[i].id ? idx->links[i].id : "''",
+				ir->name,
+				c->dry_run ? "would be ignored" : "ignored");
 	}
 	tm_strv_clear(&ids);
 	return error;
 }
 
 /* The entries of an index that were not understood, one line each. */
-static void report_skipped(run_ctx *c, const char *name, const tm_strv *skipped)
+static void report_skipped(tm_migrate_ctx *c, const char *name,
+			   const tm_strv *skipped)
 {
 	size_t i;
 
 	for (i = 0; i < skipped->n; i++)
-		say(c->report,
-		    "trees/%s: entry '%s' skipped (not a valid thread id)",
-		    name, skipped->items[i]);
+		tm_migrate__say(
+			c->report,
+			"trees/%s: entry '%s' skipped (not a valid thread id)",
+			name, skipped->items[i]);
 }
 
+/* Map 0.4's empty id in every link to the renamed thread's new id. */
+static void map_links(tm_migrate_ctx *c, const char *project,
+		      tm_migrate_index *idx)
+{
+	const char *to = tm_migrate__renamed_to(c, project);
+	size_t i;
+
+	for (i = 0; to && i < idx->n; i++) {
+		if (!*idx->links[i].id)
+			tm_thread_set(&idx->links[i].id, to);
+		if (idx->links[i].parent && !*idx->links[i].parent)
+			tm_thread_set(&idx->links[i].parent, to);
+	}
+}
 /*
  * Rename trees/NAME to trees/NAME.invalid (or NAME.invalid-2, … when taken)
  * so that it no longer stops anything; `why` says what is wrong with it.
  */
-static void set_aside(run_ctx *c, const char *name, const char *why)
+static void set_aside(tm_migrate_ctx *c, const char *name, const char *why)
 {
 	tm_buf target = TM_BUF_INIT;
 	struct stat st;
@@ -430,51 +342,112 @@ static void set_aside(run_ctx *c, const char *name, const char *why)
 			break;
 	}
 	if (k > 100) {
-		say(c->left,
-		    "%s; move trees/%s away by hand (trees/%s.invalid-* are "
-		    "all taken)",
-		    why, name, name);
+		tm_migrate__say(c->left,
+				"%s; move trees/%s away by hand "
+				"(trees/%s.invalid-* are "
+				"all taken)",
+				why, name, name);
 		goto done;
 	}
 	if (c->dry_run) {
-		say(c->report, "would set aside trees/%s as trees/%s", name,
-		    tm_buf_cstr(&target));
-		say(c->left,
-		    "%s; migrate would set it aside as trees/%s: then check "
-		    "the thread files' parentId by hand",
-		    why, tm_buf_cstr(&target));
+		tm_migrate__say(c->report,
+				"would set aside trees/%s as trees/%s", name,
+				tm_buf_cstr(&target));
+		tm_migrate__say(c->left,
+				"%s; migrate would set it aside as trees/%s: "
+				"then check "
+				"the thread files' parentId by hand",
+				why, tm_buf_cstr(&target));
 		goto done;
 	}
 	if (tm_store_lock_refresh(c->s) < 0 ||
 	    renameat(c->fd, name, c->fd, tm_buf_cstr(&target)) < 0) {
-		say(c->left,
-		    "%s; could not set trees/%s aside (%s): move it "
-		    "away by hand",
-		    why, name,
-		    *tm_error_last() ? tm_error_last() : strerror(errno));
+		tm_migrate__say(
+			c->left,
+			"%s; could not set trees/%s aside (%s): move it "
+			"away by hand",
+			why, name,
+			*tm_error_last() ? tm_error_last() : strerror(errno));
 		tm_error_clear();
 		goto done;
 	}
-	say(c->report, "set aside trees/%s as trees/%s", name,
-	    tm_buf_cstr(&target));
-	say(c->left,
-	    "%s; it was set aside as trees/%s: check the thread files' "
-	    "parentId by hand, then delete it",
-	    why, tm_buf_cstr(&target));
+	tm_migrate__say(c->report, "set aside trees/%s as trees/%s", name,
+			tm_buf_cstr(&target));
+	tm_migrate__say(
+		c->left,
+		"%s; it was set aside as trees/%s: check the thread files' "
+		"parentId by hand, then delete it",
+		why, tm_buf_cstr(&target));
 done:
 	tm_buf_release(&target);
 }
 
+/*
+ * When trees/{name} was deleted before in HEAD's history (the upgrade's
+ * commit), the index came back with a merge of someone still on 0.4: that
+ * commit, in `hex`.
+ */
+static bool came_back(char *hex, tm_migrate_ctx *c, const char *name)
+{
+	tm_buf path = TM_BUF_INIT;
+	int r;
+
+	if (!c->prefix)
+		return false;
+	tm_buf_printf(&path, "%strees/%s", c->prefix, name);
+	r = tm_git_last_deletion(hex, tm_store_git(c->s), tm_buf_cstr(&path));
+	tm_error_clear(); /* no history to ask: a first upgrade */
+	tm_buf_release(&path);
+	return r == 1;
+}
+
+/* Write what waits of the index back (only those links: an entry is
+ * applied once), or delete it when nothing waits. */
+static int settle_index(tm_migrate_ctx *c, index_run *ir,
+			const tm_migrate_index *idx, const char *display)
+{
+	tm_buf data = TM_BUF_INIT;
+	int error = 0;
+
+	if (ir->kept.n) {
+		if (ir->kept.n == idx->n && !idx->skipped.n)
+			return 0; /* nothing applied: as it is */
+		tm_migrate__say(c->report,
+				"trees/%s: %s with the %zu entr%s that wait%s",
+				ir->name, c->dry_run ? "would be kept" : "kept",
+				ir->kept.n, ir->kept.n == 1 ? "y" : "ies",
+				ir->kept.n == 1 ? "s" : "");
+		if (c->dry_run)
+			return 0;
+		tm_migrate__write_index(&data, &ir->kept);
+		if ((error = tm_store_lock_refresh(c->s)) == 0)
+			error = tm_store_write_file(c->s, "trees", NULL,
+						    ir->name, &data);
+		tm_buf_release(&data);
+		return error;
+	}
+	tm_migrate__say(c->report, "%s trees/%s",
+			c->dry_run ? "would delete" : "deleted", ir->name);
+	if (!c->dry_run && (error = tm_store_lock_refresh(c->s)) == 0)
+		error = tm_fs_unlink_at(c->fd, ir->name, display);
+	return error;
+}
+
 /* The upgrade of one trees/NAME index. */
-static int migrate_index(run_ctx *c, const char *name)
+static int migrate_index(tm_migrate_ctx *c, const char *name)
 {
 	tm_buf data = TM_BUF_INIT, display = TM_BUF_INIT, why = TM_BUF_INIT;
 	tm_migrate_index idx;
-	size_t pending = 0;
+	index_run ir;
+	char since[41];
 	char *project = tm_xstrndup(name, strlen(name) - 5);
+	bool unlisted;
 	int error = 0;
 
 	memset(&idx, 0, sizeof(idx));
+	memset(&ir, 0, sizeof(ir));
+	ir.project = project;
+	ir.name = name;
 	tm_buf_printf(&display, "%s/trees/%s", tm_store_dir(c->s), name);
 	if (tm_id_validate(project, "project") < 0) {
 		tm_buf_printf(&why, "'%s': '%s' is not a project id",
@@ -485,8 +458,8 @@ static int migrate_index(run_ctx *c, const char *name)
 	}
 	if (tm_fs_read_at(&data, c->fd, name, tm_buf_cstr(&display),
 			  TM_MAX_FILE_SIZE) < 0 ||
-	    parse_index(&idx, tm_buf_cstr(&data), data.size,
-			tm_buf_cstr(&display)) < 0) {
+	    tm_migrate__parse_index(&idx, tm_buf_cstr(&data), data.size,
+				    tm_buf_cstr(&display)) < 0) {
 		report_skipped(c, name, &idx.skipped);
 		if (idx.skipped.n)
 			tm_buf_printf(&why,
@@ -500,16 +473,33 @@ static int migrate_index(run_ctx *c, const char *name)
 		goto done;
 	}
 	report_skipped(c, name, &idx.skipped);
-	if ((error = align_project(c, project, &idx, &pending)) < 0)
+	map_links(c, project, &idx);
+	if (came_back(since, c, name))
+		ir.since = since;
+	if ((error = align_project(c, &ir, &idx, &unlisted)) < 0 || unlisted)
 		goto done;
-	if (pending)
-		goto done; /* kept: c->left says why */
-	say(c->report, "%s trees/%s", c->dry_run ? "would delete" : "deleted",
-	    name);
-	if (!c->dry_run && (error = tm_store_lock_refresh(c->s)) == 0)
-		error = tm_fs_unlink_at(c->fd, name, tm_buf_cstr(&display));
+	if ((error = settle_index(c, &ir, &idx, tm_buf_cstr(&display))) < 0)
+		goto done;
+	if (ir.since)
+		tm_migrate__say(
+			c->left,
+			"trees/%s came back after the upgrade (commit %.7s): "
+			"someone still writes it with ThreadMind 0.4; %s%s; "
+			"ask "
+			"them to upgrade (README: Upgrading from ThreadMind "
+			"0.4); "
+			"'git threadmind resolve' stages the deletion while "
+			"the "
+			"merge is in progress",
+			name, ir.since,
+			ir.overridden
+				? "the parents it holds for threads "
+				  "changed since were not applied (above)"
+				: "its parents agree with the thread files",
+			c->dry_run ? "" : ", it was deleted again");
 done:
 	tm_migrate_index_clear(&idx);
+	tm_migrate_index_clear(&ir.kept);
 	free(project);
 	tm_buf_release(&data);
 	tm_buf_release(&display);
@@ -519,7 +509,7 @@ done:
 
 /* Remove the folder once empty (a kept or set-aside index stays in it:
  * c->left names those). */
-static void remove_dir_if_empty(run_ctx *c, const char *name)
+static void remove_dir_if_empty(tm_migrate_ctx *c, const char *name)
 {
 	tm_buf path = TM_BUF_INIT;
 
@@ -529,17 +519,18 @@ static void remove_dir_if_empty(run_ctx *c, const char *name)
 	tm_buf_release(&path);
 }
 
-static int migrate_trees(run_ctx *c)
+static int migrate_trees(tm_migrate_ctx *c)
 {
 	tm_strv names = TM_STRV_INIT;
 	size_t i;
 	int error;
 
-	if (list_folder(&names, c->s, "trees", &c->fd) < 0) {
-		say(c->left,
-		    "%s; the 0.4 upgrade needs it: fix it (or move it away), "
-		    "then run 'git threadmind migrate'",
-		    tm_error_last());
+	if (tm_migrate__list_folder(&names, c->s, "trees", &c->fd) < 0) {
+		tm_migrate__say(c->left,
+				"%s; the 0.4 upgrade needs it: fix it (or move "
+				"it away), "
+				"then run 'git threadmind migrate'",
+				tm_error_last());
 		tm_error_clear();
 		return 0;
 	}
@@ -554,13 +545,13 @@ static int migrate_trees(run_ctx *c)
 	return error;
 }
 
-static int prune_stats(run_ctx *c)
+static int prune_stats(tm_migrate_ctx *c)
 {
 	tm_strv names = TM_STRV_INIT;
 	size_t i;
 	int error;
 
-	error = list_folder(&names, c->s, "stats", &c->fd);
+	error = tm_migrate__list_folder(&names, c->s, "stats", &c->fd);
 	if (error < 0)
 		return error;
 	for (i = 0; i < names.n && error == 0; i++) {
@@ -568,8 +559,9 @@ static int prune_stats(run_ctx *c)
 
 		tm_buf_printf(&display, "%s/stats/%s", tm_store_dir(c->s),
 			      names.items[i]);
-		say(c->report, "%s stats/%s",
-		    c->dry_run ? "would delete" : "deleted", names.items[i]);
+		tm_migrate__say(c->report, "%s stats/%s",
+				c->dry_run ? "would delete" : "deleted",
+				names.items[i]);
 		if (!c->dry_run && (error = tm_store_lock_refresh(c->s)) == 0)
 			error = tm_fs_unlink_at(c->fd, names.items[i],
 						tm_buf_cstr(&display));
@@ -585,19 +577,33 @@ static int prune_stats(run_ctx *c)
 int tm_migrate_run(tm_strv *report, tm_strv *left, tm_store *s, bool dry_run,
 		   bool prune)
 {
-	run_ctx c = {s, report, left, dry_run, -1};
+	tm_migrate_ctx c;
+	size_t i;
 	int error;
 
 	if (!tm_migrate_needed(s, prune))
 		return 0;
 	if (!dry_run && (error = tm_store_lock(s)) < 0)
 		return error;
-	error = 0;
-	if (has_index(s))
+	memset(&c, 0, sizeof(c));
+	c.s = s;
+	c.report = report;
+	c.left = left;
+	c.dry_run = dry_run;
+	c.fd = -1;
+	c.prefix = tm_git_path_in_workdir(tm_store_git(s), tm_store_dir(s));
+	error = tm_migrate__rename_empty_ids(&c);
+	if (error == 0 && has_index(s))
 		error = migrate_trees(&c);
-	if (error == 0 && prune && has_dir(s, "stats"))
+	if (error == 0 && prune && tm_migrate__has_dir(s, "stats"))
 		error = prune_stats(&c);
 	if (!dry_run)
 		error = tm_store_unlock_after(s, error);
+	for (i = 0; i < c.nrenames; i++) {
+		free(c.renames[i].project);
+		free(c.renames[i].to);
+	}
+	free(c.renames);
+	free(c.prefix);
 	return error;
 }

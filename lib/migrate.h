@@ -69,4 +69,17 @@ bool tm_migrate_needed(tm_store *s, bool prune);
 int tm_migrate_run(tm_strv *report, tm_strv *left, tm_store *s, bool dry_run,
 		   bool prune);
 
+/* Is `path` (from any top: ".threadmind/trees/p.json",
+ * "sub/.threadmind/trees/p.json") a ThreadMind 0.4 index? */
+bool tm_migrate_is_04_index(const char *path);
+
+/* What to say of a ThreadMind 0.4 index that a merge left unmerged (status,
+ * doctor): who writes it and what to do.  A static string. */
+const char *tm_migrate_came_back_advice(void);
+
+/* The line that ends an upgrade that changed files: commit it, and the
+ * whole team upgrades together (0.4 cannot read the store after it).  A
+ * static string. */
+const char *tm_migrate_closing_line(void);
+
 #endif

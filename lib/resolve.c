@@ -5,6 +5,7 @@
 #include "error.h"
 #include "frontmatter.h"
 #include "index_file.h"
+#include "migrate.h"
 #include "git_internal.h"
 #include "ops.h"
 #include "slug.h"
@@ -298,6 +299,55 @@ done:
 	return error;
 }
 
+/*
+ * A ThreadMind 0.4 index (trees/{project}.json) that a merge brought back
+ * after the upgrade deleted it: the upgrade takes from it what it may
+ * (migrate.h) and deletes it, then its deletion is staged.
+ */
+static int resolve_04_index(tm_resolve_report *out, git_repository *repo,
+			    git_index *index, const struct conflict *c)
+{
+	tm_strv report = TM_STRV_INIT, left = TM_STRV_INIT;
+	tm_buf file = TM_BUF_INIT, root = TM_BUF_INIT;
+	const char *at = strstr(c->path, ".threadmind/trees/");
+	tm_store *s = NULL;
+	struct stat st;
+	int error = 0;
+
+	tm_buf_printf(&file, "%s%s", git_repository_workdir(repo), c->path);
+	tm_buf_printf(&root, "%s%.*s", git_repository_workdir(repo),
+		      (int)(at - c->path), c->path);
+	if (lstat(tm_buf_cstr(&file), &st) == 0 &&
+	    tm_store_open(&s, tm_buf_cstr(&root)) == 0)
+		error = tm_migrate_run(&report, &left, s, false, false);
+	tm_error_clear();
+	if (error < 0)
+		goto done;
+	if (lstat(tm_buf_cstr(&file), &st) == 0) {
+		add_entry(out, c->path, TM_RESOLVE_SKIPPED,
+			  "ThreadMind 0.4's index is kept: 'git threadmind "
+			  "migrate' says why");
+		goto done;
+	}
+	if (git_index_remove_bypath(index, c->path) < 0) {
+		error = tm_git_error(TM_ERROR,
+				     "cannot stage the deletion of "
+				     "'%s'",
+				     c->path);
+		goto done;
+	}
+	add_entry(out, c->path, TM_RESOLVE_DROPPED,
+		  "ThreadMind 0.4's index: the upgrade took what it may and "
+		  "deleted it; someone still runs 0.4, ask them to upgrade");
+done:
+	tm_store_free(s);
+	tm_strv_clear(&report);
+	tm_strv_clear(&left);
+	tm_buf_release(&file);
+	tm_buf_release(&root);
+	return error;
+}
+
 static int resolve_one(tm_resolve_report *out, git_repository *repo,
 		       git_index *index, const struct conflict *c,
 		       const tm_merge_options *base)
@@ -311,6 +361,8 @@ static int resolve_one(tm_resolve_report *out, git_repository *repo,
 	bool large;
 	int error, keeper, k;
 
+	if (tm_migrate_is_04_index(c->path))
+		return resolve_04_index(out, repo, index, c);
 	kind = tm_merge_kind_of_path(c->path, &id);
 	if (kind == TM_MERGE_KIND_TEXT) {
 		add_entry(out, c->path, TM_RESOLVE_SKIPPED,

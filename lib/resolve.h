@@ -19,7 +19,8 @@ typedef enum {
 	TM_RESOLVE_CLEAN,     /* merged without conflict, written and staged */
 	TM_RESOLVE_CONFLICTS, /* merged, markers left in the body: written */
 	TM_RESOLVE_SKIPPED,   /* left alone (see note) */
-	TM_RESOLVE_SPLIT      /* two threads of one id: both kept, staged */
+	TM_RESOLVE_SPLIT,     /* two threads of one id: both kept, staged */
+	TM_RESOLVE_DROPPED    /* ThreadMind 0.4's index: upgrade, git rm */
 } tm_resolve_outcome;
 
 typedef struct {
@@ -46,7 +47,10 @@ typedef struct {
  * file under a `.threadmind/` folder).  Each is written to the working tree
  * atomically; a clean result is also staged (the index is written once at
  * the end).  A file deleted on one side, or one that is neither a thread nor
- * a project file, is skipped with a note.
+ * a project file, is skipped with a note.  A ThreadMind 0.4 index
+ * (trees/{project}.json: tm_migrate_is_04_index) that a merge brought back
+ * goes through the upgrade (tm_migrate_run), then its deletion is staged
+ * (TM_RESOLVE_DROPPED).
  *
  * A thread file added on both sides as two threads (tm_merge_two_threads;
  * DESIGN.md section 11) is split: the one created first keeps the id and

@@ -40,8 +40,8 @@ test_expect_success 'migrate --dry-run reports and writes nothing' '
 	snapshot shop/.threadmind >before &&
 	(cd shop && git threadmind migrate --dry-run --prune) >out &&
 	grep "^dry run, nothing written" out &&
-	grep "^  shop/auth: parent main -> billing$" out &&
-	grep "^  shop/auth-ui: parent auth -> main$" out &&
+	grep "^  shop/auth: parent .main. -> .billing.$" out &&
+	grep "^  shop/auth-ui: parent .auth. -> .main.$" out &&
 	grep "^  shop/gone: in trees/shop.json but has no thread file; would be ignored$" out &&
 	grep "^  would delete trees/shop.json$" out &&
 	grep "^  would delete stats/shop.json$" out &&
@@ -62,7 +62,7 @@ test_expect_success 'doctor and prompt do not run the upgrade' '
 test_expect_success 'migrate applies the index, deletes it, keeps stats/' '
 	(cd shop && git threadmind migrate) >out 2>err &&
 	grep "^migrated .*/.threadmind/ from ThreadMind 0.4:$" out &&
-	grep "^  shop/auth: parent main -> billing$" out &&
+	grep "^  shop/auth: parent .main. -> .billing.$" out &&
 	! grep stats out &&
 	grep "commit .threadmind/" err &&
 	grep "^parentId: billing$" shop/.threadmind/threads/shop/auth.md &&
@@ -89,7 +89,9 @@ test_expect_success 'any other command runs the upgrade once, saying so' '
 	mkdir shop/.threadmind/trees &&
 	echo "{\"billing\": {\"parentId\": \"auth-ui\"}}" >shop/.threadmind/trees/shop.json &&
 	(cd shop && git threadmind list) >out 2>err &&
-	grep "^threadmind: upgraded .threadmind/ from 0.4 (2 changes" err &&
+	grep "^threadmind: upgraded .threadmind/ from ThreadMind 0.4:$" err &&
+	grep "^  shop/billing: parent .*-> .auth-ui.$" err &&
+	grep "whole team upgrades together" err &&
 	grep "^parentId: auth-ui$" shop/.threadmind/threads/shop/billing.md &&
 	test ! -e shop/.threadmind/trees &&
 	(cd shop && git threadmind list) >out 2>err &&
@@ -133,7 +135,7 @@ test_expect_success 'an unreadable thread file: reads work, the rest is applied 
 	printf -- "---\nid: broken\n" >shop/.threadmind/threads/shop/broken.md &&
 	for c in status tree list "show main"; do
 		(cd shop && git threadmind $c) >out 2>err || return 1
-		grep "^warning: .*threads/shop/broken.md.*not applied and the index is kept: fix the file, then run .git threadmind migrate." err || return 1
+		grep "^warning: .*threads/shop/broken.md.*waits in the index, which is kept: fix the file, then run .git threadmind migrate." err || return 1
 	done &&
 	grep "^parentId: main$" shop/.threadmind/threads/shop/auth.md &&
 	test -f shop/.threadmind/trees/shop.json &&
@@ -141,7 +143,7 @@ test_expect_success 'an unreadable thread file: reads work, the rest is applied 
 	grep "^upgrade: the ThreadMind 0.4 upgrade cannot finish: .*broken.md" out &&
 	printf -- "---\nid: broken\ntitle: B\nparentId: auth\n---\n" >shop/.threadmind/threads/shop/broken.md &&
 	(cd shop && git threadmind migrate) >out &&
-	grep "^  shop/broken: parent auth -> main$" out &&
+	grep "^  shop/broken: parent .auth. -> .main.$" out &&
 	grep "^  deleted trees/shop.json$" out &&
 	test ! -e shop/.threadmind/trees &&
 	rm shop/.threadmind/threads/shop/broken.md

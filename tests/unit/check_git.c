@@ -613,6 +613,50 @@ START_TEST(test_git_has_commit)
 }
 END_TEST
 
+/* A history where a.txt is added, deleted, and brought back by the merge
+ * of a branch that edited it: tm_git_last_deletion finds the deletion, as
+ * `git log --full-history --diff-filter=D` lists it first. */
+START_TEST(test_git_last_deletion)
+{
+	char *repo = make_repo("hist", 1);
+	char *want, *file, hex[41];
+	tm_git *g = open_ok(repo, false);
+
+	ck_assert_int_eq(tm_git_last_deletion(hex, g, "d/a.txt"), 0);
+	tmt_sh("cd '%s' && mkdir d && echo 1 >d/a.txt && git add -A && "
+	       "git commit -qm add && git rm -q d/a.txt && "
+	       "git commit -qm del1 && git checkout -qb side HEAD~1 && "
+	       "echo 2 >>d/a.txt && git commit -qam edit && "
+	       "git checkout -q - && git merge -q --no-edit side 2>/dev/null; "
+	       "git checkout -q --theirs d/a.txt && git add d/a.txt && "
+	       "git commit -qm merged",
+	       repo);
+	/* the merge brought it back: the newest deletion is still del1 */
+	want = tmt_sh_out("git -C '%s' log --full-history --format=%%H "
+			  "--diff-filter=D -1 -- d/a.txt",
+			  repo);
+	ck_assert_int_eq(tm_git_last_deletion(hex, g, "d/a.txt"), 1);
+	ck_assert_str_eq(hex, want);
+	free(want);
+	/* as it was then: the blob at the commit before the deletion */
+	file = tmt_join(repo, "d/a.txt");
+	ck_assert_int_eq(tm_git_same_as_at(g, hex, "d/a.txt", file),
+			 TM_GIT_ABSENT_THEN);
+	want = tmt_sh_out("git -C '%s' rev-parse 'HEAD^2~1'", repo);
+	ck_assert_int_eq(tm_git_same_as_at(g, want, "d/a.txt", file),
+			 TM_GIT_CHANGED);
+	free(want);
+	want = tmt_sh_out("git -C '%s' rev-parse 'HEAD^2'", repo);
+	ck_assert_int_eq(tm_git_same_as_at(g, want, "d/a.txt", file),
+			 TM_GIT_SAME);
+	ck_assert_int_eq(tm_git_last_deletion(hex, g, "d/none"), 0);
+	free(want);
+	free(file);
+	tm_git_free(g);
+	free(repo);
+}
+END_TEST
+
 START_TEST(test_git_error_message)
 {
 	git_repository *repo = NULL;
@@ -951,6 +995,7 @@ Suite *git_suite(void)
 	tc = tcase_create("commit");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_git_has_commit);
+	tcase_add_test(tc, test_git_last_deletion);
 	tcase_add_test(tc, test_git_is_hex_oid);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("error");

@@ -174,7 +174,7 @@ START_TEST(test_migrate_run_aligns_and_deletes)
 	ck_assert(exists(s, "stats/mon-app.json"));
 	ck_assert_uint_eq(report.n, 3);
 	ck_assert_str_eq(report.items[0],
-			 "mon-app/auth-ui: parent auth -> main");
+			 "mon-app/auth-ui: parent 'auth' -> 'main'");
 	ck_assert_ptr_nonnull(strstr(report.items[1], "gone"));
 	ck_assert_str_eq(report.items[2], "deleted trees/mon-app.json");
 	ck_assert(!tm_migrate_needed(s, false));
@@ -358,6 +358,101 @@ START_TEST(test_migrate_stops_when_lock_taken_over)
 }
 END_TEST
 
+START_TEST(test_migrate_is_04_index)
+{
+	ck_assert(tm_migrate_is_04_index(".threadmind/trees/p.json"));
+	ck_assert(tm_migrate_is_04_index("sub/.threadmind/trees/p.json"));
+	ck_assert(!tm_migrate_is_04_index("x.threadmind/trees/p.json"));
+	ck_assert(!tm_migrate_is_04_index(".threadmind/trees/p/q.json"));
+	ck_assert(!tm_migrate_is_04_index(".threadmind/trees/p.json.x.tmp"));
+	ck_assert(!tm_migrate_is_04_index(".threadmind/threads/p/t.md"));
+}
+END_TEST
+
+/* 0.4's empty id: the file .md gets an id from its title; the index and
+ * the children follow; the entry is applied once. */
+START_TEST(test_migrate_renames_empty_id)
+{
+	tm_store *s = old_store("{\"nodes\": {\"\": {\"parentId\": "
+				"\"main\"}, \"auth\": {\"parentId\": \"\"}}}");
+	tm_strv report = TM_STRV_INIT, left = TM_STRV_INIT;
+	char *p = tmt_join(tm_store_dir(s), "threads/mon-app/.md");
+	char *q = tmt_join(tm_store_dir(s), "threads/mon-app/auth-ui.md");
+	static const char file[] =
+		"---\nid: \ntitle: \xe8\xaa\x8d\xe8\xa8\xbc\n"
+		"parentId: auth\nauthor: a\n---\n\nbody";
+	static const char kid[] = "---\nid: auth-ui\ntitle: UI\nparentId: \n"
+				  "author: a\n---\n";
+	tm_thread *t = NULL;
+
+	tmt_write_file(p, file, strlen(file));
+	tmt_write_file(q, kid, strlen(kid));
+	ck_assert_int_eq(tm_migrate_run(&report, &left, s, true, false), 0);
+	ck_assert(exists(s, "threads/mon-app/.md"));
+	ck_assert_ptr_nonnull(strstr(report.items[0],
+				     "would be renamed "
+				     "threads/mon-app/thread.md"));
+	tm_strv_clear(&report);
+	ck_assert_int_eq(tm_migrate_run(&report, &left, s, false, false), 0);
+	ck_assert_uint_eq(left.n, 0);
+	ck_assert(!exists(s, "threads/mon-app/.md"));
+	ck_assert_int_eq(tm_store_load_thread(&t, s, "mon-app", "thread"), 0);
+	ck_assert_str_eq(t->parent_id, "main"); /* the index's */
+	ck_assert_str_eq(t->body, "\nbody");
+	tm_thread_free(t);
+	ck_assert_int_eq(tm_store_load_thread(&t, s, "mon-app", "auth"), 0);
+	ck_assert_str_eq(t->parent_id, "thread");
+	tm_thread_free(t);
+	ck_assert_int_eq(tm_store_load_thread(&t, s, "mon-app", "auth-ui"), 0);
+	ck_assert_str_eq(t->parent_id, "thread");
+	tm_thread_free(t);
+	ck_assert(!exists(s, "trees/mon-app.json"));
+	ck_assert(!tm_migrate_needed(s, false));
+	tm_strv_clear(&report);
+	tm_strv_clear(&left);
+	free(p);
+	free(q);
+	tm_store_free(s);
+}
+END_TEST
+
+/* The kept index holds only what waits: a later run never applies an
+ * entry twice (a move made meanwhile stays). */
+START_TEST(test_migrate_applies_each_entry_once)
+{
+	tm_store *s = old_store(old_index);
+	tm_strv report = TM_STRV_INIT, left = TM_STRV_INIT;
+	char *p = tmt_join(tm_store_dir(s), "threads/mon-app/auth.md");
+	char *idx = tmt_join(tm_store_dir(s), "trees/mon-app.json"), *data;
+	tm_thread *t = NULL;
+
+	tmt_write_file(p, "garbage\n", 8);
+	ck_assert_int_eq(tm_migrate_run(&report, &left, s, false, false), 0);
+	data = tmt_read_file(idx, NULL);
+	ck_assert_str_eq(data, "{\n  \"nodes\": {\n    \"auth\": {\n      "
+			       "\"parentId\": \"main\"\n    }\n  }\n}");
+	free(data);
+	/* a move after it, then the upgrade again */
+	ck_assert_int_eq(tm_store_load_thread(&t, s, "mon-app", "auth-ui"), 0);
+	tm_thread_set(&t->parent_id, "auth");
+	ck_assert_int_eq(tm_store_save_thread(s, "mon-app", t), 0);
+	tm_thread_free(t);
+	tm_strv_clear(&report);
+	tm_strv_clear(&left);
+	ck_assert_int_eq(tm_migrate_run(&report, &left, s, false, false), 0);
+	ck_assert_uint_eq(report.n, 0);
+	ck_assert_uint_eq(left.n, 1);
+	ck_assert_int_eq(tm_store_load_thread(&t, s, "mon-app", "auth-ui"), 0);
+	ck_assert_str_eq(t->parent_id, "auth");
+	tm_thread_free(t);
+	tm_strv_clear(&report);
+	tm_strv_clear(&left);
+	free(idx);
+	free(p);
+	tm_store_free(s);
+}
+END_TEST
+
 START_TEST(test_migrate_string_null_parent_is_root)
 {
 	tm_store *s = old_store("{\"main\": \"null\", \"auth\": \"null\"}");
@@ -398,6 +493,9 @@ Suite *migrate_suite(void)
 	tcase_add_test(tc, test_migrate_sets_aside_index_that_does_not_parse);
 	tcase_add_test(tc, test_migrate_sets_aside_index_with_only_bad_entries);
 	tcase_add_test(tc, test_migrate_string_null_parent_is_root);
+	tcase_add_test(tc, test_migrate_is_04_index);
+	tcase_add_test(tc, test_migrate_renames_empty_id);
+	tcase_add_test(tc, test_migrate_applies_each_entry_once);
 	tcase_add_test(tc, test_migrate_stops_when_lock_taken_over);
 	suite_add_tcase(s, tc);
 	return s;
