@@ -6,6 +6,7 @@
 #include "fs.h"
 #include "error.h"
 #include "json_cjson.h"
+#include "recover.h"
 #include "slug.h"
 
 #include <errno.h>
@@ -483,8 +484,9 @@ static int migrate_index(run_ctx *c, const char *name)
 		set_aside(c, name, tm_buf_cstr(&why));
 		goto done;
 	}
-	if (tm_fs_read_at(&data, c->fd, name, tm_buf_cstr(&display),
-			  TM_MAX_FILE_SIZE) < 0 ||
+	/* an empty or broken index: 0.4's complete .tmp of it, if any */
+	if (tm_recover_index_read(&data, c->report, c->fd, name,
+				  tm_buf_cstr(&display), c->dry_run) < 0 ||
 	    parse_index(&idx, tm_buf_cstr(&data), data.size,
 			tm_buf_cstr(&display)) < 0) {
 		report_skipped(c, name, &idx.skipped);
