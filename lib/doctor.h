@@ -90,7 +90,7 @@ typedef struct {
 	const char *project; /* check only this project (NULL: every one) */
 	bool git;            /* check the git setup (when in a repository) */
 	double lock_stale_after; /* seconds: an older .lock is stale */
-	double tmp_min_age;      /* seconds: an older *.tmp may be removed */
+	double tmp_min_age;      /* seconds: an older *.tmp may be acted on */
 } tm_doctor_options;
 
 #define TM_DOCTOR_OPTIONS_VERSION 1
