@@ -25,6 +25,8 @@
 #define TM_DOCTOR_UNKNOWN_STATUS "unknown-status"
 #define TM_DOCTOR_STALE_LOCK     "stale-lock" /* [fix] .lock untouched > 10 s */
 #define TM_DOCTOR_STRAY_TMP      "stray-tmp"  /* [fix] a *.tmp left behind */
+#define TM_DOCTOR_RECOVERY       "recovery"   /* [fix] a *.tmp to restore */
+#define TM_DOCTOR_LEFTOVER       "leftover"   /* for a human: *.broken, ... */
 #define TM_DOCTOR_GITIGNORE      "gitignore"  /* [fix] .gitignore lines */
 #define TM_DOCTOR_MERGE_DRIVER   "merge-driver"  /* merge.threadmind.driver */
 #define TM_DOCTOR_GITATTRIBUTES  "gitattributes" /* [fix] our lines missing */
@@ -88,7 +90,7 @@ typedef struct {
 	const char *project; /* check only this project (NULL: every one) */
 	bool git;            /* check the git setup (when in a repository) */
 	double lock_stale_after; /* seconds: an older .lock is stale */
-	double tmp_min_age;      /* seconds: an older *.tmp may be removed */
+	double tmp_min_age;      /* seconds: an older *.tmp may be acted on */
 } tm_doctor_options;
 
 #define TM_DOCTOR_OPTIONS_VERSION 1
@@ -114,8 +116,14 @@ typedef struct {
  * never a live one, so it is not a stale-lock too); a `.lock` untouched for
  * more than opts->lock_stale_after seconds (fixable unless it is a folder with
  * something inside); `*.tmp` files anywhere in .threadmind/ (at most two
- * folders deep; fixable once older than opts->tmp_min_age seconds, as a
- * younger one may be a write in progress); the lines of TM_STORE_GITIGNORE
+ * folders deep), each judged by recover.h's rule against its target: a
+ * recovery (the only complete copy of a file that is missing, empty, cut
+ * short or unparseable: kind recovery, fixable), a stray older than its
+ * target and no larger (stray-tmp, fixable), any other stray (stray-tmp,
+ * kept); both fixable only once older than opts->tmp_min_age seconds, as a
+ * younger one may be a write in progress; a trees/ tmp is the upgrade's
+ * (upgrade while its index is pending, then leftover: never fixable); the
+ * `*.broken` files a restore kept (leftover); the lines of TM_STORE_GITIGNORE
  * missing from .threadmind/.gitignore; a 0.4 `trees/` index (fixable) and
  * the `trees/{project}.json.invalid` indexes the upgrade set aside; and, with
  * opts->git in a git repository, `merge.threadmind.driver` unset and
@@ -188,8 +196,13 @@ void tm_doctor_check_threads(tm_doctor_report *out,
  * taking it over is what removes a stale lock):
  * id-mismatch → the file is rewritten with the id from its name
  * (`updatedAt` is left alone: no content changed); gitignore → the missing
- * lines are appended (the file is created when missing); stray-tmp → the
- * file is removed if it is still older than opts->tmp_min_age; stale-lock →
+ * lines are appended (the file is created when missing); recovery → the
+ * tmp renamed over its target, the old target kept as {target}.broken when
+ * not empty (tm_recover_restore_at), before any other repair, and then the
+ * upgrade is run even if the check found it blocked (a restored thread file
+ * may be what blocked it); stray-tmp → the file is removed if it is still
+ * older than its target, no larger and older than opts->tmp_min_age
+ * (tm_recover_remove_at); stale-lock →
  * taken over and removed; tracked → the paths are
  * removed from git's index (commit the removal) and a tracked `.lock` from
  * the disk too (before the store lock is taken: it would wait for it; a file

@@ -358,64 +358,6 @@ static int check_lock(tm_doctor_report *out, tm_doctor_ctx *c)
 	return 0;
 }
 
-/* *.tmp in `dirfd` (shown as `shown`), and `depth` more folders down. */
-static void find_tmp(tm_doctor_report *out, tm_doctor_ctx *c, int dirfd,
-		     const char *shown, int depth)
-{
-	tm_strv names = TM_STRV_INIT;
-	size_t i;
-
-	if (tm_fs_list_dir(&names, dirfd, shown) < 0) {
-		tm_error_clear();
-		return;
-	}
-	for (i = 0; i < names.n; i++) {
-		const char *n = names.items[i];
-		tm_buf file = TM_BUF_INIT;
-		struct stat st;
-		int fd;
-
-		if (fstatat(dirfd, n, &st, AT_SYMLINK_NOFOLLOW) < 0)
-			continue;
-		tm_buf_printf(&file, "%s/%s", shown, n);
-		if (S_ISDIR(st.st_mode) && depth > 0 &&
-		    tm_fs_open_subdir(&fd, dirfd, n, n, false) == 0) {
-			find_tmp(out, c, fd, tm_buf_cstr(&file), depth - 1);
-			close(fd);
-		} else if (!S_ISDIR(st.st_mode) &&
-			   tm_doctor_ends_with(n, TM_DOCTOR_TMP_SUFFIX)) {
-			double age = tm_doctor_age(&st);
-
-			if (age > c->o->tmp_min_age)
-				tm_doctor_add(
-					out, TM_DOCTOR_STRAY_TMP,
-					tm_buf_cstr(&file), true,
-					"'%s' is a temporary file left by "
-					"an interrupted write; --fix "
-					"removes it",
-					tm_buf_cstr(&file));
-			else
-				tm_doctor_add(out, TM_DOCTOR_STRAY_TMP,
-					      tm_buf_cstr(&file), false,
-					      "'%s' is a temporary file from "
-					      "%.0f s ago (a write may be in "
-					      "progress); --fix removes it "
-					      "once it is %.0f s old",
-					      tm_buf_cstr(&file), age,
-					      c->o->tmp_min_age);
-		}
-		tm_error_clear();
-		tm_buf_release(&file);
-	}
-	tm_strv_clear(&names);
-}
-
-static int check_tmp(tm_doctor_report *out, tm_doctor_ctx *c)
-{
-	find_tmp(out, c, c->dirfd, TM_STORE_DIRNAME, 2);
-	return 0;
-}
-
 static int check_gitignore(tm_doctor_report *out, tm_doctor_ctx *c)
 {
 	const char *file = TM_STORE_DIRNAME "/.gitignore";
@@ -466,7 +408,7 @@ static int (*const checks[])(tm_doctor_report *, tm_doctor_ctx *) = {
 	check_status,
 	tm_doctor_check_tracked,
 	check_lock,
-	check_tmp,
+	tm_doctor_check_tmp,
 	check_gitignore,
 	tm_doctor_check_conflicts,
 	tm_doctor_check_merge_driver,

@@ -152,48 +152,16 @@ done:
 	return error;
 }
 
-/* Remove p->file (".threadmind/a/b.tmp") if it is still an old temp file. */
+static int repair_recovery(tm_strv *done, struct fix_ctx *f,
+			   const tm_doctor_problem *p)
+{
+	return tm_doctor_repair_recovery(done, f->dirfd, p, f->o->tmp_min_age);
+}
+
 static int repair_tmp(tm_strv *done, struct fix_ctx *f,
 		      const tm_doctor_problem *p)
 {
-	const char *prefix = TM_STORE_DIRNAME "/";
-	tm_buf line = TM_BUF_INIT;
-	char *path, *part, *next;
-	struct stat st;
-	int fd, sub, error = 0;
-
-	if (!p->file || strncmp(p->file, prefix, strlen(prefix)) ||
-	    !tm_doctor_ends_with(p->file, TM_DOCTOR_TMP_SUFFIX))
-		return 0;
-	if ((fd = dup(f->dirfd)) < 0)
-		return tm_error_set_errno(TM_ERROR, "cannot open '%s'",
-					  TM_STORE_DIRNAME);
-	path = tm_xstrdup(p->file + strlen(prefix));
-	/* Walk down without following links. */
-	for (part = path; (next = strchr(part, '/')); part = next + 1) {
-		*next = '\0';
-		error = tm_fs_open_subdir(&sub, fd, part, p->file, false);
-		close(fd);
-		if (error < 0)
-			goto done;
-		fd = sub;
-	}
-	if (fstatat(fd, part, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
-	    S_ISDIR(st.st_mode) || tm_doctor_age(&st) <= f->o->tmp_min_age)
-		goto close;
-	if ((error = tm_fs_unlink_at(fd, part, p->file)) < 0)
-		goto close;
-	tm_buf_printf(&line, "removed '%s'", p->file);
-	tm_strv_push_owned(done, tm_buf_detach(&line));
-close:
-	close(fd);
-done:
-	if (error == TM_ENOTFOUND) {
-		tm_error_clear();
-		error = 0;
-	}
-	free(path);
-	return error;
+	return tm_doctor_repair_tmp(done, f->dirfd, p, f->o->tmp_min_age);
 }
 
 /* config.json that cannot be read → config.json.corrupt-<time>: never
@@ -280,6 +248,7 @@ static const struct {
 	{TM_DOCTOR_ID_MISMATCH, repair_id},
 	{TM_DOCTOR_GITIGNORE, repair_gitignore},
 	{TM_DOCTOR_GITATTRIBUTES, repair_gitattributes},
+	{TM_DOCTOR_RECOVERY, repair_recovery},
 	{TM_DOCTOR_STRAY_TMP, repair_tmp},
 	{TM_DOCTOR_UPGRADE, repair_upgrade},
 	{TM_DOCTOR_CONFIG, repair_config},
@@ -297,14 +266,21 @@ static bool lock_is_stale(struct fix_ctx *f)
 		tm_doctor_dir_is_empty(f->s, TM_DOCTOR_LOCK_NAME));
 }
 
+/* The upgrade the check found blocked (by an unreadable thread file). */
+static bool blocked_upgrade(const tm_doctor_problem *p)
+{
+	return !strcmp(p->kind, TM_DOCTOR_UPGRADE) && p->file &&
+	       !strcmp(p->file, TM_STORE_DIRNAME "/trees");
+}
+
 int tm_doctor_fix(tm_strv *done, tm_strv *failed, tm_store *s,
 		  const tm_doctor_report *problems,
 		  const tm_doctor_options *opts)
 {
 	tm_doctor_options defaults = TM_DOCTOR_OPTIONS_INIT;
 	struct fix_ctx f;
-	size_t i, k;
-	bool stale;
+	size_t i, k, n, before;
+	bool stale, recovered = false;
 	int error;
 
 	if (!opts)
@@ -330,10 +306,22 @@ int tm_doctor_fix(tm_strv *done, tm_strv *failed, tm_store *s,
 		close(f.dirfd);
 		return error;
 	}
-	for (i = 0; error == 0 && i < problems->n; i++) {
-		const tm_doctor_problem *p = &problems->items[i];
+	/*
+	 * Two passes: the recoveries first, so that the other repairs (the
+	 * upgrade, config.json) see the complete files; a recovery made
+	 * runs the upgrade even if the check found it blocked (by the file
+	 * just restored, maybe).
+	 */
+	before = done->n;
+	for (n = 0; error == 0 && n < 2 * problems->n; n++) {
+		const tm_doctor_problem *p = &problems->items[n % problems->n];
+		bool first_pass = n < problems->n;
 
-		if (!p->fixable)
+		if (n == problems->n)
+			recovered = done->n > before;
+		if (first_pass != !strcmp(p->kind, TM_DOCTOR_RECOVERY))
+			continue;
+		if (!p->fixable && !(recovered && blocked_upgrade(p)))
 			continue;
 		if (!strcmp(p->kind, TM_DOCTOR_STALE_LOCK) && stale) {
 			tm_buf line = TM_BUF_INIT;

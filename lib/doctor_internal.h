@@ -36,6 +36,15 @@ bool tm_doctor_lock_is_tracked(tm_store *s, bool use_git);
 int tm_doctor_repair_tracked(tm_strv *done, tm_store *s, int dirfd,
 			     const tm_doctor_problem *p);
 
+/* doctor_tmp.c: *.tmp judged by recover.h's rule, and *.broken files. */
+int tm_doctor_check_tmp(tm_doctor_report *out, tm_doctor_ctx *c);
+/* Restore the recovery p->file from the store folder `dirfd`. */
+int tm_doctor_repair_recovery(tm_strv *done, int dirfd,
+			      const tm_doctor_problem *p, double min_age);
+/* Remove the stray p->file if it is still safe to remove. */
+int tm_doctor_repair_tmp(tm_strv *done, int dirfd, const tm_doctor_problem *p,
+			 double min_age);
+
 #define TM_DOCTOR_LOCK_NAME  ".lock"
 #define TM_DOCTOR_TMP_SUFFIX ".tmp"
 

@@ -11,6 +11,7 @@
 #include "error.h"
 #include "fs.h"
 #include "git.h"
+#include "recover.h"
 #include "slug.h"
 
 #include <errno.h>
@@ -456,8 +457,9 @@ static int migrate_index(tm_migrate_ctx *c, const char *name)
 		set_aside(c, name, tm_buf_cstr(&why));
 		goto done;
 	}
-	if (tm_fs_read_at(&data, c->fd, name, tm_buf_cstr(&display),
-			  TM_MAX_FILE_SIZE) < 0 ||
+	/* an empty or broken index: 0.4's complete .tmp of it, if any */
+	if (tm_recover_index_read(&data, c->report, c->fd, name,
+				  tm_buf_cstr(&display), c->dry_run) < 0 ||
 	    tm_migrate__parse_index(&idx, tm_buf_cstr(&data), data.size,
 				    tm_buf_cstr(&display)) < 0) {
 		report_skipped(c, name, &idx.skipped);

@@ -110,22 +110,24 @@ test_expect_success 'a fresh lock is fine, a stale one is removed by --fix' '
 	test ! -e shop/.threadmind/.lock
 '
 
-test_expect_success 'stray *.tmp: old ones removed, young ones left' '
+test_expect_success 'stray *.tmp older than its file and no larger: old ones removed, young ones left' '
 	echo half >$T/main.md.1234abcd.tmp &&
-	echo half >shop/.threadmind/config.json.5678.tmp &&
-	touch -d "2 minutes ago" $T/main.md.1234abcd.tmp shop/.threadmind/config.json.5678.tmp &&
-	echo busy >$T/auth.md.9999.tmp &&
+	echo half >shop/.threadmind/config.json.5678abcd.tmp &&
+	touch -d "2 minutes ago" $T/main.md.1234abcd.tmp shop/.threadmind/config.json.5678abcd.tmp &&
+	echo busy >$T/auth.md.9999abcd.tmp &&
+	touch $T/auth.md &&
+	touch -d "30 seconds ago" $T/auth.md.9999abcd.tmp &&
 	(cd shop && test_exit_code 1 git threadmind doctor) >out &&
 	test $(grep -c "^stray-tmp: " out) = 3 &&
 	grep "3 problems found; 2 can be repaired" out &&
 	(cd shop && test_exit_code 1 git threadmind doctor --fix) >out &&
 	grep "^fixed: removed .\.threadmind/threads/shop/main.md.1234abcd.tmp.$" out &&
-	grep "^fixed: removed .\.threadmind/config.json.5678.tmp.$" out &&
-	grep "^stray-tmp: .*auth.md.9999.tmp. is a temporary file from" out &&
+	grep "^fixed: removed .\.threadmind/config.json.5678abcd.tmp.$" out &&
+	grep "^stray-tmp: .*auth.md.9999abcd.tmp. is a temporary file from" out &&
 	grep "^1 problem left$" out &&
 	test ! -e $T/main.md.1234abcd.tmp &&
-	test -f $T/auth.md.9999.tmp &&
-	rm $T/auth.md.9999.tmp
+	test -f $T/auth.md.9999abcd.tmp &&
+	rm $T/auth.md.9999abcd.tmp
 '
 
 test_expect_success 'missing .gitignore lines are added' '

@@ -550,26 +550,30 @@ START_TEST(test_doctor_busy_folder_lock_not_fixable)
 }
 END_TEST
 
+/* Strays older than their file and no larger: removed once old enough. */
 START_TEST(test_doctor_stray_tmp_old_and_young)
 {
 	init_store();
-	put("threads/app/main.md.0a1b.tmp", "half");
-	put("config.json.9f.tmp", "half");
-	put("threads/app/auth.md.77.tmp", "in progress");
-	age("threads/app/main.md.0a1b.tmp", 120);
-	age("config.json.9f.tmp", 3600);
+	put("config.json", "{\"activeProjectId\": \"app\"}");
+	put("threads/app/main.md.0a1b2c3d.tmp", "half");
+	put("config.json.9f8e7d6c.tmp", "half");
+	put("threads/app/main.md.77aa88bb.tmp", "in progress");
+	age("threads/app/main.md.0a1b2c3d.tmp", 120);
+	age("config.json.9f8e7d6c.tmp", 3600);
+	age("threads/app/main.md.77aa88bb.tmp", 5);
 	check();
 	ck_assert_uint_eq(count("stray-tmp"), 3);
 	ck_assert_uint_eq(tm_doctor_count_fixable(&report), 2);
 	ck_assert_uint_eq(fix(), 2);
-	ck_assert(!exists("threads/app/main.md.0a1b.tmp"));
-	ck_assert(!exists("config.json.9f.tmp"));
-	ck_assert(exists("threads/app/auth.md.77.tmp"));
+	ck_assert(!exists("threads/app/main.md.0a1b2c3d.tmp"));
+	ck_assert(!exists("config.json.9f8e7d6c.tmp"));
+	ck_assert(exists("threads/app/main.md.77aa88bb.tmp"));
 	check();
 	ck_assert_uint_eq(report.n, 1);
 	ck_assert(!report.items[0].fixable);
 	ck_assert_str_eq(report.items[0].file,
-			 ".threadmind/threads/app/auth.md.77.tmp");
+			 ".threadmind/threads/app/main.md.77aa88bb.tmp");
+	ck_assert_ptr_nonnull(strstr(report.items[0].message, "in progress"));
 }
 END_TEST
 
@@ -578,13 +582,187 @@ START_TEST(test_doctor_tmp_min_age_option)
 	tm_doctor_options o = TM_DOCTOR_OPTIONS_INIT;
 
 	init_store();
-	put("threads/app/x.md.1.tmp", "half");
-	age("threads/app/x.md.1.tmp", 5);
+	put("threads/app/main.md.1a2b3c4d.tmp", "half");
+	age("threads/app/main.md.1a2b3c4d.tmp", 5);
 	o.tmp_min_age = 1;
 	check_with(&o);
 	ck_assert_uint_eq(tm_doctor_count_fixable(&report), 1);
 	check();
 	ck_assert_uint_eq(tm_doctor_count_fixable(&report), 0);
+}
+END_TEST
+
+/* ---- interrupted writes (recover.h) ---- */
+
+#define AUTH_04                                               \
+	"---\nid: auth\ntitle: Auth\nparentId: main\n---\n\n" \
+	"## Decisions\n- JWT in httpOnly cookies"
+
+/* 0.4 crashed while rewriting auth.md: the tmp is the whole file. */
+START_TEST(test_doctor_recovery_restored)
+{
+	const tm_doctor_problem *p;
+	char *data;
+
+	init_store();
+	put("threads/app/auth.md", "");
+	put("threads/app/auth.md.3f2a9c1e.tmp", AUTH_04);
+	age("threads/app/auth.md.3f2a9c1e.tmp", 3600);
+	check();
+	p = find("recovery");
+	ck_assert(p->fixable);
+	ck_assert_str_eq(p->file,
+			 ".threadmind/threads/app/auth.md.3f2a9c1e.tmp");
+	ck_assert_str_eq(p->project, "app");
+	ck_assert_str_eq(p->thread, "auth");
+	ck_assert_str_eq(
+		p->message,
+		"'.threadmind/threads/app/auth.md.3f2a9c1e.tmp' is the "
+		"only complete copy of '.threadmind/threads/app/"
+		"auth.md', which is empty (an interrupted write); "
+		"--fix puts it in place of '.threadmind/threads/app/"
+		"auth.md'");
+	ck_assert_uint_eq(count("stray-tmp"), 0);
+	ck_assert_uint_eq(fix(), 1);
+	data = get("threads/app/auth.md");
+	ck_assert_str_eq(data, AUTH_04);
+	free(data);
+	ck_assert(!exists("threads/app/auth.md.3f2a9c1e.tmp"));
+	check();
+	if (report.n)
+		dump();
+	ck_assert_uint_eq(report.n, 0);
+}
+END_TEST
+
+/* A cut file is kept as .broken, which doctor names until deleted. */
+START_TEST(test_doctor_recovery_keeps_broken)
+{
+	tm_strv done = TM_STRV_INIT, failed = TM_STRV_INIT;
+	char *data;
+
+	init_store();
+	put("projects/app.json", "{\n  \"id\": \"app\",\n  \"ti");
+	put("projects/app.json.0badc0de.tmp",
+	    "{\n  \"id\": \"app\",\n  \"title\": \"App\"\n}");
+	age("projects/app.json.0badc0de.tmp", 3600);
+	check();
+	ck_assert_ptr_nonnull(
+		strstr(find("recovery")->message,
+		       "which does not parse (an interrupted write); --fix "
+		       "puts it in place of '.threadmind/projects/app.json' "
+		       "and keeps the old file as "
+		       "'.threadmind/projects/app.json.broken'"));
+	ck_assert_str_eq(find("recovery")->project, "app");
+	ck_assert_int_eq(tm_doctor_fix(&done, &failed, store, &report, NULL),
+			 0);
+	ck_assert_uint_eq(failed.n, 0);
+	ck_assert_uint_eq(done.n, 1);
+	ck_assert_str_eq(
+		done.items[0],
+		"restored '.threadmind/projects/app.json' from "
+		"'.threadmind/projects/app.json.0badc0de.tmp'; its old "
+		"content is kept as "
+		"'.threadmind/projects/app.json.broken'");
+	data = get("projects/app.json.broken");
+	ck_assert_str_eq(data, "{\n  \"id\": \"app\",\n  \"ti");
+	free(data);
+	check();
+	ck_assert_uint_eq(report.n, 1);
+	ck_assert_str_eq(find("leftover")->file,
+			 ".threadmind/projects/app.json.broken");
+	ck_assert(!find("leftover")->fixable);
+	ck_assert_uint_eq(fix(), 0);
+	ck_assert(exists("projects/app.json.broken"));
+	tm_strv_clear(&done);
+	tm_strv_clear(&failed);
+}
+END_TEST
+
+/* The restored file was what blocked the upgrade: --fix runs it too. */
+START_TEST(test_doctor_recovery_unblocks_upgrade)
+{
+	tm_thread *t = NULL;
+
+	init_store();
+	thread("w", "id: w\ntitle: W\nparentId: main\n");
+	put("threads/app/auth.md", "---\nid: auth\nti");
+	put("threads/app/auth.md.3f2a9c1e.tmp", AUTH_04);
+	age("threads/app/auth.md.3f2a9c1e.tmp", 3600);
+	put("trees/app.json", "{\"auth\": \"w\"}");
+	check();
+	ck_assert(!find("upgrade")->fixable);
+	ck_assert(find("recovery")->fixable);
+	fix();
+	ck_assert(!exists("trees"));
+	ck_assert_int_eq(tm_store_load_thread(&t, store, "app", "auth"), 0);
+	ck_assert_str_eq(t->parent_id, "w");
+	tm_thread_free(t);
+	check();
+	ck_assert_uint_eq(report.n, 1);
+	ck_assert_str_eq(find("leftover")->file,
+			 ".threadmind/threads/app/auth.md.broken");
+}
+END_TEST
+
+/* A trees/ tmp is the upgrade's: doctor never moves or deletes it. */
+START_TEST(test_doctor_trees_tmp_is_the_upgrades)
+{
+	init_store();
+	put("trees/app.json", "");
+	put("trees/app.json.9c1e5b7d.tmp", "{\"main\": null}");
+	age("trees/app.json.9c1e5b7d.tmp", 3600);
+	check();
+	ck_assert_uint_eq(count("upgrade"), 2);
+	ck_assert(find("upgrade")->fixable);
+	ck_assert(!report.items[1].fixable);
+	ck_assert_str_eq(report.items[1].file,
+			 ".threadmind/trees/app.json.9c1e5b7d.tmp");
+	ck_assert_uint_eq(fix(), 2); /* the index used, then deleted */
+	ck_assert(!exists("trees/app.json"));
+	ck_assert(exists("trees/app.json.9c1e5b7d.tmp"));
+	check();
+	ck_assert_uint_eq(report.n, 1);
+	ck_assert_str_eq(find("leftover")->file,
+			 ".threadmind/trees/app.json.9c1e5b7d.tmp");
+	ck_assert(!find("leftover")->fixable);
+	ck_assert_uint_eq(fix(), 0);
+	ck_assert(exists("trees/app.json.9c1e5b7d.tmp"));
+}
+END_TEST
+
+/* Strays that are newer or larger than their file, or name none: kept. */
+START_TEST(test_doctor_strays_kept)
+{
+	init_store();
+	put("config.json", "{\"activeProjectId\": \"app\"}");
+	put("threads/app/main.md.0a1b2c3d.tmp", "half");
+	put("threads/app/main.md.1a1b2c3d.tmp",
+	    "more bytes than main.md holds, more bytes than main.md holds, "
+	    "more bytes than main.md holds, more bytes than main.md holds, "
+	    "more bytes than main.md holds, more bytes than main.md holds");
+	put("config.json.77.tmp", "half");
+	age("threads/app/main.md", 3600);
+	age("threads/app/main.md.0a1b2c3d.tmp", 600);  /* newer */
+	age("threads/app/main.md.1a1b2c3d.tmp", 7200); /* larger */
+	age("config.json.77.tmp", 7200);               /* no name of ours */
+	check();
+	ck_assert_uint_eq(count("stray-tmp"), 3);
+	ck_assert_uint_eq(tm_doctor_count_fixable(&report), 0);
+	ck_assert_ptr_nonnull(
+		strstr(report.items[0].message, "not named as threadmind"));
+	ck_assert_str_eq(report.items[1].message,
+			 "'.threadmind/threads/app/main.md.0a1b2c3d.tmp' is a "
+			 "temporary file left by an interrupted write, not "
+			 "older than '.threadmind/threads/app/main.md'; --fix "
+			 "removes only one older than its file and no larger, "
+			 "so it is kept: compare the two, then delete it");
+	ck_assert_ptr_nonnull(strstr(report.items[2].message,
+				     "interrupted write, larger than "));
+	ck_assert_uint_eq(fix(), 0);
+	ck_assert(exists("threads/app/main.md.0a1b2c3d.tmp"));
+	ck_assert(exists("threads/app/main.md.1a1b2c3d.tmp"));
+	ck_assert(exists("config.json.77.tmp"));
 }
 END_TEST
 
@@ -1192,6 +1370,15 @@ Suite *doctor_suite(void)
 	tcase_add_test(tc, test_doctor_tmp_min_age_option);
 	tcase_add_test(tc, test_doctor_fix_without_fixable_takes_no_lock);
 	tcase_add_test(tc, test_doctor_fix_stops_when_lock_taken_over);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("recovery");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_doctor_recovery_restored);
+	tcase_add_test(tc, test_doctor_recovery_keeps_broken);
+	tcase_add_test(tc, test_doctor_recovery_unblocks_upgrade);
+	tcase_add_test(tc, test_doctor_trees_tmp_is_the_upgrades);
+	tcase_add_test(tc, test_doctor_strays_kept);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("gitignore");
