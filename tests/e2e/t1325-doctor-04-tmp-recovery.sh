@@ -215,7 +215,8 @@ test_expect_success 'the same through doctor --fix, and through the upgrade any 
 	trees04 trees3 &&
 	(cd trees3 && git threadmind show kid --json) >out 2>err &&
 	json_is "d[\"parentId\"] == \"null\"" &&
-	grep "^threadmind: upgraded .threadmind/ from 0.4" err &&
+	grep "^threadmind: upgraded .threadmind/ from ThreadMind 0.4:$" err &&
+	grep "trees/p.json.9c1e5b7d.tmp" err &&
 	test ! -e trees3/.threadmind/trees/p.json &&
 	test -f trees3/.threadmind/trees/p.json.9c1e5b7d.tmp
 '
