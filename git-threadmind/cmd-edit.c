@@ -196,7 +196,7 @@ static bool blank(const tm_buf *b)
 
 int cmd_edit(int argc, const char **argv)
 {
-	const struct option opts[] = {OPT_GLOBALS, OPT_END_()};
+	const struct option opts[] = {OPT_GLOBALS, OPT_THREADS_(), OPT_END_()};
 	tm_summary_options o = TM_SUMMARY_OPTIONS_INIT;
 	tm_summary_outcome outcome;
 	struct edit_file file;

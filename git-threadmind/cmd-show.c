@@ -21,6 +21,7 @@ int cmd_show(int argc, const char **argv)
 		OPT_BOOL_(0, "summary-only", &summary_only,
 			  "print only the summary, as stored"),
 		OPT_GLOBALS,
+		OPT_THREADS_(),
 		OPT_END_(),
 	};
 	tm_thread *t;

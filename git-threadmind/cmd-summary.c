@@ -77,6 +77,7 @@ int cmd_summary(int argc, const char **argv)
 			    "--append: lines before any heading go under "
 			    "'## <heading>'"),
 		OPT_GLOBALS,
+		OPT_THREADS_(),
 		OPT_END_(),
 	};
 	tm_summary_options o = TM_SUMMARY_OPTIONS_INIT;
