@@ -228,13 +228,18 @@ static bool unchosen_projects(tm_strv *ids)
 	return unchosen;
 }
 
+/* Is the long option `opt` among the options, spelled out or abbreviated
+ * (parse_options rejects a prefix that is ambiguous for the command)? */
 static bool has_option(int argc, const char **argv, const char *opt)
 {
 	int i;
 
-	for (i = 1; i < argc && strcmp(argv[i], "--"); i++)
-		if (!strcmp(argv[i], opt))
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+		size_t len = strlen(argv[i]);
+
+		if (len > 2 && !strncmp(argv[i], opt, len))
 			return true;
+	}
 	return false;
 }
 
@@ -266,6 +271,9 @@ int cli_run(const char *name, int (*fn)(int argc, const char **argv), int argc,
 
 	for (i = 0; i < sizeof(readers) / sizeof(*readers); i++)
 		reader |= !strcmp(name, readers[i]);
+	/* -h and --help run once, with no project header */
+	for (i = 1; reader && i < (size_t)argc && strcmp(argv[i], "--"); i++)
+		reader = strcmp(argv[i], "-h") && strcmp(argv[i], "--help");
 	if (!reader || !unchosen_projects(&ids))
 		return fn(argc, argv);
 	as_json = has_option(argc, argv, "--json");
@@ -350,6 +358,37 @@ void cli_open_for_thread(const char *arg)
 	tm_buf_release(&names);
 	tm_strv_clear(&found);
 	tm_strv_clear(&ids);
+}
+
+bool cli_names_thread(const char *arg)
+{
+	tm_strv ids = TM_STRV_INIT;
+	tm_store *s = NULL;
+	char *cwd = cli_work_tree(false), *project = NULL;
+	bool found = false;
+	size_t i;
+	int error;
+
+	if (tm_store_discover(&s, cwd) == 0) {
+		/* a config.json that does not parse is the command's to
+		 * report; here it only must not hide the threads */
+		tm_store_config_fallback(s, NULL, NULL);
+		error = tm_store_current_project(&project, s,
+						 global_opts.project);
+		if (error == 0)
+			found = tm_store_thread_exists(s, project, arg);
+		else if (error == TM_EAMBIGUOUS &&
+			 tm_store_list_projects(&ids, s) == 0)
+			for (i = 0; i < ids.n && !found; i++)
+				found = tm_store_thread_exists(s, ids.items[i],
+							       arg);
+	}
+	tm_error_clear();
+	tm_strv_clear(&ids);
+	tm_store_free(s);
+	free(project);
+	free(cwd);
+	return found;
 }
 
 void cli_normalize_paths(tm_strv *paths)

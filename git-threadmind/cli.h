@@ -135,6 +135,16 @@ void cli_open_for_thread(const char *arg);
  */
 void cli_normalize_paths(tm_strv *paths);
 
+/*
+ * Is `arg` exactly the id of a thread of the project the command will work
+ * on (--project, else the current one; with several projects and none
+ * active, of any of them)?  What parse_options asks about an unknown
+ * switch in a command taking threads (ThreadMind 0.4's ids `-2`, `-3`).
+ * Opens the store on its own; false when there is none or it cannot be
+ * read.
+ */
+bool cli_names_thread(const char *arg);
+
 /* Resolve a thread argument (id or unique prefix) in cli.project; dies on
  * an invalid, unknown (suggesting the closest ids) or ambiguous one.
  * malloc'd id. */

@@ -1,6 +1,7 @@
 /*
  * git threadmind edit: edit a thread's summary in the editor git would run
- * (GIT_EDITOR, core.editor, VISUAL, EDITOR, vi).
+ * (GIT_EDITOR, core.editor, VISUAL, EDITOR, vi); an empty summary starts
+ * from a template, as `git commit` does.
  */
 #include "builtin.h"
 #include "cli.h"
@@ -181,16 +182,29 @@ static void die_kept(const char *path, const char *msg, const char *id)
 	die("%s; your text is kept in '%s'", copy, path);
 }
 
+/* Does `b` hold nothing but spaces, tabs and line ends? */
+static bool blank(const tm_buf *b)
+{
+	size_t i;
+
+	for (i = 0; i < b->size; i++)
+		if (b->ptr[i] != ' ' && b->ptr[i] != '\t' &&
+		    b->ptr[i] != '\r' && b->ptr[i] != '\n')
+			return false;
+	return true;
+}
+
 int cmd_edit(int argc, const char **argv)
 {
-	const struct option opts[] = {OPT_GLOBALS, OPT_END_()};
+	const struct option opts[] = {OPT_GLOBALS, OPT_THREADS_(), OPT_END_()};
 	tm_summary_options o = TM_SUMMARY_OPTIONS_INIT;
 	tm_summary_outcome outcome;
 	struct edit_file file;
-	tm_buf text = TM_BUF_INIT;
+	tm_buf text = TM_BUF_INIT, start = TM_BUF_INIT;
 	tm_thread *t;
 	const char *editor;
 	char *id, *summary;
+	bool template;
 	int n = parse_options(argc, argv, opts, edit_usage);
 
 	if (n > 1)
@@ -202,19 +216,36 @@ int cmd_edit(int argc, const char **argv)
 
 	edit_file_init(&file);
 	summary = tm_thread_summary(t);
-	write_edit_file(file.path, summary);
+	template = !*summary;
+	if (template)
+		tm_summary_template(&start, t, cli.project);
+	else
+		tm_buf_puts(&start, summary);
 	free(summary);
+	write_edit_file(file.path, tm_buf_cstr(&start));
 	if (!run_editor(editor, file.path))
 		die("there was a problem with the editor '%s'; the summary of "
 		    "'%s' was not changed (your text is in '%s')",
 		    editor, id, file.path);
 	read_edit_file(&text, file.path);
+	if (template) {
+		tm_buf edited = text;
+
+		tm_buf_init(&text);
+		tm_summary_strip_template(&text, t, cli.project,
+					  tm_buf_cstr(&edited), edited.size);
+		/* an emptied file says "summary empty", as without one */
+		template = !blank(&edited);
+		tm_buf_release(&edited);
+	}
 	if (tm_summary_check(&outcome, t, tm_buf_cstr(&text), text.size) < 0)
 		die_kept(file.path, tm_error_last(), NULL);
 	if (outcome != TM_SUMMARY_CHANGED) {
 		edit_file_remove(&file);
-		fprintf(stderr, "Aborting: summary %s; '%s' was not changed\n",
-			outcome == TM_SUMMARY_EMPTY ? "empty" : "unchanged",
+		fprintf(stderr, "Aborting: %s; '%s' was not changed\n",
+			outcome != TM_SUMMARY_EMPTY ? "summary unchanged"
+			: template                  ? "template left empty"
+						    : "summary empty",
 			id);
 		exit(EXIT_NEGATIVE);
 	}
@@ -234,6 +265,7 @@ int cmd_edit(int argc, const char **argv)
 	edit_file_release(&file);
 	tm_thread_free(t);
 	tm_buf_release(&text);
+	tm_buf_release(&start);
 	free(id);
 	return 0;
 }

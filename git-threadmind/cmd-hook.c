@@ -240,9 +240,11 @@ int cmd_hook(int argc, const char **argv)
 	/* one clock for the steps (hooks.h) and inside long reads */
 	tm_deadline_set(budget_seconds());
 	signal(SIGPIPE, SIG_IGN);
-	/* asked by a person, like every command's -h; git never passes it */
-	if (argc >= 2 &&
-	    (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+	/* asked by a person, like every command's -h and --help; git never
+	 * passes them */
+	if (argc >= 2 && !strcmp(argv[1], "--help"))
+		open_manual();
+	if (argc >= 2 && !strcmp(argv[1], "-h")) {
 		printf("usage: %s\n", hook_usage[0]);
 		return EXIT_USAGE;
 	}

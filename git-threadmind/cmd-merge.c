@@ -17,7 +17,7 @@ static const char *const merge_usage[] = {
 
 int cmd_merge(int argc, const char **argv)
 {
-	const struct option opts[] = {OPT_GLOBALS, OPT_END_()};
+	const struct option opts[] = {OPT_GLOBALS, OPT_THREADS_(), OPT_END_()};
 	tm_merge_thread_result r;
 	char *id;
 

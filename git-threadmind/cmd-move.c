@@ -13,7 +13,7 @@ static const char *const move_usage[] = {
 
 int cmd_move(int argc, const char **argv)
 {
-	const struct option opts[] = {OPT_GLOBALS, OPT_END_()};
+	const struct option opts[] = {OPT_GLOBALS, OPT_THREADS_(), OPT_END_()};
 	tm_move_options o = TM_MOVE_OPTIONS_INIT;
 	tm_move_result r;
 	const char *old;

@@ -22,6 +22,7 @@ int cmd_rm(int argc, const char **argv)
 		OPT_BOOL_('r', "recursive", &recursive,
 			  "remove the whole subtree (else children move up)"),
 		OPT_GLOBALS,
+		OPT_THREADS_(),
 		OPT_END_(),
 	};
 	tm_remove_options o = TM_REMOVE_OPTIONS_INIT;

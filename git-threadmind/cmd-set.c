@@ -15,7 +15,7 @@ static const char *const set_usage[] = {
 
 int cmd_set(int argc, const char **argv)
 {
-	const struct option opts[] = {OPT_GLOBALS, OPT_END_()};
+	const struct option opts[] = {OPT_GLOBALS, OPT_THREADS_(), OPT_END_()};
 	tm_assign *assigns;
 	tm_strv values = TM_STRV_INIT;
 	bool changed;

@@ -9,16 +9,19 @@
 #include <string.h>
 
 static const char *const show_usage[] = {
-	"git threadmind show [<thread>] [--json]",
+	"git threadmind show [<thread>] [--json | --summary-only]",
 	NULL,
 };
 
 int cmd_show(int argc, const char **argv)
 {
-	bool as_json = false;
+	bool as_json = false, summary_only = false;
 	const struct option opts[] = {
 		OPT_BOOL_(0, "json", &as_json, "print JSON (docs/json.md)"),
+		OPT_BOOL_(0, "summary-only", &summary_only,
+			  "print only the summary, as stored"),
 		OPT_GLOBALS,
+		OPT_THREADS_(),
 		OPT_END_(),
 	};
 	tm_thread *t;
@@ -27,6 +30,9 @@ int cmd_show(int argc, const char **argv)
 
 	if (n > 1)
 		usage_msg(show_usage, opts, "show takes one thread");
+	if (as_json && summary_only)
+		usage_msg(show_usage, opts,
+			  "--json and --summary-only cannot be used together");
 	/* Without --project in a fresh clone of several projects, the
 	 * thread named says which project. */
 	if (n)
@@ -36,7 +42,17 @@ int cmd_show(int argc, const char **argv)
 	active = cli_active_thread(NULL, 0);
 	id = n ? cli_resolve_thread(argv[0]) : tm_xstrdup(active);
 	t = cli_load_thread(id);
-	if (as_json) {
+	if (summary_only) {
+		char *summary = tm_thread_summary(t);
+		size_t len = strlen(summary);
+
+		/* The bytes `summary -F` would store back (a hand-written
+		 * body may lack its final newline); nothing when empty. */
+		fwrite(summary, 1, len, stdout);
+		if (len && summary[len - 1] != '\n')
+			putchar('\n');
+		free(summary);
+	} else if (as_json) {
 		cJSON *o = cli_thread_json(t, !strcmp(id, active), 0);
 		char *summary = tm_thread_summary(t);
 

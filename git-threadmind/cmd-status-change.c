@@ -39,7 +39,7 @@ static const char *status_word(const char *status)
 static int change_status(int argc, const char **argv, const char *const *usage,
 			 const char *name, const char *status)
 {
-	const struct option opts[] = {OPT_GLOBALS, OPT_END_()};
+	const struct option opts[] = {OPT_GLOBALS, OPT_THREADS_(), OPT_END_()};
 	tm_status_result r;
 	char *id;
 	int n = parse_options(argc, argv, opts, usage);

@@ -1,4 +1,7 @@
-/* git threadmind summary: replace a thread's summary from a file or stdin. */
+/*
+ * git threadmind summary: replace a thread's summary from a file or stdin,
+ * or append to it by sections (--append).
+ */
 #include "builtin.h"
 #include "cli.h"
 
@@ -12,6 +15,8 @@
 
 static const char *const summary_usage[] = {
 	"git threadmind summary [<thread>] [-F <file> | -F -] [--allow-empty]",
+	"git threadmind summary [<thread>] --append [--section <heading>] "
+	"[-F <file> | -F -]",
 	NULL,
 };
 
@@ -59,14 +64,20 @@ static void read_summary(tm_buf *out, const char *file)
 
 int cmd_summary(int argc, const char **argv)
 {
-	const char *file = NULL;
-	bool allow_empty = false;
+	const char *file = NULL, *section = NULL;
+	bool allow_empty = false, append = false;
 	const struct option opts[] = {
 		OPT_STRING_('F', "file", &file, "file",
 			    "read the summary from <file> ('-': stdin)"),
 		OPT_BOOL_(0, "allow-empty", &allow_empty,
 			  "accept an empty summary (erases it)"),
+		OPT_BOOL_(0, "append", &append,
+			  "add the text by sections, keep the rest"),
+		OPT_STRING_(0, "section", &section, "heading",
+			    "--append: lines before any heading go under "
+			    "'## <heading>'"),
 		OPT_GLOBALS,
+		OPT_THREADS_(),
 		OPT_END_(),
 	};
 	tm_summary_options o = TM_SUMMARY_OPTIONS_INIT;
@@ -77,17 +88,25 @@ int cmd_summary(int argc, const char **argv)
 
 	if (n > 1)
 		usage_msg(summary_usage, opts, "summary takes one thread");
+	if (section && !append)
+		usage_msg(summary_usage, opts, "--section needs --append");
+	if (append && allow_empty)
+		usage_msg(summary_usage, opts,
+			  "--append and --allow-empty cannot be used together");
 	cli_open();
 	id = cli_thread_arg(n, argv);
 	read_summary(&text, file);
 
 	o.allow_empty = allow_empty;
+	o.append = append;
+	o.section = section;
 	if (tm_store_write_summary(&outcome, cli.store, cli.project, id,
 				   tm_buf_cstr(&text), text.size, &o) < 0)
 		die_lib();
 
-	note(outcome == TM_SUMMARY_EMPTY ? "Erased the summary of '%s'"
-					 : "Updated the summary of '%s'",
+	note(append                        ? "Appended to the summary of '%s'"
+	     : outcome == TM_SUMMARY_EMPTY ? "Erased the summary of '%s'"
+					   : "Updated the summary of '%s'",
 	     id);
 	tm_buf_release(&text);
 	free(id);

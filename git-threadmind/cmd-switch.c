@@ -11,7 +11,7 @@ static const char *const switch_usage[] = {
 
 int cmd_switch(int argc, const char **argv)
 {
-	const struct option opts[] = {OPT_GLOBALS, OPT_END_()};
+	const struct option opts[] = {OPT_GLOBALS, OPT_THREADS_(), OPT_END_()};
 	tm_thread *t;
 	char *id;
 

@@ -22,6 +22,7 @@ int cmd_touch(int argc, const char **argv)
 		OPT_BOOL_(0, "stale", &stale,
 			  "re-anchor every stale thread at HEAD"),
 		OPT_GLOBALS,
+		OPT_THREADS_(),
 		OPT_END_(),
 	};
 	tm_strv ids = TM_STRV_INIT;

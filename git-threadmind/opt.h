@@ -17,7 +17,9 @@ enum opt_type {
 	OPT_LIST,   /* tm_strv *value: repeatable, comma-separated */
 	OPT_OPTARG, /* const char **value: `--x` stores defval, `--x=v` v
 		       (only with an argh: without, `--x` takes no value) */
-	OPT_GROUP   /* a heading in the usage text */
+	OPT_GROUP,  /* a heading in the usage text */
+	OPT_THREADS /* no option: the command's arguments name threads (an
+		       unknown switch that is a thread's id is that thread) */
 };
 
 struct option {
@@ -45,6 +47,12 @@ struct option {
 #define OPT_OPTARG_(l, v, a, h, d)                     \
 	{                                              \
 		OPT_OPTARG, 0, (l), (v), (a), (h), (d) \
+	}
+/* In the table of a command whose arguments are threads: see
+ * parse_options. */
+#define OPT_THREADS_()                                       \
+	{                                                    \
+		OPT_THREADS, 0, NULL, NULL, NULL, NULL, NULL \
 	}
 #define OPT_END_()                                       \
 	{                                                \
@@ -75,11 +83,23 @@ extern struct global_options global_opts;
 
 /*
  * Parse argv[0..argc) (argv[0] is the command name and is skipped).
- * Options may come anywhere before `--`; positional arguments are moved to
- * the front of argv.  Returns the number of positional arguments.  On `-h`
- * / `--help` prints the usage on stdout and exits 129; on an unknown
- * option, a missing value or a bad value prints an error and the usage on
- * stderr and exits 129.
+ * Options may come anywhere before `--`; every argument after `--` is a
+ * positional one.  Positional arguments are moved to the front of argv.
+ * Returns the number of positional arguments.
+ *
+ * A long option may be abbreviated to any prefix that names one option
+ * (or one `--no-X` form of a boolean X) of the table, as git's
+ * parse-options allows; an exact name always wins over an abbreviation,
+ * and an ambiguous prefix is a usage error naming the candidates.
+ *
+ * `-h` prints the usage on stdout and exits 129; `--help` opens the
+ * manual (open_manual).  An unknown option, a missing value or a bad
+ * value prints an error and the usage on stderr and exits 129 -- except
+ * in a table holding OPT_THREADS_(): there an unknown switch that is
+ * exactly the id of a thread (cli_names_thread, decided once every
+ * option, --project included, is parsed) is a positional argument, so
+ * that ThreadMind 0.4's ids `-2`, `-3` work as `show -2`; when it names
+ * no thread, the usage error adds a hint for `-- <id>`.
  */
 int parse_options(int argc, const char **argv, const struct option *opts,
 		  const char *const *usage);
@@ -90,6 +110,13 @@ int parse_options(int argc, const char **argv, const struct option *opts,
  * calls it; main() calls it for the options before the command name.
  */
 void check_global_options(const char *const *usage, const struct option *opts);
+
+/*
+ * `<command> --help`: open the manual as `git <command> --help` does
+ * (runs `git help git-threadmind`, which honours help.format and
+ * man.viewer).  Exits 128 when git cannot be run.
+ */
+void open_manual(void) __attribute__((noreturn));
 
 /* Print "usage: …" and the options on stderr (or stdout) and exit 129. */
 void usage_with_options(const char *const *usage, const struct option *opts,

@@ -8,6 +8,7 @@
 
 #include "error.h"
 #include "frontmatter.h"
+#include "section.h"
 #include "slug.h"
 #include "stale.h"
 #include "timestamp.h"
@@ -126,6 +127,18 @@ static bool body_is(const tm_thread *t, const char *body, size_t len)
 	return t->body_len == len && (!len || !memcmp(t->body, body, len));
 }
 
+/* t's summary with `text` appended under `section` (tm_summary_options),
+ * into *out. */
+static void append_text(tm_buf *out, const tm_thread *t, const char *text,
+			size_t len, const char *section)
+{
+	char *summary = tm_thread_summary(t);
+
+	tm_section_merge_under(out, summary, strlen(summary), text, len,
+			       section);
+	free(summary);
+}
+
 int tm_store_write_summary(tm_summary_outcome *out, tm_store *s,
 			   const char *project, const char *id,
 			   const char *text, size_t len,
@@ -133,11 +146,19 @@ int tm_store_write_summary(tm_summary_outcome *out, tm_store *s,
 {
 	tm_summary_options defaults = TM_SUMMARY_OPTIONS_INIT;
 	tm_summary_outcome outcome;
+	tm_buf appended = TM_BUF_INIT;
 	tm_thread *t = NULL;
 	int error;
 
 	if (!opts)
 		opts = &defaults;
+	if (opts->append && opts->section &&
+	    (!*opts->section || strpbrk(opts->section, "\r\n")))
+		return tm_error_set(TM_EINVALID,
+				    "a section to append under is one line "
+				    "of text (its heading without '## '), not "
+				    "'%s'",
+				    opts->section);
 	if ((error = tm_ops_check_ids(project, id)) < 0)
 		return error;
 	if ((error = tm_store_lock(s)) < 0)
@@ -155,6 +176,23 @@ int tm_store_write_summary(tm_summary_outcome *out, tm_store *s,
 	}
 	if ((error = tm_summary_check(&outcome, t, text, len)) < 0)
 		goto done;
+	if (opts->append) {
+		if (outcome == TM_SUMMARY_EMPTY) {
+			error = tm_error_set(TM_EINVALID,
+					     "nothing to append to the summary "
+					     "of '%s': the text is empty; "
+					     "nothing was written",
+					     id);
+			goto done;
+		}
+		append_text(&appended, t, text, len, opts->section);
+		if ((error = tm_summary_check(&outcome, t,
+					      tm_buf_cstr(&appended),
+					      appended.size)) < 0)
+			goto done;
+		text = tm_buf_cstr(&appended);
+		len = appended.size;
+	}
 	if (outcome == TM_SUMMARY_EMPTY && !opts->allow_empty) {
 		error = tm_error_set(TM_EINVALID,
 				     "the new summary of '%s' is empty and "
@@ -170,6 +208,7 @@ done:
 	if (error == 0)
 		*out = outcome;
 	tm_thread_free(t);
+	tm_buf_release(&appended);
 	return error;
 }
 

@@ -172,11 +172,18 @@ typedef struct {
 	bool allow_empty;        /* an empty text erases the summary */
 	const char *expect_body; /* non-NULL: refuse unless the body is this */
 	size_t expect_len;       /* its length */
+	/* Add the text to the summary instead of replacing it, by sections
+	 * as `merge` does (tm_section_merge_under): its `## ` sections under
+	 * the same-named ones, the lines before its first heading under
+	 * `section` (NULL: at the top, before the first heading). */
+	bool append;
+	const char *section;
 } tm_summary_options;
 
 #define TM_SUMMARY_OPTIONS_VERSION 1
 /* clang-format off */
-#define TM_SUMMARY_OPTIONS_INIT {TM_SUMMARY_OPTIONS_VERSION, false, NULL, 0}
+#define TM_SUMMARY_OPTIONS_INIT \
+	{TM_SUMMARY_OPTIONS_VERSION, false, NULL, 0, false, NULL}
 /* clang-format on */
 
 /*
@@ -186,8 +193,14 @@ typedef struct {
  * all the same, as a review mark).  `opts` NULL means
  * TM_SUMMARY_OPTIONS_INIT.
  *
+ * With opts->append, the text is added to the summary (read under the
+ * lock, so that nothing written meanwhile is lost) rather than replacing
+ * it.
+ *
  * Errors: TM_EINVALID for an empty text without opts->allow_empty ("...
- * nothing was written"), or a text tm_summary_check refuses; TM_ECONFLICT
+ * nothing was written"; with opts->append, always), a `section` that is
+ * empty or more than one line, or a text tm_summary_check refuses (the
+ * text itself, then the summary it makes); TM_ECONFLICT
  * when opts->expect_body is set and the thread's body is no longer that
  * ("the summary changed while you were editing it; nothing was written",
  * without the thread's name); TM_ENOTFOUND / TM_EPARSE; TM_ELOCKED;

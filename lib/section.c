@@ -328,8 +328,9 @@ void tm_section_join(tm_buf *out, const tm_section_list *l)
 		tm_buf_put(out, l->items[i].text, l->items[i].len);
 }
 
-void tm_section_merge(tm_buf *out, const char *into, size_t into_len,
-		      const char *from, size_t from_len)
+void tm_section_merge_under(tm_buf *out, const char *into, size_t into_len,
+			    const char *from, size_t from_len,
+			    const char *heading)
 {
 	tm_section_list dst = TM_SECTION_LIST_INIT, src = TM_SECTION_LIST_INIT;
 	size_t i;
@@ -339,10 +340,16 @@ void tm_section_merge(tm_buf *out, const char *into, size_t into_len,
 	for (i = 0; i < src.n; i++) {
 		const tm_section *s = &src.items[i];
 
-		tm_section_append(&dst, s->heading, s->text + s->body,
-				  s->len - s->body);
+		tm_section_append(&dst, i ? s->heading : heading,
+				  s->text + s->body, s->len - s->body);
 	}
 	tm_section_join(out, &dst);
 	tm_section_list_clear(&dst);
 	tm_section_list_clear(&src);
+}
+
+void tm_section_merge(tm_buf *out, const char *into, size_t into_len,
+		      const char *from, size_t from_len)
+{
+	tm_section_merge_under(out, into, into_len, from, from_len, NULL);
 }

@@ -1,7 +1,7 @@
 /*
- * A summary's Markdown split into `## ` sections, for `merge`: find a
- * section by its heading, append text under it, join the sections back.
- * Pure functions over buffers (no I/O).
+ * A summary's Markdown split into `## ` sections, for `merge` and
+ * `summary --append`: find a section by its heading, append text under it,
+ * join the sections back.  Pure functions over buffers (no I/O).
  */
 #ifndef TM_SECTION_H
 #define TM_SECTION_H
@@ -103,5 +103,14 @@ void tm_section_join(tm_buf *out, const tm_section_list *l);
  */
 void tm_section_merge(tm_buf *out, const char *into, size_t into_len,
 		      const char *from, size_t from_len);
+
+/*
+ * tm_section_merge, except that the preamble of `from` goes under the
+ * section `heading` of `into` (one line; NULL: under the preamble), as
+ * tm_section_append puts it: `summary --append --section`.
+ */
+void tm_section_merge_under(tm_buf *out, const char *into, size_t into_len,
+			    const char *from, size_t from_len,
+			    const char *heading);
 
 #endif

@@ -1,10 +1,12 @@
 /*
  * Replacing a thread's summary (`summary`, `edit`): what a new text would
- * do to the thread, and which editor to run, chosen as git chooses it.
+ * do to the thread, which editor to run, chosen as git chooses it, and the
+ * template `edit` offers for an empty summary.
  */
 #ifndef TM_SUMMARY_H
 #define TM_SUMMARY_H
 
+#include "buf.h"
 #include "model.h"
 
 #include <stddef.h>
@@ -46,5 +48,36 @@ int tm_summary_check(tm_summary_outcome *out, const tm_thread *t,
 const char *tm_summary_editor(const char *git_editor, const char *core_editor,
 			      const char *visual, const char *editor,
 			      const char *term);
+
+/* The sections the seed suggests for a summary, in its order (Decisions,
+ * Constraints, State, Open questions, Next steps); NULL-terminated. */
+extern const char *const tm_summary_sections[];
+
+/*
+ * Append to `out` the text `edit` offers for thread `t` of `project` when
+ * its summary is empty, as `git commit` offers a template: a `## ` heading
+ * for each of tm_summary_sections, a blank line after each, then comment
+ * lines starting with "# " (the thread's id, title, project and paths, and
+ * how to abort).  Control characters of the title and paths show as '?'.
+ *
+ * A Markdown `# ` heading is text, so the comment lines are not "every
+ * line starting with #" as in git: only the lines this function writes
+ * are comments (see tm_summary_strip_template).
+ */
+void tm_summary_template(tm_buf *out, const tm_thread *t, const char *project);
+
+/*
+ * What `len` bytes of `text` (the buffer the editor left, which began as
+ * tm_summary_template(t, project)) give as a summary, appended to `out`:
+ * every line equal to one of the template's comment lines (trailing
+ * spaces, tabs and CR ignored) is removed, wherever it is; the user's own
+ * lines, `# ` headings included, stay.  Then every section whose heading is
+ * exactly one of tm_summary_sections and whose body holds only blank lines
+ * is dropped, heading and all.  An unchanged template gives "" (nothing
+ * but blank lines, at most).
+ */
+void tm_summary_strip_template(tm_buf *out, const tm_thread *t,
+			       const char *project, const char *text,
+			       size_t len);
 
 #endif

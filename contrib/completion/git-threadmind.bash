@@ -136,13 +136,20 @@ __git_threadmind_files ()
 
 _git_threadmind ()
 {
-	local cmds sub="" i w c=${__git_cmd_idx-1} npos=0 prev_word
+	local cmds sub="" i w c=${__git_cmd_idx-1} npos=0 prev_word dashdash=""
 	local -a args=()
 	cmds=$(__git_threadmind_list_commands)
 	# the command: the first word after `threadmind` that is one, skipping
-	# the global options (and --project's value)
+	# the global options (and --project's value); after the command, `--`
+	# ends the options: every later word is an argument (`show -- -2`)
 	for ((i = c + 1; i < cword; i++)); do
+		if [ -n "$dashdash" ]; then
+			args+=("${words[i]}")
+			((npos++))
+			continue
+		fi
 		case "${words[i]}" in
+		--) [ -n "$sub" ] && dashdash=1 ;;
 		--project) ((i++)) ;;
 		-*) ;;
 		*)
@@ -159,6 +166,7 @@ _git_threadmind ()
 		esac
 	done
 	prev_word=${words[cword - 1]}
+	[ -n "$dashdash" ] && prev_word=""
 
 	case "$prev_word,$cur" in
 	--project,*) __git_threadmind_comp "$(__git_threadmind_projects)"; return ;;
@@ -168,7 +176,7 @@ _git_threadmind ()
 	--mode,*) __git_threadmind_comp "solo team"; return ;;
 	-F,* | --file,* | --paths,*) __git_threadmind_files; return ;;
 	esac
-	case "$cur" in
+	[ -n "$dashdash" ] || case "$cur" in
 	--project=*) __git_threadmind_comp "$(__git_threadmind_projects)" --project=; return ;;
 	--parent=*) __git_threadmind_comp "$(__git_threadmind_ids)" --parent=; return ;;
 	--branch=*) __git_threadmind_comp "$(__git_threadmind_branches)" --branch=; return ;;
@@ -189,7 +197,7 @@ _git_threadmind ()
 		esac
 		return
 	fi
-	case "$cur" in
+	[ -n "$dashdash" ] || case "$cur" in
 	-*)
 		__git_threadmind_comp "$(__git_threadmind_options "$sub")"
 		return

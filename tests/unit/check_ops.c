@@ -766,6 +766,65 @@ START_TEST(test_ops_write_summary_expect_body)
 }
 END_TEST
 
+/* --append: by sections, under the lock, the rest kept byte for byte. */
+START_TEST(test_ops_write_summary_append)
+{
+	static const char first[] = "Intro.\n\n## Decisions\n- a\n\n"
+				    "## State\n- b\n";
+	tm_summary_options o = TM_SUMMARY_OPTIONS_INIT;
+	tm_summary_outcome outcome;
+	char *before, *after, *summary;
+	tm_thread *t;
+
+	ck_assert_int_eq(tm_store_write_summary(&outcome, s, P, "auth", first,
+						strlen(first), NULL),
+			 0);
+	o.append = true;
+	o.section = "state";
+	ck_assert_int_eq(tm_store_write_summary(&outcome, s, P, "auth",
+						"- c\n\n## Next steps\n- d\n",
+						22, &o),
+			 0);
+	ck_assert_int_eq(outcome, TM_SUMMARY_CHANGED);
+	t = load("auth");
+	summary = tm_thread_summary(t);
+	ck_assert_str_eq(summary, "Intro.\n\n## Decisions\n- a\n\n## State\n"
+				  "- b\n- c\n\n## Next steps\n- d\n");
+	free(summary);
+	tm_thread_free(t);
+	/* without a section: the text's preamble goes to the top */
+	o.section = NULL;
+	ck_assert_int_eq(tm_store_write_summary(&outcome, s, P, "auth",
+						"More.\n", 6, &o),
+			 0);
+	t = load("auth");
+	summary = tm_thread_summary(t);
+	ck_assert_ptr_nonnull(strstr(summary, "Intro.\n\nMore.\n\n## "));
+	free(summary);
+	tm_thread_free(t);
+	/* nothing to append, or a heading that is no line: nothing written */
+	before = file("threads/mon-app/auth.md");
+	ck_assert_int_eq(
+		tm_store_write_summary(&outcome, s, P, "auth", "\n \n", 3, &o),
+		TM_EINVALID);
+	ck_assert_ptr_nonnull(strstr(tm_error_last(), "nothing to append"));
+	o.section = "a\nb";
+	ck_assert_int_eq(
+		tm_store_write_summary(&outcome, s, P, "auth", "x\n", 2, &o),
+		TM_EINVALID);
+	o.section = "";
+	ck_assert_int_eq(
+		tm_store_write_summary(&outcome, s, P, "auth", "x\n", 2, &o),
+		TM_EINVALID);
+	ck_assert_ptr_nonnull(strstr(tm_error_last(), "one line"));
+	after = file("threads/mon-app/auth.md");
+	ck_assert_str_eq(before, after);
+	assert_unlocked();
+	free(before);
+	free(after);
+}
+END_TEST
+
 /* ---- rename ---- */
 
 /* Whether the threads folder holds a temp file. */
@@ -1022,6 +1081,7 @@ Suite *ops_suite(void)
 	tcase_add_test(tc, test_ops_write_summary);
 	tcase_add_test(tc, test_ops_write_summary_empty);
 	tcase_add_test(tc, test_ops_write_summary_expect_body);
+	tcase_add_test(tc, test_ops_write_summary_append);
 	tcase_add_test(tc, test_ops_use_project);
 	suite_add_tcase(su, tc);
 	return su;

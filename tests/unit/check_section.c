@@ -340,6 +340,40 @@ START_TEST(test_section_merge_duplicate_child_sections)
 }
 END_TEST
 
+static void check_merge_under(const char *into, const char *from,
+			      const char *heading, const char *want)
+{
+	tm_buf out = TM_BUF_INIT;
+
+	tm_section_merge_under(&out, into, strlen(into), from, strlen(from),
+			       heading);
+	ck_assert_str_eq(tm_buf_cstr(&out), want);
+	tm_buf_release(&out);
+}
+
+START_TEST(test_section_merge_under_heading)
+{
+	static const char into[] = "Intro.\n\n## Decisions\n- a\n\n"
+				   "## State\n- b\n";
+
+	/* the preamble of `from` under the section named, its sections
+	 * under theirs */
+	check_merge_under(into, "- c\n\n## Decisions\n- d\n", "state",
+			  "Intro.\n\n## Decisions\n- a\n- d\n\n## State\n"
+			  "- b\n- c\n");
+	/* a section the summary lacks is added at the end */
+	check_merge_under(into, "- e\n", "Next steps",
+			  "Intro.\n\n## Decisions\n- a\n\n## State\n- b\n"
+			  "\n## Next steps\n- e\n");
+	/* NULL: as tm_section_merge */
+	check_merge_under(into, "More.\n", NULL,
+			  "Intro.\n\nMore.\n\n## Decisions\n- a\n\n"
+			  "## State\n- b\n");
+	/* into an empty summary */
+	check_merge_under("", "- x\n", "State", "## State\n- x\n");
+}
+END_TEST
+
 static bool item(const char *line)
 {
 	return tm_section_is_list_item(line, line + strlen(line));
@@ -408,6 +442,7 @@ Suite *section_suite(void)
 	tcase_add_test(tc, test_section_merge_empty_sides);
 	tcase_add_test(tc, test_section_merge_case_insensitive_and_fences);
 	tcase_add_test(tc, test_section_merge_duplicate_child_sections);
+	tcase_add_test(tc, test_section_merge_under_heading);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -202,6 +202,107 @@ START_TEST(test_summary_editor_dumb_terminal)
 }
 END_TEST
 
+/* ---- template ---- */
+
+#define TEMPLATE_THREAD               \
+	"---\n"                       \
+	"id: auth-ui\n"               \
+	"title: Auth UI\n"            \
+	"parentId: main\n"            \
+	"paths: [src/auth, src/ui]\n" \
+	"---\n"
+
+/* The summary tm_summary_strip_template makes of `text`. */
+static char *stripped(const tm_thread *t, const char *text)
+{
+	tm_buf out = TM_BUF_INIT;
+
+	tm_summary_strip_template(&out, t, "shop", text, strlen(text));
+	return tm_buf_detach(&out);
+}
+
+START_TEST(test_summary_template_sections_and_comments)
+{
+	tm_thread *t = parse(TEMPLATE_THREAD);
+	tm_buf out = TM_BUF_INIT;
+	const char *text;
+	size_t i;
+
+	tm_summary_template(&out, t, "shop");
+	text = tm_buf_cstr(&out);
+	/* the seed's five sections, in order */
+	ck_assert(!strncmp(text,
+			   "## Decisions\n\n## Constraints\n\n## State\n\n"
+			   "## Open questions\n\n## Next steps\n\n# ",
+			   strlen("## Decisions\n\n## Constraints\n\n## "
+				  "State\n\n## Open questions\n\n## Next "
+				  "steps\n\n# ")));
+	for (i = 0; tm_summary_sections[i]; i++)
+		;
+	ck_assert_uint_eq(i, 5);
+	/* the id is the file's name (parse: "auth") */
+	ck_assert_ptr_nonnull(strstr(text, "\n# Summary of thread 'auth' "
+					   "(Auth UI), project 'shop'.\n"));
+	ck_assert_ptr_nonnull(strstr(text, "\n# Paths: src/auth, src/ui\n"));
+	ck_assert_ptr_nonnull(strstr(text, "to abort"));
+	/* every line after the sections is a "# " comment */
+	ck_assert_ptr_null(strstr(strstr(text, "\n# "), "\n\n"));
+	tm_buf_release(&out);
+	tm_thread_free(t);
+}
+END_TEST
+
+START_TEST(test_summary_template_no_paths_and_controls)
+{
+	tm_thread *t = parse("---\nid: x\ntitle: \"a\\u0007b\"\n"
+			     "parentId: main\n---\n");
+	tm_buf out = TM_BUF_INIT;
+
+	tm_summary_template(&out, t, "p");
+	ck_assert_ptr_nonnull(strstr(tm_buf_cstr(&out), "(a?b)"));
+	ck_assert_ptr_nonnull(strstr(tm_buf_cstr(&out),
+				     "# Paths: none (git threadmind set auth "
+				     "paths=<path>,..."));
+	tm_buf_release(&out);
+	tm_thread_free(t);
+}
+END_TEST
+
+START_TEST(test_summary_strip_template)
+{
+	tm_thread *t = parse(TEMPLATE_THREAD);
+	tm_buf tpl = TM_BUF_INIT;
+	tm_buf edited = TM_BUF_INIT;
+	char *got;
+	const char *state;
+
+	tm_summary_template(&tpl, t, "shop");
+	/* unchanged: nothing left */
+	got = stripped(t, tm_buf_cstr(&tpl));
+	ck_assert_str_eq(got, "");
+	free(got);
+	/* one section filled, an H1 of the user's, comment lines with CRLF
+	 * and trailing blanks: only the filled section and the H1 stay */
+	state = strstr(tm_buf_cstr(&tpl), "## State\n") + strlen("## State\n");
+	tm_buf_puts(&edited, "# My notes\n");
+	tm_buf_put(&edited, tm_buf_cstr(&tpl),
+		   (size_t)(state - tm_buf_cstr(&tpl)));
+	tm_buf_puts(&edited, "- login done\n");
+	tm_buf_puts(&edited, state);
+	tm_buf_puts(&edited, "# Paths: src/auth, src/ui  \r\n");
+	got = stripped(t, tm_buf_cstr(&edited));
+	ck_assert_str_eq(got, "# My notes\n## State\n- login done\n\n");
+	free(got);
+	/* a heading of the user's left empty, a changed comment line: kept */
+	got = stripped(t, "## Decisions\n\n## Mine\n\n# Paths: src/x\n");
+	ck_assert_str_eq(got, "## Mine\n\n# Paths: src/x\n");
+	free(got);
+	tm_buf_release(&tpl);
+	tm_buf_release(&edited);
+	tm_thread_free(t);
+}
+END_TEST
+
 Suite *summary_suite(void)
 {
 	Suite *s = suite_create("summary");
@@ -221,6 +322,12 @@ Suite *summary_suite(void)
 	tcase_add_test(tc, test_summary_editor_order);
 	tcase_add_test(tc, test_summary_editor_empty_is_unset);
 	tcase_add_test(tc, test_summary_editor_dumb_terminal);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("template");
+	tcase_add_test(tc, test_summary_template_sections_and_comments);
+	tcase_add_test(tc, test_summary_template_no_paths_and_controls);
+	tcase_add_test(tc, test_summary_strip_template);
 	suite_add_tcase(s, tc);
 	return s;
 }
