@@ -4,6 +4,7 @@
  */
 #include "doctor.h"
 #include "doctor_internal.h"
+#include "yaml.h"
 #include "store_internal.h"
 
 #include "fs.h"
@@ -353,11 +354,15 @@ static void check_ids(tm_doctor_report *out, const tm_doctor_project *projects,
 					      "wins); --fix rewrites the id "
 					      "field",
 					      file, t->field_id, t->id);
-			else
+			else {
+				/* the line as the writer writes it */
 				tm_buf_printf(&msg,
 					      "'%s' has no id field; --fix "
-					      "writes 'id: %s'",
-					      file, t->id);
+					      "writes 'id: ",
+					      file);
+				tm_yaml_put_scalar(&msg, t->id);
+				tm_buf_putc(&msg, '\'');
+			}
 			tm_doctor_add_thread(out, TM_DOCTOR_ID_MISMATCH, pr,
 					     t->id, true, tm_buf_cstr(&msg));
 			free(file);

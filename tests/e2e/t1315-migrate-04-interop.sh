@@ -304,4 +304,14 @@ test_expect_success '12: doctor on the 0.4 thread titled null: no loss, no false
 	grep "^title: \\(null\\|\"null\"\\)$" r12/$T/threads/p/null.md
 '
 
+test_expect_success '12: doctor announces the id line exactly as --fix writes it' '
+	printf -- "---\ntitle: null\nparentId: main\n---\n" >r12/$T/threads/p/null.md &&
+	(cd r12 && test_exit_code 1 git threadmind doctor) >out &&
+	grep "threads/p/null.md. has no id field; --fix writes .id: \"null\".$" out &&
+	(cd r12 && git threadmind doctor --fix >/dev/null 2>&1;
+		title_of null) >got &&
+	test_cmp want got &&
+	test "$(fm r12/$T/threads/p/null.md id)" = "\"null\""
+'
+
 test_done
