@@ -425,6 +425,11 @@ static int follow_identity(tm_active_moved *m, char **to, const char **bt,
 	    !((*bt && !strcmp(*bt, r.id)) ||
 	      (*active && !strcmp(*active, r.id))))
 		return 0;
+	/* this branch's entry decides, and it names another thread */
+	if (*bt && strcmp(*bt, r.id) &&
+	    (threads ? find_thread(threads, n, *bt) != NULL
+		     : tm_store_thread_exists(s, project, *bt)))
+		return 0;
 	if (threads) {
 		now = find_thread(threads, n, r.id);
 		/* not in the list but there: unreadable, left alone */
