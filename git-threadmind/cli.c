@@ -593,16 +593,53 @@ void cli_load_all(tm_thread_list *out)
 	tm_strv_clear(&marked);
 }
 
+/*
+ * The id config.json named for the active thread now holds another thread
+ * (a same-id split gave it to someone else, DESIGN.md section 11): say so,
+ * and make `id`, where that thread went (or the fallback), the active one.
+ */
+static void follow_moved(const tm_active_moved *m, const char *id)
+{
+	tm_buf now = TM_BUF_INIT, was = TM_BUF_INIT;
+
+	tm_text_thread_name(&was, m->was_title, m->was_author);
+	if (m->now_title || m->now_author) {
+		tm_text_thread_name(&now, m->now_title, m->now_author);
+		tm_buf_printf(&now, " (another thread with the same id)");
+	} else {
+		tm_buf_puts(&now, "gone");
+	}
+	if (m->to)
+		warning("'%s' is now %s; the thread you had active, %s, is "
+			"'%s': switched to it",
+			m->from, tm_buf_cstr(&now), tm_buf_cstr(&was), m->to);
+	else
+		warning("'%s' is now %s; the thread you had active (by %s) is "
+			"not in this project any more: the active thread is "
+			"'%s'",
+			m->from, tm_buf_cstr(&now),
+			m->was_author ? m->was_author : "an unknown author",
+			id);
+	if (tm_store_set_active(cli.store, cli.project, id) < 0)
+		warning("%s", tm_error_last());
+	tm_buf_release(&now);
+	tm_buf_release(&was);
+}
+
 char *cli_active_thread(const tm_thread *const *threads, size_t n)
 {
+	tm_active_moved moved;
 	tm_config *cfg = NULL;
 	char *id = NULL;
 
 	if (tm_store_load_config(&cfg, cli.store) < 0 ||
-	    tm_store_active_thread(&id, cli.store, cli.project, cfg, threads,
-				   n) < 0)
+	    tm_store_active_thread_checked(&id, &moved, cli.store, cli.project,
+					   cfg, threads, n) < 0)
 		die_lib();
 	tm_config_free(cfg);
+	if (moved.from)
+		follow_moved(&moved, id);
+	tm_active_moved_clear(&moved);
 	return id;
 }
 

@@ -71,20 +71,76 @@ static char *repo_path(const char *workdir, const char *arg)
 	}
 }
 
-/* Two threads of one id were kept apart: say which took which id. */
-static void print_split(const tm_resolve_entry *e)
+/* Where HEAD's side (stage 2) comes from in operation `op`: the branch
+ * being merged into, which git calls "ours" except in a rebase. */
+static const char *head_side(tm_git_op op)
 {
-	const char *base = strrchr(e->path, '/');
-	size_t len, i;
+	return op == TM_GIT_OP_REBASE || op == TM_GIT_OP_AM ? "upstream"
+							    : "in HEAD";
+}
 
-	base = base ? base + 1 : e->path;
-	len = strlen(base) - 3; /* ".md" */
-	inform("split %s: two threads were created as '%.*s'; the one "
-	       "created first keeps it, %s became '%s' (%s)",
-	       e->path, (int)len, base, e->moved_side, e->new_id, e->new_path);
+/* Where the incoming side (stage 3) comes from in operation `op`. */
+static const char *incoming_side(tm_git_op op)
+{
+	switch (op) {
+	case TM_GIT_OP_MERGE:
+		return "from the merged branch";
+	case TM_GIT_OP_REBASE:
+	case TM_GIT_OP_AM:
+		return "from the commit being replayed";
+	case TM_GIT_OP_CHERRY_PICK:
+		return "from the picked commit";
+	case TM_GIT_OP_REVERT:
+		return "from the reverted commit";
+	default:
+		return "incoming";
+	}
+}
+
+/* The id of thread file `path` (its name without ".md"). */
+static void put_id(tm_buf *b, const char *path)
+{
+	const char *base = strrchr(path, '/');
+
+	base = base ? base + 1 : path;
+	tm_buf_put(b, base, strlen(base) - 3);
+}
+
+/* Two threads of one id were kept apart: say which took which id, naming
+ * them by title and author (git's "ours" is the upstream in a rebase). */
+static void print_split(const tm_resolve_entry *e, tm_git_op op)
+{
+	tm_buf id = TM_BUF_INIT;
+	size_t i;
+
+	put_id(&id, e->path);
+	inform("split %s: two threads were created as '%s'; %s, %s, keeps "
+	       "it; %s, %s, became '%s' (%s)",
+	       e->path, id.ptr, cli_safe(e->kept_name), head_side(op),
+	       cli_safe(e->moved_name), incoming_side(op), e->new_id,
+	       e->new_path);
 	for (i = 0; i < e->repointed.n; i++)
 		inform("  re-pointed '%s' to parent '%s'",
 		       e->repointed.items[i], e->new_id);
+	tm_buf_release(&id);
+}
+
+/* An edit was sent to its thread's id after an earlier split. */
+static void print_followed(const tm_resolve_entry *e, tm_git_op op)
+{
+	tm_buf id = TM_BUF_INIT;
+
+	put_id(&id, e->path);
+	inform("followed %s: the edit %s is to %s, which is '%s' here: merged "
+	       "into %s; '%s' holds %s",
+	       e->path,
+	       strcmp(e->moved_side, "theirs") ? "made in HEAD"
+					       : incoming_side(op),
+	       cli_safe(e->moved_name), e->new_id, e->new_path, id.ptr,
+	       cli_safe(e->kept_name));
+	if (e->conflicted)
+		printf("conflicts left in %s\n", e->new_path);
+	tm_buf_release(&id);
 }
 
 int cmd_resolve(int argc, const char **argv)
@@ -128,7 +184,11 @@ int cmd_resolve(int argc, const char **argv)
 			left++;
 			break;
 		case TM_RESOLVE_SPLIT:
-			print_split(e);
+			print_split(e, report.op);
+			break;
+		case TM_RESOLVE_FOLLOWED:
+			print_followed(e, report.op);
+			left += e->conflicted;
 			break;
 		case TM_RESOLVE_DROPPED:
 			inform("dropped %s: %s", e->path, e->note);

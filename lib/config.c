@@ -13,7 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CONFIG_NAME "config.json"
+#define CONFIG_NAME  "config.json"
+#define IDENTITY_KEY "activeThreadIdentity"
 
 struct tm_config {
 	cJSON *root; /* always an object */
@@ -190,6 +191,89 @@ int tm_config_set_branch_thread(tm_config *c, const char *project,
 	return 0;
 }
 
+bool tm_config_active_identity(const tm_config *c, tm_config_identity *out)
+{
+	const cJSON *r = member(c->root, IDENTITY_KEY);
+
+	memset(out, 0, sizeof(*out));
+	if (!cJSON_IsObject(r))
+		return false;
+	out->project = string_member(r, "project");
+	out->id = string_member(r, "id");
+	out->created_at = string_member(r, "createdAt");
+	out->author = string_member(r, "author");
+	if (out->project && out->id && (out->created_at || out->author))
+		return true;
+	memset(out, 0, sizeof(*out));
+	return false;
+}
+
+static void forget_identity(tm_config *c)
+{
+	cJSON *old;
+
+	while ((old = member(c->root, IDENTITY_KEY)) != NULL)
+		cJSON_Delete(cJSON_DetachItemViaPointer(c->root, old));
+}
+
+/* Whether activeThreadIdentity is about `id` (any id when NULL) of
+ * `project`. */
+static bool identity_is(const tm_config *c, const char *project, const char *id)
+{
+	tm_config_identity r;
+
+	return tm_config_active_identity(c, &r) &&
+	       !strcmp(r.project, project) && (!id || !strcmp(r.id, id));
+}
+
+/* The position of `key` among the members of `obj`, or -1. */
+static int member_index(const cJSON *obj, const char *key)
+{
+	const cJSON *m;
+	int i = 0;
+
+	for (m = obj->child; m; m = m->next, i++)
+		if (m->string && !strcmp(m->string, key))
+			return i;
+	return -1;
+}
+
+void tm_config_set_active_identity(tm_config *c, const char *project,
+				   const char *id, const char *created_at,
+				   const char *author)
+{
+	cJSON *r, *old;
+	int at;
+
+	if (!project || !id || (!created_at && !author)) {
+		forget_identity(c);
+		return;
+	}
+	r = must(cJSON_CreateObject());
+	set_member(r, "project", must(cJSON_CreateString(project)));
+	set_member(r, "id", must(cJSON_CreateString(id)));
+	if (created_at)
+		set_member(r, "createdAt",
+			   must(cJSON_CreateString(created_at)));
+	if (author)
+		set_member(r, "author", must(cJSON_CreateString(author)));
+	if ((old = member(c->root, IDENTITY_KEY)) != NULL) {
+		replace_member(c->root, old, r);
+		return;
+	}
+	/* a new key goes next to the activeThreadId it is about: appended,
+	 * then the keys between them moved after it, in their order */
+	set_member(c->root, IDENTITY_KEY, r);
+	at = member_index(c->root, "activeThreadId");
+	if (at < 0)
+		return;
+	while ((old = cJSON_GetArrayItem(c->root, at + 1)) != r) {
+		old = cJSON_DetachItemViaPointer(c->root, old);
+		if (!cJSON_AddItemToArray(c->root, old))
+			abort();
+	}
+}
+
 size_t tm_config_forget_thread(tm_config *c, const char *project,
 			       const char *thread)
 {
@@ -197,6 +281,8 @@ size_t tm_config_forget_thread(tm_config *c, const char *project,
 	char *name = tm_xstrdup(thread); /* `thread` may live in the tree */
 	size_t n = 0;
 
+	if (identity_is(c, project, name))
+		forget_identity(c);
 	for (m = pt ? pt->child : NULL; m; m = next) {
 		next = m->next;
 		if (cJSON_IsString(m) && !strcmp(m->valuestring, name)) {
@@ -226,6 +312,9 @@ void tm_config_rename_thread(tm_config *c, const char *project,
 	if (active && !strcmp(active, old_id) &&
 	    (!active_project || !strcmp(active_project, project)))
 		tm_config_set_string(c, "activeThreadId", new_id);
+	if (identity_is(c, project, old_id))
+		set_member(member(c->root, IDENTITY_KEY), "id",
+			   must(cJSON_CreateString(new_id)));
 	free(old_id);
 	free(new_id);
 }
@@ -315,6 +404,9 @@ void tm_config_rename_project(tm_config *c, const char *from, const char *to)
 
 	if (active && !strcmp(active, from))
 		tm_config_set_string(c, "activeProjectId", to);
+	if (identity_is(c, from, NULL))
+		set_member(member(c->root, IDENTITY_KEY), "project",
+			   must(cJSON_CreateString(to)));
 	if (!cJSON_IsObject(bt) || !(pt = member(bt, from)))
 		return;
 	while (member(bt, to))
@@ -332,6 +424,8 @@ void tm_config_forget_project(tm_config *c, const char *project)
 		tm_config_set_string(c, "activeProjectId", NULL);
 		tm_config_set_string(c, "activeThreadId", NULL);
 	}
+	if (identity_is(c, project, NULL))
+		forget_identity(c);
 	while (cJSON_IsObject(bt) && member(bt, project))
 		cJSON_Delete(
 			cJSON_DetachItemFromObjectCaseSensitive(bt, project));

@@ -8,6 +8,8 @@
 
 #include "buf.h"
 
+#include <stdbool.h>
+
 #include <stddef.h>
 
 /*
@@ -79,7 +81,9 @@ int tm_config_set_branch_thread(tm_config *c, const char *project,
 
 /*
  * Remove every branchThreads[project][*] member whose value is the string
- * `thread` (when that thread is deleted).  Returns how many were removed.
+ * `thread` (when that thread is deleted), and activeThreadIdentity when it
+ * is about that thread.  Returns how many branchThreads members were
+ * removed.
  */
 size_t tm_config_forget_thread(tm_config *c, const char *project,
 			       const char *thread);
@@ -88,18 +92,54 @@ size_t tm_config_forget_thread(tm_config *c, const char *project,
  * A thread of `project` was renamed from `from` to `to`: every
  * branchThreads[project][*] equal to `from` becomes `to` (in place), and so
  * does activeThreadId when it is `from` and activeProjectId is `project` or
- * not a string (an activeThreadId of another project is left alone).
+ * not a string (an activeThreadId of another project is left alone), and
+ * the id of activeThreadIdentity when it is about `from` of `project`.
  */
 void tm_config_rename_thread(tm_config *c, const char *project,
 			     const char *from, const char *to);
 
 /*
- * Project `from` was renamed `to`: activeProjectId and the key
- * branchThreads[from] follow (an entry already under `to` is replaced).
+ * activeThreadIdentity (threadmind's own key, placed after activeThreadId):
+ * which thread an id of config.json meant when it was written, so that a
+ * later merge that gives the id to another thread (DESIGN.md section 11,
+ * "Same id born on two branches") is noticed: {"project": P, "id": ID,
+ * "createdAt": ..., "author": ...}.  It guards activeThreadId and the
+ * branchThreads[P][*] entries that name ID in project P.  The pointers are
+ * owned by the config, valid until it changes.
+ */
+typedef struct {
+	const char *project;
+	const char *id;
+	const char *created_at; /* NULL when the thread has none */
+	const char *author;     /* NULL when the thread has none */
+} tm_config_identity;
+
+/*
+ * Read activeThreadIdentity into *out: true when it is an object with
+ * string `project` and `id` and at least one of `createdAt` and `author`
+ * as strings; false (and *out zeroed) otherwise.
+ */
+bool tm_config_active_identity(const tm_config *c, tm_config_identity *out);
+
+/*
+ * Record that thread `id` of `project` is the one created at `created_at`
+ * by `author`: activeThreadIdentity is replaced in place, or added right
+ * after activeThreadId (at the end when there is none).  With `project` or
+ * `id` NULL, or both `created_at` and `author` NULL, the key is removed.
+ */
+void tm_config_set_active_identity(tm_config *c, const char *project,
+				   const char *id, const char *created_at,
+				   const char *author);
+
+/*
+ * Project `from` was renamed `to`: activeProjectId, the key
+ * branchThreads[from] (an entry already under `to` is replaced) and the
+ * project of activeThreadIdentity follow.
  */
 void tm_config_rename_project(tm_config *c, const char *from, const char *to);
 /* Project `project` was removed: branchThreads[project] goes, and so do
- * activeProjectId and activeThreadId when they were about it (null). */
+ * activeProjectId and activeThreadId when they were about it (null), and
+ * activeThreadIdentity when it was. */
 void tm_config_forget_project(tm_config *c, const char *project);
 
 /* The number of `sessions` entries (0 when not an array); never changes them.

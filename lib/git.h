@@ -157,6 +157,26 @@ bool tm_git_is_hex_oid(const char *s, size_t len);
  */
 tm_merge_style tm_git_conflict_style(tm_git *g);
 
+/* The operation that a conflict in the index comes from. */
+typedef enum {
+	TM_GIT_OP_NONE, /* none in progress (stash apply, merge-tree, ...) */
+	TM_GIT_OP_MERGE,
+	TM_GIT_OP_REBASE, /* rebase, pull --rebase: HEAD is the upstream */
+	TM_GIT_OP_AM,     /* git am */
+	TM_GIT_OP_CHERRY_PICK,
+	TM_GIT_OP_REVERT
+} tm_git_op;
+
+/*
+ * The operation in progress in g's worktree, from its git dir as git's
+ * own status reads it: rebase-merge/ or rebase-apply/ (rebase-apply/applying:
+ * am), else MERGE_HEAD, CHERRY_PICK_HEAD, REVERT_HEAD.  In every one of them
+ * the index's stage 2 ("ours", %A) is HEAD, the branch being built on: in a
+ * rebase that is the upstream and stage 3 the commit being replayed.
+ * Never fails.
+ */
+tm_git_op tm_git_operation(tm_git *g);
+
 /*
  * Whether `hex` (40 hex digits) names a commit present in the repository.
  * Anything else (malformed, missing, another type of object) is false.

@@ -210,3 +210,30 @@ int tm_git_head(char *out_hex41, tm_git *g)
  * GIT_CONFIG_PARAMETERS and GIT_CONFIG_COUNT/KEY_n/VALUE_n, which libgit2
  * does not read.  They win over every file; the last one wins.
  */
+
+/* Whether `name` exists in g's git dir (a file or a folder). */
+static bool in_gitdir(tm_git *g, const char *name)
+{
+	char *path = tm_git__path_join(tm_git_gitdir(g), name);
+	struct stat st;
+	bool r = lstat(path, &st) == 0;
+
+	free(path);
+	return r;
+}
+
+tm_git_op tm_git_operation(tm_git *g)
+{
+	if (in_gitdir(g, "rebase-merge"))
+		return TM_GIT_OP_REBASE;
+	if (in_gitdir(g, "rebase-apply"))
+		return in_gitdir(g, "rebase-apply/applying") ? TM_GIT_OP_AM
+							     : TM_GIT_OP_REBASE;
+	if (in_gitdir(g, "MERGE_HEAD"))
+		return TM_GIT_OP_MERGE;
+	if (in_gitdir(g, "CHERRY_PICK_HEAD"))
+		return TM_GIT_OP_CHERRY_PICK;
+	if (in_gitdir(g, "REVERT_HEAD"))
+		return TM_GIT_OP_REVERT;
+	return TM_GIT_OP_NONE;
+}

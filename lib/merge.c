@@ -380,21 +380,17 @@ static int merge_kind(tm_buf *out, tm_merge_result *r,
 	} else if ((x = marked_side(s, r->kind)) >= 0) {
 		set_note(&r->note, "%s already holds conflict markers",
 			 tm_merge__side_name[x]);
-	} else if (r->kind == TM_MERGE_KIND_THREAD &&
-		   tm_merge_two_threads(s[0].p, s[0].len, s[1].p, s[1].len,
-					s[2].p, s[2].len, id)) {
-		/* two threads: keep ours whole, `resolve` splits them */
-		set_note(&r->note,
-			 "two threads '%s' were created on both sides; ours "
-			 "is kept: run 'git threadmind resolve' to keep both",
-			 id);
-		tm_buf_put(out, s[1].p, s[1].len);
-		r->conflicted = true;
-		r->two_threads = true;
-		return 0;
 	} else {
 		error = merge_structured(out, &r->conflicted, &r->note, s,
 					 r->kind, id, opts);
+		if (error == TM_ECONFLICT) {
+			/* different threads: keep ours whole, `resolve`
+			 * sorts them out (DESIGN.md section 11) */
+			tm_buf_put(out, s[1].p, s[1].len);
+			r->conflicted = true;
+			r->two_threads = true;
+			return 0;
+		}
 		if (error != TM_EPARSE)
 			return error;
 	}

@@ -50,7 +50,10 @@ typedef struct {
 	bool conflicted;    /* conflict markers were left in it */
 	tm_merge_kind kind; /* how it was merged (TEXT after any fallback) */
 	char *note;         /* NULL, or why it fell back to a text merge */
-	bool two_threads;   /* same id born on two branches: data is ours */
+	/* the sides hold different threads (tm_merge_identity other than
+	 * ONE and BOTH_OTHER): data is ours, `git threadmind resolve` sorts
+	 * them out */
+	bool two_threads;
 } tm_merge_result;
 
 /*
@@ -75,9 +78,11 @@ tm_merge_kind tm_merge_kind_of_path(const char *path, char **out_id);
  *
  * When a side equals the ancestor byte for byte (or both sides are equal)
  * the other side is the result, verbatim, with the path's kind.  A thread
- * file added on both sides as two threads (tm_merge_two_threads) is not
- * merged: the result is ours verbatim, conflicted, with two_threads set
- * and a note naming `git threadmind resolve`.  Else the
+ * file whose sides hold different threads (tm_merge_thread_identity:
+ * TWO_THREADS, OURS_OTHER, THEIRS_OTHER) is not merged: the result is ours
+ * verbatim, conflicted, with two_threads set and a note naming the threads
+ * by title and author and `git threadmind resolve`; BOTH_OTHER is merged
+ * with an empty ancestor.  Else the
  * kind comes from opts->path (tm_merge_kind_of_path).  Sides that
  * cannot be merged that way (a side that does not parse, one that already
  * holds conflict markers) are merged as text with git_merge_file, and
@@ -94,14 +99,48 @@ int tm_merge_files(tm_merge_result *out, const char *o, size_t olen,
 		   const tm_merge_options *opts);
 
 /*
- * Same id born on two branches (DESIGN.md section 11): whether thread file
- * `id` added on both sides (`olen` 0: no ancestor, or an empty one) holds
- * two threads, i.e. both sides parse and their `createdAt` instants or
- * their `author`s differ.  Returns 1 when `a` keeps the id (created first;
- * on a tie, the bytewise smaller author; a missing or invalid createdAt
- * sorts first), 2 when `b` keeps it, 0 when it is one thread (or `olen` is
- * not 0, or a side does not parse, or `id` is the root `main`).  Never fails;
+ * Which threads the sides of thread file `id` hold (DESIGN.md section 11,
+ * "Same id born on two branches"): a thread is known by its identity,
+ * `createdAt` + `author` (tm_thread_same_identity), not by its id.
+ */
+typedef enum {
+	/* one thread (or a side that does not parse, or the root `main`):
+	 * merged field by field */
+	TM_MERGE_ONE_THREAD,
+	/* ours and theirs are two threads and neither is the ancestor's (an
+	 * add/add, or the ancestor's thread replaced on both sides by
+	 * different ones): split, ours keeps the id */
+	TM_MERGE_TWO_THREADS,
+	/* ours holds another thread than the ancestor's, theirs edits the
+	 * ancestor's (which ours moved to another id in an earlier split) */
+	TM_MERGE_OURS_OTHER,
+	/* the reverse: theirs holds another thread, ours edits the ancestor's
+	 */
+	TM_MERGE_THEIRS_OTHER,
+	/* both sides hold the same thread, another than the ancestor's:
+	 * merged as an add/add of that thread */
+	TM_MERGE_BOTH_OTHER
+} tm_merge_identity;
+
+/*
+ * The tm_merge_identity of the three sides of thread file `id` (`olen` 0:
+ * no ancestor; an ancestor that does not parse, such as a criss-cross
+ * virtual ancestor, or that has neither `createdAt` nor `author`, counts as
+ * none: ours and theirs are then compared with each other).  Never fails;
  * sets no error.
+ */
+tm_merge_identity tm_merge_thread_identity(const char *o, size_t olen,
+					   const char *a, size_t alen,
+					   const char *b, size_t blen,
+					   const char *id);
+
+/*
+ * Same id born on two branches: whether thread file `id` added on both
+ * sides (`olen` 0) holds two threads (TM_MERGE_TWO_THREADS).  Returns 1
+ * then (ours, the side already in the branch being merged into, keeps the
+ * id: HEAD's side in a merge, the upstream in a rebase), else 0 (one
+ * thread, `olen` not 0, a side that does not parse, or `id` the root
+ * `main`).  Never fails; sets no error.
  */
 int tm_merge_two_threads(const char *o, size_t olen, const char *a, size_t alen,
 			 const char *b, size_t blen, const char *id);

@@ -104,7 +104,11 @@ size_t *tm_merge__order(size_t *out_n, const char *const *a, const bool *keep_a,
  * Merge a thread file whose id (file name) is `id`; the sides hold LF line
  * ends.  Appends the canonical file (LF) to `out`.  Returns 0;
  * TM_EPARSE when a side is not a thread file, with a malloc'd *note saying
- * which and why (`out` unchanged); or TM_ERROR as tm_merge__text.
+ * which and why (`out` unchanged); TM_ECONFLICT (no message set) when the
+ * sides hold different threads (tm_merge_thread_identity TWO_THREADS,
+ * OURS_OTHER or THEIRS_OTHER), with a malloc'd *note naming them and
+ * `git threadmind resolve` (`out` unchanged); or TM_ERROR as
+ * tm_merge__text.  BOTH_OTHER is merged with an empty ancestor.
  */
 int tm_merge__thread(tm_buf *out, bool *conflicted, char **note,
 		     const struct tm_merge__span s[3], const char *id,

@@ -6,6 +6,7 @@
 #include "merge_internal.h"
 #include "error.h"
 #include "frontmatter.h"
+#include "text.h"
 #include "timestamp.h"
 
 #include <stdlib.h>
@@ -292,6 +293,104 @@ static int parse_side(tm_thread **out, char **note,
 	return 0;
 }
 
+/* An ancestor with no identity: none (added on both sides), one that does
+ * not parse, or a file written before threads had createdAt and author. */
+static bool has_identity(const tm_thread *t)
+{
+	return t->created_at || t->author;
+}
+
+static bool same_thread(const tm_thread *x, const tm_thread *y)
+{
+	return tm_thread_same_identity(x->created_at, x->author, y->created_at,
+				       y->author);
+}
+
+/* Which threads the parsed sides hold (tm_merge_thread_identity). */
+static tm_merge_identity classify(tm_thread *const t[3], const char *id)
+{
+	bool so, st;
+
+	/* two roots `main` (two stores begun apart) are one root */
+	if (!id || !strcmp(id, TM_ROOT_THREAD_ID))
+		return TM_MERGE_ONE_THREAD;
+	if (!has_identity(t[0]))
+		return same_thread(t[1], t[2]) ? TM_MERGE_ONE_THREAD
+					       : TM_MERGE_TWO_THREADS;
+	so = same_thread(t[0], t[1]);
+	st = same_thread(t[0], t[2]);
+	if (so && st)
+		return TM_MERGE_ONE_THREAD;
+	if (!so && !st)
+		return same_thread(t[1], t[2]) ? TM_MERGE_BOTH_OTHER
+					       : TM_MERGE_TWO_THREADS;
+	return so ? TM_MERGE_THEIRS_OTHER : TM_MERGE_OURS_OTHER;
+}
+
+static void put_name(tm_buf *b, const tm_thread *t)
+{
+	tm_text_thread_name(b, t->title, t->author);
+}
+
+/*
+ * Why the sides of `id` are not merged, naming the threads by title and
+ * author: ours is what HEAD holds in every git operation (a rebase's
+ * "ours" is the upstream), so it is named by that, never as "ours".
+ */
+static char *identity_note(tm_thread *const t[3], tm_merge_identity kind,
+			   const char *id, const tm_merge_options *opts)
+{
+	tm_buf b = TM_BUF_INIT, from = TM_BUF_INIT;
+	const char *label = opts->their_label;
+
+	/* git's %Y label (a branch, or a replayed commit) when given */
+	if (label && *label && strcmp(label, "theirs"))
+		tm_buf_printf(&from, " (from '%s')", label);
+	switch (kind) {
+	case TM_MERGE_OURS_OTHER:
+		tm_buf_printf(&b, "'%s' is ", id);
+		put_name(&b, t[1]);
+		tm_buf_puts(&b, " in HEAD, but the incoming edit");
+		tm_buf_puts(&b, tm_buf_cstr(&from));
+		tm_buf_puts(&b, " is to ");
+		put_name(&b, t[2]);
+		tm_buf_puts(&b, ", which HEAD holds under another id: run 'git "
+				"threadmind resolve' to apply the edit there");
+		break;
+	case TM_MERGE_THEIRS_OTHER:
+		tm_buf_printf(&b, "'%s' is ", id);
+		put_name(&b, t[2]);
+		tm_buf_printf(&b,
+			      " on the incoming side%s, but HEAD's edit is "
+			      "to ",
+			      tm_buf_cstr(&from));
+		put_name(&b, t[1]);
+		tm_buf_puts(&b, ", which the incoming side holds under another "
+				"id: run 'git threadmind resolve' to apply the "
+				"edit there");
+		break;
+	default:
+		if (has_identity(t[0]))
+			tm_buf_printf(&b,
+				      "'%s' holds a different thread on each "
+				      "side: ",
+				      id);
+		else
+			tm_buf_printf(&b,
+				      "two threads '%s' were created on both "
+				      "sides: ",
+				      id);
+		put_name(&b, t[1]);
+		tm_buf_puts(&b, ", already in HEAD, keeps the id; ");
+		put_name(&b, t[2]);
+		tm_buf_puts(&b, tm_buf_cstr(&from));
+		tm_buf_puts(&b, " takes the next free one: run 'git threadmind "
+				"resolve' to keep both");
+	}
+	tm_buf_release(&from);
+	return tm_buf_detach(&b);
+}
+
 int tm_merge__thread(tm_buf *out, bool *conflicted, char **note,
 		     const struct tm_merge__span s[3], const char *id,
 		     const tm_merge_options *opts)
@@ -299,6 +398,7 @@ int tm_merge__thread(tm_buf *out, bool *conflicted, char **note,
 	tm_thread *t[3] = {NULL, NULL, NULL}, *r = NULL;
 	struct tm_merge__span body[3];
 	tm_buf merged = TM_BUF_INIT;
+	tm_merge_identity kind;
 	bool lead_a;
 	size_t i;
 	int x, error = 0;
@@ -307,6 +407,20 @@ int tm_merge__thread(tm_buf *out, bool *conflicted, char **note,
 		error = parse_side(&t[x], note, &s[x], id, opts->path, x);
 	if (error)
 		goto done;
+	switch ((kind = classify(t, id))) {
+	case TM_MERGE_ONE_THREAD:
+		break;
+	case TM_MERGE_BOTH_OTHER:
+		/* the same new thread on both sides: an add/add of it */
+		tm_thread_free(t[0]);
+		t[0] = tm_thread_new();
+		t[0]->id = tm_xstrdup(id);
+		break;
+	default:
+		*note = identity_note(t, kind, id, opts);
+		error = TM_ECONFLICT;
+		goto done;
+	}
 	for (x = 0; x < 3; x++) {
 		body[x].p = t[x]->body ? t[x]->body : "";
 		body[x].len = t[x]->body_len;
@@ -332,32 +446,37 @@ done:
 	return error;
 }
 
-/* The order of creation of two threads: createdAt, then author. */
-static int created_cmp(const tm_thread *a, const tm_thread *b)
+tm_merge_identity tm_merge_thread_identity(const char *o, size_t olen,
+					   const char *a, size_t alen,
+					   const char *b, size_t blen,
+					   const char *id)
 {
-	int c = tm_time_cmp(a->created_at, b->created_at);
+	const struct tm_merge__span s[3] = {{o ? o : "", o ? olen : 0},
+					    {a ? a : "", a ? alen : 0},
+					    {b ? b : "", b ? blen : 0}};
+	tm_thread *t[3] = {NULL, NULL, NULL};
+	tm_merge_identity kind = TM_MERGE_ONE_THREAD;
+	char *note = NULL;
+	int x, error = 0;
 
-	return c ? c : str_cmp(a->author, b->author);
+	for (x = 0; x < 3 && !error; x++)
+		error = parse_side(&t[x], &note, &s[x], id ? id : "", NULL, x);
+	if (!error)
+		kind = classify(t, id);
+	for (x = 0; x < 3; x++)
+		tm_thread_free(t[x]);
+	free(note);
+	tm_error_clear();
+	return kind;
 }
 
 int tm_merge_two_threads(const char *o, size_t olen, const char *a, size_t alen,
 			 const char *b, size_t blen, const char *id)
 {
-	tm_thread *ta = NULL, *tb = NULL;
-	int keeper = 0, c;
-
-	(void)o;
-	/* two roots `main` (two stores begun apart) are one root */
-	if (olen || !id || !strcmp(id, TM_ROOT_THREAD_ID))
+	if (olen)
 		return 0;
-	if (tm_frontmatter_parse(&ta, a ? a : "", a ? alen : 0, id, "ours") ==
-		    0 &&
-	    tm_frontmatter_parse(&tb, b ? b : "", b ? blen : 0, id, "theirs") ==
-		    0 &&
-	    (c = created_cmp(ta, tb)) != 0)
-		keeper = c < 0 ? 1 : 2;
-	tm_error_clear();
-	tm_thread_free(ta);
-	tm_thread_free(tb);
-	return keeper;
+	return tm_merge_thread_identity(o, 0, a, alen, b, blen, id) ==
+			       TM_MERGE_TWO_THREADS
+		       ? 1
+		       : 0;
 }

@@ -1,5 +1,6 @@
 /* Allocation helpers of the in-memory thread (see model.h). */
 #include "model.h"
+#include "timestamp.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -103,4 +104,12 @@ void tm_thread_array_free(tm_thread **threads, size_t n)
 	for (i = 0; i < n; i++)
 		tm_thread_free(threads[i]);
 	free(threads);
+}
+
+bool tm_thread_same_identity(const char *created_a, const char *author_a,
+			     const char *created_b, const char *author_b)
+{
+	if (created_a && created_b && tm_time_cmp(created_a, created_b))
+		return false;
+	return !author_a || !author_b || !strcmp(author_a, author_b);
 }

@@ -72,6 +72,17 @@ bool tm_thread_is_active(const tm_thread *t);
 /* True for status done or abandoned. */
 bool tm_thread_is_finished(const tm_thread *t);
 
+/*
+ * Whether two threads are the same thread, whatever their id (DESIGN.md
+ * section 11): the same `createdAt` instant (tm_time_cmp: equal instants
+ * written differently are the same) and the same `author`.  A value absent
+ * on either side does not count (a file written by hand, or before the
+ * field existed).  A thread keeps both for life, so two files that differ
+ * in them hold two threads.
+ */
+bool tm_thread_same_identity(const char *created_a, const char *author_a,
+			     const char *created_b, const char *author_b);
+
 /* Free an array of `n` threads and the array. */
 void tm_thread_array_free(tm_thread **threads, size_t n);
 

@@ -342,6 +342,7 @@ int tm_store_use_project(char **out_thread, tm_store *s, const char *project)
 		goto done;
 	tm_config_set_string(cfg, "activeProjectId", project);
 	tm_config_set_string(cfg, "activeThreadId", thread);
+	tm_store_record_identity(s, cfg, project, thread);
 	error = tm_store_save_config(s, cfg);
 done:
 	error = tm_store_unlock_after(s, error);

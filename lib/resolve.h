@@ -20,25 +20,39 @@ typedef enum {
 	TM_RESOLVE_CONFLICTS, /* merged, markers left in the body: written */
 	TM_RESOLVE_SKIPPED,   /* left alone (see note) */
 	TM_RESOLVE_SPLIT,     /* two threads of one id: both kept, staged */
-	TM_RESOLVE_DROPPED    /* ThreadMind 0.4's index: upgrade, git rm */
+	TM_RESOLVE_DROPPED,   /* ThreadMind 0.4's index: upgrade, git rm */
+	TM_RESOLVE_FOLLOWED   /* an edit sent to its thread's other id */
 } tm_resolve_outcome;
 
 typedef struct {
 	char *path; /* repository-relative */
 	tm_resolve_outcome outcome;
 	char *note; /* why it was skipped, or the merge's fallback note */
-	/* TM_RESOLVE_SPLIT: the id the later thread took, its path, the side
-	 * it came from ("ours" or "theirs") and the children re-pointed. */
+	/*
+	 * TM_RESOLVE_SPLIT: the id the incoming thread took, its path, the
+	 * side it came from ("theirs": stage 3) and the children re-pointed.
+	 * TM_RESOLVE_FOLLOWED: the id and path of the thread whose edit was
+	 * merged there, and the side the edit came from ("ours", "theirs").
+	 */
 	char *new_id;
 	char *new_path;
 	const char *moved_side;
 	tm_strv repointed;
+	/* SPLIT and FOLLOWED: the threads as people know them ("'Search' by
+	 * ana-1a2b", tm_text_thread_name): `kept_name` holds the id at
+	 * `path`, `moved_name` is the one at `new_id`. */
+	char *kept_name;
+	char *moved_name;
+	/* FOLLOWED: the merge into new_path left conflict markers there (its
+	 * three stages are in the index) */
+	bool conflicted;
 } tm_resolve_entry;
 
 typedef struct {
 	tm_resolve_entry *items;
 	size_t n;
 	size_t alloc;
+	tm_git_op op; /* the git operation the conflicts come from */
 } tm_resolve_report;
 
 /*
@@ -52,19 +66,31 @@ typedef struct {
  * goes through the upgrade (tm_migrate_run), then its deletion is staged
  * (TM_RESOLVE_DROPPED).
  *
- * A thread file added on both sides as two threads (tm_merge_two_threads;
- * DESIGN.md section 11) is split: the one created first keeps the id and
- * the file, the other takes the next free id (`<id>-2`, ... free in the
- * working tree and the index) through tm_store_rename_thread, which
- * re-points its children added on its side (those whose parentId is the id
- * in the merged tree but not in HEAD's, for the side of MERGE_HEAD; those
- * whose HEAD version has it, for ours) and, when it is the thread made in
- * this clone (ours; theirs during a rebase, which replays this clone's
- * commits), config.json's references; everything is staged
- * (TM_RESOLVE_SPLIT).  The result does
- * not depend on which side is ours.  `opts` gives the marker size and
- * style (its path is set per file).  TM_ENOTFOUND when a named path has no
- * conflict; TM_ERROR on git errors.
+ * A thread file whose sides hold different threads (tm_merge_thread_identity;
+ * DESIGN.md section 11, "Same id born on two branches") is never merged
+ * field by field:
+ * - TWO_THREADS (added on both sides, or replaced on both sides): split.
+ *   Ours, the side already in the branch being merged into (HEAD: the
+ *   upstream in a rebase), keeps the id and the file; theirs takes the next
+ *   free id (`<id>-2`, ... free in the working tree and the index) through
+ *   tm_store_rename_thread, which re-points its children added on its side
+ *   (those whose parentId is the id in the merged tree but not in HEAD's)
+ *   and, when config.json's activeThreadIdentity says that this clone
+ *   knows the id as that thread (without one: during a rebase, which
+ *   replays this clone's commits), config.json's references; everything
+ *   is staged (TM_RESOLVE_SPLIT).
+ * - OURS_OTHER / THEIRS_OTHER (one side edits the ancestor's thread, the
+ *   other holds another thread at the id: an earlier split moved the
+ *   ancestor's thread to another id there): the edit is merged into the
+ *   file of the index (stage 0, same project) whose thread has the
+ *   ancestor's identity, which is written and staged (or, when that merge
+ *   conflicts, written with markers and its three stages put in the
+ *   index); the id keeps the other side's thread, staged
+ *   (TM_RESOLVE_FOLLOWED).  When no such file exists, it is split as
+ *   above.
+ * - BOTH_OTHER: merged as an add/add.
+ * `opts` gives the marker size and style (its path is set per file).
+ * TM_ENOTFOUND when a named path has no conflict; TM_ERROR on git errors.
  */
 int tm_resolve_index(tm_resolve_report *out, tm_git *g, const tm_strv *paths,
 		     const tm_merge_options *opts);

@@ -268,15 +268,53 @@ int tm_store_author(char **out, tm_store *s, tm_config *cfg);
  * The active thread of `project` for the current branch (DESIGN.md section
  * 3), decided on `threads` when not NULL, else on the files.  *out is a
  * malloc'd id (the caller frees it); fails only when the threads cannot be
- * listed.  No lock needed.
+ * listed.  No lock needed.  Guarded by config.json's activeThreadIdentity
+ * as tm_store_active_thread_checked says.
  */
 int tm_store_active_thread(char **out, tm_store *s, const char *project,
 			   tm_config *cfg, const tm_thread *const *threads,
 			   size_t n);
 
+/* The active thread config.json named went elsewhere (see below). */
+typedef struct {
+	char *from;       /* the id config.json named (NULL: nothing moved) */
+	char *to;         /* the id of that thread now, NULL when it is gone */
+	char *was_title;  /* that thread's title (NULL when it is gone) */
+	char *was_author; /* its author, as config.json recorded it */
+	char *now_title;  /* the thread that holds `from` now (NULL: none) */
+	char *now_author;
+} tm_active_moved;
+
+void tm_active_moved_clear(tm_active_moved *m);
+
 /*
- * Make `thread` the active thread: activeProjectId, activeThreadId and
- * branchThreads[project][current branch] (when on a branch).  Takes the lock
+ * tm_store_active_thread, with the guard of DESIGN.md section 11 ("Same id
+ * born on two branches"): when activeThreadId or this branch's
+ * branchThreads entry names the id that activeThreadIdentity is about, and
+ * that id now holds another thread (a different createdAt or author) or no
+ * file, the thread with the recorded identity is looked up among the
+ * project's threads: the entry counts as naming its new id, or as absent
+ * when there is none.  A file that cannot be read is left alone.  When
+ * that happened and `moved` is not NULL, *moved says so (clear it with
+ * tm_active_moved_clear; zeroed otherwise); config.json is not written.
+ */
+int tm_store_active_thread_checked(char **out, tm_active_moved *moved,
+				   tm_store *s, const char *project,
+				   tm_config *cfg,
+				   const tm_thread *const *threads, size_t n);
+
+/*
+ * Set cfg's activeThreadIdentity to thread `id` of `project` as its file
+ * says (tm_config_set_active_identity); removed when the file cannot be
+ * read.  Writes nothing: the caller saves cfg.
+ */
+void tm_store_record_identity(tm_store *s, tm_config *cfg, const char *project,
+			      const char *id);
+
+/*
+ * Make `thread` the active thread: activeProjectId, activeThreadId,
+ * branchThreads[project][current branch] (when on a branch) and
+ * activeThreadIdentity (tm_store_record_identity).  Takes the lock
  * and writes config.json.  TM_EPARSE for a config.json that does not parse
  * (left as it is); TM_ELOCKED; TM_ERROR.
  */

@@ -363,41 +363,177 @@ done:
 
 /* ---- active thread ---- */
 
+void tm_active_moved_clear(tm_active_moved *m)
+{
+	if (!m)
+		return;
+	free(m->from);
+	free(m->to);
+	free(m->was_title);
+	free(m->was_author);
+	free(m->now_title);
+	free(m->now_author);
+	memset(m, 0, sizeof(*m));
+}
+
+void tm_store_record_identity(tm_store *s, tm_config *cfg, const char *project,
+			      const char *id)
+{
+	tm_thread *t = NULL;
+
+	if (tm_store_load_thread(&t, s, project, id) == 0)
+		tm_config_set_active_identity(cfg, project, id, t->created_at,
+					      t->author);
+	else
+		tm_config_set_active_identity(cfg, NULL, NULL, NULL, NULL);
+	tm_error_clear();
+	tm_thread_free(t);
+}
+
+static const tm_thread *find_thread(const tm_thread *const *threads, size_t n,
+				    const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (threads[i] && threads[i]->id && !strcmp(threads[i]->id, id))
+			return threads[i];
+	return NULL;
+}
+
+/*
+ * The guard of tm_store_active_thread_checked.  *bt and *active (config's
+ * entries) are replaced by *to (malloc'd, or NULL) when they name a thread
+ * that moved.  Returns 0 (also when nothing moved), or an error of
+ * tm_store_load_all.
+ */
+static int follow_identity(tm_active_moved *m, char **to, const char **bt,
+			   const char **active, tm_store *s,
+			   const char *project, tm_config *cfg,
+			   const tm_thread *const *threads, size_t n)
+{
+	tm_config_identity r;
+	tm_thread *loaded = NULL;
+	tm_thread_list all = {NULL, 0, TM_STRV_INIT, TM_STRV_INIT};
+	const tm_thread *now = NULL, *was = NULL;
+	size_t i;
+	int error = 0;
+
+	/* the root is one thread in every clone (two roots merge as one) */
+	if (!tm_config_active_identity(cfg, &r) || strcmp(r.project, project) ||
+	    !strcmp(r.id, TM_ROOT_THREAD_ID) ||
+	    !((*bt && !strcmp(*bt, r.id)) ||
+	      (*active && !strcmp(*active, r.id))))
+		return 0;
+	/* this branch's entry decides, and it names another thread */
+	if (*bt && strcmp(*bt, r.id) &&
+	    (threads ? find_thread(threads, n, *bt) != NULL
+		     : tm_store_thread_exists(s, project, *bt)))
+		return 0;
+	if (threads) {
+		now = find_thread(threads, n, r.id);
+		/* not in the list but there: unreadable, left alone */
+		if (!now && tm_store_thread_exists(s, project, r.id))
+			return 0;
+	} else if ((error = tm_store_load_thread(&loaded, s, project, r.id)) ==
+		   0) {
+		now = loaded;
+	} else if (error != TM_ENOTFOUND) {
+		tm_error_clear();
+		return 0;
+	}
+	error = 0;
+	if (now && tm_thread_same_identity(now->created_at, now->author,
+					   r.created_at, r.author))
+		goto done;
+	if (!threads) {
+		if ((error = tm_store_load_all(&all, s, project)) < 0)
+			goto done;
+		threads = (const tm_thread *const *)all.threads;
+		n = all.n;
+	}
+	for (i = 0; i < n && !was; i++)
+		if (threads[i] && threads[i]->id &&
+		    strcmp(threads[i]->id, r.id) &&
+		    tm_thread_same_identity(threads[i]->created_at,
+					    threads[i]->author, r.created_at,
+					    r.author))
+			was = threads[i];
+	if (!now && !was) /* deleted: the usual fallbacks apply */
+		goto done;
+	*to = was ? tm_xstrdup(was->id) : NULL;
+	if (m) {
+		m->from = tm_xstrdup(r.id);
+		m->to = tm_xstrdup_or_null(*to);
+		m->was_title = was ? tm_xstrdup_or_null(was->title) : NULL;
+		m->was_author = tm_xstrdup_or_null(r.author);
+		m->now_title = now ? tm_xstrdup_or_null(now->title) : NULL;
+		m->now_author = now ? tm_xstrdup_or_null(now->author) : NULL;
+	}
+	/* r.id lives in cfg, which stays as it is */
+	if (*bt && !strcmp(*bt, r.id))
+		*bt = *to;
+	if (*active && !strcmp(*active, r.id))
+		*active = *to;
+done:
+	tm_thread_free(loaded);
+	tm_thread_list_clear(&all);
+	return error;
+}
+
 int tm_store_active_thread(char **out, tm_store *s, const char *project,
 			   tm_config *cfg, const tm_thread *const *threads,
 			   size_t n)
+{
+	return tm_store_active_thread_checked(out, NULL, s, project, cfg,
+					      threads, n);
+}
+
+int tm_store_active_thread_checked(char **out, tm_active_moved *moved,
+				   tm_store *s, const char *project,
+				   tm_config *cfg,
+				   const tm_thread *const *threads, size_t n)
 {
 	const char *branch = tm_store_branch(s);
 	const char *bt =
 		branch ? tm_config_branch_thread(cfg, project, branch) : NULL;
 	const char *active = tm_config_get_string(cfg, "activeThreadId");
 	tm_thread_list all;
+	char *to = NULL;
 	int error;
 
+	if (moved)
+		memset(moved, 0, sizeof(*moved));
+	if ((error = follow_identity(moved, &to, &bt, &active, s, project, cfg,
+				     threads, n)) < 0)
+		goto done;
 	if (threads) {
 		*out = tm_active_resolve(branch, bt, active, threads, n, NULL);
-		return 0;
+		goto done;
 	}
 	/* Fast paths first: they need no thread file. */
 	if (bt && tm_store_thread_exists(s, project, bt)) {
 		*out = tm_xstrdup(bt);
-		return 0;
+		goto done;
 	}
 	if (!branch) {
 		*out = tm_xstrdup(
 			active && tm_store_thread_exists(s, project, active)
 				? active
 				: TM_ROOT_THREAD_ID);
-		return 0;
+		goto done;
 	}
-	error = tm_store_load_all(&all, s, project);
-	if (error < 0)
-		return error;
+	if ((error = tm_store_load_all(&all, s, project)) < 0)
+		goto done;
 	*out = tm_active_resolve(branch, bt, active,
 				 (const tm_thread *const *)all.threads, all.n,
 				 NULL);
 	tm_thread_list_clear(&all);
-	return 0;
+done:
+	if (error < 0)
+		tm_active_moved_clear(moved);
+	free(to);
+	return error;
 }
 
 int tm_store_set_active(tm_store *s, const char *project, const char *thread)
@@ -415,6 +551,7 @@ int tm_store_set_active(tm_store *s, const char *project, const char *thread)
 		goto done;
 	tm_config_set_string(cfg, "activeProjectId", project);
 	tm_config_set_string(cfg, "activeThreadId", thread);
+	tm_store_record_identity(s, cfg, project, thread);
 	if (branch && (error = tm_config_set_branch_thread(cfg, project, branch,
 							   thread)) < 0)
 		goto done;

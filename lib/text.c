@@ -100,6 +100,19 @@ bool tm_text_needs_sanitize(const char *s, size_t len, unsigned flags)
 	return false;
 }
 
+void tm_text_thread_name(tm_buf *out, const char *title, const char *author)
+{
+	if (!title)
+		title = "(untitled)";
+	tm_buf_putc(out, '\'');
+	tm_text_sanitize(out, title, strlen(title), 0);
+	tm_buf_puts(out, "' by ");
+	if (author)
+		tm_text_sanitize(out, author, strlen(author), 0);
+	else
+		tm_buf_puts(out, "an unknown author");
+}
+
 static bool blank(char c)
 {
 	return c && strchr(" \t\n\r\v\f", c);

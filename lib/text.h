@@ -37,6 +37,14 @@ void tm_text_json_escape(tm_buf *out, const char *s, size_t len);
 bool tm_text_needs_sanitize(const char *s, size_t len, unsigned flags);
 
 /*
+ * Append how messages name a thread to a person, by what they know it by
+ * rather than by an id that may have changed hands: "'<title>' by
+ * <author>" (control characters as '?'; a NULL title is "(untitled)", a
+ * NULL author "an unknown author").
+ */
+void tm_text_thread_name(tm_buf *out, const char *title, const char *author);
+
+/*
  * A title as typed (`new`, `set title=`, `project new`): each line end (LF,
  * CR or CR LF, and runs of them) becomes one space; everything else is
  * kept as given (spaces at the ends included).  Refused with TM_EINVALID:

@@ -98,6 +98,19 @@ then
 		grep "\"auth.md\"" trace &&
 		! grep "open.*\.md\"" trace
 	'
+
+	# config.json records who the thread it last made active is
+	# (activeThreadIdentity): when this branch's entry names it, prompt
+	# reads that one file to see that the id still holds that thread.
+	test_expect_success 'the recorded active thread: only its file is read' '
+		(cd shop && git threadmind switch -q auth &&
+			ASAN_OPTIONS=detect_leaks=0 strace -f -o ../trace \
+				-e trace=open,openat git-threadmind prompt) >out &&
+		printf "auth\n" >expect &&
+		test_cmp expect out &&
+		grep "open.*\"auth.md\"" trace &&
+		test $(grep -c "open.*\.md\"" trace) -eq 1
+	'
 fi
 
 test_expect_success 'prompt usage' '

@@ -3,8 +3,9 @@
 # bare remote and with their own HOME, create "Search" on their own branch.
 # The merge never fuses the two threads: with the driver it exits 1 and
 # names `git threadmind resolve`; without it git leaves markers; `resolve`
-# keeps both, the first created keeping the id, whichever side merges, and
-# re-points the threads added under the renamed one.
+# keeps both: the one already in the branch merged into keeps the id (HEAD's
+# side in a merge, the upstream in a rebase), the incoming one is renamed,
+# with the threads added under it.
 . "$(dirname "$0")/test-lib.sh"
 
 T=.threadmind/threads/ana-clone
@@ -52,7 +53,7 @@ test_expect_success 'with the driver: exit 1, ours kept, one line naming resolve
 	as ana git merge -q --no-edit origin/ana/search &&
 	as ana cp $S ../ana-search.md &&
 	test_must_fail as ana git merge --no-edit origin/bob/search 2>err &&
-	grep "^git-threadmind-merge: $S: two threads .search. were created on both sides.*git threadmind resolve" err &&
+	grep "^git-threadmind-merge: $S: two threads .search. were created on both sides: .Search. by ana-[0-9a-f]*, already in HEAD, keeps the id; .Search. by bob-[0-9a-f]* takes the next free one: run .git threadmind resolve. to keep both$" err &&
 	test $(grep -c "^git-threadmind-merge" err) -eq 1 &&
 	test_cmp ana-search.md ana-clone/$S &&
 	as ana git threadmind show search >/dev/null
@@ -65,9 +66,10 @@ test_expect_success 'the conflict is visible in status and doctor' '
 	grep "^conflict: .$S. is unmerged in the index.*git threadmind resolve" out
 '
 
-test_expect_success 'resolve keeps both: the first created keeps the id' '
+test_expect_success 'resolve keeps both: HEAD'"'"'s side keeps the id' '
 	as ana git threadmind resolve >out &&
-	grep "^split $S: two threads were created as .search.; the one created first keeps it, theirs became .search-2. ($S2)$" out &&
+	grep "^split $S: two threads were created as .search.; .Search. by ana-[0-9a-f]*, in HEAD, keeps it; .Search. by bob-[0-9a-f]*, from the merged branch, became .search-2. ($S2)$" out &&
+	! grep -E "ours|theirs" out &&
 	as ana git diff --name-only --diff-filter=U >unmerged &&
 	test ! -s unmerged &&
 	grep "^author: ana" ana-clone/$S &&
@@ -85,7 +87,7 @@ test_expect_success 'resolve keeps both: the first created keeps the id' '
 	as ana git threadmind doctor >/dev/null
 '
 
-test_expect_success 'without the driver: markers, then the same split' '
+test_expect_success 'without the driver: markers, then the same rule' '
 	as bob git config --remove-section merge.threadmind &&
 	as bob git threadmind status >/dev/null &&
 	test_must_fail as bob git merge -q --no-edit origin/ana/search \
@@ -98,44 +100,41 @@ test_expect_success 'without the driver: markers, then the same split' '
 	as bob git threadmind list >/dev/null 2>err &&
 	grep "git threadmind resolve" err &&
 	as bob git threadmind resolve >out &&
-	grep "^split $S: .*, ours became .search-2. ($S2)$" out &&
+	grep "^split $S: .*; .Search. by bob-[0-9a-f]*, in HEAD, keeps it; .Search. by ana-[0-9a-f]*, from the merged branch, became .search-2. ($S2)$" out &&
 	as bob git diff --name-only --diff-filter=U >unmerged &&
 	test ! -s unmerged &&
 	as bob git commit -q --no-edit &&
-	grep "^- ana: rank with BM25$" bob-clone/$S &&
-	grep "^- bob: index with trigrams$" bob-clone/$S2 &&
-	grep "^parentId: search-2$" bob-clone/$T/tuning.md
+	grep "^- bob: index with trigrams$" bob-clone/$S &&
+	grep "^- ana: rank with BM25$" bob-clone/$S2 &&
+	grep "^parentId: search$" bob-clone/$T/tuning.md
 '
 
-test_expect_success 'whichever side merged, the same two threads' '
-	as ana git show HEAD:$S >a1 && as bob git show HEAD:$S >b1 &&
-	test_cmp a1 b1 &&
-	as ana git show HEAD:$S2 >a2 && as bob git show HEAD:$S2 >b2 &&
-	test_cmp a2 b2 &&
+test_expect_success "config.json keeps naming each person's own thread" '
+	grep "\"activeThreadId\": \"search\"" bob-clone/.threadmind/config.json &&
+	grep "\"bob/search\": \"search\"" bob-clone/.threadmind/config.json &&
+	grep "\"ana/search\": \"search\"" ana-clone/.threadmind/config.json &&
+	test "$(as bob git threadmind prompt)" = search &&
+	as bob git threadmind show --json search >json &&
+	grep "\"author\": \"bob-" json
+'
+
+test_expect_success 'a rebase onto ana'"'"'s branch: the upstream keeps the id' '
+	as ana git show HEAD:$S >a1 && as ana git show HEAD:$S2 >a2 &&
 	as ana git show HEAD:$T/tuning.md >a3 &&
-	as bob git show HEAD:$T/tuning.md >b3 &&
-	test_cmp a3 b3
-'
-
-test_expect_success "config.json follows the renamed thread in its own clone" '
-	grep "\"activeThreadId\": \"search-2\"" bob-clone/.threadmind/config.json &&
-	grep "\"bob/search\": \"search-2\"" bob-clone/.threadmind/config.json &&
-	grep "\"ana/search\": \"search\"" ana-clone/.threadmind/config.json
-'
-
-test_expect_success 'a rebase gives the same two threads' '
 	as bob git config merge.threadmind.name "threadmind files" &&
 	as bob git config merge.threadmind.driver \
 		"git-threadmind-merge %O %A %B %L %P" &&
 	as bob git switch -q -c rb origin/bob/search &&
 	test_must_fail as bob git rebase -q origin/ana/search >/dev/null 2>err &&
-	grep "two threads .search. were created on both sides" err &&
+	grep "two threads .search. were created on both sides: .Search. by ana-[0-9a-f]*, already in HEAD, keeps the id" err &&
 	as bob git threadmind resolve >out &&
-	grep "^split $S: .*, theirs became .search-2. ($S2)$" out &&
+	grep "^split $S: .*; .Search. by ana-[0-9a-f]*, upstream, keeps it; .Search. by bob-[0-9a-f]*, from the commit being replayed, became .search-2. ($S2)$" out &&
 	as bob env GIT_EDITOR=true git rebase --continue >/dev/null 2>&1 &&
 	as bob git show HEAD:$S >r1 && test_cmp a1 r1 &&
 	as bob git show HEAD:$S2 >r2 && test_cmp a2 r2 &&
-	as bob git show HEAD:$T/tuning.md >r3 && test_cmp a3 r3
+	as bob git show HEAD:$T/tuning.md >r3 && test_cmp a3 r3 &&
+	grep "\"activeThreadId\": \"search-2\"" bob-clone/.threadmind/config.json &&
+	test "$(as bob git threadmind prompt)" = search-2
 '
 
 test_done

@@ -147,7 +147,7 @@ test_expect_success 'd12: duplicate keys in config.json: the last wins' '
 		git threadmind status >out && grep "^active thread: b " out &&
 		git threadmind switch a >/dev/null 2>&1 &&
 		cat .threadmind/config.json &&
-		test $(grep -c activeThreadId .threadmind/config.json) = 1 &&
+		test $(grep -c "\"activeThreadId\"" .threadmind/config.json) = 1 &&
 		python3 - <<-\PY
 		import json
 		text = open(".threadmind/config.json").read()
@@ -155,7 +155,8 @@ test_expect_success 'd12: duplicate keys in config.json: the last wins' '
 		assert c["activeThreadId"] == "a", c
 		assert c["branchThreads"] == {"p": {"main": "a"}}, c
 		keys = list(c)
-		assert keys.index("activeThreadId") == 1 and keys.index("x") == 2, keys
+		assert keys.index("activeThreadId") == 1 and keys.index("x") == 3, keys
+		assert keys[2] == "activeThreadIdentity", keys
 		assert text.count("\"main\"") == 1, text
 		PY
 	)

@@ -514,6 +514,75 @@ START_TEST(test_config_rename_thread)
 }
 END_TEST
 
+START_TEST(test_config_active_identity)
+{
+	tm_config *c = config_of("{\"activeProjectId\": \"p\","
+				 " \"activeThreadId\": \"a\", \"x\": 1}");
+	tm_config_identity r;
+	char *text;
+
+	ck_assert(!tm_config_active_identity(c, &r));
+	ck_assert_ptr_null(r.id);
+	/* a new record goes right after activeThreadId */
+	tm_config_set_active_identity(c, "p", "a", "2026-04-15T10:00:00.000Z",
+				      "ana-1a2b");
+	assert_config_text(c,
+			   "{\n  \"activeProjectId\": \"p\",\n"
+			   "  \"activeThreadId\": \"a\",\n"
+			   "  \"activeThreadIdentity\": {\n"
+			   "    \"project\": \"p\",\n    \"id\": \"a\",\n"
+			   "    \"createdAt\": \"2026-04-15T10:00:00.000Z\",\n"
+			   "    \"author\": \"ana-1a2b\"\n  },\n"
+			   "  \"x\": 1\n}\n");
+	ck_assert(tm_config_active_identity(c, &r));
+	ck_assert_str_eq(r.project, "p");
+	ck_assert_str_eq(r.id, "a");
+	ck_assert_str_eq(r.created_at, "2026-04-15T10:00:00.000Z");
+	ck_assert_str_eq(r.author, "ana-1a2b");
+	/* replaced in place; a thread without an author */
+	tm_config_set_active_identity(c, "p", "b", "2026-04-16T10:00:00.000Z",
+				      NULL);
+	ck_assert(tm_config_active_identity(c, &r));
+	ck_assert_str_eq(r.id, "b");
+	ck_assert_ptr_null(r.author);
+	/* renamed with its thread, only in its project */
+	tm_config_rename_thread(c, "q", "b", "z");
+	ck_assert(tm_config_active_identity(c, &r) && !strcmp(r.id, "b"));
+	tm_config_rename_thread(c, "p", "b", "b-2");
+	ck_assert(tm_config_active_identity(c, &r) && !strcmp(r.id, "b-2"));
+	tm_config_rename_project(c, "p", "p2");
+	ck_assert(tm_config_active_identity(c, &r) && !strcmp(r.project, "p2"));
+	/* forgotten with its thread */
+	tm_config_forget_thread(c, "p2", "other");
+	ck_assert(tm_config_active_identity(c, &r));
+	tm_config_forget_thread(c, "p2", "b-2");
+	ck_assert(!tm_config_active_identity(c, &r));
+	/* no identity to record: the key goes */
+	tm_config_set_active_identity(c, "p", "a", "2026-04-15T10:00:00.000Z",
+				      "ana-1a2b");
+	tm_config_set_active_identity(c, "p", "a", NULL, NULL);
+	text = config_text(c);
+	ck_assert_ptr_null(strstr(text, "activeThreadIdentity"));
+	free(text);
+	tm_config_free(c);
+	/* without activeThreadId: appended; a record of the wrong shape is
+	 * none */
+	c = config_of("{\"activeThreadIdentity\": {\"id\": 5}}");
+	ck_assert(!tm_config_active_identity(c, &r));
+	tm_config_set_active_identity(c, "p", "a", NULL, "ana-1a2b");
+	ck_assert(tm_config_active_identity(c, &r));
+	tm_config_free(c);
+	c = config_of("{\"v\": 1}");
+	tm_config_set_active_identity(c, "p", "a", NULL, "ana-1a2b");
+	assert_config_text(c, "{\n  \"v\": 1,\n  \"activeThreadIdentity\": "
+			      "{\n    \"project\": \"p\",\n    \"id\": \"a\",\n"
+			      "    \"author\": \"ana-1a2b\"\n  }\n}\n");
+	tm_config_forget_project(c, "p");
+	ck_assert(!tm_config_active_identity(c, &r));
+	tm_config_free(c);
+}
+END_TEST
+
 /* projects/{id}.json */
 
 START_TEST(test_config_project_new)
@@ -628,6 +697,7 @@ Suite *config_suite(void)
 	tcase_add_test(tc, test_config_branch_threads_remove);
 	tcase_add_test(tc, test_config_forget_thread);
 	tcase_add_test(tc, test_config_rename_thread);
+	tcase_add_test(tc, test_config_active_identity);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("project");
 	tcase_add_test(tc, test_config_project_new);

@@ -953,6 +953,54 @@ START_TEST(test_git_no_ca_bundle_parsed)
 }
 END_TEST
 
+/* The operation a conflict comes from, as git's own status reads it. */
+START_TEST(test_git_operation)
+{
+	char *repo = make_repo("op", 1);
+	tm_git *g;
+
+	g = open_ok(repo, false);
+	ck_assert_int_eq(tm_git_operation(g), TM_GIT_OP_NONE);
+	tm_git_free(g);
+	tmt_sh("cd '%s' && git checkout -q -b b && echo b >f && git add f && "
+	       "git commit -q -m b && git checkout -q main && echo m >f && "
+	       "git add f && git commit -q -m m && "
+	       "{ git merge -q b >/dev/null 2>&1; test $? -eq 1; }",
+	       repo);
+	g = open_ok(repo, false);
+	ck_assert_int_eq(tm_git_operation(g), TM_GIT_OP_MERGE);
+	tm_git_free(g);
+	tmt_sh("cd '%s' && git merge --abort && "
+	       "{ git cherry-pick b >/dev/null 2>&1; test $? -eq 1; }",
+	       repo);
+	g = open_ok(repo, false);
+	ck_assert_int_eq(tm_git_operation(g), TM_GIT_OP_CHERRY_PICK);
+	tm_git_free(g);
+	tmt_sh("cd '%s' && git cherry-pick --abort && "
+	       "{ git rebase -q b >/dev/null 2>&1; test $? -eq 1; }",
+	       repo);
+	g = open_ok(repo, false);
+	ck_assert_int_eq(tm_git_operation(g), TM_GIT_OP_REBASE);
+	tm_git_free(g);
+	tmt_sh("cd '%s' && git rebase --abort && echo 1 >g && git add g && "
+	       "git commit -q -m 1 && echo 2 >g && git commit -q -am 2 && "
+	       "echo 3 >g && git commit -q -am 3 && "
+	       "{ git revert HEAD~1 >/dev/null 2>&1; test $? -eq 1; }",
+	       repo);
+	g = open_ok(repo, false);
+	ck_assert_int_eq(tm_git_operation(g), TM_GIT_OP_REVERT);
+	tm_git_free(g);
+	tmt_sh("cd '%s' && git revert --abort && git format-patch -q -1 b "
+	       "-o ../patches && { git am -3 ../patches/*.patch "
+	       ">/dev/null 2>&1; test $? -ne 0; }",
+	       repo);
+	g = open_ok(repo, false);
+	ck_assert_int_eq(tm_git_operation(g), TM_GIT_OP_AM);
+	tm_git_free(g);
+	free(repo);
+}
+END_TEST
+
 Suite *git_suite(void)
 {
 	Suite *s = suite_create("git");
@@ -972,6 +1020,7 @@ Suite *git_suite(void)
 	tcase_add_test(tc, test_git_branch_detached);
 	tcase_add_test(tc, test_git_branch_unborn);
 	tcase_add_test(tc, test_git_head_matches_rev_parse);
+	tcase_add_test(tc, test_git_operation);
 	tcase_add_test(tc, test_git_head_unborn);
 	tcase_add_test(tc, test_git_fast_path_layouts);
 	tcase_add_test(tc, test_git_fast_path_falls_back);

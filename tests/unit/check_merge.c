@@ -102,14 +102,15 @@ START_TEST(test_merge_field_updated_at_later_instant)
 }
 END_TEST
 
-START_TEST(test_merge_field_created_at_earlier_instant)
+START_TEST(test_merge_field_created_at_same_instant)
 {
-	char *a = mt_set(mt_base, "createdAt", "2026-04-15T11:00:00.000+02:00");
-	char *b = mt_set(mt_base, "createdAt", "2026-04-15T09:30:00.000Z");
+	/* one instant written two ways: the smaller string, either way */
+	char *a = mt_set(mt_base, "createdAt", "2026-04-15T12:00:00.000+02:00");
+	char *b = mt_set(mt_base, "createdAt", "2026-04-15T10:00:00Z");
 	tm_thread *t = merged(mt_base, a, b), *u = merged(mt_base, b, a);
 
-	ck_assert_str_eq(t->created_at, "2026-04-15T11:00:00.000+02:00");
-	ck_assert_str_eq(u->created_at, "2026-04-15T11:00:00.000+02:00");
+	ck_assert_str_eq(t->created_at, "2026-04-15T10:00:00Z");
+	ck_assert_str_eq(u->created_at, "2026-04-15T10:00:00Z");
 	tm_thread_free(t);
 	tm_thread_free(u);
 	free(a);
@@ -154,7 +155,6 @@ START_TEST(test_merge_field_others_follow_updated_at)
 {
 	check_leader_field("title", "Title A", "Title B", "Title B");
 	check_leader_field("parentId", "pa", "pb", "pb");
-	check_leader_field("author", "x-1111", "y-2222", "y-2222");
 	check_leader_field("status", "done", "abandoned", "abandoned");
 	check_leader_field("mergedInto", "ma", "mb", "mb");
 	check_leader_field("reviewer", "alice", "bob", "bob");
@@ -540,24 +540,40 @@ START_TEST(test_merge_two_threads_keeps_ours)
 	ck_assert(r.two_threads);
 	ck_assert_uint_eq(r.len, strlen(a));
 	ck_assert_mem_eq(r.data, a, r.len);
-	ck_assert_ptr_nonnull(strstr(r.note, "'t'"));
+	ck_assert_ptr_nonnull(strstr(r.note, "two threads 't'"));
+	/* named by title and author; HEAD's side keeps the id */
+	ck_assert_ptr_nonnull(strstr(r.note, "'Search' by au-1a2b, already in "
+					     "HEAD, keeps the id"));
 	ck_assert_ptr_nonnull(strstr(r.note, "git threadmind resolve"));
+	ck_assert_ptr_null(strstr(r.note, "ours"));
 	tm_merge_result_clear(&r);
-	/* theirs was created first, whichever side it is on */
+	/* ours keeps the id, whichever was created first */
 	ck_assert_int_eq(
 		tm_merge_two_threads("", 0, a, strlen(a), b, strlen(b), "t"),
-		2);
+		1);
 	ck_assert_int_eq(
 		tm_merge_two_threads("", 0, b, strlen(b), a, strlen(a), "t"),
 		1);
-	/* same instant: the smaller author keeps the id */
+	/* same instant, another author */
 	ck_assert_int_eq(
 		tm_merge_two_threads("", 0, c, strlen(c), a, strlen(a), "t"),
-		2);
+		1);
 	r = mt_merge("", c, a, NULL);
 	ck_assert(r.two_threads);
 	tm_merge_result_clear(&r);
-	/* with an ancestor it is one thread */
+	/* git's %Y label names the incoming side */
+	{
+		tm_merge_options o = TM_MERGE_OPTIONS_INIT;
+
+		o.path = MT_PATH;
+		o.their_label = "ana/search";
+		r = mt_merge("", a, b, &o);
+		ck_assert_ptr_nonnull(strstr(r.note, "'Search' by au-1a2b "
+						     "(from 'ana/search') "
+						     "takes"));
+		tm_merge_result_clear(&r);
+	}
+	/* with an ancestor it is not an add/add */
 	ck_assert_int_eq(tm_merge_two_threads(mt_base, strlen(mt_base), a,
 					      strlen(a), b, strlen(b), "t"),
 			 0);
@@ -573,6 +589,7 @@ START_TEST(test_merge_two_threads_same_creation_is_one)
 {
 	char *a = mt_set(mt_base, "createdAt", "2026-04-15T10:00:00Z");
 	char *b = mt_body(mt_base, "\n## Decisions\n- other\n");
+	char *c = mt_set(b, "author", NULL);
 	tm_merge_result r;
 
 	/* the same instant written differently, the same author */
@@ -583,11 +600,110 @@ START_TEST(test_merge_two_threads_same_creation_is_one)
 	ck_assert(!r.two_threads);
 	ck_assert(mt_has_line(r.data, "- other"));
 	tm_merge_result_clear(&r);
+	/* an author absent on one side does not count */
+	ck_assert_int_eq(
+		tm_merge_two_threads("", 0, a, strlen(a), c, strlen(c), "t"),
+		0);
 	/* a side that is not a thread file: no split */
 	ck_assert_int_eq(
 		tm_merge_two_threads("", 0, "x\n", 2, b, strlen(b), "t"), 0);
 	free(a);
 	free(b);
+	free(c);
+}
+END_TEST
+
+static tm_merge_identity identity(const char *o, const char *a, const char *b,
+				  const char *id)
+{
+	return tm_merge_thread_identity(o, strlen(o), a, strlen(a), b,
+					strlen(b), id);
+}
+
+/* An earlier split gave the id to another thread on one side. */
+START_TEST(test_merge_identity_kinds)
+{
+	char *edit = mt_body(mt_base, "\n## Decisions\n- d1\n- d3\n");
+	char *other0 = mt_set(mt_base, "author", "carol-9f9f");
+	char *other = mt_set(other0, "title", "Other");
+	char *later = mt_set(mt_base, "createdAt", "2026-04-16T10:00:00.000Z");
+	char *both = mt_body(other, "\n## Decisions\n- carol\n");
+
+	ck_assert_int_eq(identity(mt_base, edit, mt_base, "t"),
+			 TM_MERGE_ONE_THREAD);
+	ck_assert_int_eq(identity(mt_base, other, edit, "t"),
+			 TM_MERGE_OURS_OTHER);
+	ck_assert_int_eq(identity(mt_base, edit, other, "t"),
+			 TM_MERGE_THEIRS_OTHER);
+	/* another createdAt instant is another thread too */
+	ck_assert_int_eq(identity(mt_base, later, edit, "t"),
+			 TM_MERGE_OURS_OTHER);
+	ck_assert_int_eq(identity(mt_base, other, later, "t"),
+			 TM_MERGE_TWO_THREADS);
+	ck_assert_int_eq(identity(mt_base, other, both, "t"),
+			 TM_MERGE_BOTH_OTHER);
+	ck_assert_int_eq(identity("", other, edit, "t"), TM_MERGE_TWO_THREADS);
+	ck_assert_int_eq(identity("", edit, mt_base, "t"), TM_MERGE_ONE_THREAD);
+	/* the root is one thread; a side that does not parse is not judged */
+	ck_assert_int_eq(identity(mt_base, other, edit, "main"),
+			 TM_MERGE_ONE_THREAD);
+	ck_assert_int_eq(identity(mt_base, "x\n", edit, "t"),
+			 TM_MERGE_ONE_THREAD);
+	/* an ancestor that does not parse (criss-cross): the sides decide */
+	ck_assert_int_eq(identity("<<<<<<< a\n", other, edit, "t"),
+			 TM_MERGE_TWO_THREADS);
+	ck_assert_int_eq(identity("<<<<<<< a\n", edit, mt_base, "t"),
+			 TM_MERGE_ONE_THREAD);
+	free(edit);
+	free(other0);
+	free(other);
+	free(later);
+	free(both);
+}
+END_TEST
+
+/* The driver never merges an edit into another thread's file. */
+START_TEST(test_merge_identity_never_fused)
+{
+	char *edit = mt_body(mt_base, "\n## Decisions\n- d1\n- alice\n");
+	char *other0 = mt_set(mt_base, "author", "carol-9f9f");
+	char *other1 = mt_set(other0, "title", "Other");
+	char *other = mt_body(other1, "\n## Decisions\n- carol\n");
+	char *both = mt_body(other1, "\n## Decisions\n- carol too\n");
+	tm_merge_result r = mt_merge(mt_base, other, edit, NULL);
+	tm_thread *t;
+
+	ck_assert(r.conflicted);
+	ck_assert(r.two_threads);
+	ck_assert_str_eq(r.data, other);
+	ck_assert_ptr_nonnull(strstr(r.note, "'t' is 'Other' by carol-9f9f "
+					     "in HEAD, but the incoming edit "
+					     "is to 'Thread' by au-1a2b"));
+	ck_assert_ptr_nonnull(strstr(r.note, "git threadmind resolve"));
+	tm_merge_result_clear(&r);
+	r = mt_merge(mt_base, edit, other, NULL);
+	ck_assert(r.two_threads);
+	ck_assert_str_eq(r.data, edit);
+	ck_assert_ptr_nonnull(strstr(r.note, "'t' is 'Other' by carol-9f9f "
+					     "on the incoming side, but "
+					     "HEAD's edit is to 'Thread' by "
+					     "au-1a2b"));
+	tm_merge_result_clear(&r);
+	/* the same new thread on both sides: merged as an add/add */
+	r = mt_merge(mt_base, other, both, NULL);
+	ck_assert(!r.two_threads);
+	t = mt_parse(r.data, r.len);
+	ck_assert_str_eq(t->author, "carol-9f9f");
+	tm_thread_free(t);
+	ck_assert(mt_has_line(r.data, "- carol"));
+	ck_assert(mt_has_line(r.data, "- carol too"));
+	ck_assert(!mt_has_line(r.data, "- d1"));
+	tm_merge_result_clear(&r);
+	free(edit);
+	free(other0);
+	free(other1);
+	free(other);
+	free(both);
 }
 END_TEST
 
@@ -625,7 +741,7 @@ Suite *merge_suite(void)
 	tc = tcase_create("fields");
 	tcase_add_test(tc, test_merge_field_one_side_beats_later_updated_at);
 	tcase_add_test(tc, test_merge_field_updated_at_later_instant);
-	tcase_add_test(tc, test_merge_field_created_at_earlier_instant);
+	tcase_add_test(tc, test_merge_field_created_at_same_instant);
 	tcase_add_test(tc, test_merge_field_branch_commit_follow_updated_at);
 	tcase_add_test(tc, test_merge_field_others_follow_updated_at);
 	tcase_add_test(tc, test_merge_field_tie_broken_by_bytes);
@@ -639,6 +755,8 @@ Suite *merge_suite(void)
 	tc = tcase_create("two-threads");
 	tcase_add_test(tc, test_merge_two_threads_keeps_ours);
 	tcase_add_test(tc, test_merge_two_threads_same_creation_is_one);
+	tcase_add_test(tc, test_merge_identity_kinds);
+	tcase_add_test(tc, test_merge_identity_never_fused);
 	tcase_add_test(tc, test_merge_has_conflict_markers);
 	suite_add_tcase(s, tc);
 

@@ -128,8 +128,14 @@ static void random_fields(char **f)
 		mt_set_owned(f, "title", mt_printf("Title %u", mt_rnd(4)));
 	if (mt_rnd(2) == 0)
 		mt_set_owned(f, "updatedAt", random_time());
+	/* createdAt names the thread (with author): another instant is
+	 * another thread (test_merge_identity_*); the same instant written
+	 * another way is an edit */
 	if (mt_rnd(6) == 0)
-		mt_set_owned(f, "createdAt", random_time());
+		mt_set_owned(f, "createdAt",
+			     mt_rnd(2)
+				     ? tm_xstrdup("2026-04-15T10:00:00Z")
+				     : tm_xstrdup("2026-04-15T12:00:00+02:00"));
 	if (mt_rnd(3) == 0)
 		mt_set_owned(f, "branch", mt_printf("branch-%u", mt_rnd(3)));
 	if (mt_rnd(3) == 0)

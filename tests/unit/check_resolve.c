@@ -545,40 +545,57 @@ static char *staged(const char *rel)
 	return tmt_sh_out("git -C '%s' show :%s", repo, rel);
 }
 
-/* Whatever side merges: bob's (created first) keeps the id. */
+/* The side already in the branch merged into (ours) keeps the id. */
 static void check_split(bool ana_is_ours)
 {
+	const char *keeper = ana_is_ours ? "ana" : "bob";
+	const char *mover = ana_is_ours ? "bob" : "ana";
 	tm_resolve_report r;
 	const tm_resolve_entry *e;
-	char *s1, *s2, *ui, *tu, *left, *cfg;
+	char *s1, *s2, *ui, *tu, *left, *cfg, *line;
 
 	resolve(&r, NULL, TM_MERGE_STYLE_MERGE);
 	ck_assert_uint_eq(r.n, 1);
+	ck_assert_int_eq(r.op, TM_GIT_OP_MERGE);
 	ck_assert_ptr_nonnull(e = entry(&r, S_MD));
 	ck_assert_int_eq(e->outcome, TM_RESOLVE_SPLIT);
 	ck_assert_str_eq(e->new_id, "search-2");
 	ck_assert_str_eq(e->new_path, S2_MD);
-	ck_assert_str_eq(e->moved_side, ana_is_ours ? "ours" : "theirs");
+	ck_assert_str_eq(e->moved_side, "theirs");
+	line = mt_printf("'Search' by %s", keeper);
+	ck_assert_str_eq(e->kept_name, line);
+	free(line);
+	line = mt_printf("'Search' by %s", mover);
+	ck_assert_str_eq(e->moved_name, line);
+	free(line);
 	ck_assert_uint_eq(e->repointed.n, 1);
-	ck_assert_str_eq(e->repointed.items[0], "search-ui");
+	ck_assert_str_eq(e->repointed.items[0],
+			 ana_is_ours ? "tuning" : "search-ui");
 	s1 = staged(S_MD);
 	s2 = staged(S2_MD);
 	ui = staged(UI_MD);
 	tu = staged(TU_MD);
-	ck_assert(mt_has_line(s1, "author: bob"));
-	ck_assert(mt_has_line(s1, "- bob's decision"));
+	line = mt_printf("author: %s", keeper);
+	ck_assert(mt_has_line(s1, line));
+	free(line);
+	line = mt_printf("- %s's decision", keeper);
+	ck_assert(mt_has_line(s1, line));
+	free(line);
 	ck_assert(mt_has_line(s2, "id: search-2"));
 	ck_assert(mt_has_line(s2, "title: Search"));
-	ck_assert(mt_has_line(s2, "author: ana"));
-	ck_assert(mt_has_line(s2, "- ana's decision"));
-	ck_assert(mt_has_line(ui, "parentId: search-2"));
-	ck_assert(mt_has_line(tu, "parentId: search"));
+	line = mt_printf("author: %s", mover);
+	ck_assert(mt_has_line(s2, line));
+	free(line);
+	line = mt_printf("- %s's decision", mover);
+	ck_assert(mt_has_line(s2, line));
+	free(line);
+	ck_assert(mt_has_line(ana_is_ours ? tu : ui, "parentId: search-2"));
+	ck_assert(mt_has_line(ana_is_ours ? ui : tu, "parentId: search"));
 	left = unmerged();
 	ck_assert_str_eq(left, "");
-	/* config.json is this clone's: it follows ours only */
+	/* no activeThreadIdentity, not a rebase: config.json stays */
 	cfg = get(".threadmind/config.json");
-	ck_assert_ptr_nonnull(
-		strstr(cfg, ana_is_ours ? "\"search-2\"" : "\"search\""));
+	ck_assert_ptr_nonnull(strstr(cfg, "\"activeThreadId\": \"search\""));
 	free(s1);
 	free(s2);
 	free(ui);
@@ -600,6 +617,53 @@ START_TEST(test_resolve_split_theirs_later)
 }
 END_TEST
 
+/* config.json follows the renamed thread when it says that this clone
+ * knows the id as that thread, and only then. */
+START_TEST(test_resolve_split_config_follows_identity)
+{
+	tm_resolve_report r;
+	char *cfg;
+
+	/* merging bob's into ana's (mine): bob's is renamed; this clone's
+	 * 'search' was bob's */
+	put(".threadmind/config.json",
+	    "{\"activeProjectId\": \"p\", \"activeThreadId\": \"search\", "
+	    "\"activeThreadIdentity\": {\"project\": \"p\", \"id\": "
+	    "\"search\", \"createdAt\": \"2026-04-15T09:00:00Z\", "
+	    "\"author\": \"bob\"}, \"branchThreads\": {\"p\": {\"yours\": "
+	    "\"search\"}}}\n");
+	resolve(&r, NULL, TM_MERGE_STYLE_MERGE);
+	ck_assert_int_eq(r.items[0].outcome, TM_RESOLVE_SPLIT);
+	cfg = get(".threadmind/config.json");
+	ck_assert_ptr_nonnull(strstr(cfg, "\"activeThreadId\": \"search-2\""));
+	ck_assert_ptr_nonnull(strstr(cfg, "\"yours\": \"search-2\""));
+	ck_assert_ptr_nonnull(strstr(cfg, "\"id\": \"search-2\""));
+	free(cfg);
+	tm_resolve_report_clear(&r);
+}
+END_TEST
+
+START_TEST(test_resolve_split_config_stays_for_the_kept)
+{
+	tm_resolve_report r;
+	char *cfg;
+
+	/* this clone's 'search' is ana's, which keeps the id */
+	put(".threadmind/config.json",
+	    "{\"activeProjectId\": \"p\", \"activeThreadId\": \"search\", "
+	    "\"activeThreadIdentity\": {\"project\": \"p\", \"id\": "
+	    "\"search\", \"createdAt\": \"2026-04-15T10:00:00.000Z\", "
+	    "\"author\": \"ana\"}}\n");
+	resolve(&r, NULL, TM_MERGE_STYLE_MERGE);
+	ck_assert_int_eq(r.items[0].outcome, TM_RESOLVE_SPLIT);
+	cfg = get(".threadmind/config.json");
+	ck_assert_ptr_nonnull(strstr(cfg, "\"activeThreadId\": \"search\""));
+	ck_assert_ptr_null(strstr(cfg, "search-2"));
+	free(cfg);
+	tm_resolve_report_clear(&r);
+}
+END_TEST
+
 START_TEST(test_resolve_split_next_free_suffix)
 {
 	tm_resolve_report r;
@@ -612,6 +676,181 @@ START_TEST(test_resolve_split_next_free_suffix)
 	ck_assert_uint_eq(r.n, 1);
 	ck_assert_int_eq(r.items[0].outcome, TM_RESOLVE_SPLIT);
 	ck_assert_str_eq(r.items[0].new_id, "search-3");
+	tm_resolve_report_clear(&r);
+}
+END_TEST
+
+/*
+ * After a split (DESIGN.md section 11): branch `split` gave 'search' to
+ * carol's thread and moved ana's to 'search-2'; branch `edit` still edits
+ * ana's thread as 'search'.  `variant` 1: `split` also edits ana's line,
+ * so that the edit conflicts there; 2: `split` dropped ana's thread
+ * instead of moving it.  `merge_into` is checked out and the other
+ * branch merged with git's line merge.
+ */
+static void setup_follow(int variant, const char *merge_into)
+{
+	const char *other = strcmp(merge_into, "split") ? "split" : "edit";
+
+	tmp = tmt_mkdtemp();
+	repo = tmt_git_repo(tmp, "repo");
+	put(P_JSON, project);
+	put(".threadmind/.gitignore", "config.json\n.lock\n*.tmp\n");
+	put_owned(".threadmind/threads/p/main.md",
+		  born("main", "null", "au", "2026-04-01T00:00:00.000Z", ""));
+	put_owned(S_MD,
+		  born("search", "main", "ana", "2026-04-15T10:00:00.000Z",
+		       variant == 1 ? "\n## State\nAna's prose.\n"
+				    : "\n## Decisions\n- ana\n"));
+	tmt_sh("cd '%s' && git add -A && git commit -q -m base && "
+	       "git branch edit && git checkout -q -b split",
+	       repo);
+	if (variant != 2)
+		put_owned(S2_MD,
+			  born("search-2", "main", "ana",
+			       "2026-04-15T10:00:00.000Z",
+			       variant == 1
+				       ? "\n## State\nAna's prose on split.\n"
+				       : "\n## Decisions\n- ana\n"));
+	put_owned(S_MD,
+		  born("search", "main", "carol", "2026-04-15T09:00:00.000Z",
+		       "\n## Decisions\n- carol\n"));
+	tmt_sh("cd '%s' && git add -A && git commit -q -m split && "
+	       "git checkout -q edit",
+	       repo);
+	put_owned(S_MD,
+		  born("search", "main", "ana", "2026-04-15T10:00:00.000Z",
+		       variant == 1 ? "\n## State\nAna's prose edited.\n"
+				    : "\n## Decisions\n- ana\n"
+				      "- ana more\n"));
+	tmt_sh("cd '%s' && git commit -q -a -m edit && git checkout -q %s && "
+	       "{ git merge -q --no-edit %s >/dev/null 2>&1; test $? -eq 1; }",
+	       repo, merge_into, other);
+}
+
+static void setup_follow_split(void)
+{
+	setup_follow(0, "split");
+}
+
+static void setup_follow_edit(void)
+{
+	setup_follow(0, "edit");
+}
+
+static void setup_follow_conflict(void)
+{
+	setup_follow(1, "split");
+}
+
+static void setup_follow_gone(void)
+{
+	setup_follow(2, "split");
+}
+
+/* The edit went to ana's thread, 'search-2'; 'search' is carol's. */
+static void check_followed(const char *edit_side)
+{
+	tm_resolve_report r;
+	const tm_resolve_entry *e;
+	char *s1, *s2, *left;
+
+	resolve(&r, NULL, TM_MERGE_STYLE_MERGE);
+	ck_assert_uint_eq(r.n, 1);
+	ck_assert_ptr_nonnull(e = entry(&r, S_MD));
+	ck_assert_int_eq(e->outcome, TM_RESOLVE_FOLLOWED);
+	ck_assert_str_eq(e->new_id, "search-2");
+	ck_assert_str_eq(e->new_path, S2_MD);
+	ck_assert_str_eq(e->moved_side, edit_side);
+	ck_assert_str_eq(e->kept_name, "'Search' by carol");
+	ck_assert_str_eq(e->moved_name, "'Search' by ana");
+	ck_assert(!e->conflicted);
+	s1 = staged(S_MD);
+	s2 = staged(S2_MD);
+	ck_assert(mt_has_line(s1, "author: carol"));
+	ck_assert(mt_has_line(s1, "- carol"));
+	ck_assert(!strstr(s1, "- ana"));
+	ck_assert(mt_has_line(s2, "id: search-2"));
+	ck_assert(mt_has_line(s2, "author: ana"));
+	ck_assert(mt_has_line(s2, "- ana"));
+	ck_assert(mt_has_line(s2, "- ana more"));
+	ck_assert(!strstr(s2, "carol"));
+	/* written as staged */
+	tmt_sh("git -C '%s' diff --quiet -- '%s'", repo, S2_MD);
+	left = unmerged();
+	ck_assert_str_eq(left, "");
+	free(s1);
+	free(s2);
+	free(left);
+	tm_resolve_report_clear(&r);
+}
+
+START_TEST(test_resolve_follow_theirs_edit)
+{
+	check_followed("theirs");
+}
+END_TEST
+
+START_TEST(test_resolve_follow_ours_edit)
+{
+	check_followed("ours");
+}
+END_TEST
+
+START_TEST(test_resolve_follow_conflict_left_in_the_thread)
+{
+	tm_resolve_report r;
+	const tm_resolve_entry *e;
+	char *s1, *s2, *stages, *left;
+
+	resolve(&r, NULL, TM_MERGE_STYLE_MERGE);
+	ck_assert_ptr_nonnull(e = entry(&r, S_MD));
+	ck_assert_int_eq(e->outcome, TM_RESOLVE_FOLLOWED);
+	ck_assert(e->conflicted);
+	s1 = staged(S_MD);
+	ck_assert(mt_has_line(s1, "author: carol"));
+	s2 = get(S2_MD);
+	ck_assert(!mt_header_has_markers(s2, strlen(s2)));
+	ck_assert(mt_has_line(s2, "Ana's prose on split."));
+	ck_assert(mt_has_line(s2, "Ana's prose edited."));
+	ck_assert(strstr(s2, "<<<<<<< ours") != NULL);
+	/* the thread's own three versions wait in the index */
+	stages = tmt_sh_out("git -C '%s' ls-files -u -- '%s' | "
+			    "awk '{print $3}' | tr -d '\\n'",
+			    repo, S2_MD);
+	ck_assert_str_eq(stages, "123");
+	left = unmerged();
+	ck_assert_str_eq(left, S2_MD);
+	tm_resolve_report_clear(&r);
+	/* resolved again, it is one thread: the same conflict */
+	resolve(&r, NULL, TM_MERGE_STYLE_MERGE);
+	ck_assert_ptr_nonnull(e = entry(&r, S2_MD));
+	ck_assert_int_eq(e->outcome, TM_RESOLVE_CONFLICTS);
+	free(s1);
+	free(s2);
+	free(stages);
+	free(left);
+	tm_resolve_report_clear(&r);
+}
+END_TEST
+
+START_TEST(test_resolve_follow_nowhere_splits)
+{
+	tm_resolve_report r;
+	const tm_resolve_entry *e;
+	char *s1, *s2;
+
+	resolve(&r, NULL, TM_MERGE_STYLE_MERGE);
+	ck_assert_ptr_nonnull(e = entry(&r, S_MD));
+	ck_assert_int_eq(e->outcome, TM_RESOLVE_SPLIT);
+	ck_assert_str_eq(e->new_id, "search-2");
+	s1 = staged(S_MD);
+	s2 = staged(S2_MD);
+	ck_assert(mt_has_line(s1, "author: carol"));
+	ck_assert(mt_has_line(s2, "author: ana"));
+	ck_assert(mt_has_line(s2, "- ana more"));
+	free(s1);
+	free(s2);
 	tm_resolve_report_clear(&r);
 }
 END_TEST
@@ -640,12 +879,38 @@ Suite *resolve_suite(void)
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, test_resolve_split_ours_later);
 	tcase_add_test(tc, test_resolve_split_next_free_suffix);
+	tcase_add_test(tc, test_resolve_split_config_follows_identity);
+	tcase_add_test(tc, test_resolve_split_config_stays_for_the_kept);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("split-yours");
 	tcase_add_checked_fixture(tc, setup_yours, teardown);
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, test_resolve_split_theirs_later);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("follow-split");
+	tcase_add_checked_fixture(tc, setup_follow_split, teardown);
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, test_resolve_follow_theirs_edit);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("follow-edit");
+	tcase_add_checked_fixture(tc, setup_follow_edit, teardown);
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, test_resolve_follow_ours_edit);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("follow-conflict");
+	tcase_add_checked_fixture(tc, setup_follow_conflict, teardown);
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, test_resolve_follow_conflict_left_in_the_thread);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("follow-gone");
+	tcase_add_checked_fixture(tc, setup_follow_gone, teardown);
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, test_resolve_follow_nowhere_splits);
 	suite_add_tcase(s, tc);
 	return s;
 }

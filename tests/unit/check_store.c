@@ -622,6 +622,101 @@ START_TEST(test_store_active_thread_rules)
 }
 END_TEST
 
+/* `s` with its first `from` replaced by `to` (malloc'd). */
+static char *replaced(const char *s, const char *from, const char *to)
+{
+	const char *at = strstr(s, from);
+	tm_buf b = TM_BUF_INIT;
+
+	ck_assert_ptr_nonnull(at);
+	tm_buf_put(&b, s, (size_t)(at - s));
+	tm_buf_puts(&b, to);
+	tm_buf_puts(&b, at + strlen(from));
+	return tm_buf_detach(&b);
+}
+
+/* The active thread's id now holds another thread (a same-id split):
+ * activeThreadIdentity finds where it went. */
+START_TEST(test_store_active_thread_follows_identity)
+{
+	tm_store *s = open_seed();
+	tm_config *cfg = NULL;
+	tm_active_moved m;
+	tm_thread_list all;
+	char *id = NULL, *auth = store_file(s, "threads/mon-app/auth.md");
+	char *auth2 = store_file(s, "threads/mon-app/auth-2.md");
+	char *data = tmt_read_file(auth, NULL), *other;
+
+	ck_assert_int_eq(tm_store_set_active(s, "mon-app", "auth"), 0);
+	/* unchanged: nothing moved */
+	ck_assert_int_eq(tm_store_load_config(&cfg, s), 0);
+	ck_assert_int_eq(tm_store_active_thread_checked(&id, &m, s, "mon-app",
+							cfg, NULL, 0),
+			 0);
+	ck_assert_str_eq(id, "auth");
+	ck_assert_ptr_null(m.from);
+	free(id);
+	/* a merge gave 'auth' to carol's thread and moved this one */
+	other = replaced(data, "author: mahmoud-a3f9", "author: carol-9f9f");
+	tmt_write_file(auth, other, strlen(other));
+	free(other);
+	other = replaced(data, "id: auth\n", "id: auth-2\n");
+	tmt_write_file(auth2, other, strlen(other));
+	free(other);
+	ck_assert_int_eq(tm_store_active_thread_checked(&id, &m, s, "mon-app",
+							cfg, NULL, 0),
+			 0);
+	ck_assert_str_eq(id, "auth-2");
+	ck_assert_str_eq(m.from, "auth");
+	ck_assert_str_eq(m.to, "auth-2");
+	ck_assert_str_eq(m.was_title, "Auth");
+	ck_assert_str_eq(m.was_author, "mahmoud-a3f9");
+	ck_assert_str_eq(m.now_author, "carol-9f9f");
+	tm_active_moved_clear(&m);
+	free(id);
+	/* the same from a loaded list, and without `moved` */
+	ck_assert_int_eq(tm_store_load_all(&all, s, "mon-app"), 0);
+	ck_assert_int_eq(tm_store_active_thread(
+				 &id, s, "mon-app", cfg,
+				 (const tm_thread *const *)all.threads, all.n),
+			 0);
+	ck_assert_str_eq(id, "auth-2");
+	free(id);
+	tm_thread_list_clear(&all);
+	/* gone from the project: the usual fallback, said */
+	ck_assert_int_eq(unlink(auth2), 0);
+	ck_assert_int_eq(tm_store_active_thread_checked(&id, &m, s, "mon-app",
+							cfg, NULL, 0),
+			 0);
+	ck_assert_str_eq(id, "main");
+	ck_assert_str_eq(m.from, "auth");
+	ck_assert_ptr_null(m.to);
+	tm_active_moved_clear(&m);
+	free(id);
+	/* deleted without a trace: the usual fallback, nothing to say */
+	ck_assert_int_eq(unlink(auth), 0);
+	ck_assert_int_eq(tm_store_active_thread_checked(&id, &m, s, "mon-app",
+							cfg, NULL, 0),
+			 0);
+	ck_assert_str_eq(id, "main");
+	ck_assert_ptr_null(m.from);
+	free(id);
+	/* an unreadable file is left alone */
+	tmt_write_file(auth, "---\nid: auth\n", 13);
+	ck_assert_int_eq(tm_store_active_thread_checked(&id, &m, s, "mon-app",
+							cfg, NULL, 0),
+			 0);
+	ck_assert_str_eq(id, "auth");
+	ck_assert_ptr_null(m.from);
+	free(id);
+	tm_config_free(cfg);
+	free(data);
+	free(auth);
+	free(auth2);
+	tm_store_free(s);
+}
+END_TEST
+
 START_TEST(test_store_delete_thread)
 {
 	tm_store *s = open_seed();
@@ -820,6 +915,7 @@ Suite *store_suite(void)
 	tcase_add_test(tc, test_store_current_project);
 	tcase_add_test(tc, test_store_current_project_none_active);
 	tcase_add_test(tc, test_store_active_thread_rules);
+	tcase_add_test(tc, test_store_active_thread_follows_identity);
 	tcase_add_test(tc, test_store_lock_nests_and_releases);
 	tcase_add_test(tc, test_store_lock_taken_over_is_reported);
 	tcase_add_test(tc, test_store_create_project);

@@ -121,6 +121,22 @@ START_TEST(test_text_title_refused)
 }
 END_TEST
 
+START_TEST(test_text_thread_name)
+{
+	tm_buf b = TM_BUF_INIT;
+
+	tm_text_thread_name(&b, "Search", "ana-1a2b");
+	ck_assert_str_eq(tm_buf_cstr(&b), "'Search' by ana-1a2b");
+	tm_buf_clear(&b);
+	tm_text_thread_name(&b, "Evil\x1b]0;x\x07", "bob\n");
+	ck_assert_str_eq(tm_buf_cstr(&b), "'Evil?]0;x?' by bob?");
+	tm_buf_clear(&b);
+	tm_text_thread_name(&b, NULL, NULL);
+	ck_assert_str_eq(tm_buf_cstr(&b), "'(untitled)' by an unknown author");
+	tm_buf_release(&b);
+}
+END_TEST
+
 Suite *text_suite(void)
 {
 	Suite *s = suite_create("text");
@@ -129,6 +145,7 @@ Suite *text_suite(void)
 	tcase_add_test(tc, test_text_sanitize_controls);
 	tcase_add_test(tc, test_text_sanitize_nul);
 	tcase_add_test(tc, test_text_json_escape_c1);
+	tcase_add_test(tc, test_text_thread_name);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("titles");
 	tcase_add_test(tc, test_text_title_newlines_and_trim);
