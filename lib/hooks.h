@@ -81,11 +81,12 @@ int tm_hook_record_branch_thread(bool *recorded, tm_store *s,
 
 /*
  * The threads of `project` whose `paths` the HEAD commit changed without
- * changing their file (one tree diff), appended to `ids`.  The threads with
- * `paths` come from the thread index (paths_index.h: every thread file
- * lstat-ed, only the changed ones read).  Nothing outside git, on an unborn
- * HEAD, or past the deadline (TM_ETIMEOUT when it passes during the reads).
- * Errors of tm_paths_index_load and tm_stale_commit_touches.
+ * changing their file (one tree diff), appended to `ids`; a thread whose
+ * summary is blank has nothing to outdate and is left out.  The threads
+ * with `paths` and a summary come from the thread index (paths_index.h:
+ * every thread file lstat-ed, only the changed ones read).  Nothing outside
+ * git, on an unborn HEAD, or past the deadline (TM_ETIMEOUT when it passes
+ * during the reads). Errors of tm_paths_index_load and tm_stale_commit_touches.
  */
 int tm_hook_commit_touches(tm_strv *ids, tm_store *s, const char *project);
 

@@ -33,7 +33,9 @@
  */
 #include "stale_internal.h"
 #include "error.h"
+#include "frontmatter.h"
 #include "git_internal.h"
+#include "timestamp.h"
 #include "treediff.h"
 
 #include <stdio.h>
@@ -52,7 +54,33 @@ static bool is_hex40(const char *s)
 bool tm_stale__candidate(const tm_thread *t)
 {
 	return t && t->has_paths && t->paths.n && t->commit &&
-	       !tm_thread_is_finished(t);
+	       !tm_thread_is_finished(t) && !tm_thread_summary_blank(t);
+}
+
+uint64_t tm_stale__identity(const tm_thread *t, const char *name)
+{
+	tm_buf b = TM_BUF_INIT;
+	int64_t ms;
+	uint64_t h;
+
+	/* the instant when createdAt parses; else its text, and the file's
+	   name: a thread without a creation time is its own file's only */
+	if (t->created_at && tm_time_parse(&ms, t->created_at) == 0)
+		tm_buf_printf(&b, "t%lld", (long long)ms);
+	else {
+		tm_buf_printf(&b, "f%s", name);
+		tm_buf_putc(&b, '\0');
+		tm_buf_puts(&b, t->created_at ? t->created_at : "");
+	}
+	tm_error_clear();
+	tm_buf_putc(&b, '\0');
+	if (t->author)
+		tm_buf_printf(&b, "a%s", t->author);
+	else
+		tm_buf_putc(&b, 'n');
+	h = tm_hash_bytes(b.ptr, b.size);
+	tm_buf_release(&b);
+	return h ? h : 1;
 }
 
 void tm_stale_report_clear(tm_stale_report *r)
@@ -73,32 +101,39 @@ void tm_stale_report_clear(tm_stale_report *r)
 	r->n = 0;
 }
 
-/* Which threads can be stale: their bases become nodes of the walk. */
-static void find_bases(struct pass *s, tm_strv *unknown,
-		       const tm_thread *const *threads, size_t n)
+/* A thread's identity, with its own file's name. */
+uint64_t tm_stale__thread_identity(const tm_thread *t)
 {
-	size_t i, node;
+	tm_buf name = TM_BUF_INIT;
+	uint64_t h;
+
+	tm_buf_printf(&name, "%s.md", t->id);
+	h = tm_stale__identity(t, tm_buf_cstr(&name));
+	tm_buf_release(&name);
+	return h;
+}
+
+/* The threads that can be stale into s->th; those whose `commit` is not a
+ * commit id go to `unknown`. */
+static void find_candidates(struct pass *s, tm_strv *unknown,
+			    const tm_thread *const *threads, size_t n)
+{
+	size_t i;
 	git_oid oid;
 
 	s->th = tm_xcalloc(n + 1, sizeof(*s->th));
 	for (i = 0; i < n; i++) {
 		if (!tm_stale__candidate(threads[i]))
 			continue;
-		/* unreadable counts as missing: nothing to compare with */
 		if (!is_hex40(threads[i]->commit) ||
-		    git_oid_fromstr(&oid, threads[i]->commit) < 0 ||
-		    tm_stale__get_base(s->w, &oid, &node) < 0) {
+		    git_oid_fromstr(&oid, threads[i]->commit) < 0) {
 			tm_error_clear();
 			tm_strv_push(unknown, threads[i]->id);
 			continue;
 		}
-		if (s->w->nodes[node].base == NONE)
-			s->w->nodes[node].base = s->nbases++;
 		s->th[s->nth].t = threads[i];
-		s->th[s->nth].base = s->w->nodes[node].base;
-		s->th[s->nth].base_node = node;
-		sizev_push(&s->th[s->nth].bases, s->w->nodes[node].base);
-		sizev_push(&s->th[s->nth].base_nodes, node);
+		git_oid_cpy(&s->th[s->nth].commit, &oid);
+		s->th[s->nth].ident = tm_stale__thread_identity(threads[i]);
 		s->nth++;
 	}
 }
@@ -170,9 +205,10 @@ static int compute_once(tm_stale_report *out, tm_git *g,
 			w.ix = &ix;
 		tm_error_clear(); /* without the index, the same answer */
 	}
-	find_bases(&s, &r.unknown_base, threads, n);
-	if (!tm_stale__review_points_ix(&s, threads_dir))
-		error = tm_stale__review_points(&s, threads_dir);
+	find_candidates(&s, &r.unknown_base, threads, n);
+	if (s.nth)
+		error = tm_stale__review_points(&s, &r.unknown_base,
+						threads_dir);
 	tm_stale__walk_set_bases(&w, s.nbases);
 	if (!error && s.nth)
 		error = tm_stale__walk_start(&w, &head);

@@ -9,6 +9,7 @@
 #include "lib/stale.h"
 #include "lib/stale_internal.h"
 #include "lib/error.h"
+#include "lib/frontmatter.h"
 #include "lib/model.h"
 #include "test_util.h"
 
@@ -122,15 +123,17 @@ static char *rev(const char *spec)
 	return tmt_sh_out("git -C '%s' rev-parse '%s'", repo, spec);
 }
 
-/* A thread with `id`, `commit` (or none) and comma-separated `paths` (or
- * none: NULL). */
+/* A thread with `id`, `commit` (or none), comma-separated `paths` (or
+ * none: NULL) and a summary (a blank one is never stale). */
 static tm_thread *mk(const char *id, const char *commit, const char *paths)
 {
+	static const char summary[] = "## Decisions\n- one\n";
 	tm_thread *t = tm_thread_new();
 	char *copy, *p, *save = NULL;
 
 	tm_thread_set(&t->id, id);
 	tm_thread_set(&t->commit, commit);
+	tm_thread_set_summary(t, summary, strlen(summary));
 	if (paths) {
 		t->has_paths = true;
 		copy = strdup(paths);
