@@ -256,3 +256,167 @@ int tm_paths_unmatched(tm_strv *unmatched, tm_git *g,
 	free(sp.matched);
 	return error;
 }
+
+/* ---- renames ---- */
+
+/* Does `tree` hold `path` (a file or a folder)? */
+static bool tree_has(git_tree *tree, const char *path)
+{
+	git_tree_entry *e = NULL;
+	bool has = git_tree_entry_bypath(&e, tree, path) == 0;
+
+	git_tree_entry_free(e);
+	return has;
+}
+
+/* The new name of `old` (spec `s`) in the renames of diff `d`, or NULL. */
+static char *renamed_in(git_diff *d, const tm_pathspec *s, const char *old)
+{
+	size_t i, n = git_diff_num_deltas(d);
+
+	for (i = 0; i < n; i++) {
+		const git_diff_delta *dl = git_diff_get_delta(d, i);
+		const char *from = dl->old_file.path, *to = dl->new_file.path;
+		size_t fl = strlen(from), tl = strlen(to), rest;
+
+		if (dl->status != GIT_DELTA_RENAMED ||
+		    !tm_pathspec_matches(s, from, fl))
+			continue;
+		if (fl == s->len)
+			return tm_xstrdup(to); /* the file itself */
+		/* A file under the folder: the folder's new name, when the
+		 * file kept its place under it. */
+		rest = fl - s->len; /* "/name…" */
+		if (tl > rest && !strcmp(to + tl - rest, from + s->len)) {
+			tm_buf b = TM_BUF_INIT;
+
+			tm_buf_put(&b, to, tl - rest);
+			if (s->dir_only || old[strlen(old) - 1] == '/')
+				tm_buf_putc(&b, '/');
+			return tm_buf_detach(&b);
+		}
+	}
+	return NULL;
+}
+
+/* What the search knows of one entry. */
+struct search {
+	tm_pathspec spec;
+	char *path; /* spec's pattern without its '/': what a tree holds */
+	bool open;  /* still looked for */
+	char *to;   /* the new name, or NULL */
+	git_oid by;
+};
+
+void tm_paths_find_renames(tm_paths_rename **out, size_t *n, tm_git *g,
+			   const tm_strv *entries, unsigned depth)
+{
+	git_repository *repo = tm_git_repository(g);
+	struct search *r = tm_xcalloc(entries->n + 1, sizeof(*r));
+	git_revwalk *walk = NULL;
+	git_commit *head = NULL;
+	git_tree *head_tree = NULL;
+	git_oid oid;
+	size_t i, left = 0, alloc = *n;
+	unsigned seen = 0;
+
+	if (git_revparse_single((git_object **)&head, repo, "HEAD^{commit}") ==
+		    0 &&
+	    git_commit_tree(&head_tree, head) < 0)
+		head_tree = NULL;
+	for (i = 0; head_tree && i < entries->n; i++) {
+		const char *e = entries->items[i];
+
+		tm_pathspec_parse(&r[i].spec, e);
+		r[i].path = tm_xstrndup(r[i].spec.pattern, r[i].spec.len);
+		r[i].open = !tm_paths_is_glob(e) && !tm_paths_is_magic(e) &&
+			    !r[i].spec.all && !r[i].spec.never &&
+			    r[i].spec.len && !tree_has(head_tree, r[i].path);
+		left += r[i].open;
+	}
+	if (!left || git_revwalk_new(&walk, repo) < 0 ||
+	    git_revwalk_sorting(walk, GIT_SORT_TIME) < 0 ||
+	    git_revwalk_push_head(walk) < 0)
+		goto done;
+	while (left && seen++ < depth && git_revwalk_next(&oid, walk) == 0) {
+		git_commit *c = NULL, *p = NULL;
+		git_tree *ct = NULL, *pt = NULL;
+		git_diff *d = NULL;
+		git_diff_find_options fo;
+
+		if (git_commit_lookup(&c, repo, &oid) < 0 ||
+		    git_commit_parentcount(c) == 0 ||
+		    git_commit_parent(&p, c, 0) < 0 ||
+		    git_commit_tree(&ct, c) < 0 || git_commit_tree(&pt, p) < 0)
+			goto next;
+		for (i = 0; i < entries->n; i++) {
+			if (!r[i].open || !tree_has(pt, r[i].path) ||
+			    tree_has(ct, r[i].path))
+				continue;
+			if (!d) {
+				if (git_diff_tree_to_tree(&d, repo, pt, ct,
+							  NULL) < 0)
+					break;
+				git_diff_find_options_init(
+					&fo, GIT_DIFF_FIND_OPTIONS_VERSION);
+				fo.flags = GIT_DIFF_FIND_RENAMES;
+				if (git_diff_find_similar(d, &fo) < 0)
+					break;
+			}
+			/* Removed here: renamed or not, older commits say
+			 * nothing newer about it. */
+			r[i].open = false;
+			left--;
+			r[i].to = renamed_in(d, &r[i].spec, entries->items[i]);
+			git_oid_cpy(&r[i].by, &oid);
+		}
+	next:
+		git_diff_free(d);
+		git_tree_free(ct);
+		git_tree_free(pt);
+		git_commit_free(p);
+		git_commit_free(c);
+	}
+done:
+	for (i = 0; head_tree && i < entries->n; i++) {
+		if (r[i].to) {
+			tm_paths_rename *x;
+
+			tm_xgrow((void **)out, &alloc, *n + 1, sizeof(**out));
+			x = &(*out)[(*n)++];
+			x->entry = tm_xstrdup(entries->items[i]);
+			x->to = r[i].to;
+			git_oid_tostr(x->commit, sizeof(x->commit), &r[i].by);
+		}
+		tm_pathspec_free(&r[i].spec);
+		free(r[i].path);
+	}
+	free(r);
+	git_revwalk_free(walk);
+	git_tree_free(head_tree);
+	git_commit_free(head);
+	tm_error_clear();
+}
+
+void tm_paths_renames_free(tm_paths_rename *r, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		free(r[i].entry);
+		free(r[i].to);
+	}
+	free(r);
+}
+
+void tm_paths_follow_renames(tm_strv *out, const tm_strv *paths,
+			     const tm_paths_rename *r, size_t n)
+{
+	size_t i, k;
+
+	for (i = 0; i < paths->n; i++) {
+		for (k = 0; k < n && strcmp(r[k].entry, paths->items[i]); k++)
+			;
+		tm_strv_push(out, k < n ? r[k].to : paths->items[i]);
+	}
+}

@@ -57,6 +57,12 @@ bool tm_stale__candidate(const tm_thread *t)
 	       !tm_thread_is_finished(t) && !tm_thread_summary_blank(t);
 }
 
+bool tm_stale_awaits_summary(const tm_thread *t)
+{
+	return t && t->has_paths && t->paths.n && !tm_thread_is_finished(t) &&
+	       tm_thread_summary_blank(t);
+}
+
 uint64_t tm_stale__identity(const tm_thread *t, const char *name)
 {
 	tm_buf b = TM_BUF_INIT;

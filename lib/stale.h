@@ -136,6 +136,13 @@ int tm_stale_compute_opts(tm_stale_report *out, tm_git *g,
 int tm_stale_cached_ids(tm_strv *out, tm_git *g, const char *threads_dir,
 			const tm_thread *const *threads, size_t n);
 
+/*
+ * Whether staleness would watch thread t but for its blank summary (it has
+ * `paths`, is not finished, and its summary is blank): status and tree say
+ * "no summary yet" for it instead of ever flagging it stale.
+ */
+bool tm_stale_awaits_summary(const tm_thread *t);
+
 /* Free what a report holds and reset it to empty.  NULL is allowed. */
 void tm_stale_report_clear(tm_stale_report *r);
 
