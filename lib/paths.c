@@ -7,6 +7,7 @@
 
 #include "error.h"
 #include "git_internal.h"
+#include "hashmap.h"
 #include "pathspec.h"
 
 #include <stdlib.h>
@@ -299,6 +300,105 @@ static char *renamed_in(git_diff *d, const tm_pathspec *s, const char *old)
 	return NULL;
 }
 
+/* HEAD's tree with its folders, each loaded once however many entries
+ * look into it (libgit2 does not cache a large tree: a lookup per entry
+ * read the root tree again each time). */
+struct head_tree {
+	git_repository *repo;
+	git_tree *root; /* read on first use */
+	bool tried;
+	tm_hashmap dirs; /* folder -> 1 + index in trees, SIZE_MAX: none */
+	git_tree **trees;
+	size_t n, alloc;
+};
+
+/* The tree of folder `dir` (`len` bytes, "" the root), or NULL. */
+static git_tree *head_folder(struct head_tree *h, const char *dir, size_t len)
+{
+	size_t *at, plen = len, got;
+	git_tree *parent, *t = NULL;
+	const git_tree_entry *e;
+	char *name;
+
+	if (!len) {
+		git_commit *head = NULL;
+
+		if (!h->tried &&
+		    git_revparse_single((git_object **)&head, h->repo,
+					"HEAD^{commit}") == 0 &&
+		    git_commit_tree(&h->root, head) < 0)
+			h->root = NULL;
+		h->tried = true;
+		git_commit_free(head);
+		tm_error_clear();
+		return h->root;
+	}
+	at = tm_hashmap_get(&h->dirs, dir, len);
+	if (at)
+		return *at == SIZE_MAX ? NULL : h->trees[*at - 1];
+	while (plen && dir[plen - 1] != '/')
+		plen--;
+	parent = head_folder(h, dir, plen ? plen - 1 : 0);
+	name = tm_xstrndup(dir + plen, len - plen);
+	e = parent ? git_tree_entry_byname(parent, name) : NULL;
+	free(name);
+	if (e && git_tree_entry_type(e) == GIT_OBJECT_TREE &&
+	    git_tree_lookup(&t, h->repo, git_tree_entry_id(e)) == 0) {
+		tm_xgrow((void **)&h->trees, &h->alloc, h->n + 1,
+			 sizeof(*h->trees));
+		h->trees[h->n++] = t;
+		got = h->n;
+	} else {
+		t = NULL;
+		got = SIZE_MAX;
+	}
+	tm_error_clear();
+	*tm_hashmap_put(&h->dirs, dir, len, 0) = got;
+	return t;
+}
+
+/* Does HEAD's tree hold `path` (a file or a folder)? */
+static bool head_has(struct head_tree *h, const char *path)
+{
+	size_t len = strlen(path), dlen = len;
+	git_tree *dir;
+
+	while (dlen && path[dlen - 1] != '/')
+		dlen--;
+	dir = head_folder(h, path, dlen ? dlen - 1 : 0);
+	return dir && git_tree_entry_byname(dir, path + dlen) != NULL;
+}
+
+static void head_tree_free(struct head_tree *h)
+{
+	size_t i;
+
+	for (i = 0; i < h->n; i++)
+		git_tree_free(h->trees[i]);
+	free(h->trees);
+	tm_hashmap_release(&h->dirs);
+	git_tree_free(h->root);
+}
+
+/* Does the work tree have `path` (one lstat: what the work tree has is
+ * HEAD's, but for changes not committed yet, and HEAD's trees are costly
+ * to read)? */
+static bool in_worktree(tm_git *g, const char *path)
+{
+	const char *wd = tm_git_workdir(g);
+	tm_buf full = TM_BUF_INIT;
+	struct stat st;
+	bool has;
+
+	if (!wd)
+		return false;
+	tm_buf_printf(&full, "%s%s%s", wd,
+		      *wd && wd[strlen(wd) - 1] == '/' ? "" : "/", path);
+	has = lstat(tm_buf_cstr(&full), &st) == 0;
+	tm_buf_release(&full);
+	return has;
+}
+
 /* What the search knows of one entry. */
 struct search {
 	tm_pathspec spec;
@@ -313,25 +413,23 @@ void tm_paths_find_renames(tm_paths_rename **out, size_t *n, tm_git *g,
 {
 	git_repository *repo = tm_git_repository(g);
 	struct search *r = tm_xcalloc(entries->n + 1, sizeof(*r));
+	struct head_tree ht;
 	git_revwalk *walk = NULL;
-	git_commit *head = NULL;
-	git_tree *head_tree = NULL;
 	git_oid oid;
 	size_t i, left = 0, alloc = *n;
 	unsigned seen = 0;
 
-	if (git_revparse_single((git_object **)&head, repo, "HEAD^{commit}") ==
-		    0 &&
-	    git_commit_tree(&head_tree, head) < 0)
-		head_tree = NULL;
-	for (i = 0; head_tree && i < entries->n; i++) {
+	memset(&ht, 0, sizeof(ht));
+	ht.repo = repo;
+	for (i = 0; i < entries->n; i++) {
 		const char *e = entries->items[i];
 
 		tm_pathspec_parse(&r[i].spec, e);
 		r[i].path = tm_xstrndup(r[i].spec.pattern, r[i].spec.len);
 		r[i].open = !tm_paths_is_glob(e) && !tm_paths_is_magic(e) &&
 			    !r[i].spec.all && !r[i].spec.never &&
-			    r[i].spec.len && !tree_has(head_tree, r[i].path);
+			    r[i].spec.len && !in_worktree(g, r[i].path) &&
+			    !head_has(&ht, r[i].path);
 		left += r[i].open;
 	}
 	if (!left || git_revwalk_new(&walk, repo) < 0 ||
@@ -378,7 +476,7 @@ void tm_paths_find_renames(tm_paths_rename **out, size_t *n, tm_git *g,
 		git_commit_free(c);
 	}
 done:
-	for (i = 0; head_tree && i < entries->n; i++) {
+	for (i = 0; i < entries->n; i++) {
 		if (r[i].to) {
 			tm_paths_rename *x;
 
@@ -393,8 +491,7 @@ done:
 	}
 	free(r);
 	git_revwalk_free(walk);
-	git_tree_free(head_tree);
-	git_commit_free(head);
+	head_tree_free(&ht);
 	tm_error_clear();
 }
 

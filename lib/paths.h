@@ -66,9 +66,10 @@ typedef struct {
 
 /*
  * For each plain entry of `entries` (no glob, no magic, not the root) that
- * HEAD's tree does not hold, the newest rename of what it named within the
- * `depth` newest commits of HEAD's history (git's time order; 1: HEAD
- * alone): a commit whose first parent's tree has the path and whose own
+ * HEAD's tree does not hold (an entry the work tree has is taken as held,
+ * one lstat instead of reading trees), the newest rename of what it named
+ * within the `depth` newest commits of HEAD's history (git's time order; 1:
+ * HEAD alone): a commit whose first parent's tree has the path and whose own
  * tree does not, diffed with rename detection (a file renamed, or a folder
  * whose files kept their place under a new name).  A path removed without
  * a rename stops the search for it.  The renames found are appended to

@@ -63,29 +63,41 @@ bool tm_stale_awaits_summary(const tm_thread *t)
 	       tm_thread_summary_blank(t);
 }
 
+/* h with `n` bytes at p mixed in (their hash, and their count). */
+static uint64_t mix(uint64_t h, const void *p, size_t n)
+{
+	return (h ^ tm_hash_bytes(p, n)) * 0x100000001b3ULL + n;
+}
+
+/* Whether t's createdAt is an instant (into *ms). */
+static bool created_ms(const tm_thread *t, int64_t *ms)
+{
+	bool ok = t->created_at && tm_time_parse(ms, t->created_at) == 0;
+
+	tm_error_clear();
+	return ok;
+}
+
 uint64_t tm_stale__identity(const tm_thread *t, const char *name)
 {
-	tm_buf b = TM_BUF_INIT;
+	uint64_t h = 0xcbf29ce484222325ULL;
 	int64_t ms;
-	uint64_t h;
 
 	/* the instant when createdAt parses; else its text, and the file's
 	   name: a thread without a creation time is its own file's only */
-	if (t->created_at && tm_time_parse(&ms, t->created_at) == 0)
-		tm_buf_printf(&b, "t%lld", (long long)ms);
-	else {
-		tm_buf_printf(&b, "f%s", name);
-		tm_buf_putc(&b, '\0');
-		tm_buf_puts(&b, t->created_at ? t->created_at : "");
+	if (created_ms(t, &ms)) {
+		h = mix(h, "t", 1);
+		h = mix(h, &ms, sizeof(ms));
+	} else {
+		h = mix(h, "f", 1);
+		h = mix(h, name, strlen(name));
+		h = mix(h, t->created_at ? "c" : "n", 1);
+		if (t->created_at)
+			h = mix(h, t->created_at, strlen(t->created_at));
 	}
-	tm_error_clear();
-	tm_buf_putc(&b, '\0');
+	h = mix(h, t->author ? "a" : "n", 1);
 	if (t->author)
-		tm_buf_printf(&b, "a%s", t->author);
-	else
-		tm_buf_putc(&b, 'n');
-	h = tm_hash_bytes(b.ptr, b.size);
-	tm_buf_release(&b);
+		h = mix(h, t->author, strlen(t->author));
 	return h ? h : 1;
 }
 
@@ -112,8 +124,12 @@ uint64_t tm_stale__thread_identity(const tm_thread *t)
 {
 	tm_buf name = TM_BUF_INIT;
 	uint64_t h;
+	int64_t ms;
 
-	tm_buf_printf(&name, "%s.md", t->id);
+	if (created_ms(t, &ms)) /* the name plays no part */
+		return tm_stale__identity(t, "");
+	tm_buf_puts(&name, t->id);
+	tm_buf_puts(&name, ".md");
 	h = tm_stale__identity(t, tm_buf_cstr(&name));
 	tm_buf_release(&name);
 	return h;
