@@ -118,17 +118,38 @@ static void post_checkout(struct hook *h, int argc, const char **argv)
 	tm_hook_follow_clear(&f);
 }
 
+/* "'<entry>' of <id> was renamed '<to>': git threadmind set <id>
+ * paths=<…>" for the first rename (and how many more). */
+static void say_renamed(struct hook *h, const tm_hook_touches *t)
+{
+	tm_buf paths = TM_BUF_INIT;
+	size_t k;
+
+	if (!t->nrenames || tm_deadline_passed())
+		return;
+	for (k = 0; k < t->follow[0].n; k++)
+		tm_buf_printf(&paths, "%s%s", k ? "," : "",
+			      t->follow[0].items[k]);
+	say(h, "%s: '%s' renamed to '%s'%s (git threadmind set %s paths=%s)",
+	    t->rename_ids.items[0], t->renames[0].entry, t->renames[0].to,
+	    t->nrenames > 1 ? ", and more" : "", t->rename_ids.items[0],
+	    tm_buf_cstr(&paths));
+	tm_buf_release(&paths);
+}
+
 static void post_commit(struct hook *h)
 {
-	tm_strv ids = TM_STRV_INIT;
+	tm_hook_touches t;
 
 	if (tm_hook_record_branch_thread(NULL, h->s, h->project) < 0)
 		say_error(h);
-	if (tm_hook_commit_touches(&ids, h->s, h->project) < 0)
+	if (tm_hook_commit_touches(&t, h->s, h->project) < 0) {
 		say_error(h);
-	else
-		say_stale(h, &ids);
-	tm_strv_clear(&ids);
+	} else {
+		say_stale(h, &t.ids);
+		say_renamed(h, &t);
+	}
+	tm_hook_touches_clear(&t);
 }
 
 static void post_merge(struct hook *h)

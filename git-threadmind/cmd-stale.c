@@ -4,6 +4,7 @@
 #include "progress.h"
 
 #include "lib/json_cjson.h"
+#include "lib/paths.h"
 #include "lib/stale.h"
 
 #include <stdlib.h>
@@ -93,13 +94,58 @@ static const struct described *find_described(const struct described *d,
 	return f;
 }
 
+/* The renames of the stale threads' `paths` entries in the recent history
+ * (one search for all of them). */
+static void find_renames(tm_paths_rename **out, size_t *n,
+			 const tm_stale_report *r, tm_git *g)
+{
+	tm_strv entries = TM_STRV_INIT;
+	size_t i, k;
+
+	for (i = 0; i < r->n; i++)
+		for (k = 0; k < r->stale[i].paths.n; k++)
+			tm_strv_push(&entries, r->stale[i].paths.items[k]);
+	tm_strv_sort_unique(&entries);
+	tm_paths_find_renames(out, n, g, &entries, TM_PATHS_RENAME_DEPTH);
+	tm_strv_clear(&entries);
+}
+
+/* "renamed:" lines for the entries of e that `r` (n) renamed, and the
+ * `set` that follows them. */
+static void print_renames(const tm_stale_entry *e, const tm_paths_rename *r,
+			  size_t n)
+{
+	tm_paths_rename *mine = tm_xcalloc(n + 1, sizeof(*mine));
+	tm_strv follow = TM_STRV_INIT;
+	size_t k, m = 0;
+
+	for (k = 0; k < n; k++)
+		if (tm_strv_contains(&e->paths, r[k].entry))
+			mine[m++] = r[k];
+	for (k = 0; k < m; k++)
+		printf("    renamed: %s -> %s in %.7s\n",
+		       cli_safe(mine[k].entry), cli_safe(mine[k].to),
+		       mine[k].commit);
+	if (m) {
+		tm_paths_follow_renames(&follow, &e->paths, mine, m);
+		printf("    follow it: git threadmind set %s paths=", e->id);
+		for (k = 0; k < follow.n; k++)
+			printf("%s%s", k ? "," : "", cli_safe(follow.items[k]));
+		putchar('\n');
+	}
+	tm_strv_clear(&follow);
+	free(mine);
+}
+
 static void print_human(const tm_stale_report *r, const tm_thread_list *l,
 			tm_git *g)
 {
 	struct described *d = describe_all(r, g);
 	const struct described *f;
-	size_t i, k, j = 0;
+	tm_paths_rename *ren = NULL;
+	size_t i, k, j = 0, nren = 0, nu = r->unknown_base.n;
 
+	find_renames(&ren, &nren, r, g);
 	for (i = 0; i < r->n; i++) {
 		const tm_stale_entry *e = &r->stale[i];
 
@@ -118,30 +164,46 @@ static void print_human(const tm_stale_report *r, const tm_thread_list *l,
 		for (k = 0; k < e->changed.n; k++)
 			printf("    changed: %s\n",
 			       cli_safe(e->changed.items[k]));
+		print_renames(e, ren, nren);
 	}
-	if (r->unknown_base.n) {
+	if (nu) {
 		printf("%sunknown base commit%s (not in this repository):",
 		       cli_c("red"), cli_c("reset"));
-		for (k = 0; k < r->unknown_base.n; k++)
+		for (k = 0; k < nu; k++)
 			printf(" %s", r->unknown_base.items[k]);
 		putchar('\n');
 	}
-	if (r->shallow)
-		note("this clone is shallow: commits beyond its boundary are "
-		     "unknown bases; deepen it with 'git fetch --unshallow' "
-		     "(GitHub Actions: actions/checkout with 'fetch-depth: "
-		     "0')");
+	/* what the answer is, last: never "no stale threads" when some
+	   thread could not be checked */
 	if (r->n)
 		note("%zu stale thread%s: review the summary, then run 'git "
 		     "threadmind touch <thread>'",
 		     r->n, r->n == 1 ? "" : "s");
-	else
+	if (nu && r->shallow)
+		note("%zu thread%s with an unknown base: this clone is shallow "
+		     "and the commit%s reviewed may lie beyond its boundary; "
+		     "deepen it with 'git fetch --unshallow' (GitHub Actions: "
+		     "actions/checkout with 'fetch-depth: 0')",
+		     nu, nu == 1 ? "" : "s", nu == 1 ? "" : "s");
+	else if (nu)
+		note("%zu thread%s with an unknown base: %s 'commit' names a "
+		     "commit this repository does not have; fetch it, or "
+		     "review the summary and run 'git threadmind touch "
+		     "<thread>'",
+		     nu, nu == 1 ? "" : "s", nu == 1 ? "its" : "their");
+	else if (r->shallow)
+		note("this clone is shallow: commits beyond its boundary are "
+		     "unknown bases; deepen it with 'git fetch --unshallow' "
+		     "(GitHub Actions: actions/checkout with 'fetch-depth: "
+		     "0')");
+	if (!r->n && !nu)
 		note("no stale threads");
 	for (i = 0; i < r->n; i++) {
 		free(d[i].abbrev);
 		free(d[i].subject);
 	}
 	free(d);
+	tm_paths_renames_free(ren, nren);
 }
 
 int cmd_stale(int argc, const char **argv)
@@ -187,7 +249,8 @@ int cmd_stale(int argc, const char **argv)
 		if (r.shallow)
 			note("this clone is shallow: commits beyond its "
 			     "boundary are unknown bases; deepen it with 'git "
-			     "fetch --unshallow'");
+			     "fetch --unshallow' (GitHub Actions: "
+			     "actions/checkout with 'fetch-depth: 0')");
 	} else {
 		print_human(&r, &list, g);
 	}

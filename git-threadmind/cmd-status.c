@@ -37,6 +37,26 @@ static void count(struct counts *c, const tm_thread_list *l)
 	}
 }
 
+/* "no summary yet: <ids>" for the threads staleness awaits a summary of
+ * (at most ten named), in tree order. */
+static void print_no_summary(const struct view *v)
+{
+	size_t k, i, n = 0;
+
+	for (k = 0; k < v->norder; k++) {
+		i = v->order[k];
+		if (!(v->flags[i] & CLI_FLAG_NO_SUMMARY))
+			continue;
+		if (++n <= 10)
+			printf("%s %s", n == 1 ? "no summary yet:" : "",
+			       v->tree->nodes[i].thread->id);
+	}
+	if (n > 10)
+		printf(" …");
+	if (n)
+		printf(" (git threadmind summary <thread>)\n");
+}
+
 /* Threads flagged stale by view_load. */
 static size_t count_stale(const struct view *v)
 {
@@ -162,6 +182,7 @@ int cmd_status(int argc, const char **argv)
 			       cli_c("yellow"), stale, cli_c("reset"));
 		else
 			printf("\nstale: 0\n");
+		print_no_summary(&v);
 		printf("lock: %s\n", holder ? cli_safe(holder) : "free");
 		print_conflicts(&v);
 	}

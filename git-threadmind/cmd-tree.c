@@ -53,6 +53,8 @@ static void print_flags(unsigned flags, const tm_thread *t)
 		       cli_safe(t->parent_id), cli_c("reset"));
 	if (flags & CLI_FLAG_STALE)
 		printf(" %s(stale)%s", cli_c("yellow"), cli_c("reset"));
+	if (flags & CLI_FLAG_NO_SUMMARY)
+		printf(" %s(no summary yet)%s", cli_c("dim"), cli_c("reset"));
 }
 
 /*

@@ -83,8 +83,11 @@ void view_load(struct view *v, bool all)
 	v->shown = tm_xcalloc(v->list.n ? v->list.n : 1, sizeof(bool));
 	v->flags = tm_xcalloc(v->list.n ? v->list.n : 1, sizeof(unsigned));
 	tm_tree_walk(v->tree, collect, v);
-	for (i = 0; i < v->tree->n; i++)
+	for (i = 0; i < v->tree->n; i++) {
 		v->flags[i] = v->tree->nodes[i].flags;
+		if (tm_stale_awaits_summary(v->tree->nodes[i].thread))
+			v->flags[i] |= CLI_FLAG_NO_SUMMARY;
+	}
 	mark_stale(v);
 	/* Children come after their parent in pre-order: decide bottom-up. */
 	for (k = v->norder; k-- > 0;) {

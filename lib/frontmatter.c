@@ -819,6 +819,21 @@ void tm_thread_set_summary(tm_thread *t, const char *text, size_t len)
 	tm_buf_release(&body);
 }
 
+bool tm_summary_blank(const char *body, size_t len)
+{
+	size_t i;
+
+	for (i = 0; body && i < len; i++)
+		if (body[i] != '\n' && !is_blank_char(body[i]))
+			return false;
+	return true;
+}
+
+bool tm_thread_summary_blank(const tm_thread *t)
+{
+	return tm_summary_blank(t->body, t->body_len);
+}
+
 char *tm_thread_summary(const tm_thread *t)
 {
 	tm_buf out = TM_BUF_INIT;

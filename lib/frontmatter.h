@@ -103,4 +103,14 @@ void tm_thread_set_summary(tm_thread *t, const char *text, size_t len);
  */
 char *tm_thread_summary(const tm_thread *t);
 
+/*
+ * Whether `len` bytes of a thread's body hold no summary: nothing but
+ * blanks (space, tab, CR, LF, FF, VT), the body tm_thread_set_summary
+ * writes for an empty text.  A thread whose summary is blank has nothing
+ * that can be outdated: it is never stale (DESIGN.md section 11).
+ */
+bool tm_summary_blank(const char *body, size_t len);
+/* tm_summary_blank of t's body (a NULL body is blank). */
+bool tm_thread_summary_blank(const tm_thread *t);
+
 #endif

@@ -258,7 +258,71 @@ static int load_with_paths(tm_paths_index_list *out, tm_store *s,
 	return index_load(out, s, project, TM_PATHS_INDEX_WITH_PATHS);
 }
 
-int tm_hook_commit_touches(tm_strv *ids, tm_store *s, const char *project)
+void tm_hook_touches_clear(tm_hook_touches *t)
+{
+	size_t i;
+
+	tm_strv_clear(&t->ids);
+	tm_paths_renames_free(t->renames, t->nrenames);
+	for (i = 0; i < t->rename_ids.n; i++)
+		tm_strv_clear(&t->follow[i]);
+	free(t->follow);
+	tm_strv_clear(&t->rename_ids);
+	memset(t, 0, sizeof(*t));
+}
+
+/* The entries of the threads out->ids (of `list`) that HEAD renamed: one
+ * search for all of them. */
+static void commit_renames(tm_hook_touches *out, struct tm_git *g,
+			   const tm_paths_index_list *list)
+{
+	tm_strv entries = TM_STRV_INIT;
+	tm_paths_rename *r = NULL, *mine;
+	size_t i, k, j, n = 0, alloc = 0, nmine;
+
+	for (i = 0; i < list->n; i++)
+		if (tm_strv_contains(&out->ids, list->threads[i]->id))
+			for (k = 0; k < list->threads[i]->paths.n; k++)
+				tm_strv_push(&entries,
+					     list->threads[i]->paths.items[k]);
+	tm_strv_sort_unique(&entries);
+	tm_paths_find_renames(&r, &n, g, &entries, 1);
+	mine = tm_xcalloc(n + 1, sizeof(*mine));
+	for (i = 0; n && i < list->n; i++) {
+		const tm_thread *t = list->threads[i];
+
+		if (!tm_strv_contains(&out->ids, t->id))
+			continue;
+		for (nmine = 0, j = 0; j < n; j++)
+			if (tm_strv_contains(&t->paths, r[j].entry))
+				mine[nmine++] = r[j];
+		for (j = 0; j < nmine; j++) {
+			tm_paths_rename *x;
+
+			tm_xgrow((void **)&out->renames, &alloc,
+				 out->nrenames + 1, sizeof(*out->renames));
+			out->follow = tm_xrealloc(out->follow,
+						  (out->nrenames + 1) *
+							  sizeof(*out->follow));
+			x = &out->renames[out->nrenames];
+			x->entry = tm_xstrdup(mine[j].entry);
+			x->to = tm_xstrdup(mine[j].to);
+			memcpy(x->commit, mine[j].commit, sizeof(x->commit));
+			memset(&out->follow[out->nrenames], 0,
+			       sizeof(*out->follow));
+			tm_paths_follow_renames(&out->follow[out->nrenames],
+						&t->paths, mine, nmine);
+			tm_strv_push(&out->rename_ids, t->id);
+			out->nrenames++;
+		}
+	}
+	free(mine);
+	tm_paths_renames_free(r, n);
+	tm_strv_clear(&entries);
+}
+
+int tm_hook_commit_touches(tm_hook_touches *out, tm_store *s,
+			   const char *project)
 {
 	struct tm_git *g = tm_store_git(s);
 	const char *head = tm_store_head(s);
@@ -266,14 +330,17 @@ int tm_hook_commit_touches(tm_strv *ids, tm_store *s, const char *project)
 	char *dir;
 	int error;
 
+	memset(out, 0, sizeof(*out));
 	if (!g || !head || tm_deadline_passed())
 		return 0;
 	if ((error = load_with_paths(&list, s, project)) < 0)
 		return error;
 	dir = tm_stale_threads_dir(g, tm_store_root(s), project);
 	if (!tm_deadline_passed())
-		error = tm_stale_commit_touches(ids, g, head, dir, list.threads,
-						list.n);
+		error = tm_stale_commit_touches(&out->ids, g, head, dir,
+						list.threads, list.n);
+	if (!error && out->ids.n)
+		commit_renames(out, g, &list);
 	free(dir);
 	tm_paths_index_list_clear(&list);
 	return error;

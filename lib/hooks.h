@@ -13,6 +13,7 @@
 
 #include "buf.h"
 #include "lock.h"
+#include "paths.h"
 #include "store.h"
 
 #include <stdbool.h>
@@ -79,15 +80,35 @@ int tm_hook_follow_branch(tm_hook_follow *out, tm_store *s,
 int tm_hook_record_branch_thread(bool *recorded, tm_store *s,
 				 const char *project);
 
+/* What the HEAD commit did to the threads of a project. */
+typedef struct {
+	tm_strv ids; /* the threads it may have outdated, sorted */
+	/* the `paths` entries of those threads it renamed (tm_paths_rename:
+	   entry, new name, commit), with rename_ids[k] the thread of
+	   renames[k] and follow[k] that thread's paths with its renamed
+	   entries replaced */
+	tm_paths_rename *renames;
+	size_t nrenames;
+	tm_strv rename_ids;
+	tm_strv *follow;
+} tm_hook_touches;
+
+void tm_hook_touches_clear(tm_hook_touches *t);
+
 /*
  * The threads of `project` whose `paths` the HEAD commit changed without
- * changing their file (one tree diff), appended to `ids`.  The threads with
- * `paths` come from the thread index (paths_index.h: every thread file
- * lstat-ed, only the changed ones read).  Nothing outside git, on an unborn
- * HEAD, or past the deadline (TM_ETIMEOUT when it passes during the reads).
- * Errors of tm_paths_index_load and tm_stale_commit_touches.
+ * changing their file (one tree diff), into out->ids; a thread whose
+ * summary is blank has nothing to outdate and is left out.  The threads
+ * with `paths` and a summary come from the thread index (paths_index.h:
+ * every thread file lstat-ed, only the changed ones read).  Of those, the
+ * entries the commit renamed (tm_paths_find_renames of HEAD alone) into
+ * out->renames.  *out is cleared first; tm_hook_touches_clear it.  Nothing
+ * outside git, on an unborn HEAD, or past the deadline (TM_ETIMEOUT when
+ * it passes during the reads).  Errors of tm_paths_index_load and
+ * tm_stale_commit_touches.
  */
-int tm_hook_commit_touches(tm_strv *ids, tm_store *s, const char *project);
+int tm_hook_commit_touches(tm_hook_touches *out, tm_store *s,
+			   const char *project);
 
 /* ---- post-merge ---- */
 

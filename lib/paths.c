@@ -7,6 +7,7 @@
 
 #include "error.h"
 #include "git_internal.h"
+#include "hashmap.h"
 #include "pathspec.h"
 
 #include <stdlib.h>
@@ -255,4 +256,264 @@ int tm_paths_unmatched(tm_strv *unmatched, tm_git *g,
 	free(sp.items);
 	free(sp.matched);
 	return error;
+}
+
+/* ---- renames ---- */
+
+/* Does `tree` hold `path` (a file or a folder)? */
+static bool tree_has(git_tree *tree, const char *path)
+{
+	git_tree_entry *e = NULL;
+	bool has = git_tree_entry_bypath(&e, tree, path) == 0;
+
+	git_tree_entry_free(e);
+	return has;
+}
+
+/* The new name of `old` (spec `s`) in the renames of diff `d`, or NULL. */
+static char *renamed_in(git_diff *d, const tm_pathspec *s, const char *old)
+{
+	size_t i, n = git_diff_num_deltas(d);
+
+	for (i = 0; i < n; i++) {
+		const git_diff_delta *dl = git_diff_get_delta(d, i);
+		const char *from = dl->old_file.path, *to = dl->new_file.path;
+		size_t fl = strlen(from), tl = strlen(to), rest;
+
+		if (dl->status != GIT_DELTA_RENAMED ||
+		    !tm_pathspec_matches(s, from, fl))
+			continue;
+		if (fl == s->len)
+			return tm_xstrdup(to); /* the file itself */
+		/* A file under the folder: the folder's new name, when the
+		 * file kept its place under it. */
+		rest = fl - s->len; /* "/name…" */
+		if (tl > rest && !strcmp(to + tl - rest, from + s->len)) {
+			tm_buf b = TM_BUF_INIT;
+
+			tm_buf_put(&b, to, tl - rest);
+			if (s->dir_only || old[strlen(old) - 1] == '/')
+				tm_buf_putc(&b, '/');
+			return tm_buf_detach(&b);
+		}
+	}
+	return NULL;
+}
+
+/* HEAD's tree with its folders, each loaded once however many entries
+ * look into it (libgit2 does not cache a large tree: a lookup per entry
+ * read the root tree again each time). */
+struct head_tree {
+	git_repository *repo;
+	git_tree *root; /* read on first use */
+	bool tried;
+	tm_hashmap dirs; /* folder -> 1 + index in trees, SIZE_MAX: none */
+	git_tree **trees;
+	size_t n, alloc;
+};
+
+/* The tree of folder `dir` (`len` bytes, "" the root), or NULL. */
+static git_tree *head_folder(struct head_tree *h, const char *dir, size_t len)
+{
+	size_t *at, plen = len, got;
+	git_tree *parent, *t = NULL;
+	const git_tree_entry *e;
+	char *name;
+
+	if (!len) {
+		git_commit *head = NULL;
+
+		if (!h->tried &&
+		    git_revparse_single((git_object **)&head, h->repo,
+					"HEAD^{commit}") == 0 &&
+		    git_commit_tree(&h->root, head) < 0)
+			h->root = NULL;
+		h->tried = true;
+		git_commit_free(head);
+		tm_error_clear();
+		return h->root;
+	}
+	at = tm_hashmap_get(&h->dirs, dir, len);
+	if (at)
+		return *at == SIZE_MAX ? NULL : h->trees[*at - 1];
+	while (plen && dir[plen - 1] != '/')
+		plen--;
+	parent = head_folder(h, dir, plen ? plen - 1 : 0);
+	name = tm_xstrndup(dir + plen, len - plen);
+	e = parent ? git_tree_entry_byname(parent, name) : NULL;
+	free(name);
+	if (e && git_tree_entry_type(e) == GIT_OBJECT_TREE &&
+	    git_tree_lookup(&t, h->repo, git_tree_entry_id(e)) == 0) {
+		tm_xgrow((void **)&h->trees, &h->alloc, h->n + 1,
+			 sizeof(*h->trees));
+		h->trees[h->n++] = t;
+		got = h->n;
+	} else {
+		t = NULL;
+		got = SIZE_MAX;
+	}
+	tm_error_clear();
+	*tm_hashmap_put(&h->dirs, dir, len, 0) = got;
+	return t;
+}
+
+/* Does HEAD's tree hold `path` (a file or a folder)? */
+static bool head_has(struct head_tree *h, const char *path)
+{
+	size_t len = strlen(path), dlen = len;
+	git_tree *dir;
+
+	while (dlen && path[dlen - 1] != '/')
+		dlen--;
+	dir = head_folder(h, path, dlen ? dlen - 1 : 0);
+	return dir && git_tree_entry_byname(dir, path + dlen) != NULL;
+}
+
+static void head_tree_free(struct head_tree *h)
+{
+	size_t i;
+
+	for (i = 0; i < h->n; i++)
+		git_tree_free(h->trees[i]);
+	free(h->trees);
+	tm_hashmap_release(&h->dirs);
+	git_tree_free(h->root);
+}
+
+/* Does the work tree have `path` (one lstat: what the work tree has is
+ * HEAD's, but for changes not committed yet, and HEAD's trees are costly
+ * to read)? */
+static bool in_worktree(tm_git *g, const char *path)
+{
+	const char *wd = tm_git_workdir(g);
+	tm_buf full = TM_BUF_INIT;
+	struct stat st;
+	bool has;
+
+	if (!wd)
+		return false;
+	tm_buf_printf(&full, "%s%s%s", wd,
+		      *wd && wd[strlen(wd) - 1] == '/' ? "" : "/", path);
+	has = lstat(tm_buf_cstr(&full), &st) == 0;
+	tm_buf_release(&full);
+	return has;
+}
+
+/* What the search knows of one entry. */
+struct search {
+	tm_pathspec spec;
+	char *path; /* spec's pattern without its '/': what a tree holds */
+	bool open;  /* still looked for */
+	char *to;   /* the new name, or NULL */
+	git_oid by;
+};
+
+void tm_paths_find_renames(tm_paths_rename **out, size_t *n, tm_git *g,
+			   const tm_strv *entries, unsigned depth)
+{
+	git_repository *repo = tm_git_repository(g);
+	struct search *r = tm_xcalloc(entries->n + 1, sizeof(*r));
+	struct head_tree ht;
+	git_revwalk *walk = NULL;
+	git_oid oid;
+	size_t i, left = 0, alloc = *n;
+	unsigned seen = 0;
+
+	memset(&ht, 0, sizeof(ht));
+	ht.repo = repo;
+	for (i = 0; i < entries->n; i++) {
+		const char *e = entries->items[i];
+
+		tm_pathspec_parse(&r[i].spec, e);
+		r[i].path = tm_xstrndup(r[i].spec.pattern, r[i].spec.len);
+		r[i].open = !tm_paths_is_glob(e) && !tm_paths_is_magic(e) &&
+			    !r[i].spec.all && !r[i].spec.never &&
+			    r[i].spec.len && !in_worktree(g, r[i].path) &&
+			    !head_has(&ht, r[i].path);
+		left += r[i].open;
+	}
+	if (!left || git_revwalk_new(&walk, repo) < 0 ||
+	    git_revwalk_sorting(walk, GIT_SORT_TIME) < 0 ||
+	    git_revwalk_push_head(walk) < 0)
+		goto done;
+	while (left && seen++ < depth && git_revwalk_next(&oid, walk) == 0) {
+		git_commit *c = NULL, *p = NULL;
+		git_tree *ct = NULL, *pt = NULL;
+		git_diff *d = NULL;
+		git_diff_find_options fo;
+
+		if (git_commit_lookup(&c, repo, &oid) < 0 ||
+		    git_commit_parentcount(c) == 0 ||
+		    git_commit_parent(&p, c, 0) < 0 ||
+		    git_commit_tree(&ct, c) < 0 || git_commit_tree(&pt, p) < 0)
+			goto next;
+		for (i = 0; i < entries->n; i++) {
+			if (!r[i].open || !tree_has(pt, r[i].path) ||
+			    tree_has(ct, r[i].path))
+				continue;
+			if (!d) {
+				if (git_diff_tree_to_tree(&d, repo, pt, ct,
+							  NULL) < 0)
+					break;
+				git_diff_find_options_init(
+					&fo, GIT_DIFF_FIND_OPTIONS_VERSION);
+				fo.flags = GIT_DIFF_FIND_RENAMES;
+				if (git_diff_find_similar(d, &fo) < 0)
+					break;
+			}
+			/* Removed here: renamed or not, older commits say
+			 * nothing newer about it. */
+			r[i].open = false;
+			left--;
+			r[i].to = renamed_in(d, &r[i].spec, entries->items[i]);
+			git_oid_cpy(&r[i].by, &oid);
+		}
+	next:
+		git_diff_free(d);
+		git_tree_free(ct);
+		git_tree_free(pt);
+		git_commit_free(p);
+		git_commit_free(c);
+	}
+done:
+	for (i = 0; i < entries->n; i++) {
+		if (r[i].to) {
+			tm_paths_rename *x;
+
+			tm_xgrow((void **)out, &alloc, *n + 1, sizeof(**out));
+			x = &(*out)[(*n)++];
+			x->entry = tm_xstrdup(entries->items[i]);
+			x->to = r[i].to;
+			git_oid_tostr(x->commit, sizeof(x->commit), &r[i].by);
+		}
+		tm_pathspec_free(&r[i].spec);
+		free(r[i].path);
+	}
+	free(r);
+	git_revwalk_free(walk);
+	head_tree_free(&ht);
+	tm_error_clear();
+}
+
+void tm_paths_renames_free(tm_paths_rename *r, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		free(r[i].entry);
+		free(r[i].to);
+	}
+	free(r);
+}
+
+void tm_paths_follow_renames(tm_strv *out, const tm_strv *paths,
+			     const tm_paths_rename *r, size_t n)
+{
+	size_t i, k;
+
+	for (i = 0; i < paths->n; i++) {
+		for (k = 0; k < n && strcmp(r[k].entry, paths->items[i]); k++)
+			;
+		tm_strv_push(out, k < n ? r[k].to : paths->items[i]);
+	}
 }

@@ -1,8 +1,8 @@
 /*
  * The `paths` of a thread as typed on the command line (`new --paths`,
  * `set paths=`): read as git reads a pathspec, relative to the current
- * folder, and stored from the repository root (DESIGN.md section 11); and
- * which entries match nothing in a repository.
+ * folder, and stored from the repository root (DESIGN.md section 11);
+ * which entries match nothing in a repository, and which were renamed.
  */
 #ifndef TM_PATHS_H
 #define TM_PATHS_H
@@ -50,5 +50,39 @@ bool tm_paths_is_glob(const char *entry);
  */
 int tm_paths_unmatched(tm_strv *unmatched, tm_git *g,
 		       const char *const *entries, size_t n, bool worktree);
+
+/* How far back (commits from HEAD) doctor and stale look for the rename of
+ * a vanished path: the recent history, so that they stay quick on a long
+ * one. */
+#define TM_PATHS_RENAME_DEPTH 1000
+
+/* A rename of what a `paths` entry named. */
+typedef struct {
+	char *entry;     /* the entry (a copy) */
+	char *to;        /* its new name (a folder's ends in '/' when the
+			    entry did) */
+	char commit[41]; /* the commit that renamed it */
+} tm_paths_rename;
+
+/*
+ * For each plain entry of `entries` (no glob, no magic, not the root) that
+ * HEAD's tree does not hold (an entry the work tree has is taken as held,
+ * one lstat instead of reading trees), the newest rename of what it named
+ * within the `depth` newest commits of HEAD's history (git's time order; 1:
+ * HEAD alone): a commit whose first parent's tree has the path and whose own
+ * tree does not, diffed with rename detection (a file renamed, or a folder
+ * whose files kept their place under a new name).  A path removed without
+ * a rename stops the search for it.  The renames found are appended to
+ * *out (*n of them; free with tm_paths_renames_free), in the order of
+ * `entries`.  Never fails: git errors leave entries without a rename.
+ */
+void tm_paths_find_renames(tm_paths_rename **out, size_t *n, tm_git *g,
+			   const tm_strv *entries, unsigned depth);
+void tm_paths_renames_free(tm_paths_rename *r, size_t n);
+
+/* `paths` with each entry that one of the n renames `r` names replaced by
+ * its new name, appended to *out: the `set paths=` that follows them. */
+void tm_paths_follow_renames(tm_strv *out, const tm_strv *paths,
+			     const tm_paths_rename *r, size_t n);
 
 #endif

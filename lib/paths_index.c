@@ -9,10 +9,10 @@
  * entries and the entries in id order (strcmp).  An entry: the length of the
  * rest, its id, its file's stat data, its flags (F_FULL: the whole file parses;
  * F_PATHS: its frontmatter has a `paths` line and parses; F_NOSTAT: lstat
- * failed, read it again every time), then status, commit, branch,
- * updatedAt (nullable strings), has_paths and paths.  Integers are u64
- * little-endian; a string is its length, its bytes and a NUL, length
- * 2^64-1 meaning NULL (no bytes).  An entry taken over from the previous
+ * failed, read it again every time; F_SUMMARY: its summary is not blank), then
+ * status, commit, branch, updatedAt (nullable strings), has_paths and paths.
+ * Integers are u64 little-endian; a string is its length, its bytes and a NUL,
+ * length 2^64-1 meaning NULL (no bytes).  An entry taken over from the previous
  * index is copied as it is; only the entries a hook outputs are decoded.
  *
  * The folder's own stat data saves listing it: a file added, removed or
@@ -50,16 +50,17 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define MAGIC     "TMPIDX03" /* 03: record.h's checksum */
+#define MAGIC     "TMPIDX04" /* 03: record.h's checksum; 04: F_SUMMARY */
 #define MAX_SIZE  ((size_t)1 << 30)
 #define NULL_LEN  UINT64_MAX
 #define NAME_MAX_ 255 /* the longest file name */
 
-#define F_FULL   1u
-#define F_PATHS  2u
-#define F_NOSTAT 4u
-#define F_ALL    (F_FULL | F_PATHS | F_NOSTAT)
-#define F_FRESH  8u /* while loading: the old entry holds (never stored) */
+#define F_FULL    1u
+#define F_PATHS   2u
+#define F_NOSTAT  4u
+#define F_SUMMARY 16u
+#define F_ALL     (F_FULL | F_PATHS | F_NOSTAT | F_SUMMARY)
+#define F_FRESH   8u /* while loading: the old entry holds (never stored) */
 
 struct tstamp {
 	uint64_t sec, nsec;
@@ -449,7 +450,7 @@ static void read_entry(struct entry *e, int fd, const char *id, tm_buf *data)
 	tm_thread *full = NULL, *fm = NULL;
 	struct stat st;
 	struct fstat fst;
-	size_t blen;
+	size_t blen = 0;
 	int k;
 
 	memset(e, 0, sizeof(*e));
@@ -470,6 +471,10 @@ static void read_entry(struct entry *e, int fd, const char *id, tm_buf *data)
 		    tm_frontmatter_parse(&fm, data->ptr, blen, id,
 					 tm_buf_cstr(&name)) == 0)
 			e->flags |= F_PATHS;
+		if (full ? !tm_thread_summary_blank(full)
+			 : blen && !tm_summary_blank(data->ptr + blen,
+						     data->size - blen))
+			e->flags |= F_SUMMARY;
 	}
 	tm_error_clear();
 	tm_record_put_u64(&body, 0); /* the length, set below */
@@ -549,18 +554,18 @@ void tm_paths_index_list_clear(tm_paths_index_list *l)
 	memset(l, 0, sizeof(*l));
 }
 
-/* The entries `want` of x->now as l's threads. */
+/* The entries with every flag of `want` of x->now as l's threads. */
 static void make_list(tm_paths_index_list *l, struct list_impl *x,
 		      unsigned want)
 {
 	size_t i, k = 0, nitems = 0, alloc = 0, n = 0;
 
 	for (i = 0; i < x->now.n; i++)
-		n += (x->now.e[i].flags & want) != 0;
+		n += (x->now.e[i].flags & want) == want;
 	x->t = tm_xcalloc(n + 1, sizeof(*x->t));
 	x->ptrs = tm_xcalloc(n + 1, sizeof(*x->ptrs));
 	for (i = 0; i < x->now.n; i++)
-		if (x->now.e[i].flags & want)
+		if ((x->now.e[i].flags & want) == want)
 			entry_thread(&x->t[k++], &x->now.e[i], &x->items,
 				     &nitems, &alloc);
 	for (i = 0; i < k; i++) {
@@ -762,7 +767,8 @@ int tm_paths_index_load(tm_paths_index_list *out, tm_store *s,
 	char *path = NULL;
 	struct stat st;
 	struct fstat dir;
-	unsigned want = what == TM_PATHS_INDEX_ALL ? F_FULL : F_PATHS;
+	unsigned want =
+		what == TM_PATHS_INDEX_ALL ? F_FULL : F_PATHS | F_SUMMARY;
 	bool dirty = false, stamped = false, listing;
 	size_t i, j = 0, nids;
 	int fd, error;

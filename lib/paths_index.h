@@ -6,12 +6,12 @@
  *
  * For each thread file of the folder the index keeps its stat data (size,
  * mtime and ctime in ns, inode, device, mode: what git's own index keeps)
- * and what a read of the file gave: whether it parses, and its `status`,
- * `commit`, `branch`, `updatedAt` and `paths`.  A load lists the folder
- * (new and removed files), lstat()s every file and reads again only those
- * whose stat data changed, plus git's "racy" ones: a file changed at or
- * after the moment the index was built (its stamp) is read again, so an
- * edit in place of the same size within the same second is never missed.
+ * and what a read of the file gave: whether it parses, whether its summary
+ * is blank, and its `status`, `commit`, `branch`, `updatedAt` and `paths`.  A
+ * load lists the folder (new and removed files), lstat()s every file and reads
+ * again only those whose stat data changed, plus git's "racy" ones: a file
+ * changed at or after the moment the index was built (its stamp) is read again,
+ * so an edit in place of the same size within the same second is never missed.
  *
  * The index is only a speed-up: a missing, truncated, corrupt or foreign
  * file (or one of another folder) is ignored and rebuilt, failing to write
@@ -34,7 +34,8 @@
 typedef enum {
 	/* The threads whose frontmatter has a `paths` line and parses on
 	 * its own (the frontmatter-only read of post-commit; a file without
-	 * such a line is not parsed). */
+	 * such a line is not parsed), and whose summary is not blank
+	 * (tm_summary_blank): the threads a commit can make stale. */
 	TM_PATHS_INDEX_WITH_PATHS,
 	/* The threads whose whole file parses, as tm_store_load_all's
 	 * `threads` (post-checkout's fallback). */

@@ -33,7 +33,9 @@
  */
 #include "stale_internal.h"
 #include "error.h"
+#include "frontmatter.h"
 #include "git_internal.h"
+#include "timestamp.h"
 #include "treediff.h"
 
 #include <stdio.h>
@@ -52,7 +54,51 @@ static bool is_hex40(const char *s)
 bool tm_stale__candidate(const tm_thread *t)
 {
 	return t && t->has_paths && t->paths.n && t->commit &&
-	       !tm_thread_is_finished(t);
+	       !tm_thread_is_finished(t) && !tm_thread_summary_blank(t);
+}
+
+bool tm_stale_awaits_summary(const tm_thread *t)
+{
+	return t && t->has_paths && t->paths.n && !tm_thread_is_finished(t) &&
+	       tm_thread_summary_blank(t);
+}
+
+/* h with `n` bytes at p mixed in (their hash, and their count). */
+static uint64_t mix(uint64_t h, const void *p, size_t n)
+{
+	return (h ^ tm_hash_bytes(p, n)) * 0x100000001b3ULL + n;
+}
+
+/* Whether t's createdAt is an instant (into *ms). */
+static bool created_ms(const tm_thread *t, int64_t *ms)
+{
+	bool ok = t->created_at && tm_time_parse(ms, t->created_at) == 0;
+
+	tm_error_clear();
+	return ok;
+}
+
+uint64_t tm_stale__identity(const tm_thread *t, const char *name)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	int64_t ms;
+
+	/* the instant when createdAt parses; else its text, and the file's
+	   name: a thread without a creation time is its own file's only */
+	if (created_ms(t, &ms)) {
+		h = mix(h, "t", 1);
+		h = mix(h, &ms, sizeof(ms));
+	} else {
+		h = mix(h, "f", 1);
+		h = mix(h, name, strlen(name));
+		h = mix(h, t->created_at ? "c" : "n", 1);
+		if (t->created_at)
+			h = mix(h, t->created_at, strlen(t->created_at));
+	}
+	h = mix(h, t->author ? "a" : "n", 1);
+	if (t->author)
+		h = mix(h, t->author, strlen(t->author));
+	return h ? h : 1;
 }
 
 void tm_stale_report_clear(tm_stale_report *r)
@@ -73,32 +119,43 @@ void tm_stale_report_clear(tm_stale_report *r)
 	r->n = 0;
 }
 
-/* Which threads can be stale: their bases become nodes of the walk. */
-static void find_bases(struct pass *s, tm_strv *unknown,
-		       const tm_thread *const *threads, size_t n)
+/* A thread's identity, with its own file's name. */
+uint64_t tm_stale__thread_identity(const tm_thread *t)
 {
-	size_t i, node;
+	tm_buf name = TM_BUF_INIT;
+	uint64_t h;
+	int64_t ms;
+
+	if (created_ms(t, &ms)) /* the name plays no part */
+		return tm_stale__identity(t, "");
+	tm_buf_puts(&name, t->id);
+	tm_buf_puts(&name, ".md");
+	h = tm_stale__identity(t, tm_buf_cstr(&name));
+	tm_buf_release(&name);
+	return h;
+}
+
+/* The threads that can be stale into s->th; those whose `commit` is not a
+ * commit id go to `unknown`. */
+static void find_candidates(struct pass *s, tm_strv *unknown,
+			    const tm_thread *const *threads, size_t n)
+{
+	size_t i;
 	git_oid oid;
 
 	s->th = tm_xcalloc(n + 1, sizeof(*s->th));
 	for (i = 0; i < n; i++) {
 		if (!tm_stale__candidate(threads[i]))
 			continue;
-		/* unreadable counts as missing: nothing to compare with */
 		if (!is_hex40(threads[i]->commit) ||
-		    git_oid_fromstr(&oid, threads[i]->commit) < 0 ||
-		    tm_stale__get_base(s->w, &oid, &node) < 0) {
+		    git_oid_fromstr(&oid, threads[i]->commit) < 0) {
 			tm_error_clear();
 			tm_strv_push(unknown, threads[i]->id);
 			continue;
 		}
-		if (s->w->nodes[node].base == NONE)
-			s->w->nodes[node].base = s->nbases++;
 		s->th[s->nth].t = threads[i];
-		s->th[s->nth].base = s->w->nodes[node].base;
-		s->th[s->nth].base_node = node;
-		sizev_push(&s->th[s->nth].bases, s->w->nodes[node].base);
-		sizev_push(&s->th[s->nth].base_nodes, node);
+		git_oid_cpy(&s->th[s->nth].commit, &oid);
+		s->th[s->nth].ident = tm_stale__thread_identity(threads[i]);
 		s->nth++;
 	}
 }
@@ -170,9 +227,10 @@ static int compute_once(tm_stale_report *out, tm_git *g,
 			w.ix = &ix;
 		tm_error_clear(); /* without the index, the same answer */
 	}
-	find_bases(&s, &r.unknown_base, threads, n);
-	if (!tm_stale__review_points_ix(&s, threads_dir))
-		error = tm_stale__review_points(&s, threads_dir);
+	find_candidates(&s, &r.unknown_base, threads, n);
+	if (s.nth)
+		error = tm_stale__review_points(&s, &r.unknown_base,
+						threads_dir);
 	tm_stale__walk_set_bases(&w, s.nbases);
 	if (!error && s.nth)
 		error = tm_stale__walk_start(&w, &head);

@@ -44,30 +44,42 @@ typedef struct {
  * ".threadmind/threads/mon-app/"; NULL when the store is outside the
  * worktree: then no commit counts as changing a thread's file).
  *
- * Review points (DESIGN.md section 11): the thread's `commit` and the
- * `commit` of every version of its file reachable from HEAD (a version
- * that does not parse, or names a commit the repository does not have,
- * gives none).  A thread is stale when a commit reachable from HEAD and
- * from none of its review points changes one of its `paths`: one of the
- * commits that `git log HEAD --not <review points> -- <paths>` lists, with
- * git's default history simplification (a merge that has the same content under
- * the paths as one of its parents is not listed, and only that parent's history
- * is followed, unless git already knows that parent to be reachable from a
- * review point; see stale.c), except commits that also change the thread's own
- * file
- * (`threads_dir` + id + ".md").  What a commit changes is its diff against
- * its first parent (a root commit, or a shallow one whose parents are
- * missing: against the empty tree); `changed` is the union of those paths
- * under `paths`, and `newest` the first such commit in git log's order
- * (newest first).  `paths` are pathspecs relative to the repository root
- * (tm_pathspec_match, pathspec.h).  One revision walk and one diff per commit
- * serve all threads.
+ * Review points (DESIGN.md section 11): every version of a thread file of
+ * `threads_dir` in HEAD's history belongs to the threads of its identity
+ * (createdAt instant and author; without a valid createdAt, to its own
+ * file's thread only), so that a thread renamed by a same-id split keeps
+ * the versions of its old file.  A version's review point is its `commit`
+ * when HEAD reaches that commit; when it does not (rebased, amended,
+ * squashed or filtered away, whether or not the repository still has it),
+ * the commits that introduced the version in HEAD's history (their file
+ * differs from each parent's); a version that does not parse or names no
+ * `commit` gives none.  The thread's own `commit` is one too when HEAD
+ * reaches it, or when no version of its history names it (a review not
+ * committed yet) and the repository has it.  A thread is stale when a
+ * commit reachable from HEAD and from none of its review points changes
+ * one of its `paths`: one of the commits that `git log HEAD --not <review
+ * points> -- <paths>` lists, with git's default history simplification (a
+ * merge that has the same content under the paths as one of its parents
+ * is not listed, and only that parent's history is followed, unless git
+ * already knows that parent to be reachable from a review point; see
+ * stale.c), except commits that also change the thread's own file
+ * (`threads_dir` + id + ".md") or add a version of it under another name.
+ * What a commit changes is its diff against its first parent (a root
+ * commit, or a shallow one whose parents are missing: against the empty
+ * tree); `changed` is the union of those paths under `paths`, and
+ * `newest` the first such commit in git log's order (newest first).
+ * `paths` are pathspecs relative to the repository root
+ * (tm_pathspec_match, pathspec.h).  One revision walk and one diff per
+ * commit serve all threads.
  *
  * Never stale, and not listed anywhere: threads without `paths` (absent or
- * empty), without `commit`, or finished (status done or abandoned).  A
- * `commit` that is not 40 hex digits naming a commit of the repository puts
- * the thread in `unknown_base` instead.  An unborn HEAD makes no thread
- * stale.
+ * empty), without `commit`, finished (status done or abandoned), or whose
+ * summary is blank (tm_summary_blank: nothing to outdate).  Unknown bases
+ * (`unknown_base`), not stale: a `commit` that is not 40 hex digits; a
+ * review not committed whose commit the repository lacks; in a shallow
+ * clone, a committed `commit` the repository lacks (beyond the boundary,
+ * or rewritten: a shallow clone cannot tell); a thread left with no review
+ * point at all.  An unborn HEAD makes no thread stale.
  *
  * *out (clear it with tm_stale_report_clear) is written only on success.
  * Errors: TM_ERROR when HEAD or an object of the history cannot be read
@@ -124,6 +136,13 @@ int tm_stale_compute_opts(tm_stale_report *out, tm_git *g,
 int tm_stale_cached_ids(tm_strv *out, tm_git *g, const char *threads_dir,
 			const tm_thread *const *threads, size_t n);
 
+/*
+ * Whether staleness would watch thread t but for its blank summary (it has
+ * `paths`, is not finished, and its summary is blank): status and tree say
+ * "no summary yet" for it instead of ever flagging it stale.
+ */
+bool tm_stale_awaits_summary(const tm_thread *t);
+
 /* Free what a report holds and reset it to empty.  NULL is allowed. */
 void tm_stale_report_clear(tm_stale_report *r);
 
@@ -133,8 +152,10 @@ void tm_stale_report_clear(tm_stale_report *r);
  * digits) changes, by its diff against its first parent (a root commit, or
  * one whose parent is missing: against the empty tree), without changing
  * the thread's own file (`threads_dir` + id + ".md"; NULL: no such file).
- * Finished threads and threads whose `commit` is `hex` itself are left out.
- * Only one tree diff.
+ * Finished threads and threads whose `commit` is `hex` itself are left out;
+ * the caller leaves out those whose summary is blank (tm_summary_blank: the
+ * threads may come without their body, as the thread index of the hooks
+ * gives them).  Only one tree diff.
  *
  * Errors: TM_EINVALID when `hex` is not 40 hex digits, TM_ENOTFOUND when the
  * repository has no such commit, TM_ERROR when its trees cannot be read.

@@ -6,7 +6,8 @@
  * depends on, as its key: HEAD's commit (which fixes the whole history,
  * hence every version of every thread file and every commit's changes),
  * the shallow boundary ($GIT_COMMON_DIR/shallow), the folder of thread
- * files, and each thread that can be stale, in order (id, commit, paths).
+ * files, and each thread that can be stale, in order (id, commit, paths,
+ * identity: createdAt and author).
  * When the key is the same, the answer is read back without walking the
  * history: what status, tree and list need on a second run.  An unknown
  * base that the repository has since got (a fetch) makes the entry
@@ -17,7 +18,7 @@
  * it also holds every review point the answer used and whether that HEAD
  * reached them all.
  *
- * File: the magic "TMSTALE3", the payload's length and its checksum
+ * File: the magic "TMSTALE4", the payload's length and its checksum
  * (8 bytes each, little-endian: record.h's frame), the payload (the key, the
  * report, the review points, the flag). A file that is short, long, of another
  * magic or whose hash differs is ignored and replaced by the next write;
@@ -38,7 +39,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#define MAGIC    "TMSTALE3"
+/* 4: review points of rewritten commits, identities, blank summaries */
+#define MAGIC    "TMSTALE4"
 #define MAX_SIZE ((size_t)1 << 30)
 
 /* ---- encoding ---- */
@@ -169,6 +171,7 @@ void tm_stale__cache_key(tm_buf *key, tm_git *g, const char *threads_dir,
 		put_str(key, threads[i]->id);
 		put_str(key, threads[i]->commit);
 		put_strv(key, &threads[i]->paths);
+		tm_record_put_u64(key, tm_stale__thread_identity(threads[i]));
 	}
 }
 

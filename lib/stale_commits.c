@@ -7,8 +7,9 @@
  * the paths its diff against each parent changes (one list per parent, or
  * one against the empty tree for a root or shallow commit), as numbers into
  * one table of paths, and the versions of thread files its first-parent
- * diff adds (path, and the review point `commit` that version names, or
- * none).  The set of commits is closed under "parent of" and stored parents
+ * diff adds (path, the `commit` that version names, or none, and its
+ * identity, createdAt and author hashed: tm_stale__identity).  The set of
+ * commits is closed under "parent of" and stored parents
  * first, so that the walk from HEAD stops at the first commit the index
  * knows: one new commit on top costs one diff.  Rewritten history only
  * leaves unreachable entries behind (commits never change).
@@ -71,7 +72,7 @@
 
 #define LAYER_MAGIC   "TMCIDXL\1"
 #define LAYER_ENDIAN  0x01020304u
-#define LAYER_VERSION 1u
+#define LAYER_VERSION 2u /* 2: the versions' identities */
 #define LAYER_HEADER  80
 #define CHAIN_MAGIC   "threadmind commits chain 1\n"
 #define CIDX_MAX      ((uint64_t)UINT32_MAX - 2)
@@ -204,6 +205,7 @@ static bool layer_parse(struct cidx_layer *l, uint32_t base, uint32_t pbase,
 	l->vstart = take(&c, (uint64_t)l->n + 1, 4);
 	l->vpath = take(&c, l->nver, 4);
 	l->vcommit = take(&c, l->nver, GIT_OID_RAWSZ);
+	l->vident = take(&c, l->nver, 8);
 	l->order = take(&c, l->n, 4);
 	l->poff = take(&c, (uint64_t)l->npaths + 1, 4);
 	l->pbytes = take(&c, l->pathbytes, 1);
@@ -638,7 +640,7 @@ static size_t layer_size(uint64_t n, uint64_t np, uint64_t ns, uint64_t nd,
 	return LAYER_HEADER + pad8(n * 20) + pad8(n * 8) + pad8((n + 1) * 4) +
 	       pad8(np * 4) + pad8((n + 1) * 4) + pad8((ns + 1) * 4) +
 	       pad8(nd * 4) + pad8((n + 1) * 4) + pad8(nv * 4) + pad8(nv * 20) +
-	       pad8(n * 4) + pad8((npaths + 1) * 4) + pad8(pb) +
+	       pad8(nv * 8) + pad8(n * 4) + pad8((npaths + 1) * 4) + pad8(pb) +
 	       pad8(npaths * 4);
 }
 
@@ -699,6 +701,7 @@ static uint64_t layer_image(tm_buf *out, const struct cidx_layer *const *src,
 	STARTS(vstart, n, nver);
 	CONCAT(vpath, nver, 4);
 	CONCAT(vcommit, nver, 20);
+	CONCAT(vident, nver, 8);
 	/* order and psorted: the layers' merged */
 	head = tm_xcalloc(nsrc, sizeof(*head));
 	for (total = h[2]; total--;) {
@@ -868,10 +871,16 @@ static void u32_push(struct u32v *a, size_t x)
 /* The layer being built, in the form of struct cidx_layer (its starts
  * local, its parents and path numbers global). */
 struct chunk {
-	tm_buf oids, time, vcommit;
+	tm_buf oids, time, vcommit, vident;
 	struct u32v pstart, parent, sstart, dstart, dpath, vstart, vpath;
 	tm_strv newpaths;
 	uint32_t n;
+};
+
+/* What a version of a thread file says for staleness. */
+struct blob_version {
+	git_oid commit; /* the `commit` it names (zero: none) */
+	uint64_t ident; /* its identity (0: it does not parse) */
 };
 
 struct update {
@@ -886,8 +895,9 @@ struct update {
 	struct u32v stack, placed; /* placed: c's indexes, parents first */
 	struct chunk ch;
 	tm_hashmap paths; /* path -> its number (every one looked up) */
-	tm_hashmap blobs; /* blob id -> 1 + index in blob_commit */
-	git_oid *blob_commit;
+	tm_hashmap blobs; /* blob id + file name -> 1 + index in
+			     blob_version */
+	struct blob_version *blob_version;
 	size_t nblob, blob_alloc;
 	tm_strv changed;
 	tm_strv written;  /* the layer files this run wrote or merged away */
@@ -1075,32 +1085,42 @@ bool tm_stale__thread_file_shape(const char *path, size_t len)
 	return project == dlen || path[project - dlen - 1] == '/';
 }
 
-/* The review point that blob `id` names as its `commit` (zero: none). */
-static void review_of(struct update *up, const git_oid *id, git_oid *out)
+/* What blob `id`, a version of thread file `name` ("<id>.md"), says
+ * (parsed once). */
+static const struct blob_version *
+version_of(struct update *up, const git_oid *id, const char *name)
 {
-	size_t *at = tm_hashmap_put(&up->blobs, id->id, GIT_OID_RAWSZ, 0);
+	tm_buf key = TM_BUF_INIT;
+	size_t *at;
+	struct blob_version out;
 	git_blob *blob = NULL;
 	tm_thread *v = NULL;
 
-	if (*at) {
-		git_oid_cpy(out, &up->blob_commit[*at - 1]);
-		return;
-	}
-	memset(out, 0, sizeof(*out));
+	tm_buf_put(&key, id->id, GIT_OID_RAWSZ);
+	tm_buf_puts(&key, name);
+	at = tm_hashmap_put(&up->blobs, key.ptr, key.size, 0);
+	tm_buf_release(&key);
+	if (*at)
+		return &up->blob_version[*at - 1];
+	memset(&out, 0, sizeof(out));
 	if (git_blob_lookup(&blob, up->repo, id) == 0 &&
 	    tm_frontmatter_parse(&v, git_blob_rawcontent(blob),
 				 (size_t)git_blob_rawsize(blob), "x",
-				 "(history)") == 0 &&
-	    v->commit && tm_git_is_hex_oid(v->commit, strlen(v->commit)) &&
-	    git_oid_fromstr(out, v->commit) == 0 && git_oid_is_zero(out))
-		memset(out, 0, sizeof(*out));
+				 "(history)") == 0) {
+		out.ident = tm_stale__identity(v, name);
+		if (v->commit &&
+		    tm_git_is_hex_oid(v->commit, strlen(v->commit)) &&
+		    git_oid_fromstr(&out.commit, v->commit) < 0)
+			memset(&out.commit, 0, sizeof(out.commit));
+	}
 	tm_error_clear();
 	tm_thread_free(v);
 	git_blob_free(blob);
-	tm_xgrow((void **)&up->blob_commit, &up->blob_alloc, up->nblob + 1,
-		 sizeof(git_oid));
-	git_oid_cpy(&up->blob_commit[up->nblob++], out);
+	tm_xgrow((void **)&up->blob_version, &up->blob_alloc, up->nblob + 1,
+		 sizeof(*up->blob_version));
+	up->blob_version[up->nblob++] = out;
 	*at = up->nblob;
+	return &up->blob_version[*at - 1];
 }
 
 /* The tree of parent k of fresh commit f. */
@@ -1162,7 +1182,8 @@ static int describe(struct update *up, tm_treediffer *td, const struct fresh *f)
 	tm_buf dname = TM_BUF_INIT;
 	const git_tree_entry *e;
 	const git_tree *in;
-	git_oid old, rev;
+	const struct blob_version *ver;
+	git_oid old;
 	unsigned k, slots = f->np ? f->np : 1;
 	size_t i, first;
 	int error = 0;
@@ -1201,9 +1222,12 @@ static int describe(struct update *up, tm_treediffer *td, const struct fresh *f)
 						       slash ? slash + 1 : p)
 			       : NULL;
 			if (e && git_tree_entry_type(e) == GIT_OBJECT_BLOB) {
-				review_of(up, git_tree_entry_id(e), &rev);
+				ver = version_of(up, git_tree_entry_id(e),
+						 slash ? slash + 1 : p);
 				u32_push(&ch->vpath, ch->dpath.v[first + i]);
-				tm_buf_put(&ch->vcommit, rev.id, GIT_OID_RAWSZ);
+				tm_buf_put(&ch->vcommit, ver->commit.id,
+					   GIT_OID_RAWSZ);
+				tm_buf_put(&ch->vident, &ver->ident, 8);
 			}
 		}
 	}
@@ -1219,6 +1243,7 @@ static void chunk_free(struct chunk *ch)
 	tm_buf_release(&ch->oids);
 	tm_buf_release(&ch->time);
 	tm_buf_release(&ch->vcommit);
+	tm_buf_release(&ch->vident);
 	free(ch->pstart.v);
 	free(ch->parent.v);
 	free(ch->sstart.v);
@@ -1284,6 +1309,7 @@ static int chunk_flush(struct update *up)
 	l.oids = (const unsigned char *)ch->oids.ptr;
 	l.time = (const int64_t *)(const void *)ch->time.ptr;
 	l.vcommit = (const unsigned char *)ch->vcommit.ptr;
+	l.vident = (const uint64_t *)(const void *)ch->vident.ptr;
 	l.pstart = ch->pstart.v;
 	l.parent = ch->parent.v;
 	l.sstart = ch->sstart.v;
@@ -1436,7 +1462,7 @@ static void update_free(struct update *up)
 	chunk_free(&up->ch);
 	tm_hashmap_release(&up->paths);
 	tm_hashmap_release(&up->blobs);
-	free(up->blob_commit);
+	free(up->blob_version);
 	tm_strv_clear(&up->changed);
 	tm_strv_clear(&up->written);
 }

@@ -288,6 +288,25 @@ static void simplify_merge(struct pass *s, size_t c)
 	}
 }
 
+/* The threads whose version commit c adds under another file name (a
+ * same-id split's rename) into s->covers: as if it changed their file. */
+static void extra_covers(struct pass *s, size_t c)
+{
+	git_oid buf;
+	const git_oid *oid = node_oid(s->w, c, &buf);
+	size_t lo = 0, hi = s->nextra, mid;
+
+	while (lo < hi) { /* the first entry of `oid` or after it */
+		mid = lo + (hi - lo) / 2;
+		if (git_oid_cmp(&s->extra[mid].at, oid) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < s->nextra && git_oid_equal(&s->extra[lo].at, oid); lo++)
+		bit_set(s->covers, s->extra[lo].t);
+}
+
 /* Record the threads that commit c counts against. */
 static void record(struct pass *s, size_t c)
 {
@@ -308,6 +327,8 @@ static void record(struct pass *s, size_t c)
 		for (f = tm_stale__index_file(&s->x, s->changed.items[k]);
 		     f != NONE; f = s->x.file_next[f])
 			bit_set(s->covers, f);
+	if (s->nextra)
+		extra_covers(s, c);
 	for (t = 0; t < s->nth; t++) {
 		if (!bit_get(s->shown, t) || bit_get(s->covers, t))
 			continue;
@@ -486,4 +507,5 @@ void tm_stale__pass_free(struct pass *s)
 	free(s->memo_nmatch);
 	free(s->memo_nfile);
 	free(s->memo.v);
+	free(s->extra);
 }

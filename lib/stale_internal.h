@@ -105,8 +105,9 @@ size_t tm_stale__index_file(const struct index *x, const char *path);
  * base + i, in this layer or one below), diff slots sstart[i] ..
  * sstart[i + 1] (one per parent, or one against the empty tree), slot k's
  * changed paths dpath[dstart[k] .. dstart[k + 1]] (path numbers of any
- * layer up to this one), thread file versions vpath / vcommit (20 bytes
- * each, zero: no review point) [vstart[i] .. vstart[i + 1]]; order: i
+ * layer up to this one), thread file versions vpath / vcommit (the
+ * `commit` it names, 20 bytes each, zero: none) / vident (its identity,
+ * 0: it does not parse) [vstart[i] .. vstart[i + 1]]; order: i
  * sorted by oid; path pbase + p is the string pbytes + poff[p]; psorted:
  * p sorted by name.
  */
@@ -117,6 +118,7 @@ struct cidx_layer {
 	uint64_t id, below; /* its checksum; the one of the layer below */
 	uint32_t base, n, pbase, npaths, nparent, nslot, ndiff, nver, pathbytes;
 	const unsigned char *oids, *vcommit;
+	const uint64_t *vident;
 	const int64_t *time;
 	const uint32_t *pstart, *parent, *sstart, *dstart, *dpath, *vstart,
 		*vpath, *order, *poff, *psorted;
@@ -188,17 +190,20 @@ static inline uint32_t cidx_diff(const struct cidx *ix, uint32_t pos,
 	return l->dstart[slot + 1] - l->dstart[slot];
 }
 
-/* The thread file versions commit `pos` adds: paths into *paths, review
- * points (20 bytes each) into *commits; their count. */
+/* The thread file versions commit `pos` adds: paths into *paths, the
+ * `commit` each names (20 bytes each, zero: none) into *commits, their
+ * identities (0: the version does not parse) into *idents; their count. */
 static inline uint32_t cidx_versions(const struct cidx *ix, uint32_t pos,
 				     const uint32_t **paths,
-				     const unsigned char **commits)
+				     const unsigned char **commits,
+				     const uint64_t **idents)
 {
 	const struct cidx_layer *l = cidx_layer_at(ix, pos);
 	uint32_t i = pos - l->base;
 
 	*paths = l->vpath + l->vstart[i];
 	*commits = l->vcommit + (size_t)l->vstart[i] * GIT_OID_RAWSZ;
+	*idents = l->vident + l->vstart[i];
 	return l->vstart[i + 1] - l->vstart[i];
 }
 
@@ -378,10 +383,10 @@ struct interner {
 /* A thread that can be stale. */
 struct live {
 	const tm_thread *t;
-	size_t base;             /* index of its own base (its `commit`) */
-	size_t base_node;        /* node of its own base */
-	struct sizev bases;      /* every review point's base index, its own
-				    first (stale_review.c) */
+	git_oid commit;          /* its `commit` */
+	uint64_t ident;          /* its identity (tm_stale__identity) */
+	struct sizev bases;      /* every review point's base index
+				    (stale_review.c) */
 	struct sizev base_nodes; /* their nodes, in the same order */
 	struct sizev changed;    /* interned paths, compacted now and then */
 	size_t compact_at;
@@ -415,21 +420,49 @@ struct pass {
 	struct sizev memo;
 	const uint32_t *slot_paths; /* the changed paths of slot 0 */
 	size_t slot_n;
+	/* the commits that add a version of a thread under another file
+	   name (a same-id split's rename), sorted by commit: they cover that
+	   thread as a change of its own file does (stale_review.c) */
+	struct tm_stale_cover *extra;
+	size_t nextra;
+};
+
+/* Commit `at` adds a version of thread `t` (an index of pass.th). */
+struct tm_stale_cover {
+	git_oid at;
+	size_t t;
 };
 
 /*
- * Phase 0 (stale_review.c): add to each thread's bases the review points
- * (`commit`) of every version of its file (`threads_dir` + id + ".md")
- * reachable from HEAD, before the walk.  Versions that do not parse, and
- * review points the repository does not have, are ignored.
+ * Phase 0 (stale_review.c), before the walk: the review points of the
+ * threads s->th (DESIGN.md section 11, "Staleness across merges"), as
+ * their bases.  A version of thread file of `threads_dir` in HEAD's
+ * history belongs to every thread of the same identity; its review point
+ * is its `commit` when HEAD reaches that commit, else the commits that
+ * introduced it (their version of the file differs from every parent's;
+ * not a shallow end, and, in a shallow clone, only when the repository
+ * has the `commit`).  A thread's own `commit` is a base when HEAD reaches
+ * it, or when no version of its history names it and the repository has
+ * it (a review not committed yet).  The threads left without a review
+ * point, and in a shallow clone those whose own `commit` a version names
+ * but the repository lacks (beyond the boundary, or rewritten: it cannot
+ * tell), leave s->th for `unknown` (ids appended).  Versions that do not
+ * parse give nothing.  With s->w->ix, read from the index.
  */
-int tm_stale__review_points(struct pass *s, const char *threads_dir);
-/* The same from the index (s->w->ix), when it records the versions of
- * `threads_dir`'s files; false: it does not, use the walk above. */
-bool tm_stale__review_points_ix(struct pass *s, const char *threads_dir);
+int tm_stale__review_points(struct pass *s, tm_strv *unknown,
+			    const char *threads_dir);
 
-/* Can thread t be stale at all (paths, commit, not finished)? (stale.c) */
+/* Can thread t be stale at all (paths, commit, not finished, a summary)?
+ * (stale.c) */
 bool tm_stale__candidate(const tm_thread *t);
+/* The identity of a thread or version in file `name` ("<id>.md"): its
+ * createdAt instant and its author, hashed; never 0.  Equal for equal
+ * identities as the merge driver compares them (tm_time_cmp, then the
+ * author).  When createdAt is missing or does not parse, the file's name
+ * is part of it: such a version belongs to its own file's thread only. */
+uint64_t tm_stale__identity(const tm_thread *t, const char *name);
+/* A thread's identity, with its own file's name "<id>.md". */
+uint64_t tm_stale__thread_identity(const tm_thread *t);
 
 /* ---- the cache (stale_cache.c) ---- */
 

@@ -2,14 +2,25 @@
  * Staleness, phase 0: every thread's review points (DESIGN.md section 11,
  * "Staleness across merges"; see stale.c for the whole algorithm).
  *
- * Each version of a thread file reachable from HEAD records a review point,
- * its `commit`.  Every version of a file reachable from HEAD is the file of
- * some commit reachable from HEAD whose first-parent diff changes it (or of
- * a root or shallow end): follow the first parents down from any commit
- * holding that version until the file changes.  So one walk over HEAD's
- * history, comparing each commit's folder of thread files with its first
- * parent's (one tree entry each, and a diff of that folder only when it
- * differs), finds them all; each distinct blob is parsed once.
+ * Each version of a thread file in HEAD's history records a review point:
+ * its `commit` when HEAD reaches that commit; when it does not (rebased,
+ * amended, squashed or filtered away, whether or not the old object is
+ * still in the repository), the commits that introduced that version in
+ * HEAD's history: those whose file differs from the file of each of their
+ * parents.  A version belongs to every thread of its identity (createdAt
+ * and author), whatever its file's name: after a same-id split renamed a
+ * thread, the versions of its old file are still its own.
+ *
+ * Every version of a file reachable from HEAD is the file of some commit
+ * reachable from HEAD whose first-parent diff changes it (or of a root or
+ * shallow end): follow the first parents down from any commit holding that
+ * version until the file changes.  So one walk over HEAD's history,
+ * comparing each commit's folder of thread files with its first parent's
+ * (one tree entry each, and a diff of that folder only when it differs),
+ * finds them all; each distinct blob is parsed once.  The per-commit index
+ * (stale_commits.c) records the same versions, read instead when it is
+ * there.  Both give the versions in the same order, so that the bases are
+ * numbered (and the walk's ties broken) alike.
  */
 #include "stale_internal.h"
 #include "error.h"
@@ -19,30 +30,86 @@
 
 #include <string.h>
 
-struct review {
-	struct pass *s;
-	char *dir;        /* threads_dir without its trailing '/' */
-	tm_hashmap file;  /* "<id>.md" -> thread */
-	tm_hashmap seen;  /* commits met */
-	tm_hashmap blobs; /* (blob, thread) pairs parsed */
-	git_oid *stack;   /* commits to visit */
-	size_t nstack, stack_alloc;
-	struct commit *all; /* every commit of HEAD's history */
-	size_t nall, all_alloc;
-	tm_strv changed;
+/* A version of a thread file that may belong to a thread. */
+struct version {
+	git_oid at;             /* the commit whose first-parent diff adds it */
+	git_oid review;         /* its `commit` (zero: none) */
+	uint64_t ident;         /* its identity */
+	const tm_thread *owner; /* the thread whose own file it is, or NULL */
+	bool reachable;         /* HEAD reaches `review` */
+	bool introduced;        /* `at` introduces it (see the top) */
 };
+
+struct versions {
+	struct version *v;
+	size_t n, alloc;
+	tm_hashmap idents; /* the threads' identities (8 bytes each) */
+	tm_hashmap own;    /* "<id>.md" -> the thread whose file it is */
+	bool *reached;     /* per thread: HEAD reaches its own `commit` */
+};
+
+static bool wanted(const struct versions *vs, uint64_t ident)
+{
+	return ident && tm_hashmap_get(&vs->idents, &ident, sizeof(ident));
+}
+
+static struct version *version_push(struct versions *vs)
+{
+	struct version *v;
+
+	tm_xgrow((void **)&vs->v, &vs->alloc, vs->n + 1, sizeof(*vs->v));
+	v = &vs->v[vs->n++];
+	memset(v, 0, sizeof(*v));
+	return v;
+}
+
+/* The thread whose file is `name` ("<id>.md"), or NULL. */
+static const tm_thread *owner_of(const struct pass *s,
+				 const struct versions *vs, const char *name)
+{
+	const size_t *t = tm_hashmap_gets(&vs->own, name);
+
+	return t ? s->th[*t].t : NULL;
+}
+
+/* ---- without the index: a walk over HEAD's history ---- */
 
 /* A commit of the history, as the first pass leaves it. */
 struct commit {
 	git_oid oid;
 	git_oid folder; /* its folder of thread files, when has_folder */
-	git_oid parent; /* its first parent, when has_parent */
-	bool has_folder, has_parent;
+	size_t parents; /* its first parent's oid in walkdata.par */
+	unsigned np;    /* its parents (0: a root, or a shallow end) */
+	bool has_folder;
+	bool grafted; /* a shallow end: its parents are not known */
+};
+
+/* What a blob, a version of a thread file, says. */
+struct blob_info {
+	git_oid review;
+	uint64_t ident;
+};
+
+struct walkdata {
+	struct pass *s;
+	struct versions *vs;
+	char *dir;        /* threads_dir without its trailing '/' */
+	tm_hashmap seen;  /* commits met: 1, counted: 2 + index in all */
+	tm_hashmap blobs; /* blob + file name -> 1 + index in info */
+	struct blob_info *info;
+	size_t ninfo, info_alloc;
+	git_oid *stack; /* commits to visit */
+	size_t nstack, stack_alloc;
+	struct commit *all; /* every commit of HEAD's history */
+	size_t nall, all_alloc;
+	git_oid *par; /* the commits' parents */
+	size_t npar, par_alloc;
+	tm_strv changed;
 };
 
 /* The id of commit c's folder of thread files into *out; false when c has
  * no such folder. */
-static bool folder_of(struct review *r, const git_commit *c, git_oid *out)
+static bool folder_of(struct walkdata *r, const git_commit *c, git_oid *out)
 {
 	git_tree *tree = NULL;
 	git_tree_entry *e = NULL;
@@ -59,88 +126,129 @@ static bool folder_of(struct review *r, const git_commit *c, git_oid *out)
 	}
 	git_tree_entry_free(e);
 	git_tree_free(tree);
+	tm_error_clear();
 	return found;
 }
 
-/* Thread t gets base commit `oid` (when the repository has it). */
-static void add_base(struct pass *s, size_t t, const git_oid *oid)
+/* What blob `id`, a version of file `name`, says (parsed once). */
+static const struct blob_info *blob_of(struct walkdata *r, const git_oid *id,
+				       const char *name)
 {
-	struct live *l = &s->th[t];
-	size_t node, k;
-
-	if (tm_stale__get_base(s->w, oid, &node) < 0) {
-		tm_error_clear();
-		return; /* a review point we cannot see covers nothing here */
-	}
-	if (s->w->nodes[node].base == NONE)
-		s->w->nodes[node].base = s->nbases++;
-	for (k = 0; k < l->base_nodes.n; k++)
-		if (l->base_nodes.v[k] == node)
-			return;
-	sizev_push(&l->bases, s->w->nodes[node].base);
-	sizev_push(&l->base_nodes, node);
-}
-
-/* The version `entry` of thread t's file (in folder `folder`). */
-static void read_version(struct review *r, size_t t, const git_oid *blob_id)
-{
-	unsigned char key[GIT_OID_RAWSZ + sizeof(size_t)];
-	size_t *seen;
+	tm_buf key = TM_BUF_INIT;
+	size_t *at;
+	struct blob_info out;
 	git_blob *blob = NULL;
 	tm_thread *v = NULL;
-	git_oid oid;
 
-	memcpy(key, blob_id->id, GIT_OID_RAWSZ);
-	memcpy(key + GIT_OID_RAWSZ, &t, sizeof(t));
-	seen = tm_hashmap_put(&r->blobs, key, sizeof(key), 0);
-	if (*seen)
-		return;
-	*seen = 1;
-	if (git_blob_lookup(&blob, r->s->w->repo, blob_id) < 0) {
-		tm_error_clear();
-		return;
+	tm_buf_put(&key, id->id, GIT_OID_RAWSZ);
+	tm_buf_puts(&key, name);
+	at = tm_hashmap_put(&r->blobs, key.ptr, key.size, 0);
+	tm_buf_release(&key);
+	if (*at)
+		return &r->info[*at - 1];
+	memset(&out, 0, sizeof(out));
+	if (git_blob_lookup(&blob, r->s->w->repo, id) == 0 &&
+	    tm_frontmatter_parse(&v, git_blob_rawcontent(blob),
+				 (size_t)git_blob_rawsize(blob), "x",
+				 "(history)") == 0) {
+		out.ident = tm_stale__identity(v, name);
+		if (v->commit &&
+		    tm_git_is_hex_oid(v->commit, strlen(v->commit)) &&
+		    git_oid_fromstr(&out.review, v->commit) < 0)
+			memset(&out.review, 0, sizeof(out.review));
 	}
-	if (tm_frontmatter_parse(&v, git_blob_rawcontent(blob),
-				 (size_t)git_blob_rawsize(blob),
-				 r->s->th[t].t->id, "(history)") == 0 &&
-	    v->commit && tm_git_is_hex_oid(v->commit, strlen(v->commit)) &&
-	    git_oid_fromstr(&oid, v->commit) == 0)
-		add_base(r->s, t, &oid);
 	tm_error_clear();
 	tm_thread_free(v);
 	git_blob_free(blob);
+	tm_xgrow((void **)&r->info, &r->info_alloc, r->ninfo + 1,
+		 sizeof(*r->info));
+	r->info[r->ninfo++] = out;
+	*at = r->ninfo;
+	return &r->info[*at - 1];
 }
 
-/* The versions of thread files that commit c's folder `now` adds against
- * its first parent's (`before`, NULL: none). */
-static int read_changes(struct review *r, const git_oid *before,
-			const git_oid *now)
+/* The counted commit `oid`, or NULL. */
+static const struct commit *counted(const struct walkdata *r,
+				    const git_oid *oid)
+{
+	const size_t *at = tm_hashmap_get(&r->seen, oid->id, GIT_OID_RAWSZ);
+
+	return at && *at >= 2 ? &r->all[*at - 2] : NULL;
+}
+
+/* Does commit p hold blob `blob` as `name` in its folder? */
+static bool holds(struct walkdata *r, const struct commit *p, const char *name,
+		  const git_oid *blob)
 {
 	git_tree *tree = NULL;
 	const git_tree_entry *e;
-	const size_t *t;
-	size_t i;
+	bool same = false;
+
+	if (!p->has_folder)
+		return false;
+	if (git_tree_lookup(&tree, r->s->w->repo, &p->folder) < 0) {
+		tm_error_clear();
+		return false;
+	}
+	e = git_tree_entry_byname(tree, name);
+	same = e && git_oid_equal(git_tree_entry_id(e), blob);
+	git_tree_free(tree);
+	return same;
+}
+
+/* The versions that commit e's folder adds against its first parent's
+ * (`before`, NULL: none). */
+static int read_changes(struct walkdata *r, const struct commit *e,
+			const git_oid *before)
+{
+	git_tree *tree = NULL;
+	const git_tree_entry *e2;
+	const struct blob_info *b;
+	const struct commit *p;
+	struct version *v;
+	size_t i, len;
+	unsigned k;
+	bool intro;
 	int error;
 
 	tm_strv_clear(&r->changed);
-	error = tm_treediff(&r->changed, r->s->w->repo, before, now);
+	error = tm_treediff(&r->changed, r->s->w->repo, before, &e->folder);
 	if (error < 0)
 		return error;
-	if (git_tree_lookup(&tree, r->s->w->repo, now) < 0)
+	if (git_tree_lookup(&tree, r->s->w->repo, &e->folder) < 0)
 		return tm_git_error(TM_ERROR, "cannot read the threads folder");
 	for (i = 0; i < r->changed.n; i++) {
-		t = tm_hashmap_gets(&r->file, r->changed.items[i]);
-		if (!t)
+		const char *name = r->changed.items[i];
+
+		len = strlen(name);
+		if (len < 4 || strchr(name, '/') ||
+		    strcmp(name + len - 3, ".md"))
 			continue;
-		e = git_tree_entry_byname(tree, r->changed.items[i]);
-		if (e && git_tree_entry_type(e) == GIT_OBJECT_BLOB)
-			read_version(r, *t, git_tree_entry_id(e));
+		e2 = git_tree_entry_byname(tree, name);
+		if (!e2 || git_tree_entry_type(e2) != GIT_OBJECT_BLOB)
+			continue;
+		b = blob_of(r, git_tree_entry_id(e2), name);
+		if (!wanted(r->vs, b->ident))
+			continue;
+		intro = !e->grafted;
+		for (k = 1; intro && k < e->np; k++) {
+			p = counted(r, &r->par[e->parents + k]);
+			intro = p && !holds(r, p, name, git_tree_entry_id(e2));
+		}
+		v = version_push(r->vs);
+		git_oid_cpy(&v->at, &e->oid);
+		git_oid_cpy(&v->review, &b->review);
+		v->ident = b->ident;
+		v->owner = owner_of(r->s, r->vs, name);
+		v->reachable = !git_oid_is_zero(&b->review) &&
+			       counted(r, &b->review) != NULL;
+		v->introduced = intro;
 	}
 	git_tree_free(tree);
 	return 0;
 }
 
-static void push(struct review *r, const git_oid *oid)
+static void push(struct walkdata *r, const git_oid *oid)
 {
 	size_t *seen = tm_hashmap_put(&r->seen, oid->id, GIT_OID_RAWSZ, 0);
 
@@ -152,9 +260,8 @@ static void push(struct review *r, const git_oid *oid)
 	git_oid_cpy(&r->stack[r->nstack++], oid);
 }
 
-/* Commit `oid`: its folder and first parent into r->all; its parents
- * queued. */
-static void count(struct review *r, const git_oid *oid)
+/* Commit `oid`: its folder and parents into r->all; its parents queued. */
+static void count(struct walkdata *r, const git_oid *oid)
 {
 	git_commit *c = NULL;
 	struct commit *e;
@@ -172,9 +279,13 @@ static void count(struct review *r, const git_oid *oid)
 	memset(e, 0, sizeof(*e));
 	git_oid_cpy(&e->oid, oid);
 	e->has_folder = folder_of(r, c, &e->folder);
-	e->has_parent = np > 0;
-	if (np)
-		git_oid_cpy(&e->parent, git_commit_parent_id(c, 0));
+	e->grafted = np < git_commit_parentcount(c);
+	e->np = np;
+	e->parents = r->npar;
+	tm_xgrow((void **)&r->par, &r->par_alloc, r->npar + np + 1,
+		 sizeof(*r->par));
+	for (k = 0; k < np; k++)
+		git_oid_cpy(&r->par[r->npar++], git_commit_parent_id(c, k));
 	*tm_hashmap_put(&r->seen, oid->id, GIT_OID_RAWSZ, 0) = r->nall + 2;
 	r->nall++;
 	for (k = 0; k < np; k++)
@@ -183,35 +294,32 @@ static void count(struct review *r, const git_oid *oid)
 }
 
 /* One commit: its folder against its first parent's (none when the
- * parent is missing). */
-static int visit(struct review *r, size_t i)
+ * parent is missing: then a shallow end too). */
+static int visit(struct walkdata *r, size_t i)
 {
-	const struct commit *e = &r->all[i], *p = NULL;
-	const size_t *at;
+	struct commit *e = &r->all[i];
+	const struct commit *p = NULL;
 
-	if (e->has_parent) {
-		at = tm_hashmap_get(&r->seen, e->parent.id, GIT_OID_RAWSZ);
-		if (at && *at >= 2)
-			p = &r->all[*at - 2];
+	if (e->np) {
+		p = counted(r, &r->par[e->parents]);
+		if (!p)
+			e->grafted = true;
 	}
 	if (!e->has_folder)
 		return 0;
 	if (p && p->has_folder && git_oid_equal(&e->folder, &p->folder))
 		return 0;
-	return read_changes(r, p && p->has_folder ? &p->folder : NULL,
-			    &e->folder);
+	return read_changes(r, e, p && p->has_folder ? &p->folder : NULL);
 }
 
-int tm_stale__review_points(struct pass *s, const char *threads_dir)
+static int collect_git(struct pass *s, struct versions *vs,
+		       const char *threads_dir)
 {
-	struct review r;
-	tm_buf name = TM_BUF_INIT;
+	struct walkdata r;
 	git_oid head, oid;
 	size_t i, len;
 	int error;
 
-	if (!threads_dir || !s->nth)
-		return 0;
 	error = git_reference_name_to_id(&head, s->w->repo, "HEAD");
 	if (error == GIT_ENOTFOUND || error == GIT_EUNBORNBRANCH) {
 		tm_error_clear();
@@ -219,20 +327,15 @@ int tm_stale__review_points(struct pass *s, const char *threads_dir)
 	}
 	if (error < 0)
 		return tm_git_error(TM_ERROR, "cannot resolve HEAD");
-	memset(&r, 0, sizeof(r));
-	r.s = s;
 	len = strlen(threads_dir);
 	while (len && threads_dir[len - 1] == '/')
 		len--;
 	if (!len)
 		return 0;
+	memset(&r, 0, sizeof(r));
+	r.s = s;
+	r.vs = vs;
 	r.dir = tm_xstrndup(threads_dir, len);
-	for (i = 0; i < s->nth; i++) {
-		tm_buf_truncate(&name, 0);
-		tm_buf_printf(&name, "%s.md", s->th[i].t->id);
-		*tm_hashmap_puts(&r.file, tm_buf_cstr(&name), i) = i;
-	}
-	tm_buf_release(&name);
 	/* first every commit (so that progress has a total), then each */
 	push(&r, &head);
 	while (r.nstack) {
@@ -242,6 +345,9 @@ int tm_stale__review_points(struct pass *s, const char *threads_dir)
 			s->progress(s->progress_data, "counting commits",
 				    r.nall, 0);
 	}
+	for (i = 0; i < s->nth; i++)
+		vs->reached[i] = counted(&r, &s->th[i].commit) != NULL;
+	error = 0;
 	for (i = 0; i < r.nall && !error; i++) {
 		if (s->progress && (i % 256 == 0))
 			s->progress(s->progress_data, "indexing history", i,
@@ -252,10 +358,11 @@ int tm_stale__review_points(struct pass *s, const char *threads_dir)
 		s->progress(s->progress_data, "indexing history", r.nall,
 			    r.nall);
 	free(r.all);
+	free(r.par);
 	free(r.dir);
 	free(r.stack);
+	free(r.info);
 	tm_strv_clear(&r.changed);
-	tm_hashmap_release(&r.file);
 	tm_hashmap_release(&r.seen);
 	tm_hashmap_release(&r.blobs);
 	return error;
@@ -263,21 +370,36 @@ int tm_stale__review_points(struct pass *s, const char *threads_dir)
 
 /* ---- the same from the index ---- */
 
-bool tm_stale__review_points_ix(struct pass *s, const char *threads_dir)
+/* Is path number `pid` in diff slot k of commit c? */
+static bool in_diff(const struct cidx *ix, uint32_t c, uint32_t k, uint32_t pid)
+{
+	const uint32_t *diff;
+	uint32_t i, n = cidx_diff(ix, c, k, &diff);
+
+	for (i = 0; i < n; i++)
+		if (diff[i] == pid)
+			return true;
+	return false;
+}
+
+/* false: the index does not record the versions of `threads_dir`'s files
+ * or HEAD (collect_git then). */
+static bool collect_ix(struct pass *s, struct versions *vs,
+		       const char *threads_dir)
 {
 	const struct cidx *ix = s->w->ix;
-	tm_hashmap file = TM_HASHMAP_INIT;
 	tm_buf name = TM_BUF_INIT;
 	uint64_t *seen;
-	uint32_t *memo, head, c, k, p, v, np, nv, *stack, *all;
+	uint32_t *memo, head, c, k, p, v, np, nv, *stack, *all, rpos;
 	const uint32_t *parents, *vpath;
 	const unsigned char *vcommit;
-	size_t i, nstack = 0, nall = 0;
-	const size_t *t;
+	const uint64_t *vident;
+	size_t i, nstack = 0, nall = 0, dirlen = strlen(threads_dir);
+	struct version *ver;
+	const char *pname;
 	git_oid oid;
+	bool intro;
 
-	if (!ix || !threads_dir || !s->nth)
-		return ix != NULL;
 	tm_buf_printf(&name, "%sx.md", threads_dir);
 	if (!tm_stale__thread_file_shape(name.ptr, name.size) ||
 	    git_reference_name_to_id(&oid, s->w->repo, "HEAD") < 0 ||
@@ -286,18 +408,12 @@ bool tm_stale__review_points_ix(struct pass *s, const char *threads_dir)
 		tm_buf_release(&name);
 		return false;
 	}
-	for (i = 0; i < s->nth; i++) {
-		tm_buf_truncate(&name, 0);
-		tm_buf_printf(&name, "%s%s.md", threads_dir, s->th[i].t->id);
-		*tm_hashmap_puts(&file, tm_buf_cstr(&name), i) = i;
-	}
 	tm_buf_release(&name);
 	seen = tm_xcalloc(WORDS(ix->n) + 1, sizeof(uint64_t));
 	memo = tm_xcalloc((size_t)ix->npaths + 1, sizeof(uint32_t));
 	stack = tm_xcalloc((size_t)ix->n + 1, sizeof(uint32_t));
 	all = tm_xcalloc((size_t)ix->n + 1, sizeof(uint32_t));
-	/* the order of tm_stale__review_points' walk, so that the bases are
-	   numbered (and the walk's ties broken) as without the index */
+	/* the order of collect_git's walk */
 	bit_set(seen, head);
 	stack[nstack++] = head;
 	while (nstack) {
@@ -312,26 +428,245 @@ bool tm_stale__review_points_ix(struct pass *s, const char *threads_dir)
 			}
 		}
 	}
+	for (i = 0; i < s->nth; i++)
+		vs->reached[i] =
+			tm_stale__cidx_find(ix, &s->th[i].commit, &rpos) &&
+			bit_get(seen, rpos);
 	for (i = 0; i < nall; i++) {
 		c = all[i];
-		nv = cidx_versions(ix, c, &vpath, &vcommit);
+		nv = cidx_versions(ix, c, &vpath, &vcommit, &vident);
 		for (v = 0; v < nv; v++) {
 			p = vpath[v];
-			if (!memo[p]) {
-				t = tm_hashmap_gets(&file,
-						    tm_stale__cidx_name(ix, p));
-				memo[p] = t ? (uint32_t)*t + 2 : 1;
+			if (!memo[p]) { /* 1: another folder; 2: this one */
+				pname = tm_stale__cidx_name(ix, p);
+				memo[p] =
+					!strncmp(pname, threads_dir, dirlen) &&
+							!strchr(pname + dirlen,
+								'/')
+						? 2
+						: 1;
 			}
-			memcpy(oid.id, vcommit + (size_t)v * GIT_OID_RAWSZ,
+			if (memo[p] != 2 || !wanted(vs, vident[v]))
+				continue;
+			np = cidx_parents(ix, c, &parents);
+			memcpy(oid.id, cidx_oid(ix, c), GIT_OID_RAWSZ);
+			intro = np ||
+				!tm_stale__shallow_has(s->w->shallow,
+						       s->w->nshallow, &oid);
+			for (k = 1; intro && k < np; k++)
+				intro = in_diff(ix, c, k, p);
+			ver = version_push(vs);
+			git_oid_cpy(&ver->at, &oid);
+			memcpy(ver->review.id,
+			       vcommit + (size_t)v * GIT_OID_RAWSZ,
 			       GIT_OID_RAWSZ);
-			if (memo[p] >= 2 && !git_oid_is_zero(&oid))
-				add_base(s, memo[p] - 2, &oid);
+			ver->ident = vident[v];
+			ver->owner = owner_of(
+				s, vs, tm_stale__cidx_name(ix, p) + dirlen);
+			ver->reachable =
+				!git_oid_is_zero(&ver->review) &&
+				tm_stale__cidx_find(ix, &ver->review, &rpos) &&
+				bit_get(seen, rpos);
+			ver->introduced = intro;
 		}
 	}
 	free(seen);
 	free(memo);
 	free(stack);
 	free(all);
-	tm_hashmap_release(&file);
 	return true;
+}
+
+/* ---- the rule ---- */
+
+/* Thread t gets base commit `oid`; false when the repository lacks it. */
+static bool add_base(struct pass *s, size_t t, const git_oid *oid)
+{
+	struct live *l = &s->th[t];
+	size_t node, k;
+
+	if (tm_stale__get_base(s->w, oid, &node) < 0) {
+		tm_error_clear();
+		return false;
+	}
+	if (s->w->nodes[node].base == NONE)
+		s->w->nodes[node].base = s->nbases++;
+	for (k = 0; k < l->base_nodes.n; k++)
+		if (l->base_nodes.v[k] == node)
+			return true;
+	sizev_push(&l->bases, s->w->nodes[node].base);
+	sizev_push(&l->base_nodes, node);
+	return true;
+}
+
+/* Does the repository have commit `oid`? */
+static bool has_commit(git_repository *repo, const git_oid *oid)
+{
+	git_commit *c = NULL;
+	bool has = git_commit_lookup(&c, repo, oid) == 0;
+
+	git_commit_free(c);
+	tm_error_clear();
+	return has;
+}
+
+/* The review point of version v into *out; false: it gives none. */
+static bool review_point(const struct pass *s, const struct version *v,
+			 bool shallow, git_oid *out)
+{
+	if (git_oid_is_zero(&v->review))
+		return false;
+	if (v->reachable) {
+		git_oid_cpy(out, &v->review);
+		return true;
+	}
+	/* rewritten away; in a shallow clone it may lie beyond the boundary
+	   instead, where it would review less than its introducers do */
+	if (!v->introduced || (shallow && !has_commit(s->w->repo, &v->review)))
+		return false;
+	git_oid_cpy(out, &v->at);
+	return true;
+}
+
+/* The threads of identity `ident`: the first into *first; then chained
+ * through next[]. */
+static size_t first_of(const tm_hashmap *by_ident, uint64_t ident)
+{
+	const size_t *t = tm_hashmap_get(by_ident, &ident, sizeof(ident));
+
+	return t ? *t : NONE;
+}
+
+static void index_idents(tm_hashmap *by_ident, size_t *next,
+			 const struct pass *s)
+{
+	size_t i, *head;
+
+	tm_hashmap_release(by_ident);
+	for (i = s->nth; i-- > 0;) {
+		head = tm_hashmap_put(by_ident, &s->th[i].ident,
+				      sizeof(s->th[i].ident), NONE);
+		next[i] = *head;
+		*head = i;
+	}
+}
+
+static int cover_cmp(const void *a, const void *b)
+{
+	const struct tm_stale_cover *x = a, *y = b;
+	int c = git_oid_cmp(&x->at, &y->at);
+
+	return c ? c : (x->t > y->t) - (x->t < y->t);
+}
+
+enum own { OWN_BASE, OWN_NONE, OWN_UNKNOWN };
+
+int tm_stale__review_points(struct pass *s, tm_strv *unknown,
+			    const char *threads_dir)
+{
+	struct versions vs;
+	tm_hashmap by_ident = TM_HASHMAP_INIT;
+	tm_buf name = TM_BUF_INIT;
+	size_t *next = NULL, i, j, t, keep, node, extra_alloc = 0;
+	enum own *own = NULL;
+	bool *named = NULL, *any = NULL, shallow;
+	git_oid rp;
+	int error = 0;
+
+	memset(&vs, 0, sizeof(vs));
+	vs.reached = tm_xcalloc(s->nth + 1, sizeof(*vs.reached));
+	shallow = s->w->nshallow > 0 ||
+		  git_repository_is_shallow(s->w->repo) == 1;
+	for (i = 0; i < s->nth; i++) {
+		tm_hashmap_put(&vs.idents, &s->th[i].ident,
+			       sizeof(s->th[i].ident), 0);
+		tm_buf_truncate(&name, 0);
+		tm_buf_printf(&name, "%s.md", s->th[i].t->id);
+		*tm_hashmap_puts(&vs.own, tm_buf_cstr(&name), i) = i;
+	}
+	tm_buf_release(&name);
+	if (threads_dir && !(s->w->ix && collect_ix(s, &vs, threads_dir)))
+		error = collect_git(s, &vs, threads_dir);
+	if (error)
+		goto done;
+
+	next = tm_xcalloc(s->nth + 1, sizeof(*next));
+	own = tm_xcalloc(s->nth + 1, sizeof(*own));
+	named = tm_xcalloc(s->nth + 1, sizeof(*named));
+	any = tm_xcalloc(s->nth + 1, sizeof(*any));
+	index_idents(&by_ident, next, s);
+	/* does a version of the history name the thread's own `commit`? */
+	for (j = 0; j < vs.n; j++)
+		for (t = first_of(&by_ident, vs.v[j].ident); t != NONE;
+		     t = next[t])
+			if (git_oid_equal(&vs.v[j].review, &s->th[t].commit))
+				named[t] = true;
+	/* the own `commit`: a base when HEAD reaches it, or when it is a
+	   review not committed yet that the repository has; a committed one
+	   HEAD does not reach is one of its versions' (rewritten away), but
+	   in a shallow clone one the repository lacks is unknown */
+	for (t = 0; t < s->nth; t++) {
+		if (vs.reached[t])
+			own[t] = OWN_BASE;
+		else if (!named[t])
+			own[t] = tm_stale__get_base(s->w, &s->th[t].commit,
+						    &node) == 0
+					 ? OWN_BASE
+					 : OWN_UNKNOWN;
+		else if (shallow && !has_commit(s->w->repo, &s->th[t].commit))
+			own[t] = OWN_UNKNOWN;
+		else
+			own[t] = OWN_NONE;
+		tm_error_clear();
+		any[t] = own[t] == OWN_BASE;
+	}
+	for (j = 0; j < vs.n; j++)
+		for (t = first_of(&by_ident, vs.v[j].ident); t != NONE;
+		     t = next[t])
+			if (!any[t] && own[t] != OWN_UNKNOWN)
+				any[t] =
+					review_point(s, &vs.v[j], shallow, &rp);
+	/* the threads without a review point are unknown bases */
+	for (t = 0, keep = 0; t < s->nth; t++) {
+		if (own[t] == OWN_UNKNOWN || !any[t]) {
+			tm_strv_push(unknown, s->th[t].t->id);
+			free(s->th[t].bases.v);
+			free(s->th[t].base_nodes.v);
+			continue;
+		}
+		own[keep] = own[t];
+		s->th[keep++] = s->th[t];
+	}
+	s->nth = keep;
+	index_idents(&by_ident, next, s);
+	for (t = 0; t < s->nth; t++)
+		if (own[t] == OWN_BASE)
+			add_base(s, t, &s->th[t].commit);
+	for (j = 0; j < vs.n; j++) {
+		for (t = first_of(&by_ident, vs.v[j].ident); t != NONE;
+		     t = next[t]) {
+			if (review_point(s, &vs.v[j], shallow, &rp))
+				add_base(s, t, &rp);
+			if (vs.v[j].owner == s->th[t].t)
+				continue;
+			/* a version under another name: a split's rename */
+			tm_xgrow((void **)&s->extra, &extra_alloc,
+				 s->nextra + 1, sizeof(*s->extra));
+			git_oid_cpy(&s->extra[s->nextra].at, &vs.v[j].at);
+			s->extra[s->nextra++].t = t;
+		}
+	}
+	if (s->nextra)
+		qsort(s->extra, s->nextra, sizeof(*s->extra), cover_cmp);
+done:
+	free(next);
+	free(own);
+	free(named);
+	free(any);
+	free(vs.v);
+	free(vs.reached);
+	tm_hashmap_release(&vs.idents);
+	tm_hashmap_release(&vs.own);
+	tm_hashmap_release(&by_ident);
+	return error;
 }

@@ -36,7 +36,8 @@ for name in sorted(os.listdir(tdir)):
     base = re.search(r"^commit: (\S+)$", text, re.M)
     paths = re.search(r"^paths: (.*)$", text, re.M)
     done = re.search(r"^status: (done|abandoned)$", text, re.M)
-    if not base or not paths or not json.loads(paths.group(1)) or done:
+    blank = not text.split("\n---\n", 1)[1].strip()
+    if not base or not paths or not json.loads(paths.group(1)) or done or blank:
         assert tid not in stale, tid
         continue
     base, paths = base.group(1), json.loads(paths.group(1))
@@ -72,6 +73,9 @@ test_expect_success 'setup: a project with threads on paths' '
 	git threadmind new Docs --paths "docs/*.md" >/dev/null &&
 	git threadmind new Everything --paths . >/dev/null &&
 	git threadmind new Idle >/dev/null &&
+	for t in auth api docs everything; do
+		echo "- what $t does" | git threadmind summary -q $t -F - || return 1
+	done &&
 	git add -A && test_tick && git commit -q -m "threadmind store" &&
 	git threadmind stale --json >out &&
 	python3 -c "import json; d=json.load(open(\"out\")); assert d == {\"project\": \"app\", \"stale\": [], \"unknownBase\": []}, d"

@@ -22,6 +22,7 @@ test_expect_success 'setup: a repository with the driver and a thread on src' '
 	git threadmind init >/dev/null &&
 	git threadmind install >/dev/null 2>&1 &&
 	git threadmind new Auth --paths src >/dev/null &&
+	echo "- tokens in src" | git threadmind summary -q auth -F - &&
 	git add -A && test_tick && git commit -q -m "threadmind store" &&
 	test_exit_code 0 git threadmind stale --exit-code >/dev/null 2>&1
 '

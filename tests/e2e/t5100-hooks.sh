@@ -109,6 +109,9 @@ test_expect_success 'post-commit flags exactly the threads whose paths changed' 
 		git threadmind new Beta --paths src/b >/dev/null 2>&1 &&
 		git threadmind new Gamma --paths src >/dev/null 2>&1 &&
 		git threadmind new Delta >/dev/null 2>&1 &&
+		for t in alpha beta gamma; do
+			echo "- $t" | git threadmind summary -q $t -F - || exit 1
+		done &&
 		git add .threadmind && git commit -q -m threads) 2>err &&
 	test ! -s err &&
 	(cd stl && echo a2 >>src/a/f && git commit -q -am "change a") 2>err &&
@@ -127,7 +130,8 @@ test_expect_success 'a commit that also changes the thread file does not flag it
 
 test_expect_success 'post-commit names at most ten threads' '
 	(cd stl && for i in 1 2 3 4 5 6 7 8 9 10 11 12; do
-			git threadmind new "Many $i" --paths many >/dev/null 2>&1 || exit 1
+			git threadmind new "Many $i" --paths many >/dev/null 2>&1 &&
+			echo "- $i" | git threadmind summary -q many-$i -F - || exit 1
 		done &&
 		git add .threadmind && git commit -q -m many &&
 		mkdir many && echo m >many/f && git add many && git commit -q -m m) 2>err &&

@@ -34,6 +34,9 @@ test_expect_success 'setup: threads with and without paths, the hooks' '
 		git threadmind new Alpha --paths src/a >/dev/null 2>&1 &&
 		git threadmind new Beta --paths src/b >/dev/null 2>&1 &&
 		git threadmind new Delta >/dev/null 2>&1 &&
+		for t in alpha beta; do
+			echo "- $t" | git threadmind summary -q $t -F - || exit 1
+		done &&
 		git add .threadmind && git commit -q -m threads) 2>err &&
 	test ! -s err
 '

@@ -25,7 +25,8 @@ test_expect_success 'new --paths in a subfolder stores them from the root' '
 '
 
 test_expect_success 'the thread is flagged when the file typed in the subfolder changes' '
-	(cd shop && git add -A && git commit -q -m api &&
+	(cd shop && echo "- the API" | git threadmind summary -q api -F - &&
+		git add -A && git commit -q -m api &&
 		echo change >>pkg/test/test_api.py && git commit -q -a -m change &&
 		git threadmind stale) >out &&
 	grep "^api" out &&

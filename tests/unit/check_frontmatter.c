@@ -920,6 +920,23 @@ START_TEST(test_frontmatter_set_summary_empty)
 }
 END_TEST
 
+START_TEST(test_frontmatter_summary_blank)
+{
+	tm_thread *t = parse("---\nid: t\nparentId: null\n---\n \n\t\r\n\n");
+
+	ck_assert(tm_thread_summary_blank(t));
+	ck_assert(tm_summary_blank(NULL, 0));
+	ck_assert(tm_summary_blank("\f\v \r\n", 5));
+	ck_assert(!tm_summary_blank("\n.\n", 3));
+	ck_assert(!tm_summary_blank("\n\0\n", 3)); /* a NUL is not blank */
+	tm_thread_set_summary(t, "- one", 5);
+	ck_assert(!tm_thread_summary_blank(t));
+	tm_thread_set_summary(t, " \n", 2);
+	ck_assert(tm_thread_summary_blank(t));
+	tm_thread_free(t);
+}
+END_TEST
+
 START_TEST(test_frontmatter_summary_roundtrip)
 {
 	const char *text = "## Décisions\n- one\n\n## État\n- two";
@@ -1249,6 +1266,7 @@ Suite *frontmatter_suite(void)
 	tcase_add_test(tc, test_frontmatter_set_summary_trims);
 	tcase_add_test(tc, test_frontmatter_set_summary_crlf);
 	tcase_add_test(tc, test_frontmatter_set_summary_empty);
+	tcase_add_test(tc, test_frontmatter_summary_blank);
 	tcase_add_test(tc, test_frontmatter_summary_roundtrip);
 	tcase_add_test(tc, test_frontmatter_summary_cr_kept);
 	suite_add_tcase(s, tc);

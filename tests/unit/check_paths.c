@@ -186,6 +186,55 @@ START_TEST(test_paths_unmatched)
 }
 END_TEST
 
+/* The renames of vanished entries: a folder and a file renamed, a file
+ * removed, an entry still there; only within `depth` commits; the `set
+ * paths=` that follows them. */
+START_TEST(test_paths_find_renames)
+{
+	tm_strv entries = TM_STRV_INIT, follow = TM_STRV_INIT;
+	tm_paths_rename *r = NULL;
+	size_t n = 0;
+	char *moved;
+	tm_git *g = NULL;
+
+	tmt_sh("cd '%s' && git commit -q -m two && git mv src/auth src/login "
+	       "&& git commit -q -m 'move auth' && git mv README README.md && "
+	       "git rm -q new/staged.c && git commit -q -m 'readme, staged'",
+	       repo);
+	moved = tmt_sh_out("git -C '%s' rev-parse HEAD~1", repo);
+	tm_strv_push(&entries, "src/auth/");
+	tm_strv_push(&entries, "README");
+	tm_strv_push(&entries, "new/staged.c");
+	tm_strv_push(&entries, "docs");
+	tm_strv_push(&entries, "*.c");
+	ck_assert_int_eq(tm_git_open(&g, repo, false), 0);
+	tm_paths_find_renames(&r, &n, g, &entries, 1);
+	ck_assert_uint_eq(n, 1); /* HEAD alone: the readme only */
+	ck_assert_str_eq(r[0].entry, "README");
+	ck_assert_str_eq(r[0].to, "README.md");
+	tm_paths_renames_free(r, n);
+	r = NULL;
+	n = 0;
+	tm_paths_find_renames(&r, &n, g, &entries, 100);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_str_eq(r[0].entry, "src/auth/");
+	ck_assert_str_eq(r[0].to, "src/login/");
+	ck_assert_str_eq(r[0].commit, moved);
+	ck_assert_str_eq(r[1].entry, "README");
+	tm_paths_follow_renames(&follow, &entries, r, n);
+	ck_assert_uint_eq(follow.n, 5);
+	ck_assert_str_eq(follow.items[0], "src/login/");
+	ck_assert_str_eq(follow.items[1], "README.md");
+	ck_assert_str_eq(follow.items[2], "new/staged.c");
+	ck_assert_str_eq(follow.items[3], "docs");
+	tm_paths_renames_free(r, n);
+	tm_strv_clear(&follow);
+	tm_strv_clear(&entries);
+	free(moved);
+	tm_git_free(g);
+}
+END_TEST
+
 START_TEST(test_paths_unmatched_unborn)
 {
 	static const char *const entries[] = {"a", "b"};
@@ -223,6 +272,7 @@ Suite *paths_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_paths_unmatched);
 	tcase_add_test(tc, test_paths_unmatched_unborn);
+	tcase_add_test(tc, test_paths_find_renames);
 	suite_add_tcase(s, tc);
 	return s;
 }

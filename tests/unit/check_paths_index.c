@@ -93,9 +93,14 @@ static void content(tm_buf *out, const char *id, unsigned v)
 		      "---\nid: %s\ntitle: T%u\nparentId: null\n"
 		      "createdAt: 2026-01-01T00:00:0%uZ\n"
 		      "updatedAt: 2026-01-02T00:00:0%uZ\n%sbranch: b%u\n"
-		      "commit: %040u\n%s---\n\n## Summary\nx%u\n",
+		      "commit: %040u\n%s---\n",
 		      id, v % 10, v % 10, (v / 3) % 10, status[v % 3], v % 4,
-		      v % 7, paths[v % 5], v % 10);
+		      v % 7, paths[v % 5]);
+	/* a blank summary (left out of WITH_PATHS) of the same size */
+	if (v % 6 == 5)
+		tm_buf_puts(out, "\n \t           \n");
+	else
+		tm_buf_printf(out, "\n## Summary\nx%u\n", v % 10);
 }
 
 static void write_thread(const char *id, unsigned v)
@@ -151,7 +156,7 @@ static void expect_same_ref(const tm_paths_index_list *a,
 }
 
 /* The reference of WITH_PATHS: every file read, parsed frontmatter-only
- * when a line may be `paths`. */
+ * when a line may be `paths`, whose body is not blank. */
 static void reference_with_paths(tm_thread_list *out)
 {
 	tm_strv ids = TM_STRV_INIT;
@@ -167,6 +172,7 @@ static void reference_with_paths(tm_thread_list *out)
 
 		if (d && tm_frontmatter_may_have(d, len, "paths") &&
 		    (blen = tm_frontmatter_block_len(d, len)) &&
+		    !tm_summary_blank(d + blen, len - blen) &&
 		    tm_frontmatter_parse(&t, d, blen, ids.items[i], f) == 0) {
 			tm_xgrow((void **)&out->threads, &alloc, out->n + 1,
 				 sizeof(*out->threads));

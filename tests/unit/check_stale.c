@@ -9,6 +9,7 @@
 #include "lib/stale.h"
 #include "lib/stale_internal.h"
 #include "lib/error.h"
+#include "lib/frontmatter.h"
 #include "lib/model.h"
 #include "test_util.h"
 
@@ -122,15 +123,17 @@ static char *rev(const char *spec)
 	return tmt_sh_out("git -C '%s' rev-parse '%s'", repo, spec);
 }
 
-/* A thread with `id`, `commit` (or none) and comma-separated `paths` (or
- * none: NULL). */
+/* A thread with `id`, `commit` (or none), comma-separated `paths` (or
+ * none: NULL) and a summary (a blank one is never stale). */
 static tm_thread *mk(const char *id, const char *commit, const char *paths)
 {
+	static const char summary[] = "## Decisions\n- one\n";
 	tm_thread *t = tm_thread_new();
 	char *copy, *p, *save = NULL;
 
 	tm_thread_set(&t->id, id);
 	tm_thread_set(&t->commit, commit);
+	tm_thread_set_summary(t, summary, strlen(summary));
 	if (paths) {
 		t->has_paths = true;
 		copy = strdup(paths);
@@ -1259,6 +1262,238 @@ static char *cache_file(const char *dir)
 	return format("%s/.git/threadmind/stale.cache", dir);
 }
 
+/* ---- rewritten review points, identities, blank summaries (issue 25) ---- */
+
+/* Thread file `id` in `dir` with an identity (createdAt, author), reviewed
+ * at `commit`. */
+static void write_ident(const char *dir, const char *id, const char *commit,
+			const char *created, const char *author)
+{
+	char *rel = format(TDIR "%s.md", id), *path = tmt_join(dir, rel);
+	FILE *f;
+
+	append(dir, rel, "");
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fprintf(f,
+		"---\nid: %s\ntitle: T\nauthor: %s\ncreatedAt: %s\n"
+		"commit: %s\n---\n\n## Summary\nreviewed at %s\n",
+		id, author, created, commit, commit);
+	fclose(f);
+	free(path);
+	free(rel);
+}
+
+/* The answer through the index and through the walk of git: the same;
+ * returned (malloc'd). */
+static char *both_answers(tm_thread **ts, size_t n)
+{
+	char *cached = answer(repo, ts, n, false, NULL);
+	char *walked = answer(repo, ts, n, true, NULL);
+
+	ck_assert_str_eq(cached, walked);
+	free(walked);
+	return cached;
+}
+
+static void assert_answer(tm_thread **ts, size_t n, const char *want)
+{
+	char *got = both_answers(ts, n);
+
+	ck_assert_str_eq(got, want);
+	free(got);
+}
+
+/* `git gc --prune=now` of everything unreachable. */
+static void prune(void)
+{
+	tmt_sh(GIT "-C '%s' reflog expire --expire=now --all && " GIT
+		   "-C '%s' gc -q --prune=now",
+	       repo, repo);
+}
+
+/* A review amended into its code commit: the amended commit, which
+ * introduced the version, is its review point, whether the old commit
+ * lies dangling or is pruned; a later change is stale. */
+START_TEST(test_stale_rewritten_amend)
+{
+	char *old, *c, *want;
+	tm_thread *ts[1];
+
+	free(commit("base", "src/a.c", "src/b.c", NULL));
+	free(commit("code", "src/a.c", NULL));
+	old = rev("HEAD");
+	write_thread(repo, "t", old, 1);
+	next_date();
+	tmt_sh(GIT "-C '%s' add -A && " GIT
+		   "-C '%s' commit -q --amend --no-edit",
+	       repo, repo);
+	ck_assert_str_ne(rev("HEAD"), old);
+	ts[0] = mk("t", old, "src");
+	assert_answer(ts, 1, "unknown [] shallow 0\n");
+	prune();
+	tmt_sh("! " GIT "-C '%s' cat-file -e %s", repo, old);
+	assert_answer(ts, 1, "unknown [] shallow 0\n");
+	c = commit("later", "src/b.c", NULL);
+	want = format("t %s [src] [src/b.c] %s\nunknown [] shallow 0\n", old,
+		      c);
+	assert_answer(ts, 1, want);
+	free_threads(ts, 1);
+	free(old);
+	free(c);
+	free(want);
+}
+END_TEST
+
+/* A branch reviewed there, squash-merged after the base moved on: the
+ * squash commit reviews what its parent has; with the branch's review
+ * amended then merged as it is (no squash), the merge only brings the
+ * version: the branch's commit that introduced it is the review point, and
+ * the base's own change is stale. */
+START_TEST(test_stale_rewritten_squash_and_merge)
+{
+	char *reviewed, *moved, *want;
+	tm_thread *ts[1];
+
+	free(commit("base", "src/a.c", "src/b.c", NULL));
+	tmt_sh(GIT "-C '%s' checkout -q -b f", repo);
+	free(commit("feature", "src/a.c", NULL));
+	reviewed = rev("HEAD");
+	write_thread(repo, "t", reviewed, 1);
+	free(commit("review", NULL));
+	tmt_sh(GIT "-C '%s' checkout -q main", repo);
+	moved = commit("main moves", "src/b.c", NULL);
+	next_date();
+	tmt_sh(GIT "-C '%s' merge -q --squash f >/dev/null && " GIT
+		   "-C '%s' commit -q -m squash && " GIT
+		   "-C '%s' branch -q -D f",
+	       repo, repo, repo);
+	prune();
+	ts[0] = mk("t", reviewed, "src");
+	assert_answer(ts, 1, "unknown [] shallow 0\n");
+	free_threads(ts, 1);
+	free(reviewed);
+	free(moved);
+
+	/* the review amended into the branch's code commit, merged with
+	   --no-ff */
+	tmt_sh("rm -rf '%s' && " GIT "init -q '%s'", repo, repo);
+	free(commit("base", "src/a.c", "src/b.c", NULL));
+	tmt_sh(GIT "-C '%s' checkout -q -b f", repo);
+	reviewed = commit("feature", "src/a.c", NULL);
+	write_thread(repo, "t", reviewed, 1);
+	next_date();
+	tmt_sh(GIT "-C '%s' add -A && " GIT
+		   "-C '%s' commit -q --amend --no-edit",
+	       repo, repo);
+	tmt_sh(GIT "-C '%s' checkout -q main", repo);
+	moved = commit("main moves", "src/b.c", NULL);
+	next_date();
+	tmt_sh(GIT "-C '%s' merge -q --no-ff --no-edit f", repo);
+	ts[0] = mk("t", reviewed, "src");
+	want = format("t %s [src] [src/b.c] %s\nunknown [] shallow 0\n",
+		      reviewed, moved);
+	assert_answer(ts, 1, want);
+	free_threads(ts, 1);
+	free(reviewed);
+	free(moved);
+	free(want);
+}
+END_TEST
+
+/* A review not committed yet: its commit is a review point when the
+ * repository has it (even off HEAD's history), else an unknown base. */
+START_TEST(test_stale_rewritten_uncommitted_review)
+{
+	char *base, *side, *want;
+	tm_thread *ts[1];
+
+	base = commit("base", "src/a.c", NULL);
+	tmt_sh(GIT "-C '%s' checkout -q -b side", repo);
+	side = commit("side", "doc/x", NULL);
+	tmt_sh(GIT "-C '%s' checkout -q main", repo);
+	free(commit("main", "src/a.c", NULL));
+	ts[0] = mk("t", side, "src");
+	want = format("t %s [src] [src/a.c] %s\nunknown [] shallow 0\n", side,
+		      rev("HEAD"));
+	assert_answer(ts, 1, want);
+	free(want);
+	tm_thread_set(&ts[0]->commit,
+		      "0123456789abcdef0123456789abcdef01234567");
+	assert_answer(ts, 1, "unknown [t] shallow 0\n");
+	free_threads(ts, 1);
+	free(base);
+	free(side);
+}
+END_TEST
+
+/* After a same-id split renamed a thread, the versions of its old file
+ * that carry its identity are its own: the commit that added one covers
+ * it, and its review point counts; a version of another identity does
+ * not. */
+START_TEST(test_stale_identity_across_rename)
+{
+	static const char *const created[] = {"2026-03-01T10:00:00.000Z",
+					      "2026-03-01T11:00:00.000Z"};
+	char *base, *k, *want;
+	tm_thread *ts[1];
+	int other;
+
+	for (other = 0; other < 2; other++) {
+		tmt_sh("rm -rf '%s' && " GIT "init -q '%s'", repo, repo);
+		base = commit("base", "src/a.c", NULL);
+		/* code and thread together, as search.md */
+		write_ident(repo, "search", base, created[other], "carol");
+		k = commit("engine and thread", "src/a.c", NULL);
+		/* the split: search.md goes, search-2.md comes */
+		tmt_sh("rm '%s/" TDIR "search.md'", repo);
+		write_ident(repo, "search-2", base, created[0], "carol");
+		free(commit("split", NULL));
+		ts[0] = mk("search-2", base, "src");
+		tm_thread_set(&ts[0]->created_at, created[0]);
+		tm_thread_set(&ts[0]->author, "carol");
+		if (other) /* search.md was another thread's */
+			want = format("search-2 %s [src] [src/a.c] %s\n"
+				      "unknown [] shallow 0\n",
+				      base, k);
+		else
+			want = strdup("unknown [] shallow 0\n");
+		assert_answer(ts, 1, want);
+		/* an identity the same instant written otherwise */
+		tm_thread_set(&ts[0]->created_at,
+			      other ? created[0] : "2026-03-01T11:00:00+01:00");
+		assert_answer(ts, 1, want);
+		free(want);
+		free_threads(ts, 1);
+		free(base);
+		free(k);
+	}
+}
+END_TEST
+
+/* A thread whose summary is blank is never stale nor an unknown base. */
+START_TEST(test_stale_blank_summary)
+{
+	char *base;
+	tm_thread *ts[2];
+
+	base = commit("base", "src/a.c", NULL);
+	free(commit("later", "src/a.c", NULL));
+	ts[0] = mk("blank", base, "src");
+	tm_thread_set_summary(ts[0], " \n\t\n", 4);
+	ck_assert(tm_thread_summary_blank(ts[0]));
+	ts[1] = mk("unknown", "0123456789abcdef0123456789abcdef01234567",
+		   "src");
+	tm_thread_set_body(ts[1], "\n\n", 2);
+	assert_answer(ts, 2, "unknown [] shallow 0\n");
+	ck_assert(tm_stale_awaits_summary(ts[0]));
+	tm_thread_set_summary(ts[0], "x", 1);
+	ck_assert(!tm_stale_awaits_summary(ts[0]));
+	free_threads(ts, 2);
+	free(base);
+}
+END_TEST
+
 /* Random histories, merges included: cached runs answer as uncached ones,
  * and a second run is read from the cache. */
 START_TEST(test_stale_cache_same_answers)
@@ -2296,6 +2531,11 @@ Suite *stale_suite(void)
 	tcase_add_test(tc, test_stale_many_threads_like_git);
 	tcase_add_test(tc, test_stale_review_points_random);
 	tcase_add_test(tc, test_stale_review_points_two_branches);
+	tcase_add_test(tc, test_stale_rewritten_amend);
+	tcase_add_test(tc, test_stale_rewritten_squash_and_merge);
+	tcase_add_test(tc, test_stale_rewritten_uncommitted_review);
+	tcase_add_test(tc, test_stale_identity_across_rename);
+	tcase_add_test(tc, test_stale_blank_summary);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("cache");
