@@ -19,6 +19,8 @@
 /* Flags of a thread in output, beside TM_TREE_ORPHAN / TM_TREE_CYCLE. */
 #define CLI_FLAG_STALE      (1u << 8)
 #define CLI_FLAG_UNREADABLE (1u << 9)
+/* merged, holding lines its parent lacks (lib/reintegrate.h) */
+#define CLI_FLAG_UNINTEGRATED (1u << 10)
 
 /* git's weighted edit distance (with adjacent transpositions) from `typed`
  * to `name`, for "did you mean" suggestions; only scores below

@@ -53,6 +53,11 @@ static void print_flags(unsigned flags, const tm_thread *t)
 		       cli_safe(t->parent_id), cli_c("reset"));
 	if (flags & CLI_FLAG_STALE)
 		printf(" %s(stale)%s", cli_c("yellow"), cli_c("reset"));
+	if (flags & CLI_FLAG_UNINTEGRATED)
+		printf(" %s(holds lines '%s' lacks: git threadmind merge "
+		       "--again %s)%s",
+		       cli_c("yellow"), cli_safe(t->merged_into), t->id,
+		       cli_c("reset"));
 }
 
 /*

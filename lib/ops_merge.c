@@ -8,7 +8,7 @@
 
 #include "error.h"
 #include "frontmatter.h"
-#include "hashmap.h"
+#include "reintegrate.h"
 #include "section.h"
 #include "slug.h"
 
@@ -38,8 +38,9 @@ static int check_mergeable(tm_store *s, const char *project, const tm_thread *t)
 	if (t->merged_into)
 		return tm_error_set(TM_EINVALID,
 				    "thread '%s' was already merged into '%s' "
-				    "(reopen it to merge it again)",
-				    id, t->merged_into);
+				    "(to add what it gained since, run 'git "
+				    "threadmind merge --again %s')",
+				    id, t->merged_into, id);
 	if (tm_thread_is_finished(t))
 		return tm_error_set(TM_EINVALID,
 				    "thread '%s' is %s: reopen it first to "
@@ -77,44 +78,7 @@ static const char *eol(const char *p, const char *e)
 	return nl ? nl : e;
 }
 
-/* The end (after its LF) of the list item starting at `p`: its line and
- * the indented non-blank lines that continue it. */
-static const char *item_end(const char *p, const char *e)
-{
-	const char *q = eol(p, e);
-
-	q = q < e ? q + 1 : e;
-	while (q < e && (*q == ' ' || *q == '\t') &&
-	       !tm_section_is_list_item(q, eol(q, e))) {
-		const char *r = q;
-
-		while (r < e && (*r == ' ' || *r == '\t' || *r == '\r'))
-			r++;
-		if (r == e || *r == '\n')
-			break; /* a blank line ends the item */
-		q = eol(q, e);
-		q = q < e ? q + 1 : e;
-	}
-	return q;
-}
-
-/* [p, e) with trailing blanks and CRs of each line ignored, as a key. */
-static void item_key(tm_buf *out, const char *p, const char *e)
-{
-	tm_buf_clear(out);
-	while (p < e) {
-		const char *le = eol(p, e), *t = le;
-
-		while (t > p &&
-		       (t[-1] == ' ' || t[-1] == '\t' || t[-1] == '\r'))
-			t--;
-		tm_buf_put(out, p, (size_t)(t - p));
-		tm_buf_putc(out, '\n');
-		p = le < e ? le + 1 : e;
-	}
-}
-
-/* Does the body [p, e) hold the list item `key` (item_key form)? */
+/* Does the body [p, e) hold the list item `key` (tm_section_item_key form)? */
 static bool has_item(const char *p, const char *e, const tm_buf *key,
 		     tm_buf *scratch)
 {
@@ -122,9 +86,9 @@ static bool has_item(const char *p, const char *e, const tm_buf *key,
 		const char *le = eol(p, e);
 
 		if (tm_section_is_list_item(p, le)) {
-			const char *ie = item_end(p, e);
+			const char *ie = tm_section_item_end(p, e);
 
-			item_key(scratch, p, ie);
+			tm_section_item_key(scratch, p, ie);
 			if (scratch->size == key->size &&
 			    !memcmp(scratch->ptr, key->ptr, key->size))
 				return true;
@@ -163,8 +127,8 @@ static void merge_summaries(tm_buf *out, const char *into, const char *from)
 			if (at >= 0 && tm_section_is_list_item(p, le)) {
 				const tm_section *d = &dst.items[at];
 
-				next = item_end(p, e);
-				item_key(&key, p, next);
+				next = tm_section_item_end(p, e);
+				tm_section_item_key(&key, p, next);
 				if (has_item(d->text + d->body,
 					     d->text + d->len, &key,
 					     &scratch)) {
@@ -186,13 +150,36 @@ static void merge_summaries(tm_buf *out, const char *into, const char *from)
 	tm_buf_release(&scratch);
 }
 
+/*
+ * Give `parent` the summary `merged`, touched (its review point moves to
+ * HEAD: its notes now hold the child's) but bound to its own branch still
+ * (merging while on another branch must not rebind it), and write it.
+ */
+static int save_parent(tm_store *s, const char *project, tm_thread *parent,
+		       const tm_buf *merged)
+{
+	char *branch;
+	int error;
+
+	tm_thread_set_summary(parent, tm_buf_cstr((tm_buf *)merged),
+			      merged->size);
+	branch = parent->branch;
+	parent->branch = NULL;
+	tm_thread_touch(parent, s, true);
+	free(parent->branch);
+	parent->branch = branch;
+	if ((error = tm_store_save_thread(s, project, parent)) == 0)
+		error = tm_store_lock_refresh(s);
+	return error;
+}
+
 int tm_store_merge_thread(tm_merge_thread_result *out, tm_store *s,
 			  const char *project, const char *id)
 {
-	tm_merge_thread_result r = {NULL, false};
+	tm_merge_thread_result r = {NULL, false, 0};
 	tm_thread *child = NULL, *parent = NULL;
 	tm_buf merged = TM_BUF_INIT;
-	char *from = NULL, *into = NULL, *branch;
+	char *from = NULL, *into = NULL;
 	int error;
 
 	if ((error = tm_ops_check_ids(project, id)) < 0)
@@ -212,21 +199,8 @@ int tm_store_merge_thread(tm_merge_thread_result *out, tm_store *s,
 	r.parent = tm_xstrdup(parent->id);
 	/* The parent first: if the child's write failed, the child would
 	 * still be open and nothing would claim a merge that did not land. */
-	if (r.changed) {
-		tm_thread_set_summary(parent, tm_buf_cstr(&merged),
-				      merged.size);
-		/* The parent's notes now hold the child's (its review point
-		 * moves to HEAD), but it stays bound to its own branch:
-		 * merging while on another branch must not rebind it. */
-		branch = parent->branch;
-		parent->branch = NULL;
-		tm_thread_touch(parent, s, true);
-		free(parent->branch);
-		parent->branch = branch;
-		if ((error = tm_store_save_thread(s, project, parent)) < 0 ||
-		    (error = tm_store_lock_refresh(s)) < 0)
-			goto done;
-	}
+	if (r.changed && (error = save_parent(s, project, parent, &merged)) < 0)
+		goto done;
 	tm_thread_set(&child->status, TM_STATUS_DONE);
 	tm_thread_set(&child->merged_into, parent->id);
 	error = tm_ops_touch_save(s, project, child, false);
@@ -237,6 +211,68 @@ done:
 		memset(&r, 0, sizeof(r));
 	}
 	tm_merge_thread_result_clear(&r);
+	tm_buf_release(&merged);
+	free(from);
+	free(into);
+	tm_thread_free(parent);
+	tm_thread_free(child);
+	return error;
+}
+
+/* ---- merge --again ---- */
+
+int tm_store_merge_again(tm_merge_thread_result *out, tm_store *s,
+			 const char *project, const char *id)
+{
+	tm_merge_thread_result r = {NULL, false, 0};
+	tm_thread *child = NULL, *parent = NULL;
+	tm_buf missing = TM_BUF_INIT, merged = TM_BUF_INIT;
+	char *from = NULL, *into = NULL;
+	int error;
+
+	if ((error = tm_ops_check_ids(project, id)) < 0)
+		return error;
+	if ((error = tm_store_lock(s)) < 0)
+		return error;
+	if ((error = tm_store_load_thread(&child, s, project, id)) < 0)
+		goto done;
+	if (!child->merged_into) {
+		error = tm_error_set(TM_EINVALID,
+				     "thread '%s' was not merged into its "
+				     "parent: run 'git threadmind merge %s'",
+				     id, id);
+		goto done;
+	}
+	if ((error = tm_id_validate(child->merged_into, "thread")) < 0)
+		goto done;
+	if ((error = tm_store_load_thread(&parent, s, project,
+					  child->merged_into)) == TM_ENOTFOUND)
+		error = tm_error_set(
+			TM_ENOTFOUND,
+			"thread '%s' was merged into '%s', which "
+			"no longer exists: reopen it ('git "
+			"threadmind reopen %s') and merge it again",
+			id, child->merged_into, id);
+	if (error < 0)
+		goto done;
+	from = tm_thread_summary(child);
+	into = tm_thread_summary(parent);
+	r.parent = tm_xstrdup(parent->id);
+	r.added = tm_summary_missing(&missing, into, from);
+	if (r.added) {
+		merge_summaries(&merged, into, tm_buf_cstr(&missing));
+		r.changed = strcmp(tm_buf_cstr(&merged), into) != 0;
+	}
+	if (r.changed)
+		error = save_parent(s, project, parent, &merged);
+done:
+	error = tm_store_unlock_after(s, error);
+	if (error == 0) {
+		*out = r;
+		memset(&r, 0, sizeof(r));
+	}
+	tm_merge_thread_result_clear(&r);
+	tm_buf_release(&missing);
 	tm_buf_release(&merged);
 	free(from);
 	free(into);
