@@ -847,7 +847,8 @@ cJSON *cli_thread_json(const tm_thread *t, bool active, unsigned flags)
 	} names[] = {{TM_TREE_ORPHAN, "orphan"},
 		     {TM_TREE_CYCLE, "cycle"},
 		     {CLI_FLAG_STALE, "stale"},
-		     {CLI_FLAG_UNREADABLE, "unreadable"}};
+		     {CLI_FLAG_UNREADABLE, "unreadable"},
+		     {CLI_FLAG_UNINTEGRATED, "unintegrated"}};
 	cJSON *o = cJSON_CreateObject(), *arr;
 	size_t i;
 

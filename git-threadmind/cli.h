@@ -21,6 +21,8 @@
 #define CLI_FLAG_UNREADABLE (1u << 9)
 /* Text output only: staleness awaits a summary (tm_stale_awaits_summary). */
 #define CLI_FLAG_NO_SUMMARY (1u << 10)
+/* merged, holding lines its parent lacks (lib/reintegrate.h) */
+#define CLI_FLAG_UNINTEGRATED (1u << 11)
 
 /* git's weighted edit distance (with adjacent transpositions) from `typed`
  * to `name`, for "did you mean" suggestions; only scores below

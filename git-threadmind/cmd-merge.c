@@ -1,7 +1,10 @@
 /*
  * git threadmind merge: integrate a child into its parent.  The child's
  * `## ` sections go under the parent's same-named ones; the child becomes
- * done, with mergedInto naming the parent (tm_store_merge_thread).
+ * done, with mergedInto naming the parent (tm_store_merge_thread).  With
+ * --again, a merged child's lines that its parent lacks (a git merge
+ * brought them after the merge) are added to the parent
+ * (tm_store_merge_again).
  */
 #include "builtin.h"
 #include "cli.h"
@@ -11,13 +14,21 @@
 #include <stdlib.h>
 
 static const char *const merge_usage[] = {
-	"git threadmind merge <thread>",
+	"git threadmind merge [--again] <thread>",
 	NULL,
 };
 
 int cmd_merge(int argc, const char **argv)
 {
-	const struct option opts[] = {OPT_GLOBALS, OPT_THREADS_(), OPT_END_()};
+	bool again = false;
+	const struct option opts[] = {
+		OPT_BOOL_(0, "again", &again,
+			  "add to the parent what a merged thread gained "
+			  "since its merge"),
+		OPT_GLOBALS,
+		OPT_THREADS_(),
+		OPT_END_(),
+	};
 	tm_merge_thread_result r;
 	char *id;
 
@@ -25,10 +36,20 @@ int cmd_merge(int argc, const char **argv)
 		usage_msg(merge_usage, opts, "merge takes one thread");
 	cli_open();
 	id = cli_resolve_thread(argv[0]);
-	if (tm_store_merge_thread(&r, cli.store, cli.project, id) < 0)
-		die_lib();
-	note("Merged thread '%s' into '%s'%s", id, r.parent,
-	     r.changed ? "" : " (its summary added nothing)");
+	if (again) {
+		if (tm_store_merge_again(&r, cli.store, cli.project, id) < 0)
+			die_lib();
+		if (r.changed)
+			note("Merged %zu line%s of '%s' into '%s' again",
+			     r.added, r.added == 1 ? "" : "s", id, r.parent);
+		else
+			note("'%s' has nothing that '%s' lacks", id, r.parent);
+	} else {
+		if (tm_store_merge_thread(&r, cli.store, cli.project, id) < 0)
+			die_lib();
+		note("Merged thread '%s' into '%s'%s", id, r.parent,
+		     r.changed ? "" : " (its summary added nothing)");
+	}
 	tm_merge_thread_result_clear(&r);
 	free(id);
 	return 0;

@@ -1,6 +1,7 @@
 /*
  * git threadmind resolve: re-merge conflicted .threadmind/ files from the
- * index stages with the merge driver's rules (lib/resolve.c).
+ * index stages, or from the conflict markers a merge made without the
+ * driver committed, with the merge driver's rules (lib/resolve.c).
  */
 #include "builtin.h"
 #include "cli.h"
@@ -14,7 +15,7 @@
 #include <unistd.h>
 
 static const char *const resolve_usage[] = {
-	"git threadmind resolve [<file>...]",
+	"git threadmind resolve [--committed] [<file>...]",
 	NULL,
 };
 
@@ -145,7 +146,14 @@ static void print_followed(const tm_resolve_entry *e, tm_git_op op)
 
 int cmd_resolve(int argc, const char **argv)
 {
-	const struct option opts[] = {OPT_GLOBALS, OPT_END_()};
+	bool committed = false;
+	const struct option opts[] = {
+		OPT_BOOL_(0, "committed", &committed,
+			  "re-merge from the conflict markers in the files, "
+			  "even when the index has stages"),
+		OPT_GLOBALS,
+		OPT_END_(),
+	};
 	tm_merge_options mopts = TM_MERGE_OPTIONS_INIT;
 	tm_resolve_report report;
 	tm_strv paths = TM_STRV_INIT;
@@ -166,7 +174,9 @@ int cmd_resolve(int argc, const char **argv)
 	mopts.style = tm_git_conflict_style(g);
 	mopts.our_label = "ours";
 	mopts.their_label = "theirs";
-	if (tm_resolve_index(&report, g, &paths, &mopts) < 0)
+	if (tm_resolve_files(&report, g, &paths, &mopts,
+			     committed ? TM_RESOLVE_FROM_MARKERS
+				       : TM_RESOLVE_FROM_ANY) < 0)
 		die_lib();
 	for (i = 0; i < report.n; i++) {
 		const tm_resolve_entry *e = &report.items[i];
@@ -176,7 +186,10 @@ int cmd_resolve(int argc, const char **argv)
 			inform("resolved %s", e->path);
 			break;
 		case TM_RESOLVE_CONFLICTS:
-			printf("conflicts left in %s\n", e->path);
+			printf("conflicts left in %s%s\n", e->path,
+			       e->from ? ": edit the sections between the "
+					 "markers, then 'git add' it"
+				       : "");
 			left++;
 			break;
 		case TM_RESOLVE_SKIPPED:
@@ -194,6 +207,9 @@ int cmd_resolve(int argc, const char **argv)
 			inform("dropped %s: %s", e->path, e->note);
 			break;
 		}
+		if (e->from && e->outcome != TM_RESOLVE_SKIPPED &&
+		    e->outcome != TM_RESOLVE_DROPPED)
+			note("  (re-merged from %s)", e->from);
 		if (e->outcome != TM_RESOLVE_SKIPPED &&
 		    e->outcome != TM_RESOLVE_DROPPED && e->note)
 			note("  (%s)", e->note);

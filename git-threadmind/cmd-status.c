@@ -4,6 +4,7 @@
 
 #include "lib/json_cjson.h"
 #include "lib/migrate.h"
+#include "lib/reintegrate.h"
 #include "lib/resolve.h"
 
 #include <stdlib.h>
@@ -100,6 +101,26 @@ static void print_conflicts(const struct view *v)
 	tm_strv_clear(&files);
 }
 
+/* Merged threads holding lines their parent lacks, one line each, with
+ * the command that adds them (lib/reintegrate.h). */
+static void print_unintegrated(const struct view *v)
+{
+	tm_unintegrated_list l;
+	size_t i;
+
+	tm_find_unintegrated(&l, (const tm_thread *const *)v->list.threads,
+			     v->list.n);
+	for (i = 0; i < l.n; i++) {
+		const tm_unintegrated *u = &l.items[i];
+
+		printf("merged: %s'%s'%s holds %zu line%s that '%s' lacks "
+		       "(run 'git threadmind merge --again %s')\n",
+		       cli_c("yellow"), u->id, cli_c("reset"), u->missing,
+		       u->missing == 1 ? "" : "s", u->into, u->id);
+	}
+	tm_unintegrated_list_clear(&l);
+}
+
 int cmd_status(int argc, const char **argv)
 {
 	bool as_json = false;
@@ -185,6 +206,7 @@ int cmd_status(int argc, const char **argv)
 		print_no_summary(&v);
 		printf("lock: %s\n", holder ? cli_safe(holder) : "free");
 		print_conflicts(&v);
+		print_unintegrated(&v);
 	}
 	free(holder);
 	tm_project_free(p);

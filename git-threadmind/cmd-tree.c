@@ -55,6 +55,11 @@ static void print_flags(unsigned flags, const tm_thread *t)
 		printf(" %s(stale)%s", cli_c("yellow"), cli_c("reset"));
 	if (flags & CLI_FLAG_NO_SUMMARY)
 		printf(" %s(no summary yet)%s", cli_c("dim"), cli_c("reset"));
+	if (flags & CLI_FLAG_UNINTEGRATED)
+		printf(" %s(holds lines '%s' lacks: git threadmind merge "
+		       "--again %s)%s",
+		       cli_c("yellow"), cli_safe(t->merged_into), t->id,
+		       cli_c("reset"));
 }
 
 /*

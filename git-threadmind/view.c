@@ -1,6 +1,7 @@
 /* The project as the read-only commands see it (see view.h). */
 #include "view.h"
 
+#include "lib/reintegrate.h"
 #include "lib/stale.h"
 #include "progress.h"
 
@@ -68,6 +69,22 @@ static void mark_stale(struct view *v)
 	free(dir);
 }
 
+/* Flag the merged threads holding lines their parent lacks: shown even
+ * without --all, nothing is hidden that no parent holds. */
+static void mark_unintegrated(struct view *v)
+{
+	tm_unintegrated_list l;
+	size_t i;
+	long k;
+
+	tm_find_unintegrated(&l, (const tm_thread *const *)v->list.threads,
+			     v->list.n);
+	for (i = 0; i < l.n; i++)
+		if ((k = tm_tree_find(v->tree, l.items[i].id)) >= 0)
+			v->flags[k] |= CLI_FLAG_UNINTEGRATED;
+	tm_unintegrated_list_clear(&l);
+}
+
 void view_load(struct view *v, bool all)
 {
 	size_t i, k;
@@ -89,10 +106,12 @@ void view_load(struct view *v, bool all)
 			v->flags[i] |= CLI_FLAG_NO_SUMMARY;
 	}
 	mark_stale(v);
+	mark_unintegrated(v);
 	/* Children come after their parent in pre-order: decide bottom-up. */
 	for (k = v->norder; k-- > 0;) {
 		const tm_tree_node *n = &v->tree->nodes[v->order[k]];
-		bool shown = all || !tm_thread_is_finished(n->thread);
+		bool shown = all || !tm_thread_is_finished(n->thread) ||
+			     (v->flags[v->order[k]] & CLI_FLAG_UNINTEGRATED);
 		size_t c;
 
 		for (c = 0; !shown && c < n->nchildren; c++)

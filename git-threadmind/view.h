@@ -28,7 +28,8 @@ struct view {
 /*
  * Load the project (warning once per unreadable file), build the tree, the
  * pre-order and the visibility: with `all` every node is shown; otherwise a
- * finished thread is shown only when it has an unfinished descendant.
+ * finished thread is shown only when it has an unfinished descendant or
+ * holds lines the thread it was merged into lacks (CLI_FLAG_UNINTEGRATED).
  */
 void view_load(struct view *v, bool all);
 void view_free(struct view *v);

@@ -9,6 +9,7 @@
 
 #include "fs.h"
 #include "error.h"
+#include "reintegrate.h"
 #include "slug.h"
 #include "tree.h"
 
@@ -423,10 +424,45 @@ static void check_tree(tm_doctor_report *out, const tm_doctor_project *projects,
 	tm_buf_release(&msg);
 }
 
+/* Merged threads holding lines their parent lacks (reintegrate.h). */
+static void check_unintegrated(tm_doctor_report *out,
+			       const tm_doctor_project *projects, size_t n)
+{
+	tm_unintegrated_list l;
+	tm_buf msg = TM_BUF_INIT;
+	size_t i, k;
+
+	for (i = 0; i < n; i++) {
+		const tm_doctor_project *pr = &projects[i];
+
+		tm_find_unintegrated(&l, (const tm_thread *const *)pr->threads,
+				     pr->n);
+		for (k = 0; k < l.n; k++) {
+			const tm_unintegrated *u = &l.items[k];
+
+			tm_buf_clear(&msg);
+			tm_buf_printf(&msg,
+				      "thread '%s' was merged into '%s' but "
+				      "holds %zu line%s that '%s' lacks "
+				      "(written on a branch the merge had "
+				      "not reached); run 'git threadmind "
+				      "merge --again %s'",
+				      u->id, u->into, u->missing,
+				      u->missing == 1 ? "" : "s", u->into,
+				      u->id);
+			tm_doctor_add_thread(out, TM_DOCTOR_UNINTEGRATED, pr,
+					     u->id, false, tm_buf_cstr(&msg));
+		}
+		tm_unintegrated_list_clear(&l);
+	}
+	tm_buf_release(&msg);
+}
+
 void tm_doctor_check_threads(tm_doctor_report *out,
 			     const tm_doctor_project *projects, size_t n)
 {
 	check_files(out, projects, n);
 	check_ids(out, projects, n);
 	check_tree(out, projects, n);
+	check_unintegrated(out, projects, n);
 }

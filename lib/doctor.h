@@ -37,6 +37,8 @@
 #define TM_DOCTOR_CONFLICT       "conflict" /* unmerged, or conflict markers */
 #define TM_DOCTOR_UNMATCHED_PATH \
 	"unmatched-path" /* paths entry: nothing in HEAD */
+#define TM_DOCTOR_UNINTEGRATED \
+	"unintegrated" /* merged, with lines its parent lacks */
 
 /* The patterns .threadmind/.gitattributes must give merge=threadmind. */
 #define TM_DOCTOR_ATTR_THREADS  "threads/**/*.md"
@@ -183,9 +185,11 @@ void tm_doctor_project_clear(tm_doctor_project *p);
  * an `id` equal to its file name), then from the tree of each project the
  * orphans (parentId names no file; a parent that exists but cannot be read
  * is reported once, as unreadable, not as the orphan's problem too) and
- * the members where a parent cycle is broken (cycle).  Pure over the
- * loaded projects: no I/O.  tm_doctor_check runs it, and so does the
- * post-merge hook, which counts what it finds.
+ * the members where a parent cycle is broken (cycle), then the merged
+ * threads holding lines the thread they were merged into lacks
+ * (unintegrated: tm_find_unintegrated; `merge --again` adds them).  Pure
+ * over the loaded projects: no I/O.  tm_doctor_check runs it, and so does
+ * the post-merge hook, which counts what it finds.
  */
 void tm_doctor_check_threads(tm_doctor_report *out,
 			     const tm_doctor_project *projects, size_t n);

@@ -71,8 +71,8 @@ int tm_doctor_check_conflicts(tm_doctor_report *out, tm_doctor_ctx *c)
 			tm_doctor_add(out, TM_DOCTOR_CONFLICT, marked.items[i],
 				      false,
 				      "'%s' holds merge conflict markers; run "
-				      "'git threadmind resolve' while the "
-				      "merge is in progress, else edit it",
+				      "'git threadmind resolve' (it re-merges "
+				      "the file from them)",
 				      marked.items[i]);
 	tm_strv_clear(&unmerged);
 	tm_strv_clear(&marked);

@@ -6,6 +6,7 @@
 #include "merge.h"
 #include "merge_internal.h"
 #include "error.h"
+#include "reintegrate.h"
 #include "slug.h"
 
 #include <stdlib.h>
@@ -444,6 +445,12 @@ int tm_merge_files(tm_merge_result *out, const char *o, size_t olen,
 			tm_buf_put(&buf, s[2].p, s[2].len);
 		else
 			error = merge_kind(&buf, &r, s, id, &opts);
+		/* a thread merged into its parent on one side, added to on
+		 * the other: say where the new lines must go */
+		if (error == 0 && !r.note && r.kind == TM_MERGE_KIND_THREAD)
+			r.note = tm_reintegrate_note(s[0].p, s[0].len, s[1].p,
+						     s[1].len, s[2].p, s[2].len,
+						     id);
 	}
 	free(id);
 	if (error < 0) {

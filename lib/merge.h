@@ -49,7 +49,8 @@ typedef struct {
 	size_t len;
 	bool conflicted;    /* conflict markers were left in it */
 	tm_merge_kind kind; /* how it was merged (TEXT after any fallback) */
-	char *note;         /* NULL, or why it fell back to a text merge */
+	char *note;         /* NULL, or why it fell back to a text merge, or a
+			       remark (tm_reintegrate_note) */
 	/* the sides hold different threads (tm_merge_identity other than
 	 * ONE and BOTH_OTHER): data is ours, `git threadmind resolve` sorts
 	 * them out */
@@ -86,7 +87,10 @@ tm_merge_kind tm_merge_kind_of_path(const char *path, char **out_id);
  * kind comes from opts->path (tm_merge_kind_of_path).  Sides that
  * cannot be merged that way (a side that does not parse, one that already
  * holds conflict markers) are merged as text with git_merge_file, and
- * out->note says why.  A NUL byte on any side gives one conflict holding
+ * out->note says why.  A thread merged into its parent on one side that
+ * gained lines on the other is merged as any thread, with a note naming
+ * `git threadmind merge --again` (tm_reintegrate_note).  A NUL byte on any
+ * side gives one conflict holding
  * ours and theirs in full.  Nothing is ever dropped: what cannot be merged
  * is left between conflict markers and out->conflicted is set.
  *

@@ -110,6 +110,7 @@ int tm_store_move_thread(tm_move_result *out, tm_store *s, const char *project,
 typedef struct {
 	char *parent; /* the id merged into */
 	bool changed; /* false: the child's summary added nothing */
+	size_t added; /* tm_store_merge_again: the units added */
 } tm_merge_thread_result;
 
 void tm_merge_thread_result_clear(tm_merge_thread_result *r);
@@ -130,6 +131,22 @@ void tm_merge_thread_result_clear(tm_merge_thread_result *r);
  */
 int tm_store_merge_thread(tm_merge_thread_result *out, tm_store *s,
 			  const char *project, const char *id);
+
+/*
+ * `git threadmind merge --again`: add to the thread that merged thread
+ * `id` names in `mergedInto` what it lacks of `id`'s summary
+ * (tm_summary_missing in reintegrate.h), under the same-named sections as
+ * tm_store_merge_thread puts them; the parent is written (touched, its
+ * `branch` kept) only when something was added (out->added units).  `id`
+ * is not changed.
+ *
+ * Errors: TM_EINVALID when `id` has no mergedInto ("... run 'git
+ * threadmind merge'") or an invalid one; TM_ENOTFOUND when `id` or the
+ * thread it was merged into does not exist; TM_EPARSE; TM_ELOCKED;
+ * TM_ERROR.  *out is written on success only.
+ */
+int tm_store_merge_again(tm_merge_thread_result *out, tm_store *s,
+			 const char *project, const char *id);
 
 /* ---- done / abandon / reopen ---- */
 

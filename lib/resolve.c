@@ -1,5 +1,6 @@
 /* Re-merge conflicted index entries with the merge rules (see resolve.h). */
 #include "resolve.h"
+#include "resolve_internal.h"
 
 #include "fs.h"
 #include "error.h"
@@ -42,6 +43,7 @@ void tm_resolve_report_clear(tm_resolve_report *r)
 		free(r->items[i].new_path);
 		free(r->items[i].kept_name);
 		free(r->items[i].moved_name);
+		free(r->items[i].from);
 		tm_strv_clear(&r->items[i].repointed);
 	}
 	free(r->items);
@@ -59,6 +61,7 @@ struct conflict {
 	char *path;
 	bool has[3]; /* ancestor, ours, theirs */
 	git_oid id[3];
+	const tm_buf *given; /* the sides themselves, instead of blobs */
 };
 
 /* Is a stage's blob over the size limit?  Asks the object database for
@@ -74,6 +77,10 @@ static int blob_too_large(bool *out, git_repository *repo,
 	*out = false;
 	if (!c->has[stage])
 		return 0;
+	if (c->given) {
+		*out = c->given[stage].size > TM_MAX_FILE_SIZE;
+		return 0;
+	}
 	if (git_repository_odb(&odb, repo) < 0)
 		return tm_git_error(TM_ERROR,
 				    "cannot open the object database");
@@ -94,6 +101,10 @@ static int blob_of(tm_buf *out, git_repository *repo, const struct conflict *c,
 
 	if (!c->has[stage])
 		return 0;
+	if (c->given) {
+		tm_buf_put(out, c->given[stage].ptr, c->given[stage].size);
+		return 0;
+	}
 	if (git_blob_lookup(&blob, repo, &c->id[stage]) < 0)
 		return tm_git_error(TM_ERROR, "cannot read the blob of '%s'",
 				    c->path);
@@ -797,13 +808,57 @@ static bool wanted(const struct conflict *c, const tm_strv *paths)
 	return under_threadmind(c->path);
 }
 
+/*
+ * Re-merge working-tree file `path` from its conflict markers
+ * (tm_resolve__marker_sides) as resolve_one does from the stages; markers
+ * that do not pair up skip it with a note.
+ */
+static int resolve_marked(tm_resolve_report *out, git_repository *repo,
+			  git_index *index, const char *path,
+			  const tm_merge_options *opts)
+{
+	tm_buf side[3] = {TM_BUF_INIT, TM_BUF_INIT, TM_BUF_INIT};
+	struct conflict c;
+	char *from = NULL;
+	size_t before = out->n;
+	int error, k;
+
+	memset(&c, 0, sizeof(c));
+	error = tm_resolve__marker_sides(side, &c.has[0], &from, repo, path);
+	if (error == TM_EPARSE) {
+		add_entry(out, path, TM_RESOLVE_SKIPPED, tm_error_last());
+		tm_error_clear();
+		error = 0;
+	} else if (error == 0) {
+		c.path = (char *)path;
+		c.has[1] = c.has[2] = true;
+		c.given = side;
+		error = resolve_one(out, repo, index, &c, opts);
+		if (error == 0 && out->n > before) {
+			out->items[before].from = from;
+			from = NULL;
+		}
+	}
+	for (k = 0; k < 3; k++)
+		tm_buf_release(&side[k]);
+	free(from);
+	return error;
+}
+
 int tm_resolve_index(tm_resolve_report *out, tm_git *g, const tm_strv *paths,
 		     const tm_merge_options *opts)
+{
+	return tm_resolve_files(out, g, paths, opts, TM_RESOLVE_FROM_ANY);
+}
+
+int tm_resolve_files(tm_resolve_report *out, tm_git *g, const tm_strv *paths,
+		     const tm_merge_options *opts, tm_resolve_from from)
 {
 	git_repository *repo = tm_git_repository(g);
 	git_index *index = NULL;
 	struct conflict *list = NULL;
-	size_t n = 0, i, k;
+	tm_strv unmerged = TM_STRV_INIT, marked = TM_STRV_INIT;
+	size_t n = 0, i;
 	int error;
 
 	memset(out, 0, sizeof(*out));
@@ -816,23 +871,26 @@ int tm_resolve_index(tm_resolve_report *out, tm_git *g, const tm_strv *paths,
 	error = refuse_symlinks(index, git_repository_workdir(repo));
 	if (error == 0)
 		error = list_conflicts(&list, &n, index);
-	/* Every named path must be a conflict before anything is written. */
-	for (k = 0; error == 0 && paths && k < paths->n; k++) {
-		for (i = 0; i < n && strcmp(list[i].path, paths->items[k]); i++)
-			;
-		if (i == n)
-			error = tm_error_set(TM_ENOTFOUND,
-					     "'%s' has no conflict to resolve",
-					     paths->items[k]);
-	}
-	for (i = 0; error == 0 && i < n; i++)
-		if (wanted(&list[i], paths))
+	for (i = 0; i < n; i++)
+		tm_strv_push(&unmerged, list[i].path);
+	/* Every named path must be a conflict, in the index or as markers
+	 * in the file, before anything is written. */
+	if (error == 0)
+		error = tm_resolve__select(&marked, repo, index, &unmerged,
+					   paths, from);
+	for (i = 0; error == 0 && from == TM_RESOLVE_FROM_ANY && i < n; i++)
+		if (wanted(&list[i], paths) &&
+		    !tm_strv_contains(&marked, list[i].path))
 			error = resolve_one(out, repo, index, &list[i], opts);
+	for (i = 0; error == 0 && i < marked.n; i++)
+		error = resolve_marked(out, repo, index, marked.items[i], opts);
 	if (error == 0 && git_index_write(index) < 0)
 		error = tm_git_error(TM_ERROR, "cannot write the index");
 	for (i = 0; i < n; i++)
 		free(list[i].path);
 	free(list);
+	tm_strv_clear(&unmerged);
+	tm_strv_clear(&marked);
 	git_index_free(index);
 	return error;
 }

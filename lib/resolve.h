@@ -46,6 +46,11 @@ typedef struct {
 	/* FOLLOWED: the merge into new_path left conflict markers there (its
 	 * three stages are in the index) */
 	bool conflicted;
+	/* Re-merged from the conflict markers in the file (not from index
+	 * stages): where its sides and its ancestor came from, for messages
+	 * ("the conflict markers committed in 1a2b3c4, against the merge
+	 * base 5d6e7f8 of its parents"); NULL otherwise. */
+	char *from;
 } tm_resolve_entry;
 
 typedef struct {
@@ -95,6 +100,74 @@ typedef struct {
 int tm_resolve_index(tm_resolve_report *out, tm_git *g, const tm_strv *paths,
 		     const tm_merge_options *opts);
 void tm_resolve_report_clear(tm_resolve_report *r);
+
+/* Where tm_resolve_files takes the two sides of a file from. */
+typedef enum {
+	/* the index stages; for a file without stages that holds conflict
+	 * markers (committed or staged by a merge made without the driver),
+	 * the markers */
+	TM_RESOLVE_FROM_ANY,
+	/* the markers in the file, even when the index has stages for it
+	 * (`resolve --committed`) */
+	TM_RESOLVE_FROM_MARKERS
+} tm_resolve_from;
+
+/*
+ * tm_resolve_index, also for files whose conflict markers git no longer
+ * lists as a conflict: a merge made without the driver (a server's
+ * `merge-tree` + `commit-tree`, a `git add` of a conflicted file) committed
+ * or staged a thread or project file holding markers.  Such a file is
+ * re-merged from its markers' two sides (tm_resolve_split_markers: ours is
+ * the first block of each conflict, theirs the second, the text outside
+ * them both sides' own), against the ancestor found in history: the file
+ * in the merge base of the parents of the merge commit that introduced the
+ * markers (the newest commit of HEAD's history whose version holds them
+ * when its parents' versions do not); while a merge, cherry-pick or rebase
+ * is in progress and HEAD's version holds none, the merge base of HEAD and
+ * MERGE_HEAD, or the parent of CHERRY_PICK_HEAD / REBASE_HEAD; else the
+ * ancestor blocks of diff3-style markers when every conflict has one; else
+ * none, a file added on both sides.  The result is written and, when
+ * clean, staged, as for index conflicts (two threads of one id are split);
+ * the entry's `from` says where the sides came from.
+ *
+ * With TM_RESOLVE_FROM_ANY a named path that is neither unmerged nor holds
+ * markers is TM_ENOTFOUND; without `paths`, every unmerged file is taken
+ * from the index and every thread or project file holding markers without
+ * index stages from its markers.  With TM_RESOLVE_FROM_MARKERS only files
+ * holding markers are taken, from their markers.  Markers that do not pair
+ * up leave the file alone, skipped with a note.
+ */
+int tm_resolve_files(tm_resolve_report *out, tm_git *g, const tm_strv *paths,
+		     const tm_merge_options *opts, tm_resolve_from from);
+
+/*
+ * The sides of a text holding conflict markers (tm_resolve_split_markers).
+ * Each conflict is a line of N >= 7 '<' (then a blank or the end of the
+ * line), ours' lines, optionally a line of N '|' and the ancestor's lines
+ * (diff3, zdiff3), a line of N '=', theirs' lines and a line of N '>'.
+ */
+typedef struct {
+	tm_buf ours;        /* the text with each conflict's first block */
+	tm_buf theirs;      /* ... with its second block */
+	tm_buf base;        /* ... with its ancestor block (or nothing) */
+	bool base_complete; /* every conflict had an ancestor block */
+	size_t conflicts;   /* how many conflicts there were */
+} tm_resolve_sides;
+
+/*
+ * Split `len` bytes of `data` into *out (zeroed first; clear it with
+ * tm_resolve_sides_clear).  Lines outside conflicts go to every side, line
+ * ends kept.  Outside a conflict, lines inside a fenced code block (``` or
+ * ~~~ at the start of a line) are text, as for
+ * tm_merge_has_conflict_markers; inside one, marker lines of another size
+ * are text (git's inner markers of a recursive merge are longer).  A text
+ * without markers gives three copies and `conflicts` 0.  Returns 0, or
+ * TM_EPARSE when a conflict is not closed ("a conflict opened at line N
+ * is not closed ...").
+ */
+int tm_resolve_split_markers(tm_resolve_sides *out, const char *data,
+			     size_t len);
+void tm_resolve_sides_clear(tm_resolve_sides *s);
 
 struct tm_store;
 

@@ -353,3 +353,30 @@ void tm_section_merge(tm_buf *out, const char *into, size_t into_len,
 {
 	tm_section_merge_under(out, into, into_len, from, from_len, NULL);
 }
+
+const char *tm_section_item_end(const char *p, const char *e)
+{
+	const char *q = next_line(p, e);
+
+	while (q < e && (*q == ' ' || *q == '\t') &&
+	       !tm_section_is_list_item(q, line_end(q, e))) {
+		if (line_is_blank(q, line_end(q, e)))
+			break; /* a blank line ends the item */
+		q = next_line(q, e);
+	}
+	return q;
+}
+
+void tm_section_item_key(tm_buf *out, const char *p, const char *e)
+{
+	tm_buf_clear(out);
+	while (p < e) {
+		const char *le = line_end(p, e), *t = le;
+
+		while (t > p && is_blank_char(t[-1]))
+			t--;
+		tm_buf_put(out, p, (size_t)(t - p));
+		tm_buf_putc(out, '\n');
+		p = next_line(p, e);
+	}
+}

@@ -90,6 +90,20 @@ void tm_section_append(tm_section_list *l, const char *heading,
  */
 bool tm_section_is_list_item(const char *p, const char *e);
 
+/*
+ * The end of the list item whose line starts at `p` (within [p, e)): past
+ * its line and the indented non-blank lines that continue it (a blank
+ * line, a line that is not indented or another item ends it).
+ */
+const char *tm_section_item_end(const char *p, const char *e);
+
+/*
+ * The item [p, e) as a key into `out` (cleared first): each line without
+ * its trailing blanks and CR, then LF, so that two copies of an item
+ * differing only there have the same key.
+ */
+void tm_section_item_key(tm_buf *out, const char *p, const char *e);
+
 /* Append every section's bytes, in order, to `out`. */
 void tm_section_join(tm_buf *out, const tm_section_list *l);
 

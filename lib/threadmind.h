@@ -21,6 +21,7 @@
 #include "json.h"
 #include "config.h"
 #include "section.h"
+#include "reintegrate.h"
 #include "assign.h"
 
 /* files, the lock, git */

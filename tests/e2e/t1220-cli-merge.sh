@@ -243,7 +243,7 @@ test_expect_success 'unknown, ambiguous and bad thread arguments' '
 
 test_expect_success 'usage errors' '
 	(cd shop && test_exit_code 129 git threadmind merge) 2>err &&
-	grep "^usage: git threadmind merge <thread>" err &&
+	grep "^usage: git threadmind merge \[--again\] <thread>" err &&
 	(cd shop && test_exit_code 129 git threadmind merge a b) &&
 	(cd shop && test_exit_code 129 git threadmind merge -h) >out &&
 	grep "^usage: git threadmind merge" out

@@ -1,0 +1,282 @@
+/*
+ * `git threadmind merge`: a child's `## ` sections into its parent, and
+ * what a merged child gained afterwards (a git merge brought lines written
+ * on another branch) found and added to the parent again.
+ */
+#include "ops.h"
+#include "ops_internal.h"
+
+#include "error.h"
+#include "frontmatter.h"
+#include "reintegrate.h"
+#include "section.h"
+#include "slug.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- merge ---- */
+
+void tm_merge_thread_result_clear(tm_merge_thread_result *r)
+{
+	free(r->parent);
+	memset(r, 0, sizeof(*r));
+}
+
+/* Refuse what cannot be merged: a root, a finished or merged thread, a
+ * thread whose parent is itself, invalid or missing. */
+static int check_mergeable(tm_store *s, const char *project, const tm_thread *t)
+{
+	const char *id = t->id, *p = t->parent_id;
+
+	if (!p)
+		return tm_error_set(
+			TM_EINVALID,
+			"thread '%s' is a root: it has no parent to "
+			"merge into",
+			id);
+	if (t->merged_into)
+		return tm_error_set(TM_EINVALID,
+				    "thread '%s' was already merged into '%s' "
+				    "(to add what it gained since, run 'git "
+				    "threadmind merge --again %s')",
+				    id, t->merged_into, id);
+	if (tm_thread_is_finished(t))
+		return tm_error_set(TM_EINVALID,
+				    "thread '%s' is %s: reopen it first to "
+				    "merge it",
+				    id, t->status);
+	if (!strcmp(p, id))
+		return tm_error_set(TM_EINVALID,
+				    "thread '%s' is its own parent: give it "
+				    "another parent with 'git threadmind move' "
+				    "first",
+				    id);
+	if (tm_id_validate(p, "thread") < 0) {
+		/* The message is formatted into tm_error_last's buffer. */
+		char *why = tm_xstrdup(tm_error_last());
+		int error = tm_error_set(
+			TM_EINVALID, "thread '%s' has an invalid parentId: %s",
+			id, why);
+
+		free(why);
+		return error;
+	}
+	if (!tm_store_thread_exists(s, project, p))
+		return tm_error_set(TM_ENOTFOUND,
+				    "the parent of thread '%s', '%s', does not "
+				    "exist: give it a parent with 'git "
+				    "threadmind move' first",
+				    id, p);
+	return 0;
+}
+
+static const char *eol(const char *p, const char *e)
+{
+	const char *nl = memchr(p, '\n', (size_t)(e - p));
+
+	return nl ? nl : e;
+}
+
+/* Does the body [p, e) hold the list item `key` (tm_section_item_key form)? */
+static bool has_item(const char *p, const char *e, const tm_buf *key,
+		     tm_buf *scratch)
+{
+	while (p < e) {
+		const char *le = eol(p, e);
+
+		if (tm_section_is_list_item(p, le)) {
+			const char *ie = tm_section_item_end(p, e);
+
+			tm_section_item_key(scratch, p, ie);
+			if (scratch->size == key->size &&
+			    !memcmp(scratch->ptr, key->ptr, key->size))
+				return true;
+			p = ie;
+			continue;
+		}
+		p = le < e ? le + 1 : e;
+	}
+	return false;
+}
+
+/*
+ * Merge the summary `from` into `into` as tm_section_merge does, leaving
+ * out each list item of a section of `from` that the matching section of
+ * `into` already has (same lines, trailing blanks ignored): a child that
+ * started from its parent's notes, or one merged twice, adds no copies.
+ */
+static void merge_summaries(tm_buf *out, const char *into, const char *from)
+{
+	tm_section_list dst = TM_SECTION_LIST_INIT, src = TM_SECTION_LIST_INIT;
+	tm_buf body = TM_BUF_INIT, key = TM_BUF_INIT, scratch = TM_BUF_INIT;
+	size_t i;
+
+	tm_section_split(&dst, into, strlen(into));
+	tm_section_split(&src, from, strlen(from));
+	for (i = 0; i < src.n; i++) {
+		const tm_section *sec = &src.items[i];
+		const char *p = sec->text + sec->body,
+			   *e = sec->text + sec->len;
+		long at = tm_section_find(&dst, sec->heading);
+
+		tm_buf_clear(&body);
+		while (p < e) {
+			const char *le = eol(p, e), *next = le < e ? le + 1 : e;
+
+			if (at >= 0 && tm_section_is_list_item(p, le)) {
+				const tm_section *d = &dst.items[at];
+
+				next = tm_section_item_end(p, e);
+				tm_section_item_key(&key, p, next);
+				if (has_item(d->text + d->body,
+					     d->text + d->len, &key,
+					     &scratch)) {
+					p = next;
+					continue;
+				}
+			}
+			tm_buf_put(&body, p, (size_t)(next - p));
+			p = next;
+		}
+		tm_section_append(&dst, sec->heading, tm_buf_cstr(&body),
+				  body.size);
+	}
+	tm_section_join(out, &dst);
+	tm_section_list_clear(&dst);
+	tm_section_list_clear(&src);
+	tm_buf_release(&body);
+	tm_buf_release(&key);
+	tm_buf_release(&scratch);
+}
+
+/*
+ * Give `parent` the summary `merged`, touched (its review point moves to
+ * HEAD: its notes now hold the child's) but bound to its own branch still
+ * (merging while on another branch must not rebind it), and write it.
+ */
+static int save_parent(tm_store *s, const char *project, tm_thread *parent,
+		       const tm_buf *merged)
+{
+	char *branch;
+	int error;
+
+	tm_thread_set_summary(parent, tm_buf_cstr((tm_buf *)merged),
+			      merged->size);
+	branch = parent->branch;
+	parent->branch = NULL;
+	tm_thread_touch(parent, s, true);
+	free(parent->branch);
+	parent->branch = branch;
+	if ((error = tm_store_save_thread(s, project, parent)) == 0)
+		error = tm_store_lock_refresh(s);
+	return error;
+}
+
+int tm_store_merge_thread(tm_merge_thread_result *out, tm_store *s,
+			  const char *project, const char *id)
+{
+	tm_merge_thread_result r = {NULL, false, 0};
+	tm_thread *child = NULL, *parent = NULL;
+	tm_buf merged = TM_BUF_INIT;
+	char *from = NULL, *into = NULL;
+	int error;
+
+	if ((error = tm_ops_check_ids(project, id)) < 0)
+		return error;
+	/* One lock around both writes: nobody sees half a merge. */
+	if ((error = tm_store_lock(s)) < 0)
+		return error;
+	if ((error = tm_store_load_thread(&child, s, project, id)) < 0 ||
+	    (error = check_mergeable(s, project, child)) < 0 ||
+	    (error = tm_store_load_thread(&parent, s, project,
+					  child->parent_id)) < 0)
+		goto done;
+	from = tm_thread_summary(child);
+	into = tm_thread_summary(parent);
+	merge_summaries(&merged, into, from);
+	r.changed = strcmp(tm_buf_cstr(&merged), into) != 0;
+	r.parent = tm_xstrdup(parent->id);
+	/* The parent first: if the child's write failed, the child would
+	 * still be open and nothing would claim a merge that did not land. */
+	if (r.changed && (error = save_parent(s, project, parent, &merged)) < 0)
+		goto done;
+	tm_thread_set(&child->status, TM_STATUS_DONE);
+	tm_thread_set(&child->merged_into, parent->id);
+	error = tm_ops_touch_save(s, project, child, false);
+done:
+	error = tm_store_unlock_after(s, error);
+	if (error == 0) {
+		*out = r;
+		memset(&r, 0, sizeof(r));
+	}
+	tm_merge_thread_result_clear(&r);
+	tm_buf_release(&merged);
+	free(from);
+	free(into);
+	tm_thread_free(parent);
+	tm_thread_free(child);
+	return error;
+}
+
+/* ---- merge --again ---- */
+
+int tm_store_merge_again(tm_merge_thread_result *out, tm_store *s,
+			 const char *project, const char *id)
+{
+	tm_merge_thread_result r = {NULL, false, 0};
+	tm_thread *child = NULL, *parent = NULL;
+	tm_buf missing = TM_BUF_INIT, merged = TM_BUF_INIT;
+	char *from = NULL, *into = NULL;
+	int error;
+
+	if ((error = tm_ops_check_ids(project, id)) < 0)
+		return error;
+	if ((error = tm_store_lock(s)) < 0)
+		return error;
+	if ((error = tm_store_load_thread(&child, s, project, id)) < 0)
+		goto done;
+	if (!child->merged_into) {
+		error = tm_error_set(TM_EINVALID,
+				     "thread '%s' was not merged into its "
+				     "parent: run 'git threadmind merge %s'",
+				     id, id);
+		goto done;
+	}
+	if ((error = tm_id_validate(child->merged_into, "thread")) < 0)
+		goto done;
+	if ((error = tm_store_load_thread(&parent, s, project,
+					  child->merged_into)) == TM_ENOTFOUND)
+		error = tm_error_set(
+			TM_ENOTFOUND,
+			"thread '%s' was merged into '%s', which "
+			"no longer exists: reopen it ('git "
+			"threadmind reopen %s') and merge it again",
+			id, child->merged_into, id);
+	if (error < 0)
+		goto done;
+	from = tm_thread_summary(child);
+	into = tm_thread_summary(parent);
+	r.parent = tm_xstrdup(parent->id);
+	r.added = tm_summary_missing(&missing, into, from);
+	if (r.added) {
+		merge_summaries(&merged, into, tm_buf_cstr(&missing));
+		r.changed = strcmp(tm_buf_cstr(&merged), into) != 0;
+	}
+	if (r.changed)
+		error = save_parent(s, project, parent, &merged);
+done:
+	error = tm_store_unlock_after(s, error);
+	if (error == 0) {
+		*out = r;
+		memset(&r, 0, sizeof(r));
+	}
+	tm_merge_thread_result_clear(&r);
+	tm_buf_release(&missing);
+	tm_buf_release(&merged);
+	free(from);
+	free(into);
+	tm_thread_free(parent);
+	tm_thread_free(child);
+	return error;
+}
