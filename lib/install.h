@@ -171,6 +171,12 @@ bool tm_install_is_empty_script(const char *data, size_t len);
 bool tm_install_attributes_add(tm_buf *out, const char *data, size_t len);
 
 /*
+ * Whether a .gitattributes text asks for our merge driver: a line (not a
+ * comment) giving some pattern `merge=threadmind`.
+ */
+bool tm_install_attributes_ask_driver(const char *data, size_t len);
+
+/*
  * The opposite: append the file without the lines that are exactly ours,
  * current or old forms (attributes in any order, blanks between words
  * ignored).  Returns true when a line was removed.
@@ -200,6 +206,17 @@ bool tm_install_config_drop_section(tm_buf *out, const char *data, size_t len);
 int tm_install_hooks_path(char **out, const char *hooks_path,
 			  const char *workdir, const char *gitdir,
 			  const char *commondir, const char *home);
+
+/*
+ * Whether this clone lacks the merge driver that the store asks for:
+ * `store_dir`/.gitattributes asks for it (tm_install_attributes_ask_driver)
+ * and merge.threadmind.driver is not set in g's config, so that a
+ * merge of thread files would leave conflict markers (the usual clone where
+ * `install` never ran).  Cheap enough for every command: one small file
+ * read, and the config only when the file asks.  False when anything cannot
+ * be read; never fails, leaves no error.
+ */
+bool tm_install_driver_missing(struct tm_git *g, const char *store_dir);
 
 /* ---- the plan: what install / uninstall would change ---- */
 

@@ -236,6 +236,28 @@ done:
 	return error;
 }
 
+bool tm_install_driver_missing(struct tm_git *g, const char *store_dir)
+{
+	tm_buf data = TM_BUF_INIT;
+	bool set = true;
+	int fd, error;
+
+	if (!g || tm_fs_open_dir(&fd, store_dir) < 0)
+		goto done;
+	error = tm_fs_read_at(&data, fd, ".gitattributes", ".gitattributes",
+			      TM_MAX_FILE_SIZE);
+	close(fd);
+	if (error < 0 ||
+	    !tm_install_attributes_ask_driver(tm_buf_cstr(&data), data.size))
+		goto done;
+	if (tm_git_config_is_set(&set, g, TM_INSTALL_DRIVER_KEY) < 0)
+		set = true;
+done:
+	tm_error_clear();
+	tm_buf_release(&data);
+	return !set;
+}
+
 /* Append everything `fd` holds (up to TM_MAX_FILE_SIZE + 1 bytes). */
 static int read_all(int fd, tm_buf *out)
 {

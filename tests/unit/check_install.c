@@ -586,6 +586,62 @@ START_TEST(test_install_attributes_upgrade)
 }
 END_TEST
 
+START_TEST(test_install_attributes_ask_driver)
+{
+	static const char *const yes[] = {
+		TM_INSTALL_ATTR_THREADS "\n",
+		"# ours\nprojects/*.json   merge=threadmind\n",
+		"*.md text merge=threadmind -diff\r\n",
+	};
+	static const char *const no[] = {
+		"",
+		"threads/**/*.md diff=markdown\n",
+		"# threads/**/*.md merge=threadmind\n",
+		"*.md merge=threadmind2\n",
+		"merge=threadmind\n", /* a pattern, not an attribute */
+		"*.md -merge\n",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(yes) / sizeof(*yes); i++)
+		ck_assert_msg(tm_install_attributes_ask_driver(yes[i],
+							       strlen(yes[i])),
+			      "%s", yes[i]);
+	for (i = 0; i < sizeof(no) / sizeof(*no); i++)
+		ck_assert_msg(
+			!tm_install_attributes_ask_driver(no[i], strlen(no[i])),
+			"%s", no[i]);
+}
+END_TEST
+
+START_TEST(test_install_driver_missing)
+{
+	char *dir = tmt_git_repo(tmp, "clone");
+	char *store = tmt_join(dir, ".threadmind");
+	char *attrs = tmt_join(store, ".gitattributes");
+	tm_git *g = NULL;
+
+	tmt_mkdirs(store);
+	ck_assert_int_eq(tm_git_open(&g, dir, false), 0);
+	/* no attributes file, or one that does not ask: nothing to say */
+	ck_assert(!tm_install_driver_missing(g, store));
+	tmt_write_file(attrs, "*.md diff=markdown\n", 19);
+	ck_assert(!tm_install_driver_missing(g, store));
+	tmt_write_file(attrs, TM_INSTALL_ATTR_THREADS "\n",
+		       strlen(TM_INSTALL_ATTR_THREADS) + 1);
+	ck_assert(tm_install_driver_missing(g, store));
+	tm_git_free(g);
+	tmt_sh("git -C '%s' config merge.threadmind.driver true", dir);
+	ck_assert_int_eq(tm_git_open(&g, dir, false), 0);
+	ck_assert(!tm_install_driver_missing(g, store));
+	ck_assert(!tm_install_driver_missing(NULL, store));
+	tm_git_free(g);
+	free(attrs);
+	free(store);
+	free(dir);
+}
+END_TEST
+
 START_TEST(test_install_attributes_remove)
 {
 	const char *in = "*.png binary\r\n" TM_INSTALL_ATTR_THREADS "\r\n"
@@ -1237,6 +1293,7 @@ Suite *install_suite(void)
 	tcase_add_test(tc, test_install_attributes_add);
 	tcase_add_test(tc, test_install_attributes_upgrade);
 	tcase_add_test(tc, test_install_attributes_remove);
+	tcase_add_test(tc, test_install_attributes_ask_driver);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("config");
@@ -1261,6 +1318,7 @@ Suite *install_suite(void)
 	tcase_add_test(tc,
 		       test_install_plan_non_shell_hook_is_the_one_step_left);
 	tcase_add_test(tc, test_install_plan_hand_made_call_left_alone);
+	tcase_add_test(tc, test_install_driver_missing);
 	tcase_add_test(tc, test_install_plan_hooks_path);
 	tcase_add_test(tc, test_install_apply_checks_for_changes);
 	tcase_add_test(tc, test_install_plan_needs_repo_or_global);
