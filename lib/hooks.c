@@ -6,6 +6,7 @@
  */
 #include "hooks.h"
 
+#include "active.h"
 #include "deadline.h"
 #include "doctor.h"
 #include "error.h"
@@ -111,6 +112,7 @@ void tm_hook_follow_clear(tm_hook_follow *f)
 {
 	free(f->id);
 	free(f->title);
+	free(f->renamed_from);
 	memset(f, 0, sizeof(*f));
 }
 
@@ -136,35 +138,119 @@ static int index_load(tm_paths_index_list *out, tm_store *s,
 	return 0;
 }
 
+/* What post-checkout resolves for the new branch. */
+struct resolved {
+	char *id;      /* the thread */
+	char *before;  /* the thread shown on the branch checked out before,
+			  or NULL when that branch is not known */
+	char *renamed; /* the old name of the branch whose branchThreads
+			  entry `id` comes from, or NULL */
+};
+
+static void resolved_clear(struct resolved *r)
+{
+	free(r->id);
+	free(r->before);
+	free(r->renamed);
+	memset(r, 0, sizeof(*r));
+}
+
 /*
- * tm_store_active_thread, its fallback (the threads of the branch) read
- * through the index of paths_index.h rather than every file.
+ * A branch renamed with `git branch -m` leaves its branchThreads entry
+ * under the old name: the newest old name of `branch` (its reflog) that no
+ * branch holds any more and whose entry names a thread of `project`, into
+ * r->renamed and r->id.  Nothing found (or the reflog unreadable: this is
+ * only a guess) leaves both NULL.
  */
-static int active_thread(char **id, tm_store *s, const char *project,
+static void renamed_entry(struct resolved *r, tm_store *s, const char *project,
+			  tm_config *cfg, const char *branch)
+{
+	struct tm_git *g = tm_store_git(s);
+	tm_strv old = TM_STRV_INIT;
+	size_t i;
+
+	if (!g || tm_git_branch_renamed_from(&old, g, branch) < 0)
+		goto done;
+	for (i = 0; i < old.n && !tm_deadline_passed(); i++) {
+		const char *bt =
+			tm_config_branch_thread(cfg, project, old.items[i]);
+		bool exists = true;
+
+		if (!bt || !tm_store_thread_exists(s, project, bt) ||
+		    tm_git_branch_exists(&exists, g, old.items[i]) < 0 ||
+		    exists)
+			continue;
+		r->renamed = tm_xstrdup(old.items[i]);
+		r->id = tm_xstrdup(bt);
+		break;
+	}
+done:
+	tm_error_clear();
+	tm_strv_clear(&old);
+}
+
+/*
+ * The thread for the current branch (DESIGN.md section 3), its fallback
+ * (the threads of the branch) read through the index of paths_index.h
+ * rather than every file, with two additions of the checkout: the entry
+ * of the name a renamed branch had, and, in place of activeThreadId, the
+ * thread that was shown on the branch checked out before (HEAD's reflog),
+ * which is the thread a fresh clone's `status` showed without storing it.
+ */
+static int active_thread(struct resolved *r, tm_store *s, const char *project,
 			 tm_config *cfg)
 {
-	const char *bt =
-		tm_config_branch_thread(cfg, project, tm_store_branch(s));
+	const char *branch = tm_store_branch(s);
+	const char *bt = tm_config_branch_thread(cfg, project, branch);
+	const char *active = tm_config_get_string(cfg, "activeThreadId");
+	const tm_thread *const *threads;
+	struct tm_git *g = tm_store_git(s);
 	tm_paths_index_list list;
+	char *prev = NULL;
 	int error;
 
 	if (bt && tm_store_thread_exists(s, project, bt))
-		return tm_store_active_thread(id, s, project, cfg, NULL, 0);
+		return tm_store_active_thread(&r->id, s, project, cfg, NULL, 0);
+	renamed_entry(r, s, project, cfg, branch);
+	if (r->id)
+		return 0;
 	if ((error = index_load(&list, s, project, TM_PATHS_INDEX_ALL)) < 0)
 		return error;
-	error = tm_store_active_thread(id, s, project, cfg, list.threads,
-				       list.n);
+	threads = (const tm_thread *const *)list.threads;
+	if (g && tm_git_previous_branch(&prev, g) == 0 && prev)
+		r->before = tm_active_resolve(
+			prev, tm_config_branch_thread(cfg, project, prev),
+			active, threads, list.n, NULL);
+	tm_error_clear();
+	r->id = tm_active_resolve(branch, bt, r->before ? r->before : active,
+				  threads, list.n, NULL);
+	free(prev);
 	tm_paths_index_list_clear(&list);
+	return 0;
+}
+
+/* Drop branchThreads[project][old], the entry a renamed branch had: its
+ * thread now follows the new name (and a new branch of the old name is
+ * not given it). */
+static int forget_old_name(tm_store *s, const char *project, const char *old)
+{
+	tm_config *cfg = NULL;
+	int error;
+
+	if ((error = tm_store_load_config(&cfg, s)) == 0 &&
+	    (error = tm_config_set_branch_thread(cfg, project, old, NULL)) == 0)
+		error = tm_store_save_config(s, cfg);
+	tm_config_free(cfg);
 	return error;
 }
 
 int tm_hook_follow_branch(tm_hook_follow *out, tm_store *s, const char *project)
 {
+	struct resolved r = {NULL, NULL, NULL};
 	tm_config *cfg = NULL;
 	tm_thread *t = NULL;
 	tm_lock *lk = NULL;
-	char *id = NULL;
-	const char *branch = tm_store_branch(s), *bt, *active, *ap;
+	const char *branch = tm_store_branch(s), *bt, *active, *ap, *shown;
 	bool changed;
 	int error;
 
@@ -172,30 +258,35 @@ int tm_hook_follow_branch(tm_hook_follow *out, tm_store *s, const char *project)
 	if (!branch || tm_deadline_passed())
 		return 0;
 	if ((error = tm_store_load_config(&cfg, s)) < 0 ||
-	    (error = active_thread(&id, s, project, cfg)) < 0)
+	    (error = active_thread(&r, s, project, cfg)) < 0)
 		goto done;
 	active = tm_config_get_string(cfg, "activeThreadId");
 	ap = tm_config_get_string(cfg, "activeProjectId");
 	bt = tm_config_branch_thread(cfg, project, branch);
-	changed = !active || strcmp(active, id) || !ap || strcmp(ap, project);
-	if ((!changed && bt && !strcmp(bt, id)) || tm_deadline_passed())
+	changed = !active || strcmp(active, r.id) || !ap || strcmp(ap, project);
+	if ((!changed && bt && !strcmp(bt, r.id)) || tm_deadline_passed())
 		goto done;
-	out->switched = !active || strcmp(active, id);
+	/* "changed" for the person: against what `status` showed before */
+	shown = r.before ? r.before : active;
+	out->switched = !shown || strcmp(shown, r.id);
 	if ((error = tm_hook_lock(&lk, s)) < 0 ||
-	    (error = tm_store_set_active(s, project, id)) < 0) {
+	    (error = tm_store_set_active(s, project, r.id)) < 0 ||
+	    (r.renamed &&
+	     (error = forget_old_name(s, project, r.renamed)) < 0)) {
 		out->switched = false;
 		goto done;
 	}
-	if (out->switched && tm_store_load_thread(&t, s, project, id) == 0)
+	if (out->switched && tm_store_load_thread(&t, s, project, r.id) == 0)
 		out->title = tm_xstrdup_or_null(t->title);
 	tm_error_clear();
-	out->id = id;
-	id = NULL;
+	out->id = r.id;
+	out->renamed_from = r.renamed;
+	r.id = r.renamed = NULL;
 done:
 	tm_lock_release(lk);
 	tm_thread_free(t);
 	tm_config_free(cfg);
-	free(id);
+	resolved_clear(&r);
 	return error;
 }
 

@@ -48,20 +48,34 @@ int tm_hook_lock(tm_lock **out, tm_store *s);
 
 /* What tm_hook_follow_branch did. */
 typedef struct {
-	char *id;      /* the active thread now, or NULL when nothing written */
-	char *title;   /* its title, or NULL (unreadable, untitled) */
-	bool switched; /* the active thread changed (not only the records) */
+	char *id;           /* the active thread now, or NULL when nothing
+			       written */
+	char *title;        /* its title, or NULL (unreadable, untitled) */
+	bool switched;      /* the active thread changed from the one shown
+			       before the checkout (not only the records) */
+	char *renamed_from; /* the branch's name before `git branch -m`, whose
+			       branchThreads entry it took over, or NULL */
 } tm_hook_follow;
 
 void tm_hook_follow_clear(tm_hook_follow *f);
 
 /*
- * After a branch checkout: make the thread of the new branch (as
- * tm_store_active_thread chooses it) the active one of `project`, and
- * record it in branchThreads, under the lock.  Nothing is written when
- * config.json already says so, outside a branch, or past the deadline (then
- * out->id is NULL).  *out is cleared first; tm_hook_follow_clear it.
- * Errors: of config.json (TM_EPARSE), of the lock, of tm_store_set_active.
+ * After a branch checkout: make the thread of the new branch the active
+ * one of `project`, and record it in branchThreads, under the lock.  The
+ * thread is the one tm_store_active_thread chooses (DESIGN.md section 3),
+ * with two additions:
+ *   - a branch with no branchThreads entry that `git branch -m` renamed
+ *     (its reflog says "Branch: renamed refs/heads/OLD to ...") takes the
+ *     entry of OLD when no branch is named OLD any more; the entry moves
+ *     to the new name (OLD's is removed);
+ *   - in place of activeThreadId, the thread shown on the branch checked
+ *     out before (the newest "checkout: moving from OLD to NEW" of HEAD's
+ *     reflog) as tm_active_resolve chooses it there: the thread `status`
+ *     showed, even in a fresh clone where nothing was stored yet.
+ * Nothing is written when config.json already says so, outside a branch,
+ * or past the deadline (then out->id is NULL).  *out is cleared first;
+ * tm_hook_follow_clear it.  Errors: of config.json (TM_EPARSE), of the
+ * lock, of tm_store_set_active and of writing config.json.
  */
 int tm_hook_follow_branch(tm_hook_follow *out, tm_store *s,
 			  const char *project);

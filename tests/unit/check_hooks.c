@@ -576,6 +576,87 @@ START_TEST(test_hooks_rewrite_commits_lock_busy)
 }
 END_TEST
 
+/* ---- the checkout's additions ---- */
+
+START_TEST(test_hooks_follow_branch_renamed)
+{
+	tm_hook_follow f;
+
+	init_store();
+	new_thread("Coupons", NULL, NULL);
+	tmt_sh("git -C '%s' checkout -q -b feature/coupons", repo);
+	reopen();
+	ck_assert_int_eq(tm_store_set_active(store, "app", "coupons"), 0);
+	tmt_sh("git -C '%s' checkout -q main", repo);
+	reopen();
+	ck_assert_int_eq(tm_hook_follow_branch(&f, store, "app"), 0);
+	tm_hook_follow_clear(&f);
+	assert_str(config_string("activeThreadId"), "main");
+	tmt_sh("git -C '%s' branch -m feature/coupons feature/deals && "
+	       "git -C '%s' checkout -q feature/deals",
+	       repo, repo);
+	reopen();
+	ck_assert_int_eq(tm_hook_follow_branch(&f, store, "app"), 0);
+	ck_assert_str_eq(f.id, "coupons");
+	ck_assert(f.switched);
+	ck_assert_str_eq(f.renamed_from, "feature/coupons");
+	tm_hook_follow_clear(&f);
+	assert_str(branch_thread("feature/deals"), "coupons");
+	assert_str(branch_thread("feature/coupons"), NULL);
+	/* the old name taken again by a new branch: not followed */
+	tmt_sh("git -C '%s' checkout -q main && "
+	       "git -C '%s' branch -m feature/deals sale && "
+	       "git -C '%s' branch feature/deals && "
+	       "git -C '%s' checkout -q sale",
+	       repo, repo, repo, repo);
+	reopen();
+	ck_assert_int_eq(tm_hook_follow_branch(&f, store, "app"), 0);
+	ck_assert_ptr_null(f.renamed_from);
+	tm_hook_follow_clear(&f);
+	assert_str(config_string("activeThreadId"), "main");
+	assert_str(branch_thread("feature/deals"), "coupons");
+}
+END_TEST
+
+START_TEST(test_hooks_follow_branch_keeps_the_shown_thread)
+{
+	tm_hook_follow f;
+	tm_config *cfg = NULL;
+	char *shown = NULL, *path;
+
+	init_store();
+	/* a fresh clone: no config.json, a thread whose branch is main */
+	new_thread("Cart", "main", NULL);
+	path = tmt_join(tm_store_dir(store), "config.json");
+	ck_assert_int_eq(unlink(path), 0);
+	free(path);
+	reopen();
+	ck_assert_int_eq(tm_store_load_config(&cfg, store), 0);
+	ck_assert_int_eq(
+		tm_store_active_thread(&shown, store, "app", cfg, NULL, 0), 0);
+	ck_assert_str_eq(shown, "cart");
+	free(shown);
+	tm_config_free(cfg);
+	tmt_sh("git -C '%s' checkout -q -b topic", repo);
+	reopen();
+	ck_assert_int_eq(tm_hook_follow_branch(&f, store, "app"), 0);
+	ck_assert_str_eq(f.id, "cart");
+	ck_assert(!f.switched); /* what status showed: nothing to say */
+	tm_hook_follow_clear(&f);
+	assert_str(config_string("activeThreadId"), "cart");
+	assert_str(branch_thread("topic"), "cart");
+	/* from a detached HEAD: activeThreadId, as before */
+	ck_assert_int_eq(tm_store_set_active(store, "app", "main"), 0);
+	tmt_sh("git -C '%s' checkout -q --detach && "
+	       "git -C '%s' checkout -q -b other",
+	       repo, repo);
+	reopen();
+	ck_assert_int_eq(tm_hook_follow_branch(&f, store, "app"), 0);
+	ck_assert_str_eq(f.id, "main");
+	tm_hook_follow_clear(&f);
+}
+END_TEST
+
 Suite *hooks_suite(void)
 {
 	Suite *s = suite_create("hooks");
@@ -594,6 +675,8 @@ Suite *hooks_suite(void)
 	tcase_add_test(tc, test_hooks_follow_branch_switches);
 	tcase_add_test(tc, test_hooks_follow_branch_records_without_switching);
 	tcase_add_test(tc, test_hooks_follow_branch_gives_up);
+	tcase_add_test(tc, test_hooks_follow_branch_renamed);
+	tcase_add_test(tc, test_hooks_follow_branch_keeps_the_shown_thread);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("post-commit");
