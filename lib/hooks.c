@@ -13,12 +13,15 @@
 #include "frontmatter.h"
 #include "fs.h"
 #include "git.h"
+#include "git_internal.h"
+#include "merge.h"
 #include "json.h"
 #include "migrate.h"
 #include "paths_index.h"
 #include "stale.h"
 #include "store_internal.h"
 
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -37,6 +40,43 @@ static bool config_bool(struct tm_git *g, const char *key, bool dflt)
 	return v;
 }
 
+/*
+ * Keep the note the stubs read (TM_HOOK_OFF_NOTE under this worktree's git
+ * dir) in step with threadmind.hooks as the config files say it: there
+ * when false, gone when true.  A value given with `git -c` for one command
+ * says nothing of the files, and changes nothing.  Best effort: a note
+ * that cannot be written only costs the next hook a start.
+ */
+static void note_hooks_off(struct tm_git *g, bool off)
+{
+	const char *gitdir = tm_git_gitdir(g);
+	tm_buf path = TM_BUF_INIT;
+	int fd;
+
+	if (!gitdir || tm_git_config_on_command_line("threadmind.hooks"))
+		return;
+	tm_buf_printf(&path, "%s%s%s", gitdir,
+		      gitdir[strlen(gitdir) - 1] == '/' ? "" : "/",
+		      TM_HOOK_OFF_NOTE);
+	if (!off) {
+		unlink(tm_buf_cstr(&path));
+	} else {
+		char *slash = strrchr(path.ptr, '/');
+
+		*slash = '\0';
+		mkdir(tm_buf_cstr(&path), 0777);
+		*slash = '/';
+		/* O_TRUNC marks the time even when the note was there: the
+		 * stubs compare it with the config files' */
+		fd = open(tm_buf_cstr(&path),
+			  O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW,
+			  0666);
+		if (fd >= 0)
+			close(fd);
+	}
+	tm_buf_release(&path);
+}
+
 int tm_hook_open(tm_store **out_store, char **out_project)
 {
 	struct tm_git *g = NULL;
@@ -46,14 +86,18 @@ int tm_hook_open(tm_store **out_store, char **out_project)
 	char *root = NULL, *project = NULL;
 	struct stat st;
 	size_t len;
+	bool on;
 	int error = 0;
 
 	*out_store = NULL;
-	*out_project = NULL;
+	if (out_project)
+		*out_project = NULL;
 	if (tm_git_open(&g, NULL, true) < 0)
 		goto quiet;
 	workdir = tm_git_workdir(g);
-	if (!config_bool(g, "threadmind.hooks", true) || !workdir)
+	on = config_bool(g, "threadmind.hooks", true);
+	note_hooks_off(g, !on);
+	if (!on || !workdir)
 		goto quiet;
 	len = strlen(workdir);
 	while (len > 1 && workdir[len - 1] == '/')
@@ -63,7 +107,8 @@ int tm_hook_open(tm_store **out_store, char **out_project)
 	if (lstat(tm_buf_cstr(&dir), &st) < 0)
 		goto quiet;
 	if ((error = tm_store_open(&s, root)) < 0 ||
-	    (error = tm_store_current_project(&project, s, NULL)) < 0) {
+	    (out_project &&
+	     (error = tm_store_current_project(&project, s, NULL)) < 0)) {
 		tm_store_free(s);
 		/* A fresh clone of a store with several projects: no project
 		 * is ours to follow yet, and nothing is wrong. */
@@ -74,7 +119,8 @@ int tm_hook_open(tm_store **out_store, char **out_project)
 		goto done;
 	}
 	*out_store = s;
-	*out_project = project;
+	if (out_project)
+		*out_project = project;
 	goto done;
 quiet:
 	tm_error_clear();
@@ -370,6 +416,108 @@ int tm_hook_commit_touches(tm_strv *ids, tm_store *s, const char *project)
 	return error;
 }
 
+bool tm_hook_replaying(tm_store *s)
+{
+	struct tm_git *g = tm_store_git(s);
+
+	return g && tm_git_sequence_in_progress(g);
+}
+
+/* ---- pre-commit ---- */
+
+/*
+ * Is `path` (from the worktree root) a thread file (*json false) or a
+ * project file (*json true) of the store at the root?
+ */
+static bool store_file(const char *path, bool *json)
+{
+	static const char threads[] = TM_STORE_DIRNAME "/threads/";
+	static const char projects[] = TM_STORE_DIRNAME "/projects/";
+	size_t n = strlen(path);
+
+	if (!strncmp(path, threads, sizeof(threads) - 1) && n > 3 &&
+	    !strcmp(path + n - 3, ".md")) {
+		*json = false;
+		return true;
+	}
+	if (!strncmp(path, projects, sizeof(projects) - 1) && n > 5 &&
+	    !strcmp(path + n - 5, ".json") &&
+	    !strchr(path + sizeof(projects) - 1, '/')) {
+		*json = true;
+		return true;
+	}
+	return false;
+}
+
+/* Does the staged blob of `d` hold markers in its fields? */
+static bool blob_has_markers(git_repository *repo, const git_diff_delta *d,
+			     bool json)
+{
+	git_blob *blob = NULL;
+	bool found;
+
+	if ((d->new_file.mode != GIT_FILEMODE_BLOB &&
+	     d->new_file.mode != GIT_FILEMODE_BLOB_EXECUTABLE) ||
+	    git_blob_lookup(&blob, repo, &d->new_file.id) < 0) {
+		git_error_clear();
+		return false;
+	}
+	found = tm_merge_markers_in_fields(git_blob_rawcontent(blob),
+					   (size_t)git_blob_rawsize(blob),
+					   json);
+	git_blob_free(blob);
+	return found;
+}
+
+int tm_hook_staged_markers(tm_strv *files, tm_store *s)
+{
+	char *specs[] = {TM_STORE_DIRNAME "/threads",
+			 TM_STORE_DIRNAME "/projects"};
+	git_diff_options opts;
+	struct tm_git *g = tm_store_git(s);
+	git_repository *repo = g ? tm_git_repository(g) : NULL;
+	git_object *tree = NULL;
+	git_index *index = NULL;
+	git_diff *diff = NULL;
+	size_t i, n;
+	int error = 0;
+
+	if (!g || tm_deadline_passed())
+		return 0;
+	if (!repo)
+		return tm_error_last_code() ? tm_error_last_code() : TM_ERROR;
+	git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
+	if (git_revparse_single(&tree, repo, "HEAD^{tree}") < 0)
+		tree = NULL; /* no commit yet: everything is staged */
+	git_error_clear();
+	opts.pathspec.strings = specs;
+	opts.pathspec.count = sizeof(specs) / sizeof(*specs);
+	/* read again when the file changed since libgit2 loaded it */
+	if (git_repository_index(&index, repo) < 0 ||
+	    git_index_read(index, false) < 0 ||
+	    git_diff_tree_to_index(&diff, repo, (git_tree *)tree, index,
+				   &opts) < 0) {
+		error = tm_git_error(TM_ERROR, "cannot compare the index "
+					       "with HEAD");
+		goto done;
+	}
+	n = git_diff_num_deltas(diff);
+	for (i = 0; i < n && !tm_deadline_passed(); i++) {
+		const git_diff_delta *d = git_diff_get_delta(diff, i);
+		bool json;
+
+		if (d->status != GIT_DELTA_DELETED &&
+		    store_file(d->new_file.path, &json) &&
+		    blob_has_markers(repo, d, json))
+			tm_strv_push(files, d->new_file.path);
+	}
+done:
+	git_diff_free(diff);
+	git_index_free(index);
+	git_object_free(tree);
+	return error;
+}
+
 /* ---- post-merge ---- */
 
 void tm_hook_merge_clear(tm_hook_merge *m)
@@ -536,6 +684,53 @@ static int rewrite_under_lock(tm_hook_rewrite_result *out, tm_store *s,
 	}
 	tm_lock_release(lk);
 	return 0;
+}
+
+int tm_hook_rewrite_touches(tm_strv *ids, tm_store *s, const char *project,
+			    const tm_hook_rewrites *rw)
+{
+	struct tm_git *g = tm_store_git(s);
+	tm_strv news = TM_STRV_INIT, all = TM_STRV_INIT;
+	tm_paths_index_list list;
+	char *dir = NULL;
+	size_t i, k;
+	int error = 0;
+
+	if (!g || !rw->n || tm_deadline_passed())
+		return 0;
+	for (i = 0; i < rw->n; i++)
+		tm_strv_push(&news, rw->items[i].new);
+	tm_strv_sort_unique(&news);
+	if ((error = load_with_paths(&list, s, project)) < 0)
+		goto done;
+	dir = tm_stale_threads_dir(g, tm_store_root(s), project);
+	for (i = 0; i < news.n && !tm_deadline_passed(); i++) {
+		tm_strv one = TM_STRV_INIT;
+
+		error = tm_stale_commit_touches(
+			&one, g, news.items[i], dir,
+			(const tm_thread *const *)list.threads, list.n);
+		if (error == TM_ENOTFOUND) { /* gone since: nothing to say */
+			tm_error_clear();
+			error = 0;
+		}
+		for (k = 0; k < one.n; k++)
+			tm_strv_push(&all, one.items[k]);
+		tm_strv_clear(&one);
+		if (error < 0)
+			break;
+	}
+	tm_paths_index_list_clear(&list);
+	if (error == 0 && !tm_deadline_passed()) {
+		tm_strv_sort_unique(&all);
+		for (k = 0; k < all.n; k++)
+			tm_strv_push(ids, all.items[k]);
+	}
+done:
+	free(dir);
+	tm_strv_clear(&news);
+	tm_strv_clear(&all);
+	return error;
 }
 
 int tm_hook_rewrite_commits(tm_hook_rewrite_result *out, tm_store *s,

@@ -22,6 +22,13 @@
 #define TM_HOOK_BUDGET 2.0
 /* The longest a hook waits for the store lock, in seconds. */
 #define TM_HOOK_LOCK_WAIT_MAX 1.0
+/*
+ * The note, under a worktree's git dir, that says threadmind.hooks is
+ * false in the config files: the stubs (hooks/) see it and start nothing
+ * while no config file is newer (post-checkout asks `git config` once).
+ * tm_hook_open writes it and removes it.
+ */
+#define TM_HOOK_OFF_NOTE "threadmind/hooks-off"
 
 /*
  * Open the store as git's hooks see it: the repository from GIT_DIR /
@@ -30,8 +37,11 @@
  * returned, no error set) when there is nothing to do: not in a repository,
  * no worktree, threadmind.hooks false, no .threadmind folder at the root,
  * or several projects and none active (a fresh clone: hooks stay silent).
- * *out_store (tm_store_free) and *out_project (malloc'd) belong to the
- * caller.  Errors of tm_store_open and tm_store_current_project.
+ * `out_project` NULL: no project is needed (pre-commit looks at every
+ * project's files), and a store with several projects is opened too.
+ * Keeps TM_HOOK_OFF_NOTE in step with threadmind.hooks.  *out_store
+ * (tm_store_free) and *out_project (malloc'd) belong to the caller.
+ * Errors of tm_store_open and tm_store_current_project.
  */
 int tm_hook_open(tm_store **out_store, char **out_project);
 
@@ -103,6 +113,27 @@ int tm_hook_record_branch_thread(bool *recorded, tm_store *s,
  */
 int tm_hook_commit_touches(tm_strv *ids, tm_store *s, const char *project);
 
+/*
+ * Whether git is replaying commits (tm_git_sequence_in_progress: a
+ * rebase, a cherry-pick or revert of several commits, `git am`):
+ * post-commit then does nothing, and post-rewrite reports a rebase once.
+ */
+bool tm_hook_replaying(tm_store *s);
+
+/* ---- pre-commit ---- */
+
+/*
+ * The staged thread and project files of the store (at the worktree root)
+ * whose frontmatter holds conflict markers (tm_merge_markers_in_fields):
+ * the files the index adds or changes against HEAD (everything on an
+ * unborn branch), each read from the index as the commit would record it,
+ * as paths from the worktree root appended to `files`.  Files HEAD already
+ * holds unchanged are not looked at: a commit of something else is never
+ * refused for them.  Nothing past the deadline.  Errors: TM_ERROR when the
+ * repository or its index cannot be read.
+ */
+int tm_hook_staged_markers(tm_strv *files, tm_store *s);
+
 /* ---- post-merge ---- */
 
 /* What tm_hook_merge_check found. */
@@ -154,6 +185,18 @@ void tm_hook_rewrites_parse(tm_hook_rewrites *out, const char *data);
 /* The rewrite of `commit` (case-insensitive), or NULL. */
 const tm_hook_rewrite *tm_hook_rewrites_find(const tm_hook_rewrites *r,
 					     const char *commit);
+
+/*
+ * After a rebase: the threads of `project` (sorted, appended to `ids`) that
+ * the replayed commits flag as post-commit would have one by one, had it
+ * run for each: the union, over the distinct new commits of `rw`, of
+ * tm_stale_commit_touches (one tree diff each; the threads read once
+ * through the thread index).  A new commit the repository no longer has is
+ * skipped.  Nothing outside git or past the deadline (then nothing is
+ * appended).  Errors of tm_paths_index_load and tm_stale_commit_touches.
+ */
+int tm_hook_rewrite_touches(tm_strv *ids, tm_store *s, const char *project,
+			    const tm_hook_rewrites *rw);
 
 /* What tm_hook_rewrite_commits did. */
 typedef struct {

@@ -408,6 +408,15 @@ static void plan_hook_install(tm_install_plan *p, const char *path,
 		set_what(st, "hook '%s': '%s' is installed", name, path);
 		return;
 	}
+	if (tm_install_is_old_stub(d, data->size, name)) {
+		st = add_step(p, TM_INSTALL_WRITE_FILE, path);
+		set_what(st, "hook '%s': update the stub '%s'", name, path);
+		tm_install_stub(&next, name);
+		set_data(st, &next);
+		set_old(st, data);
+		tm_buf_release(&next);
+		return;
+	}
 	if (tm_install_has_block(d, data->size)) {
 		if (tm_install_insert(&next, d, data->size, name) < 0) {
 			tm_error_clear();
@@ -487,7 +496,8 @@ static void plan_hook_uninstall(tm_install_plan *p, const char *path,
 	}
 	if (state != HOOK_FILE)
 		goto nothing;
-	if (tm_install_is_stub(d, data->size, name)) {
+	if (tm_install_is_stub(d, data->size, name) ||
+	    tm_install_is_old_stub(d, data->size, name)) {
 		st = add_step(p, TM_INSTALL_DELETE_FILE, path);
 		set_what(st, "hook '%s': delete '%s'", name, path);
 		set_old(st, data);
