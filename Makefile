@@ -199,7 +199,7 @@ HOOKDIR = $(SHAREDIR)/hooks
 MAN1DIR = $(PREFIX)/share/man/man1
 COMPDIR = $(PREFIX)/share/bash-completion/completions
 INST_BINS := git-threadmind git-threadmind-merge
-INST_HOOKS := $(notdir $(sort $(wildcard hooks/post-*)))
+INST_HOOKS := $(notdir $(sort $(wildcard hooks/post-* hooks/pre-*)))
 INST_MAN1 := git-threadmind.1 git-threadmind-merge.1
 INST_COMP := contrib/completion/git-threadmind.bash
 

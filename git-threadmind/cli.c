@@ -243,6 +243,37 @@ static bool has_option(int argc, const char **argv, const char *opt)
 	return false;
 }
 
+/* Set once a command has begun a JSON document: no hint then. */
+static bool json_written;
+
+/*
+ * One hint line when this clone lacks the merge driver that the store's
+ * .gitattributes asks for (install never ran here: git never runs setup
+ * from a clone), at the end of an everyday command: not with -q, not after
+ * JSON, not in `hook`, `prompt` (a shell prompt) and the commands that set
+ * up or report it themselves.
+ */
+static void driver_hint(const char *name)
+{
+	static const char *const silent[] = {
+		"hook",      "prompt", "init", "install",
+		"uninstall", "doctor", "help", "migrate",
+	};
+	size_t i;
+
+	if (global_opts.quiet || json_written || !cli.store)
+		return;
+	for (i = 0; i < sizeof(silent) / sizeof(*silent); i++)
+		if (!strcmp(name, silent[i]))
+			return;
+	if (tm_install_driver_missing(tm_store_git(cli.store),
+				      tm_store_dir(cli.store)))
+		note("hint: this clone has no merge driver for .threadmind/ "
+		     "(merge.threadmind.driver is not set), so merges leave "
+		     "conflict markers in thread files; run 'git threadmind "
+		     "install' once per clone");
+}
+
 static void print_group_header(size_t i)
 {
 	tm_project *p = NULL;
@@ -274,8 +305,11 @@ int cli_run(const char *name, int (*fn)(int argc, const char **argv), int argc,
 	/* -h and --help run once, with no project header */
 	for (i = 1; reader && i < (size_t)argc && strcmp(argv[i], "--"); i++)
 		reader = strcmp(argv[i], "-h") && strcmp(argv[i], "--help");
-	if (!reader || !unchosen_projects(&ids))
-		return fn(argc, argv);
+	if (!reader || !unchosen_projects(&ids)) {
+		rc = fn(argc, argv);
+		driver_hint(name);
+		return rc;
+	}
 	as_json = has_option(argc, argv, "--json");
 	header = !as_json && !has_option(argc, argv, "--dot");
 	cli.json_group = as_json;
@@ -304,6 +338,8 @@ int cli_run(const char *name, int (*fn)(int argc, const char **argv), int argc,
 		one = fn(argc, copy);
 		if (one > rc)
 			rc = one;
+		if (i + 1 == ids.n)
+			driver_hint(name);
 		tm_store_free(cli.store);
 		cli.store = NULL;
 		free(cli.project);
@@ -765,6 +801,7 @@ void cli_json_begin(void)
 	tm_buf key = TM_BUF_INIT;
 	cJSON *name;
 
+	json_written = true;
 	if (!cli.json_group)
 		return;
 	fputs(cli.json_members++ ? ",\n    " : "{\n  \"projects\": {\n    ",

@@ -1,7 +1,9 @@
 /*
  * git threadmind hook <name> [args…]: what the hook stubs run (DESIGN.md
- * section 7).  Never makes git fail: always exits 0, says at most two short
- * lines on stderr, and gives up quietly past its time budget.
+ * section 7).  Never makes git fail: exits 0, says at most two short lines
+ * on stderr, and gives up quietly past its time budget.  The one exception
+ * is pre-commit's refusal of conflict markers in a staged frontmatter
+ * (exit 1, which its stub passes on to git).
  */
 #include "builtin.h"
 #include "cli.h"
@@ -141,6 +143,10 @@ static void post_commit(struct hook *h)
 {
 	tm_hook_touches t;
 
+	/* each replayed commit of a rebase would say the same: post-rewrite
+	 * says it once */
+	if (tm_hook_replaying(h->s))
+		return;
 	if (tm_hook_record_branch_thread(NULL, h->s, h->project) < 0)
 		say_error(h);
 	if (tm_hook_commit_touches(&t, h->s, h->project) < 0) {
@@ -204,16 +210,26 @@ static bool read_stdin(tm_buf *out)
 	}
 }
 
-static void post_rewrite(struct hook *h)
+static void post_rewrite(struct hook *h, int argc, const char **argv)
 {
 	tm_buf in = TM_BUF_INIT, line = TM_BUF_INIT;
 	tm_hook_rewrites rw = {NULL, 0};
 	tm_hook_rewrite_result r;
+	tm_strv touched = TM_STRV_INIT;
 
 	memset(&r, 0, sizeof(r));
 	if (!read_stdin(&in))
 		goto done;
 	tm_hook_rewrites_parse(&rw, tm_buf_cstr(&in));
+	/* post-commit was quiet for the replayed commits (an amend had its
+	 * own post-commit) */
+	if (argc >= 1 && !strcmp(argv[0], "rebase")) {
+		if (tm_hook_rewrite_touches(&touched, h->s, h->project, &rw) <
+		    0)
+			say_error(h);
+		else
+			say_stale(h, &touched);
+	}
 	if (tm_hook_rewrite_commits(&r, h->s, h->project, &rw) < 0) {
 		say_error(h);
 	} else if (r.rewritten.n) {
@@ -226,10 +242,55 @@ static void post_rewrite(struct hook *h)
 		    tm_buf_cstr(&line));
 	}
 done:
+	tm_strv_clear(&touched);
 	tm_hook_rewrite_result_clear(&r);
 	tm_hook_rewrites_clear(&rw);
 	tm_buf_release(&in);
 	tm_buf_release(&line);
+}
+
+/*
+ * Refuse a commit of thread or project files whose frontmatter holds
+ * conflict markers: EXIT_NEGATIVE (the stub's `exit 1`) after two lines;
+ * 0 in every other case, errors included (nothing else is ever blocked).
+ */
+static int pre_commit(struct hook *h)
+{
+	tm_strv files = TM_STRV_INIT;
+	tm_buf names = TM_BUF_INIT;
+	size_t i;
+	int rc = 0;
+
+	if (tm_hook_staged_markers(&files, h->s) < 0) {
+		say_error(h);
+		goto done;
+	}
+	if (!files.n)
+		goto done;
+	for (i = 0; i < files.n && i < MAX_IDS; i++)
+		tm_buf_printf(&names, "%s'%s'", i ? " " : "", files.items[i]);
+	if (files.n > MAX_IDS)
+		tm_buf_puts(&names, " …");
+	/* never silenced: it is why the commit did not happen */
+	fprintf(stderr,
+		"threadmind: commit refused: conflict markers in the "
+		"frontmatter of %s\n",
+		cli_safe(tm_buf_cstr(&names)));
+	if (files.n == 1)
+		fprintf(stderr,
+			"threadmind: run 'git threadmind resolve %s', then "
+			"commit again (--no-verify commits anyway)\n",
+			cli_safe(files.items[0]));
+	else
+		fputs("threadmind: run 'git threadmind resolve <file>' for "
+		      "each, then commit again (--no-verify commits "
+		      "anyway)\n",
+		      stderr);
+	rc = EXIT_NEGATIVE;
+done:
+	tm_strv_clear(&files);
+	tm_buf_release(&names);
+	return rc;
 }
 
 /* ---- entry point ---- */
@@ -256,6 +317,8 @@ static double budget_seconds(void)
 int cmd_hook(int argc, const char **argv)
 {
 	struct hook h;
+	bool pre;
+	int rc = 0;
 
 	memset(&h, 0, sizeof(h));
 	/* one clock for the steps (hooks.h) and inside long reads */
@@ -274,20 +337,23 @@ int cmd_hook(int argc, const char **argv)
 	h.name = argv[1];
 	argc -= 2;
 	argv += 2;
-	if (tm_hook_open(&h.s, &h.project) < 0)
+	pre = !strcmp(h.name, "pre-commit");
+	if (tm_hook_open(&h.s, pre ? NULL : &h.project) < 0)
 		say_error(&h);
 	if (!h.s)
 		goto done;
-	if (!strcmp(h.name, "post-checkout"))
+	if (pre)
+		rc = pre_commit(&h);
+	else if (!strcmp(h.name, "post-checkout"))
 		post_checkout(&h, argc, argv);
 	else if (!strcmp(h.name, "post-commit"))
 		post_commit(&h);
 	else if (!strcmp(h.name, "post-merge"))
 		post_merge(&h);
 	else
-		post_rewrite(&h);
+		post_rewrite(&h, argc, argv);
 done:
 	tm_store_free(h.s);
 	free(h.project);
-	return 0;
+	return rc;
 }

@@ -104,11 +104,14 @@ static void hook_finding(tm_doctor_report *out, const tm_install_step *st)
 	if (st->kind == TM_INSTALL_WRITE_FILE) {
 		bool has =
 			st->old && tm_install_has_block(st->old, st->old_len);
+		bool old = st->old &&
+			   tm_install_is_old_stub(st->old, st->old_len, name);
 
 		tm_doctor_add(out, TM_DOCTOR_HOOKS, NULL, false,
 			      "%s hook %s ('%s'); run 'git threadmind install'",
-			      has ? "outdated threadmind block in"
-				  : "threadmind is not called from",
+			      old   ? "an earlier threadmind stub is the"
+			      : has ? "outdated threadmind block in"
+				    : "threadmind is not called from",
 			      name, st->path);
 		return;
 	}

@@ -416,6 +416,93 @@ static bool config_text_plain(char *text, tm_git *g)
 	return true;
 }
 
+/*
+ * Is the section header at `p` (after its '[', up to `close`, its ']')
+ * [merge "threadmind"] or the old form [merge.threadmind]?  *unsure for a
+ * header git would read otherwise than this does.
+ */
+static bool header_is_driver(const char *p, const char *close, bool *unsure)
+{
+	static const char sub[] = "threadmind";
+	const char *name = p;
+	size_t n, k = 0;
+
+	while (p < close &&
+	       (isalnum((unsigned char)*p) || *p == '-' || *p == '.'))
+		p++;
+	n = (size_t)(p - name);
+	if (p == close)
+		return n == 16 && !strncasecmp(name, "merge.threadmind", 16);
+	if (*p != ' ' && *p != '\t')
+		goto unsure;
+	while (p < close && (*p == ' ' || *p == '\t'))
+		p++;
+	if (p == close || *p++ != '"')
+		goto unsure;
+	/* the subsection, `\x` standing for x, compared as it goes */
+	while (p < close && *p != '"') {
+		if (*p == '\\' && ++p == close)
+			goto unsure;
+		if (k < sizeof(sub) - 1 && *p == sub[k])
+			k++;
+		else
+			k = sizeof(sub); /* another name */
+		p++;
+	}
+	if (p + 1 != close)
+		goto unsure;
+	return n == 5 && !strncasecmp(name, "merge", 5) && k == sizeof(sub) - 1;
+unsure:
+	*unsure = true;
+	return false;
+}
+
+/*
+ * Note in `g` whether the config text sets merge.threadmind.driver: a key
+ * `driver` (any case) in a [merge "threadmind"] section, also on the
+ * header's line as git allows.  False when a line could be read otherwise
+ * by git (a value continued with a backslash, a header this does not
+ * know): libgit2 reads the files then.
+ */
+static bool scan_merge_driver(tm_git *g, const char *text)
+{
+	const char *p = text, *eol, *q, *name;
+	bool in = false, unsure = false;
+
+	for (; *p; p = *eol ? eol + 1 : eol) {
+		eol = p + strcspn(p, "\n");
+		q = eol;
+		while (q > p &&
+		       (q[-1] == '\r' || q[-1] == ' ' || q[-1] == '\t'))
+			q--;
+		if (q > p && q[-1] == '\\')
+			return false;
+		for (q = p; q < eol && (*q == ' ' || *q == '\t'); q++)
+			;
+		if (q < eol && *q == '[') {
+			const char *close = memchr(q, ']', (size_t)(eol - q));
+
+			if (!close)
+				return false;
+			in = header_is_driver(q + 1, close, &unsure);
+			if (unsure)
+				return false;
+			for (q = close + 1;
+			     q < eol && (*q == ' ' || *q == '\t'); q++)
+				;
+		}
+		if (!in || q == eol || !isalpha((unsigned char)*q))
+			continue;
+		for (name = q;
+		     q < eol && (isalnum((unsigned char)*q) || *q == '-'); q++)
+			;
+		if (q - name == 6 && !strncasecmp(name, "driver", 6) &&
+		    (q == eol || strchr(" \t\r=#;", *q)))
+			g->config_merge_driver = true;
+	}
+	return true;
+}
+
 /* Scan one config file (absent is fine). */
 static int scan_config(tm_git *g, const char *path)
 {
@@ -424,7 +511,9 @@ static int scan_config(tm_git *g, const char *path)
 	int rc = tm_git__read_small(&b, path, TM_GIT_FAST_CONFIG_MAX, &missing);
 
 	if (rc == FAST_OK)
-		rc = config_text_plain(b.ptr ? b.ptr : (char *)"", g)
+		rc = scan_merge_driver(g, b.ptr ? b.ptr : "") &&
+				     config_text_plain(
+					     b.ptr ? b.ptr : (char *)"", g)
 			     ? FAST_OK
 			     : FAST_UNUSUAL;
 	else if (missing)
@@ -551,6 +640,7 @@ static void forget_fast(tm_git *g)
 	free(g->commondir);
 	g->workdir = g->gitdir = g->commondir = NULL;
 	g->config_mentions_us = g->config_mentions_color = false;
+	g->config_merge_driver = false;
 }
 
 int tm_git_open(tm_git **out, const char *path, bool from_env)

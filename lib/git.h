@@ -6,6 +6,7 @@
 #ifndef TM_GIT_H
 #define TM_GIT_H
 
+#include "buf.h"
 #include "merge.h"
 
 #include <stdbool.h>
@@ -91,6 +92,21 @@ int tm_git_head(char *out_hex41, tm_git *g);
  * TM_ERROR when a config file cannot be read.
  */
 int tm_git_config_string(char **out, tm_git *g, const char *key);
+
+/*
+ * Whether `key` is set at all (whatever its value, an empty one too), into
+ * *out, as tm_git_config_string would find it.  For merge.threadmind.driver
+ * in a repository the fast path found, the answer comes from the config
+ * files it scanned, without starting libgit2.  Errors as
+ * tm_git_config_string, except that unset is not one.
+ */
+int tm_git_config_is_set(bool *out, tm_git *g, const char *key);
+
+/*
+ * Whether `git -c` (GIT_CONFIG_PARAMETERS, GIT_CONFIG_COUNT) sets `key`
+ * for this command: its value then is not the config files'.
+ */
+bool tm_git_config_on_command_line(const char *key);
 
 /*
  * The boolean config `key` into *out, with git's spellings (true/yes/on,
@@ -205,5 +221,40 @@ int tm_git_last_deletion(char *out_hex41, tm_git *g, const char *path);
  */
 int tm_git_same_as_at(tm_git *g, const char *hex, const char *path,
 		      const char *file);
+
+/* ---- git's state (git_state.c) ---- */
+
+/*
+ * Whether git is replaying commits in g's worktree: a rebase (the
+ * `rebase-merge/` or `rebase-apply/` folder of the git dir, the latter
+ * also `git am`) or a cherry-pick or revert of several commits
+ * (`sequencer/`).  A single cherry-pick is not a sequence.  Never fails.
+ */
+bool tm_git_sequence_in_progress(tm_git *g);
+
+/*
+ * The branch checked out just before the current one, from the newest
+ * entry of HEAD's reflog when it is git's "checkout: moving from OLD to
+ * NEW" with NEW the current branch and OLD another branch: *out = OLD
+ * (malloc'd), else NULL (detached before or now, no reflog, the newest
+ * entry of another kind).  Errors: TM_ERROR when HEAD or its reflog
+ * cannot be read.
+ */
+int tm_git_previous_branch(char **out, tm_git *g);
+
+/*
+ * The names `branch` had before `git branch -m` renamed it, newest first,
+ * appended to `out`: from the entries "Branch: renamed refs/heads/OLD to
+ * refs/heads/NEW" of its reflog, following a chain of renames back (at
+ * most 16).  Nothing without a reflog.  Errors: TM_ERROR when the reflog
+ * cannot be read.
+ */
+int tm_git_branch_renamed_from(tm_strv *out, tm_git *g, const char *branch);
+
+/*
+ * Whether the branch refs/heads/`branch` exists, into *out.  Errors:
+ * TM_ERROR when the references cannot be read.
+ */
+int tm_git_branch_exists(bool *out, tm_git *g, const char *branch);
 
 #endif

@@ -113,6 +113,15 @@ static bool command_line_value(char **out, bool *valueless, const char *key)
 	return found;
 }
 
+bool tm_git_config_on_command_line(const char *key)
+{
+	char *value = NULL;
+	bool valueless, found = command_line_value(&value, &valueless, key);
+
+	free(value);
+	return found;
+}
+
 /* A "<section>.<name>" key (no subsection). */
 static bool section_key(const char *key, const char *section)
 {
@@ -189,6 +198,33 @@ int tm_git_config_string(char **out, tm_git *g, const char *key)
 	bool valueless;
 
 	return config_value(out, &valueless, g, key);
+}
+
+int tm_git_config_is_set(bool *out, tm_git *g, const char *key)
+{
+	char *value = NULL;
+	bool valueless;
+	int error;
+
+	*out = false;
+	/* the fast path's scan knows this one: no libgit2 (2.4 M
+	 * instructions) for the hint every command checks */
+	if (g && !g->repo && key_equal(key, "merge.threadmind.driver") &&
+	    !command_line_value(&value, &valueless, key)) {
+		*out = g->config_merge_driver;
+		return 0;
+	}
+	free(value);
+	value = NULL;
+	error = config_value(&value, &valueless, g, key);
+	free(value);
+	if (error == TM_ENOTFOUND) {
+		tm_error_clear();
+		return 0;
+	}
+	if (error == 0)
+		*out = true;
+	return error;
 }
 
 int tm_git_config_bool(bool *out, tm_git *g, const char *key, bool dflt)

@@ -30,6 +30,9 @@ struct tm_git {
 	bool config_mentions_us;
 	/* ... mentions "color" (color.ui, color.threadmind: cli.c asks) */
 	bool config_mentions_color;
+	/* ... sets merge.threadmind.driver (the hint of every command asks,
+	 * tm_git_config_is_set) */
+	bool config_merge_driver;
 };
 
 /* The most the fast path reads of a config file and of packed-refs. */

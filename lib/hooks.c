@@ -6,18 +6,22 @@
  */
 #include "hooks.h"
 
+#include "active.h"
 #include "deadline.h"
 #include "doctor.h"
 #include "error.h"
 #include "frontmatter.h"
 #include "fs.h"
 #include "git.h"
+#include "git_internal.h"
+#include "merge.h"
 #include "json.h"
 #include "migrate.h"
 #include "paths_index.h"
 #include "stale.h"
 #include "store_internal.h"
 
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -36,6 +40,43 @@ static bool config_bool(struct tm_git *g, const char *key, bool dflt)
 	return v;
 }
 
+/*
+ * Keep the note the stubs read (TM_HOOK_OFF_NOTE under this worktree's git
+ * dir) in step with threadmind.hooks as the config files say it: there
+ * when false, gone when true.  A value given with `git -c` for one command
+ * says nothing of the files, and changes nothing.  Best effort: a note
+ * that cannot be written only costs the next hook a start.
+ */
+static void note_hooks_off(struct tm_git *g, bool off)
+{
+	const char *gitdir = tm_git_gitdir(g);
+	tm_buf path = TM_BUF_INIT;
+	int fd;
+
+	if (!gitdir || tm_git_config_on_command_line("threadmind.hooks"))
+		return;
+	tm_buf_printf(&path, "%s%s%s", gitdir,
+		      gitdir[strlen(gitdir) - 1] == '/' ? "" : "/",
+		      TM_HOOK_OFF_NOTE);
+	if (!off) {
+		unlink(tm_buf_cstr(&path));
+	} else {
+		char *slash = strrchr(path.ptr, '/');
+
+		*slash = '\0';
+		mkdir(tm_buf_cstr(&path), 0777);
+		*slash = '/';
+		/* O_TRUNC marks the time even when the note was there: the
+		 * stubs compare it with the config files' */
+		fd = open(tm_buf_cstr(&path),
+			  O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW,
+			  0666);
+		if (fd >= 0)
+			close(fd);
+	}
+	tm_buf_release(&path);
+}
+
 int tm_hook_open(tm_store **out_store, char **out_project)
 {
 	struct tm_git *g = NULL;
@@ -45,14 +86,18 @@ int tm_hook_open(tm_store **out_store, char **out_project)
 	char *root = NULL, *project = NULL;
 	struct stat st;
 	size_t len;
+	bool on;
 	int error = 0;
 
 	*out_store = NULL;
-	*out_project = NULL;
+	if (out_project)
+		*out_project = NULL;
 	if (tm_git_open(&g, NULL, true) < 0)
 		goto quiet;
 	workdir = tm_git_workdir(g);
-	if (!config_bool(g, "threadmind.hooks", true) || !workdir)
+	on = config_bool(g, "threadmind.hooks", true);
+	note_hooks_off(g, !on);
+	if (!on || !workdir)
 		goto quiet;
 	len = strlen(workdir);
 	while (len > 1 && workdir[len - 1] == '/')
@@ -62,7 +107,8 @@ int tm_hook_open(tm_store **out_store, char **out_project)
 	if (lstat(tm_buf_cstr(&dir), &st) < 0)
 		goto quiet;
 	if ((error = tm_store_open(&s, root)) < 0 ||
-	    (error = tm_store_current_project(&project, s, NULL)) < 0) {
+	    (out_project &&
+	     (error = tm_store_current_project(&project, s, NULL)) < 0)) {
 		tm_store_free(s);
 		/* A fresh clone of a store with several projects: no project
 		 * is ours to follow yet, and nothing is wrong. */
@@ -73,7 +119,8 @@ int tm_hook_open(tm_store **out_store, char **out_project)
 		goto done;
 	}
 	*out_store = s;
-	*out_project = project;
+	if (out_project)
+		*out_project = project;
 	goto done;
 quiet:
 	tm_error_clear();
@@ -111,6 +158,7 @@ void tm_hook_follow_clear(tm_hook_follow *f)
 {
 	free(f->id);
 	free(f->title);
+	free(f->renamed_from);
 	memset(f, 0, sizeof(*f));
 }
 
@@ -136,35 +184,119 @@ static int index_load(tm_paths_index_list *out, tm_store *s,
 	return 0;
 }
 
+/* What post-checkout resolves for the new branch. */
+struct resolved {
+	char *id;      /* the thread */
+	char *before;  /* the thread shown on the branch checked out before,
+			  or NULL when that branch is not known */
+	char *renamed; /* the old name of the branch whose branchThreads
+			  entry `id` comes from, or NULL */
+};
+
+static void resolved_clear(struct resolved *r)
+{
+	free(r->id);
+	free(r->before);
+	free(r->renamed);
+	memset(r, 0, sizeof(*r));
+}
+
 /*
- * tm_store_active_thread, its fallback (the threads of the branch) read
- * through the index of paths_index.h rather than every file.
+ * A branch renamed with `git branch -m` leaves its branchThreads entry
+ * under the old name: the newest old name of `branch` (its reflog) that no
+ * branch holds any more and whose entry names a thread of `project`, into
+ * r->renamed and r->id.  Nothing found (or the reflog unreadable: this is
+ * only a guess) leaves both NULL.
  */
-static int active_thread(char **id, tm_store *s, const char *project,
+static void renamed_entry(struct resolved *r, tm_store *s, const char *project,
+			  tm_config *cfg, const char *branch)
+{
+	struct tm_git *g = tm_store_git(s);
+	tm_strv old = TM_STRV_INIT;
+	size_t i;
+
+	if (!g || tm_git_branch_renamed_from(&old, g, branch) < 0)
+		goto done;
+	for (i = 0; i < old.n && !tm_deadline_passed(); i++) {
+		const char *bt =
+			tm_config_branch_thread(cfg, project, old.items[i]);
+		bool exists = true;
+
+		if (!bt || !tm_store_thread_exists(s, project, bt) ||
+		    tm_git_branch_exists(&exists, g, old.items[i]) < 0 ||
+		    exists)
+			continue;
+		r->renamed = tm_xstrdup(old.items[i]);
+		r->id = tm_xstrdup(bt);
+		break;
+	}
+done:
+	tm_error_clear();
+	tm_strv_clear(&old);
+}
+
+/*
+ * The thread for the current branch (DESIGN.md section 3), its fallback
+ * (the threads of the branch) read through the index of paths_index.h
+ * rather than every file, with two additions of the checkout: the entry
+ * of the name a renamed branch had, and, in place of activeThreadId, the
+ * thread that was shown on the branch checked out before (HEAD's reflog),
+ * which is the thread a fresh clone's `status` showed without storing it.
+ */
+static int active_thread(struct resolved *r, tm_store *s, const char *project,
 			 tm_config *cfg)
 {
-	const char *bt =
-		tm_config_branch_thread(cfg, project, tm_store_branch(s));
+	const char *branch = tm_store_branch(s);
+	const char *bt = tm_config_branch_thread(cfg, project, branch);
+	const char *active = tm_config_get_string(cfg, "activeThreadId");
+	const tm_thread *const *threads;
+	struct tm_git *g = tm_store_git(s);
 	tm_paths_index_list list;
+	char *prev = NULL;
 	int error;
 
 	if (bt && tm_store_thread_exists(s, project, bt))
-		return tm_store_active_thread(id, s, project, cfg, NULL, 0);
+		return tm_store_active_thread(&r->id, s, project, cfg, NULL, 0);
+	renamed_entry(r, s, project, cfg, branch);
+	if (r->id)
+		return 0;
 	if ((error = index_load(&list, s, project, TM_PATHS_INDEX_ALL)) < 0)
 		return error;
-	error = tm_store_active_thread(id, s, project, cfg, list.threads,
-				       list.n);
+	threads = (const tm_thread *const *)list.threads;
+	if (g && tm_git_previous_branch(&prev, g) == 0 && prev)
+		r->before = tm_active_resolve(
+			prev, tm_config_branch_thread(cfg, project, prev),
+			active, threads, list.n, NULL);
+	tm_error_clear();
+	r->id = tm_active_resolve(branch, bt, r->before ? r->before : active,
+				  threads, list.n, NULL);
+	free(prev);
 	tm_paths_index_list_clear(&list);
+	return 0;
+}
+
+/* Drop branchThreads[project][old], the entry a renamed branch had: its
+ * thread now follows the new name (and a new branch of the old name is
+ * not given it). */
+static int forget_old_name(tm_store *s, const char *project, const char *old)
+{
+	tm_config *cfg = NULL;
+	int error;
+
+	if ((error = tm_store_load_config(&cfg, s)) == 0 &&
+	    (error = tm_config_set_branch_thread(cfg, project, old, NULL)) == 0)
+		error = tm_store_save_config(s, cfg);
+	tm_config_free(cfg);
 	return error;
 }
 
 int tm_hook_follow_branch(tm_hook_follow *out, tm_store *s, const char *project)
 {
+	struct resolved r = {NULL, NULL, NULL};
 	tm_config *cfg = NULL;
 	tm_thread *t = NULL;
 	tm_lock *lk = NULL;
-	char *id = NULL;
-	const char *branch = tm_store_branch(s), *bt, *active, *ap;
+	const char *branch = tm_store_branch(s), *bt, *active, *ap, *shown;
 	bool changed;
 	int error;
 
@@ -172,30 +304,35 @@ int tm_hook_follow_branch(tm_hook_follow *out, tm_store *s, const char *project)
 	if (!branch || tm_deadline_passed())
 		return 0;
 	if ((error = tm_store_load_config(&cfg, s)) < 0 ||
-	    (error = active_thread(&id, s, project, cfg)) < 0)
+	    (error = active_thread(&r, s, project, cfg)) < 0)
 		goto done;
 	active = tm_config_get_string(cfg, "activeThreadId");
 	ap = tm_config_get_string(cfg, "activeProjectId");
 	bt = tm_config_branch_thread(cfg, project, branch);
-	changed = !active || strcmp(active, id) || !ap || strcmp(ap, project);
-	if ((!changed && bt && !strcmp(bt, id)) || tm_deadline_passed())
+	changed = !active || strcmp(active, r.id) || !ap || strcmp(ap, project);
+	if ((!changed && bt && !strcmp(bt, r.id)) || tm_deadline_passed())
 		goto done;
-	out->switched = !active || strcmp(active, id);
+	/* "changed" for the person: against what `status` showed before */
+	shown = r.before ? r.before : active;
+	out->switched = !shown || strcmp(shown, r.id);
 	if ((error = tm_hook_lock(&lk, s)) < 0 ||
-	    (error = tm_store_set_active(s, project, id)) < 0) {
+	    (error = tm_store_set_active(s, project, r.id)) < 0 ||
+	    (r.renamed &&
+	     (error = forget_old_name(s, project, r.renamed)) < 0)) {
 		out->switched = false;
 		goto done;
 	}
-	if (out->switched && tm_store_load_thread(&t, s, project, id) == 0)
+	if (out->switched && tm_store_load_thread(&t, s, project, r.id) == 0)
 		out->title = tm_xstrdup_or_null(t->title);
 	tm_error_clear();
-	out->id = id;
-	id = NULL;
+	out->id = r.id;
+	out->renamed_from = r.renamed;
+	r.id = r.renamed = NULL;
 done:
 	tm_lock_release(lk);
 	tm_thread_free(t);
 	tm_config_free(cfg);
-	free(id);
+	resolved_clear(&r);
 	return error;
 }
 
@@ -343,6 +480,108 @@ int tm_hook_commit_touches(tm_hook_touches *out, tm_store *s,
 		commit_renames(out, g, &list);
 	free(dir);
 	tm_paths_index_list_clear(&list);
+	return error;
+}
+
+bool tm_hook_replaying(tm_store *s)
+{
+	struct tm_git *g = tm_store_git(s);
+
+	return g && tm_git_sequence_in_progress(g);
+}
+
+/* ---- pre-commit ---- */
+
+/*
+ * Is `path` (from the worktree root) a thread file (*json false) or a
+ * project file (*json true) of the store at the root?
+ */
+static bool store_file(const char *path, bool *json)
+{
+	static const char threads[] = TM_STORE_DIRNAME "/threads/";
+	static const char projects[] = TM_STORE_DIRNAME "/projects/";
+	size_t n = strlen(path);
+
+	if (!strncmp(path, threads, sizeof(threads) - 1) && n > 3 &&
+	    !strcmp(path + n - 3, ".md")) {
+		*json = false;
+		return true;
+	}
+	if (!strncmp(path, projects, sizeof(projects) - 1) && n > 5 &&
+	    !strcmp(path + n - 5, ".json") &&
+	    !strchr(path + sizeof(projects) - 1, '/')) {
+		*json = true;
+		return true;
+	}
+	return false;
+}
+
+/* Does the staged blob of `d` hold markers in its fields? */
+static bool blob_has_markers(git_repository *repo, const git_diff_delta *d,
+			     bool json)
+{
+	git_blob *blob = NULL;
+	bool found;
+
+	if ((d->new_file.mode != GIT_FILEMODE_BLOB &&
+	     d->new_file.mode != GIT_FILEMODE_BLOB_EXECUTABLE) ||
+	    git_blob_lookup(&blob, repo, &d->new_file.id) < 0) {
+		git_error_clear();
+		return false;
+	}
+	found = tm_merge_markers_in_fields(git_blob_rawcontent(blob),
+					   (size_t)git_blob_rawsize(blob),
+					   json);
+	git_blob_free(blob);
+	return found;
+}
+
+int tm_hook_staged_markers(tm_strv *files, tm_store *s)
+{
+	char *specs[] = {TM_STORE_DIRNAME "/threads",
+			 TM_STORE_DIRNAME "/projects"};
+	git_diff_options opts;
+	struct tm_git *g = tm_store_git(s);
+	git_repository *repo = g ? tm_git_repository(g) : NULL;
+	git_object *tree = NULL;
+	git_index *index = NULL;
+	git_diff *diff = NULL;
+	size_t i, n;
+	int error = 0;
+
+	if (!g || tm_deadline_passed())
+		return 0;
+	if (!repo)
+		return tm_error_last_code() ? tm_error_last_code() : TM_ERROR;
+	git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
+	if (git_revparse_single(&tree, repo, "HEAD^{tree}") < 0)
+		tree = NULL; /* no commit yet: everything is staged */
+	git_error_clear();
+	opts.pathspec.strings = specs;
+	opts.pathspec.count = sizeof(specs) / sizeof(*specs);
+	/* read again when the file changed since libgit2 loaded it */
+	if (git_repository_index(&index, repo) < 0 ||
+	    git_index_read(index, false) < 0 ||
+	    git_diff_tree_to_index(&diff, repo, (git_tree *)tree, index,
+				   &opts) < 0) {
+		error = tm_git_error(TM_ERROR, "cannot compare the index "
+					       "with HEAD");
+		goto done;
+	}
+	n = git_diff_num_deltas(diff);
+	for (i = 0; i < n && !tm_deadline_passed(); i++) {
+		const git_diff_delta *d = git_diff_get_delta(diff, i);
+		bool json;
+
+		if (d->status != GIT_DELTA_DELETED &&
+		    store_file(d->new_file.path, &json) &&
+		    blob_has_markers(repo, d, json))
+			tm_strv_push(files, d->new_file.path);
+	}
+done:
+	git_diff_free(diff);
+	git_index_free(index);
+	git_object_free(tree);
 	return error;
 }
 
@@ -512,6 +751,53 @@ static int rewrite_under_lock(tm_hook_rewrite_result *out, tm_store *s,
 	}
 	tm_lock_release(lk);
 	return 0;
+}
+
+int tm_hook_rewrite_touches(tm_strv *ids, tm_store *s, const char *project,
+			    const tm_hook_rewrites *rw)
+{
+	struct tm_git *g = tm_store_git(s);
+	tm_strv news = TM_STRV_INIT, all = TM_STRV_INIT;
+	tm_paths_index_list list;
+	char *dir = NULL;
+	size_t i, k;
+	int error = 0;
+
+	if (!g || !rw->n || tm_deadline_passed())
+		return 0;
+	for (i = 0; i < rw->n; i++)
+		tm_strv_push(&news, rw->items[i].new);
+	tm_strv_sort_unique(&news);
+	if ((error = load_with_paths(&list, s, project)) < 0)
+		goto done;
+	dir = tm_stale_threads_dir(g, tm_store_root(s), project);
+	for (i = 0; i < news.n && !tm_deadline_passed(); i++) {
+		tm_strv one = TM_STRV_INIT;
+
+		error = tm_stale_commit_touches(
+			&one, g, news.items[i], dir,
+			(const tm_thread *const *)list.threads, list.n);
+		if (error == TM_ENOTFOUND) { /* gone since: nothing to say */
+			tm_error_clear();
+			error = 0;
+		}
+		for (k = 0; k < one.n; k++)
+			tm_strv_push(&all, one.items[k]);
+		tm_strv_clear(&one);
+		if (error < 0)
+			break;
+	}
+	tm_paths_index_list_clear(&list);
+	if (error == 0 && !tm_deadline_passed()) {
+		tm_strv_sort_unique(&all);
+		for (k = 0; k < all.n; k++)
+			tm_strv_push(ids, all.items[k]);
+	}
+done:
+	free(dir);
+	tm_strv_clear(&news);
+	tm_strv_clear(&all);
+	return error;
 }
 
 int tm_hook_rewrite_commits(tm_hook_rewrite_result *out, tm_store *s,

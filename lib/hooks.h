@@ -23,6 +23,13 @@
 #define TM_HOOK_BUDGET 2.0
 /* The longest a hook waits for the store lock, in seconds. */
 #define TM_HOOK_LOCK_WAIT_MAX 1.0
+/*
+ * The note, under a worktree's git dir, that says threadmind.hooks is
+ * false in the config files: the stubs (hooks/) see it and start nothing
+ * while no config file is newer (post-checkout asks `git config` once).
+ * tm_hook_open writes it and removes it.
+ */
+#define TM_HOOK_OFF_NOTE "threadmind/hooks-off"
 
 /*
  * Open the store as git's hooks see it: the repository from GIT_DIR /
@@ -31,8 +38,11 @@
  * returned, no error set) when there is nothing to do: not in a repository,
  * no worktree, threadmind.hooks false, no .threadmind folder at the root,
  * or several projects and none active (a fresh clone: hooks stay silent).
- * *out_store (tm_store_free) and *out_project (malloc'd) belong to the
- * caller.  Errors of tm_store_open and tm_store_current_project.
+ * `out_project` NULL: no project is needed (pre-commit looks at every
+ * project's files), and a store with several projects is opened too.
+ * Keeps TM_HOOK_OFF_NOTE in step with threadmind.hooks.  *out_store
+ * (tm_store_free) and *out_project (malloc'd) belong to the caller.
+ * Errors of tm_store_open and tm_store_current_project.
  */
 int tm_hook_open(tm_store **out_store, char **out_project);
 
@@ -49,20 +59,34 @@ int tm_hook_lock(tm_lock **out, tm_store *s);
 
 /* What tm_hook_follow_branch did. */
 typedef struct {
-	char *id;      /* the active thread now, or NULL when nothing written */
-	char *title;   /* its title, or NULL (unreadable, untitled) */
-	bool switched; /* the active thread changed (not only the records) */
+	char *id;           /* the active thread now, or NULL when nothing
+			       written */
+	char *title;        /* its title, or NULL (unreadable, untitled) */
+	bool switched;      /* the active thread changed from the one shown
+			       before the checkout (not only the records) */
+	char *renamed_from; /* the branch's name before `git branch -m`, whose
+			       branchThreads entry it took over, or NULL */
 } tm_hook_follow;
 
 void tm_hook_follow_clear(tm_hook_follow *f);
 
 /*
- * After a branch checkout: make the thread of the new branch (as
- * tm_store_active_thread chooses it) the active one of `project`, and
- * record it in branchThreads, under the lock.  Nothing is written when
- * config.json already says so, outside a branch, or past the deadline (then
- * out->id is NULL).  *out is cleared first; tm_hook_follow_clear it.
- * Errors: of config.json (TM_EPARSE), of the lock, of tm_store_set_active.
+ * After a branch checkout: make the thread of the new branch the active
+ * one of `project`, and record it in branchThreads, under the lock.  The
+ * thread is the one tm_store_active_thread chooses (DESIGN.md section 3),
+ * with two additions:
+ *   - a branch with no branchThreads entry that `git branch -m` renamed
+ *     (its reflog says "Branch: renamed refs/heads/OLD to ...") takes the
+ *     entry of OLD when no branch is named OLD any more; the entry moves
+ *     to the new name (OLD's is removed);
+ *   - in place of activeThreadId, the thread shown on the branch checked
+ *     out before (the newest "checkout: moving from OLD to NEW" of HEAD's
+ *     reflog) as tm_active_resolve chooses it there: the thread `status`
+ *     showed, even in a fresh clone where nothing was stored yet.
+ * Nothing is written when config.json already says so, outside a branch,
+ * or past the deadline (then out->id is NULL).  *out is cleared first;
+ * tm_hook_follow_clear it.  Errors: of config.json (TM_EPARSE), of the
+ * lock, of tm_store_set_active and of writing config.json.
  */
 int tm_hook_follow_branch(tm_hook_follow *out, tm_store *s,
 			  const char *project);
@@ -109,6 +133,27 @@ void tm_hook_touches_clear(tm_hook_touches *t);
  */
 int tm_hook_commit_touches(tm_hook_touches *out, tm_store *s,
 			   const char *project);
+
+/*
+ * Whether git is replaying commits (tm_git_sequence_in_progress: a
+ * rebase, a cherry-pick or revert of several commits, `git am`):
+ * post-commit then does nothing, and post-rewrite reports a rebase once.
+ */
+bool tm_hook_replaying(tm_store *s);
+
+/* ---- pre-commit ---- */
+
+/*
+ * The staged thread and project files of the store (at the worktree root)
+ * whose frontmatter holds conflict markers (tm_merge_markers_in_fields):
+ * the files the index adds or changes against HEAD (everything on an
+ * unborn branch), each read from the index as the commit would record it,
+ * as paths from the worktree root appended to `files`.  Files HEAD already
+ * holds unchanged are not looked at: a commit of something else is never
+ * refused for them.  Nothing past the deadline.  Errors: TM_ERROR when the
+ * repository or its index cannot be read.
+ */
+int tm_hook_staged_markers(tm_strv *files, tm_store *s);
 
 /* ---- post-merge ---- */
 
@@ -161,6 +206,18 @@ void tm_hook_rewrites_parse(tm_hook_rewrites *out, const char *data);
 /* The rewrite of `commit` (case-insensitive), or NULL. */
 const tm_hook_rewrite *tm_hook_rewrites_find(const tm_hook_rewrites *r,
 					     const char *commit);
+
+/*
+ * After a rebase: the threads of `project` (sorted, appended to `ids`) that
+ * the replayed commits flag as post-commit would have one by one, had it
+ * run for each: the union, over the distinct new commits of `rw`, of
+ * tm_stale_commit_touches (one tree diff each; the threads read once
+ * through the thread index).  A new commit the repository no longer has is
+ * skipped.  Nothing outside git or past the deadline (then nothing is
+ * appended).  Errors of tm_paths_index_load and tm_stale_commit_touches.
+ */
+int tm_hook_rewrite_touches(tm_strv *ids, tm_store *s, const char *project,
+			    const tm_hook_rewrites *rw);
 
 /* What tm_hook_rewrite_commits did. */
 typedef struct {

@@ -68,13 +68,27 @@ bool tm_install_hook_known(const char *name);
 /*
  * Append the stub file of hook `name` (a known hook name): a POSIX sh
  * script that runs `git-threadmind hook NAME "$@"` when git-threadmind is
- * on PATH and always ends in `exit 0`.  hooks/NAME in the source tree holds
- * the same bytes.
+ * on PATH and ends in `exit 0` (pre-commit: `exit 1` when the call exits 1,
+ * its refusal).  Before that, in the shell alone (no process started), it
+ * does nothing where the work tree has no .threadmind/, while
+ * THREADMIND_HOOKS is off, while threadmind.hooks is false (`git -c`, or
+ * the note TM_HOOK_OFF_NOTE of hooks.h while no config file is newer;
+ * post-checkout asks `git config` once per checkout when the note is
+ * there), and, for post-commit, while git replays commits (rebase,
+ * cherry-pick or revert sequence, am).  hooks/NAME in the source tree
+ * holds the same bytes.
  */
 void tm_install_stub(tm_buf *out, const char *name);
 
 /* True when `len` bytes at `data` are exactly the stub of hook `name`. */
 bool tm_install_is_stub(const char *data, size_t len, const char *name);
+
+/*
+ * True when `len` bytes at `data` are exactly the stub an earlier version
+ * wrote for hook `name` (one that always started git-threadmind):
+ * install replaces it with the current stub, uninstall deletes it.
+ */
+bool tm_install_is_old_stub(const char *data, size_t len, const char *name);
 
 /*
  * True when a hook file is a shell script that our block may go into: a
@@ -100,7 +114,9 @@ bool tm_install_calls_us(const char *data, size_t len);
 
 /*
  * Append the one line a user adds by hand to call hook `name` from a
- * script (without a line end): `git-threadmind hook NAME "$@" || :`.
+ * script (without a line end): `git-threadmind hook NAME "$@" || :`; for
+ * pre-commit `git-threadmind hook pre-commit "$@" || [ $? -ne 1 ] || exit
+ * 1`, so that its refusal (exit 1), and nothing else, stops the commit.
  */
 void tm_install_call_line(tm_buf *out, const char *name);
 /*
@@ -113,8 +129,9 @@ const char *tm_install_hook_language(const char *data, size_t len);
  * Append the one line that calls hook `name` in language `lang` (as
  * tm_install_hook_language gives it): the sh line of tm_install_call_line,
  * a Python or a Node.js statement passing the hook's arguments (and stdin)
- * on and ignoring the exit status; for NULL (unknown) a plain instruction
- * ("make it run 'git-threadmind hook NAME' with the hook's arguments, …").
+ * on and ignoring the exit status (pre-commit: exiting 1 when it exits 1);
+ * for NULL (unknown) a plain instruction ("make it run 'git-threadmind
+ * hook NAME' with the hook's arguments, …").
  */
 void tm_install_call_line_in(tm_buf *out, const char *name, const char *lang);
 
@@ -131,7 +148,8 @@ void tm_install_call_line_in(tm_buf *out, const char *name, const char *lang);
  * (so that tm_install_remove knows to take it away again).  The block uses
  * the file's line end (CRLF when its first line ends so).  post-rewrite's
  * block reads the rewritten list from stdin, passes it to the hook and
- * gives it back to the rest of the script on stdin.
+ * gives it back to the rest of the script on stdin; pre-commit's exits 1
+ * when the hook does (its refusal), and only then.
  *
  * A file that already holds our block is first taken back to what it was
  * without it (tm_install_remove), so that `out` is always the file with one
@@ -171,6 +189,12 @@ bool tm_install_is_empty_script(const char *data, size_t len);
 bool tm_install_attributes_add(tm_buf *out, const char *data, size_t len);
 
 /*
+ * Whether a .gitattributes text asks for our merge driver: a line (not a
+ * comment) giving some pattern `merge=threadmind`.
+ */
+bool tm_install_attributes_ask_driver(const char *data, size_t len);
+
+/*
  * The opposite: append the file without the lines that are exactly ours,
  * current or old forms (attributes in any order, blanks between words
  * ignored).  Returns true when a line was removed.
@@ -200,6 +224,17 @@ bool tm_install_config_drop_section(tm_buf *out, const char *data, size_t len);
 int tm_install_hooks_path(char **out, const char *hooks_path,
 			  const char *workdir, const char *gitdir,
 			  const char *commondir, const char *home);
+
+/*
+ * Whether this clone lacks the merge driver that the store asks for:
+ * `store_dir`/.gitattributes asks for it (tm_install_attributes_ask_driver)
+ * and merge.threadmind.driver is not set in g's config, so that a
+ * merge of thread files would leave conflict markers (the usual clone where
+ * `install` never ran).  Cheap enough for every command: one small file
+ * read, and the config only when the file asks.  False when anything cannot
+ * be read; never fails, leaves no error.
+ */
+bool tm_install_driver_missing(struct tm_git *g, const char *store_dir);
 
 /* ---- the plan: what install / uninstall would change ---- */
 
@@ -271,17 +306,18 @@ typedef struct {
  * nothing else is left); with `g`, one step per hook in the folder of
  * tm_install_hooks_path.
  *
- * Hooks on install: missing → our stub (mode 0755); our stub → done; a
+ * Hooks on install: missing → our stub (mode 0755); our stub → done; the
+ * stub of an earlier version (tm_install_is_old_stub) → replaced; a
  * file calling us outside a block → done (left alone); a shell script →
  * our block inserted (done when the block is already current); a symbolic
  * link, a file that is not executable (git would not run it) or over
  * 1 MiB → a refused MANUAL step whose `data` is the line to add by hand; an
  * executable file that is not a shell script → a MANUAL step that is not
  * refused (everything else is installed), whose `data` is the line to add
- * in the hook's language (tm_install_call_line_in).  On uninstall: our stub →
- * deleted; a script with our block → the block removed (the file deleted when
- * only a `#!` line would be left); a file calling us by hand → a MANUAL step
- * (not refused); anything else → done.
+ * in the hook's language (tm_install_call_line_in).  On uninstall: our stub
+ * or an earlier one → deleted; a script with our block → the block removed (the
+ * file deleted when only a `#!` line would be left); a file calling us by hand
+ * → a MANUAL step (not refused); anything else → done.
  *
  * `g` NULL (outside a repository) plans only the config steps, and then
  * needs opts->global.  Errors: TM_EINVALID for that, or for a `~` in

@@ -127,6 +127,25 @@ static bool attr_covered(const char *d, size_t len, const char *want,
 	return false;
 }
 
+bool tm_install_attributes_ask_driver(const char *data, size_t len)
+{
+	static const char ours[] = "merge=threadmind";
+	struct tm_install__line l;
+	const char *p, *w;
+	size_t pos = 0, wn;
+
+	while (tm_install__next_line(data, len, &pos, &l)) {
+		p = data + l.start;
+		/* the pattern first, then the attributes */
+		if (!tm_install__next_word(&p, data + l.end, &w, &wn) ||
+		    *w == '#')
+			continue;
+		if (has_word(p, data + l.end, ours, sizeof(ours) - 1))
+			return true;
+	}
+	return false;
+}
+
 /* Does the file say everything `want` says (each of its attributes
  * covered by some line with its pattern)? */
 static bool attr_present(const char *d, size_t len, const char *want)

@@ -13,7 +13,8 @@
 #include <string.h>
 
 const char *const tm_install_hook_names[] = {
-	"post-checkout", "post-commit", "post-merge", "post-rewrite", NULL,
+	"post-checkout", "post-commit", "post-merge",
+	"post-rewrite",  "pre-commit",  NULL,
 };
 
 bool tm_install_hook_known(const char *name)
@@ -28,7 +29,152 @@ bool tm_install_hook_known(const char *name)
 
 /* ---- stubs ---- */
 
+static void put_all(tm_buf *out, const char *const *lines)
+{
+	size_t i;
+
+	for (i = 0; lines[i]; i++) {
+		tm_buf_puts(out, lines[i]);
+		tm_buf_putc(out, '\n');
+	}
+}
+
+/*
+ * What every stub does before it starts git-threadmind, in the shell
+ * alone (a start costs 15-25 ms; these tests, none): nothing where the
+ * work tree (git runs hooks at its root) has no .threadmind/, nothing
+ * while THREADMIND_HOOKS says off (the values `hook` takes for off), and
+ * the git dir found as git does, a `.git` file followed.
+ */
+static const char *const stub_prologue[] = {
+	"[ -e .threadmind ] || exit 0",
+	"case ${THREADMIND_HOOKS-} in",
+	"0 | [Ff][Aa][Ll][Ss][Ee] | [Nn][Oo] | [Oo][Ff][Ff]) exit 0 ;;",
+	"esac",
+	"d=${GIT_DIR:-.git}",
+	"if [ -f \"$d\" ]; then",
+	"\tread -r d <\"$d\"",
+	"\td=${d#gitdir: }",
+	"fi",
+	NULL,
+};
+
+/* post-commit: git replays commits (rebase, cherry-pick or revert of
+ * several, am); post-rewrite reports a rebase once. */
+static const char *const stub_replaying[] = {
+	"if [ -d \"$d/rebase-merge\" ] || [ -d \"$d/rebase-apply\" ] ||",
+	"\t[ -d \"$d/sequencer\" ]; then",
+	"\texit 0",
+	"fi",
+	NULL,
+};
+
+/*
+ * threadmind.hooks: `git -c` for this command asks git; else the note
+ * `hook` keeps (TM_HOOK_OFF_NOTE in hooks.h) holds while no config file is
+ * newer, and post-checkout asks git again once per checkout.
+ */
+static const char *const stub_off_head[] = {
+	"n=$d/threadmind/hooks-off",
+	"case ${GIT_CONFIG_PARAMETERS-} in",
+	"*[Tt][Hh][Rr][Ee][Aa][Dd][Mm][Ii][Nn][Dd].[Hh][Oo][Oo][Kk][Ss]*)",
+	"\t[ \"$(git config --bool threadmind.hooks 2>/dev/null)\" != false "
+	"] ||",
+	"\t\texit 0",
+	"\t;;",
+	"*)",
+	NULL,
+};
+static const char *const stub_off_fresh[] = {
+	"\tif [ -f \"$n\" ]; then",
+	"\t\t# threadmind.hooks is false while no config file is newer",
+	"\t\t# (-nt is POSIX since 2024; a shell without it asks git)",
+	"\t\tc=$d",
+	"\t\tif [ -f \"$d/commondir\" ]; then",
+	"\t\t\tread -r c <\"$d/commondir\"",
+	"\t\t\tcase $c in /*) ;; *) c=$d/$c ;; esac",
+	"\t\tfi",
+	"\t\ts=",
+	"\t\tfor f in \"$c/config\" \"$d/config.worktree\" \\",
+	"\t\t\t\"${GIT_CONFIG_GLOBAL:-$HOME/.gitconfig}\" \\",
+	"\t\t\t\"${XDG_CONFIG_HOME:-$HOME/.config}/git/config\" \\",
+	"\t\t\t\"${GIT_CONFIG_SYSTEM:-/etc/gitconfig}\"; do",
+	"\t\t\t[ ! -e \"$f\" ] || [ \"$n\" -nt \"$f\" ] || s=1",
+	"\t\tdone",
+	"\t\t[ -n \"$s\" ] || exit 0",
+	NULL,
+};
+static const char *const stub_off_ask[] = {
+	"\tif [ -f \"$n\" ]; then",
+	"\t\t# threadmind.hooks was false: asked again at each checkout",
+	NULL,
+};
+static const char *const stub_off_tail[] = {
+	"\t\tv=$(git config --bool threadmind.hooks 2>/dev/null)",
+	"\t\tif [ \"$v\" = false ]; then",
+	"\t\t\t: >\"$n\"",
+	"\t\t\texit 0",
+	"\t\tfi",
+	"\tfi",
+	"\t;;",
+	"esac",
+	NULL,
+};
+
 void tm_install_stub(tm_buf *out, const char *name)
+{
+	bool pre = !strcmp(name, "pre-commit");
+
+	tm_buf_printf(out,
+		      "#!/bin/sh\n"
+		      "# ThreadMind's %s hook: runs 'git-threadmind hook %s'\n",
+		      name, name);
+	if (pre)
+		tm_buf_puts(
+			out,
+			"# when git-threadmind is on PATH.  Written by 'git "
+			"threadmind install',\n"
+			"# removed by 'git threadmind uninstall'.  It "
+			"refuses the commit only when\n"
+			"# git-threadmind finds conflict markers in a "
+			"staged frontmatter (exit 1;\n"
+			"# 'git commit --no-verify' skips it).\n");
+	else
+		tm_buf_puts(out,
+			    "# when git-threadmind is on PATH, and never makes "
+			    "git fail.  Written by\n"
+			    "# 'git threadmind install', removed by 'git "
+			    "threadmind uninstall'.\n");
+	tm_buf_puts(out, "# It starts nothing where the work tree has no "
+			 ".threadmind/, nor while\n"
+			 "# THREADMIND_HOOKS=0 or threadmind.hooks=false "
+			 "(docs/hooks.md)");
+	if (!strcmp(name, "post-commit"))
+		tm_buf_puts(out,
+			    ",\n# nor while git replays commits (rebase, "
+			    "cherry-pick or revert of several\n"
+			    "# commits, am): post-rewrite reports a rebase "
+			    "once");
+	tm_buf_puts(out, ".\n");
+	put_all(out, stub_prologue);
+	if (!strcmp(name, "post-commit"))
+		put_all(out, stub_replaying);
+	put_all(out, stub_off_head);
+	put_all(out,
+		!strcmp(name, "post-checkout") ? stub_off_ask : stub_off_fresh);
+	put_all(out, stub_off_tail);
+	tm_buf_printf(out,
+		      "if command -v git-threadmind >/dev/null 2>&1; then\n"
+		      "\tgit-threadmind hook %s \"$@\"\n"
+		      "%s"
+		      "fi\n"
+		      "exit 0\n",
+		      name, pre ? "\t[ $? -ne 1 ] || exit 1\n" : "");
+}
+
+/* The stub of the versions before the off switch and the replay check
+ * moved into it: replaced by install, deleted by uninstall. */
+static void stub_v1(tm_buf *out, const char *name)
 {
 	tm_buf_printf(out,
 		      "#!/bin/sh\n"
@@ -44,15 +190,26 @@ void tm_install_stub(tm_buf *out, const char *name)
 		      name, name, name);
 }
 
-bool tm_install_is_stub(const char *data, size_t len, const char *name)
+static bool same_as(void (*make)(tm_buf *, const char *), const char *data,
+		    size_t len, const char *name)
 {
 	tm_buf stub = TM_BUF_INIT;
 	bool same;
 
-	tm_install_stub(&stub, name);
+	make(&stub, name);
 	same = stub.size == len && !memcmp(stub.ptr, data, len);
 	tm_buf_release(&stub);
 	return same;
+}
+
+bool tm_install_is_stub(const char *data, size_t len, const char *name)
+{
+	return same_as(tm_install_stub, data, len, name);
+}
+
+bool tm_install_is_old_stub(const char *data, size_t len, const char *name)
+{
+	return strcmp(name, "pre-commit") && same_as(stub_v1, data, len, name);
 }
 
 /* ---- what kind of file ---- */
@@ -136,29 +293,35 @@ const char *tm_install_hook_language(const char *data, size_t len)
 
 void tm_install_call_line_in(tm_buf *out, const char *name, const char *lang)
 {
+	/* pre-commit refuses a commit when the call exits 1, and only then */
+	bool pre = !strcmp(name, "pre-commit");
+
 	if (lang && !strcmp(lang, "sh"))
 		tm_install_call_line(out, name);
 	else if (lang && !strcmp(lang, "python"))
 		tm_buf_printf(out,
 			      "import subprocess, sys; subprocess.call("
 			      "[\"git-threadmind\", \"hook\", \"%s\"] + "
-			      "sys.argv[1:])",
-			      name);
+			      "sys.argv[1:])%s",
+			      name, pre ? " == 1 and sys.exit(1)" : "");
 	else if (lang && !strcmp(lang, "node"))
 		tm_buf_printf(out,
 			      "require(\"child_process\").spawnSync("
 			      "\"git-threadmind\", [\"hook\", \"%s\", "
 			      "...process.argv.slice(2)], {stdio: "
-			      "\"inherit\"});",
-			      name);
+			      "\"inherit\"})%s;",
+			      name,
+			      pre ? ".status === 1 && process.exit(1)" : "");
 	else
 		tm_buf_printf(out,
 			      "make it run 'git-threadmind hook %s' with the "
-			      "hook's arguments%s, ignoring its exit status",
+			      "hook's arguments%s, %s",
 			      name,
 			      !strcmp(name, "post-rewrite")
 				      ? " and its standard input"
-				      : "");
+				      : "",
+			      pre ? "and fail when it exits 1 (only then)"
+				  : "ignoring its exit status");
 }
 
 bool tm_install_is_shell(const char *data, size_t len)
@@ -224,7 +387,11 @@ bool tm_install_calls_us(const char *data, size_t len)
 
 void tm_install_call_line(tm_buf *out, const char *name)
 {
-	tm_buf_printf(out, "git-threadmind hook %s \"$@\" || :", name);
+	if (!strcmp(name, "pre-commit"))
+		tm_buf_puts(out, "git-threadmind hook pre-commit \"$@\" || "
+				 "[ $? -ne 1 ] || exit 1");
+	else
+		tm_buf_printf(out, "git-threadmind hook %s \"$@\" || :", name);
 }
 
 /* ---- the block ---- */
@@ -267,6 +434,14 @@ static void put_block(tm_buf *out, const char *name, const char *eol,
 		"fi",
 		NULL,
 	};
+	/* exit 1 from the hook is its refusal: the commit stops */
+	static const char *const refuse[] = {
+		"if command -v git-threadmind >/dev/null 2>&1; then",
+		"\tgit-threadmind hook pre-commit \"$@\"",
+		"\t[ $? -ne 1 ] || exit 1",
+		"fi",
+		NULL,
+	};
 
 	put_lines(out, head, eol);
 	if (append) {
@@ -275,6 +450,8 @@ static void put_block(tm_buf *out, const char *name, const char *eol,
 	}
 	if (!strcmp(name, "post-rewrite")) {
 		put_lines(out, rewrite, eol);
+	} else if (!strcmp(name, "pre-commit")) {
+		put_lines(out, refuse, eol);
 	} else {
 		tm_buf_printf(out,
 			      "command -v git-threadmind >/dev/null 2>&1 &&%s"

@@ -236,6 +236,28 @@ done:
 	return error;
 }
 
+bool tm_install_driver_missing(struct tm_git *g, const char *store_dir)
+{
+	tm_buf data = TM_BUF_INIT;
+	bool set = true;
+	int fd, error;
+
+	if (!g || tm_fs_open_dir(&fd, store_dir) < 0)
+		goto done;
+	error = tm_fs_read_at(&data, fd, ".gitattributes", ".gitattributes",
+			      TM_MAX_FILE_SIZE);
+	close(fd);
+	if (error < 0 ||
+	    !tm_install_attributes_ask_driver(tm_buf_cstr(&data), data.size))
+		goto done;
+	if (tm_git_config_is_set(&set, g, TM_INSTALL_DRIVER_KEY) < 0)
+		set = true;
+done:
+	tm_error_clear();
+	tm_buf_release(&data);
+	return !set;
+}
+
 /* Append everything `fd` holds (up to TM_MAX_FILE_SIZE + 1 bytes). */
 static int read_all(int fd, tm_buf *out)
 {
@@ -386,6 +408,15 @@ static void plan_hook_install(tm_install_plan *p, const char *path,
 		set_what(st, "hook '%s': '%s' is installed", name, path);
 		return;
 	}
+	if (tm_install_is_old_stub(d, data->size, name)) {
+		st = add_step(p, TM_INSTALL_WRITE_FILE, path);
+		set_what(st, "hook '%s': update the stub '%s'", name, path);
+		tm_install_stub(&next, name);
+		set_data(st, &next);
+		set_old(st, data);
+		tm_buf_release(&next);
+		return;
+	}
 	if (tm_install_has_block(d, data->size)) {
 		if (tm_install_insert(&next, d, data->size, name) < 0) {
 			tm_error_clear();
@@ -465,7 +496,8 @@ static void plan_hook_uninstall(tm_install_plan *p, const char *path,
 	}
 	if (state != HOOK_FILE)
 		goto nothing;
-	if (tm_install_is_stub(d, data->size, name)) {
+	if (tm_install_is_stub(d, data->size, name) ||
+	    tm_install_is_old_stub(d, data->size, name)) {
 		st = add_step(p, TM_INSTALL_DELETE_FILE, path);
 		set_what(st, "hook '%s': delete '%s'", name, path);
 		set_old(st, data);

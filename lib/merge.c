@@ -172,6 +172,57 @@ bool tm_merge_has_conflict_markers(const char *data, size_t len)
 	return false;
 }
 
+/* Is the line at `p` a conflict marker: 7 or more '<', '|' or '>' then a
+ * blank or the line end, or only 7 or more '='? */
+static bool marker_line(const char *p, const char *end)
+{
+	const char *q = p;
+
+	if (marker_run(p, end, '<') || marker_run(p, end, '|') ||
+	    marker_run(p, end, '>'))
+		return true;
+	while (q < end && *q == '=')
+		q++;
+	if (q - p < 7)
+		return false;
+	if (q < end && *q == '\r')
+		q++;
+	return q == end || *q == '\n';
+}
+
+/* Is the line at `p` the frontmatter fence `---` (CRLF too)? */
+static bool fence_line(const char *p, const char *end)
+{
+	if (end - p < 3 || memcmp(p, "---", 3))
+		return false;
+	p += 3;
+	if (p < end && *p == '\r')
+		p++;
+	return p == end || *p == '\n';
+}
+
+bool tm_merge_markers_in_fields(const char *data, size_t len, bool json)
+{
+	const char *p = data, *end = data + len, *q;
+	bool first = true;
+
+	if (len >= 3 && !memcmp(p, "\xef\xbb\xbf", 3))
+		p += 3; /* a BOM */
+	if (!json && !fence_line(p, end))
+		/* no frontmatter, unless a marker stands for its start */
+		return p < end && marker_line(p, end);
+	while (p && p < end) {
+		if (!json && !first && fence_line(p, end))
+			return false; /* the frontmatter's end */
+		if (marker_line(p, end))
+			return true;
+		first = false;
+		q = memchr(p, '\n', (size_t)(end - p));
+		p = q ? q + 1 : NULL;
+	}
+	return false;
+}
+
 struct line_ends {
 	size_t crlf, lf; /* CRLF pairs, LFs without a CR */
 };

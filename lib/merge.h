@@ -157,6 +157,18 @@ int tm_merge_two_threads(const char *o, size_t olen, const char *a, size_t alen,
  */
 bool tm_merge_has_conflict_markers(const char *data, size_t len);
 
+/*
+ * Whether a conflict-marker line (7 or more '<', '|' or '>' followed by a
+ * blank or the line end, or a line of only 7 or more '=') lies where no
+ * such line can be text: in a thread file's frontmatter, from its opening
+ * `---` through its closing one (through the end when it has none; a file
+ * whose first line is a marker counts: its frontmatter starts inside the
+ * conflict), or anywhere in a project file (`json`: JSON has no text that
+ * spans lines).  Markers in a thread's body are not looked at: a fenced
+ * example is text there, and the driver leaves a body conflict for `edit`.
+ */
+bool tm_merge_markers_in_fields(const char *data, size_t len, bool json);
+
 /* Free what `r` holds and zero it.  NULL is allowed. */
 void tm_merge_result_clear(tm_merge_result *r);
 

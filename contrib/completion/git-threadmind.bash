@@ -15,7 +15,7 @@
 # under .threadmind/threads/<project>/ (no git threadmind run).
 
 __git_threadmind_commands=
-__git_threadmind_hooks="post-checkout post-commit post-merge post-rewrite"
+__git_threadmind_hooks="post-checkout post-commit post-merge post-rewrite pre-commit"
 
 # Offer the words of $1 that complete the part of $cur after $2.
 __git_threadmind_comp ()

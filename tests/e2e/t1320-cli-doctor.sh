@@ -15,8 +15,8 @@ test_expect_success 'without the merge driver: exit 1, only the attributes fixab
 	(cd shop && test_exit_code 1 git threadmind doctor) >out &&
 	grep "^merge-driver: git config merge.threadmind.driver is not set" out &&
 	grep "^gitattributes: .\.threadmind/\.gitattributes. is missing" out &&
-	test $(grep -c "^hooks: missing hook post-[a-z]* (.*); run .git threadmind install.$" out) = 4 &&
-	grep "^6 problems found; 1 can be repaired with .git threadmind doctor --fix.$" out
+	test $(grep -c "^hooks: missing hook p[a-z]*-[a-z]* (.*); run .git threadmind install.$" out) = 5 &&
+	grep "^7 problems found; 1 can be repaired with .git threadmind doctor --fix.$" out
 '
 
 test_expect_success 'a healthy store: exit 0' '

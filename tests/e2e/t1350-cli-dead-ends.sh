@@ -40,7 +40,9 @@ test_expect_success 'doctor --fix renames it aside, never overwrites' '
 	grep "^fixed: renamed .*config.json. aside as .config.json.corrupt-" out &&
 	cmp corrupt $D/config.json.corrupt-* &&
 	(cd shop && git threadmind status) >out 2>err &&
-	test ! -s err &&
+	# --fix wrote .gitattributes, whose driver this clone lacks: the
+	# hint of r09 (issue 25) says so, nothing else
+	test_must_fail grep -v "^hint: this clone has no merge driver" err &&
 	rm $D/config.json.corrupt-*
 '
 
@@ -91,7 +93,7 @@ test_expect_success 'a committed config.json symlink: every command works, --fix
 	grep "^fixed: untracked .\.threadmind/config.json. (commit the removal)$" out &&
 	grep "^fixed: renamed .\.threadmind/config.json. aside" out &&
 	(cd shop && git threadmind list) >out 2>err &&
-	test ! -s err
+	test_must_fail grep -v "^hint: this clone has no merge driver" err
 '
 
 test_expect_success 'doctor --json: the findings and the repairs' '

@@ -34,6 +34,7 @@ share/threadmind/hooks/post-checkout
 share/threadmind/hooks/post-commit
 share/threadmind/hooks/post-merge
 share/threadmind/hooks/post-rewrite
+share/threadmind/hooks/pre-commit
 EOF2
 
 test_expect_success 'make install puts every file under DESTDIR/PREFIX' '
@@ -45,6 +46,7 @@ test_expect_success 'make install puts every file under DESTDIR/PREFIX' '
 	test -x "$ROOT/bin/git-threadmind" &&
 	test -x "$ROOT/share/threadmind/hooks/post-commit" &&
 	cmp "$TEST_SRC/hooks/post-merge" "$ROOT/share/threadmind/hooks/post-merge" &&
+	cmp "$TEST_SRC/hooks/pre-commit" "$ROOT/share/threadmind/hooks/pre-commit" &&
 	cmp "$TEST_SRC/docs/git-threadmind.1" "$ROOT/share/man/man1/git-threadmind.1" &&
 	test_must_fail test -x "$ROOT/share/man/man1/git-threadmind.1"
 '

@@ -27,7 +27,7 @@ test_expect_success 'install writes the driver config, attributes, hooks' '
 	tm_repo app &&
 	cp app/.git/config config0 &&
 	(cd app && git threadmind install) >out &&
-	for h in post-checkout post-commit post-merge post-rewrite; do
+	for h in post-checkout post-commit post-merge post-rewrite pre-commit; do
 		test -x app/.git/hooks/$h &&
 		test_cmp "$TEST_SRC/hooks/$h" app/.git/hooks/$h &&
 		ls -l app/.git/hooks/$h | grep "^-rwxr-xr-x" &&
@@ -59,7 +59,7 @@ test_expect_success 'install twice changes nothing' '
 
 test_expect_success 'uninstall removes the hooks and the config, keeps attributes' '
 	(cd app && git threadmind uninstall) >out &&
-	for h in post-checkout post-commit post-merge post-rewrite; do
+	for h in post-checkout post-commit post-merge post-rewrite pre-commit; do
 		test ! -e app/.git/hooks/$h || return 1
 	done &&
 	test_must_fail git -C app config merge.threadmind.driver &&

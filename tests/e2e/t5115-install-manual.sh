@@ -32,7 +32,7 @@ test_expect_success 'paths and values are single-quoted for sh' '
 test_expect_success 'a done step is only a comment saying so' '
 	(cd "it'\''s" && git threadmind install --manual) >steps &&
 	! grep -v -e "^# already done: " -e "^\$" steps &&
-	test $(grep -c "^# already done: " steps) -eq 7
+	test $(grep -c "^# already done: " steps) -eq 8
 '
 
 test_expect_success 'a hook without a final line end is written with printf' '

@@ -958,9 +958,9 @@ START_TEST(test_doctor_git_setup)
 	free(tmt_git_repo(tmp, "repo"));
 	init_store();
 	check();
-	/* driver, attributes, and the four hooks */
-	ck_assert_uint_eq(report.n, 6);
-	ck_assert_uint_eq(count("hooks"), 4);
+	/* driver, attributes, and the five hooks */
+	ck_assert_uint_eq(report.n, 7);
+	ck_assert_uint_eq(count("hooks"), 5);
 	/* Read as findings, never install's sentence glued to a hint. */
 	ck_assert_ptr_nonnull(strstr(find("hooks")->message,
 				     "missing hook post-checkout ('"));
@@ -1009,7 +1009,7 @@ START_TEST(test_doctor_git_setup)
 	ck_assert_int_eq(tm_store_open(&store, repo), 0);
 	check();
 	/* an old-style registration: install upgrades it */
-	ck_assert_uint_eq(report.n, 5);
+	ck_assert_uint_eq(report.n, 6);
 	ck_assert_ptr_nonnull(
 		strstr(find("merge-driver")->message, "old-style"));
 	tmt_sh("git -C '%s' config merge.threadmind.driver '%s'", repo,
@@ -1017,14 +1017,46 @@ START_TEST(test_doctor_git_setup)
 	tm_store_free(store);
 	ck_assert_int_eq(tm_store_open(&store, repo), 0);
 	check();
-	ck_assert_uint_eq(report.n, 4);
-	ck_assert_uint_eq(count("hooks"), 4);
+	ck_assert_uint_eq(report.n, 5);
+	ck_assert_uint_eq(count("hooks"), 5);
 	/* our stubs, as install writes them */
 	hooks = tmt_resource("../../hooks");
 	tmt_sh("cd '%s' && for h in post-checkout post-commit post-merge "
-	       "post-rewrite; do cp '%s/'$h .git/hooks/ && "
+	       "post-rewrite pre-commit; do cp '%s/'$h .git/hooks/ && "
 	       "chmod +x .git/hooks/$h; done",
 	       repo, hooks);
+	free(hooks);
+	check();
+	if (report.n)
+		dump();
+	ck_assert_uint_eq(report.n, 0);
+	/* the stub of earlier versions: reported, install replaces it */
+	{
+		static const char old[] =
+			"#!/bin/sh\n"
+			"# ThreadMind's post-merge hook: runs 'git-threadmind "
+			"hook post-merge'\n"
+			"# when git-threadmind is on PATH, and never makes git "
+			"fail.  Written by\n"
+			"# 'git threadmind install', removed by 'git "
+			"threadmind uninstall'.\n"
+			"if command -v git-threadmind >/dev/null 2>&1; then\n"
+			"\tgit-threadmind hook post-merge \"$@\"\n"
+			"fi\n"
+			"exit 0\n";
+		char *p = tmt_join(repo, ".git/hooks/post-merge");
+
+		tmt_write_file(p, old, sizeof(old) - 1);
+		ck_assert_int_eq(chmod(p, 0755), 0);
+		free(p);
+	}
+	check();
+	ck_assert_uint_eq(report.n, 1);
+	ck_assert_ptr_nonnull(strstr(find("hooks")->message,
+				     "an earlier threadmind stub is the hook "
+				     "post-merge"));
+	hooks = tmt_resource("../../hooks");
+	tmt_sh("cp '%s/post-merge' '%s/.git/hooks/'", hooks, repo);
 	free(hooks);
 	check();
 	if (report.n)

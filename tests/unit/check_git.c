@@ -926,6 +926,197 @@ START_TEST(test_git_color_keys_without_libgit2)
 }
 END_TEST
 
+/* merge.threadmind.driver as the fast path's scan reads it, checked
+ * against libgit2 (the fast path off) on the same files. */
+START_TEST(test_git_config_is_set_driver_without_libgit2)
+{
+	static const struct {
+		const char *text;
+		bool set;
+	} cases[] = {
+		{"", false},
+		{"[merge \"threadmind\"]\n\tname = x\n", false},
+		{"[merge \"threadmind\"]\n\tdriver = x %O\n", true},
+		{"[merge \"threadmind\"]\n\tDriver=x\n", true},
+		{"[Merge \"threadmind\"] driver = x\n", true},
+		{"[merge.threadmind]\n driver = x\n", true},
+		{"[merge \"ThreadMind\"]\n\tdriver = x\n", false},
+		{"[merge \"threadmind\"]\n\t# driver = x\n", false},
+		{"[merge \"threadmindx\"]\n\tdriver = x\n", false},
+		{"[merge \"threadmind\"]\n[core]\n\tdriver = x\n", false},
+		{"[threadmind]\n\thooks = false\n", false},
+		{"[merge \"threadmind\"]\n\tdrivers = x\n", false},
+		{"[merge \"thread\\mind\"]\n\tdriver = x\n", true},
+	};
+	char *repo = tmt_git_repo(tmp, "drv");
+	char *cfg = tmt_join(repo, ".git/config");
+	char *base = tmt_read_file(cfg, NULL);
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		char *text = NULL;
+		int fast;
+
+		ck_assert_int_ge(asprintf(&text, "%s%s", base, cases[i].text),
+				 0);
+		tmt_write_file(cfg, text, strlen(text));
+		for (fast = 1; fast >= 0; fast--) {
+			tm_git *g;
+			bool set = !cases[i].set;
+
+			tm_git__set_fast_path(fast);
+			g = open_ok(repo, true);
+			ck_assert_int_eq(
+				tm_git_config_is_set(&set, g,
+						     "merge.threadmind.driver"),
+				0);
+			ck_assert_msg(set == cases[i].set, "case %zu (%s): %d",
+				      i, fast ? "fast" : "libgit2", set);
+			if (fast)
+				ck_assert(!tm_git__libgit2_opened(g));
+			tm_git_free(g);
+		}
+		free(text);
+	}
+	tm_git__set_fast_path(true);
+	/* `git -c` counts, and other keys are read as always */
+	setenv("GIT_CONFIG_PARAMETERS", "'merge.threadmind.driver'='y'", 1);
+	{
+		tm_git *g = open_ok(repo, true);
+		bool set = false;
+
+		ck_assert_int_eq(tm_git_config_is_set(
+					 &set, g, "merge.threadmind.driver"),
+				 0);
+		ck_assert(set);
+		ck_assert(tm_git_config_on_command_line(
+			"Merge.threadmind.DRIVER"));
+		ck_assert(!tm_git_config_on_command_line("threadmind.hooks"));
+		ck_assert_int_eq(tm_git_config_is_set(&set, g, "user.nothing"),
+				 0);
+		ck_assert(!set);
+		tm_git_free(g);
+	}
+	unsetenv("GIT_CONFIG_PARAMETERS");
+	free(base);
+	free(cfg);
+	free(repo);
+}
+END_TEST
+
+/* ---- git's state (git_state.c) ---- */
+
+START_TEST(test_git_sequence_in_progress)
+{
+	static const char *const dirs[] = {"rebase-merge", "rebase-apply",
+					   "sequencer"};
+	char *repo = make_repo("seq", 1);
+	tm_git *g;
+	size_t i;
+
+	g = open_ok(repo, false);
+	ck_assert(!tm_git_sequence_in_progress(g));
+	tm_git_free(g);
+	for (i = 0; i < sizeof(dirs) / sizeof(*dirs); i++) {
+		tmt_sh("mkdir '%s/.git/%s'", repo, dirs[i]);
+		g = open_ok(repo, false);
+		ck_assert(tm_git_sequence_in_progress(g));
+		tm_git_free(g);
+		tmt_sh("rmdir '%s/.git/%s'", repo, dirs[i]);
+	}
+	/* a linked worktree has its own */
+	tmt_sh("cd '%s' && git worktree add -q ../wt && mkdir "
+	       ".git/worktrees/wt/rebase-merge",
+	       repo);
+	g = open_ok(repo, false);
+	ck_assert(!tm_git_sequence_in_progress(g));
+	tm_git_free(g);
+	{
+		char *wt = tmt_join(tmp, "wt");
+
+		g = open_ok(wt, false);
+		ck_assert(tm_git_sequence_in_progress(g));
+		tm_git_free(g);
+		free(wt);
+	}
+	free(repo);
+}
+END_TEST
+
+START_TEST(test_git_previous_branch)
+{
+	char *repo = make_repo("prev", 1), *b = NULL;
+	tm_git *g;
+
+	tmt_sh("cd '%s' && git checkout -q -b feature/x && "
+	       "git checkout -q -b topic",
+	       repo);
+	g = open_ok(repo, false);
+	ck_assert_int_eq(tm_git_previous_branch(&b, g), 0);
+	ck_assert_str_eq(b, "feature/x");
+	free(b);
+	tm_git_free(g);
+	/* from a detached HEAD, or not a checkout last: unknown */
+	tmt_sh("cd '%s' && git checkout -q --detach && "
+	       "git checkout -q main",
+	       repo);
+	g = open_ok(repo, false);
+	ck_assert_int_eq(tm_git_previous_branch(&b, g), 0);
+	ck_assert_ptr_null(b);
+	tm_git_free(g);
+	tmt_sh("cd '%s' && git checkout -q topic && "
+	       "git commit -q --allow-empty -m more",
+	       repo);
+	g = open_ok(repo, false);
+	ck_assert_int_eq(tm_git_previous_branch(&b, g), 0);
+	ck_assert_ptr_null(b);
+	tm_git_free(g);
+	/* detached now */
+	tmt_sh("cd '%s' && git checkout -q main && git checkout -q --detach",
+	       repo);
+	g = open_ok(repo, false);
+	ck_assert_int_eq(tm_git_previous_branch(&b, g), 0);
+	ck_assert_ptr_null(b);
+	tm_git_free(g);
+	free(repo);
+}
+END_TEST
+
+START_TEST(test_git_branch_renamed_from)
+{
+	char *repo = make_repo("ren", 1);
+	tm_strv old = TM_STRV_INIT;
+	tm_git *g;
+	bool exists;
+
+	tmt_sh("cd '%s' && git branch a && git branch -m a b && "
+	       "git branch -c b copy && git branch -m b c && "
+	       "git branch other && git branch -m other c2",
+	       repo);
+	g = open_ok(repo, false);
+	ck_assert_int_eq(tm_git_branch_renamed_from(&old, g, "c"), 0);
+	ck_assert_uint_eq(old.n, 2);
+	ck_assert_str_eq(old.items[0], "b");
+	ck_assert_str_eq(old.items[1], "a");
+	tm_strv_clear(&old);
+	/* a copy is not a rename; a branch never renamed has none */
+	ck_assert_int_eq(tm_git_branch_renamed_from(&old, g, "copy"), 0);
+	ck_assert_uint_eq(old.n, 0);
+	ck_assert_int_eq(tm_git_branch_renamed_from(&old, g, "main"), 0);
+	ck_assert_uint_eq(old.n, 0);
+	ck_assert_int_eq(tm_git_branch_renamed_from(&old, g, "nothing"), 0);
+	ck_assert_uint_eq(old.n, 0);
+	ck_assert_int_eq(tm_git_branch_exists(&exists, g, "c"), 0);
+	ck_assert(exists);
+	ck_assert_int_eq(tm_git_branch_exists(&exists, g, "a"), 0);
+	ck_assert(!exists);
+	ck_assert_int_eq(tm_git_branch_exists(&exists, g, "bad..name"), 0);
+	ck_assert(!exists);
+	tm_git_free(g);
+	free(repo);
+}
+END_TEST
+
 /*
  * lib/notls.c, linked into this runner as into the executables: libgit2's
  * mbedTLS loads no CA certificate (a file of garbage parses "fine", where
@@ -1025,6 +1216,13 @@ Suite *git_suite(void)
 	tcase_add_test(tc, test_git_fast_path_layouts);
 	tcase_add_test(tc, test_git_fast_path_falls_back);
 	tcase_add_test(tc, test_git_color_keys_without_libgit2);
+	tcase_add_test(tc, test_git_config_is_set_driver_without_libgit2);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("state");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_git_sequence_in_progress);
+	tcase_add_test(tc, test_git_previous_branch);
+	tcase_add_test(tc, test_git_branch_renamed_from);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("config");
 	tcase_add_checked_fixture(tc, setup, teardown);

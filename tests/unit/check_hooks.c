@@ -576,6 +576,266 @@ START_TEST(test_hooks_rewrite_commits_lock_busy)
 }
 END_TEST
 
+/* ---- the off note, the checkout's additions ---- */
+
+START_TEST(test_hooks_open_keeps_the_off_note)
+{
+	tm_store *s = NULL;
+	char *project = NULL;
+	char *note = tmt_join(repo, ".git/" TM_HOOK_OFF_NOTE);
+
+	init_store();
+	ck_assert_int_eq(chdir(repo), 0);
+	tmt_sh("git -C '%s' config threadmind.hooks false", repo);
+	ck_assert_int_eq(tm_hook_open(&s, &project), 0);
+	ck_assert_ptr_null(s);
+	ck_assert_int_eq(access(note, F_OK), 0);
+	/* `git -c` says nothing of the files: the note stays */
+	setenv("GIT_CONFIG_PARAMETERS", "'threadmind.hooks'='true'", 1);
+	ck_assert_int_eq(tm_hook_open(&s, &project), 0);
+	ck_assert_ptr_nonnull(s);
+	tm_store_free(s);
+	free(project);
+	ck_assert_int_eq(access(note, F_OK), 0);
+	unsetenv("GIT_CONFIG_PARAMETERS");
+	tmt_sh("git -C '%s' config threadmind.hooks true", repo);
+	ck_assert_int_eq(tm_hook_open(&s, &project), 0);
+	ck_assert_ptr_nonnull(s);
+	ck_assert_int_eq(access(note, F_OK), -1);
+	tm_store_free(s);
+	free(project);
+	/* no project wanted: a store with several and none active opens */
+	ck_assert_int_eq(
+		tm_store_create_project(&project, store, "Other", NULL), 0);
+	free(project);
+	project = NULL;
+	put("config.json", "{}\n");
+	ck_assert_int_eq(tm_hook_open(&s, &project), 0);
+	ck_assert_ptr_null(s);
+	ck_assert_int_eq(tm_hook_open(&s, NULL), 0);
+	ck_assert_ptr_nonnull(s);
+	tm_store_free(s);
+	free(note);
+}
+END_TEST
+
+START_TEST(test_hooks_follow_branch_renamed)
+{
+	tm_hook_follow f;
+
+	init_store();
+	new_thread("Coupons", NULL, NULL);
+	tmt_sh("git -C '%s' checkout -q -b feature/coupons", repo);
+	reopen();
+	ck_assert_int_eq(tm_store_set_active(store, "app", "coupons"), 0);
+	tmt_sh("git -C '%s' checkout -q main", repo);
+	reopen();
+	ck_assert_int_eq(tm_hook_follow_branch(&f, store, "app"), 0);
+	tm_hook_follow_clear(&f);
+	assert_str(config_string("activeThreadId"), "main");
+	tmt_sh("git -C '%s' branch -m feature/coupons feature/deals && "
+	       "git -C '%s' checkout -q feature/deals",
+	       repo, repo);
+	reopen();
+	ck_assert_int_eq(tm_hook_follow_branch(&f, store, "app"), 0);
+	ck_assert_str_eq(f.id, "coupons");
+	ck_assert(f.switched);
+	ck_assert_str_eq(f.renamed_from, "feature/coupons");
+	tm_hook_follow_clear(&f);
+	assert_str(branch_thread("feature/deals"), "coupons");
+	assert_str(branch_thread("feature/coupons"), NULL);
+	/* the old name taken again by a new branch: not followed */
+	tmt_sh("git -C '%s' checkout -q main && "
+	       "git -C '%s' branch -m feature/deals sale && "
+	       "git -C '%s' branch feature/deals && "
+	       "git -C '%s' checkout -q sale",
+	       repo, repo, repo, repo);
+	reopen();
+	ck_assert_int_eq(tm_hook_follow_branch(&f, store, "app"), 0);
+	ck_assert_ptr_null(f.renamed_from);
+	tm_hook_follow_clear(&f);
+	assert_str(config_string("activeThreadId"), "main");
+	assert_str(branch_thread("feature/deals"), "coupons");
+}
+END_TEST
+
+START_TEST(test_hooks_follow_branch_keeps_the_shown_thread)
+{
+	tm_hook_follow f;
+	tm_config *cfg = NULL;
+	char *shown = NULL, *path;
+
+	init_store();
+	/* a fresh clone: no config.json, a thread whose branch is main */
+	new_thread("Cart", "main", NULL);
+	path = tmt_join(tm_store_dir(store), "config.json");
+	ck_assert_int_eq(unlink(path), 0);
+	free(path);
+	reopen();
+	ck_assert_int_eq(tm_store_load_config(&cfg, store), 0);
+	ck_assert_int_eq(
+		tm_store_active_thread(&shown, store, "app", cfg, NULL, 0), 0);
+	ck_assert_str_eq(shown, "cart");
+	free(shown);
+	tm_config_free(cfg);
+	tmt_sh("git -C '%s' checkout -q -b topic", repo);
+	reopen();
+	ck_assert_int_eq(tm_hook_follow_branch(&f, store, "app"), 0);
+	ck_assert_str_eq(f.id, "cart");
+	ck_assert(!f.switched); /* what status showed: nothing to say */
+	tm_hook_follow_clear(&f);
+	assert_str(config_string("activeThreadId"), "cart");
+	assert_str(branch_thread("topic"), "cart");
+	/* from a detached HEAD: activeThreadId, as before */
+	ck_assert_int_eq(tm_store_set_active(store, "app", "main"), 0);
+	tmt_sh("git -C '%s' checkout -q --detach && "
+	       "git -C '%s' checkout -q -b other",
+	       repo, repo);
+	reopen();
+	ck_assert_int_eq(tm_hook_follow_branch(&f, store, "app"), 0);
+	ck_assert_str_eq(f.id, "main");
+	tm_hook_follow_clear(&f);
+}
+END_TEST
+
+/* ---- post-commit, post-rewrite: replayed commits ---- */
+
+/* Commit every change in the repository; its id (malloc'd). */
+static char *commit_all(const char *msg)
+{
+	char *id;
+	size_t n;
+
+	tmt_sh("git -C '%s' add -A && git -C '%s' commit -q -m '%s'", repo,
+	       repo, msg);
+	id = tmt_sh_out("git -C '%s' rev-parse HEAD", repo);
+	n = strlen(id);
+	while (n && id[n - 1] == '\n')
+		id[--n] = '\0';
+	return id;
+}
+
+START_TEST(test_hooks_replaying)
+{
+	init_store();
+	reopen();
+	ck_assert(!tm_hook_replaying(store));
+	tmt_sh("mkdir '%s/.git/rebase-merge'", repo);
+	ck_assert(tm_hook_replaying(store));
+}
+END_TEST
+
+START_TEST(test_hooks_rewrite_touches)
+{
+	tm_hook_rewrites r;
+	tm_strv ids = TM_STRV_INIT;
+	tm_buf list = TM_BUF_INIT;
+	char *c1, *c2, *c3, *c4;
+
+	init_store();
+	/* with summaries: a blank one is never outdated */
+	put("threads/app/core.md", "---\nid: core\ntitle: Core\nparentId: "
+				   "main\npaths: [\"src/a.c\"]\n---\n\nS.\n");
+	put("threads/app/lib.md", "---\nid: lib\ntitle: Lib\nparentId: "
+				  "main\npaths: [\"src/b.c\"]\n---\n\nS.\n");
+	put("threads/app/done.md", "---\nid: done\ntitle: Done\nparentId: "
+				   "main\nstatus: done\npaths: "
+				   "[\"src/a.c\"]\n---\n");
+	tmt_sh("mkdir -p '%s/src' && echo a >'%s/src/a.c' && "
+	       "echo b >'%s/src/b.c'",
+	       repo, repo, repo);
+	free(commit_all("threads"));
+	tmt_sh("echo 1 >>'%s/src/a.c'", repo);
+	c1 = commit_all("a1");
+	tmt_sh("echo 2 >>'%s/src/a.c'", repo);
+	c2 = commit_all("a2");
+	/* changes lib's paths and lib's file: covered */
+	tmt_sh("echo 3 >>'%s/src/b.c' && echo >>'%s/.threadmind/threads/app/"
+	       "lib.md'",
+	       repo, repo);
+	c3 = commit_all("b-covered");
+	tmt_sh("echo 4 >>'%s/README.md'", repo);
+	c4 = commit_all("readme");
+	tm_buf_printf(&list, "%s %s\n%s %s\n%s %s\n%s %s\n", OLD1, c1, OLD2, c2,
+		      NEW1, c3, NEW2, c4);
+	tm_hook_rewrites_parse(&r, tm_buf_cstr(&list));
+	reopen();
+	ck_assert_int_eq(tm_hook_rewrite_touches(&ids, store, "app", &r), 0);
+	ck_assert_uint_eq(ids.n, 1);
+	ck_assert_str_eq(ids.items[0], "core");
+	tm_strv_clear(&ids);
+	tm_hook_rewrites_clear(&r);
+	/* a new commit the repository lacks is skipped; past the budget,
+	 * nothing */
+	tm_buf_clear(&list);
+	tm_buf_printf(&list, "%s %s\n%s %s\n", OLD1,
+		      "cccccccccccccccccccccccccccccccccccccccc", OLD2, c2);
+	tm_hook_rewrites_parse(&r, tm_buf_cstr(&list));
+	ck_assert_int_eq(tm_hook_rewrite_touches(&ids, store, "app", &r), 0);
+	ck_assert_uint_eq(ids.n, 1);
+	tm_strv_clear(&ids);
+	spend();
+	ck_assert_int_eq(tm_hook_rewrite_touches(&ids, store, "app", &r), 0);
+	ck_assert_uint_eq(ids.n, 0);
+	tm_hook_rewrites_clear(&r);
+	tm_buf_release(&list);
+	free(c1);
+	free(c2);
+	free(c3);
+	free(c4);
+}
+END_TEST
+
+/* ---- pre-commit ---- */
+
+START_TEST(test_hooks_staged_markers)
+{
+	static const char *const marked =
+		"---\nid: auth\n<<<<<<< ours\ntitle: A\n=======\ntitle: "
+		"B\n>>>>>>> theirs\nparentId: main\n---\n";
+	tm_strv files = TM_STRV_INIT;
+
+	init_store();
+	new_thread("Auth", NULL, NULL);
+	new_thread("Notes", NULL, NULL);
+	free(commit_all("threads"));
+	reopen();
+	ck_assert_int_eq(tm_hook_staged_markers(&files, store), 0);
+	ck_assert_uint_eq(files.n, 0);
+	/* in the work tree only: not staged, not looked at */
+	put("threads/app/auth.md", marked);
+	ck_assert_int_eq(tm_hook_staged_markers(&files, store), 0);
+	ck_assert_uint_eq(files.n, 0);
+	tmt_sh("git -C '%s' add .threadmind", repo);
+	put("threads/app/notes.md",
+	    "---\nid: notes\ntitle: N\nparentId: main\n---\n"
+	    "<<<<<<< ours\na\n=======\nb\n>>>>>>> theirs\n");
+	put("projects/app.json", "{\n<<<<<<< ours\n=======\n>>>>>>> x\n}\n");
+	tmt_sh("git -C '%s' add .threadmind", repo);
+	reopen();
+	ck_assert_int_eq(tm_hook_staged_markers(&files, store), 0);
+	ck_assert_uint_eq(files.n, 2);
+	ck_assert_str_eq(files.items[0], ".threadmind/projects/app.json");
+	ck_assert_str_eq(files.items[1], ".threadmind/threads/app/auth.md");
+	tm_strv_clear(&files);
+	/* committed as they are: a later commit of something else passes */
+	free(commit_all("marked"));
+	tmt_sh("echo x >>'%s/README.md' && git -C '%s' add README.md", repo,
+	       repo);
+	ck_assert_int_eq(tm_hook_staged_markers(&files, store), 0);
+	ck_assert_uint_eq(files.n, 0);
+	/* deleted: nothing to refuse */
+	tmt_sh("git -C '%s' rm -q .threadmind/threads/app/auth.md", repo);
+	ck_assert_int_eq(tm_hook_staged_markers(&files, store), 0);
+	ck_assert_uint_eq(files.n, 0);
+	spend();
+	put("threads/app/notes.md", marked);
+	tmt_sh("git -C '%s' add .threadmind", repo);
+	ck_assert_int_eq(tm_hook_staged_markers(&files, store), 0);
+	ck_assert_uint_eq(files.n, 0);
+}
+END_TEST
+
 Suite *hooks_suite(void)
 {
 	Suite *s = suite_create("hooks");
@@ -585,6 +845,7 @@ Suite *hooks_suite(void)
 	tcase_set_timeout(tc, 20);
 	tcase_add_test(tc, test_hooks_open_as_git_sees_it);
 	tcase_add_test(tc, test_hooks_open_outside_git_is_quiet);
+	tcase_add_test(tc, test_hooks_open_keeps_the_off_note);
 	tcase_add_test(tc, test_hooks_lock_wait_is_bounded);
 	suite_add_tcase(s, tc);
 
@@ -594,6 +855,8 @@ Suite *hooks_suite(void)
 	tcase_add_test(tc, test_hooks_follow_branch_switches);
 	tcase_add_test(tc, test_hooks_follow_branch_records_without_switching);
 	tcase_add_test(tc, test_hooks_follow_branch_gives_up);
+	tcase_add_test(tc, test_hooks_follow_branch_renamed);
+	tcase_add_test(tc, test_hooks_follow_branch_keeps_the_shown_thread);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("post-commit");
@@ -601,6 +864,7 @@ Suite *hooks_suite(void)
 	tcase_set_timeout(tc, 20);
 	tcase_add_test(tc, test_hooks_record_branch_thread);
 	tcase_add_test(tc, test_hooks_record_branch_thread_skips);
+	tcase_add_test(tc, test_hooks_replaying);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("post-merge");
@@ -619,6 +883,13 @@ Suite *hooks_suite(void)
 	tcase_add_test(tc, test_hooks_rewrite_commits_suggests_touch);
 	tcase_add_test(tc, test_hooks_rewrite_commits_rewrites);
 	tcase_add_test(tc, test_hooks_rewrite_commits_lock_busy);
+	tcase_add_test(tc, test_hooks_rewrite_touches);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("pre-commit");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 20);
+	tcase_add_test(tc, test_hooks_staged_markers);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -152,7 +152,8 @@ START_TEST(test_install_stub_recognised_exactly)
 	ck_assert(!tm_install_is_stub(stub.ptr, stub.size, "post-commit"));
 	ck_assert(tm_install_calls_us(stub.ptr, stub.size));
 	ck_assert(tm_install_hook_known("post-rewrite"));
-	ck_assert(!tm_install_hook_known("pre-commit"));
+	ck_assert(tm_install_hook_known("pre-commit"));
+	ck_assert(!tm_install_hook_known("pre-push"));
 	ck_assert(!tm_install_hook_known(NULL));
 	tm_buf_release(&stub);
 }
@@ -165,6 +166,7 @@ START_TEST(test_install_stub_never_fails)
 
 	tm_install_stub(&stub, "post-checkout");
 	write_mode(hook, tm_buf_cstr(&stub), 0755);
+	tmt_sh("mkdir '%s/.threadmind'", tmp);
 	/* without git-threadmind on PATH: silent, exit 0 */
 	ck_assert_int_eq(run("cd '%s' && PATH=/nonexistent '%s' a b 1 "
 			     ">out 2>&1 && test ! -s out",
@@ -172,7 +174,8 @@ START_TEST(test_install_stub_never_fails)
 			 0);
 	/* with one that fails: still exit 0, and it got the arguments */
 	path = fake_binary(3);
-	ck_assert_int_eq(run("PATH='%s' '%s' old new 1", path, hook), 0);
+	ck_assert_int_eq(
+		run("cd '%s' && PATH='%s' '%s' old new 1", tmp, path, hook), 0);
 	calls = tmt_join(tmp, "calls");
 	free(path);
 	path = tmt_read_file(calls, NULL);
@@ -180,6 +183,174 @@ START_TEST(test_install_stub_never_fails)
 	free(path);
 	free(calls);
 	free(hook);
+	tm_buf_release(&stub);
+}
+END_TEST
+
+/*
+ * Run hook `name`'s stub (written to tmp/stub-NAME) in tmp, a git
+ * repository with a store, the fake git-threadmind first on PATH and
+ * `env` before it; how many times the binary was started.
+ */
+static int stub_starts(const char *name, const char *env, int status)
+{
+	tm_buf stub = TM_BUF_INIT;
+	char *hook = format("%s/stub-%s", tmp, name), *calls, *path, *got;
+	int n = 0, rc;
+	const char *p;
+
+	tm_install_stub(&stub, name);
+	write_mode(hook, tm_buf_cstr(&stub), 0755);
+	path = fake_binary(status);
+	calls = tmt_join(tmp, "calls");
+	unlink(calls);
+	rc = run("cd '%s' && PATH='%s:'\"$PATH\" %s '%s' a b 1 </dev/null", tmp,
+		 path, env, hook);
+	ck_assert_int_eq(rc, !strcmp(name, "pre-commit") && status == 1);
+	if (access(calls, F_OK) == 0) {
+		got = tmt_read_file(calls, NULL);
+		for (p = got; (p = strstr(p, "args: hook ")); p++)
+			n++;
+		free(got);
+	}
+	free(calls);
+	free(path);
+	free(hook);
+	tm_buf_release(&stub);
+	return n;
+}
+
+START_TEST(test_install_stub_starts_nothing_when_off)
+{
+	static const char *const names[] = {"post-checkout", "post-commit",
+					    "post-merge", "post-rewrite",
+					    "pre-commit"};
+	static const char *const off[] = {
+		"THREADMIND_HOOKS=0", "THREADMIND_HOOKS=off",
+		"THREADMIND_HOOKS=False", "THREADMIND_HOOKS=NO",
+		"GIT_CONFIG_PARAMETERS=\"'core.x'='1' "
+		"'ThreadMind.Hooks'='false'\""};
+	char *note = tmt_join(tmp, ".git/threadmind/hooks-off");
+	size_t i, k;
+
+	tmt_sh("cd '%s' && git init -q && mkdir .threadmind", tmp);
+	for (i = 0; i < sizeof(names) / sizeof(*names); i++) {
+		ck_assert_int_eq(stub_starts(names[i], "", 0), 1);
+		ck_assert_int_eq(stub_starts(names[i], "THREADMIND_HOOKS=1", 0),
+				 1);
+		for (k = 0; k < sizeof(off) / sizeof(*off); k++)
+			ck_assert_msg(stub_starts(names[i], off[k], 0) == 0,
+				      "%s started with %s", names[i], off[k]);
+		/* git -c threadmind.hooks=true for one command wins */
+		ck_assert_int_eq(stub_starts(names[i],
+					     "GIT_CONFIG_PARAMETERS="
+					     "\"'threadmind.hooks'='true'\"",
+					     0),
+				 1);
+	}
+	/* the note `hook` writes when the config files say false */
+	tmt_sh("cd '%s' && git config threadmind.hooks false && sleep 0.01 "
+	       "&& mkdir -p .git/threadmind && : >.git/threadmind/hooks-off",
+	       tmp);
+	for (i = 0; i < sizeof(names) / sizeof(*names); i++)
+		ck_assert_int_eq(stub_starts(names[i], "", 0), 0);
+	/* a config file newer than the note: git is asked, the note
+	 * renewed; true: the binary starts (and would remove the note) */
+	tmt_sh("cd '%s' && sleep 0.01 && touch .git/config", tmp);
+	ck_assert_int_eq(stub_starts("post-merge", "", 0), 0);
+	ck_assert_int_eq(run("cd '%s' && test .git/threadmind/hooks-off -nt "
+			     ".git/config",
+			     tmp),
+			 0);
+	tmt_sh("cd '%s' && sleep 0.01 && git config threadmind.hooks true",
+	       tmp);
+	ck_assert_int_eq(stub_starts("post-commit", "", 0), 1);
+	/* post-checkout asks git whenever the note is there */
+	tmt_sh("cd '%s' && git config --unset threadmind.hooks && sleep 0.01 "
+	       "&& : >.git/threadmind/hooks-off",
+	       tmp);
+	ck_assert_int_eq(stub_starts("post-merge", "", 0), 0);
+	ck_assert_int_eq(stub_starts("post-checkout", "", 0), 1);
+	unlink(note);
+	/* no .threadmind at the worktree root: nothing */
+	tmt_sh("cd '%s' && rmdir .threadmind", tmp);
+	for (i = 0; i < sizeof(names) / sizeof(*names); i++)
+		ck_assert_int_eq(stub_starts(names[i], "", 0), 0);
+	free(note);
+}
+END_TEST
+
+START_TEST(test_install_stub_post_commit_quiet_while_replaying)
+{
+	static const char *const dirs[] = {"rebase-merge", "rebase-apply",
+					   "sequencer"};
+	size_t i;
+
+	tmt_sh("cd '%s' && git init -q && mkdir .threadmind", tmp);
+	for (i = 0; i < sizeof(dirs) / sizeof(*dirs); i++) {
+		tmt_sh("mkdir '%s/.git/%s'", tmp, dirs[i]);
+		ck_assert_int_eq(stub_starts("post-commit", "", 0), 0);
+		/* post-rewrite reports the rebase; the others run */
+		ck_assert_int_eq(stub_starts("post-rewrite", "", 0), 1);
+		ck_assert_int_eq(stub_starts("post-checkout", "", 0), 1);
+		ck_assert_int_eq(stub_starts("pre-commit", "", 0), 1);
+		tmt_sh("rmdir '%s/.git/%s'", tmp, dirs[i]);
+		ck_assert_int_eq(stub_starts("post-commit", "", 0), 1);
+	}
+	/* a linked worktree: its git dir is named by the .git file */
+	tmt_sh("cd '%s' && git -c user.name=a -c user.email=a@b commit -q "
+	       "--allow-empty -m x && git worktree add -q wt && "
+	       "mkdir wt/.threadmind .git/worktrees/wt/rebase-merge",
+	       tmp);
+	{
+		char *saved = tmp;
+
+		tmp = tmt_join(saved, "wt");
+		ck_assert_int_eq(stub_starts("post-commit", "", 0), 0);
+		tmt_sh("rmdir '%s/.git/worktrees/wt/rebase-merge'", saved);
+		ck_assert_int_eq(stub_starts("post-commit", "", 0), 1);
+		free(tmp);
+		tmp = saved;
+	}
+}
+END_TEST
+
+START_TEST(test_install_stub_pre_commit_passes_refusal_only)
+{
+	tmt_sh("cd '%s' && git init -q && mkdir .threadmind", tmp);
+	/* exit 1 is the refusal; any other failure never blocks */
+	ck_assert_int_eq(stub_starts("pre-commit", "", 1), 1);
+	ck_assert_int_eq(stub_starts("pre-commit", "", 3), 1);
+	ck_assert_int_eq(stub_starts("pre-commit", "", 128), 1);
+	ck_assert_int_eq(stub_starts("post-commit", "", 1), 1);
+}
+END_TEST
+
+/* post-merge's stub as the versions before the off switch wrote it */
+#define OLD_POST_MERGE_STUB                                             \
+	"#!/bin/sh\n"                                                   \
+	"# ThreadMind's post-merge hook: runs 'git-threadmind hook "    \
+	"post-merge'\n"                                                 \
+	"# when git-threadmind is on PATH, and never makes git fail.  " \
+	"Written by\n"                                                  \
+	"# 'git threadmind install', removed by 'git threadmind "       \
+	"uninstall'.\n"                                                 \
+	"if command -v git-threadmind >/dev/null 2>&1; then\n"          \
+	"\tgit-threadmind hook post-merge \"$@\"\n"                     \
+	"fi\n"                                                          \
+	"exit 0\n"
+
+START_TEST(test_install_old_stub_recognised)
+{
+	const char *old = OLD_POST_MERGE_STUB;
+	tm_buf stub = TM_BUF_INIT;
+
+	ck_assert(tm_install_is_old_stub(old, strlen(old), "post-merge"));
+	ck_assert(!tm_install_is_stub(old, strlen(old), "post-merge"));
+	ck_assert(!tm_install_is_old_stub(old, strlen(old), "post-commit"));
+	ck_assert(!tm_install_is_old_stub(old, strlen(old) - 1, "post-merge"));
+	tm_install_stub(&stub, "post-merge");
+	ck_assert(!tm_install_is_old_stub(stub.ptr, stub.size, "post-merge"));
 	tm_buf_release(&stub);
 }
 END_TEST
@@ -586,6 +757,62 @@ START_TEST(test_install_attributes_upgrade)
 }
 END_TEST
 
+START_TEST(test_install_attributes_ask_driver)
+{
+	static const char *const yes[] = {
+		TM_INSTALL_ATTR_THREADS "\n",
+		"# ours\nprojects/*.json   merge=threadmind\n",
+		"*.md text merge=threadmind -diff\r\n",
+	};
+	static const char *const no[] = {
+		"",
+		"threads/**/*.md diff=markdown\n",
+		"# threads/**/*.md merge=threadmind\n",
+		"*.md merge=threadmind2\n",
+		"merge=threadmind\n", /* a pattern, not an attribute */
+		"*.md -merge\n",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(yes) / sizeof(*yes); i++)
+		ck_assert_msg(tm_install_attributes_ask_driver(yes[i],
+							       strlen(yes[i])),
+			      "%s", yes[i]);
+	for (i = 0; i < sizeof(no) / sizeof(*no); i++)
+		ck_assert_msg(
+			!tm_install_attributes_ask_driver(no[i], strlen(no[i])),
+			"%s", no[i]);
+}
+END_TEST
+
+START_TEST(test_install_driver_missing)
+{
+	char *dir = tmt_git_repo(tmp, "clone");
+	char *store = tmt_join(dir, ".threadmind");
+	char *attrs = tmt_join(store, ".gitattributes");
+	tm_git *g = NULL;
+
+	tmt_mkdirs(store);
+	ck_assert_int_eq(tm_git_open(&g, dir, false), 0);
+	/* no attributes file, or one that does not ask: nothing to say */
+	ck_assert(!tm_install_driver_missing(g, store));
+	tmt_write_file(attrs, "*.md diff=markdown\n", 19);
+	ck_assert(!tm_install_driver_missing(g, store));
+	tmt_write_file(attrs, TM_INSTALL_ATTR_THREADS "\n",
+		       strlen(TM_INSTALL_ATTR_THREADS) + 1);
+	ck_assert(tm_install_driver_missing(g, store));
+	tm_git_free(g);
+	tmt_sh("git -C '%s' config merge.threadmind.driver true", dir);
+	ck_assert_int_eq(tm_git_open(&g, dir, false), 0);
+	ck_assert(!tm_install_driver_missing(g, store));
+	ck_assert(!tm_install_driver_missing(NULL, store));
+	tm_git_free(g);
+	free(attrs);
+	free(store);
+	free(dir);
+}
+END_TEST
+
 START_TEST(test_install_attributes_remove)
 {
 	const char *in = "*.png binary\r\n" TM_INSTALL_ATTR_THREADS "\r\n"
@@ -778,8 +1005,8 @@ START_TEST(test_install_plan_fresh_then_nothing)
 	p = tmt_join(r.dir, ".git/config");
 	cfg0 = tmt_read_file(p, NULL);
 	free(p);
-	/* 2 config keys, .gitattributes, 4 hooks */
-	ck_assert_uint_eq(do_install(&r, false, false), 7);
+	/* 2 config keys, .gitattributes, 5 hooks */
+	ck_assert_uint_eq(do_install(&r, false, false), 8);
 	for (i = 0; tm_install_hook_names[i]; i++) {
 		tm_buf stub = TM_BUF_INIT;
 		char *got;
@@ -808,8 +1035,8 @@ START_TEST(test_install_plan_fresh_then_nothing)
 	free(v);
 	/* twice: nothing to do */
 	ck_assert_uint_eq(do_install(&r, false, false), 0);
-	/* uninstall: 2 keys and 4 hooks; the attributes stay */
-	ck_assert_uint_eq(do_install(&r, true, false), 6);
+	/* uninstall: 2 keys and 5 hooks; the attributes stay */
+	ck_assert_uint_eq(do_install(&r, true, false), 7);
 	ck_assert_ptr_null(v = config(&r, TM_INSTALL_DRIVER_KEY));
 	p = tmt_join(r.dir, ".git/config");
 	v = tmt_read_file(p, NULL);
@@ -937,7 +1164,7 @@ START_TEST(test_install_plan_user_hook_round_trip)
 	repo_open(&r);
 	p = hook_path(&r, "post-commit");
 	write_mode(p, mine, 0700);
-	ck_assert_uint_eq(do_install(&r, false, false), 7);
+	ck_assert_uint_eq(do_install(&r, false, false), 8);
 	got = tmt_read_file(p, NULL);
 	ck_assert_ptr_nonnull(strstr(got, TM_INSTALL_BEGIN));
 	ck_assert_ptr_nonnull(strstr(got, "echo mine\n" TM_INSTALL_BEGIN));
@@ -946,7 +1173,7 @@ START_TEST(test_install_plan_user_hook_round_trip)
 	ck_assert_int_eq(stat(p, &st), 0);
 	ck_assert_int_eq(st.st_mode & 0777, 0700);
 	ck_assert_uint_eq(do_install(&r, false, false), 0);
-	ck_assert_uint_eq(do_install(&r, true, false), 6);
+	ck_assert_uint_eq(do_install(&r, true, false), 7);
 	got = tmt_read_file(p, NULL);
 	ck_assert_str_eq(got, mine);
 	free(got);
@@ -963,8 +1190,8 @@ START_TEST(test_install_plan_only_block_left_is_deleted)
 	repo_open(&r);
 	p = hook_path(&r, "post-merge");
 	write_mode(p, "#!/bin/sh\n", 0755);
-	ck_assert_uint_eq(do_install(&r, false, false), 7);
-	ck_assert_uint_eq(do_install(&r, true, false), 6);
+	ck_assert_uint_eq(do_install(&r, false, false), 8);
+	ck_assert_uint_eq(do_install(&r, true, false), 7);
 	ck_assert_int_eq(access(p, F_OK), -1);
 	free(p);
 	repo_close(&r);
@@ -1150,6 +1377,31 @@ START_TEST(test_install_plan_hand_made_call_left_alone)
 }
 END_TEST
 
+START_TEST(test_install_plan_replaces_old_stub)
+{
+	struct repo r;
+	tm_buf stub = TM_BUF_INIT;
+	char *p, *got;
+
+	repo_open(&r);
+	p = hook_path(&r, "post-merge");
+	write_mode(p, OLD_POST_MERGE_STUB, 0755);
+	ck_assert_uint_eq(do_install(&r, false, false), 8);
+	got = tmt_read_file(p, NULL);
+	tm_install_stub(&stub, "post-merge");
+	ck_assert_str_eq(got, tm_buf_cstr(&stub));
+	free(got);
+	ck_assert_uint_eq(do_install(&r, false, false), 0);
+	/* uninstall deletes an earlier stub as well */
+	write_mode(p, OLD_POST_MERGE_STUB, 0755);
+	ck_assert_uint_eq(do_install(&r, true, false), 7);
+	ck_assert_int_eq(access(p, F_OK), -1);
+	tm_buf_release(&stub);
+	free(p);
+	repo_close(&r);
+}
+END_TEST
+
 START_TEST(test_install_plan_hooks_path)
 {
 	struct repo r;
@@ -1158,7 +1410,7 @@ START_TEST(test_install_plan_hooks_path)
 	repo_open(&r);
 	ck_assert_int_eq(
 		run("git -C '%s' config core.hooksPath my/hooks", r.dir), 0);
-	ck_assert_uint_eq(do_install(&r, false, false), 7);
+	ck_assert_uint_eq(do_install(&r, false, false), 8);
 	p = tmt_join(r.dir, "my/hooks/post-checkout");
 	ck_assert_int_eq(access(p, X_OK), 0);
 	free(p);
@@ -1211,6 +1463,10 @@ Suite *install_suite(void)
 	tcase_add_test(tc, test_install_stub_matches_hooks_dir);
 	tcase_add_test(tc, test_install_stub_recognised_exactly);
 	tcase_add_test(tc, test_install_stub_never_fails);
+	tcase_add_test(tc, test_install_stub_starts_nothing_when_off);
+	tcase_add_test(tc, test_install_stub_post_commit_quiet_while_replaying);
+	tcase_add_test(tc, test_install_stub_pre_commit_passes_refusal_only);
+	tcase_add_test(tc, test_install_old_stub_recognised);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("shell");
@@ -1237,6 +1493,7 @@ Suite *install_suite(void)
 	tcase_add_test(tc, test_install_attributes_add);
 	tcase_add_test(tc, test_install_attributes_upgrade);
 	tcase_add_test(tc, test_install_attributes_remove);
+	tcase_add_test(tc, test_install_attributes_ask_driver);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("config");
@@ -1261,6 +1518,8 @@ Suite *install_suite(void)
 	tcase_add_test(tc,
 		       test_install_plan_non_shell_hook_is_the_one_step_left);
 	tcase_add_test(tc, test_install_plan_hand_made_call_left_alone);
+	tcase_add_test(tc, test_install_plan_replaces_old_stub);
+	tcase_add_test(tc, test_install_driver_missing);
 	tcase_add_test(tc, test_install_plan_hooks_path);
 	tcase_add_test(tc, test_install_apply_checks_for_changes);
 	tcase_add_test(tc, test_install_plan_needs_repo_or_global);

@@ -728,6 +728,45 @@ START_TEST(test_merge_has_conflict_markers)
 }
 END_TEST
 
+START_TEST(test_merge_markers_in_fields)
+{
+	static const struct {
+		const char *text;
+		bool json, found;
+	} cases[] = {
+		/* in the frontmatter: each kind of marker line */
+		{"---\nid: a\n<<<<<<< ours\ntitle: A\n---\n", false, true},
+		{"---\nid: a\n=======\n---\n", false, true},
+		{"---\nid: a\n>>>>>>> theirs\n---\n", false, true},
+		{"---\nid: a\n||||||| base\n---\n", false, true},
+		{"---\r\nid: a\r\n=========\r\n---\r\n", false, true},
+		{"\xef\xbb\xbf---\nid: a\n<<<<<<<\n---\n", false, true},
+		/* the whole file in a conflict: its first line */
+		{"<<<<<<< ours\n---\nid: a\n---\n", false, true},
+		/* no closing fence: to the end */
+		{"---\nid: a\nbody\n>>>>>>> x\n", false, true},
+		/* in the body only, or not markers */
+		{"---\nid: a\n---\n<<<<<<< o\na\n=======\nb\n>>>>>>> t\n",
+		 false, false},
+		{"---\ntitle: <<<<<<< x\n---\n", false, false},
+		{"---\nid: a\n<<<<<<<x\n======= x\n======\n---\n", false,
+		 false},
+		{"no frontmatter\n<<<<<<< x\n", false, false},
+		{"", false, false},
+		/* a project file: anywhere */
+		{"{\n  \"title\": \"x\",\n<<<<<<< ours\n}\n", true, true},
+		{"{\n  \"title\": \"<<<<<<< x\"\n}\n", true, false},
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(*cases); i++)
+		ck_assert_msg(tm_merge_markers_in_fields(
+				      cases[i].text, strlen(cases[i].text),
+				      cases[i].json) == cases[i].found,
+			      "case %zu", i);
+}
+END_TEST
+
 Suite *merge_suite(void)
 {
 	Suite *s = suite_create("merge");
@@ -758,6 +797,7 @@ Suite *merge_suite(void)
 	tcase_add_test(tc, test_merge_identity_kinds);
 	tcase_add_test(tc, test_merge_identity_never_fused);
 	tcase_add_test(tc, test_merge_has_conflict_markers);
+	tcase_add_test(tc, test_merge_markers_in_fields);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("file");
