@@ -250,14 +250,15 @@ static bool json_written;
  * One hint line when this clone lacks the merge driver that the store's
  * .gitattributes asks for (install never ran here: git never runs setup
  * from a clone), at the end of an everyday command: not with -q, not after
- * JSON, not in `hook`, `prompt` (a shell prompt) and the commands that set
- * up or report it themselves.
+ * JSON, not in `hook`, `prompt` (a shell prompt), `stale` (a CI gate: its
+ * lines are the answer a script reads, in clones that never merge) and the
+ * commands that set up or report it themselves.
  */
 static void driver_hint(const char *name)
 {
 	static const char *const silent[] = {
-		"hook",      "prompt", "init", "install",
-		"uninstall", "doctor", "help", "migrate",
+		"hook",   "prompt", "init",    "install", "uninstall",
+		"doctor", "help",   "migrate", "stale",
 	};
 	size_t i;
 

@@ -150,6 +150,21 @@ int tm_merge_two_threads(const char *o, size_t olen, const char *a, size_t alen,
 			 const char *b, size_t blen, const char *id);
 
 /*
+ * An edit of thread file opts->path whose thread an earlier split moved
+ * (TM_MERGE_OURS_OTHER: ours holds another thread there, theirs edits the
+ * ancestor's): the file of the same folder (opts->path, relative to the
+ * current folder: the work tree's top for a merge driver) whose thread has
+ * the ancestor's identity gets the edit, merged from `o` (ancestor) and `b`
+ * (theirs) into it.  Returns 1 with *out_path (malloc'd) and *out (the
+ * merge of that file; free with tm_merge_result_clear), or 0 when no such
+ * file is found (or the ancestor has no identity).  Writes nothing; never
+ * fails; sets no error.
+ */
+int tm_merge_follow_worktree(char **out_path, tm_merge_result *out,
+			     const char *o, size_t olen, const char *b,
+			     size_t blen, const tm_merge_options *opts);
+
+/*
  * Whether `len` bytes of `data` hold conflict markers a merge left: a line
  * of 7 or more '<' and a later one of as many '>' (each followed by a
  * blank or the end of the line), outside fenced code blocks (``` or ~~~),

@@ -8,6 +8,7 @@
 #include "lib/merge.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -129,6 +130,61 @@ static void note_over_limit(tm_merge_result *r, size_t merged)
 	r->conflicted = true;
 }
 
+/* Is git rebasing here (rebase, pull --rebase)? */
+static bool rebasing(void)
+{
+	tm_git *g = NULL;
+	bool r;
+
+	if (tm_git_open(&g, NULL, true) < 0) {
+		tm_error_clear();
+		return false;
+	}
+	r = tm_git_operation(g) == TM_GIT_OP_REBASE;
+	tm_git_free(g);
+	return r;
+}
+
+/*
+ * An edit of a thread that an earlier split moved to another id, met while
+ * a rebase replays the commits that made it (the second local commit of a
+ * `pull --rebase`): %A keeps ours and git stops, but the edit is merged at
+ * once into the thread's own file in the work tree, where the person who
+ * made it looks for it; `git threadmind resolve` stages it (merging it
+ * again, to the same bytes, from the index) and `rebase --abort` drops it
+ * with the rest.  Only in a rebase (a plain merge's `merge --abort` keeps
+ * work-tree changes it did not make), and only a clean merge is written.
+ */
+static void follow_edit(const tm_buf in[3], const tm_merge_options *opts)
+{
+	tm_merge_result res;
+	char *to = NULL, *id = NULL;
+	bool moved;
+
+	if (!opts->path ||
+	    tm_merge_kind_of_path(opts->path, &id) != TM_MERGE_KIND_THREAD)
+		return;
+	moved = tm_merge_thread_identity(in[0].ptr, in[0].size, in[1].ptr,
+					 in[1].size, in[2].ptr, in[2].size,
+					 id) == TM_MERGE_OURS_OTHER;
+	free(id);
+	if (!moved || !rebasing() ||
+	    !tm_merge_follow_worktree(&to, &res, in[0].ptr, in[0].size,
+				      in[2].ptr, in[2].size, opts))
+		return;
+	if (!res.conflicted && !res.two_threads &&
+	    res.len <= TM_MAX_FILE_SIZE &&
+	    tm_atomic_write(to, res.data, res.len) == 0)
+		fprintf(stderr,
+			"git-threadmind-merge: %s: the edit is to the thread "
+			"now in %s: merged there in the work tree; 'git "
+			"threadmind resolve' stages it\n",
+			opts->path, to);
+	tm_error_clear();
+	tm_merge_result_clear(&res);
+	free(to);
+}
+
 int main(int argc, char **argv)
 {
 	tm_buf in[3] = {TM_BUF_INIT, TM_BUF_INIT, TM_BUF_INIT};
@@ -185,6 +241,8 @@ int main(int argc, char **argv)
 	}
 	if (too_big)
 		note_over_limit(&r, too_big);
+	if (r.two_threads && !opts.plain)
+		follow_edit(in, &opts);
 	if (r.note)
 		fprintf(stderr, "git-threadmind-merge: %s%s%s\n",
 			opts.path ? opts.path : "", opts.path ? ": " : "",

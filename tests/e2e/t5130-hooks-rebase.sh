@@ -44,6 +44,10 @@ test_expect_success 'setup: a thread on src, the hooks, 20 commits to replay' '
 		git threadmind init -q && git threadmind install -q &&
 		git threadmind new Core --paths src/a.c -q >/dev/null &&
 		git threadmind new Lib --paths src/b.c -q >/dev/null &&
+		echo "- a summary: a blank one is never outdated" |
+			git threadmind summary -q core -F - &&
+		echo "- a summary: a blank one is never outdated" |
+			git threadmind summary -q lib -F - &&
 		git add -A && git commit -q -m threads && topic 20)
 '
 
