@@ -38,8 +38,8 @@ int tm_merge_follow_worktree(char **out_path, tm_merge_result *out,
 	size_t i;
 	int fd = -1, found = 0;
 
-	if (!slash || tm_merge_kind_of_path(opts->path, &id) !=
-			      TM_MERGE_KIND_THREAD ||
+	if (!slash ||
+	    tm_merge_kind_of_path(opts->path, &id) != TM_MERGE_KIND_THREAD ||
 	    !(anc = head_of(o, olen, id)) || !anc->created_at || !anc->author)
 		goto done;
 	dir = tm_xstrndup(opts->path, (size_t)(slash - opts->path));
@@ -49,7 +49,8 @@ int tm_merge_follow_worktree(char **out_path, tm_merge_result *out,
 		const char *n = names.items[i];
 		size_t len = strlen(n);
 
-		if (len <= 3 || strcmp(n + len - 3, ".md") || !strcmp(n, slash + 1))
+		if (len <= 3 || strcmp(n + len - 3, ".md") ||
+		    !strcmp(n, slash + 1))
 			continue;
 		tm_buf_clear(&data);
 		if (tm_fs_read_at(&data, fd, n, n, TM_MAX_FILE_SIZE) < 0)

@@ -63,6 +63,12 @@ test_expect_success 'second pick: the driver stops instead of fusing the threads
 	echo $R >expect && test_cmp expect unmerged &&
 	grep "^author: $CAROL$" alice-clone/$R &&
 	! grep ALICE alice-clone/$R &&
+	# the edit is already in alice'"'"'s own file, in the work tree only
+	grep "^git-threadmind-merge: $R: the edit is to the thread now in $R2: merged there in the work tree; .git threadmind resolve. stages it$" err &&
+	grep "^- ALICE: also a JSON feed$" alice-clone/$R2 &&
+	grep "^id: reporting-2$" alice-clone/$R2 &&
+	as alice git diff --name-only >modified &&
+	grep "^$R2$" modified &&
 	as alice git threadmind status >out &&
 	grep "^conflicts: $R (run .git threadmind resolve.)$" out
 '

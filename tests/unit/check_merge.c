@@ -5,11 +5,13 @@
 #include "lib/merge.h"
 #include "lib/frontmatter.h"
 #include "merge_util.h"
+#include "test_util.h"
 
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 START_TEST(test_merge_kind_of_thread_path)
 {
@@ -767,6 +769,57 @@ START_TEST(test_merge_markers_in_fields)
 }
 END_TEST
 
+/* An edit of a thread an earlier split moved: found by identity in the
+ * same folder, merged there; none when no file carries the identity. */
+START_TEST(test_merge_follow_worktree)
+{
+	static const char alice1[] =
+		"---\nid: r\ntitle: R\nparentId: main\nauthor: alice-1\n"
+		"createdAt: 2026-01-02T00:00:00.000Z\n---\n\n- one\n";
+	static const char alice2[] =
+		"---\nid: r\ntitle: R\nparentId: main\nauthor: alice-1\n"
+		"createdAt: 2026-01-02T00:00:00.000Z\n---\n\n- one\n- two\n";
+	static const char moved[] =
+		"---\nid: r-2\ntitle: R\nparentId: main\nauthor: alice-1\n"
+		"createdAt: 2026-01-02T00:00:00.000Z\n---\n\n- one\n";
+	static const char carol[] =
+		"---\nid: r\ntitle: R\nparentId: main\nauthor: carol-2\n"
+		"createdAt: 2026-01-01T00:00:00.000Z\n---\n\n- c\n";
+	char *tmp = tmt_mkdtemp(), *old = getcwd(NULL, 0), *to = NULL;
+	tm_merge_options opts = TM_MERGE_OPTIONS_INIT;
+	tm_merge_result r;
+
+	ck_assert_int_eq(chdir(tmp), 0);
+	tmt_mkdirs(".threadmind/threads/p");
+	tmt_write_file(".threadmind/threads/p/r.md", carol, strlen(carol));
+	opts.path = ".threadmind/threads/p/r.md";
+	ck_assert_int_eq(tm_merge_thread_identity(alice1, strlen(alice1), carol,
+						  strlen(carol), alice2,
+						  strlen(alice2), "r"),
+			 TM_MERGE_OURS_OTHER);
+	ck_assert_int_eq(tm_merge_follow_worktree(&to, &r, alice1,
+						  strlen(alice1), alice2,
+						  strlen(alice2), &opts),
+			 0);
+	tmt_write_file(".threadmind/threads/p/r-2.md", moved, strlen(moved));
+	ck_assert_int_eq(tm_merge_follow_worktree(&to, &r, alice1,
+						  strlen(alice1), alice2,
+						  strlen(alice2), &opts),
+			 1);
+	ck_assert_str_eq(to, ".threadmind/threads/p/r-2.md");
+	ck_assert(!r.conflicted);
+	ck_assert_uint_eq(r.len, strlen(moved) + strlen("- two\n"));
+	ck_assert(!memcmp(r.data, "---\nid: r-2\n", 12));
+	ck_assert_ptr_nonnull(strstr(r.data, "- one\n- two\n"));
+	tm_merge_result_clear(&r);
+	free(to);
+	ck_assert_int_eq(chdir(old), 0);
+	tmt_rmtree(tmp);
+	free(tmp);
+	free(old);
+}
+END_TEST
+
 Suite *merge_suite(void)
 {
 	Suite *s = suite_create("merge");
@@ -813,6 +866,7 @@ Suite *merge_suite(void)
 	tcase_add_test(tc, test_merge_fallback_binary);
 	tcase_add_test(tc, test_merge_plain_option);
 	tcase_add_test(tc, test_merge_text_path_merged_as_text);
+	tcase_add_test(tc, test_merge_follow_worktree);
 	suite_add_tcase(s, tc);
 	return s;
 }
