@@ -238,8 +238,12 @@ int cmd_edit(int argc, const char **argv)
 		template = !blank(&edited);
 		tm_buf_release(&edited);
 	}
-	if (tm_summary_check(&outcome, t, tm_buf_cstr(&text), text.size) < 0)
+	if (tm_summary_check(&outcome, t, tm_buf_cstr(&text), text.size) < 0) {
+		tm_thread_free(t);
+		tm_buf_release(&text);
+		tm_buf_release(&start);
 		die_kept(file.path, tm_error_last(), NULL);
+	}
 	if (outcome != TM_SUMMARY_CHANGED) {
 		edit_file_remove(&file);
 		fprintf(stderr, "Aborting: %s; '%s' was not changed\n",
@@ -256,9 +260,16 @@ int cmd_edit(int argc, const char **argv)
 	o.expect_body = t->body ? t->body : "";
 	o.expect_len = t->body_len;
 	if (tm_store_write_summary(&outcome, cli.store, cli.project, id,
-				   tm_buf_cstr(&text), text.size, &o) < 0)
-		die_kept(file.path, tm_error_last(),
-			 tm_error_last_code() == TM_ECONFLICT ? id : NULL);
+				   tm_buf_cstr(&text), text.size, &o) < 0) {
+		bool conflict = tm_error_last_code() == TM_ECONFLICT;
+
+		/* o points into t: freed only now, so that the exit leaks
+		   nothing whatever the compiler keeps alive */
+		tm_thread_free(t);
+		tm_buf_release(&text);
+		tm_buf_release(&start);
+		die_kept(file.path, tm_error_last(), conflict ? id : NULL);
+	}
 
 	edit_file_remove(&file);
 	note("Updated the summary of '%s'", id);

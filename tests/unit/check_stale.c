@@ -1328,7 +1328,9 @@ START_TEST(test_stale_rewritten_amend)
 	tmt_sh(GIT "-C '%s' add -A && " GIT
 		   "-C '%s' commit -q --amend --no-edit",
 	       repo, repo);
-	ck_assert_str_ne(rev("HEAD"), old);
+	c = rev("HEAD");
+	ck_assert_str_ne(c, old);
+	free(c);
 	ts[0] = mk("t", old, "src");
 	assert_answer(ts, 1, "unknown [] shallow 0\n");
 	prune();
@@ -1405,19 +1407,20 @@ END_TEST
  * repository has it (even off HEAD's history), else an unknown base. */
 START_TEST(test_stale_rewritten_uncommitted_review)
 {
-	char *base, *side, *want;
+	char *base, *side, *head, *want;
 	tm_thread *ts[1];
 
 	base = commit("base", "src/a.c", NULL);
 	tmt_sh(GIT "-C '%s' checkout -q -b side", repo);
 	side = commit("side", "doc/x", NULL);
 	tmt_sh(GIT "-C '%s' checkout -q main", repo);
-	free(commit("main", "src/a.c", NULL));
+	head = commit("main", "src/a.c", NULL);
 	ts[0] = mk("t", side, "src");
 	want = format("t %s [src] [src/a.c] %s\nunknown [] shallow 0\n", side,
-		      rev("HEAD"));
+		      head);
 	assert_answer(ts, 1, want);
 	free(want);
+	free(head);
 	tm_thread_set(&ts[0]->commit,
 		      "0123456789abcdef0123456789abcdef01234567");
 	assert_answer(ts, 1, "unknown [t] shallow 0\n");
