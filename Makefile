@@ -252,22 +252,24 @@ $(FUZZ_BUILD)/fuzz_%: $(FUZZ_BUILD)/obj/tests/fuzz/fuzz_%.o $(FUZZ_LIB_OBJ)
 
 fuzz-build: $(FUZZ_BINS)
 
-fuzz: fuzz-build
-	$(Q)for n in $(FUZZ_NAMES); do \
-		mkdir -p $(FUZZ_BUILD)/corpus/$$n || exit 1; \
-		echo "fuzz $$n: $(FUZZ_SECONDS) s"; \
-		ASAN_OPTIONS=detect_leaks=1 \
-		$(FUZZ_BUILD)/fuzz_$$n -max_total_time=$(FUZZ_SECONDS) \
-			-max_len=8192 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
-			-artifact_prefix=$(FUZZ_BUILD)/crash-$$n- \
-			$(FUZZ_BUILD)/corpus/$$n tests/fuzz/corpus/$$n \
-			>$(FUZZ_BUILD)/fuzz-$$n.log 2>&1 || \
-			{ tail -n 40 $(FUZZ_BUILD)/fuzz-$$n.log; \
-			  echo "fuzz $$n: FAILED (log: $(FUZZ_BUILD)/fuzz-$$n.log)"; \
-			  exit 1; }; \
-		grep -E '^Done|stat::number_of_executed_units' \
-			$(FUZZ_BUILD)/fuzz-$$n.log | sed "s/^/fuzz $$n: /"; \
-	done
+# One rule per target, so that `make -j2 fuzz` runs two at a time.
+fuzz: $(FUZZ_NAMES:%=fuzz-run-%)
+.PHONY: $(FUZZ_NAMES:%=fuzz-run-%)
+
+$(FUZZ_NAMES:%=fuzz-run-%): fuzz-run-%: $(FUZZ_BUILD)/fuzz_%
+	$(Q)mkdir -p $(FUZZ_BUILD)/corpus/$*
+	$(Q)ASAN_OPTIONS=detect_leaks=1 \
+	$(FUZZ_BUILD)/fuzz_$* -max_total_time=$(FUZZ_SECONDS) \
+		-max_len=8192 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+		-artifact_prefix=$(FUZZ_BUILD)/crash-$*- \
+		$(FUZZ_BUILD)/corpus/$* tests/fuzz/corpus/$* \
+		>$(FUZZ_BUILD)/fuzz-$*.log 2>&1 || \
+		{ tail -n 40 $(FUZZ_BUILD)/fuzz-$*.log; \
+		  echo "fuzz $*: FAILED (log: $(FUZZ_BUILD)/fuzz-$*.log)"; \
+		  exit 1; }
+	$(Q)echo "fuzz $*: $(FUZZ_SECONDS) s"; \
+	grep -E '^Done|stat::number_of_executed_units' \
+		$(FUZZ_BUILD)/fuzz-$*.log | sed "s/^/fuzz $*: /"
 
 # Concurrency and crash tests of the built binaries (tests/stress/run):
 # the full run (`stress`) and the few seconds that `check` runs.
