@@ -22,6 +22,8 @@
 #include "config.h"
 #include "section.h"
 #include "reintegrate.h"
+#include "summary_diff.h"
+#include "thread_diff.h"
 #include "assign.h"
 
 /* files, the lock, git */
