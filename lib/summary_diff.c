@@ -57,8 +57,8 @@ static void units_of(struct sec *s, const char *p, const char *e)
 		const char *end = nl ? nl : e, *next = nl ? nl + 1 : e;
 		bool item;
 
-		while (end > p && (end[-1] == '\r' || end[-1] == ' ' ||
-				   end[-1] == '\t'))
+		while (end > p &&
+		       (end[-1] == '\r' || end[-1] == ' ' || end[-1] == '\t'))
 			end--;
 		if (blank(p, end)) {
 			in_item = false;
@@ -266,8 +266,8 @@ static struct step *align(size_t *out_n, const struct unit *a, size_t n,
 
 				t[i * (mm + 1) + j] =
 					unit_eq(&a[pre + i], &b[pre + j])
-						? t[(i + 1) * (mm + 1) + j + 1] +
-							  1
+						? t[(i + 1) * (mm + 1) + j +
+						    1] + 1
 					: down > right ? down
 						       : right;
 			}
@@ -279,10 +279,9 @@ static struct step *align(size_t *out_n, const struct unit *a, size_t n,
 			st[k++] = (struct step){KEEP, pre + i, pre + j};
 			i++;
 			j++;
-		} else if (i < mn &&
-			   (j == mm || !t ||
-			    t[(i + 1) * (mm + 1) + j] >=
-				    t[i * (mm + 1) + j + 1])) {
+		} else if (i < mn && (j == mm || !t ||
+				      t[(i + 1) * (mm + 1) + j] >=
+					      t[i * (mm + 1) + j + 1])) {
 			st[k++] = (struct step){DEL, pre + i, 0};
 			i++;
 		} else {
@@ -314,15 +313,15 @@ static size_t words(char ***out, const char *text)
 		char *word;
 		size_t i;
 
-		while (*p && !((unsigned char)*p >= 0x80 ||
-			       (*p >= 'a' && *p <= 'z') ||
-			       (*p >= 'A' && *p <= 'Z') ||
-			       (*p >= '0' && *p <= '9')))
+		while (*p &&
+		       !((unsigned char)*p >= 0x80 ||
+			 (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+			 (*p >= '0' && *p <= '9')))
 			p++;
-		for (s = p; *p && ((unsigned char)*p >= 0x80 ||
-				   (*p >= 'a' && *p <= 'z') ||
-				   (*p >= 'A' && *p <= 'Z') ||
-				   (*p >= '0' && *p <= '9'));
+		for (s = p;
+		     *p &&
+		     ((unsigned char)*p >= 0x80 || (*p >= 'a' && *p <= 'z') ||
+		      (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9'));
 		     p++)
 			;
 		if (p == s)
@@ -391,8 +390,8 @@ static void push_unit(tm_sdiff_section *s, size_t *alloc,
 	u->change = change;
 	u->item = (n ? n : o)->item;
 	u->old_text = o ? tm_xstrdup(o->text) : NULL;
-	u->new_text = n && change != TM_SDIFF_MOVED ? tm_xstrdup(n->text)
-						     : NULL;
+	u->new_text =
+		n && change != TM_SDIFF_MOVED ? tm_xstrdup(n->text) : NULL;
 	switch (change) {
 	case TM_SDIFF_ADDED:
 		s->added++;
@@ -558,7 +557,8 @@ static bool same_units(const struct sec *o, const struct sec *n)
 	if (o->n != n->n)
 		return false;
 	for (k = 0; k < o->n; k++)
-		if (!unit_eq(&o->u[k], &n->u[k]) || o->u[k].item != n->u[k].item)
+		if (!unit_eq(&o->u[k], &n->u[k]) ||
+		    o->u[k].item != n->u[k].item)
 			return false;
 	return true;
 }
@@ -582,16 +582,13 @@ static tm_sdiff_section *push_section(tm_sdiff *out,
 
 static void whole(tm_sdiff *out, const struct sec *s, bool added)
 {
-	tm_sdiff_section *d =
-		push_section(out,
-			     added ? TM_SDIFF_SECTION_ADDED
-				   : TM_SDIFF_SECTION_REMOVED,
-			     added ? NULL : s, added ? s : NULL);
+	tm_sdiff_section *d = push_section(
+		out, added ? TM_SDIFF_SECTION_ADDED : TM_SDIFF_SECTION_REMOVED,
+		added ? NULL : s, added ? s : NULL);
 	size_t k, alloc = 0;
 
 	for (k = 0; k < s->n; k++)
-		push_unit(d, &alloc,
-			  added ? TM_SDIFF_ADDED : TM_SDIFF_REMOVED,
+		push_unit(d, &alloc, added ? TM_SDIFF_ADDED : TM_SDIFF_REMOVED,
 			  added ? NULL : &s->u[k], added ? &s->u[k] : NULL);
 }
 
@@ -644,8 +641,8 @@ void tm_sdiff_summaries(tm_sdiff *out, const char *old, size_t old_len,
 			d = push_section(out, TM_SDIFF_SECTION_KEPT, &o.s[i],
 					 ns);
 		} else {
-			d = push_section(out, TM_SDIFF_SECTION_CHANGED,
-					 &o.s[i], ns);
+			d = push_section(out, TM_SDIFF_SECTION_CHANGED, &o.s[i],
+					 ns);
 			diff_units(d, &o.s[i], ns);
 		}
 		d->renamed = renamed;

@@ -25,8 +25,8 @@ static bool str_eq(const char *a, const char *b)
 static bool other_identity(const tm_thread *b, const tm_thread *a)
 {
 	return b->created_at && b->author && a->created_at && a->author &&
-	       !tm_thread_same_identity(b->created_at, b->author,
-					a->created_at, a->author);
+	       !tm_thread_same_identity(b->created_at, b->author, a->created_at,
+					a->author);
 }
 
 /* The identity as a map key (NULL when a part is missing): the instant,

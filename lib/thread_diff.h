@@ -19,7 +19,7 @@ typedef enum {
 	TM_TDIFF_ADDED,
 	TM_TDIFF_REMOVED,
 	TM_TDIFF_MODIFIED,
-	TM_TDIFF_RENAMED,   /* the same thread (createdAt + author), new id */
+	TM_TDIFF_RENAMED,    /* the same thread (createdAt + author), new id */
 	TM_TDIFF_CONFLICTED, /* a merge left it conflicted on a side */
 	TM_TDIFF_UNREADABLE  /* a side's file is not a thread file */
 } tm_tdiff_kind;
@@ -73,8 +73,8 @@ typedef struct {
 } tm_tdiff_options;
 
 #define TM_TDIFF_OPTIONS_VERSION 1
-#define TM_TDIFF_OPTIONS_INIT               \
-	{                                   \
+#define TM_TDIFF_OPTIONS_INIT                   \
+	{                                       \
 		TM_TDIFF_OPTIONS_VERSION, false \
 	}
 

@@ -40,6 +40,7 @@
 #include "pathspec.h"
 #include "treediff.h"
 #include "stale.h"
+#include "git_threads.h"
 #include "hooks.h"
 #include "doctor.h"
 #include "migrate.h"

@@ -20,8 +20,8 @@ static const tm_sdiff_section *section(const tm_sdiff *d, size_t i,
 	s = &d->items[i];
 	ck_assert_int_eq(s->change, change);
 	if (heading) {
-		const char *h = s->new_heading ? s->new_heading
-					       : s->old_heading;
+		const char *h =
+			s->new_heading ? s->new_heading : s->old_heading;
 
 		ck_assert_ptr_nonnull(h);
 		ck_assert_str_eq(h, heading);
@@ -248,7 +248,8 @@ START_TEST(test_summary_diff_repeated_headings_and_preamble)
 	section(&d, 0, TM_SDIFF_SECTION_ADDED, "Decisions");
 	tm_sdiff_clear(&d);
 	/* a heading inside a fence does not split */
-	diff(&d, "## A\n```\n## not\n```\n", "## A\n```\n## not a heading\n```\n");
+	diff(&d, "## A\n```\n## not\n```\n",
+	     "## A\n```\n## not a heading\n```\n");
 	ck_assert_uint_eq(d.n, 1);
 	s = section(&d, 0, TM_SDIFF_SECTION_CHANGED, "A");
 	unit(s, 0, TM_SDIFF_REWORDED, "## not", "## not a heading");

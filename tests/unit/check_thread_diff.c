@@ -24,16 +24,15 @@ static tm_thread *add(struct side *s, const char *id, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(text, sizeof(text), fmt, ap);
 	va_end(ap);
-	ck_assert_msg(tm_frontmatter_parse(&t, text, strlen(text), id, id) ==
-			      0,
+	ck_assert_msg(tm_frontmatter_parse(&t, text, strlen(text), id, id) == 0,
 		      "parse %s: %s", id, tm_error_last());
 	ck_assert_uint_lt(s->n, 16);
 	s->t[s->n++] = t;
 	return t;
 }
 
-#define FM(parent, created, author) \
-	"---\ntitle: T\nparentId: " parent "\nauthor: " author            \
+#define FM(parent, created, author)                            \
+	"---\ntitle: T\nparentId: " parent "\nauthor: " author \
 	"\ncreatedAt: " created "\nupdatedAt: 2026-04-15T10:00:00.000Z\n"
 
 static void side_free(struct side *s)
@@ -78,9 +77,10 @@ START_TEST(test_thread_diff_fields)
 
 	add(&b, "main", FM("null", "2026-01-01T00:00:00Z", "ann-1234") "---\n");
 	add(&b, "auth",
-	    FM("main", "2026-01-02T00:00:00Z", "ann-1234") "branch: a\n"
-		    "paths: [\"src/a\", \"src/b\"]\ntags: [x]\n---\n\n"
-		    "## Decisions\n- keep\n");
+	    FM("main", "2026-01-02T00:00:00Z",
+	       "ann-1234") "branch: a\n"
+			   "paths: [\"src/a\", \"src/b\"]\ntags: [x]\n---\n\n"
+			   "## Decisions\n- keep\n");
 	add(&a, "main", FM("null", "2026-01-01T00:00:00Z", "ann-1234") "---\n");
 	add(&a, "auth",
 	    "---\ntitle: Auth v2\nparentId: null\nauthor: ann-1234\n"
@@ -106,8 +106,7 @@ START_TEST(test_thread_diff_fields)
 	ck_assert_str_eq(f->added.items[0], "src/c");
 	ck_assert_uint_eq(f->removed.n, 1);
 	ck_assert_str_eq(f->removed.items[0], "src/a");
-	field(e, 6, "commit", NULL,
-	      "0123456789abcdef0123456789abcdef01234567");
+	field(e, 6, "commit", NULL, "0123456789abcdef0123456789abcdef01234567");
 	/* the same createdAt instant written otherwise is no change */
 	field(e, 7, "tags", "[x]", "[y]");
 	ck_assert_uint_eq(e->nfields, 8);
@@ -128,7 +127,8 @@ START_TEST(test_thread_diff_updated_at_only)
 	struct side b = {{0}, 0}, a = {{0}, 0};
 	tm_tdiff d;
 
-	add(&b, "x", FM("null", "2026-01-01T00:00:00Z", "ann-1234") "---\n\nhi\n");
+	add(&b, "x",
+	    FM("null", "2026-01-01T00:00:00Z", "ann-1234") "---\n\nhi\n");
 	add(&a, "x",
 	    "---\ntitle: T\nparentId: null\nauthor: ann-1234\n"
 	    "createdAt: 2026-01-01T00:00:00Z\n"
@@ -157,9 +157,11 @@ START_TEST(test_thread_diff_added_removed_order)
 	add(&a, "main", FM("null", "2026-01-01T00:00:00Z", "ann-1234") "---\n");
 	/* tree order: main's children by createdAt, each before its own */
 	add(&a, "zeta", FM("main", "2026-01-02T00:00:00Z", "ann-1234") "---\n");
-	add(&a, "alpha", FM("main", "2026-01-03T00:00:00Z", "ann-1234") "---\n");
-	add(&a, "sub", FM("zeta", "2026-01-09T00:00:00Z", "ann-1234")
-		"---\n\n## Decisions\n- one\n");
+	add(&a, "alpha",
+	    FM("main", "2026-01-03T00:00:00Z", "ann-1234") "---\n");
+	add(&a, "sub",
+	    FM("zeta", "2026-01-09T00:00:00Z",
+	       "ann-1234") "---\n\n## Decisions\n- one\n");
 	run(&d, &b, &a, false);
 	ck_assert_uint_eq(d.n, 4);
 	ck_assert_str_eq(d.items[0].id, "zeta");
@@ -187,12 +189,15 @@ START_TEST(test_thread_diff_identity)
 
 	/* a split by resolve: carol's `search` is now `search-2`, and
 	 * `search` holds ann's thread */
-	add(&b, "search", FM("null", "2026-01-02T00:00:00Z", "carol-9999")
-		"---\n\n## Decisions\n- carol\n");
-	add(&a, "search", FM("null", "2026-01-01T00:00:00Z", "ann-1234")
-		"---\n\n## Decisions\n- ann\n");
-	add(&a, "search-2", FM("null", "2026-01-02T00:00:00.000Z", "carol-9999")
-		"---\n\n## Decisions\n- carol\n");
+	add(&b, "search",
+	    FM("null", "2026-01-02T00:00:00Z",
+	       "carol-9999") "---\n\n## Decisions\n- carol\n");
+	add(&a, "search",
+	    FM("null", "2026-01-01T00:00:00Z",
+	       "ann-1234") "---\n\n## Decisions\n- ann\n");
+	add(&a, "search-2",
+	    FM("null", "2026-01-02T00:00:00.000Z",
+	       "carol-9999") "---\n\n## Decisions\n- carol\n");
 	run(&d, &b, &a, false);
 	ck_assert_uint_eq(d.n, 2);
 	ck_assert_int_eq(d.items[0].kind, TM_TDIFF_ADDED);
@@ -232,8 +237,9 @@ START_TEST(test_thread_diff_shared_and_limit)
 	add(&b, "two", FM("main", "2026-01-03T00:00:00Z", "ann-1234") "---\n");
 	/* the after side borrows the unchanged parent (same pointer) */
 	a.t[a.n++] = shared;
-	add(&a, "one", FM("main", "2026-01-02T00:00:00Z", "ann-1234")
-		"status: done\n---\n");
+	add(&a, "one",
+	    FM("main", "2026-01-02T00:00:00Z",
+	       "ann-1234") "status: done\n---\n");
 	add(&a, "two", FM("one", "2026-01-03T00:00:00Z", "ann-1234") "---\n");
 	run(&d, &b, &a, false);
 	ck_assert_uint_eq(d.n, 2);
