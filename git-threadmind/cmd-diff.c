@@ -51,7 +51,8 @@ static char *title_for(const struct revargs *ra, bool cached)
 	for (i = 0; i < ra->revs.n; i++)
 		tm_buf_printf(&b, "%s%s", i ? " " : "", ra->revs.items[i]);
 	if (ra->revs.n == 1 && !strstr(ra->revs.items[0], ".."))
-		tm_buf_puts(&b, cached ? " and the index" : " and the work tree");
+		tm_buf_puts(&b,
+			    cached ? " and the index" : " and the work tree");
 	return tm_buf_detach(&b);
 }
 
@@ -126,13 +127,14 @@ int cmd_diff(int argc, const char **argv)
 		dv_print_markdown(&d, title);
 		free(title);
 	} else {
-		dv_print(&d, stat ? DV_STAT
-			     : name_status ? DV_NAME_STATUS
-					   : DV_PATCH,
+		dv_print(&d,
+			 stat          ? DV_STAT
+			 : name_status ? DV_NAME_STATUS
+				       : DV_PATCH,
 			 "");
 	}
 	n = (exit_code || quiet) && !tm_store_diff_empty(&d) ? EXIT_NEGATIVE
-							      : 0;
+							     : 0;
 	tm_store_diff_clear(&d);
 	revargs_clear(&ra);
 	return n;

@@ -12,8 +12,8 @@
 
 /* ---- colours ---- */
 
-static const char *const slot_names[DV_NSLOTS] = {"meta", "frag", "old",
-						  "new", "commit", NULL};
+static const char *const slot_names[DV_NSLOTS] = {"meta", "frag",   "old",
+						  "new",  "commit", NULL};
 static const char *const slot_defaults[DV_NSLOTS] = {
 	"\033[1m", "\033[36m", "\033[31m", "\033[32m", "\033[33m", "\033[m"};
 static char *slots[DV_NSLOTS];
@@ -24,8 +24,8 @@ static bool colors_loaded, colors_on;
  * not a colour. */
 static bool color_value(tm_buf *c, bool bg, const char *w)
 {
-	static const char *const names[] = {"black", "red",     "green",
-					    "yellow", "blue",   "magenta",
+	static const char *const names[] = {"black",  "red",  "green",
+					    "yellow", "blue", "magenta",
 					    "cyan",   "white"};
 	size_t i;
 	char *end;
@@ -154,7 +154,7 @@ static int diff_color_config(tm_git *g)
 	}
 	if (error < 0)
 		die_lib();
-	w = !strcasecmp(v, "always") ? 1
+	w = !strcasecmp(v, "always")  ? 1
 	    : !strcasecmp(v, "never") ? 0
 	    : !strcasecmp(v, "auto")  ? -1
 				      : -2;
@@ -226,8 +226,8 @@ static const char *status_name(const char *s)
 
 static bool finished(const char *s)
 {
-	return s && (!strcmp(s, TM_STATUS_DONE) ||
-		     !strcmp(s, TM_STATUS_ABANDONED));
+	return s &&
+	       (!strcmp(s, TM_STATUS_DONE) || !strcmp(s, TM_STATUS_ABANDONED));
 }
 
 /* The words for a status change: "done", "reopened (was done)". */
@@ -613,8 +613,7 @@ static void project_header(const tm_store_diff_project *p, const char *indent)
 		put_linef(indent, DV_META, "project %s", p->project);
 }
 
-static void print_stat(const tm_store_diff *d, const char *indent,
-		       bool headers)
+static void print_stat(const tm_store_diff *d, const char *indent, bool headers)
 {
 	size_t i, k, width = 0, n = 0, added = 0, removed = 0;
 
@@ -705,8 +704,7 @@ static size_t longest_backticks(const tm_sdiff_section *s)
 	size_t k, best = 0;
 
 	for (k = 0; k < s->nunits; k++) {
-		const char *t[2] = {s->units[k].old_text,
-				    s->units[k].new_text};
+		const char *t[2] = {s->units[k].old_text, s->units[k].new_text};
 		int j;
 
 		for (j = 0; j < 2; j++) {
@@ -881,8 +879,8 @@ static cJSON *version_json(const tm_thread *t)
 
 static const char *kind_name(tm_tdiff_kind k)
 {
-	static const char *const names[] = {"added",   "removed",
-					    "modified", "renamed",
+	static const char *const names[] = {"added",      "removed",
+					    "modified",   "renamed",
 					    "conflicted", "unreadable"};
 
 	return names[k];

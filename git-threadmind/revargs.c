@@ -84,8 +84,7 @@ static char *any_thread(const char *arg)
 	return tm_xstrdup(arg);
 }
 
-static void ambiguous(const char *arg)
-	__attribute__((noreturn));
+static void ambiguous(const char *arg) __attribute__((noreturn));
 static void ambiguous(const char *arg)
 {
 	die("ambiguous argument '%s': unknown revision or thread; use '--' "

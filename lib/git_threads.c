@@ -145,8 +145,8 @@ int tm_git_diff_sides(tm_side *before, tm_side *after, tm_git *g,
 		return 0;
 	}
 	if ((error = parse_spec(&a, &b, &range_a, g, revs[0])) < 0 ||
-	    (nrevs == 2 && (error = parse_spec(&c, &c, &range_b, g, revs[1])) <
-				   0))
+	    (nrevs == 2 &&
+	     (error = parse_spec(&c, &c, &range_b, g, revs[1])) < 0))
 		return error;
 	if (range_b || (range_a && nrevs == 2))
 		return tm_error_set(TM_EINVALID,
@@ -226,14 +226,13 @@ int tm_reader_open(struct tm_reader *r, tm_git *g, const char *prefix,
 		r->threads_path[strlen(r->threads_path) - 1] = '\0';
 		error = git_tree_entry_bypath(&e, r->root, r->threads_path);
 		r->threads_path[strlen(r->threads_path)] = '/';
-		if (error == GIT_ENOTFOUND || (e && git_tree_entry_type(e) !=
-							    GIT_OBJECT_TREE)) {
+		if (error == GIT_ENOTFOUND ||
+		    (e && git_tree_entry_type(e) != GIT_OBJECT_TREE)) {
 			error = 0;
 			goto done;
 		}
-		if (error < 0 ||
-		    git_tree_lookup(&r->threads, r->repo,
-				    git_tree_entry_id(e)) < 0)
+		if (error < 0 || git_tree_lookup(&r->threads, r->repo,
+						 git_tree_entry_id(e)) < 0)
 			error = tm_git_error(TM_ERROR,
 					     "cannot read '%s' in commit %s",
 					     r->threads_path, side->commit);
@@ -295,10 +294,9 @@ static int use_project(struct tm_reader *r, const char *project)
 			return 0;
 		if (git_tree_lookup(&r->project_tree, r->repo,
 				    git_tree_entry_id(e)) < 0)
-			return tm_git_error(TM_ERROR,
-					    "cannot read '%s%s' in commit %s",
-					    r->threads_path, project,
-					    r->abbrev);
+			return tm_git_error(
+				TM_ERROR, "cannot read '%s%s' in commit %s",
+				r->threads_path, project, r->abbrev);
 		r->project_found = true;
 	} else if (r->kind == TM_SIDE_WORKTREE && r->dirfd >= 0) {
 		char *display = tm_xmalloc(strlen(r->threads_path) +
@@ -335,8 +333,7 @@ char *tm_reader_display(const struct tm_reader *r, const char *project,
 
 /* The index's entry for a thread file (stage 0), and whether it holds the
  * file unmerged. */
-static const git_index_entry *index_entry(bool *conflicted,
-					  struct tm_reader *r,
+static const git_index_entry *index_entry(bool *conflicted, struct tm_reader *r,
 					  const char *project, const char *id)
 {
 	tm_buf path = TM_BUF_INIT;
@@ -377,8 +374,8 @@ static int read_blob(tm_buf *out, struct tm_reader *r, const git_oid *oid,
 	return error;
 }
 
-int tm_reader_get(tm_buf *out, git_oid *oid, bool *has_oid,
-		  struct tm_reader *r, const char *project, const char *id)
+int tm_reader_get(tm_buf *out, git_oid *oid, bool *has_oid, struct tm_reader *r,
+		  const char *project, const char *id)
 {
 	const git_index_entry *ie;
 	const git_tree_entry *te;
@@ -521,8 +518,8 @@ int tm_reader_list(tm_strv *out, struct tm_reader *r, const char *project)
 
 		error = tm_fs_list_dir(&all, r->project_fd, project);
 		for (i = 0; i < all.n; i++) {
-			char *id = id_of_name(all.items[i],
-					      strlen(all.items[i]));
+			char *id =
+				id_of_name(all.items[i], strlen(all.items[i]));
 
 			if (id)
 				tm_strv_push_owned(&names, id);

@@ -100,12 +100,16 @@ typedef struct {
 	const char *const *threads; /* only these thread ids (either side) */
 	size_t nthreads;            /* 0: every thread */
 	bool all_fields;            /* tm_tdiff_options.all_fields */
+	/* Read only the threads named (and their parents), not every file
+	 * that changed: a rename is then seen only when both of its ids are
+	 * named (log, which knows them). */
+	bool read_named_only;
 } tm_store_diff_options;
 
 #define TM_STORE_DIFF_OPTIONS_VERSION 1
-#define TM_STORE_DIFF_OPTIONS_INIT                                \
-	{                                                         \
-		TM_STORE_DIFF_OPTIONS_VERSION, NULL, NULL, 0, false \
+#define TM_STORE_DIFF_OPTIONS_INIT                                         \
+	{                                                                  \
+		TM_STORE_DIFF_OPTIONS_VERSION, NULL, NULL, 0, false, false \
 	}
 
 /*

@@ -36,8 +36,8 @@ void tm_reader_close(struct tm_reader *r);
  * NULL) its blob id and *has_oid whether it is known (not for a work tree
  * file).  Errors as tm_side_read_thread.
  */
-int tm_reader_get(tm_buf *out, git_oid *oid, bool *has_oid,
-		  struct tm_reader *r, const char *project, const char *id);
+int tm_reader_get(tm_buf *out, git_oid *oid, bool *has_oid, struct tm_reader *r,
+		  const char *project, const char *id);
 
 /* The path of thread `id` of `project` in messages ("abc1234:.threadmind/
  * threads/p/x.md" for a commit, ":…" for the index); malloc'd. */

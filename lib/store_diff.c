@@ -37,8 +37,7 @@ static int diff_cb_file(const git_diff_delta *d, float progress, void *payload)
 
 /* The thread files ("<project>/<id>.md") that differ between two sides,
  * and those the index holds unmerged; sorted, unique. */
-static int changed_files(tm_strv *out, struct tm_reader *b,
-			 struct tm_reader *a)
+static int changed_files(tm_strv *out, struct tm_reader *b, struct tm_reader *a)
 {
 	git_diff_options o;
 	git_diff *diff = NULL;
@@ -74,8 +73,7 @@ static int changed_files(tm_strv *out, struct tm_reader *b,
 	if (error < 0)
 		return tm_git_error(TM_ERROR, "cannot compare '%s'",
 				    b->threads_path);
-	error = git_diff_foreach(diff, diff_cb_file, NULL, NULL, NULL,
-				 payload);
+	error = git_diff_foreach(diff, diff_cb_file, NULL, NULL, NULL, payload);
 	git_diff_free(diff);
 	if (error < 0)
 		return tm_git_error(TM_ERROR, "cannot compare '%s'",
@@ -90,7 +88,7 @@ static int changed_files(tm_strv *out, struct tm_reader *b,
 
 /* A side's threads as read for the comparison. */
 struct set {
-	tm_hashmap ids;           /* id -> index in t */
+	tm_hashmap ids; /* id -> index in t */
 	const tm_thread **t;
 	size_t n, alloc;
 };
@@ -163,7 +161,8 @@ static enum got load(const tm_thread **out, char **msg, struct project_run *x,
 		tm_buf_release(&bytes);
 		return GOT_UNREADABLE;
 	}
-	if (has_oid && (at = tm_hashmap_get(&x->by_oid, oid.id, GIT_OID_RAWSZ)) &&
+	if (has_oid &&
+	    (at = tm_hashmap_get(&x->by_oid, oid.id, GIT_OID_RAWSZ)) &&
 	    !strcmp(x->p->threads[*at]->id, id)) {
 		*out = x->p->threads[*at];
 		tm_buf_release(&bytes);
@@ -173,10 +172,10 @@ static enum got load(const tm_thread **out, char **msg, struct project_run *x,
 	error = tm_frontmatter_parse(&t, bytes.ptr, bytes.size, id, display);
 	free(display);
 	if (error < 0) {
-		enum got got = tm_merge_has_conflict_markers(bytes.ptr,
-							     bytes.size)
-				       ? GOT_CONFLICT
-				       : GOT_UNREADABLE;
+		enum got got =
+			tm_merge_has_conflict_markers(bytes.ptr, bytes.size)
+				? GOT_CONFLICT
+				: GOT_UNREADABLE;
 
 		if (got == GOT_UNREADABLE)
 			*msg = tm_xstrdup(tm_error_last());
@@ -234,6 +233,16 @@ static int id_cmp(const void *a, const void *b)
 		      ((const tm_tdiff_entry *)b)->id);
 }
 
+static bool named(const tm_store_diff_options *opts, const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < opts->nthreads; i++)
+		if (!strcmp(opts->threads[i], id))
+			return true;
+	return false;
+}
+
 static int diff_project(struct project_run *x, const tm_strv *ids,
 			const tm_store_diff_options *opts)
 {
@@ -248,6 +257,8 @@ static int diff_project(struct project_run *x, const tm_strv *ids,
 		enum got got[2];
 		int k;
 
+		if (opts->read_named_only && !named(opts, ids->items[i]))
+			continue;
 		for (k = 0; k < 2; k++)
 			got[k] = load(&t[k], &msg[k], x, k, ids->items[i]);
 		if (got[0] == GOT_CONFLICT || got[1] == GOT_CONFLICT ||
@@ -295,8 +306,8 @@ static int diff_project(struct project_run *x, const tm_strv *ids,
 struct proj {
 	char *name;
 	bool on[2];
-	tm_strv ids;      /* changed thread ids */
-	size_t pair;      /* renamed: the other side's folder (index) */
+	tm_strv ids; /* changed thread ids */
+	size_t pair; /* renamed: the other side's folder (index) */
 };
 
 static struct proj *find_proj(struct proj **ps, size_t *n, size_t *alloc,
@@ -350,10 +361,9 @@ static void pair_renamed(struct proj *ps, size_t n, struct tm_reader *r[2])
 			    !(now = root_thread(r[1], ps[j].name)))
 				continue;
 			same = old->created_at && old->author &&
-			       tm_thread_same_identity(old->created_at,
-						       old->author,
-						       now->created_at,
-						       now->author);
+			       tm_thread_same_identity(
+				       old->created_at, old->author,
+				       now->created_at, now->author);
 			tm_thread_free(now);
 			if (same) {
 				ps[i].pair = j;

@@ -41,6 +41,7 @@
 #include "treediff.h"
 #include "stale.h"
 #include "git_threads.h"
+#include "thread_log.h"
 #include "hooks.h"
 #include "doctor.h"
 #include "migrate.h"
