@@ -267,6 +267,7 @@ static void forget_project(struct tm_reader *r)
 void tm_reader_close(struct tm_reader *r)
 {
 	forget_project(r);
+	tm_buf_release(&r->display);
 	git_tree_free(r->threads);
 	git_tree_free(r->root);
 	git_index_free(r->index);
@@ -318,17 +319,34 @@ static int use_project(struct tm_reader *r, const char *project)
 	return 0;
 }
 
-char *tm_reader_display(const struct tm_reader *r, const char *project,
-			const char *id)
+const char *tm_reader_display(struct tm_reader *r, const char *project,
+			      const char *id)
 {
-	tm_buf b = TM_BUF_INIT;
+	tm_buf *b = &r->display;
+	size_t plen = strlen(project);
 
-	if (r->kind == TM_SIDE_COMMIT)
-		tm_buf_printf(&b, "%s:", r->abbrev);
-	else if (r->kind == TM_SIDE_INDEX)
-		tm_buf_putc(&b, ':');
-	tm_buf_printf(&b, "%s%s/%s.md", r->threads_path, project, id);
-	return tm_buf_detach(&b);
+	/* once per file read: the folder's part is kept from the last call
+	 * (callgrind: building it all each time with printf was 8% of a
+	 * diff of 10,000 threads) */
+	if (!r->display_len || r->display_len <= plen ||
+	    memcmp(b->ptr + r->display_len - plen - 1, project, plen) ||
+	    b->ptr[r->display_len - plen - 2] != '/') {
+		tm_buf_clear(b);
+		if (r->kind == TM_SIDE_COMMIT) {
+			tm_buf_puts(b, r->abbrev);
+			tm_buf_putc(b, ':');
+		} else if (r->kind == TM_SIDE_INDEX) {
+			tm_buf_putc(b, ':');
+		}
+		tm_buf_puts(b, r->threads_path);
+		tm_buf_puts(b, project);
+		tm_buf_putc(b, '/');
+		r->display_len = b->size;
+	}
+	tm_buf_truncate(b, r->display_len);
+	tm_buf_puts(b, id);
+	tm_buf_put(b, ".md", 3);
+	return tm_buf_cstr(b);
 }
 
 /* The index's entry for a thread file (stage 0), and whether it holds the
@@ -352,29 +370,37 @@ static const git_index_entry *index_entry(bool *conflicted, struct tm_reader *r,
 	return e;
 }
 
-static int read_blob(tm_buf *out, struct tm_reader *r, const git_oid *oid,
-		     const char *project, const char *id)
+static int read_blob(struct tm_reader_file *f, struct tm_reader *r,
+		     const git_oid *oid, const char *project, const char *id)
 {
 	git_blob *blob = NULL;
-	char *display = tm_reader_display(r, project, id);
-	int error = 0;
 
 	if (git_blob_lookup(&blob, r->repo, oid) < 0)
-		error = tm_git_error(TM_ERROR, "cannot read '%s'", display);
-	else if (git_blob_rawsize(blob) > TM_MAX_FILE_SIZE)
-		error = tm_error_set(TM_EINVALID,
-				     "'%s' is larger than 1 MiB; threadmind "
-				     "refuses files that large",
-				     display);
-	else
-		tm_buf_put(out, git_blob_rawcontent(blob),
-			   (size_t)git_blob_rawsize(blob));
-	git_blob_free(blob);
-	free(display);
-	return error;
+		return tm_git_error(TM_ERROR, "cannot read '%s'",
+				    tm_reader_display(r, project, id));
+	if (git_blob_rawsize(blob) > TM_MAX_FILE_SIZE) {
+		git_blob_free(blob);
+		return tm_error_set(TM_EINVALID,
+				    "'%s' is larger than 1 MiB; threadmind "
+				    "refuses files that large",
+				    tm_reader_display(r, project, id));
+	}
+	f->blob = blob;
+	f->data = git_blob_rawcontent(blob);
+	f->len = (size_t)git_blob_rawsize(blob);
+	git_oid_cpy(&f->oid, oid);
+	f->has_oid = true;
+	return 0;
 }
 
-int tm_reader_get(tm_buf *out, git_oid *oid, bool *has_oid, struct tm_reader *r,
+void tm_reader_file_release(struct tm_reader_file *f)
+{
+	git_blob_free(f->blob);
+	tm_buf_release(&f->buf);
+	memset(f, 0, sizeof(*f));
+}
+
+int tm_reader_get(struct tm_reader_file *f, struct tm_reader *r,
 		  const char *project, const char *id)
 {
 	const git_index_entry *ie;
@@ -383,8 +409,7 @@ int tm_reader_get(tm_buf *out, git_oid *oid, bool *has_oid, struct tm_reader *r,
 	bool conflicted;
 	int error;
 
-	if (has_oid)
-		*has_oid = false;
+	memset(f, 0, sizeof(*f));
 	if ((error = tm_id_validate(project, "project")) < 0 ||
 	    (error = tm_id_validate(id, "thread")) < 0)
 		return error;
@@ -392,42 +417,36 @@ int tm_reader_get(tm_buf *out, git_oid *oid, bool *has_oid, struct tm_reader *r,
 		ie = index_entry(&conflicted, r, project, id);
 		if (conflicted)
 			return TM_ECONFLICT;
-		if (r->kind == TM_SIDE_INDEX) {
-			if (!ie)
-				return TM_ENOTFOUND;
-			if (oid)
-				git_oid_cpy(oid, &ie->id);
-			if (has_oid)
-				*has_oid = true;
-			return read_blob(out, r, &ie->id, project, id);
-		}
+		if (r->kind == TM_SIDE_INDEX)
+			return ie ? read_blob(f, r, &ie->id, project, id)
+				  : TM_ENOTFOUND;
 	}
 	if ((error = use_project(r, project)) < 0)
 		return error;
 	if (!r->project_found)
 		return TM_ENOTFOUND;
-	tm_buf_printf(&name, "%s.md", id);
+	tm_buf_puts(&name, id);
+	tm_buf_puts(&name, ".md");
 	if (r->kind == TM_SIDE_COMMIT) {
 		te = git_tree_entry_byname(r->project_tree, tm_buf_cstr(&name));
 		tm_buf_release(&name);
 		if (!te || git_tree_entry_type(te) != GIT_OBJECT_BLOB)
 			return TM_ENOTFOUND;
-		if (oid)
-			git_oid_cpy(oid, git_tree_entry_id(te));
-		if (has_oid)
-			*has_oid = true;
-		return read_blob(out, r, git_tree_entry_id(te), project, id);
-	} else {
-		char *display = tm_reader_display(r, project, id);
-
-		error = tm_fs_read_at(out, r->project_fd, tm_buf_cstr(&name),
-				      display, TM_MAX_FILE_SIZE);
-		free(display);
-		tm_buf_release(&name);
-		if (error == TM_ENOTFOUND)
-			tm_error_clear();
+		return read_blob(f, r, git_tree_entry_id(te), project, id);
+	}
+	error = tm_fs_read_at(&f->buf, r->project_fd, tm_buf_cstr(&name),
+			      tm_reader_display(r, project, id),
+			      TM_MAX_FILE_SIZE);
+	tm_buf_release(&name);
+	if (error == TM_ENOTFOUND)
+		tm_error_clear();
+	if (error < 0) {
+		tm_buf_release(&f->buf);
 		return error;
 	}
+	f->data = f->buf.ptr ? f->buf.ptr : "";
+	f->len = f->buf.size;
+	return 0;
 }
 
 bool tm_reader_has_project(struct tm_reader *r, const char *project)
@@ -575,10 +594,13 @@ int tm_side_read_thread(tm_buf *out, tm_git *g, const char *prefix,
 			const char *id)
 {
 	struct tm_reader r;
+	struct tm_reader_file f;
 	int error = tm_reader_open(&r, g, prefix, side);
 
-	if (error == 0)
-		error = tm_reader_get(out, NULL, NULL, &r, project, id);
+	if (error == 0 && (error = tm_reader_get(&f, &r, project, id)) == 0) {
+		tm_buf_put(out, f.data, f.len);
+		tm_reader_file_release(&f);
+	}
 	tm_reader_close(&r);
 	return error;
 }

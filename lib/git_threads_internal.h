@@ -23,7 +23,22 @@ struct tm_reader {
 	git_tree *project_tree;
 	int project_fd;
 	bool project_found;
+	tm_buf display;     /* tm_reader_display's */
+	size_t display_len; /* its folder part ("…/<project>/") */
 };
+
+/* A thread file as read: a blob's bytes (borrowed from it: no copy, a
+ * diff reads thousands) or a work tree file's. */
+struct tm_reader_file {
+	const char *data;
+	size_t len;
+	git_blob *blob; /* owns data when not NULL */
+	tm_buf buf;     /* owns data otherwise */
+	git_oid oid;    /* the blob's id, when has_oid */
+	bool has_oid;
+};
+
+void tm_reader_file_release(struct tm_reader_file *f);
 
 /* Open a side for reading.  Errors: TM_ERROR (git cannot read it),
  * TM_EINVALID (a work tree side in a bare repository, a symbolic link). */
@@ -32,17 +47,18 @@ int tm_reader_open(struct tm_reader *r, tm_git *g, const char *prefix,
 void tm_reader_close(struct tm_reader *r);
 
 /*
- * Thread file `id` of `project` appended to `out`; *oid (when `oid` is not
- * NULL) its blob id and *has_oid whether it is known (not for a work tree
- * file).  Errors as tm_side_read_thread.
+ * Thread file `id` of `project` into *f (release it with
+ * tm_reader_file_release; on error it holds nothing).  Errors as
+ * tm_side_read_thread.
  */
-int tm_reader_get(tm_buf *out, git_oid *oid, bool *has_oid, struct tm_reader *r,
+int tm_reader_get(struct tm_reader_file *f, struct tm_reader *r,
 		  const char *project, const char *id);
 
 /* The path of thread `id` of `project` in messages ("abc1234:.threadmind/
- * threads/p/x.md" for a commit, ":…" for the index); malloc'd. */
-char *tm_reader_display(const struct tm_reader *r, const char *project,
-			const char *id);
+ * threads/p/x.md" for a commit, ":…" for the index); owned by `r`, valid
+ * until the next call. */
+const char *tm_reader_display(struct tm_reader *r, const char *project,
+			      const char *id);
 
 /* Whether the side has the folder of `project`. */
 bool tm_reader_has_project(struct tm_reader *r, const char *project);

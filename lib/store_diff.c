@@ -88,7 +88,6 @@ static int changed_files(tm_strv *out, struct tm_reader *b, struct tm_reader *a)
 
 /* A side's threads as read for the comparison. */
 struct set {
-	tm_hashmap ids; /* id -> index in t */
 	const tm_thread **t;
 	size_t n, alloc;
 };
@@ -96,20 +95,18 @@ struct set {
 static void set_add(struct set *s, const tm_thread *t)
 {
 	tm_xgrow((void **)&s->t, &s->alloc, s->n + 1, sizeof(*s->t));
-	*tm_hashmap_puts(&s->ids, t->id, s->n) = s->n;
 	s->t[s->n++] = t;
-}
-
-static bool set_has(const struct set *s, const char *id)
-{
-	return tm_hashmap_gets(&s->ids, id) != NULL;
 }
 
 static void set_free(struct set *s)
 {
-	tm_hashmap_release(&s->ids);
 	free(s->t);
 	memset(s, 0, sizeof(*s));
+}
+
+static int str_ptr_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
 /* What reading a thread on a side gave. */
@@ -119,10 +116,16 @@ struct project_run {
 	tm_store_diff_project *p;
 	struct tm_reader *r[2];
 	const char *name[2]; /* the project's folder on each side */
-	tm_hashmap by_oid;   /* blob id -> thread (index in p->threads) */
 	struct set side[2];
-	tm_hashmap changed; /* the ids whose files differ */
+	const tm_strv *changed; /* the ids whose files differ, sorted */
+	tm_hashmap shared;      /* unchanged parents read (on both sides) */
 };
+
+static bool is_changed(const struct project_run *x, const char *id)
+{
+	return bsearch(&id, x->changed->items, x->changed->n,
+		       sizeof(*x->changed->items), str_ptr_cmp) != NULL;
+}
 
 static tm_thread *keep(tm_store_diff_project *p, tm_thread *t)
 {
@@ -138,55 +141,36 @@ static enum got load(const tm_thread **out, char **msg, struct project_run *x,
 		     int k, const char *id)
 {
 	struct tm_reader *r = x->r[k];
-	tm_buf bytes = TM_BUF_INIT;
-	git_oid oid;
-	bool has_oid;
-	size_t *at;
+	struct tm_reader_file f;
 	tm_thread *t = NULL;
-	char *display;
 	int error;
 
 	*out = NULL;
 	*msg = NULL;
 	if (!x->name[k])
 		return GOT_NONE;
-	error = tm_reader_get(&bytes, &oid, &has_oid, r, x->name[k], id);
-	if (error == TM_ENOTFOUND || error == TM_ECONFLICT) {
-		tm_buf_release(&bytes);
+	error = tm_reader_get(&f, r, x->name[k], id);
+	if (error == TM_ENOTFOUND || error == TM_ECONFLICT)
 		return error == TM_ENOTFOUND ? GOT_NONE : GOT_CONFLICT;
-	}
 	if (error < 0) {
 		*msg = tm_xstrdup(tm_error_last());
 		tm_error_clear();
-		tm_buf_release(&bytes);
 		return GOT_UNREADABLE;
 	}
-	if (has_oid &&
-	    (at = tm_hashmap_get(&x->by_oid, oid.id, GIT_OID_RAWSZ)) &&
-	    !strcmp(x->p->threads[*at]->id, id)) {
-		*out = x->p->threads[*at];
-		tm_buf_release(&bytes);
-		return GOT_THREAD;
-	}
-	display = tm_reader_display(r, x->name[k], id);
-	error = tm_frontmatter_parse(&t, bytes.ptr, bytes.size, id, display);
-	free(display);
+	error = tm_frontmatter_parse(&t, f.data, f.len, id,
+				     tm_reader_display(r, x->name[k], id));
 	if (error < 0) {
-		enum got got =
-			tm_merge_has_conflict_markers(bytes.ptr, bytes.size)
-				? GOT_CONFLICT
-				: GOT_UNREADABLE;
+		enum got got = tm_merge_has_conflict_markers(f.data, f.len)
+				       ? GOT_CONFLICT
+				       : GOT_UNREADABLE;
 
 		if (got == GOT_UNREADABLE)
 			*msg = tm_xstrdup(tm_error_last());
 		tm_error_clear();
-		tm_buf_release(&bytes);
+		tm_reader_file_release(&f);
 		return got;
 	}
-	tm_buf_release(&bytes);
-	if (has_oid)
-		*tm_hashmap_put(&x->by_oid, oid.id, GIT_OID_RAWSZ, 0) =
-			x->p->nthreads;
+	tm_reader_file_release(&f);
 	*out = keep(x->p, t);
 	return GOT_THREAD;
 }
@@ -206,16 +190,16 @@ static void add_parents(struct project_run *x, int k)
 		/* A file that did not change is in one folder on both sides
 		 * (every file of a folder one side lacks changed): the same
 		 * bytes, read once from the old side (never the work tree). */
-		if (!pid || set_has(&x->side[k], pid) ||
-		    tm_hashmap_gets(&x->changed, pid) || !x->name[0])
+		if (!pid || !x->name[0] || is_changed(x, pid) ||
+		    tm_hashmap_gets(&x->shared, pid))
 			continue;
+		tm_hashmap_puts(&x->shared, pid, 0);
 		if (load(&t, &msg, x, 0, pid) != GOT_THREAD) {
 			free(msg);
 			continue;
 		}
-		set_add(&x->side[k], t);
-		if (!set_has(&x->side[1 - k], pid))
-			set_add(&x->side[1 - k], t);
+		set_add(&x->side[0], t);
+		set_add(&x->side[1], t);
 	}
 }
 
@@ -328,16 +312,17 @@ static struct proj *find_proj(struct proj **ps, size_t *n, size_t *alloc,
 /* The identity of a project: its root thread's (NULL when unknown). */
 static tm_thread *root_thread(struct tm_reader *r, const char *project)
 {
-	tm_buf bytes = TM_BUF_INIT;
+	struct tm_reader_file f;
 	tm_thread *t = NULL;
 	size_t len;
 
-	if (tm_reader_get(&bytes, NULL, NULL, r, project, "main") == 0 &&
-	    (len = tm_frontmatter_block_len(bytes.ptr, bytes.size)) &&
-	    tm_frontmatter_parse(&t, bytes.ptr, len, "main", "main") < 0)
-		t = NULL;
+	if (tm_reader_get(&f, r, project, "main") == 0) {
+		if ((len = tm_frontmatter_block_len(f.data, f.len)) &&
+		    tm_frontmatter_parse(&t, f.data, len, "main", "main") < 0)
+			t = NULL;
+		tm_reader_file_release(&f);
+	}
 	tm_error_clear();
-	tm_buf_release(&bytes);
 	return t;
 }
 
@@ -459,13 +444,11 @@ int tm_store_diff_sides(tm_store_diff *out, tm_git *g, const char *prefix,
 		x.p = p;
 		x.r[0] = &rb;
 		x.r[1] = &ra;
-		for (k = 0; k < ids.n; k++)
-			tm_hashmap_puts(&x.changed, ids.items[k], k);
+		x.changed = &ids;
 		error = diff_project(&x, &ids, opts);
-		tm_hashmap_release(&x.by_oid);
+		tm_hashmap_release(&x.shared);
 		set_free(&x.side[0]);
 		set_free(&x.side[1]);
-		tm_hashmap_release(&x.changed);
 		tm_strv_clear(&ids);
 		if (error == 0 && !p->diff.n && ps[i].pair == NONE) {
 			tm_store_diff_project_clear(p);

@@ -8,6 +8,7 @@
 #include "section.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,16 +20,18 @@
 #define NONE SIZE_MAX
 
 struct unit {
-	char *text; /* lines joined with LF */
+	const char *text; /* lines joined with LF, in the side's pool */
+	size_t off;       /* where, while the pool grows */
 	bool item;
 };
 
 struct sec {
 	char *heading; /* NULL: the preamble */
-	char *key;     /* tm_section_heading_key, "" for the preamble */
+	char *key;     /* tm_section_heading_key (computed when pairing) */
 	struct unit *u;
 	size_t n;
-	char *content; /* every unit's text, for pairing by content */
+	char *content; /* every unit's text, for pairing by content (computed
+			  then) */
 	size_t pair;   /* the index of its section on the other side */
 	bool done;     /* emitted (old side) */
 };
@@ -36,6 +39,7 @@ struct sec {
 struct side {
 	struct sec *s;
 	size_t n;
+	tm_buf pool; /* every unit's text, each ending in NUL */
 };
 
 static bool blank(const char *p, const char *e)
@@ -46,8 +50,9 @@ static bool blank(const char *p, const char *e)
 	return true;
 }
 
-/* Split [p, e) (a section without its heading) into items. */
-static void units_of(struct sec *s, const char *p, const char *e)
+/* Split [p, e) (a section without its heading) into items, their texts
+ * appended to `pool`. */
+static void units_of(struct sec *s, tm_buf *pool, const char *p, const char *e)
 {
 	size_t alloc = 0;
 	bool in_item = false;
@@ -67,22 +72,19 @@ static void units_of(struct sec *s, const char *p, const char *e)
 		}
 		item = tm_section_is_list_item(p, end);
 		if (in_item && !item && (*p == ' ' || *p == '\t')) {
-			struct unit *u = &s->u[s->n - 1];
-			size_t old = strlen(u->text);
-
-			u->text = tm_xrealloc(u->text,
-					      old + 2 + (size_t)(end - p));
-			u->text[old] = '\n';
-			memcpy(u->text + old + 1, p, (size_t)(end - p));
-			u->text[old + 1 + (size_t)(end - p)] = '\0';
+			/* the unit is the last text of the pool: its NUL
+			 * becomes the LF before this line */
+			pool->ptr[pool->size - 1] = '\n';
 		} else {
 			tm_xgrow((void **)&s->u, &alloc, s->n + 1,
 				 sizeof(*s->u));
-			s->u[s->n].text = tm_xstrndup(p, (size_t)(end - p));
+			s->u[s->n].off = pool->size;
 			s->u[s->n].item = item;
 			s->n++;
 			in_item = item;
 		}
+		tm_buf_put(pool, p, (size_t)(end - p));
+		tm_buf_putc(pool, '\0');
 		p = next;
 	}
 }
@@ -90,53 +92,75 @@ static void units_of(struct sec *s, const char *p, const char *e)
 static void side_split(struct side *sd, const char *text, size_t len)
 {
 	tm_section_list l = TM_SECTION_LIST_INIT;
-	size_t i, k;
+	size_t i;
 
 	tm_section_split(&l, text, len);
 	sd->n = l.n;
 	sd->s = tm_xcalloc(l.n + 1, sizeof(*sd->s));
+	tm_buf_init(&sd->pool);
+	/* at most the text and a NUL per line: one allocation */
+	tm_buf_grow(&sd->pool, len + len / 8 + 16);
 	for (i = 0; i < l.n; i++) {
 		struct sec *s = &sd->s[i];
 		const tm_section *t = &l.items[i];
-		tm_buf c = TM_BUF_INIT;
 
 		s->heading = tm_xstrdup_or_null(t->heading);
-		s->key = t->heading ? tm_section_heading_key(t->heading)
-				    : tm_xstrdup("");
-		units_of(s, t->text + t->body, t->text + t->len);
-		for (k = 0; k < s->n; k++) {
-			tm_buf_puts(&c, s->u[k].text);
-			tm_buf_putc(&c, '\n');
-		}
-		s->content = tm_buf_detach(&c);
+		units_of(s, &sd->pool, t->text + t->body, t->text + t->len);
 		s->pair = NONE;
+	}
+	for (i = 0; i < l.n; i++) {
+		struct sec *s = &sd->s[i];
+		size_t k;
+
+		for (k = 0; k < s->n; k++)
+			s->u[k].text = sd->pool.ptr + s->u[k].off;
 	}
 	tm_section_list_clear(&l);
 }
 
+/* Every unit's text of a section, each ending in LF (malloc'd). */
+static char *content_of(const struct sec *s)
+{
+	tm_buf c = TM_BUF_INIT;
+	size_t k;
+
+	for (k = 0; k < s->n; k++) {
+		tm_buf_puts(&c, s->u[k].text);
+		tm_buf_putc(&c, '\n');
+	}
+	return tm_buf_detach(&c);
+}
+
 static void side_free(struct side *sd)
 {
-	size_t i, k;
+	size_t i;
 
 	for (i = 0; i < sd->n; i++) {
-		for (k = 0; k < sd->s[i].n; k++)
-			free(sd->s[i].u[k].text);
 		free(sd->s[i].u);
 		free(sd->s[i].heading);
 		free(sd->s[i].key);
 		free(sd->s[i].content);
 	}
 	free(sd->s);
+	tm_buf_release(&sd->pool);
 }
 
 /* "<occurrence>\n<key>": the n-th section with a heading key. */
-static char *occurrence_key(tm_hashmap *seen, const char *key)
+static char *occurrence_key(tm_hashmap *seen, struct sec *s)
 {
-	size_t *count = tm_hashmap_puts(seen, key, 0);
-	tm_buf b = TM_BUF_INIT;
+	size_t *count, len;
+	char num[24], *out;
+	int n;
 
-	tm_buf_printf(&b, "%zu\n%s", (*count)++, key);
-	return tm_buf_detach(&b);
+	if (!s->key)
+		s->key = tm_section_heading_key(s->heading);
+	count = tm_hashmap_puts(seen, s->key, 0);
+	n = snprintf(num, sizeof(num), "%zu\n", (*count)++);
+	len = strlen(s->key);
+	out = tm_xmalloc((size_t)n + len + 1);
+	memcpy(out, num, (size_t)n);
+	memcpy(out + n, s->key, len + 1);
+	return out;
 }
 
 /* Pair the sections of both sides: the preambles, then by heading, then
@@ -150,15 +174,17 @@ static void pair_sections(struct side *o, struct side *n)
 		o->s[0].pair = 0;
 		n->s[0].pair = 0;
 	}
+	if (o->n < 2 || n->n < 2)
+		return; /* a side with no headed section: nothing to pair */
 	for (i = 1; i < o->n; i++) {
-		char *k = occurrence_key(&seen, o->s[i].key);
+		char *k = occurrence_key(&seen, &o->s[i]);
 
 		tm_hashmap_puts(&by_key, k, i);
 		free(k);
 	}
 	tm_hashmap_release(&seen);
 	for (j = 1; j < n->n; j++) {
-		char *k = occurrence_key(&seen, n->s[j].key);
+		char *k = occurrence_key(&seen, &n->s[j]);
 		size_t *at = tm_hashmap_gets(&by_key, k);
 
 		if (at) {
@@ -176,9 +202,13 @@ static void pair_sections(struct side *o, struct side *n)
 	if (!unpaired_o || !unpaired_n ||
 	    unpaired_o > MAX_CONTENT_PAIRS / unpaired_n)
 		return;
+	for (i = 1; i < o->n; i++)
+		if (o->s[i].pair == NONE)
+			o->s[i].content = content_of(&o->s[i]);
 	for (j = 1; j < n->n; j++) {
 		if (n->s[j].pair != NONE || !n->s[j].n)
 			continue;
+		n->s[j].content = content_of(&n->s[j]);
 		for (i = 1; i < o->n; i++)
 			if (o->s[i].pair == NONE &&
 			    !strcmp(o->s[i].content, n->s[j].content)) {
@@ -389,9 +419,8 @@ static void push_unit(tm_sdiff_section *s, size_t *alloc,
 	u = &s->units[s->nunits++];
 	u->change = change;
 	u->item = (n ? n : o)->item;
-	u->old_text = o ? tm_xstrdup(o->text) : NULL;
-	u->new_text =
-		n && change != TM_SDIFF_MOVED ? tm_xstrdup(n->text) : NULL;
+	u->old_text = o ? o->text : NULL;
+	u->new_text = n && change != TM_SDIFF_MOVED ? n->text : NULL;
 	switch (change) {
 	case TM_SDIFF_ADDED:
 		s->added++;
@@ -580,7 +609,8 @@ static tm_sdiff_section *push_section(tm_sdiff *out,
 	return s;
 }
 
-static void whole(tm_sdiff *out, const struct sec *s, bool added)
+/* A section added or removed whole. */
+static void whole(tm_sdiff *out, struct sec *s, bool added)
 {
 	tm_sdiff_section *d = push_section(
 		out, added ? TM_SDIFF_SECTION_ADDED : TM_SDIFF_SECTION_REMOVED,
@@ -608,6 +638,32 @@ static void removed_before(tm_sdiff *out, struct side *o, size_t *lo,
 		(*lo)++;
 }
 
+/*
+ * Give back what the arrays grew past their items: a diff of 10,000 added
+ * threads keeps 10,000 of them, and tm_xgrow's first 8 slots per array
+ * were half of its peak memory (massif).
+ */
+static void fit(tm_sdiff *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->n; i++) {
+		tm_sdiff_section *s = &d->items[i];
+
+		if (s->nunits) {
+			s->units = tm_xrealloc(s->units,
+					       s->nunits * sizeof(*s->units));
+		} else {
+			free(s->units);
+			s->units = NULL;
+		}
+	}
+	if (d->n) {
+		d->items = tm_xrealloc(d->items, d->n * sizeof(*d->items));
+		d->alloc = d->n;
+	}
+}
+
 void tm_sdiff_summaries(tm_sdiff *out, const char *old, size_t old_len,
 			const char *new_text, size_t new_len)
 {
@@ -621,7 +677,7 @@ void tm_sdiff_summaries(tm_sdiff *out, const char *old, size_t old_len,
 	moved = tm_xcalloc(n.n + 1, sizeof(bool));
 	mark_moved(moved, &n);
 	for (j = 0; j < n.n; j++) {
-		const struct sec *ns = &n.s[j];
+		struct sec *ns = &n.s[j];
 		size_t i = ns->pair;
 		bool renamed;
 		tm_sdiff_section *d;
@@ -649,6 +705,14 @@ void tm_sdiff_summaries(tm_sdiff *out, const char *old, size_t old_len,
 		d->moved = moved[j];
 	}
 	removed_before(out, &o, &lo, o.n);
+	fit(out);
+	if (out->n) {
+		/* the units point into the pools: they go with the diff */
+		out->pools[0] = tm_xrealloc(o.pool.ptr, o.pool.size + 1);
+		out->pools[1] = tm_xrealloc(n.pool.ptr, n.pool.size + 1);
+		tm_buf_init(&o.pool);
+		tm_buf_init(&n.pool);
+	}
 	free(moved);
 	side_free(&o);
 	side_free(&n);
@@ -682,19 +746,17 @@ void tm_sdiff_totals(const tm_sdiff *d, size_t *added, size_t *removed,
 
 void tm_sdiff_clear(tm_sdiff *d)
 {
-	size_t i, k;
+	size_t i;
 
 	for (i = 0; i < d->n; i++) {
 		tm_sdiff_section *s = &d->items[i];
 
-		for (k = 0; k < s->nunits; k++) {
-			free(s->units[k].old_text);
-			free(s->units[k].new_text);
-		}
 		free(s->units);
 		free(s->old_heading);
 		free(s->new_heading);
 	}
 	free(d->items);
+	free(d->pools[0]);
+	free(d->pools[1]);
 	memset(d, 0, sizeof(*d));
 }

@@ -30,9 +30,9 @@ typedef struct {
 	bool item; /* a list item (else a line of text) */
 	/* The item's lines joined with LF, without a final LF.  old_text:
 	 * REMOVED, REWORDED, MOVED; new_text: ADDED, REWORDED (NULL
-	 * otherwise). */
-	char *old_text;
-	char *new_text;
+	 * otherwise).  Owned by the tm_sdiff (its pools). */
+	const char *old_text;
+	const char *new_text;
 } tm_sdiff_unit;
 
 typedef enum {
@@ -69,16 +69,21 @@ typedef struct {
 	tm_sdiff_section *items;
 	size_t n;
 	size_t alloc;
+	/* The texts the units point into: one block per side compared, not
+	 * one allocation per item (a diff of 10,000 new threads holds every
+	 * line of them). */
+	char *pools[2];
 } tm_sdiff;
 
 /* clang-format off */
-#define TM_SDIFF_INIT {NULL, 0, 0}
+#define TM_SDIFF_INIT {NULL, 0, 0, {NULL, NULL}}
 /* clang-format on */
 
 /*
  * Compare the summaries `old` (`old_len` bytes) and `new_text`
- * (`new_len`), LF line ends as tm_thread_summary returns them, into *out
- * (empty: TM_SDIFF_INIT; clear it with tm_sdiff_clear).  Never fails.
+ * (`new_len`), LF line ends as tm_thread_summary returns them, into *out,
+ * which must be empty (TM_SDIFF_INIT; clear it with tm_sdiff_clear).
+ * Never fails.
  *
  * Sections are split as tm_section_split does and paired by heading
  * (tm_section_heading_key: the n-th "## Notes" of one side with the n-th

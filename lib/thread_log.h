@@ -51,17 +51,17 @@ typedef struct {
 	 * "^A"; none: HEAD. */
 	const char *const *revs;
 	size_t nrevs;
-	size_t max_count;   /* 0: no limit */
-	bool has_since;     /* only commits at or after `since` */
-	int64_t since;      /* seconds since the epoch (commit date) */
-	bool all_fields;    /* tm_tdiff_options.all_fields */
+	size_t max_count; /* 0: no limit */
+	bool has_since;   /* only commits at or after `since` */
+	int64_t since;    /* seconds since the epoch (commit date) */
+	bool all_fields;  /* tm_tdiff_options.all_fields */
 } tm_log_options;
 
 #define TM_LOG_OPTIONS_VERSION 1
-#define TM_LOG_OPTIONS_INIT                                             \
-	{                                                               \
+#define TM_LOG_OPTIONS_INIT                                               \
+	{                                                                 \
 		TM_LOG_OPTIONS_VERSION, NULL, NULL, NULL, 0, 0, false, 0, \
-			false                                           \
+			false                                             \
 	}
 
 /*
