@@ -801,7 +801,7 @@ static void md_section(const tm_sdiff_section *s)
 	fold = lines > MD_FOLD_LINES;
 	section_line(&line, s, true);
 	if (fold)
-		printf("<details><summary>%s</summary>\n\n",
+		printf("<details><summary>%s</summary>\n",
 		       cli_safe(tm_buf_cstr(&line)));
 	else
 		printf("**%s**\n", cli_safe(tm_buf_cstr(&line)));

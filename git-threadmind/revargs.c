@@ -113,16 +113,22 @@ void revargs_split(struct revargs *ra, const char **argv, int n, bool log,
 		i = 1;
 	}
 	for (; i < before; i++) {
-		if (tm_git_is_revision(revargs_git(), argv[i])) {
-			if (ra->threads.n)
-				die("a revision ('%s') comes before the "
-				    "threads",
+		if (ra->after_dashdash >= 0) {
+			push_rev(ra, argv[i]); /* before `--`: revisions */
+		} else if (!log && ra->threads.n) {
+			/* diff: after a thread, threads only */
+			if ((id = named_thread(argv[i])))
+				tm_strv_push_owned(&ra->threads, id);
+			else if (tm_git_is_revision(revargs_git(), argv[i]))
+				die("a revision ('%s') comes after a thread; "
+				    "revisions come first",
 				    argv[i]);
+			else
+				ambiguous(argv[i]);
+		} else if (tm_git_is_revision(revargs_git(), argv[i])) {
 			tm_strv_push(&ra->revs, argv[i]);
 		} else if (!log && (id = named_thread(argv[i]))) {
 			tm_strv_push_owned(&ra->threads, id);
-		} else if (ra->after_dashdash >= 0) {
-			push_rev(ra, argv[i]);
 		} else {
 			ambiguous(argv[i]);
 		}

@@ -73,8 +73,8 @@ test_expect_success 'nothing changed: no output, exit 0 (1 with --exit-code)' '
 	(cd shop && git threadmind diff HEAD HEAD >../out) &&
 	test_must_fail test -s out &&
 	(cd shop && git threadmind diff --exit-code HEAD HEAD) &&
-	(cd shop && git threadmind diff --exit-code HEAD~1 HEAD >/dev/null);
-	test $? = 1
+	(cd shop &&
+	 test_exit_code 1 git threadmind diff --exit-code HEAD~1 HEAD >/dev/null)
 '
 
 test_expect_success 'a thread added: title, parent, its summary as added' '
