@@ -693,6 +693,7 @@ static void print_stat(const tm_store_diff *d, const char *indent, bool headers)
 		if (removed)
 			tm_buf_printf(&b, ", %zu removed", removed);
 		put_line(indent, DV_RESET, tm_buf_cstr(&b));
+		tm_buf_release(&b);
 	}
 }
 

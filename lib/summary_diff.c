@@ -664,6 +664,30 @@ static void fit(tm_sdiff *d)
 	}
 }
 
+/*
+ * The pool of side k (0 old, 1 new) shrunk to its texts, given to `d`:
+ * the units' texts of that side (old_text for side 0, new_text for side
+ * 1) are moved with it, as realloc may move the block.
+ */
+static char *keep_pool(tm_sdiff *d, tm_buf *pool, int k)
+{
+	uintptr_t from = (uintptr_t)pool->ptr, to;
+	char *kept = tm_xrealloc(pool->ptr, pool->size + 1);
+	size_t i, j;
+
+	to = (uintptr_t)kept;
+	tm_buf_init(pool);
+	for (i = 0; from != to && i < d->n; i++)
+		for (j = 0; j < d->items[i].nunits; j++) {
+			const char **t = k ? &d->items[i].units[j].new_text
+					   : &d->items[i].units[j].old_text;
+
+			if (*t)
+				*t = kept + ((uintptr_t)*t - from);
+		}
+	return kept;
+}
+
 void tm_sdiff_summaries(tm_sdiff *out, const char *old, size_t old_len,
 			const char *new_text, size_t new_len)
 {
@@ -708,10 +732,8 @@ void tm_sdiff_summaries(tm_sdiff *out, const char *old, size_t old_len,
 	fit(out);
 	if (out->n) {
 		/* the units point into the pools: they go with the diff */
-		out->pools[0] = tm_xrealloc(o.pool.ptr, o.pool.size + 1);
-		out->pools[1] = tm_xrealloc(n.pool.ptr, n.pool.size + 1);
-		tm_buf_init(&o.pool);
-		tm_buf_init(&n.pool);
+		out->pools[0] = keep_pool(out, &o.pool, 0);
+		out->pools[1] = keep_pool(out, &n.pool, 1);
 	}
 	free(moved);
 	side_free(&o);
