@@ -76,6 +76,7 @@ int cmd_diff(int argc, const char **argv)
 		OPT_BOOL_(0, "all-fields", &all_fields,
 			  "also show updatedAt and the id field"),
 		OPT_GLOBALS,
+		OPT_THREADS_(),
 		OPT_END_(),
 	};
 	tm_store_diff_options dopts = TM_STORE_DIFF_OPTIONS_INIT;

@@ -215,6 +215,7 @@ int cmd_log(int argc, const char **argv)
 		OPT_BOOL_(0, "all-fields", &all_fields,
 			  "also show updatedAt and the id field"),
 		OPT_GLOBALS,
+		OPT_THREADS_(),
 		OPT_END_(),
 	};
 	tm_log_options lo = TM_LOG_OPTIONS_INIT;
