@@ -238,7 +238,11 @@ int tm_reader_open(struct tm_reader *r, tm_git *g, const char *prefix,
 					     r->threads_path, side->commit);
 		goto done;
 	}
-	if (git_repository_index(&r->index, r->repo) < 0) {
+	/* The index as it is on disk now (the repository's copy is read
+	 * once, and git may have written it since). */
+	if (git_repository_index(&r->index, r->repo) < 0 ||
+	    git_index_read(r->index, false) < 0) {
+		git_index_free(r->index);
 		r->index = NULL;
 		if (side->kind == TM_SIDE_INDEX)
 			return tm_git_error(TM_ERROR, "cannot read the index");
