@@ -9,6 +9,8 @@ CMD(status);
 CMD(tree);
 CMD(list);
 CMD(show);
+CMD(diff);
+CMD(log);
 CMD(new);
 CMD(switch);
 CMD(summary);

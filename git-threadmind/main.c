@@ -27,6 +27,8 @@ static const struct command commands[] = {
 	{"tree", cmd_tree, "show the thread tree"},
 	{"list", cmd_list, "one line per thread"},
 	{"show", cmd_show, "a thread's frontmatter and summary"},
+	{"diff", cmd_diff, "what changed in the threads between versions"},
+	{"log", cmd_log, "the commits that changed a thread, and how"},
 	{"new", cmd_new, "create a thread"},
 	{"switch", cmd_switch, "make a thread the active one"},
 	{"summary", cmd_summary, "replace a thread's summary from a file"},

@@ -158,8 +158,7 @@ void tm_section_list_clear(tm_section_list *l)
 	l->n = l->alloc = 0;
 }
 
-/* A heading for comparison: blanks collapsed, trimmed, case-folded. */
-static char *normalize(const char *heading)
+char *tm_section_heading_key(const char *heading)
 {
 	tm_buf b = TM_BUF_INIT;
 	utf8proc_uint8_t *folded = NULL;
@@ -195,13 +194,13 @@ long tm_section_find(const tm_section_list *l, const char *heading)
 
 	if (!heading)
 		return l->n ? 0 : -1;
-	want = normalize(heading);
+	want = tm_section_heading_key(heading);
 	for (i = 0; i < l->n && found < 0; i++) {
 		char *have;
 
 		if (!l->items[i].heading)
 			continue;
-		have = normalize(l->items[i].heading);
+		have = tm_section_heading_key(l->items[i].heading);
 		if (!strcmp(have, want))
 			found = (long)i;
 		free(have);

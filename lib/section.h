@@ -66,6 +66,14 @@ void tm_section_list_clear(tm_section_list *l);
 long tm_section_find(const tm_section_list *l, const char *heading);
 
 /*
+ * A heading as tm_section_find compares it: blanks trimmed, runs of spaces
+ * and tabs collapsed into one space, Unicode case folding (bytewise for
+ * invalid UTF-8).  Two headings match when their keys are equal.
+ * malloc'd; the caller frees it.
+ */
+char *tm_section_heading_key(const char *heading);
+
+/*
  * Append `len` bytes of `text` under the section `heading` (one line;
  * NULL: the preamble): under the first section tm_section_find finds, or
  * in a new section "## <heading>" added at the end.  Leading and trailing blank

@@ -22,6 +22,8 @@
 #include "config.h"
 #include "section.h"
 #include "reintegrate.h"
+#include "summary_diff.h"
+#include "thread_diff.h"
 #include "assign.h"
 
 /* files, the lock, git */
@@ -38,6 +40,8 @@
 #include "pathspec.h"
 #include "treediff.h"
 #include "stale.h"
+#include "git_threads.h"
+#include "thread_log.h"
 #include "hooks.h"
 #include "doctor.h"
 #include "migrate.h"

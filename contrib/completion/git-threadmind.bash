@@ -12,7 +12,8 @@
 #
 # Commands come from `git threadmind -h`, options from `<command> -h` (one
 # run per command and shell, then cached), thread ids from the file names
-# under .threadmind/threads/<project>/ (no git threadmind run).
+# under .threadmind/threads/<project>/ (no git threadmind run), revisions
+# of `diff`, `log` and `show` from `git for-each-ref` (`A..B`, `A...B`).
 
 __git_threadmind_commands=
 __git_threadmind_hooks="post-checkout post-commit post-merge post-rewrite pre-commit"
@@ -128,6 +129,46 @@ __git_threadmind_branches ()
 	git for-each-ref --format='%(refname:short)' refs/heads 2>/dev/null
 }
 
+# Revisions: branches, tags, remote branches and HEAD, after the `A..` or
+# `A...` typed so far.
+__git_threadmind_revs ()
+{
+	local pfx="" w
+	case "$cur" in
+	*...*) pfx=${cur%...*}... ;;
+	*..*) pfx=${cur%..*}.. ;;
+	esac
+	for w in HEAD $(git for-each-ref --format='%(refname:short)' \
+		refs/heads refs/tags refs/remotes 2>/dev/null); do
+		case "$pfx$w" in
+		"$cur"*) COMPREPLY+=("$pfx$w") ;;
+		esac
+	done
+}
+
+# Thread ids after `<commit>:` (only the ids when ':' breaks words, as bash
+# then completes the part after it).
+__git_threadmind_commit_ids ()
+{
+	local rev=${cur%%:*} w pfx
+	case "$COMP_WORDBREAKS" in
+	*:*) pfx= ;;
+	*) pfx="$rev:" ;;
+	esac
+	for w in $(__git_threadmind_ids); do
+		case "$rev:$w" in
+		"$cur"*) COMPREPLY+=("$pfx$w") ;;
+		esac
+	done
+}
+
+# Thread ids and revisions, both (diff's and log's first arguments).
+__git_threadmind_ids_revs ()
+{
+	__git_threadmind_comp "$(__git_threadmind_ids)"
+	__git_threadmind_revs
+}
+
 __git_threadmind_files ()
 {
 	COMPREPLY=($(compgen -f -- "$cur"))
@@ -224,7 +265,31 @@ _git_threadmind ()
 		;;
 	move) [ $npos -lt 2 ] && __git_threadmind_comp "$(__git_threadmind_ids)" ;;
 	touch) __git_threadmind_comp "$(__git_threadmind_ids)" ;;
-	show | switch | summary | edit | done | abandon | reopen | merge | rm)
+	diff)
+		if [ -n "$dashdash" ]; then
+			__git_threadmind_comp "$(__git_threadmind_ids)"
+		else
+			__git_threadmind_ids_revs
+		fi
+		;;
+	log)
+		if [ -n "$dashdash" ]; then
+			[ $npos = 0 ] &&
+				__git_threadmind_comp "$(__git_threadmind_ids)"
+		elif [ $npos = 0 ]; then
+			__git_threadmind_ids_revs
+		else
+			__git_threadmind_revs
+		fi
+		;;
+	show)
+		case "$npos,$cur" in
+		0,*:*) __git_threadmind_commit_ids ;;
+		0,*) __git_threadmind_comp "$(__git_threadmind_ids)" ;;
+		1,*) __git_threadmind_revs ;;
+		esac
+		;;
+	switch | summary | edit | done | abandon | reopen | merge | rm)
 		[ $npos = 0 ] && __git_threadmind_comp "$(__git_threadmind_ids)" ;;
 	esac
 	return 0

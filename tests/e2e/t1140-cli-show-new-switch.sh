@@ -82,7 +82,7 @@ test_expect_success 'show: unknown thread, bad ids, ambiguous prefix' '
 test_expect_success 'show -h and usage errors exit 129' '
 	(cd r && test_exit_code 129 git threadmind show -h) >out &&
 	grep "^usage: git threadmind show" out &&
-	(cd r && test_exit_code 129 git threadmind show main auth) 2>err &&
+	(cd r && test_exit_code 129 git threadmind show main auth extra) 2>err &&
 	grep "^usage: git threadmind show" err
 '
 

@@ -153,7 +153,7 @@ fi
 EOF2
 
 if command -v bash >/dev/null 2>&1; then
-	test_expect_success 'completion: after --, ids (those starting with - too), no options' '
+	test_expect_success 'completion: after --, ids (those starting with - too), no options; after a thread of show, commits' '
 		(cd r && bash "$TEST_ROOT/complete.bash" git threadmind show -- "") >actual &&
 		(cd r && ls .threadmind/threads/p | sed -n "s/\.md$//p" | grep . | LC_ALL=C sort) >expect &&
 		grep "^-2$" expect &&
@@ -165,7 +165,15 @@ if command -v bash >/dev/null 2>&1; then
 		(cd r && bash "$TEST_ROOT/complete.bash" git threadmind show --) >actual &&
 		grep "^--json$" actual &&
 		(cd r && bash "$TEST_ROOT/complete.bash" git threadmind show -- -2 "") >actual &&
-		test_must_fail test -s actual
+		printf "%s\n" HEAD main >expect &&
+		test_cmp expect actual &&
+		(cd r && bash "$TEST_ROOT/complete.bash" git threadmind show -- -2 HEAD "") >actual &&
+		test_must_fail test -s actual &&
+		(cd r && bash "$TEST_ROOT/complete.bash" git threadmind diff HEAD -- -) >actual &&
+		printf "%s\n" -2 >expect &&
+		test_cmp expect actual &&
+		(cd r && bash "$TEST_ROOT/complete.bash" git threadmind log -- -) >actual &&
+		test_cmp expect actual
 	'
 fi
 

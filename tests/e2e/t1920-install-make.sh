@@ -252,6 +252,38 @@ EOF2
 		test_cmp expect actual
 	'
 
+	test_expect_success 'completion: revisions and threads of diff, log, show' '
+		(cd shop && git add -A && git commit -q -m t &&
+			git branch feature &&
+			complete git threadmind diff "" >../actual) &&
+		printf "%s\n" auth-api auth-ui main HEAD feature main >expect &&
+		test_cmp expect actual &&
+		(cd shop && complete git threadmind diff mai >../actual) &&
+		printf "%s\n" main main >expect &&
+		test_cmp expect actual &&
+		(cd shop && complete git threadmind diff main..f >../actual) &&
+		echo main..feature >expect &&
+		test_cmp expect actual &&
+		(cd shop && complete git threadmind diff main...f >../actual) &&
+		echo main...feature >expect &&
+		test_cmp expect actual &&
+		(cd shop && complete git threadmind diff main -- au >../actual) &&
+		printf "%s\n" auth-api auth-ui >expect &&
+		test_cmp expect actual &&
+		(cd shop && complete git threadmind log auth-ui fe >../actual) &&
+		echo feature >expect &&
+		test_cmp expect actual &&
+		(cd shop && complete git threadmind log au >../actual) &&
+		printf "%s\n" auth-api auth-ui >expect &&
+		test_cmp expect actual &&
+		(cd shop && complete git threadmind show auth-ui fe >../actual) &&
+		echo feature >expect &&
+		test_cmp expect actual &&
+		(cd shop && complete git threadmind show HEAD:auth-a >../actual) &&
+		echo auth-api >expect &&
+		test_cmp expect actual
+	'
+
 	test_expect_success 'completion: called directly, without git'\''s completion' '
 		new_repo direct &&
 		(cd direct && git threadmind init -q &&

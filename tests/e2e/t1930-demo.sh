@@ -52,6 +52,17 @@ test_expect_success 'it shows the stale flow and a merge fixed by resolve' '
 	! grep -q "^<<<<<<<" demo/teammate/.threadmind/threads/mon-app/auth-ui.md
 '
 
+test_expect_success 'it reviews a branch with diff main...feature, then log' '
+	sed -n "/^\$ git threadmind diff main...feature\/cookies$/,/^\$ git merge/p" \
+		out >diff &&
+	grep "^M auth  Auth (cookies)$" diff &&
+	grep "^    title: Auth -> Auth (cookies)$" diff &&
+	grep "^    ## Decisions$" diff &&
+	grep "^      + - Cookies httpOnly$" diff &&
+	grep -q "^\$ git threadmind log --oneline -n 3 auth$" out &&
+	grep -E "^[0-9a-f]{7} Merge branch .feature/cookies. \(auth: \+1 items, title, branch\)$" out
+'
+
 test_expect_success 'by default under <build>/demo/, recreated on each run' '
 	mkdir fb && ln -s "$TM_BUILD"/git-threadmind* fb/ &&
 	mkdir -p fb/demo && echo leftover >fb/demo/leftover &&
