@@ -232,6 +232,7 @@ START_TEST(test_merge_property_symmetric_frontmatter)
 		r1 = mt_merge(g.f[0], g.f[1], g.f[2], NULL);
 		r2 = mt_merge(g.f[0], g.f[2], g.f[1], NULL);
 		both_paths += mt_check_symmetric(&g, &r1, &r2, seed);
+		mt_check_symmetric_text(g.f[0], &r1, &r2, seed);
 		tm_merge_result_clear(&r1);
 		tm_merge_result_clear(&r2);
 		mt_case_free(&g);

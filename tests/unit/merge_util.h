@@ -133,4 +133,16 @@ void mt_case_free(struct mt_case *c);
 bool mt_check_symmetric(const struct mt_case *c, const tm_merge_result *r1,
 			const tm_merge_result *r2, unsigned seed);
 
+/*
+ * Assert that a merged file does not depend on which side is ours: r1
+ * merged `base` with ours and theirs, r2 with them swapped.  Both are
+ * conflicted or neither, and their texts are the same up to what
+ * DESIGN.md section 6 lets depend on it: the order of what both sides
+ * added at one place (and the blank lines between), the order of list
+ * values both changed, the order of a conflict's two sides and its
+ * labels.
+ */
+void mt_check_symmetric_text(const char *base, const tm_merge_result *r1,
+			     const tm_merge_result *r2, unsigned seed);
+
 #endif
