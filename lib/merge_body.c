@@ -460,7 +460,7 @@ static void merge_section(tm_buf *out, bool *conflicted,
  * the deleting side had emptied it.  What `x` added or reworded stays,
  * under x's heading, with the blank lines between; the lines it left as
  * they were (moved ones too) stay deleted.  Nothing, heading included,
- * when nothing stays.
+ * when nothing stays and x kept the heading.
  */
 static void merge_emptied(tm_buf *out, const struct section *o,
 			  const struct section *x)
@@ -469,7 +469,8 @@ static void merge_emptied(tm_buf *out, const struct section *o,
 	struct tm_merge__units uo, ux;
 	size_t *mo, *mx, i, *head;
 	size_t start = out->size, blanks = 0;
-	bool any = false;
+	/* a renamed heading is a change too */
+	bool any = strcmp(o->key, x->key) != 0, written = false;
 	tm_hashmap gone = TM_HASHMAP_INIT;
 
 	tm_merge__units_split(&uo, bo.p, bo.len);
@@ -486,7 +487,7 @@ static void merge_emptied(tm_buf *out, const struct section *o,
 	put_line(out, x->text.p, x->head);
 	for (i = 0; i < ux.n; i++) {
 		if (ux.u[i].kind == TM_MERGE__BLANK) {
-			blanks += any;
+			blanks++;
 			continue;
 		}
 		if (mx[i] != NONE)
@@ -496,11 +497,11 @@ static void merge_emptied(tm_buf *out, const struct section *o,
 			(*head)--;
 			continue;
 		}
-		if (blanks)
+		if (blanks && written)
 			tm_buf_putc(out, '\n');
 		blanks = 0;
 		tm_buf_put(out, ux.u[i].p, ux.u[i].len);
-		any = true;
+		any = written = true;
 	}
 	if (!any)
 		tm_buf_truncate(out, start);

@@ -91,7 +91,8 @@ static void add_unit(struct tm_merge__units *us, size_t *alloc, const char *p,
 	u->head = (size_t)(head_end - p);
 	u->kind = kind;
 	u->key = NULL;
-	u->klen = us->keys.size; /* where it starts, until the keys are all in */
+	u->klen =
+		us->keys.size; /* where it starts, until the keys are all in */
 	if (kind == TM_MERGE__ITEM) {
 		for (l = p; l < q; l = next_line(l, q)) {
 			if (l > p)
@@ -243,7 +244,8 @@ static size_t anchors(const struct differ *d, size_t lo, size_t hi, size_t xlo,
 		if (d->o->u[i].kind == TM_MERGE__BLANK)
 			continue;
 		for (k = d->o->u[i].hash & mask;
-		     t[k].used && t[k].hash != d->o->u[i].hash; k = (k + 1) & mask)
+		     t[k].used && t[k].hash != d->o->u[i].hash;
+		     k = (k + 1) & mask)
 			;
 		s = &t[k];
 		if (!s->used) {
@@ -257,7 +259,8 @@ static size_t anchors(const struct differ *d, size_t lo, size_t hi, size_t xlo,
 		if (d->x->u[j].kind == TM_MERGE__BLANK)
 			continue;
 		for (k = d->x->u[j].hash & mask;
-		     t[k].used && t[k].hash != d->x->u[j].hash; k = (k + 1) & mask)
+		     t[k].used && t[k].hash != d->x->u[j].hash;
+		     k = (k + 1) & mask)
 			;
 		if (!t[k].used)
 			continue;
@@ -324,9 +327,8 @@ static void diff_range(struct differ *d, size_t lo, size_t hi, size_t xlo,
 		match(d, --hi, --xhi);
 	if (lo == hi || xlo == xhi)
 		return;
-	cells = (hi - lo) > MAX_CELLS / (xhi - xlo)
-			? MAX_CELLS + 1
-			: (hi - lo) * (xhi - xlo);
+	cells = (hi - lo) > MAX_CELLS / (xhi - xlo) ? MAX_CELLS + 1
+						    : (hi - lo) * (xhi - xlo);
 	if (cells <= SMALL_CELLS) {
 		lcs(d, lo, hi, xlo, xhi);
 		return;

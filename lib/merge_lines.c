@@ -39,6 +39,7 @@ struct side {
 	size_t *lo;   /* gap → its first inserted unit (NONE: none) */
 	size_t *hi;   /* gap → past its last inserted unit */
 	size_t *move; /* base unit → the unit it was moved to here, NONE */
+	size_t *from; /* unit → the base unit it is a move of, NONE */
 	size_t *as;   /* unit → the other side's unit whose text it takes */
 	bool *drop;   /* unit: not written (an agreed copy, a dropped move) */
 };
@@ -100,18 +101,19 @@ static void pair_hunk(const struct tm_merge__units *o, struct side *x,
 	unsigned sim, top;
 
 	for (i = i0; i < i1; i++)
-		nd += o->u[i].kind == TM_MERGE__ITEM;
+		nd += o->u[i].kind == TM_MERGE__ITEM && x->move[i] == NONE;
 	for (j = j0; j < j1; j++)
-		ni += x->u.u[j].kind == TM_MERGE__ITEM;
+		ni += x->u.u[j].kind == TM_MERGE__ITEM && x->from[j] == NONE;
 	if (!nd || !ni || nd * ni > MAX_PAIRS)
 		return;
 	for (i = i0; i < i1; i++) {
-		if (o->u[i].kind != TM_MERGE__ITEM)
+		if (o->u[i].kind != TM_MERGE__ITEM || x->move[i] != NONE)
 			continue;
 		best = NONE;
 		top = 0;
 		for (j = from; j < j1; j++) {
-			if (x->u.u[j].kind != TM_MERGE__ITEM)
+			if (x->u.u[j].kind != TM_MERGE__ITEM ||
+			    x->from[j] != NONE)
 				continue;
 			if (nd == ni) {
 				best = j;
@@ -130,32 +132,50 @@ static void pair_hunk(const struct tm_merge__units *o, struct side *x,
 	}
 }
 
+/* The length of a key's first line. */
+static size_t head_len(const struct tm_merge__unit *u)
+{
+	const char *nl = memchr(u->key, '\n', u->klen);
+
+	return nl ? (size_t)(nl - u->key) : u->klen;
+}
+
 /*
- * A unit this side deleted and inserted elsewhere, unchanged, is a move:
- * move[i] is where it went.  Blank lines are never moved.
+ * A unit this side deleted and inserted elsewhere, unchanged, is a move
+ * (pass 0): move[i] is where it went, from[j] where it came from.  Found
+ * before rewordings are paired, so that an item moved away is never the
+ * base of the one inserted in its place.  Then (pass 1, once rewordings
+ * are paired) an item inserted with the first line of one it deleted (its
+ * sub-items changed) comes from there too, which orders it among
+ * insertions at one place (put_both).  Blank lines are never moved.
  */
-static void find_moves(const struct tm_merge__units *o, struct side *x)
+static void find_moves(const struct tm_merge__units *o, struct side *x,
+		       int pass)
 {
 	tm_hashmap map = TM_HASHMAP_INIT;
 	size_t *next = tm_xcalloc(x->u.n + 1, sizeof(size_t)), *head, i, j;
 
 	for (j = x->u.n; j-- > 0;) {
-		if (x->gap[j] == NONE || x->u.u[j].kind == TM_MERGE__BLANK)
+		if (x->mx[j] != NONE || x->of[j] != NONE ||
+		    x->from[j] != NONE || x->u.u[j].kind == TM_MERGE__BLANK)
 			continue;
-		head = tm_hashmap_put(&map, x->u.u[j].key,
-				      x->u.u[j].klen, NONE);
+		head = tm_hashmap_put(
+			&map, x->u.u[j].key,
+			pass ? head_len(&x->u.u[j]) : x->u.u[j].klen, NONE);
 		next[j] = *head;
 		*head = j;
 	}
 	for (i = 0; i < o->n && map.n; i++) {
 		if (x->mo[i] != NONE || x->rep[i] != NONE ||
-		    o->u[i].kind == TM_MERGE__BLANK)
+		    x->move[i] != NONE || o->u[i].kind == TM_MERGE__BLANK)
 			continue;
 		head = tm_hashmap_get(&map, o->u[i].key,
-				      o->u[i].klen);
+				      pass ? head_len(&o->u[i]) : o->u[i].klen);
 		if (!head || *head == NONE)
 			continue;
-		x->move[i] = *head;
+		if (!pass)
+			x->move[i] = *head;
+		x->from[*head] = i;
 		*head = next[*head];
 	}
 	tm_hashmap_release(&map);
@@ -178,6 +198,7 @@ static void side_init(struct side *x, const struct tm_merge__units *o,
 	x->of = tm_xcalloc(m + 1, sizeof(size_t));
 	x->gap = tm_xcalloc(m + 1, sizeof(size_t));
 	x->as = tm_xcalloc(m + 1, sizeof(size_t));
+	x->from = tm_xcalloc(m + 1, sizeof(size_t));
 	x->drop = tm_xcalloc(m + 1, sizeof(bool));
 	tm_merge__diff(x->mo, x->mx, o, &x->u);
 	for (i = 0; i <= n; i++) {
@@ -185,7 +206,8 @@ static void side_init(struct side *x, const struct tm_merge__units *o,
 		x->hi[i] = 0;
 	}
 	for (j = 0; j < m; j++)
-		x->of[j] = x->gap[j] = x->as[j] = NONE;
+		x->of[j] = x->gap[j] = x->as[j] = x->from[j] = NONE;
+	find_moves(o, x, 0);
 	/* each hunk: base [i, i1) against this side's [j, j1) */
 	for (i = j = 0; i < n || j < m;) {
 		if (i < n && j < m && x->mo[i] == j) {
@@ -215,7 +237,7 @@ static void side_init(struct side *x, const struct tm_merge__units *o,
 			x->hi[at] = j + 1;
 		}
 	}
-	find_moves(o, x);
+	find_moves(o, x, 1);
 }
 
 static void side_free(struct side *x)
@@ -230,6 +252,7 @@ static void side_free(struct side *x)
 	free(x->hi);
 	free(x->move);
 	free(x->as);
+	free(x->from);
 	free(x->drop);
 }
 
@@ -357,7 +380,7 @@ static void agree(struct merger *mg)
 				/* the same rewording on both sides is no
 				 * copy: it merges as one */
 				fits = pass ? a->of[j] == NONE ||
-						      a->of[j] != b->of[k]
+						       a->of[j] != b->of[k]
 					    : a->gap[j] == b->gap[k];
 				if (fits)
 					break;
@@ -401,16 +424,32 @@ static void put_kept(struct merger *mg, size_t i)
 		put_unit(mg->out, mg->lead == TM_MERGE__OURS ? a : b);
 }
 
-/* A list of units to write (pointers), for conflicts and comparisons. */
+/* A list of units to write (pointers), for conflicts and comparisons;
+ * from[k]: the base unit that u[k] is a move of, or NONE. */
 struct ulist {
 	const struct tm_merge__unit **u;
-	size_t n, alloc;
+	size_t *from;
+	size_t n, alloc, falloc;
 };
+
+static void ulist_put(struct ulist *l, const struct tm_merge__unit *u,
+		      size_t from)
+{
+	tm_xgrow((void **)&l->u, &l->alloc, l->n + 1, sizeof(*l->u));
+	tm_xgrow((void **)&l->from, &l->falloc, l->n + 1, sizeof(*l->from));
+	l->from[l->n] = from;
+	l->u[l->n++] = u;
+}
 
 static void ulist_add(struct ulist *l, const struct tm_merge__unit *u)
 {
-	tm_xgrow((void **)&l->u, &l->alloc, l->n + 1, sizeof(*l->u));
-	l->u[l->n++] = u;
+	ulist_put(l, u, NONE);
+}
+
+static void ulist_free(struct ulist *l)
+{
+	free(l->u);
+	free(l->from);
 }
 
 /* Side x's insertions at gap g, as written. */
@@ -424,11 +463,10 @@ static void insertions(struct ulist *l, const struct merger *mg, int x,
 		return;
 	for (j = s->lo[g]; j < s->hi[g]; j++)
 		if (!s->drop[j])
-			ulist_add(l, text_of(mg, x, j));
+			ulist_put(l, text_of(mg, x, j), s->from[j]);
 }
 
-static void put_list(tm_buf *out, const struct ulist *l, size_t from,
-		     size_t to)
+static void put_list(tm_buf *out, const struct ulist *l, size_t from, size_t to)
 {
 	size_t k;
 
@@ -446,6 +484,18 @@ static bool lists_eq(const struct ulist *x, const struct ulist *y)
 		if (!bytes_eq(x->u[k], y->u[k]))
 			return false;
 	return true;
+}
+
+/* The first base unit that a list of insertions holds a move of (NONE,
+ * the greatest, when it holds none). */
+static size_t origin(const struct ulist *l)
+{
+	size_t k, min = NONE;
+
+	for (k = 0; k < l->n; k++)
+		if (l->from[k] < min)
+			min = l->from[k];
+	return min;
 }
 
 /*
@@ -494,10 +544,9 @@ static void put_both(tm_buf *out, const struct ulist *a, const struct ulist *b,
 			 tm_merge__index_find(ix, ids[1][k]) >= 0;
 	tm_merge__index_free(ix);
 	if (shared) {
-		order = tm_merge__order(&n, (const char *const *)ids[0],
-					keep[0], l[0]->n,
-					(const char *const *)ids[1], keep[1],
-					l[1]->n);
+		order = tm_merge__order(
+			&n, (const char *const *)ids[0], keep[0], l[0]->n,
+			(const char *const *)ids[1], keep[1], l[1]->n);
 		for (k = 0; k < n; k++)
 			put_unit(out, order[k] < l[0]->n
 					      ? l[0]->u[order[k]]
@@ -511,14 +560,20 @@ static void put_both(tm_buf *out, const struct ulist *a, const struct ulist *b,
 	}
 	if (shared)
 		return;
-	if (a->u[0]->kind == TM_MERGE__BLANK &&
-	    b->u[0]->kind != TM_MERGE__BLANK) {
+	/* what continues the text before it first; then what holds what
+	 * was there before (a move), in the ancestor's order; then ours */
+	if ((a->u[0]->kind == TM_MERGE__BLANK) !=
+	    (b->u[0]->kind == TM_MERGE__BLANK)) {
+		if (a->u[0]->kind == TM_MERGE__BLANK) {
+			first = b;
+			second = a;
+		}
+	} else if (origin(b) < origin(a)) {
 		first = b;
 		second = a;
 	}
 	put_list(out, first, 0, first->n);
-	for (f = 0; f < second->n && second->u[f]->kind == TM_MERGE__BLANK;
-	     f++)
+	for (f = 0; f < second->n && second->u[f]->kind == TM_MERGE__BLANK; f++)
 		;
 	k = 0;
 	if (f < second->n && second->u[f]->kind == TM_MERGE__ITEM &&
@@ -529,13 +584,13 @@ static void put_both(tm_buf *out, const struct ulist *a, const struct ulist *b,
 
 static void put_both_at(struct merger *mg, size_t g)
 {
-	struct ulist a = {NULL, 0, 0}, b = {NULL, 0, 0};
+	struct ulist a = {0}, b = {0};
 
 	insertions(&a, mg, 1, g);
 	insertions(&b, mg, 2, g);
 	put_both(mg->out, &a, &b, mg->lead);
-	free(a.u);
-	free(b.u);
+	ulist_free(&a);
+	ulist_free(&b);
 }
 
 /* Conflict markers around what each side has (and the ancestor's, in the
@@ -556,8 +611,7 @@ static void put_conflict(struct merger *mg, const struct ulist *a,
 			suf++;
 	}
 	put_list(mg->out, a, 0, pre);
-	tm_merge__put_marker(mg->out, '<', opts->marker_size,
-			     opts->our_label);
+	tm_merge__put_marker(mg->out, '<', opts->marker_size, opts->our_label);
 	put_list(mg->out, a, pre, a->n - suf);
 	if (opts->style != TM_MERGE_STYLE_MERGE) {
 		tm_merge__put_marker(mg->out, '|', opts->marker_size,
@@ -599,7 +653,7 @@ static void put_reworded(struct merger *mg, size_t i,
 	const struct tm_merge__unit *o = &mg->o.u[i], *head;
 	struct tm_merge__units h[3];
 	struct tm_merge__span r[3];
-	struct ulist la = {NULL, 0, 0}, lo = {NULL, 0, 0}, lb = {NULL, 0, 0};
+	struct ulist la = {0}, lo = {0}, lb = {0};
 	tm_buf sub = TM_BUF_INIT;
 	bool c = false;
 	int x;
@@ -628,8 +682,8 @@ static void put_reworded(struct merger *mg, size_t i,
 			else if (span_is(&r[0], &r[1]))
 				tm_buf_put(&sub, r[2].p, r[2].len);
 			else
-				tm_merge__lines(&sub, &c, r, mg->opts,
-						mg->lead, mg->depth + 1);
+				tm_merge__lines(&sub, &c, r, mg->opts, mg->lead,
+						mg->depth + 1);
 			if (!c) {
 				tm_buf_put(mg->out, head->p, head->head);
 				tm_buf_put(mg->out, sub.ptr, sub.size);
@@ -643,9 +697,9 @@ static void put_reworded(struct merger *mg, size_t i,
 	ulist_add(&lo, o);
 	ulist_add(&lb, b);
 	put_conflict(mg, &la, &lo, &lb);
-	free(la.u);
-	free(lo.u);
-	free(lb.u);
+	ulist_free(&la);
+	ulist_free(&lo);
+	ulist_free(&lb);
 }
 
 /* What side x has in the place [lo, hi]: its own units, as they are. */
@@ -725,7 +779,7 @@ static bool prose_meets(const struct merger *mg, size_t lo, size_t hi)
 /* A place both sides changed: base units [lo, hi) and the gaps around. */
 static void put_place(struct merger *mg, size_t lo, size_t hi)
 {
-	struct ulist a = {NULL, 0, 0}, b = {NULL, 0, 0}, o = {NULL, 0, 0};
+	struct ulist a = {0}, b = {0}, o = {0};
 	enum state sa, sb;
 	size_t g;
 
@@ -765,9 +819,9 @@ static void put_place(struct merger *mg, size_t lo, size_t hi)
 				put_kept(mg, g);
 		}
 	}
-	free(a.u);
-	free(b.u);
-	free(o.u);
+	ulist_free(&a);
+	ulist_free(&b);
+	ulist_free(&o);
 }
 
 /* The places side x changed, in half-positions (gap g is 2g, base unit i
@@ -796,7 +850,7 @@ static bool touches(const struct merger *mg, int x, size_t at)
 static void walk(struct merger *mg)
 {
 	size_t end = 2 * mg->o.n, at, start;
-	struct ulist l = {NULL, 0, 0};
+	struct ulist l = {0};
 	bool in[3];
 	int x;
 
@@ -822,7 +876,7 @@ static void walk(struct merger *mg)
 		effective(&l, mg, in[1] ? 1 : 2, start / 2, at / 2);
 		put_list(mg->out, &l, 0, l.n);
 	}
-	free(l.u);
+	ulist_free(&l);
 }
 
 void tm_merge__lines(tm_buf *out, bool *conflicted,
@@ -857,8 +911,8 @@ void tm_merge__lines(tm_buf *out, bool *conflicted,
 		} else if (x) {
 			nl = true;
 		}
-		numbered = numbered && tm_merge__numbered_consecutively(
-					       t[x].p, t[x].len);
+		numbered = numbered &&
+			   tm_merge__numbered_consecutively(t[x].p, t[x].len);
 	}
 	memset(&mg, 0, sizeof(mg));
 	mg.opts = opts;

@@ -6,6 +6,7 @@
 
 #include <check.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -589,4 +590,20 @@ void mt_check_symmetric_text(const char *base, const tm_merge_result *r1,
 		      seed, r1->data, r2->data);
 	free(s1);
 	free(s2);
+}
+
+void mt_dump_case(const char *dir, unsigned seed, const struct mt_case *g)
+{
+	static const char *const ext[3] = {"O", "A", "B"};
+	char path[4096];
+	FILE *f;
+	int x;
+
+	for (x = 0; x < 3; x++) {
+		snprintf(path, sizeof(path), "%s/%05u.%s", dir, seed, ext[x]);
+		f = fopen(path, "wb");
+		ck_assert_msg(f != NULL, "cannot write %s", path);
+		fputs(g->f[x], f);
+		ck_assert_int_eq(fclose(f), 0);
+	}
 }

@@ -145,4 +145,8 @@ bool mt_check_symmetric(const struct mt_case *c, const tm_merge_result *r1,
 void mt_check_symmetric_text(const char *base, const tm_merge_result *r1,
 			     const tm_merge_result *r2, unsigned seed);
 
+/* Write case `seed` to folder `dir` as <seed>.O, .A, .B (the
+ * TM_MERGE_CORPUS of the property tests, for tests/merge-clean-share.sh). */
+void mt_dump_case(const char *dir, unsigned seed, const struct mt_case *g);
+
 #endif
