@@ -31,8 +31,10 @@ struct section {
 	struct tm_merge__span text; /* owned */
 	size_t head;                /* bytes of the heading line (0: none) */
 	char *key;                  /* heading without trailing blanks */
-	char *fold;   /* heading text, case and blanks folded, or NULL */
-	uint64_t *hs; /* the hashes of its non-blank lines' keys, sorted */
+	char *heading; /* its text (tm_section_split), NULL: the preamble */
+	char *fold;    /* heading folded (case, blanks), once asked for */
+	uint64_t *hs;  /* the hashes of its non-blank lines' keys, sorted,
+			  once asked for */
 	size_t nh;
 };
 
@@ -103,12 +105,15 @@ static int hash_cmp(const void *x, const void *y)
 	return a < b ? -1 : a > b;
 }
 
-/* The sorted hashes of the body's non-blank units (for similarity). */
+/* The sorted hashes of the body's non-blank units (for similarity),
+ * computed when first asked for. */
 static void fingerprint(struct section *s)
 {
 	struct tm_merge__units us;
 	size_t i;
 
+	if (s->hs)
+		return;
 	tm_merge__units_split(&us, s->text.p + s->head, s->text.len - s->head);
 	s->hs = tm_xcalloc(us.n + 1, sizeof(uint64_t));
 	for (i = 0; i < us.n; i++)
@@ -141,8 +146,15 @@ static void add_section(struct sections *ss, size_t *alloc, const char *p,
 			p[klen - 1] == '\r'))
 		klen--;
 	s->key = tm_xstrndup(p, klen);
-	s->fold = heading ? tm_section_heading_key(heading) : NULL;
-	fingerprint(s);
+	s->heading = heading ? tm_xstrdup(heading) : NULL;
+}
+
+/* The folded heading, computed when first asked for (NULL: none). */
+static const char *fold_of(struct section *s)
+{
+	if (!s->fold && s->heading)
+		s->fold = tm_section_heading_key(s->heading);
+	return s->fold;
 }
 
 /*
@@ -197,6 +209,7 @@ static void sections_free(struct sections *ss)
 
 	for (i = 0; i < ss->n; i++) {
 		free(ss->s[i].key);
+		free(ss->s[i].heading);
 		free(ss->s[i].fold);
 		free(ss->s[i].hs);
 		free((char *)ss->s[i].text.p);
@@ -209,10 +222,12 @@ static void sections_free(struct sections *ss)
 
 /* How alike two sections' bodies are: their common non-blank lines, in
  * percent of all (Dice); 0 when both are empty. */
-static unsigned similarity(const struct section *x, const struct section *y)
+static unsigned similarity(struct section *x, struct section *y)
 {
 	size_t i = 0, j = 0, common = 0;
 
+	fingerprint(x);
+	fingerprint(y);
 	if (!x->nh && !y->nh)
 		return 0;
 	while (i < x->nh && j < y->nh) {
@@ -260,10 +275,9 @@ static int cand_cmp(const void *x, const void *y)
  * pairs at least `min` similar.  Too many: paired in order when `min` is
  * 0, else not at all.
  */
-static void pair_by_content(struct pairing *pr, const struct sections *o,
-			    const struct sections *x, const size_t *oi,
-			    size_t no, const size_t *xj, size_t nx,
-			    unsigned min)
+static void pair_by_content(struct pairing *pr, struct sections *o,
+			    struct sections *x, const size_t *oi, size_t no,
+			    const size_t *xj, size_t nx, unsigned min)
 {
 	struct cand *c;
 	size_t n = 0, a, b;
@@ -296,20 +310,74 @@ static void pair_by_content(struct pairing *pr, const struct sections *o,
 	free(c);
 }
 
-/* The indexes of `ss`'s sections whose `what` (key or fold) is `name`
- * and that are still unpaired in `done`. */
-static size_t select_by(size_t *out, const struct sections *ss,
-			const size_t *done, const char *name, bool fold)
+/* A section's name for a pairing round: its key, or its folded heading
+ * (NULL: the preamble). */
+static const char *name_of(struct section *s, bool fold)
 {
-	size_t i, n = 0;
-	const char *v;
+	return fold ? fold_of(s) : s->key;
+}
 
-	for (i = 1; i < ss->n; i++) {
-		v = fold ? ss->s[i].fold : ss->s[i].key;
-		if (done[i] == NONE && v && !strcmp(v, name))
-			out[n++] = i;
+/*
+ * Pair the sections still unpaired by name (key, or folded heading): one
+ * of a name on each side pair; several, by content.  Names are grouped
+ * through a hash map: linear in the number of sections.
+ */
+static void pair_by_name(struct pairing *pr, struct sections *o,
+			 struct sections *x, bool fold)
+{
+	tm_hashmap map = TM_HASHMAP_INIT;
+	struct sections *ss[2] = {o, x};
+	size_t *done[2] = {pr->to, pr->of}, *group[2], *count, *at, *list;
+	size_t ng = 0, i, g, k, *slot;
+	const char *name;
+
+	for (k = 0; k < 2; k++) {
+		group[k] = tm_xcalloc(ss[k]->n + 1, sizeof(size_t));
+		for (i = 1; i < ss[k]->n; i++) {
+			group[k][i] = NONE;
+			if (done[k][i] != NONE ||
+			    !(name = name_of(&ss[k]->s[i], fold)))
+				continue;
+			slot = k ? tm_hashmap_gets(&map, name)
+				 : tm_hashmap_puts(&map, name, ng);
+			if (!slot)
+				continue;
+			ng += *slot == ng;
+			group[k][i] = *slot;
+		}
 	}
-	return n;
+	/* each group's sections, the ancestor's then the side's, in order */
+	count = tm_xcalloc(2 * ng + 1, sizeof(size_t));
+	at = tm_xcalloc(2 * ng + 2, sizeof(size_t));
+	list = tm_xcalloc(o->n + x->n + 1, sizeof(size_t));
+	for (k = 0; k < 2; k++)
+		for (i = 1; i < ss[k]->n; i++)
+			if (group[k][i] != NONE)
+				count[2 * group[k][i] + k]++;
+	for (g = 0; g < 2 * ng; g++)
+		at[g + 1] = at[g] + count[g];
+	memset(count, 0, (2 * ng + 1) * sizeof(size_t));
+	for (k = 0; k < 2; k++)
+		for (i = 1; i < ss[k]->n; i++)
+			if ((g = group[k][i]) != NONE)
+				list[at[2 * g + k] + count[2 * g + k]++] = i;
+	for (g = 0; g < ng; g++) {
+		size_t *oi = list + at[2 * g], no = count[2 * g];
+		size_t *xj = list + at[2 * g + 1], nx = count[2 * g + 1];
+
+		if (no == 1 && nx == 1) {
+			pr->to[oi[0]] = xj[0];
+			pr->of[xj[0]] = oi[0];
+		} else {
+			pair_by_content(pr, o, x, oi, no, xj, nx, 0);
+		}
+	}
+	tm_hashmap_release(&map);
+	free(group[0]);
+	free(group[1]);
+	free(count);
+	free(at);
+	free(list);
 }
 
 /*
@@ -318,14 +386,12 @@ static size_t select_by(size_t *out, const struct sections *ss,
  * ones left by heading with case and blanks folded; then by content, at
  * least RENAMED similar (a section renamed on that side).
  */
-static void pair_with_base(struct pairing *pr, const struct sections *o,
-			   const struct sections *x)
+static void pair_with_base(struct pairing *pr, struct sections *o,
+			   struct sections *x)
 {
 	size_t *oi = tm_xcalloc(o->n + 1, sizeof(size_t));
 	size_t *xj = tm_xcalloc(x->n + 1, sizeof(size_t));
 	size_t i, no, nx;
-	int round;
-	const char *name;
 
 	pr->to = tm_xcalloc(o->n + 1, sizeof(size_t));
 	pr->of = tm_xcalloc(x->n + 1, sizeof(size_t));
@@ -335,21 +401,8 @@ static void pair_with_base(struct pairing *pr, const struct sections *o,
 		pr->of[i] = NONE;
 	pr->to[0] = 0;
 	pr->of[0] = 0;
-	for (round = 0; round < 2; round++) {
-		for (i = 1; i < o->n; i++) {
-			name = round ? o->s[i].fold : o->s[i].key;
-			if (pr->to[i] != NONE || !name)
-				continue;
-			no = select_by(oi, o, pr->to, name, round);
-			nx = select_by(xj, x, pr->of, name, round);
-			if (no == 1 && nx == 1) {
-				pr->to[oi[0]] = xj[0];
-				pr->of[xj[0]] = oi[0];
-			} else {
-				pair_by_content(pr, o, x, oi, no, xj, nx, 0);
-			}
-		}
-	}
+	pair_by_name(pr, o, x, false);
+	pair_by_name(pr, o, x, true);
 	for (i = 1, no = 0; i < o->n; i++)
 		if (pr->to[i] == NONE)
 			oi[no++] = i;

@@ -152,15 +152,16 @@ END_TEST
 START_TEST(test_merge_lines_reworded_items)
 {
 	/* 06: the same item reworded differently on both sides */
-	expect_conflict("\n## Next steps\n- Use Redis for the cart\n- Ship\n",
-			"\n## Next steps\n- Use Redis for the cart (done)\n"
-			"- Ship\n",
-			"\n## Next steps\n- Use Redis for the cart (postponed)\n"
-			"- Ship\n",
-			"\n## Next steps\n<<<<<<< ours\n"
-			"- Use Redis for the cart (done)\n=======\n"
-			"- Use Redis for the cart (postponed)\n"
-			">>>>>>> theirs\n- Ship\n");
+	expect_conflict(
+		"\n## Next steps\n- Use Redis for the cart\n- Ship\n",
+		"\n## Next steps\n- Use Redis for the cart (done)\n"
+		"- Ship\n",
+		"\n## Next steps\n- Use Redis for the cart (postponed)\n"
+		"- Ship\n",
+		"\n## Next steps\n<<<<<<< ours\n"
+		"- Use Redis for the cart (done)\n=======\n"
+		"- Use Redis for the cart (postponed)\n"
+		">>>>>>> theirs\n- Ship\n");
 	/* ticked on one side, reworded on the other */
 	expect_conflict("\n## Next steps\n- [ ] Write tests for the cart\n"
 			"- Ship\n",
@@ -217,7 +218,8 @@ START_TEST(test_merge_lines_insertions_at_one_place_kept)
 		     "- Ship the login form\n",
 		     "\n## State\n- Ship the login form\n");
 	/* the same prose line rewritten on both sides: a conflict */
-	expect_conflict("\n## State\nBase.\n- s1\n", "\n## State\nOurs.\n- s1\n",
+	expect_conflict("\n## State\nBase.\n- s1\n",
+			"\n## State\nOurs.\n- s1\n",
 			"\n## State\nTheirs.\n- s1\n",
 			"\n## State\n<<<<<<< ours\nOurs.\n=======\nTheirs.\n"
 			">>>>>>> theirs\n- s1\n");
@@ -467,9 +469,8 @@ static void fill(struct mt_sec *s, int style, const char *tag)
 	size_t n = 1 + mt_rnd(5), k;
 
 	if (mt_rnd(3) == 0) {
-		tm_strv_push_owned(&s->lines,
-				   mt_printf("Prose by %s %u.", tag,
-					     mt_serial()));
+		tm_strv_push_owned(&s->lines, mt_printf("Prose by %s %u.", tag,
+							mt_serial()));
 		tm_strv_push(&s->lines, "");
 	}
 	for (k = 0; k < n; k++) {
@@ -526,8 +527,7 @@ static void lines_edit(struct mt_doc *d, char **f, const char *tag)
 		case 0:
 		case 1: /* an item */
 			mt_strv_insert(&s->lines,
-				       n ? at[mt_rnd((unsigned)n)]
-					 : s->lines.n,
+				       n ? at[mt_rnd((unsigned)n)] : s->lines.n,
 				       new_item(style, tag));
 			if (mt_rnd(2) && n)
 				mt_strv_insert(&s->lines, s->lines.n,
@@ -628,9 +628,11 @@ static void lines_edit(struct mt_doc *d, char **f, const char *tag)
 			break;
 		default: /* the review point */
 			if (mt_rnd(2))
-				mt_set_owned(f, "branch",
-					     mt_printf("%s-%u", tag, mt_rnd(2)));
-			mt_set_owned(f, "commit", mt_printf("c%039u", mt_rnd(3)));
+				mt_set_owned(
+					f, "branch",
+					mt_printf("%s-%u", tag, mt_rnd(2)));
+			mt_set_owned(f, "commit",
+				     mt_printf("c%039u", mt_rnd(3)));
 		}
 		if (i < d->n)
 			renumber(&d->s[i]);
@@ -653,9 +655,9 @@ static void lines_case(struct mt_case *g, unsigned seed)
 		mt_doc_copy(&g->d[x], &g->d[0]);
 		g->f[x] = tm_xstrdup(g->f[0]);
 		lines_edit(&g->d[x], &g->f[x], x == 1 ? "ours" : "theirs");
-		mt_set_owned(&g->f[x], "updatedAt",
-			     mt_printf("2026-04-1%uT12:00:00.000Z",
-				       5 + mt_rnd(3)));
+		mt_set_owned(
+			&g->f[x], "updatedAt",
+			mt_printf("2026-04-1%uT12:00:00.000Z", 5 + mt_rnd(3)));
 		body = mt_doc_text(&g->d[x]);
 		t = mt_body(g->f[x], body);
 		free(g->f[x]);
@@ -665,8 +667,7 @@ static void lines_case(struct mt_case *g, unsigned seed)
 }
 
 /* Every line a side added (numbers aside) is in the result. */
-static void check_kept(const struct mt_case *g, const char *lf,
-		       unsigned seed)
+static void check_kept(const struct mt_case *g, const char *lf, unsigned seed)
 {
 	size_t i, k;
 	int x;
@@ -705,9 +706,8 @@ START_TEST(test_merge_lines_property_symmetric)
 			      "seed %u: markers in the frontmatter", seed);
 		t = mt_parse(r1.data, r1.len);
 		tm_thread_free(t);
-		ck_assert_msg(r1.conflicted ==
-				      tm_merge_has_conflict_markers(r1.data,
-								    r1.len),
+		ck_assert_msg(r1.conflicted == tm_merge_has_conflict_markers(
+						       r1.data, r1.len),
 			      "seed %u: conflicted %d:\n%s", seed,
 			      r1.conflicted, r1.data);
 		check_kept(&g, r1.data, seed);
