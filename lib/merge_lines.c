@@ -504,10 +504,12 @@ static size_t origin(const struct ulist *l)
  * unit only the other has placed after the one it follows there.  Else
  * the one that continues what precedes it (no blank line first) comes
  * first, or ours; items that follow items stay one list (the blank lines
- * before the second are dropped then).
+ * before the second are dropped then); prose that follows what the first
+ * wrote is a paragraph of its own, unless both continue the paragraph
+ * before the place (`in_para`).
  */
 static void put_both(tm_buf *out, const struct ulist *a, const struct ulist *b,
-		     tm_merge__lead lead)
+		     tm_merge__lead lead, bool in_para)
 {
 	const struct ulist *first = a, *second = b, *l[2];
 	char **keys[2], **ids[2];
@@ -579,7 +581,17 @@ static void put_both(tm_buf *out, const struct ulist *a, const struct ulist *b,
 	if (f < second->n && second->u[f]->kind == TM_MERGE__ITEM &&
 	    first->u[first->n - 1]->kind == TM_MERGE__ITEM)
 		k = f;
+	else if (!f && second->u[0]->kind == TM_MERGE__PROSE &&
+		 first->u[first->n - 1]->kind != TM_MERGE__BLANK && !in_para)
+		tm_buf_putc(out, '\n');
 	put_list(out, second, k, second->n);
+}
+
+/* Whether gap g follows a prose line of the ancestor (what is inserted
+ * there without a blank line continues its paragraph). */
+static bool in_para(const struct merger *mg, size_t g)
+{
+	return g && mg->o.u[g - 1].kind == TM_MERGE__PROSE;
 }
 
 static void put_both_at(struct merger *mg, size_t g)
@@ -588,7 +600,7 @@ static void put_both_at(struct merger *mg, size_t g)
 
 	insertions(&a, mg, 1, g);
 	insertions(&b, mg, 2, g);
-	put_both(mg->out, &a, &b, mg->lead);
+	put_both(mg->out, &a, &b, mg->lead, in_para(mg, g));
 	ulist_free(&a);
 	ulist_free(&b);
 }
@@ -788,7 +800,7 @@ static void put_place(struct merger *mg, size_t lo, size_t hi)
 	if (lists_eq(&a, &b)) {
 		put_list(mg->out, &a, 0, a.n);
 	} else if (lo == hi) {
-		put_both(mg->out, &a, &b, mg->lead);
+		put_both(mg->out, &a, &b, mg->lead, in_para(mg, lo));
 	} else if (prose_meets(mg, lo, hi)) {
 		a.n = b.n = 0;
 		actual(&a, mg, 1, lo, hi);
