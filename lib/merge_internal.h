@@ -1,9 +1,10 @@
 /*
  * Internal interface between the files of the merge (merge.c dispatches,
- * merge_text.c wraps git_merge_file, merge_list.c orders lists,
- * merge_body.c merges Markdown by section, merge_thread.c and merge_json.c
- * merge the two file formats).  Not installed, not part of the umbrella
- * header.
+ * merge_text.c wraps git_merge_file for what is merged as text,
+ * merge_list.c orders lists, merge_diff.c cuts Markdown into units and
+ * diffs them, merge_lines.c merges units three ways, merge_body.c merges
+ * Markdown by section, merge_thread.c and merge_json.c merge the two file
+ * formats).  Not installed, not part of the umbrella header.
  */
 #ifndef TM_MERGE_INTERNAL_H
 #define TM_MERGE_INTERNAL_H
