@@ -27,6 +27,8 @@
 #define SIMILAR 50
 /* Hunks larger than this many pairs of items pair none of them. */
 #define MAX_PAIRS 4096
+/* Copies of one added line compared with one of the other side at most. */
+#define MAX_CHAIN 64
 
 /* One side against the ancestor (n units). */
 struct side {
@@ -354,7 +356,7 @@ static void agree(struct merger *mg)
 	tm_hashmap map = TM_HASHMAP_INIT;
 	size_t *next = tm_xcalloc(a->u.n + 1, sizeof(size_t)), *head, *prev;
 	bool *paired = tm_xcalloc(b->u.n + 1, sizeof(bool)), fits;
-	size_t j, k, len, lost;
+	size_t j, k, len, lost, steps;
 	const char *key;
 	int pass;
 
@@ -375,7 +377,11 @@ static void agree(struct merger *mg)
 			key_of(mg, 2, k, &key, &len);
 			if (!(head = tm_hashmap_get(&map, key, len)))
 				continue;
-			for (prev = head; *prev != NONE; prev = &next[*prev]) {
+			/* at most MAX_CHAIN copies looked at: thousands of
+			 * one line inserted at many places stay linear */
+			for (prev = head, steps = 0;
+			     *prev != NONE && steps < MAX_CHAIN;
+			     prev = &next[*prev], steps++) {
 				j = *prev;
 				/* the same rewording on both sides is no
 				 * copy: it merges as one */
@@ -385,7 +391,7 @@ static void agree(struct merger *mg)
 				if (fits)
 					break;
 			}
-			if (*prev == NONE)
+			if (*prev == NONE || steps == MAX_CHAIN)
 				continue;
 			*prev = next[j];
 			paired[k] = true;
