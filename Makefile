@@ -144,7 +144,8 @@ $(UNIT): $(UNIT_OBJ) $(NOTLS_OBJ) $(LIBA)
 check: unit e2e stress-short bad-short
 
 # ASan+UBSan run ~3x slower: wall-time bounds are scaled to match.
-unit: $(UNIT)
+# The merge property test reads the corpus of bench/gen -m (bench-gen).
+unit: $(UNIT) $(BUILD)/bench-gen
 	$(Q)cd tests/unit && TM_TEST_RESOURCES=$(CURDIR)/tests/resources \
 		CK_TIMEOUT_MULTIPLIER=$(CK_TIMEOUT_MULTIPLIER) \
 		$(if $(SANFLAGS),TM_TEST_TIME_SCALE=3) $(CURDIR)/$(UNIT)
@@ -158,7 +159,7 @@ e2e: all
 # forked test costs a leak scan each), wall-time bounds scaled up; a
 # definite leak, an invalid access or a failed test fails.  Logs in
 # $(BUILD)/valgrind/<suite>.log.
-valgrind: $(UNIT)
+valgrind: $(UNIT) $(BUILD)/bench-gen
 	$(Q)mkdir -p $(BUILD)/valgrind && failed= && \
 	for n in $(UNIT_SUITES); do \
 		(cd tests/unit && TM_TEST_RESOURCES=$(CURDIR)/tests/resources \

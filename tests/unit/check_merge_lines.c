@@ -38,11 +38,12 @@ static char *merge2(const char *o, const char *a, const char *b,
 		    bool *conflicted)
 {
 	char *fo = thread(o, 15), *fa = thread(a, 16), *fb = thread(b, 17);
+	char *const f[3] = {fo, fa, fb};
 	tm_merge_result r1 = mt_merge(fo, fa, fb, NULL);
 	tm_merge_result r2 = mt_merge(fo, fb, fa, NULL);
 	char *got;
 
-	mt_check_symmetric_text(fo, &r1, &r2, 0);
+	mt_check_symmetric_text(f, &r1, &r2, 0);
 	*conflicted = r1.conflicted;
 	got = mt_body_of(r1.data, r1.len);
 	tm_merge_result_clear(&r1);
@@ -711,7 +712,7 @@ START_TEST(test_merge_lines_property_symmetric)
 			      "seed %u: conflicted %d:\n%s", seed,
 			      r1.conflicted, r1.data);
 		check_kept(&g, r1.data, seed);
-		mt_check_symmetric_text(g.f[0], &r1, &r2, seed);
+		mt_check_symmetric_text(g.f, &r1, &r2, seed);
 		clean += !r1.conflicted;
 		tm_merge_result_clear(&r1);
 		tm_merge_result_clear(&r2);

@@ -480,7 +480,7 @@ START_TEST(test_merge_sections_property)
 		r2 = mt_merge(g.f[0], g.f[2], g.f[1], NULL);
 		check_case(&g, &r1, seed, &st);
 		mt_check_symmetric(&g, &r1, &r2, seed);
-		mt_check_symmetric_text(g.f[0], &r1, &r2, seed);
+		mt_check_symmetric_text(g.f, &r1, &r2, seed);
 		tm_merge_result_clear(&r1);
 		tm_merge_result_clear(&r2);
 		mt_case_free(&g);

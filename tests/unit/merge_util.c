@@ -574,11 +574,68 @@ static char *symmetric_form(const char *data, size_t len, const char *base)
 	return tm_buf_detach(&out);
 }
 
-void mt_check_symmetric_text(const char *base, const tm_merge_result *r1,
+/* Append to `out` the body lines (numbers aside; blank lines and the
+ * lines `have` holds, sorted, skipped) of side file `side`; sort it. */
+static void added_lines(tm_strv *out, const char *side, const tm_strv *have)
+{
+	char *lf = mt_lf(side, strlen(side)), **l, *t;
+	size_t n = split_lines(lf, &l), i, fences = 0;
+	tm_strv got = TM_STRV_INIT;
+
+	for (i = 0; i < n && fences < 2; i++)
+		fences += !strcmp(l[i], "---");
+	for (; i < n; i++) {
+		t = unnumbered(l[i]);
+		if (*t && !in_sorted(have, t))
+			tm_strv_push_owned(&got, t);
+		else
+			free(t);
+	}
+	for (i = 0; i < got.n; i++)
+		tm_strv_push(out, got.items[i]);
+	tm_strv_clear(&got);
+	tm_strv_sort(out);
+	free(l[0]);
+	free(l);
+	free(lf);
+}
+
+/* The lines of a merged file's body that `added` holds, in their order,
+ * outside conflicts (whose sides swap with the sides), one a line. */
+static char *projection(const tm_merge_result *r, const tm_strv *added)
+{
+	char *lf = mt_lf(r->data, r->len), **l, *t;
+	size_t n = split_lines(lf, &l), i, fences = 0;
+	tm_buf out = TM_BUF_INIT;
+	bool in_conflict = false;
+
+	for (i = 0; i < n && fences < 2; i++)
+		fences += !strcmp(l[i], "---");
+	for (; i < n; i++) {
+		if (marker_of(l[i]) == '<' || marker_of(l[i]) == '>') {
+			in_conflict = marker_of(l[i]) == '<';
+			continue;
+		}
+		t = unnumbered(l[i]);
+		if (!in_conflict && *t && in_sorted(added, t))
+			tm_buf_printf(&out, "%s\n", t);
+		free(t);
+	}
+	free(l[0]);
+	free(l);
+	free(lf);
+	return tm_buf_detach(&out);
+}
+
+void mt_check_symmetric_text(char *const f[3], const tm_merge_result *r1,
 			     const tm_merge_result *r2, unsigned seed)
 {
-	char *s1 = symmetric_form(r1->data, r1->len, base);
-	char *s2 = symmetric_form(r2->data, r2->len, base);
+	char *s1 = symmetric_form(r1->data, r1->len, f[0]);
+	char *s2 = symmetric_form(r2->data, r2->len, f[0]);
+	char *blf = mt_lf(f[0], strlen(f[0])), **bl, *p1, *p2;
+	tm_strv have = TM_STRV_INIT, added = TM_STRV_INIT;
+	size_t nb = split_lines(blf, &bl), i;
+	int x;
 
 	ck_assert_msg(r1->conflicted == r2->conflicted,
 		      "seed %u: conflicted %d one way, %d the other:\n%s\n"
@@ -588,6 +645,31 @@ void mt_check_symmetric_text(const char *base, const tm_merge_result *r1,
 		      "seed %u: the result depends on which side is ours:\n%s\n"
 		      "----\n%s",
 		      seed, r1->data, r2->data);
+	/* what one side alone added keeps one order whichever side is ours:
+	 * only the interleaving of the two sides' additions may change */
+	for (x = 1; x <= 2; x++) {
+		tm_strv_clear(&have);
+		for (i = 0; i < nb; i++)
+			if (*bl[i])
+				tm_strv_push_owned(&have, unnumbered(bl[i]));
+		/* the ancestor's lines and those the other side added */
+		added_lines(&have, f[3 - x], &have);
+		added_lines(&added, f[x], &have);
+		p1 = projection(r1, &added);
+		p2 = projection(r2, &added);
+		ck_assert_msg(!strcmp(p1, p2),
+			      "seed %u: the order of %s' additions depends on "
+			      "which side is ours:\n%s\n----\n%s",
+			      seed, x == 1 ? "ours" : "theirs", r1->data,
+			      r2->data);
+		free(p1);
+		free(p2);
+		tm_strv_clear(&added);
+	}
+	tm_strv_clear(&have);
+	free(bl[0]);
+	free(bl);
+	free(blf);
 	free(s1);
 	free(s2);
 }

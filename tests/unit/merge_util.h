@@ -135,14 +135,14 @@ bool mt_check_symmetric(const struct mt_case *c, const tm_merge_result *r1,
 
 /*
  * Assert that a merged file does not depend on which side is ours: r1
- * merged `base` with ours and theirs, r2 with them swapped.  Both are
- * conflicted or neither, and their texts are the same up to what
- * DESIGN.md section 6 lets depend on it: the order of what both sides
- * added at one place (and the blank lines between), the order of list
- * values both changed, the order of a conflict's two sides and its
- * labels.
+ * merged f[0] (the ancestor) with ours f[1] and theirs f[2], r2 with them
+ * swapped.  Both are conflicted or neither, and their texts are the same
+ * up to what DESIGN.md section 6 lets depend on it: the order of what
+ * both sides added at one place (and the blank lines between), the order
+ * of list values both changed, the order of a conflict's two sides and
+ * its labels.  What one side added comes in the same order both ways.
  */
-void mt_check_symmetric_text(const char *base, const tm_merge_result *r1,
+void mt_check_symmetric_text(char *const f[3], const tm_merge_result *r1,
 			     const tm_merge_result *r2, unsigned seed);
 
 /* Write case `seed` to folder `dir` as <seed>.O, .A, .B (the
