@@ -23,19 +23,20 @@ PKG_CFLAGS = $(eval PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS)))$(PKG_CFL
 PKG_LIBS = $(eval PKG_LIBS := $(shell pkg-config --libs $(PKGS)))$(PKG_LIBS)
 # The two executables link libgit2 statically (Debian's libgit2.a and its
 # libraries, with `pkg-config --static`) when libgit2.a is installed:
-# 10 shared libraries loaded instead of 21, and `prompt` starts in 0.9 M
-# instructions instead of 7.9 M (docs/PERFORMANCE.md).  libgit2.pc omits
-# GSSAPI, which Debian's build uses, and libcjson has no .a: both stay
-# shared.  STATIC_GIT=0 links them dynamically; the unit-test runner, the
-# sanitizer build and the fuzz targets always are.  lib/notls.c keeps
-# libgit2 from parsing the CA bundle (--wrap when static).
+# 3 shared libraries loaded instead of 21, and `prompt` starts in 0.9 M
+# instructions instead of 7.9 M (docs/PERFORMANCE.md).  libcjson has no
+# .a: it stays shared.  STATIC_GIT=0 links them dynamically; the unit-test
+# runner, the sanitizer build and the fuzz targets always are.
+# lib/notls.c keeps libgit2 from parsing the CA bundle (--wrap when
+# static) and, when static, stands in for GSSAPI, which Debian's libgit2
+# uses for Kerberos over HTTP only (libgit2.pc omits it).
 ifndef STATIC_GIT
 STATIC_GIT := $(if $(SANITIZE:0=),0,$(if $(wildcard $(shell pkg-config \
 	--variable=libdir libgit2 2>/dev/null)/libgit2.a),1,0))
 endif
 ifeq ($(STATIC_GIT),1)
 BIN_LIBS = $(eval BIN_LIBS := -Wl,-Bstatic $(shell pkg-config --static --libs \
-	libgit2 yaml-0.1 libutf8proc) -lcrypto -Wl,-Bdynamic -l:libgssapi_krb5.so.2 \
+	libgit2 yaml-0.1 libutf8proc) -lcrypto -Wl,-Bdynamic \
 	$(shell pkg-config --libs libcjson))$(BIN_LIBS)
 BIN_LDFLAGS := -Wl,--wrap=mbedtls_x509_crt_parse_file \
 	-Wl,--wrap=mbedtls_x509_crt_parse_path
@@ -143,7 +144,8 @@ $(UNIT): $(UNIT_OBJ) $(NOTLS_OBJ) $(LIBA)
 check: unit e2e stress-short bad-short
 
 # ASan+UBSan run ~3x slower: wall-time bounds are scaled to match.
-unit: $(UNIT)
+# The merge property test reads the corpus of bench/gen -m (bench-gen).
+unit: $(UNIT) $(BUILD)/bench-gen
 	$(Q)cd tests/unit && TM_TEST_RESOURCES=$(CURDIR)/tests/resources \
 		CK_TIMEOUT_MULTIPLIER=$(CK_TIMEOUT_MULTIPLIER) \
 		$(if $(SANFLAGS),TM_TEST_TIME_SCALE=3) $(CURDIR)/$(UNIT)
@@ -157,7 +159,7 @@ e2e: all
 # forked test costs a leak scan each), wall-time bounds scaled up; a
 # definite leak, an invalid access or a failed test fails.  Logs in
 # $(BUILD)/valgrind/<suite>.log.
-valgrind: $(UNIT)
+valgrind: $(UNIT) $(BUILD)/bench-gen
 	$(Q)mkdir -p $(BUILD)/valgrind && failed= && \
 	for n in $(UNIT_SUITES); do \
 		(cd tests/unit && TM_TEST_RESOURCES=$(CURDIR)/tests/resources \

@@ -382,8 +382,8 @@ static int follow_gitfile(tm_git *g, const char *dir, const char *file)
  * Whether a config file's text (lower-cased) is one the fast path can
  * vouch for: nothing that could move the work tree or refuse the
  * repository (core.worktree, core.bare other than false, extensions, a
- * format version above 1, includes).  Notes in `g` whether "threadmind"
- * and "color" appear anywhere.
+ * format version above 1, includes).  Notes in `g` whether "threadmind",
+ * "color" and "conflictstyle" appear anywhere.
  */
 static bool config_text_plain(char *text, tm_git *g)
 {
@@ -395,6 +395,8 @@ static bool config_text_plain(char *text, tm_git *g)
 		g->config_mentions_us = true;
 	if (strstr(text, "color"))
 		g->config_mentions_color = true;
+	if (strstr(text, "conflictstyle"))
+		g->config_mentions_style = true;
 	if (strstr(text, "include") || strstr(text, "worktree") ||
 	    strstr(text, "extensions"))
 		return false;
@@ -641,6 +643,7 @@ static void forget_fast(tm_git *g)
 	g->workdir = g->gitdir = g->commondir = NULL;
 	g->config_mentions_us = g->config_mentions_color = false;
 	g->config_merge_driver = false;
+	g->config_mentions_style = false;
 }
 
 int tm_git_open(tm_git **out, const char *path, bool from_env)

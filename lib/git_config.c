@@ -140,13 +140,16 @@ static bool section_key(const char *key, const char *section)
 /* Unset for sure, the fast path having scanned every file libgit2 reads:
  * threadmind.* keys when none mentions threadmind, color.* keys (the
  * CLI's color.ui and color.threadmind, on every run) when none mentions
- * color. */
+ * color, merge.conflictStyle (the merge driver's, on a conflict) when
+ * none mentions it. */
 static bool surely_unset(const tm_git *g, const char *key)
 {
 	if (!g || g->repo)
 		return false;
 	return (!g->config_mentions_us && section_key(key, "threadmind")) ||
-	       (!g->config_mentions_color && section_key(key, "color"));
+	       (!g->config_mentions_color && section_key(key, "color")) ||
+	       (!g->config_mentions_style &&
+		!strcasecmp(key, "merge.conflictstyle"));
 }
 
 static int config_value(char **out, bool *valueless, tm_git *g, const char *key)

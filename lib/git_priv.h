@@ -33,6 +33,9 @@ struct tm_git {
 	/* ... sets merge.threadmind.driver (the hint of every command asks,
 	 * tm_git_config_is_set) */
 	bool config_merge_driver;
+	/* ... mentions "conflictstyle" (the merge driver asks on a
+	 * conflict) */
+	bool config_mentions_style;
 };
 
 /* The most the fast path reads of a config file and of packed-refs. */

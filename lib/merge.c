@@ -253,12 +253,16 @@ static bool first_line_crlf(const struct tm_merge__span *s)
 /* Copy with every CRLF made LF. */
 static void to_lf(tm_buf *out, const struct tm_merge__span *s)
 {
-	const char *p = s->p, *end = s->p + s->len;
+	const char *p = s->p, *end = s->p + s->len, *cr;
 
 	tm_buf_grow(out, s->len);
-	for (; p < end; p++)
-		if (!(*p == '\r' && p + 1 < end && p[1] == '\n'))
-			tm_buf_putc(out, *p);
+	while ((cr = memchr(p, '\r', (size_t)(end - p)))) {
+		tm_buf_put(out, p, (size_t)(cr - p));
+		if (!(cr + 1 < end && cr[1] == '\n'))
+			tm_buf_putc(out, '\r');
+		p = cr + 1;
+	}
+	tm_buf_put(out, p, (size_t)(end - p));
 }
 
 /* Make every LF of `b` a CRLF. */

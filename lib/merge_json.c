@@ -132,7 +132,7 @@ static int merge_key(struct merged *r, const struct members m[3],
 	struct tm_merge__span s[3];
 	tm_buf b = TM_BUF_INIT;
 	bool conflicted = false;
-	int x, error;
+	int x;
 
 	memset(r, 0, sizeof(*r));
 	r->name = name;
@@ -148,8 +148,11 @@ static int merge_key(struct merged *r, const struct members m[3],
 			s[x].p = v[x] ? v[x]->valuestring : "";
 			s[x].len = strlen(s[x].p);
 		}
-		if ((error = tm_merge__body(&b, &conflicted, s, opts)) < 0)
-			return error;
+		/* no updatedAt here: the greater string leads, whichever side
+		 * it is on */
+		tm_merge__body(&b, &conflicted, s, opts,
+			       strcmp(s[1].p, s[2].p) >= 0 ? TM_MERGE__OURS
+							   : TM_MERGE__THEIRS);
 		if (!conflicted) {
 			r->state = VALUE;
 			r->value = cJSON_CreateString(tm_buf_cstr(&b));

@@ -8,6 +8,7 @@
 #include "frontmatter.h"
 #include "text.h"
 #include "timestamp.h"
+#include "yaml.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -79,8 +80,8 @@ static const char *pick(const char *o, const char *a, const char *b,
 
 /*
  * Whether `a` leads for the fields decided by side: the later updatedAt,
- * and on a tie the greater serialised frontmatter, so that swapping the
- * sides (as a rebase does) gives the same result.
+ * and on a tie the greater serialised frontmatter (then body), so that
+ * swapping the sides (as a rebase does) gives the same result.
  */
 static bool a_leads(const tm_thread *a, const tm_thread *b)
 {
@@ -92,6 +93,9 @@ static bool a_leads(const tm_thread *a, const tm_thread *b)
 		return c > 0;
 	tm_frontmatter_write_header(&ha, a);
 	tm_frontmatter_write_header(&hb, b);
+	/* equal frontmatter: the bodies decide (the body merge's leader) */
+	tm_buf_put(&ha, a->body ? a->body : "", a->body_len);
+	tm_buf_put(&hb, b->body ? b->body : "", b->body_len);
 	n = ha.size < hb.size ? ha.size : hb.size;
 	c = n ? memcmp(ha.ptr, hb.ptr, n) : 0;
 	if (!c)
@@ -108,16 +112,48 @@ static bool paths_eq(const tm_thread *x, const tm_thread *y)
 }
 
 /*
- * `paths`: one-sided changes as any field; else a three-way set merge,
+ * The three-way set merge of lists (`paths`, any list-valued field): an
+ * item added on either side is in, one removed on either side is out;
  * ours' survivors in ours' order, then theirs' additions in theirs' order.
+ * Items are looked up in sorted indexes: n log n.
  */
-static void merge_paths(tm_thread *r, tm_thread *const t[3])
+static void set_merge(tm_strv *r, const tm_strv *o, const tm_strv *a,
+		      const tm_strv *b)
 {
-	const tm_thread *o = t[0], *a = t[1], *b = t[2], *from = NULL;
 	tm_merge__index *io, *ib, *ic;
 	const char **c;
 	bool in_o;
 	size_t i;
+
+	/* candidates: ours' items, then theirs'; an item is written at its
+	 * first candidate */
+	c = tm_xcalloc(a->n + b->n + 1, sizeof(char *));
+	for (i = 0; i < a->n; i++)
+		c[i] = a->items[i];
+	for (i = 0; i < b->n; i++)
+		c[a->n + i] = b->items[i];
+	io = tm_merge__index_new((const char *const *)o->items, o->n);
+	ib = tm_merge__index_new((const char *const *)b->items, b->n);
+	ic = tm_merge__index_new(c, a->n + b->n);
+	for (i = 0; i < a->n + b->n; i++) {
+		in_o = tm_merge__index_find(io, c[i]) >= 0;
+		/* ours' item: kept unless theirs removed it; theirs': added */
+		if (i < a->n ? in_o && tm_merge__index_find(ib, c[i]) < 0
+			     : in_o)
+			continue;
+		if (tm_merge__index_find(ic, c[i]) == (long)i)
+			tm_strv_push(r, c[i]);
+	}
+	tm_merge__index_free(io);
+	tm_merge__index_free(ib);
+	tm_merge__index_free(ic);
+	free(c);
+}
+
+/* `paths`: one-sided changes as any field; else the set merge. */
+static void merge_paths(tm_thread *r, tm_thread *const t[3])
+{
+	const tm_thread *o = t[0], *a = t[1], *b = t[2], *from = NULL;
 
 	if (paths_eq(a, b) || paths_eq(o, b))
 		from = a;
@@ -129,31 +165,7 @@ static void merge_paths(tm_thread *r, tm_thread *const t[3])
 		return;
 	}
 	r->has_paths = a->has_paths || b->has_paths;
-	/* candidates: ours' items, then theirs'; an item is written at its
-	 * first candidate, looked up in sorted indexes (n log n) */
-	c = tm_xcalloc(a->paths.n + b->paths.n + 1, sizeof(char *));
-	for (i = 0; i < a->paths.n; i++)
-		c[i] = a->paths.items[i];
-	for (i = 0; i < b->paths.n; i++)
-		c[a->paths.n + i] = b->paths.items[i];
-	io = tm_merge__index_new((const char *const *)o->paths.items,
-				 o->paths.n);
-	ib = tm_merge__index_new((const char *const *)b->paths.items,
-				 b->paths.n);
-	ic = tm_merge__index_new(c, a->paths.n + b->paths.n);
-	for (i = 0; i < a->paths.n + b->paths.n; i++) {
-		in_o = tm_merge__index_find(io, c[i]) >= 0;
-		/* ours' item: kept unless theirs removed it; theirs': added */
-		if (i < a->paths.n ? in_o && tm_merge__index_find(ib, c[i]) < 0
-				   : in_o)
-			continue;
-		if (tm_merge__index_find(ic, c[i]) == (long)i)
-			tm_strv_push(&r->paths, c[i]);
-	}
-	tm_merge__index_free(io);
-	tm_merge__index_free(ib);
-	tm_merge__index_free(ic);
-	free(c);
+	set_merge(&r->paths, &o->paths, &a->paths, &b->paths);
 }
 
 /* The unknown fields and comments of a thread, by identity. */
@@ -188,16 +200,84 @@ static const char *extra_value(const tm_thread *t, const struct extras *e,
 	return i < 0 ? NULL : t->extra[i].raw;
 }
 
-/* The merged value of an unknown field or comment (NULL: absent). */
-static const char *extra_merged(tm_thread *const t[3], const struct extras e[3],
-				const char *id, bool a_first)
+/*
+ * The items of an unknown field's value `raw` (after "key:") when it is a
+ * list, flow or block; an absent or null value is an empty list.  False
+ * for anything else.
+ */
+static bool list_value(tm_strv *out, const char *key, const char *raw)
+{
+	tm_yaml_value v = TM_YAML_VALUE_INIT;
+	tm_buf entry = TM_BUF_INIT;
+	bool ok = true;
+
+	if (!raw)
+		return true;
+	tm_buf_printf(&entry, "%s:%s", key, raw);
+	if (tm_yaml_read_entry(&v, entry.ptr, entry.size, key, "merge", 1) <
+	    0) {
+		tm_error_clear();
+		ok = false;
+	} else if (v.kind == TM_YAML_LIST) {
+		tm_strv_copy(out, &v.items);
+	} else {
+		ok = v.kind == TM_YAML_NULL;
+	}
+	tm_yaml_value_clear(&v);
+	tm_buf_release(&entry);
+	return ok;
+}
+
+/*
+ * An unknown field holding a list on every side (or absent), changed on
+ * both: the set merge, written as `paths` is (JSON strings in brackets).
+ * NULL when it does not apply.
+ */
+static char *merge_list_field(const char *key, const char *const v[3])
+{
+	tm_strv l[3] = {TM_STRV_INIT, TM_STRV_INIT, TM_STRV_INIT};
+	tm_strv r = TM_STRV_INIT;
+	tm_buf b = TM_BUF_INIT;
+	bool ok = key != NULL && v[1] && v[2];
+	size_t i;
+	int x;
+
+	for (x = 0; x < 3 && ok; x++)
+		ok = list_value(&l[x], key, v[x]);
+	if (ok) {
+		set_merge(&r, &l[0], &l[1], &l[2]);
+		tm_buf_puts(&b, " [");
+		for (i = 0; i < r.n; i++) {
+			if (i)
+				tm_buf_putc(&b, ',');
+			tm_yaml_put_quoted(&b, r.items[i]);
+		}
+		tm_buf_putc(&b, ']');
+	}
+	for (x = 0; x < 3; x++)
+		tm_strv_clear(&l[x]);
+	tm_strv_clear(&r);
+	return ok ? tm_buf_detach(&b) : NULL;
+}
+
+/*
+ * The merged value of an unknown field or comment (NULL: absent), as a
+ * field decided by side; a list changed on both sides is set-merged
+ * (malloc'd).
+ */
+static char *extra_merged(tm_thread *const t[3], const struct extras e[3],
+			  const char *id, const char *key, bool a_first)
 {
 	const char *v[3];
+	char *list;
 	int x;
 
 	for (x = 0; x < 3; x++)
 		v[x] = extra_value(t[x], &e[x], id);
-	return pick(v[0], v[1], v[2], LEADER, a_first);
+	if (!str_eq(v[1], v[2]) && !str_eq(v[0], v[1]) && !str_eq(v[0], v[2]) &&
+	    (list = merge_list_field(key, v)))
+		return list;
+	return tm_xstrdup_or_null(pick(v[0], v[1], v[2], LEADER, a_first));
 }
 
 /*
@@ -212,14 +292,18 @@ static void merge_extras(tm_thread *r, tm_thread *const t[3], bool a_first)
 	struct extras e[3];
 	bool *keep[3] = {NULL, NULL, NULL};
 	size_t *order, n, i, k;
+	char *v;
 
 	for (x = 0; x < 3; x++)
 		extras_init(&e[x], t[x]);
 	for (x = 1; x < 3; x++) {
 		keep[x] = tm_xcalloc(t[x]->nextra + 1, sizeof(bool));
-		for (i = 0; i < t[x]->nextra; i++)
-			keep[x][i] = extra_merged(t, e, e[x].ids[i], a_first) !=
-				     NULL;
+		for (i = 0; i < t[x]->nextra; i++) {
+			v = extra_merged(t, e, e[x].ids[i], t[x]->extra[i].key,
+					 a_first);
+			keep[x][i] = v != NULL;
+			free(v);
+		}
 	}
 	order = tm_merge__order(&n, (const char *const *)e[l].ids, keep[l],
 				t[l]->nextra, (const char *const *)e[m].ids,
@@ -229,8 +313,8 @@ static void merge_extras(tm_thread *r, tm_thread *const t[3], bool a_first)
 		side = order[i] < t[l]->nextra ? l : m;
 		k = side == l ? order[i] : order[i] - t[l]->nextra;
 		r->extra[i].key = tm_xstrdup_or_null(t[side]->extra[k].key);
-		r->extra[i].raw =
-			tm_xstrdup(extra_merged(t, e, e[side].ids[k], a_first));
+		r->extra[i].raw = extra_merged(t, e, e[side].ids[k],
+					       t[side]->extra[k].key, a_first);
 	}
 	r->nextra = n;
 	free(order);
@@ -391,6 +475,16 @@ static char *identity_note(tm_thread *const t[3], tm_merge_identity kind,
 	return tm_buf_detach(&b);
 }
 
+/* Whether the field at `offset` differs from the ancestor's on both
+ * sides. */
+static bool changed_on_both(tm_thread *const t[3], size_t offset)
+{
+	const char *o = *(char **)((char *)t[0] + offset);
+
+	return !str_eq(o, *(char **)((char *)t[1] + offset)) &&
+	       !str_eq(o, *(char **)((char *)t[2] + offset));
+}
+
 int tm_merge__thread(tm_buf *out, bool *conflicted, char **note,
 		     const struct tm_merge__span s[3], const char *id,
 		     const tm_merge_options *opts)
@@ -421,19 +515,26 @@ int tm_merge__thread(tm_buf *out, bool *conflicted, char **note,
 		error = TM_ECONFLICT;
 		goto done;
 	}
+	lead_a = a_leads(t[1], t[2]);
 	for (x = 0; x < 3; x++) {
 		body[x].p = t[x]->body ? t[x]->body : "";
 		body[x].len = t[x]->body_len;
 	}
-	if ((error = tm_merge__body(&merged, conflicted, body, opts)) < 0)
-		goto done;
-	lead_a = a_leads(t[1], t[2]);
+	tm_merge__body(&merged, conflicted, body, opts,
+		       lead_a ? TM_MERGE__OURS : TM_MERGE__THEIRS);
 	r = tm_thread_new();
 	r->id = tm_xstrdup(id);
 	for (i = 0; i < sizeof(scalars) / sizeof(*scalars); i++)
 		FIELD(r, i) = tm_xstrdup_or_null(
 			pick(FIELD(t[0], i), FIELD(t[1], i), FIELD(t[2], i),
 			     scalars[i].rule, lead_a));
+	/* branch and commit are one review point: either changed on both
+	 * sides, both come from the leading side */
+	if (changed_on_both(t, offsetof(tm_thread, branch)) ||
+	    changed_on_both(t, offsetof(tm_thread, commit))) {
+		tm_thread_set(&r->branch, t[lead_a ? 1 : 2]->branch);
+		tm_thread_set(&r->commit, t[lead_a ? 1 : 2]->commit);
+	}
 	merge_paths(r, t);
 	merge_extras(r, t, lead_a);
 	tm_thread_set_body(r, merged.ptr ? merged.ptr : "", merged.size);

@@ -62,6 +62,10 @@ struct conflict {
 	bool has[3]; /* ancestor, ours, theirs */
 	git_oid id[3];
 	const tm_buf *given; /* the sides themselves, instead of blobs */
+	/* a thread renamed differently on both sides (find_renames): the
+	 * old path [0] and the new ones, in HEAD [1] and on the other side
+	 * [2]; NULL when it is not */
+	const char *renamed[3];
 };
 
 /* Is a stage's blob over the size limit?  Asks the object database for
@@ -112,6 +116,95 @@ static int blob_of(tm_buf *out, git_repository *repo, const struct conflict *c,
 		   (size_t)git_blob_rawsize(blob));
 	git_blob_free(blob);
 	return 0;
+}
+
+/* ---- renamed differently on both sides ---- */
+
+/* Whether blob `a` of `x` and blob `b` of `y` hold one thread: the same
+ * blob, or the same identity (createdAt, author). */
+static bool same_thread_blob(git_repository *repo, const struct conflict *x,
+			     int a, const struct conflict *y, int b)
+{
+	tm_buf t[2] = {TM_BUF_INIT, TM_BUF_INIT};
+	tm_thread *th[2] = {NULL, NULL};
+	bool same = git_oid_equal(&x->id[a], &y->id[b]);
+	int k;
+
+	if (!same && blob_of(&t[0], repo, x, a) == 0 &&
+	    blob_of(&t[1], repo, y, b) == 0) {
+		for (k = 0; k < 2; k++)
+			if (tm_frontmatter_parse(&th[k], tm_buf_cstr(&t[k]),
+						 t[k].size, "x", "merge") < 0)
+				th[k] = NULL;
+		same = th[0] && th[1] && (th[0]->created_at || th[0]->author) &&
+		       tm_thread_same_identity(th[0]->created_at, th[0]->author,
+					       th[1]->created_at,
+					       th[1]->author);
+	}
+	for (k = 0; k < 2; k++) {
+		tm_thread_free(th[k]);
+		tm_buf_release(&t[k]);
+	}
+	tm_error_clear();
+	return same;
+}
+
+/*
+ * git's rename/rename conflict: a thread file renamed on both sides, to
+ * two names.  git leaves the old path deleted on both sides (stage 1
+ * only) and each new name added on one side (stage 2 only, stage 3 only).
+ * Each of the three learns the others' paths, so that `resolve` says
+ * what happened instead of "deleted on one side".
+ */
+static void find_renames(struct conflict *list, size_t n, git_repository *repo)
+{
+	size_t i, j, k;
+
+	for (i = 0; i < n; i++) {
+		struct conflict *o = &list[i], *a = NULL, *b = NULL;
+
+		if (!o->has[0] || o->has[1] || o->has[2] ||
+		    tm_merge_kind_of_path(o->path, NULL) !=
+			    TM_MERGE_KIND_THREAD)
+			continue;
+		for (j = 0; j < n && !a; j++)
+			if (!list[j].has[0] && list[j].has[1] &&
+			    !list[j].has[2] && !list[j].renamed[0] &&
+			    same_thread_blob(repo, o, 0, &list[j], 1))
+				a = &list[j];
+		for (k = 0; k < n && a && !b; k++)
+			if (!list[k].has[0] && list[k].has[2] &&
+			    !list[k].has[1] && !list[k].renamed[0] &&
+			    same_thread_blob(repo, o, 0, &list[k], 2))
+				b = &list[k];
+		if (!b)
+			continue;
+		o->renamed[0] = a->renamed[0] = b->renamed[0] = o->path;
+		o->renamed[1] = a->renamed[1] = b->renamed[1] = a->path;
+		o->renamed[2] = a->renamed[2] = b->renamed[2] = b->path;
+	}
+}
+
+/* What happened to a path of a rename/rename, and the way out. */
+static char *renamed_note(const struct conflict *c)
+{
+	tm_buf b = TM_BUF_INIT;
+
+	if (c->has[0])
+		tm_buf_printf(&b,
+			      "renamed on both sides: to '%s' in HEAD and to "
+			      "'%s' on the other side",
+			      c->renamed[1], c->renamed[2]);
+	else
+		tm_buf_printf(&b,
+			      "'%s' was renamed to '%s' in HEAD and to '%s' "
+			      "on the other side",
+			      c->renamed[0], c->renamed[1], c->renamed[2]);
+	tm_buf_printf(&b,
+		      ": keep one name ('git add' it, 'git rm' the other) and "
+		      "'git rm' '%s'",
+		      c->renamed[0]);
+	return tm_buf_detach(&b);
 }
 
 /* ---- same id born on two branches ---- */
@@ -650,9 +743,13 @@ static int resolve_one(tm_resolve_report *out, git_repository *repo,
 		return 0;
 	}
 	if (!c->has[1] || !c->has[2]) {
+		char *note = c->renamed[0] ? renamed_note(c) : NULL;
+
 		add_entry(out, c->path, TM_RESOLVE_SKIPPED,
-			  "deleted on one side: keep it with 'git add' or "
-			  "drop it with 'git rm'");
+			  note ? note
+			       : "deleted on one side: keep it with 'git add' "
+				 "or drop it with 'git rm'");
+		free(note);
 		free(id);
 		return 0;
 	}
@@ -871,6 +968,8 @@ int tm_resolve_files(tm_resolve_report *out, tm_git *g, const tm_strv *paths,
 	error = refuse_symlinks(index, git_repository_workdir(repo));
 	if (error == 0)
 		error = list_conflicts(&list, &n, index);
+	if (error == 0)
+		find_renames(list, n, repo);
 	for (i = 0; i < n; i++)
 		tm_strv_push(&unmerged, list[i].path);
 	/* Every named path must be a conflict, in the index or as markers

@@ -47,12 +47,8 @@ static const char *skip_indent(const char *p, const char *e)
 	return n < 4 ? p : NULL;
 }
 
-/*
- * A fence line: the fence character and length in *ch / *n.  `rest_blank`
- * asks for nothing but blanks after the run (a closing fence).
- */
-static bool fence(const char *p, const char *e, char *ch, size_t *n,
-		  bool rest_blank)
+bool tm_section_fence(const char *p, const char *e, char *ch, size_t *n,
+		      bool rest_blank)
 {
 	const char *q;
 
@@ -128,10 +124,10 @@ void tm_section_split(tm_section_list *out, const char *text, size_t len)
 		char *h;
 
 		if (in_fence) {
-			if (fence(p, e, &ch, &n, true) && ch == fch &&
-			    n >= flen)
+			if (tm_section_fence(p, e, &ch, &n, true) &&
+			    ch == fch && n >= flen)
 				in_fence = false;
-		} else if (fence(p, e, &fch, &flen, false)) {
+		} else if (tm_section_fence(p, e, &fch, &flen, false)) {
 			in_fence = true;
 		} else if ((h = heading_text(p, e))) {
 			add_section(out, heading, start, (size_t)(p - start),

@@ -112,6 +112,15 @@ const char *tm_section_item_end(const char *p, const char *e);
  */
 void tm_section_item_key(tm_buf *out, const char *p, const char *e);
 
+/*
+ * Whether the line [p, e) (no line end) is a code fence: a run of three
+ * or more ``` or ~~~ after at most three spaces; its character and length
+ * in *ch and *n.  `closing` asks for nothing but blanks after the run, as
+ * a closing fence has.
+ */
+bool tm_section_fence(const char *p, const char *e, char *ch, size_t *n,
+		      bool closing);
+
 /* Append every section's bytes, in order, to `out`. */
 void tm_section_join(tm_buf *out, const tm_section_list *l);
 

@@ -145,3 +145,58 @@ expect_fm_merged() {
 	EOT
 	test_cmp expect "$1"
 }
+
+# ---- issue 19's reproductions (t3030-t3036) ----
+
+# X19 and x19_fm UPDATEDAT: the reproductions' thread x
+# (.threadmind/threads/app/x.md), its frontmatter and the blank line after.
+X19=.threadmind/threads/app/x.md
+x19_fm() {
+	printf -- '---\nid: x\ntitle: X\nparentId: main\nauthor: ana-1c2e\ncreatedAt: 2026-04-15T10:00:00.000Z\nupdatedAt: %s\n---\n\n' "${1:-2026-04-15T12:00:00.000Z}"
+}
+
+# x19_sides DIR O-BODY A-BODY B-BODY: DIR/O, DIR/A and DIR/B with those
+# bodies (printf formats); A's updatedAt is the 16th, B's the 17th (B
+# leads).
+x19_sides() {
+	mkdir -p "$1" &&
+	{ x19_fm && printf -- "$2"; } >"$1/O" &&
+	{ x19_fm 2026-04-16T00:00:00.000Z && printf -- "$3"; } >"$1/A" &&
+	{ x19_fm 2026-04-17T00:00:00.000Z && printf -- "$4"; } >"$1/B"
+}
+
+# x19_both DIR: the driver as git runs it, both ways: DIR/R1 with A as
+# ours, DIR/R2 with B as ours; exit codes in DIR/rc1 and DIR/rc2.
+x19_both() {
+	cp "$1/A" "$1/R1" && cp "$1/B" "$1/R2" &&
+	(cd "$1" && { git-threadmind-merge O R1 B 7 $X19 2>err1; echo $? >rc1; } &&
+	{ git-threadmind-merge O R2 A 7 $X19 2>err2; echo $? >rc2; })
+}
+
+# x19_expect DIR RC BODY: both ways exit RC; the merge with A as ours has
+# exactly BODY (a printf format) after its frontmatter.
+x19_expect() {
+	x19_both "$1" &&
+	test "$(cat "$1/rc1")" = "$2" && test "$(cat "$1/rc2")" = "$2" &&
+	printf -- "$3" >"$1/expect" && body "$1/R1" >"$1/got" &&
+	test_cmp "$1/expect" "$1/got" && no_markers_in_header "$1/R1" &&
+	no_markers_in_header "$1/R2"
+}
+
+# x19_repo DIR: a repository with threadmind initialised and installed
+# (the driver as `install` registers it), committed on main.
+x19_repo() {
+	git init -q -b main "$1" &&
+	(cd "$1" && git threadmind init --title app >/dev/null &&
+	git threadmind install >/dev/null && git add -A &&
+	git commit -q -m init)
+}
+
+# x19_branches DIR: in the repository DIR, O committed on main, branch
+# side holding B, main holding A (checked out at the end).
+x19_branches() {
+	(cd "$1" && mkdir -p .threadmind/threads/app && cp ../O $X19 &&
+	git add -A && git commit -q -m base && git checkout -q -b side &&
+	cp ../B $X19 && git commit -q -am side && git checkout -q main &&
+	cp ../A $X19 && git commit -q -am main)
+}

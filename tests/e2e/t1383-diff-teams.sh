@@ -139,7 +139,6 @@ test_expect_success 'a rebase: main...feature shows the feature only' '
 	git threadmind diff main...feature >out &&
 	cat >expect <<-\EOF &&
 	M main  Main
-	    branch: main -> feature
 	    ## Decisions
 	      + - feature decision
 	EOF
@@ -147,6 +146,7 @@ test_expect_success 'a rebase: main...feature shows the feature only' '
 	git threadmind diff ORIG_HEAD HEAD >out &&
 	cat >expect <<-\EOF &&
 	M main  Main
+	    branch: feature -> main
 	    ## State
 	      + - main progress
 	A cart  Cart
@@ -154,7 +154,7 @@ test_expect_success 'a rebase: main...feature shows the feature only' '
 	EOF
 	test_cmp expect out &&
 	git threadmind log --oneline main..feature >out &&
-	printf "%s feature: decide (main: +1 items, branch)\n" \
+	printf "%s feature: decide (main: +1 items)\n" \
 		$(git rev-parse --short=7 HEAD) >expect &&
 	test_cmp expect out
 '
@@ -162,11 +162,11 @@ test_expect_success 'a rebase: main...feature shows the feature only' '
 test_expect_success 'a conflicted merge: listed as conflicted, not an error' '
 	cd solo &&
 	git checkout -q -b left main &&
-	printf "Where we are: left.\n\n## Decisions\n- one\n" |
+	printf "Where we are: left.\n\n## Decisions\n- one, left\n" |
 		git threadmind summary -q main -F - &&
 	git commit -q -am left &&
 	git checkout -q -b right main &&
-	printf "Where we are: right.\n\n## Decisions\n- one\n" |
+	printf "Where we are: right.\n\n## Decisions\n- one, right\n" |
 		git threadmind summary -q main -F - &&
 	git commit -q -am right &&
 	test_must_fail git merge -q left >/dev/null 2>&1 &&

@@ -60,7 +60,7 @@ test_expect_success 'it reviews a branch with diff main...feature, then log' '
 	grep "^    ## Decisions$" diff &&
 	grep "^      + - Cookies httpOnly$" diff &&
 	grep -q "^\$ git threadmind log --oneline -n 3 auth$" out &&
-	grep -E "^[0-9a-f]{7} Merge branch .feature/cookies. \(auth: \+1 items, title, branch\)$" out
+	grep -E "^[0-9a-f]{7} Merge branch .feature/cookies. \(auth: \+1 items, title\)$" out
 '
 
 test_expect_success 'by default under <build>/demo/, recreated on each run' '

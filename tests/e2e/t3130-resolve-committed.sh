@@ -136,6 +136,9 @@ test_expect_success '--committed re-merges from the markers even with index stag
 
 test_expect_success 'a prose conflict committed: the frontmatter is merged, the body keeps markers, exit 1' '
 	cd repo &&
+	printf "## State\nSessions live in memory.\n" |
+		git threadmind summary -q cart -F - &&
+	git commit -q -am p0 &&
 	git switch -q -c p1 &&
 	printf "## State\nSessions live in Redis.\n" |
 		git threadmind summary -q cart -F - &&

@@ -81,14 +81,30 @@ START_TEST(test_merge_body_list_union_with_removals)
 }
 END_TEST
 
-START_TEST(test_merge_body_changed_items_united)
+START_TEST(test_merge_body_item_reworded_on_both_sides_conflicts)
 {
-	/* the same item reworded on both sides: both versions stay */
-	char *got = clean_body(body, "\n## Decisions\n- d1 by ours\n- d2\n",
-			       "\n## Decisions\n- d1 by theirs\n- d2\n");
+	/* the same item reworded differently on both sides: a conflict on
+	 * that item only, the rest merged */
+	tm_merge_result r = merge_bodies(
+		body,
+		"\n## Decisions\n- d1 by ours\n- d2\n- d3\n\n## State\n"
+		"Some prose about the state.\n- s1\n",
+		"\n## Decisions\n- d1 by theirs\n- d2\n\n## State\n"
+		"Some prose about the state.\n- s1\n- s2\n",
+		NULL);
+	char *got = mt_body_of(r.data, r.len);
 
-	ck_assert_str_eq(
-		got, "\n## Decisions\n- d1 by ours\n- d1 by theirs\n- d2\n");
+	ck_assert(r.conflicted);
+	ck_assert_str_eq(got, "\n## Decisions\n<<<<<<< ours\n- d1 by ours\n"
+			      "=======\n- d1 by theirs\n>>>>>>> theirs\n"
+			      "- d2\n- d3\n\n## State\n"
+			      "Some prose about the state.\n- s1\n- s2\n");
+	free(got);
+	tm_merge_result_clear(&r);
+	/* reworded on one side, deleted on the other: the rewording */
+	got = clean_body(body, "\n## Decisions\n- d1 by ours\n- d2\n",
+			 "\n## Decisions\n- d2\n");
+	ck_assert_str_eq(got, "\n## Decisions\n- d1 by ours\n- d2\n");
 	free(got);
 }
 END_TEST
@@ -175,12 +191,17 @@ END_TEST
 START_TEST(test_merge_body_sections_added_at_end_on_both_sides)
 {
 	const char *o = "\n## Decisions\n- d1\n";
-	char *got = clean_body(o, "\n## Decisions\n- d1\n\n## Ours\n- x\n",
-			       "\n## Decisions\n- d1\n\n## Theirs\n- y\n");
+	const char *a = "\n## Decisions\n- d1\n\n## Ours\n- x\n";
+	const char *b = "\n## Decisions\n- d1\n\n## Theirs\n- y\n";
+	char *got = clean_body(o, a, b), *swapped = clean_body(o, b, a);
 
-	ck_assert_str_eq(got, "\n## Decisions\n- d1\n\n## Ours\n- x\n\n"
-			      "## Theirs\n- y\n");
+	/* the same updatedAt: the greater body leads, its section first,
+	 * whichever side is ours */
+	ck_assert_str_eq(got, "\n## Decisions\n- d1\n\n## Theirs\n- y\n\n"
+			      "## Ours\n- x\n");
+	ck_assert_str_eq(swapped, got);
 	free(got);
+	free(swapped);
 }
 END_TEST
 
@@ -195,22 +216,30 @@ START_TEST(test_merge_body_section_deleted_when_unchanged)
 }
 END_TEST
 
-START_TEST(test_merge_body_section_kept_when_changed)
+START_TEST(test_merge_body_section_deleted_and_changed_as_emptied)
 {
-	/* ours deleted State, theirs changed it: theirs' State stays */
+	/* ours deleted State, theirs changed its prose and added an item:
+	 * merged as if ours had emptied it, theirs' changes stay under the
+	 * heading, the line theirs left alone stays deleted */
 	char *got = clean_body(body, "\n## Decisions\n- d1\n- d2\n\n",
 			       "\n## Decisions\n- d1\n- d2\n\n"
-			       "## State\nNew prose.\n- s1\n");
+			       "## State\nNew prose.\n- s1\n- s2\n");
 	char *got2 = clean_body(body,
 				"\n## Decisions\n- d1\n- d2\n\n"
-				"## State\nNew prose.\n- s1\n",
+				"## State\nNew prose.\n- s1\n- s2\n",
 				"\n## Decisions\n- d1\n- d2\n\n");
+	/* only lines deleted on the changing side: nothing is left */
+	char *got3 = clean_body(body, "\n## Decisions\n- d1\n- d2\n",
+				"\n## Decisions\n- d1\n- d2\n\n"
+				"## State\nSome prose about the state.\n");
 
 	ck_assert_str_eq(got, "\n## Decisions\n- d1\n- d2\n\n"
-			      "## State\nNew prose.\n- s1\n");
+			      "## State\nNew prose.\n- s2\n");
 	ck_assert_str_eq(got2, got);
+	ck_assert_str_eq(got3, "\n## Decisions\n- d1\n- d2\n");
 	free(got);
 	free(got2);
+	free(got3);
 }
 END_TEST
 
@@ -268,15 +297,21 @@ END_TEST
 
 START_TEST(test_merge_body_section_added_on_both_sides_one_list)
 {
-	char *got = clean_body("\n## Decisions\n- d1\n\n## State\n- s1\n",
-			       "\n## Decisions\n- d1\n\n## Risks\n- r1\n\n"
-			       "## State\n- s1\n",
-			       "\n## Decisions\n- d1\n\n## State\n- s1\n\n"
-			       "## Risks\n- r2\n");
+	const char *o = "\n## Decisions\n- d1\n\n## State\n- s1\n";
+	const char *a = "\n## Decisions\n- d1\n\n## Risks\n- r1\n\n"
+			"## State\n- s1\n";
+	const char *b = "\n## Decisions\n- d1\n\n## State\n- s1\n\n"
+			"## Risks\n- r2\n";
+	char *got = clean_body(o, a, b), *swapped = clean_body(o, b, a);
 
-	ck_assert_str_eq(got, "\n## Decisions\n- d1\n\n## Risks\n- r1\n- r2\n\n"
-			      "## State\n- s1\n");
+	/* one section, at the leading side's place (theirs: the greater
+	 * body), ours' items first */
+	ck_assert_str_eq(got, "\n## Decisions\n- d1\n\n## State\n- s1\n\n"
+			      "## Risks\n- r1\n- r2\n");
+	ck_assert_str_eq(swapped, "\n## Decisions\n- d1\n\n## State\n- s1\n\n"
+				  "## Risks\n- r2\n- r1\n");
 	free(got);
+	free(swapped);
 }
 END_TEST
 
@@ -533,7 +568,8 @@ Suite *merge_body_suite(void)
 	tcase_add_test(tc, test_merge_body_sections_added_in_place);
 	tcase_add_test(tc, test_merge_body_sections_added_at_end_on_both_sides);
 	tcase_add_test(tc, test_merge_body_section_deleted_when_unchanged);
-	tcase_add_test(tc, test_merge_body_section_kept_when_changed);
+	tcase_add_test(tc,
+		       test_merge_body_section_deleted_and_changed_as_emptied);
 	tcase_add_test(tc, test_merge_body_append_after_edited_section);
 	tcase_add_test(tc, test_merge_body_last_section_deleted_stays_deleted);
 	tcase_add_test(tc, test_merge_body_item_added_alike_once);
@@ -544,7 +580,8 @@ Suite *merge_body_suite(void)
 
 	tc = tcase_create("lists");
 	tcase_add_test(tc, test_merge_body_list_union_with_removals);
-	tcase_add_test(tc, test_merge_body_changed_items_united);
+	tcase_add_test(tc,
+		       test_merge_body_item_reworded_on_both_sides_conflicts);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("conflicts");

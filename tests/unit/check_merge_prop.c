@@ -1,17 +1,23 @@
 /*
  * Property tests of the thread merge over seeded random edits: the
  * frontmatter always parses and never holds markers, no added line is
- * lost, and swapping ours and theirs gives the same frontmatter.
+ * lost, and swapping ours and theirs gives the same result (the same exit
+ * and the same text up to the order of what both added at one place and
+ * the marker labels).  The suites' other generators (check_merge_sections.c,
+ * check_merge_lines.c) check the same symmetry; the last test here checks
+ * it on the corpus of `make bench`'s merge-driver row (bench/gen -m).
  */
 #include "lib/buf.h"
 #include "lib/merge.h"
 #include "merge_util.h"
+#include "test_util.h"
 
 #include <check.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define CASES 500
 
@@ -232,12 +238,66 @@ START_TEST(test_merge_property_symmetric_frontmatter)
 		r1 = mt_merge(g.f[0], g.f[1], g.f[2], NULL);
 		r2 = mt_merge(g.f[0], g.f[2], g.f[1], NULL);
 		both_paths += mt_check_symmetric(&g, &r1, &r2, seed);
+		mt_check_symmetric_text(g.f, &r1, &r2, seed);
 		tm_merge_result_clear(&r1);
 		tm_merge_result_clear(&r2);
 		mt_case_free(&g);
 	}
 	ck_assert_uint_gt(both_paths, 0);
 	ck_assert_uint_lt(both_paths, CASES / 2);
+}
+END_TEST
+
+/* The cases of make bench's merge corpus (its default seed and size). */
+#define BENCH_CASES 200
+
+/* bench-gen, next to this runner in the build folder (make unit builds
+ * it), malloc'd. */
+static char *bench_gen(void)
+{
+	char self[4096], *slash;
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+	ck_assert_msg(n > 0, "cannot find the test runner's folder");
+	self[n] = '\0';
+	slash = strrchr(self, '/');
+	ck_assert_ptr_nonnull(slash);
+	*slash = '\0';
+	return tmt_join(self, "bench-gen");
+}
+
+START_TEST(test_merge_property_symmetric_bench_corpus)
+{
+	char *gen = bench_gen(), *tmp = tmt_mkdtemp(), *f[3], path[4096];
+	static const char *const name[3] = {"O", "A", "B"};
+	tm_merge_result r1, r2;
+	unsigned c;
+	int x;
+
+	ck_assert_msg(access(gen, X_OK) == 0,
+		      "'%s' missing: 'make unit' builds it", gen);
+	tmt_sh("'%s' -m '%s/corpus' %d", gen, tmp, BENCH_CASES);
+	for (c = 0; c < BENCH_CASES; c++) {
+		for (x = 0; x < 3; x++) {
+			snprintf(path, sizeof(path), "%s/corpus/c%03u/%s", tmp,
+				 c, name[x]);
+			f[x] = tmt_read_file(path, NULL);
+		}
+		r1 = mt_merge(f[0], f[1], f[2], NULL);
+		r2 = mt_merge(f[0], f[2], f[1], NULL);
+		ck_assert_int_eq(r1.kind, TM_MERGE_KIND_THREAD);
+		ck_assert_msg(!mt_header_has_markers(r1.data, r1.len) &&
+				      !mt_header_has_markers(r2.data, r2.len),
+			      "case %u: markers in the frontmatter", c);
+		mt_check_symmetric_text(f, &r1, &r2, c);
+		tm_merge_result_clear(&r1);
+		tm_merge_result_clear(&r2);
+		for (x = 0; x < 3; x++)
+			free(f[x]);
+	}
+	tmt_rmtree(tmp);
+	free(tmp);
+	free(gen);
 }
 END_TEST
 
@@ -251,6 +311,7 @@ Suite *merge_prop_suite(void)
 				       sanitizer run is much slower */
 	tcase_add_test(tc, test_merge_property_random_edits);
 	tcase_add_test(tc, test_merge_property_symmetric_frontmatter);
+	tcase_add_test(tc, test_merge_property_symmetric_bench_corpus);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -464,23 +464,6 @@ static void check_case(const struct mt_case *g, const tm_merge_result *r,
 	free(lf);
 }
 
-/* Write case `seed` to folder `dir` for tests/merge-clean-share.sh. */
-static void dump_case(const char *dir, unsigned seed, const struct mt_case *g)
-{
-	static const char *const ext[3] = {"O", "A", "B"};
-	char path[4096];
-	FILE *f;
-	int x;
-
-	for (x = 0; x < 3; x++) {
-		snprintf(path, sizeof(path), "%s/%05u.%s", dir, seed, ext[x]);
-		f = fopen(path, "wb");
-		ck_assert_msg(f != NULL, "cannot write %s", path);
-		fputs(g->f[x], f);
-		ck_assert_int_eq(fclose(f), 0);
-	}
-}
-
 START_TEST(test_merge_sections_property)
 {
 	const char *dir = getenv("TM_MERGE_CORPUS");
@@ -492,11 +475,12 @@ START_TEST(test_merge_sections_property)
 	for (seed = 0; seed < CASES; seed++) {
 		gen_case(&g, seed);
 		if (dir && *dir)
-			dump_case(dir, seed, &g);
+			mt_dump_case(dir, seed, &g);
 		r1 = mt_merge(g.f[0], g.f[1], g.f[2], NULL);
 		r2 = mt_merge(g.f[0], g.f[2], g.f[1], NULL);
 		check_case(&g, &r1, seed, &st);
 		mt_check_symmetric(&g, &r1, &r2, seed);
+		mt_check_symmetric_text(g.f, &r1, &r2, seed);
 		tm_merge_result_clear(&r1);
 		tm_merge_result_clear(&r2);
 		mt_case_free(&g);

@@ -6,6 +6,7 @@
 
 #include <check.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -364,4 +365,327 @@ bool mt_check_symmetric(const struct mt_case *c, const tm_merge_result *r1,
 	free(h1);
 	free(h2);
 	return both;
+}
+
+/* ---- symmetry of whole results ---- */
+
+/* Split a copy of `text` into lines (NUL-terminated, LF dropped); free
+ * (*lines)[0] and *lines. */
+static size_t split_lines(const char *text, char ***lines)
+{
+	char *copy = tm_xstrdup(text), *p = copy, *nl;
+	size_t n = 0, alloc = 0;
+
+	*lines = NULL;
+	tm_xgrow((void **)lines, &alloc, 1, sizeof(char *));
+	(*lines)[0] = copy;
+	while (*p) {
+		tm_xgrow((void **)lines, &alloc, n + 2, sizeof(char *));
+		(*lines)[n++] = p;
+		if (!(nl = strchr(p, '\n')))
+			break;
+		*nl = '\0';
+		p = nl + 1;
+	}
+	if (!n)
+		(*lines)[0] = copy;
+	return n;
+}
+
+static int str_cmp(const void *x, const void *y)
+{
+	return strcmp(*(char *const *)x, *(char *const *)y);
+}
+
+/* Whether the sorted `v` holds `s`. */
+static bool in_sorted(const tm_strv *v, const char *s)
+{
+	return v->n && bsearch(&s, v->items, v->n, sizeof(char *), str_cmp);
+}
+
+/* A flow list line `key: [a, b]` with its items sorted; else a copy. */
+static char *sorted_list_line(const char *line)
+{
+	const char *open = strstr(line, ": ["), *p;
+	tm_strv items = TM_STRV_INIT;
+	tm_buf item = TM_BUF_INIT, out = TM_BUF_INIT;
+	bool quoted = false;
+	size_t i, len = strlen(line);
+
+	if (!open || line[len - 1] != ']')
+		return tm_xstrdup(line);
+	for (p = open + 3; p < line + len - 1; p++) {
+		if (*p == '\\' && quoted && p[1]) {
+			tm_buf_put(&item, p, 2);
+			p++;
+		} else if (*p == '"') {
+			quoted = !quoted;
+			tm_buf_putc(&item, *p);
+		} else if (*p == ',' && !quoted) {
+			tm_strv_push_owned(&items, tm_buf_detach(&item));
+		} else if (!(*p == ' ' && !quoted && !item.size)) {
+			tm_buf_putc(&item, *p);
+		}
+	}
+	if (item.size)
+		tm_strv_push_owned(&items, tm_buf_detach(&item));
+	tm_buf_release(&item);
+	tm_strv_sort(&items);
+	tm_buf_put(&out, line, (size_t)(open - line) + 3);
+	for (i = 0; i < items.n; i++)
+		tm_buf_printf(&out, "%s%s", i ? "," : "", items.items[i]);
+	tm_buf_putc(&out, ']');
+	tm_strv_clear(&items);
+	return tm_buf_detach(&out);
+}
+
+/* The marker character a line opens with (7 or more of it), or 0. */
+static char marker_of(const char *l)
+{
+	char c = l[0];
+	int n = 0;
+
+	if (c != '<' && c != '>' && c != '=' && c != '|')
+		return 0;
+	while (l[n] == c)
+		n++;
+	return n >= 7 && (!l[n] || l[n] == ' ') ? c : 0;
+}
+
+/* A line with an ordered-list number made `#`. */
+static char *unnumbered(const char *l)
+{
+	const char *p = l, *d;
+	tm_buf b = TM_BUF_INIT;
+
+	while (*p == ' ' || *p == '\t')
+		p++;
+	for (d = p; *d >= '0' && *d <= '9'; d++)
+		;
+	if (d > p && (*d == '.' || *d == ')') && (d[1] == ' ' || !d[1])) {
+		tm_buf_put(&b, l, (size_t)(p - l));
+		tm_buf_putc(&b, '#');
+		tm_buf_puts(&b, d);
+		return tm_buf_detach(&b);
+	}
+	return tm_xstrdup(l);
+}
+
+/*
+ * A merged file in a form that does not depend on which side was ours,
+ * for the sides' symmetry (DESIGN.md section 6): in the frontmatter, list
+ * values sorted; in the body, ordered-list numbers made `#`, each conflict
+ * without labels and with its two sides in sorted order, and each run of
+ * lines the ancestor does not have (blank lines among them) sorted
+ * without its blank lines: what both sides added at one place may come in
+ * either order.
+ */
+static char *symmetric_form(const char *data, size_t len, const char *base)
+{
+	char *lf = mt_lf(data, len), *blf = mt_lf(base, strlen(base));
+	char **l, **bl, *t, *part[3];
+	size_t n, nb, i, k, fences = 0, run_from;
+	tm_strv have = TM_STRV_INIT, run = TM_STRV_INIT;
+	tm_buf out = TM_BUF_INIT,
+	       sec[3] = {TM_BUF_INIT, TM_BUF_INIT, TM_BUF_INIT};
+	int at;
+	bool blanks_only;
+
+	nb = split_lines(blf, &bl);
+	for (i = 0; i < nb; i++)
+		if (*bl[i])
+			tm_strv_push_owned(&have, unnumbered(bl[i]));
+	tm_strv_sort(&have);
+	n = split_lines(lf, &l);
+	for (i = 0; i < n && fences < 2; i++) {
+		fences += !strcmp(l[i], "---");
+		t = sorted_list_line(l[i]);
+		tm_buf_printf(&out, "%s\n", t);
+		free(t);
+	}
+	while (i < n) {
+		if (marker_of(l[i]) == '<') {
+			at = 0;
+			for (k = 0; k < 3; k++)
+				tm_buf_clear(&sec[k]);
+			for (i++; i < n && marker_of(l[i]) != '>'; i++) {
+				if (marker_of(l[i]) == '|')
+					at = 1;
+				else if (marker_of(l[i]) == '=')
+					at = 2;
+				else
+					tm_buf_printf(&sec[at], "%s\n", l[i]);
+			}
+			i++;
+			for (k = 0; k < 3; k++)
+				part[k] = (char *)tm_buf_cstr(&sec[k]);
+			if (strcmp(part[0], part[2]) > 0) {
+				t = part[0];
+				part[0] = part[2];
+				part[2] = t;
+			}
+			tm_buf_printf(&out, "<<<\n%s|||\n%s===\n%s>>>\n",
+				      part[0], part[1], part[2]);
+			continue;
+		}
+		t = unnumbered(l[i]);
+		if (*t && in_sorted(&have, t)) {
+			tm_buf_printf(&out, "%s\n", t);
+			free(t);
+			i++;
+			continue;
+		}
+		free(t);
+		/* a run of lines the ancestor lacks */
+		blanks_only = true;
+		for (run_from = i; i < n && !marker_of(l[i]); i++) {
+			t = unnumbered(l[i]);
+			if (*t && in_sorted(&have, t)) {
+				free(t);
+				break;
+			}
+			if (*t) {
+				blanks_only = false;
+				tm_strv_push_owned(&run, t);
+			} else {
+				free(t);
+			}
+		}
+		if (blanks_only) {
+			tm_buf_printf(&out, "(%zu blank)\n", i - run_from);
+		} else {
+			qsort(run.items, run.n, sizeof(char *), str_cmp);
+			tm_buf_puts(&out, "[\n");
+			for (k = 0; k < run.n; k++)
+				tm_buf_printf(&out, "%s\n", run.items[k]);
+			tm_buf_puts(&out, "]\n");
+		}
+		tm_strv_clear(&run);
+	}
+	for (k = 0; k < 3; k++)
+		tm_buf_release(&sec[k]);
+	tm_strv_clear(&have);
+	free(l[0]);
+	free(l);
+	free(bl[0]);
+	free(bl);
+	free(lf);
+	free(blf);
+	return tm_buf_detach(&out);
+}
+
+/* Append to `out` the body lines (numbers aside; blank lines and the
+ * lines `have` holds, sorted, skipped) of side file `side`; sort it. */
+static void added_lines(tm_strv *out, const char *side, const tm_strv *have)
+{
+	char *lf = mt_lf(side, strlen(side)), **l, *t;
+	size_t n = split_lines(lf, &l), i, fences = 0;
+	tm_strv got = TM_STRV_INIT;
+
+	for (i = 0; i < n && fences < 2; i++)
+		fences += !strcmp(l[i], "---");
+	for (; i < n; i++) {
+		t = unnumbered(l[i]);
+		if (*t && !in_sorted(have, t))
+			tm_strv_push_owned(&got, t);
+		else
+			free(t);
+	}
+	for (i = 0; i < got.n; i++)
+		tm_strv_push(out, got.items[i]);
+	tm_strv_clear(&got);
+	tm_strv_sort(out);
+	free(l[0]);
+	free(l);
+	free(lf);
+}
+
+/* The lines of a merged file's body that `added` holds, in their order,
+ * outside conflicts (whose sides swap with the sides), one a line. */
+static char *projection(const tm_merge_result *r, const tm_strv *added)
+{
+	char *lf = mt_lf(r->data, r->len), **l, *t;
+	size_t n = split_lines(lf, &l), i, fences = 0;
+	tm_buf out = TM_BUF_INIT;
+	bool in_conflict = false;
+
+	for (i = 0; i < n && fences < 2; i++)
+		fences += !strcmp(l[i], "---");
+	for (; i < n; i++) {
+		if (marker_of(l[i]) == '<' || marker_of(l[i]) == '>') {
+			in_conflict = marker_of(l[i]) == '<';
+			continue;
+		}
+		t = unnumbered(l[i]);
+		if (!in_conflict && *t && in_sorted(added, t))
+			tm_buf_printf(&out, "%s\n", t);
+		free(t);
+	}
+	free(l[0]);
+	free(l);
+	free(lf);
+	return tm_buf_detach(&out);
+}
+
+void mt_check_symmetric_text(char *const f[3], const tm_merge_result *r1,
+			     const tm_merge_result *r2, unsigned seed)
+{
+	char *s1 = symmetric_form(r1->data, r1->len, f[0]);
+	char *s2 = symmetric_form(r2->data, r2->len, f[0]);
+	char *blf = mt_lf(f[0], strlen(f[0])), **bl, *p1, *p2;
+	tm_strv have = TM_STRV_INIT, added = TM_STRV_INIT;
+	size_t nb = split_lines(blf, &bl), i;
+	int x;
+
+	ck_assert_msg(r1->conflicted == r2->conflicted,
+		      "seed %u: conflicted %d one way, %d the other:\n%s\n"
+		      "----\n%s",
+		      seed, r1->conflicted, r2->conflicted, r1->data, r2->data);
+	ck_assert_msg(!strcmp(s1, s2),
+		      "seed %u: the result depends on which side is ours:\n%s\n"
+		      "----\n%s",
+		      seed, r1->data, r2->data);
+	/* what one side alone added keeps one order whichever side is ours:
+	 * only the interleaving of the two sides' additions may change */
+	for (x = 1; x <= 2; x++) {
+		tm_strv_clear(&have);
+		for (i = 0; i < nb; i++)
+			if (*bl[i])
+				tm_strv_push_owned(&have, unnumbered(bl[i]));
+		/* the ancestor's lines and those the other side added */
+		added_lines(&have, f[3 - x], &have);
+		added_lines(&added, f[x], &have);
+		p1 = projection(r1, &added);
+		p2 = projection(r2, &added);
+		ck_assert_msg(!strcmp(p1, p2),
+			      "seed %u: the order of %s' additions depends on "
+			      "which side is ours:\n%s\n----\n%s",
+			      seed, x == 1 ? "ours" : "theirs", r1->data,
+			      r2->data);
+		free(p1);
+		free(p2);
+		tm_strv_clear(&added);
+	}
+	tm_strv_clear(&have);
+	free(bl[0]);
+	free(bl);
+	free(blf);
+	free(s1);
+	free(s2);
+}
+
+void mt_dump_case(const char *dir, unsigned seed, const struct mt_case *g)
+{
+	static const char *const ext[3] = {"O", "A", "B"};
+	char path[4096];
+	FILE *f;
+	int x;
+
+	for (x = 0; x < 3; x++) {
+		snprintf(path, sizeof(path), "%s/%05u.%s", dir, seed, ext[x]);
+		f = fopen(path, "wb");
+		ck_assert_msg(f != NULL, "cannot write %s", path);
+		fputs(g->f[x], f);
+		ck_assert_int_eq(fclose(f), 0);
+	}
 }

@@ -133,4 +133,20 @@ void mt_case_free(struct mt_case *c);
 bool mt_check_symmetric(const struct mt_case *c, const tm_merge_result *r1,
 			const tm_merge_result *r2, unsigned seed);
 
+/*
+ * Assert that a merged file does not depend on which side is ours: r1
+ * merged f[0] (the ancestor) with ours f[1] and theirs f[2], r2 with them
+ * swapped.  Both are conflicted or neither, and their texts are the same
+ * up to what DESIGN.md section 6 lets depend on it: the order of what
+ * both sides added at one place (and the blank lines between), the order
+ * of list values both changed, the order of a conflict's two sides and
+ * its labels.  What one side added comes in the same order both ways.
+ */
+void mt_check_symmetric_text(char *const f[3], const tm_merge_result *r1,
+			     const tm_merge_result *r2, unsigned seed);
+
+/* Write case `seed` to folder `dir` as <seed>.O, .A, .B (the
+ * TM_MERGE_CORPUS of the property tests, for tests/merge-clean-share.sh). */
+void mt_dump_case(const char *dir, unsigned seed, const struct mt_case *g);
+
 #endif
