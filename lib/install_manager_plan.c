@@ -93,7 +93,8 @@ static bool husky_by_hooks_path(tm_install_manager_info *out)
 		memmem(tm_buf_cstr(&data), data.size, "husky", 5);
 	if (husky) {
 		out->kind = TM_INSTALL_MANAGER_HUSKY;
-		out->active = true;
+		/* husky writes `_` in each worktree where it runs */
+		out->active = is_dir(dir);
 		out->file = parent;
 		out->file_exists = is_dir(parent);
 	} else {
@@ -479,6 +480,12 @@ static int plan_husky(tm_install_plan *p, const tm_install_manager_info *m)
 	if (m->active)
 		tm_install__set_what(st, "husky runs the scripts of '%s'",
 				     m->file);
+	else if (!strcmp(base_name(m->hooks_dir), "_"))
+		tm_install__set_what(st,
+				     "husky's hooks folder '%s' is missing "
+				     "here: run 'npx husky' (npm install runs "
+				     "it through the \"prepare\" script)",
+				     m->hooks_dir);
 	else
 		tm_install__set_what(st,
 				     "husky is not set up in this clone "
