@@ -16,16 +16,21 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Append `gitdir`/`rel` when it can be read; true when it could. */
-static bool read_list(tm_buf *out, const char *gitdir, const char *rel)
+/* Append `gitdir`/`dir`/`name` when it can be read; true when it could. */
+static bool read_list(tm_buf *out, const char *gitdir, const char *dir,
+		      const char *name)
 {
+	tm_buf path = TM_BUF_INIT;
 	int fd, error;
 
-	if (tm_fs_open_dir(&fd, gitdir) < 0) {
+	tm_buf_printf(&path, "%s/%s", gitdir, dir);
+	error = tm_fs_open_dir(&fd, tm_buf_cstr(&path));
+	tm_buf_release(&path);
+	if (error < 0) {
 		tm_error_clear();
 		return false;
 	}
-	error = tm_fs_read_at(out, fd, rel, rel, TM_MAX_FILE_SIZE);
+	error = tm_fs_read_at(out, fd, name, name, TM_MAX_FILE_SIZE);
 	close(fd);
 	tm_error_clear();
 	return error == 0;
@@ -61,11 +66,10 @@ void tm_hook_rewrite_list_from_git(tm_buf *out, tm_store *s,
 	if (!gitdir || !command)
 		return;
 	if (!strcmp(command, "rebase")) {
-		if (!read_list(out, gitdir, "rebase-merge/rewritten-list"))
-			read_list(out, gitdir, "rebase-apply/rewritten");
+		if (!read_list(out, gitdir, "rebase-merge", "rewritten-list"))
+			read_list(out, gitdir, "rebase-apply", "rewritten");
 	} else if (!strcmp(command, "amend")) {
 		amend_entry(out, g);
 	}
-	git_error_clear();
 	tm_error_clear();
 }
