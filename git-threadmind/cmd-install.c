@@ -260,8 +260,9 @@ static void print_manual(const tm_install_plan *plan)
 	size_t i;
 
 	if (plan->manager && plan->manager_file)
-		tm_buf_printf(&out, "# %s runs the hooks: threadmind goes into "
-				    "'%s'\n\n",
+		tm_buf_printf(&out,
+			      "# %s runs the hooks: threadmind goes into "
+			      "'%s'\n\n",
 			      tm_install_manager_name(plan->manager),
 			      plan->manager_file);
 	for (i = 0; i < plan->n; i++) {

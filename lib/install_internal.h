@@ -74,8 +74,8 @@ static inline bool tm_install__next_word(const char **p, const char *end,
 
 struct tm_git;
 
-tm_install_step *tm_install__add_step(tm_install_plan *p,
-				      tm_install_kind kind, const char *path);
+tm_install_step *tm_install__add_step(tm_install_plan *p, tm_install_kind kind,
+				      const char *path);
 void tm_install__set_what(tm_install_step *st, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* A copy of `b` as the step's data / as what the file held. */

@@ -111,7 +111,8 @@ static void by_stub(tm_install_manager_info *out, const char *workdir)
 	size_t i;
 
 	for (i = 0; !out->kind && tm_install_hook_names[i]; i++) {
-		char *path = path_join(out->hooks_dir, tm_install_hook_names[i]);
+		char *path =
+			path_join(out->hooks_dir, tm_install_hook_names[i]);
 		tm_buf data = TM_BUF_INIT;
 		tm_install_manager m;
 
@@ -139,13 +140,20 @@ static void by_stub(tm_install_manager_info *out, const char *workdir)
 
 /* lefthook's config files, in the order they are looked for. */
 static const char *const lefthook_configs[] = {
-	"lefthook.yml",          ".lefthook.yml",
-	"lefthook.yaml",         ".lefthook.yaml",
-	"lefthook.toml",         ".lefthook.toml",
-	"lefthook.json",         ".lefthook.json",
-	"lefthook.jsonc",        ".lefthook.jsonc",
-	".config/lefthook.yml",  ".config/lefthook.yaml",
-	".config/lefthook.toml", ".config/lefthook.json",
+	"lefthook.yml",
+	".lefthook.yml",
+	"lefthook.yaml",
+	".lefthook.yaml",
+	"lefthook.toml",
+	".lefthook.toml",
+	"lefthook.json",
+	".lefthook.json",
+	"lefthook.jsonc",
+	".lefthook.jsonc",
+	".config/lefthook.yml",
+	".config/lefthook.yaml",
+	".config/lefthook.toml",
+	".config/lefthook.json",
 	NULL,
 };
 
@@ -292,9 +300,8 @@ static int plan_config(tm_install_plan *p, const tm_install_manager_info *m,
 	int error;
 
 	pre = m->kind == TM_INSTALL_MANAGER_PRE_COMMIT;
-	if (m->file_exists &&
-	    (error = tm_install__read_file(&data, &there, &regular, m->file)) <
-		    0)
+	if (m->file_exists && (error = tm_install__read_file(
+				       &data, &there, &regular, m->file)) < 0)
 		goto done;
 	ours_to_add(names, &data);
 	put_names(&list, names);
@@ -347,8 +354,8 @@ static int plan_config(tm_install_plan *p, const tm_install_manager_info *m,
 	}
 	st = tm_install__add_step(p, TM_INSTALL_WRITE_FILE, m->file);
 	st->manager = true;
-	st->done = next.size == data.size && !memcmp(next.ptr, data.ptr,
-						     data.size);
+	st->done = next.size == data.size &&
+		   !memcmp(next.ptr, data.ptr, data.size);
 	if (!names[0])
 		tm_install__set_what(st,
 				     "%s: '%s' already calls git-threadmind "
@@ -383,8 +390,7 @@ done:
 }
 
 /* Ours out of the hooks folder: `<hook>` and what managers moved aside. */
-static int plan_cleanup(tm_install_plan *p, const char *dir,
-			const char *suffix)
+static int plan_cleanup(tm_install_plan *p, const char *dir, const char *suffix)
 {
 	size_t i;
 	int error = 0;
@@ -446,8 +452,9 @@ static void plan_reach(tm_install_plan *p, const tm_install_manager_info *m,
 	st->done = n == 0;
 	if (n)
 		tm_install__set_what(
-			st, "%s has not installed its hook%s %s in '%s' yet: "
-			    "run '%s'",
+			st,
+			"%s has not installed its hook%s %s in '%s' yet: "
+			"run '%s'",
 			mname, n == 1 ? "" : "s", tm_buf_cstr(&missing),
 			m->hooks_dir, tm_buf_cstr(&cmd));
 	else

@@ -515,8 +515,9 @@ static void plan_husky_install(tm_install_plan *p, const char *path,
 	else if (tm_install_husky_insert(&next, d, data->size, name) < 0) {
 		tm_error_clear();
 		refuse(p, path, name, true,
-		       "has a '" TM_INSTALL_BEGIN "' line without its '"
-		       TM_INSTALL_END "' line; fix it by hand, or add this "
+		       "has a '" TM_INSTALL_BEGIN
+		       "' line without its '" TM_INSTALL_END
+		       "' line; fix it by hand, or add this "
 		       "line to it:");
 		return;
 	}
@@ -526,7 +527,8 @@ static void plan_husky_install(tm_install_plan *p, const char *path,
 			 path);
 		st->mode = 0755;
 		{
-			char *dir = tm_xstrdup(path), *slash = strrchr(dir, '/');
+			char *dir = tm_xstrdup(path),
+			     *slash = strrchr(dir, '/');
 
 			if (slash)
 				*slash = '\0';
@@ -907,8 +909,8 @@ int tm_install_apply(tm_install_plan *plan)
 
 /* ---- shared with install_manager_plan.c (install_internal.h) ---- */
 
-tm_install_step *tm_install__add_step(tm_install_plan *p,
-				      tm_install_kind kind, const char *path)
+tm_install_step *tm_install__add_step(tm_install_plan *p, tm_install_kind kind,
+				      const char *path)
 {
 	return add_step(p, kind, path);
 }
@@ -983,8 +985,8 @@ int tm_install__plan_hook_file(tm_install_plan *p, const char *path,
 		break;
 	}
 	while (n < p->n)
-		p->steps[n++].manager = mode != TM_INSTALL__HOOK &&
-					mode != TM_INSTALL__UNHOOK;
+		p->steps[n++].manager =
+			mode != TM_INSTALL__HOOK && mode != TM_INSTALL__UNHOOK;
 done:
 	tm_buf_release(&data);
 	return error;
