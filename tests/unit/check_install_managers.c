@@ -95,8 +95,7 @@ START_TEST(test_install_managers_calls)
 					    "post-merge"));
 	/* our own block is not a call by hand */
 	ck_assert_int_eq(tm_install_lefthook_add(&ours, "", 0, one), 0);
-	ck_assert(!tm_install_manager_calls(ours.ptr, ours.size,
-					    "post-merge"));
+	ck_assert(!tm_install_manager_calls(ours.ptr, ours.size, "post-merge"));
 	tm_buf_release(&ours);
 }
 END_TEST
@@ -191,22 +190,22 @@ START_TEST(test_install_managers_lefthook_end)
 	ck_assert_int_eq(tm_install_lefthook_add(&out, cfg, strlen(cfg), one),
 			 0);
 	/* no final line end: one is added, and the block's last goes */
-	ck_buf_is(&out, "# nothing yet\n"
-			"# >>> threadmind >>>\n"
-			"# added by 'git threadmind install'; 'git threadmind "
-			"uninstall' removes it\n"
-			"post-rewrite:\n"
-			"  commands:\n"
-			"    threadmind:\n"
-			"      run: \"command -v git-threadmind >/dev/null 2>&1 "
-			"|| exit 0; git-threadmind hook post-rewrite {1} || "
-			":\"\n"
-			"      use_stdin: true\n"
-			"# <<< threadmind <<<");
+	ck_buf_is(&out,
+		  "# nothing yet\n"
+		  "# >>> threadmind >>>\n"
+		  "# added by 'git threadmind install'; 'git threadmind "
+		  "uninstall' removes it\n"
+		  "post-rewrite:\n"
+		  "  commands:\n"
+		  "    threadmind:\n"
+		  "      run: \"command -v git-threadmind >/dev/null 2>&1 "
+		  "|| exit 0; git-threadmind hook post-rewrite {1} || "
+		  ":\"\n"
+		  "      use_stdin: true\n"
+		  "# <<< threadmind <<<");
 	ck_restores(&out, cfg);
-	ck_assert_int_eq(tm_install_lefthook_add(&again, out.ptr, out.size,
-						 one),
-			 0);
+	ck_assert_int_eq(
+		tm_install_lefthook_add(&again, out.ptr, out.size, one), 0);
 	ck_assert_str_eq(tm_buf_cstr(&again), tm_buf_cstr(&out));
 	tm_buf_release(&out);
 	tm_buf_release(&again);
@@ -253,24 +252,21 @@ START_TEST(test_install_managers_lefthook_toml)
 	const char *const one[] = {"post-commit", NULL};
 	tm_buf out = TM_BUF_INIT;
 
-	ck_assert_int_eq(tm_install_lefthook_toml_add(&out, cfg, strlen(cfg),
-						      one),
-			 0);
-	ck_assert(strstr(tm_buf_cstr(&out),
-			 "# <<< threadmind <<<\n"
-			 "# added by") == NULL);
+	ck_assert_int_eq(
+		tm_install_lefthook_toml_add(&out, cfg, strlen(cfg), one), 0);
+	ck_assert(strstr(tm_buf_cstr(&out), "# <<< threadmind <<<\n"
+					    "# added by") == NULL);
 	ck_assert(strstr(tm_buf_cstr(&out),
 			 "[post-commit.commands.threadmind]\nrun = "));
 	ck_restores(&out, cfg);
 	tm_buf_clear(&out);
-	ck_assert_int_eq(tm_install_lefthook_toml_add(&out, inline_table,
-						      strlen(inline_table),
-						      one),
+	ck_assert_int_eq(tm_install_lefthook_toml_add(
+				 &out, inline_table, strlen(inline_table), one),
 			 TM_EINVALID);
 	tm_error_clear();
-	ck_assert_int_eq(tm_install_lefthook_toml_add(&out, ours, strlen(ours),
-						      one),
-			 TM_EINVALID);
+	ck_assert_int_eq(
+		tm_install_lefthook_toml_add(&out, ours, strlen(ours), one),
+		TM_EINVALID);
 	tm_error_clear();
 	tm_buf_release(&out);
 }
@@ -290,9 +286,9 @@ START_TEST(test_install_managers_pre_commit)
 	tm_strv left = TM_STRV_INIT;
 	const char *s;
 
-	ck_assert_int_eq(tm_install_pre_commit_add(&out, &left, cfg,
-						   strlen(cfg), all),
-			 0);
+	ck_assert_int_eq(
+		tm_install_pre_commit_add(&out, &left, cfg, strlen(cfg), all),
+		0);
 	ck_assert_uint_eq(left.n, 0);
 	s = tm_buf_cstr(&out);
 	ck_assert(strstr(s, "default_install_hook_types:\n"
@@ -313,9 +309,9 @@ START_TEST(test_install_managers_pre_commit)
 	ck_restores(&out, cfg);
 	tm_buf_clear(&out);
 	/* repos as a flow list: refused; the types alone are not */
-	ck_assert_int_eq(tm_install_pre_commit_add(&out, &left, flow,
-						   strlen(flow), all),
-			 TM_EINVALID);
+	ck_assert_int_eq(
+		tm_install_pre_commit_add(&out, &left, flow, strlen(flow), all),
+		TM_EINVALID);
 	tm_error_clear();
 	tm_buf_clear(&out);
 	{
