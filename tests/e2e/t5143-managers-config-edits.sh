@@ -202,6 +202,23 @@ test_expect_success '--manual names the manager and prints the lines it adds' '
 	! grep threadmind ld/lefthook.yml
 '
 
+test_expect_success '--manual for pre-commit: the entry and the types, nothing written' '
+	repo pm &&
+	printf "%s\n" "repos:" "- repo: https://example.org/hooks" "  rev: v1" \
+		"  hooks:" "  - id: lint" >pm/.pre-commit-config.yaml &&
+	cp pm/.pre-commit-config.yaml pm.before &&
+	(cd pm && git threadmind install --manual) >out &&
+	grep "^# pre-commit runs the hooks: threadmind goes into .*/\.pre-commit-config\.yaml.$" out &&
+	grep "^#   - repo: local$" out &&
+	grep "^#     - id: threadmind-pre-commit$" out &&
+	grep "^#       stages: \[post-rewrite\]$" out &&
+	grep "^#   default_install_hook_types: \[pre-commit, post-checkout, post-commit, post-merge, post-rewrite\]$" out &&
+	grep "^cat >.*/\.pre-commit-config\.yaml. <<.THREADMIND_EOF.$" out &&
+	grep "^# pre-commit has not installed its hooks .* yet: run .pre-commit install.$" out &&
+	cmp pm.before pm/.pre-commit-config.yaml &&
+	test -z "$(git -C pm config merge.threadmind.driver)"
+'
+
 test_expect_success 'our stub left in the hooks folder is taken out when lefthook runs the hooks' '
 	repo ls &&
 	(cd ls && git threadmind install -q &&
