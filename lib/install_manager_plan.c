@@ -355,7 +355,7 @@ static int plan_config(tm_install_plan *p, const tm_install_manager_info *m,
 	st = tm_install__add_step(p, TM_INSTALL_WRITE_FILE, m->file);
 	st->manager = true;
 	st->done = next.size == data.size &&
-		   !memcmp(next.ptr, data.ptr, data.size);
+		   (!data.size || !memcmp(next.ptr, data.ptr, data.size));
 	if (!names[0])
 		tm_install__set_what(st,
 				     "%s: '%s' already calls git-threadmind "

@@ -473,7 +473,8 @@ static void yedit_apply(tm_buf *out, struct yedit *e, const struct ytext *t)
 {
 	size_t i, copied = 0;
 
-	qsort(e->ins, e->n, sizeof(*e->ins), ins_cmp);
+	if (e->n) /* qsort's array may not be NULL, even empty */
+		qsort(e->ins, e->n, sizeof(*e->ins), ins_cmp);
 	for (i = 0; i < e->n; i++) {
 		const struct yins *in = &e->ins[i];
 		size_t n = in->text.size;
