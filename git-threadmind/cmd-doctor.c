@@ -3,8 +3,10 @@
 #include "cli.h"
 
 #include "lib/doctor.h"
+#include "lib/install.h"
 #include "lib/json_cjson.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const doctor_usage[] = {
@@ -66,6 +68,22 @@ static void print_json(const tm_doctor_report *r, const tm_strv *done,
 	cli_print_json(doc);
 }
 
+/* Which hook manager runs the hooks, when one does (informational). */
+static void print_manager(void)
+{
+	tm_install_manager_info m;
+	struct tm_git *g = cli.store ? tm_store_git(cli.store) : NULL;
+
+	if (!g || tm_install_manager_detect(&m, g, getenv("HOME")) < 0) {
+		tm_error_clear();
+		return;
+	}
+	if (m.kind && m.file)
+		inform("the hooks are run by %s ('%s')",
+		       tm_install_manager_name(m.kind), cli_safe(m.file));
+	tm_install_manager_info_clear(&m);
+}
+
 static void check(tm_doctor_report *r, const tm_doctor_options *o)
 {
 	if (tm_doctor_check(r, cli.store, o) < 0)
@@ -111,6 +129,7 @@ int cmd_doctor(int argc, const char **argv)
 		goto done;
 	}
 	print_problems(&r);
+	print_manager();
 	fixable = tm_doctor_count_fixable(&r);
 	/* the findings are the output; the count is informational (-q) */
 	if (!r.n)

@@ -104,10 +104,34 @@ static void say_stale(struct hook *h, const tm_strv *ids)
 	tm_buf_release(&line);
 }
 
+/*
+ * The pre-commit framework runs its hooks without git's arguments, and
+ * gives them in its environment instead (PRE_COMMIT_FROM_REF,
+ * PRE_COMMIT_TO_REF, PRE_COMMIT_CHECKOUT_TYPE for post-checkout,
+ * PRE_COMMIT_REWRITE_COMMAND for post-rewrite): taken when git's are
+ * missing.
+ */
+static const char *pre_commit_env(const char *name)
+{
+	const char *v = getenv(name);
+
+	return v && *v ? v : NULL;
+}
+
 static void post_checkout(struct hook *h, int argc, const char **argv)
 {
+	const char *env[3];
 	tm_hook_follow f;
 
+	if (argc == 0) {
+		env[0] = pre_commit_env("PRE_COMMIT_FROM_REF");
+		env[1] = pre_commit_env("PRE_COMMIT_TO_REF");
+		env[2] = pre_commit_env("PRE_COMMIT_CHECKOUT_TYPE");
+		if (env[0] && env[1] && env[2]) {
+			argc = 3;
+			argv = env;
+		}
+	}
 	/* <old> <new> <flag>: flag 1 is a branch checkout */
 	if (argc < 3 || strcmp(argv[2], "1"))
 		return;
@@ -216,14 +240,25 @@ static void post_rewrite(struct hook *h, int argc, const char **argv)
 	tm_hook_rewrites rw = {NULL, 0};
 	tm_hook_rewrite_result r;
 	tm_strv touched = TM_STRV_INIT;
+	const char *command =
+		argc >= 1 ? argv[0]
+			  : pre_commit_env("PRE_COMMIT_REWRITE_COMMAND");
 
 	memset(&r, 0, sizeof(r));
-	if (!read_stdin(&in))
+	/* never from a terminal: a person typing the command */
+	if (!isatty(STDIN_FILENO) && !read_stdin(&in))
 		goto done;
 	tm_hook_rewrites_parse(&rw, tm_buf_cstr(&in));
+	/* a manager that gives no stdin (pre-commit): git's own files */
+	if (!rw.n) {
+		tm_buf_clear(&in);
+		tm_hook_rewrite_list_from_git(&in, h->s, command);
+		tm_hook_rewrites_clear(&rw);
+		tm_hook_rewrites_parse(&rw, tm_buf_cstr(&in));
+	}
 	/* post-commit was quiet for the replayed commits (an amend had its
 	 * own post-commit) */
-	if (argc >= 1 && !strcmp(argv[0], "rebase")) {
+	if (command && !strcmp(command, "rebase")) {
 		if (tm_hook_rewrite_touches(&touched, h->s, h->project, &rw) <
 		    0)
 			say_error(h);

@@ -10,6 +10,7 @@
 #include "lib/install.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -53,6 +54,21 @@ static void open_repo(struct tm_git **g, tm_store **s)
 	free(cwd);
 }
 
+/* `data` line by line on stderr, each after `prefix`. */
+static void print_lines(const char *prefix, const char *data)
+{
+	const char *p = data, *nl;
+
+	for (; p && *p; p = nl + 1) {
+		nl = strchr(p, '\n');
+		if (!nl) {
+			fprintf(stderr, "%s%s\n", prefix, p);
+			break;
+		}
+		fprintf(stderr, "%s%.*s\n", prefix, (int)(nl - p), p);
+	}
+}
+
 /* Print the refused steps with their line to add; how many. */
 static size_t print_refusals(const tm_install_plan *plan)
 {
@@ -64,8 +80,7 @@ static size_t print_refusals(const tm_install_plan *plan)
 		if (st->kind != TM_INSTALL_MANUAL || st->done || !st->refused)
 			continue;
 		fprintf(stderr, "error: %s\n", st->what);
-		if (st->data)
-			fprintf(stderr, "    %s\n", st->data);
+		print_lines("    ", st->data);
 		n++;
 	}
 	return n;
@@ -153,6 +168,8 @@ static void script_write(tm_buf *out, const tm_install_step *st)
  * `# ` + `what`; a done step is only that comment, saying it is done.
  * Paths and values are single-quoted for sh.
  */
+static void step_script_body(tm_buf *out, const tm_install_step *st);
+
 static void step_script(tm_buf *out, const tm_install_step *st)
 {
 	if (st->done) {
@@ -160,6 +177,15 @@ static void step_script(tm_buf *out, const tm_install_step *st)
 		return;
 	}
 	tm_buf_printf(out, "# %s\n", st->what);
+	step_script_body(out, st);
+}
+
+/* The commands of a step that is not done (step_script without its
+ * first comment). */
+static void step_script_body(tm_buf *out, const tm_install_step *st)
+{
+	const char *p, *nl;
+
 	switch (st->kind) {
 	case TM_INSTALL_SET_CONFIG:
 	case TM_INSTALL_UNSET_CONFIG:
@@ -184,9 +210,47 @@ static void step_script(tm_buf *out, const tm_install_step *st)
 		tm_buf_putc(out, '\n');
 		break;
 	case TM_INSTALL_MANUAL:
-		if (st->data)
-			tm_buf_printf(out, "#     %s\n", st->data);
+		for (p = st->data; p && *p; p = nl + 1) {
+			nl = strchr(p, '\n');
+			tm_buf_printf(out, "#     %.*s\n",
+				      (int)(nl ? nl - p : (ptrdiff_t)strlen(p)),
+				      p);
+			if (!nl)
+				break;
+		}
 		break;
+	}
+}
+
+/*
+ * A manager's file that install edits: the lines it adds (those between
+ * our comment lines), as comments, before the command that writes it.
+ */
+static void put_snippet(tm_buf *out, const tm_install_step *st)
+{
+	const char *p = st->data, *end = st->data + st->len, *nl;
+	bool in = false;
+
+	if (st->kind != TM_INSTALL_WRITE_FILE || !st->manager || st->done)
+		return;
+	tm_buf_puts(out, "# the lines threadmind adds:\n");
+	for (; p < end; p = nl + 1) {
+		size_t n;
+
+		nl = memchr(p, '\n', (size_t)(end - p));
+		if (!nl)
+			nl = end;
+		n = (size_t)(nl - p);
+		if (n && p[n - 1] == '\r')
+			n--;
+		if (n == strlen(TM_INSTALL_BEGIN) &&
+		    !memcmp(p, TM_INSTALL_BEGIN, n))
+			in = true;
+		else if (n == strlen(TM_INSTALL_END) &&
+			 !memcmp(p, TM_INSTALL_END, n))
+			in = false;
+		else if (in && !(n && p[0] == '#'))
+			tm_buf_printf(out, "#   %.*s\n", (int)n, p);
 	}
 }
 
@@ -195,9 +259,21 @@ static void print_manual(const tm_install_plan *plan)
 	tm_buf out = TM_BUF_INIT;
 	size_t i;
 
+	if (plan->manager && plan->manager_file)
+		tm_buf_printf(&out,
+			      "# %s runs the hooks: threadmind goes into "
+			      "'%s'\n\n",
+			      tm_install_manager_name(plan->manager),
+			      plan->manager_file);
 	for (i = 0; i < plan->n; i++) {
 		if (i)
 			tm_buf_putc(&out, '\n');
+		if (!plan->steps[i].done) {
+			tm_buf_printf(&out, "# %s\n", plan->steps[i].what);
+			put_snippet(&out, &plan->steps[i]);
+			step_script_body(&out, &plan->steps[i]);
+			continue;
+		}
 		step_script(&out, &plan->steps[i]);
 	}
 	fwrite(out.ptr ? out.ptr : "", 1, out.size, stdout);
@@ -215,8 +291,7 @@ static void print_notes(const tm_install_plan *plan)
 		if (st->kind != TM_INSTALL_MANUAL || st->done || st->refused)
 			continue;
 		warning("%s", st->what);
-		if (st->data)
-			fprintf(stderr, "    %s\n", st->data);
+		print_lines("    ", st->data);
 	}
 }
 
@@ -270,6 +345,11 @@ static int run(bool uninstall, bool global, bool manual, bool attributes)
 	print_notes(&plan);
 	if (!applied && uninstall)
 		inform("nothing to uninstall");
+	else if (!applied && plan.manager && plan.manager_file)
+		inform("ThreadMind is already installed (hooks run by %s "
+		       "from '%s')",
+		       tm_install_manager_name(plan.manager),
+		       plan.manager_file);
 	else if (!applied && plan.hooks_dir)
 		inform("ThreadMind is already installed (hooks in '%s')",
 		       plan.hooks_dir);

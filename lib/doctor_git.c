@@ -94,6 +94,11 @@ static void hook_finding(tm_doctor_report *out, const tm_install_step *st)
 	const char *name = hook_name(st);
 	size_t n;
 
+	if (st->finding) {
+		tm_doctor_add(out, TM_DOCTOR_HOOKS, NULL, false, "%s",
+			      st->finding);
+		return;
+	}
 	if (st->kind == TM_INSTALL_WRITE_FILE && !st->existed) {
 		tm_doctor_add(out, TM_DOCTOR_HOOKS, NULL, false,
 			      "missing hook %s ('%s'); run 'git threadmind "
@@ -143,8 +148,10 @@ int tm_doctor_check_hooks(tm_doctor_report *out, tm_doctor_ctx *c)
 	for (i = 0; i < plan.n; i++) {
 		const tm_install_step *st = &plan.steps[i];
 
-		if (st->done || !st->path || !dlen ||
-		    strncmp(st->path, plan.hooks_dir, dlen))
+		/* the hooks, and what a hook manager needs for ours */
+		if (st->done || !st->path ||
+		    (!st->manager &&
+		     (!dlen || strncmp(st->path, plan.hooks_dir, dlen))))
 			continue;
 		hook_finding(out, st);
 	}

@@ -240,4 +240,17 @@ void tm_hook_rewrite_result_clear(tm_hook_rewrite_result *r);
 int tm_hook_rewrite_commits(tm_hook_rewrite_result *out, tm_store *s,
 			    const char *project, const tm_hook_rewrites *rw);
 
+/*
+ * The list post-rewrite gets on stdin, appended to `out` from git's own
+ * files, for a hook manager that runs the hook without git's stdin (the
+ * pre-commit framework, hooks_rewrite_list.c): after a rebase (`command`
+ * "rebase"), `rebase-merge/rewritten-list` (or `rebase-apply/rewritten`)
+ * under the worktree's git dir, which git removes only after post-rewrite
+ * has run; after an amend, the old and new ids of HEAD's newest reflog
+ * entry when it is "commit (amend): …".  Nothing when neither is there;
+ * never fails.
+ */
+void tm_hook_rewrite_list_from_git(tm_buf *out, tm_store *s,
+				   const char *command);
+
 #endif

@@ -5,6 +5,8 @@
 #ifndef TM_INSTALL_INTERNAL_H
 #define TM_INSTALL_INTERNAL_H
 
+#include "install.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <string.h>
@@ -67,5 +69,50 @@ static inline bool tm_install__next_word(const char **p, const char *end,
 	*wn = (size_t)(*p - *w);
 	return true;
 }
+
+/* ---- the plan's helpers (install_plan.c), for install_manager_plan.c ---- */
+
+struct tm_git;
+
+tm_install_step *tm_install__add_step(tm_install_plan *p, tm_install_kind kind,
+				      const char *path);
+void tm_install__set_what(tm_install_step *st, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* A copy of `b` as the step's data / as what the file held. */
+void tm_install__set_data(tm_install_step *st, const tm_buf *b);
+void tm_install__set_old(tm_install_step *st, const tm_buf *b);
+
+/*
+ * Read the file at `path` (up to TM_MAX_FILE_SIZE + 1 bytes) into `data`:
+ * *exists false when there is nothing there; *regular false for anything
+ * but a regular file (a symbolic link, a folder, a file over 1 MiB), whose
+ * content is not read then.  Errors: TM_ERROR.
+ */
+int tm_install__read_file(tm_buf *data, bool *exists, bool *regular,
+			  const char *path);
+
+enum tm_install__mode {
+	TM_INSTALL__HOOK,   /* install a hook git runs */
+	TM_INSTALL__HUSKY,  /* install into a husky script */
+	TM_INSTALL__UNHOOK, /* uninstall */
+	TM_INSTALL__CLEAN   /* uninstall, with no step where nothing is ours */
+};
+
+/*
+ * Plan the hook file `path` of hook `name` as install or uninstall does
+ * (docs/hooks.md), per `mode`.  Steps other than HOOK and UNHOOK are marked
+ * `manager`.  Errors: TM_ERROR when it cannot be read.
+ */
+int tm_install__plan_hook_file(tm_install_plan *p, const char *path,
+			       const char *name, enum tm_install__mode mode);
+
+/*
+ * The steps of the hook manager of `g`, when there is one
+ * (install_manager_plan.c); p->hooks_dir is set.  Returns 1 when install
+ * goes through a manager (the hooks folder is then left to it), 0 when
+ * git runs the hooks from p->hooks_dir as usual, or an error.
+ */
+int tm_install__plan_manager(tm_install_plan *p, struct tm_git *g,
+			     bool uninstall, const char *home);
 
 #endif

@@ -4,6 +4,7 @@
  * the safe file layer and libgit2's config writer.
  */
 #include "install.h"
+#include "install_internal.h"
 
 #include "fs.h"
 #include "error.h"
@@ -476,6 +477,76 @@ static void plan_hook_install(tm_install_plan *p, const char *path,
 	tm_buf_release(&next);
 }
 
+/*
+ * A husky script (`.husky/<hook>`): created as our block alone, or with
+ * our block added (tm_install_husky_insert).  husky runs it with `sh -e`,
+ * so it needs no `#!` line and no execute bit.
+ */
+static void plan_husky_install(tm_install_plan *p, const char *path,
+			       const char *name, enum hook_state state,
+			       const tm_buf *data)
+{
+	const char *d = tm_buf_cstr(data);
+	tm_install_step *st;
+	tm_buf next = TM_BUF_INIT;
+
+	if (state == HOOK_FILE && !tm_install_has_block(d, data->size) &&
+	    !tm_install_is_stub(d, data->size, name) &&
+	    !tm_install_is_old_stub(d, data->size, name) &&
+	    tm_install_calls_us(d, data->size)) {
+		st = add_step(p, TM_INSTALL_MANUAL, path);
+		st->done = true;
+		set_what(st,
+			 "hook '%s': '%s' already calls git-threadmind (added "
+			 "by hand; left alone)",
+			 name, path);
+		return;
+	}
+	if (state == HOOK_FILE && !tm_install_is_shell(d, data->size)) {
+		/* not a script sh can run: as for any hook */
+		plan_hook_install(p, path, name, state, true, data);
+		return;
+	}
+	/* our full stub there (written when husky 8 ran .husky/ as git's
+	 * hooks): replaced by the block, which sh -e runs safely */
+	if (state == HOOK_MISSING || tm_install_is_stub(d, data->size, name) ||
+	    tm_install_is_old_stub(d, data->size, name))
+		tm_install_husky_insert(&next, "", 0, name);
+	else if (tm_install_husky_insert(&next, d, data->size, name) < 0) {
+		tm_error_clear();
+		refuse(p, path, name, true,
+		       "has a '" TM_INSTALL_BEGIN
+		       "' line without its '" TM_INSTALL_END
+		       "' line; fix it by hand, or add this "
+		       "line to it:");
+		return;
+	}
+	st = add_step(p, TM_INSTALL_WRITE_FILE, path);
+	if (state == HOOK_MISSING) {
+		set_what(st, "husky: create the script '%s' calling threadmind",
+			 path);
+		st->mode = 0755;
+		{
+			char *dir = tm_xstrdup(path),
+			     *slash = strrchr(dir, '/');
+
+			if (slash)
+				*slash = '\0';
+			st->make_dir = access(dir, F_OK) < 0;
+			free(dir);
+		}
+	} else {
+		st->done = next.size == data->size &&
+			   !memcmp(next.ptr, d, data->size);
+		set_what(st, "husky: %s the threadmind block %s '%s'",
+			 st->done ? "found" : "add", st->done ? "in" : "to",
+			 path);
+		set_old(st, data);
+	}
+	set_data(st, &next);
+	tm_buf_release(&next);
+}
+
 static void plan_hook_uninstall(tm_install_plan *p, const char *path,
 				const char *name, enum hook_state state,
 				const tm_buf *data)
@@ -560,6 +631,14 @@ static int plan_hooks(tm_install_plan *p, tm_git *g, bool uninstall,
 			&p->hooks_dir, hooks_path, tm_git_workdir(g),
 			tm_git_gitdir(g), tm_git_commondir(g), home);
 	free(hooks_path);
+	/* A hook manager runs the hooks: install goes through it
+	 * (install_manager_plan.c); uninstall looks here too. */
+	if (error == 0 &&
+	    (error = tm_install__plan_manager(p, g, uninstall, home)) > 0) {
+		if (!uninstall)
+			return 0;
+		error = 0;
+	}
 	for (i = 0; error == 0 && tm_install_hook_names[i]; i++) {
 		const char *name = tm_install_hook_names[i];
 		char *path = join(p->hooks_dir, name);
@@ -626,9 +705,11 @@ void tm_install_plan_clear(tm_install_plan *plan)
 		free(st->value);
 		free(st->data);
 		free(st->old);
+		free(st->finding);
 	}
 	free(plan->steps);
 	free(plan->hooks_dir);
+	free(plan->manager_file);
 	memset(plan, 0, sizeof(*plan));
 }
 
@@ -823,5 +904,90 @@ int tm_install_apply(tm_install_plan *plan)
 		if (error == 0)
 			st->applied = true;
 	}
+	return error;
+}
+
+/* ---- shared with install_manager_plan.c (install_internal.h) ---- */
+
+tm_install_step *tm_install__add_step(tm_install_plan *p, tm_install_kind kind,
+				      const char *path)
+{
+	return add_step(p, kind, path);
+}
+
+void tm_install__set_what(tm_install_step *st, const char *fmt, ...)
+{
+	tm_buf b = TM_BUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	tm_buf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	free(st->what);
+	st->what = tm_buf_detach(&b);
+}
+
+void tm_install__set_data(tm_install_step *st, const tm_buf *b)
+{
+	set_data(st, b);
+}
+
+void tm_install__set_old(tm_install_step *st, const tm_buf *b)
+{
+	set_old(st, b);
+}
+
+int tm_install__read_file(tm_buf *data, bool *exists, bool *regular,
+			  const char *path)
+{
+	enum hook_state state = HOOK_MISSING;
+	bool exec;
+	int error = read_hook(&state, &exec, data, path);
+
+	*exists = state != HOOK_MISSING;
+	*regular = state == HOOK_FILE;
+	return error;
+}
+
+int tm_install__plan_hook_file(tm_install_plan *p, const char *path,
+			       const char *name, enum tm_install__mode mode)
+{
+	tm_buf data = TM_BUF_INIT;
+	enum hook_state state = HOOK_MISSING;
+	size_t n = p->n;
+	bool exec;
+	int error = read_hook(&state, &exec, &data, path);
+
+	if (error < 0)
+		goto done;
+	switch (mode) {
+	case TM_INSTALL__HOOK:
+		plan_hook_install(p, path, name, state, exec, &data);
+		break;
+	case TM_INSTALL__HUSKY:
+		/* husky runs its scripts with sh, executable or not */
+		if (state == HOOK_MISSING || state == HOOK_FILE) {
+			plan_husky_install(p, path, name, state, &data);
+			break;
+		}
+		plan_hook_install(p, path, name, state, exec, &data);
+		break;
+	case TM_INSTALL__UNHOOK:
+	case TM_INSTALL__CLEAN:
+		plan_hook_uninstall(p, path, name, state, &data);
+		/* cleaning: nothing to say where nothing of ours is */
+		if (mode == TM_INSTALL__CLEAN && p->n == n + 1 &&
+		    p->steps[n].done) {
+			free(p->steps[n].what);
+			free(p->steps[n].path);
+			p->n = n;
+		}
+		break;
+	}
+	while (n < p->n)
+		p->steps[n++].manager =
+			mode != TM_INSTALL__HOOK && mode != TM_INSTALL__UNHOOK;
+done:
+	tm_buf_release(&data);
 	return error;
 }
