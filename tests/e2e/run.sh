@@ -1,22 +1,31 @@
 #!/bin/sh
 # Run every tests/e2e/tNNNN-*.sh script, print their TAP, sum up at the end.
+# Scripts are independent (each works in its own temporary folder with its
+# own HOME): TM_E2E_JOBS of them run at a time (default: the number of
+# processors), and their outputs are printed whole, in name order.
 cd "$(dirname "$0")" || exit 1
+jobs=${TM_E2E_JOBS:-$(nproc 2>/dev/null || echo 1)}
+out=$(mktemp -d "${TMPDIR:-/tmp}/tm-e2e-run.XXXXXX") || exit 1
+trap 'rm -rf "$out"' EXIT
+trap 'exit 130' INT TERM
+# shellcheck disable=SC2016 # expanded by the inner sh
+ls t[0-9]*.sh | xargs -P "$jobs" -n 1 sh -c \
+	'sh "$1" >"$0/$1.out" 2>&1; echo $? >"$0/$1.rc"' "$out"
 pass=0
 fail=0
 failed_scripts=
 for t in t[0-9]*.sh; do
-	out=$(sh "$t" 2>&1)
-	rc=$?
-	printf '%s\n' "$out" | sed "s|^|$t: |"
-	p=$(printf '%s\n' "$out" | grep -c '^ok ')
-	f=$(printf '%s\n' "$out" | grep -c '^not ok ')
+	rc=$(cat "$out/$t.rc" 2>/dev/null) || rc=1
+	sed "s|^|$t: |" "$out/$t.out"
+	p=$(grep -c '^ok ' "$out/$t.out")
+	f=$(grep -c '^not ok ' "$out/$t.out")
 	pass=$((pass + p))
 	fail=$((fail + f))
-	if [ $rc -ne 0 ] && [ "$f" -eq 0 ]; then
+	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
 		fail=$((fail + 1))
 		echo "$t: exited $rc"
 	fi
-	[ $rc -ne 0 ] && failed_scripts="$failed_scripts $t"
+	[ "$rc" -ne 0 ] && failed_scripts="$failed_scripts $t"
 done
 echo "e2e: $pass passed, $fail failed"
 [ -z "$failed_scripts" ] || { echo "failed:$failed_scripts"; exit 1; }
