@@ -615,11 +615,12 @@ static bool block_kids(size_t *at, size_t *indent, const struct ytext *t,
 
 /* ---- lefthook ---- */
 
-/* The command entry of hook `name` at `indent` under `commands:`. */
-static void lefthook_command(tm_buf *b, const char *eol, size_t indent,
-			     const char *name)
+/* Our entry of hook `name` at `indent`, headed by `head`: `threadmind:`
+ * under `commands:`, `- name: threadmind` under `jobs:`. */
+static void lefthook_entry(tm_buf *b, const char *eol, size_t indent,
+			   const char *head, const char *name)
 {
-	yline(b, eol, indent, "threadmind:");
+	yline(b, eol, indent, "%s", head);
 	put_indent(b, indent + 2);
 	tm_buf_puts(b, "run: ");
 	put_command(b, name, lefthook_args(name));
@@ -628,16 +629,16 @@ static void lefthook_command(tm_buf *b, const char *eol, size_t indent,
 		yline(b, eol, indent + 2, "use_stdin: true");
 }
 
+static void lefthook_command(tm_buf *b, const char *eol, size_t indent,
+			     const char *name)
+{
+	lefthook_entry(b, eol, indent, "threadmind:", name);
+}
+
 static void lefthook_job(tm_buf *b, const char *eol, size_t indent,
 			 const char *name)
 {
-	yline(b, eol, indent, "- name: threadmind");
-	put_indent(b, indent + 2);
-	tm_buf_puts(b, "run: ");
-	put_command(b, name, lefthook_args(name));
-	tm_buf_puts(b, eol);
-	if (!strcmp(name, "post-rewrite"))
-		yline(b, eol, indent + 2, "use_stdin: true");
+	lefthook_entry(b, eol, indent, "- name: threadmind", name);
 }
 
 /* The top-level key of hook `name` with our command, at `indent`. */

@@ -35,21 +35,6 @@ static tm_install_step *add_step(tm_install_plan *p, tm_install_kind kind,
 	return st;
 }
 
-static void set_what(tm_install_step *st, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void set_what(tm_install_step *st, const char *fmt, ...)
-{
-	tm_buf b = TM_BUF_INIT;
-	va_list ap;
-
-	va_start(ap, fmt);
-	tm_buf_vprintf(&b, fmt, ap);
-	va_end(ap);
-	free(st->what);
-	st->what = tm_buf_detach(&b);
-}
-
 static void set_data(tm_install_step *st, const tm_buf *b)
 {
 	st->data = tm_xstrndup(b->ptr ? b->ptr : "", b->size);
@@ -144,22 +129,25 @@ static int plan_config(tm_install_plan *p, const char *path, bool global,
 		st->key = tm_xstrdup(keys[i][0]);
 		if (uninstall) {
 			st->done = cur == NULL;
-			set_what(st, "merge driver: remove %s from '%s'",
-				 keys[i][0], path);
+			tm_install__set_what(
+				st, "merge driver: remove %s from '%s'",
+				keys[i][0], path);
 		} else {
 			st->value = tm_xstrdup(keys[i][1]);
 			st->done = cur && !strcmp(cur, keys[i][1]);
 			if (i == 1 && tm_install_driver_is_old(cur))
-				set_what(st,
-					 "merge driver: upgrade %s in '%s' "
-					 "to fall back to git merge-file "
-					 "when git-threadmind-merge is not "
-					 "on the PATH",
-					 keys[i][0], path);
+				tm_install__set_what(
+					st,
+					"merge driver: upgrade %s in '%s' "
+					"to fall back to git merge-file "
+					"when git-threadmind-merge is not "
+					"on the PATH",
+					keys[i][0], path);
 			else
-				set_what(st,
-					 "merge driver: set %s = '%s' in '%s'",
-					 keys[i][0], keys[i][1], path);
+				tm_install__set_what(
+					st,
+					"merge driver: set %s = '%s' in '%s'",
+					keys[i][0], keys[i][1], path);
 		}
 		free(cur);
 	}
@@ -207,24 +195,27 @@ static int plan_attributes(tm_install_plan *p, const char *store_dir,
 		if (change &&
 		    tm_install_is_empty_script(tm_buf_cstr(&next), next.size)) {
 			st = add_step(p, TM_INSTALL_DELETE_FILE, path);
-			set_what(st, "attributes: delete '%s'", path);
+			tm_install__set_what(st, "attributes: delete '%s'",
+					     path);
 		} else {
 			st = add_step(p, TM_INSTALL_WRITE_FILE, path);
-			set_what(st,
-				 "attributes: remove the threadmind "
-				 "lines from '%s'",
-				 path);
+			tm_install__set_what(
+				st,
+				"attributes: remove the threadmind "
+				"lines from '%s'",
+				path);
 			set_data(st, &next);
 		}
 	} else {
 		change = tm_install_attributes_add(&next, tm_buf_cstr(&data),
 						   data.size);
 		st = add_step(p, TM_INSTALL_WRITE_FILE, path);
-		set_what(st, "attributes: %s '%s' (%s, %s)",
-			 existed ? "add or upgrade the threadmind lines in"
-				 : "create",
-			 path, TM_INSTALL_ATTR_THREADS,
-			 TM_INSTALL_ATTR_PROJECTS);
+		tm_install__set_what(
+			st, "attributes: %s '%s' (%s, %s)",
+			existed ? "add or upgrade the threadmind lines in"
+				: "create",
+			path, TM_INSTALL_ATTR_THREADS,
+			TM_INSTALL_ATTR_PROJECTS);
 		set_data(st, &next);
 	}
 	st->done = !change;
@@ -344,7 +335,7 @@ static void refuse(tm_install_plan *p, const char *path, const char *name,
 	tm_buf line = TM_BUF_INIT;
 
 	st->refused = refused;
-	set_what(st, "hook '%s': '%s' %s", name, path, why);
+	tm_install__set_what(st, "hook '%s': '%s' %s", name, path, why);
 	tm_install_call_line(&line, name);
 	set_data(st, &line);
 	tm_buf_release(&line);
@@ -361,7 +352,7 @@ static void plan_hook_install(tm_install_plan *p, const char *path,
 	switch (state) {
 	case HOOK_MISSING:
 		st = add_step(p, TM_INSTALL_WRITE_FILE, path);
-		set_what(st, "hook '%s': create '%s'", name, path);
+		tm_install__set_what(st, "hook '%s': create '%s'", name, path);
 		tm_install_stub(&next, name);
 		set_data(st, &next);
 		st->mode = 0755;
@@ -373,10 +364,11 @@ static void plan_hook_install(tm_install_plan *p, const char *path,
 				   tm_install_calls_us(d, data->size))) {
 			st = add_step(p, TM_INSTALL_MANUAL, path);
 			st->done = true;
-			set_what(st,
-				 "hook '%s': '%s' (a symbolic link) already "
-				 "calls git-threadmind",
-				 name, path);
+			tm_install__set_what(
+				st,
+				"hook '%s': '%s' (a symbolic link) already "
+				"calls git-threadmind",
+				name, path);
 			return;
 		}
 		refuse(p, path, name, true,
@@ -406,12 +398,14 @@ static void plan_hook_install(tm_install_plan *p, const char *path,
 	if (tm_install_is_stub(d, data->size, name)) {
 		st = add_step(p, TM_INSTALL_WRITE_FILE, path);
 		st->done = true;
-		set_what(st, "hook '%s': '%s' is installed", name, path);
+		tm_install__set_what(st, "hook '%s': '%s' is installed", name,
+				     path);
 		return;
 	}
 	if (tm_install_is_old_stub(d, data->size, name)) {
 		st = add_step(p, TM_INSTALL_WRITE_FILE, path);
-		set_what(st, "hook '%s': update the stub '%s'", name, path);
+		tm_install__set_what(st, "hook '%s': update the stub '%s'",
+				     name, path);
 		tm_install_stub(&next, name);
 		set_data(st, &next);
 		set_old(st, data);
@@ -430,8 +424,9 @@ static void plan_hook_install(tm_install_plan *p, const char *path,
 		st = add_step(p, TM_INSTALL_WRITE_FILE, path);
 		st->done = next.size == data->size &&
 			   !memcmp(next.ptr, d, data->size);
-		set_what(st, "hook '%s': %s the threadmind block in '%s'", name,
-			 st->done ? "found" : "update", path);
+		tm_install__set_what(
+			st, "hook '%s': %s the threadmind block in '%s'", name,
+			st->done ? "found" : "update", path);
 		set_data(st, &next);
 		set_old(st, data);
 		tm_buf_release(&next);
@@ -440,10 +435,11 @@ static void plan_hook_install(tm_install_plan *p, const char *path,
 	if (tm_install_calls_us(d, data->size)) {
 		st = add_step(p, TM_INSTALL_MANUAL, path);
 		st->done = true;
-		set_what(st,
-			 "hook '%s': '%s' already calls git-threadmind (added "
-			 "by hand; left alone)",
-			 name, path);
+		tm_install__set_what(
+			st,
+			"hook '%s': '%s' already calls git-threadmind (added "
+			"by hand; left alone)",
+			name, path);
 		return;
 	}
 	if (!tm_install_is_shell(d, data->size)) {
@@ -452,13 +448,14 @@ static void plan_hook_install(tm_install_plan *p, const char *path,
 		/* Not a reason to install nothing: the one step left. */
 		st = add_step(p, TM_INSTALL_MANUAL, path);
 		if (lang)
-			set_what(st,
-				 "hook '%s': '%s' is a %s script, so "
-				 "threadmind cannot add its block; add this "
-				 "line to it:",
-				 name, path, lang);
+			tm_install__set_what(
+				st,
+				"hook '%s': '%s' is a %s script, so "
+				"threadmind cannot add its block; add this "
+				"line to it:",
+				name, path, lang);
 		else
-			set_what(
+			tm_install__set_what(
 				st,
 				"hook '%s': '%s' is not a shell script, so "
 				"threadmind cannot add its block; add the call "
@@ -471,7 +468,8 @@ static void plan_hook_install(tm_install_plan *p, const char *path,
 	}
 	tm_install_insert(&next, d, data->size, name);
 	st = add_step(p, TM_INSTALL_WRITE_FILE, path);
-	set_what(st, "hook '%s': add the threadmind block to '%s'", name, path);
+	tm_install__set_what(st, "hook '%s': add the threadmind block to '%s'",
+			     name, path);
 	set_data(st, &next);
 	set_old(st, data);
 	tm_buf_release(&next);
@@ -496,10 +494,11 @@ static void plan_husky_install(tm_install_plan *p, const char *path,
 	    tm_install_calls_us(d, data->size)) {
 		st = add_step(p, TM_INSTALL_MANUAL, path);
 		st->done = true;
-		set_what(st,
-			 "hook '%s': '%s' already calls git-threadmind (added "
-			 "by hand; left alone)",
-			 name, path);
+		tm_install__set_what(
+			st,
+			"hook '%s': '%s' already calls git-threadmind (added "
+			"by hand; left alone)",
+			name, path);
 		return;
 	}
 	if (state == HOOK_FILE && !tm_install_is_shell(d, data->size)) {
@@ -523,8 +522,9 @@ static void plan_husky_install(tm_install_plan *p, const char *path,
 	}
 	st = add_step(p, TM_INSTALL_WRITE_FILE, path);
 	if (state == HOOK_MISSING) {
-		set_what(st, "husky: create the script '%s' calling threadmind",
-			 path);
+		tm_install__set_what(
+			st, "husky: create the script '%s' calling threadmind",
+			path);
 		st->mode = 0755;
 		{
 			char *dir = tm_xstrdup(path),
@@ -538,9 +538,10 @@ static void plan_husky_install(tm_install_plan *p, const char *path,
 	} else {
 		st->done = next.size == data->size &&
 			   !memcmp(next.ptr, d, data->size);
-		set_what(st, "husky: %s the threadmind block %s '%s'",
-			 st->done ? "found" : "add", st->done ? "in" : "to",
-			 path);
+		tm_install__set_what(st,
+				     "husky: %s the threadmind block %s '%s'",
+				     st->done ? "found" : "add",
+				     st->done ? "in" : "to", path);
 		set_old(st, data);
 	}
 	set_data(st, &next);
@@ -570,7 +571,7 @@ static void plan_hook_uninstall(tm_install_plan *p, const char *path,
 	if (tm_install_is_stub(d, data->size, name) ||
 	    tm_install_is_old_stub(d, data->size, name)) {
 		st = add_step(p, TM_INSTALL_DELETE_FILE, path);
-		set_what(st, "hook '%s': delete '%s'", name, path);
+		tm_install__set_what(st, "hook '%s': delete '%s'", name, path);
 		set_old(st, data);
 		return;
 	}
@@ -585,16 +586,18 @@ static void plan_hook_uninstall(tm_install_plan *p, const char *path,
 		}
 		if (tm_install_is_empty_script(tm_buf_cstr(&next), next.size)) {
 			st = add_step(p, TM_INSTALL_DELETE_FILE, path);
-			set_what(st,
-				 "hook '%s': delete '%s' (nothing but the "
-				 "threadmind block was left in it)",
-				 name, path);
+			tm_install__set_what(
+				st,
+				"hook '%s': delete '%s' (nothing but the "
+				"threadmind block was left in it)",
+				name, path);
 		} else {
 			st = add_step(p, TM_INSTALL_WRITE_FILE, path);
-			set_what(st,
-				 "hook '%s': remove the threadmind block from "
-				 "'%s'",
-				 name, path);
+			tm_install__set_what(
+				st,
+				"hook '%s': remove the threadmind block from "
+				"'%s'",
+				name, path);
 			set_data(st, &next);
 		}
 		set_old(st, data);
@@ -611,7 +614,8 @@ static void plan_hook_uninstall(tm_install_plan *p, const char *path,
 nothing:
 	st = add_step(p, TM_INSTALL_DELETE_FILE, path);
 	st->done = true;
-	set_what(st, "hook '%s': nothing of threadmind in '%s'", name, path);
+	tm_install__set_what(st, "hook '%s': nothing of threadmind in '%s'",
+			     name, path);
 }
 
 static int plan_hooks(tm_install_plan *p, tm_git *g, bool uninstall,
