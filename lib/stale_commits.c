@@ -56,6 +56,7 @@
 #include "fs.h"
 #include "git.h"
 #include "git_internal.h"
+#include "deadline.h"
 #include "record.h"
 #include "treediff.h"
 
@@ -905,6 +906,8 @@ struct update {
 	bool on_disk;     /* every layer from first_new is written */
 	tm_progress_fn progress;
 	void *progress_data;
+	tm_strv *warnings; /* the objects skipped (or NULL) */
+	tm_strv skipped;   /* one diff's */
 };
 
 static size_t oid_slot(const struct update *up, const git_oid *oid)
@@ -1013,6 +1016,10 @@ static int collect(struct update *up, const git_oid *head,
 		up->c[i].np = 0;
 	u32_push(&up->stack, i);
 	while (up->stack.n) {
+		if (up->n % 256 == 0 && tm_deadline_passed())
+			return tm_error_set(TM_ETIMEOUT,
+					    "time budget spent while counting "
+					    "commits");
 		i = up->stack.v[up->stack.n - 1];
 		if (up->c[i].done) {
 			up->stack.n--;
@@ -1192,10 +1199,15 @@ static int describe(struct update *up, tm_treediffer *td, const struct fresh *f)
 		if (f->np && (error = parent_tree(up, f, k, &old)) < 0)
 			goto done;
 		tm_strv_clear(&up->changed);
-		error = tm_treediffer_diff(&up->changed, td,
+		error = tm_treediffer_diff(&up->changed, &up->skipped, td,
 					   f->np ? &old : NULL, &f->tree);
 		if (error < 0)
 			goto done;
+		for (i = 0; i < up->skipped.n; i++)
+			tm_stale__warn(up->warnings, "commit %.7s: %s",
+				       git_oid_tostr_s(&f->oid),
+				       up->skipped.items[i]);
+		tm_strv_clear(&up->skipped);
 		u32_push(&ch->dstart, ch->dpath.n);
 		first = ch->dpath.n;
 		for (i = 0; i < up->changed.n; i++)
@@ -1409,6 +1421,14 @@ static int describe_all(struct update *up)
 	int error = total ? tm_treediffer_new(&td, up->repo) : 0;
 
 	for (i = 0; !error && i < total; i++) {
+		/* past the hooks' deadline: keep what is done (a layer),
+		   so that the next run goes on from there */
+		if (tm_deadline_passed()) {
+			error = tm_error_set(TM_ETIMEOUT,
+					     "time budget spent while "
+					     "indexing the history");
+			break;
+		}
 		f = &up->c[up->placed.v[i]];
 		tm_buf_put(&ch->oids, f->oid.id, GIT_OID_RAWSZ);
 		tm_buf_put(&ch->time, &f->time, 8);
@@ -1442,6 +1462,9 @@ static int describe_all(struct update *up)
 	}
 	if (!error)
 		error = chunk_flush(up);
+	else if (error == TM_ETIMEOUT && chunk_flush(up) == 0)
+		tm_error_set(TM_ETIMEOUT,
+			     "time budget spent while indexing the history");
 done:
 	tm_treediffer_free(td);
 	if (error < 0)
@@ -1465,11 +1488,13 @@ static void update_free(struct update *up)
 	free(up->blob_version);
 	tm_strv_clear(&up->changed);
 	tm_strv_clear(&up->written);
+	tm_strv_clear(&up->skipped);
 }
 
 int tm_stale__cidx_open(struct cidx *ix, git_repository *repo,
 			const git_oid *shallow, size_t nshallow,
-			tm_progress_fn progress, void *progress_data)
+			tm_progress_fn progress, void *progress_data,
+			tm_strv *warnings)
 {
 	struct update up;
 	tm_buf dir = TM_BUF_INIT;
@@ -1487,6 +1512,7 @@ int tm_stale__cidx_open(struct cidx *ix, git_repository *repo,
 	up.repo = repo;
 	up.progress = progress;
 	up.progress_data = progress_data;
+	up.warnings = warnings;
 	up.first_new = ix->nlayers;
 	if (git_libgit2_opts(GIT_OPT_GET_MWINDOW_MAPPED_LIMIT, &mapped) < 0 ||
 	    mapped <= PACK_MAPPED)
