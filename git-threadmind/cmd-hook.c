@@ -356,8 +356,9 @@ int cmd_hook(int argc, const char **argv)
 	int rc = 0;
 
 	memset(&h, 0, sizeof(h));
-	/* one clock for the steps (hooks.h) and inside long reads */
-	tm_deadline_set(budget_seconds());
+	/* one clock for the steps (hooks.h) and inside long reads; what is
+	   left past it is for the start-up before here and the exit */
+	tm_deadline_set(budget_seconds() - TM_HOOK_MARGIN);
 	signal(SIGPIPE, SIG_IGN);
 	/* asked by a person, like every command's -h and --help; git never
 	 * passes them */
@@ -387,6 +388,9 @@ int cmd_hook(int argc, const char **argv)
 		post_merge(&h);
 	else
 		post_rewrite(&h, argc, argv);
+	/* gave up: git has waited long enough, no time spent freeing */
+	if (tm_deadline_passed())
+		exit(rc);
 done:
 	tm_store_free(h.s);
 	free(h.project);

@@ -223,6 +223,7 @@ int cmd_stale(int argc, const char **argv)
 	tm_thread_list list;
 	char *dir;
 	tm_git *g;
+	size_t i;
 	int stale, error;
 
 	if (parse_options(argc, argv, opts, stale_usage) != 0)
@@ -244,6 +245,8 @@ int cmd_stale(int argc, const char **argv)
 	cli_progress_end(&progress);
 	if (error < 0)
 		die_lib();
+	for (i = 0; i < r.warnings.n; i++)
+		warning("%s", r.warnings.items[i]);
 	if (as_json) {
 		print_json(&r);
 		if (r.shallow)

@@ -172,7 +172,7 @@ int cmd_status(int argc, const char **argv)
 		cJSON_AddNumberToObject(o, "other", (double)c.other);
 		cJSON_AddNumberToObject(o, "unreadable",
 					(double)v.list.errors.n);
-		if (in_git)
+		if (in_git && !v.stale_unknown)
 			cJSON_AddNumberToObject(doc, "stale", (double)stale);
 		else
 			cJSON_AddNullToObject(doc, "stale");
@@ -198,6 +198,8 @@ int cmd_status(int argc, const char **argv)
 			       v.list.errors.n, cli_c("reset"));
 		if (!in_git)
 			printf("\nstale: n/a (not in a git repository)\n");
+		else if (v.stale_unknown)
+			printf("\nstale: unknown (see the warning above)\n");
 		else if (stale)
 			printf("\nstale: %s%zu%s (git threadmind stale)\n",
 			       cli_c("yellow"), stale, cli_c("reset"));

@@ -19,7 +19,8 @@ static int collect(const tm_tree *tree, size_t node, void *payload)
 
 /*
  * Flag the stale threads (DESIGN.md section 4), in one computation for the
- * whole project.  Outside git nothing is stale; a failure is one warning.
+ * whole project.  Outside git nothing is stale; a failure is one warning
+ * (and v->stale_unknown), an object of the history skipped one each.
  */
 static void mark_stale(struct view *v)
 {
@@ -59,7 +60,10 @@ static void mark_stale(struct view *v)
 		warning("cannot tell which threads are stale: %s",
 			tm_error_last());
 		tm_error_clear();
+		v->stale_unknown = true;
 	}
+	for (i = 0; i < r.warnings.n; i++)
+		warning("%s", r.warnings.items[i]);
 	for (i = 0; i < r.n; i++) {
 		k = tm_tree_find(v->tree, r.stale[i].id);
 		if (k >= 0)

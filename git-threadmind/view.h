@@ -21,8 +21,9 @@ struct view {
 	char *active;  /* active thread id */
 	size_t *order; /* node indexes in pre-order */
 	size_t norder;
-	bool *shown;     /* per node: shown without --all? */
-	unsigned *flags; /* per node: tree flags | CLI_FLAG_* */
+	bool *shown;        /* per node: shown without --all? */
+	unsigned *flags;    /* per node: tree flags | CLI_FLAG_* */
+	bool stale_unknown; /* staleness could not be computed (warned) */
 };
 
 /*

@@ -21,6 +21,10 @@
 
 /* Seconds a hook may take before it gives up quietly. */
 #define TM_HOOK_BUDGET 2.0
+/* Of those, what the deadline leaves for the process's start and exit (a
+ * hook that gave up exits at once), so that git waits no more than the
+ * budget in all. */
+#define TM_HOOK_MARGIN 0.15
 /* The longest a hook waits for the store lock, in seconds. */
 #define TM_HOOK_LOCK_WAIT_MAX 1.0
 /*

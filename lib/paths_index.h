@@ -49,7 +49,10 @@ typedef struct {
 	 * 20), one when core.preloadIndex is false; else that many. */
 	unsigned threads;
 	/* Set by the load: */
-	bool cut_short; /* the deadline (deadline.h) passed: incomplete */
+	bool cut_short; /* the deadline (deadline.h) passed: incomplete;
+			   what was read is written all the same (the reads
+			   stop early enough for that), so that the next
+			   load goes on from there */
 	size_t reread;  /* files read (not answered by the index) */
 	bool written;   /* the index file was (re)written */
 	bool listed;    /* the folder was listed (not the index's names) */

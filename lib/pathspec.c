@@ -150,6 +150,30 @@ bool tm_pathspec_matches(const tm_pathspec *s, const char *path, size_t len)
 	       closed_brackets(rest) && fnmatch(rest, slash + 1, 0) == 0;
 }
 
+bool tm_pathspec_may_match_under(const tm_pathspec *s, const char *dir,
+				 size_t len)
+{
+	size_t head, n;
+
+	if (s->never)
+		return false;
+	if (s->all || !len)
+		return true;
+	/* a glob's paths all start with its literal beginning */
+	head = s->glob ? strcspn(s->pattern, "*?[\\") : s->len;
+	if (head > s->len)
+		head = s->len;
+	n = head < len ? head : len;
+	if (memcmp(s->pattern, dir, n))
+		return false;
+	if (head > len && s->pattern[len] != '/')
+		return false; /* "abc..." under "ab/": no */
+	if (s->glob)
+		return true;
+	/* the spec is the folder, above it, or under it */
+	return s->len >= len || dir[s->len] == '/';
+}
+
 bool tm_pathspec_match(const char *spec, const char *path)
 {
 	tm_pathspec s;

@@ -46,6 +46,17 @@ void tm_pathspec_free(tm_pathspec *s);
  */
 bool tm_pathspec_matches(const tm_pathspec *s, const char *path, size_t len);
 
+/*
+ * Could `s` name some path under folder `dir` (`len` bytes, without a
+ * trailing '/'; 0: the root)?  Exact for specs without glob characters
+ * (the spec is the folder, above it, or under it); for a glob, true unless
+ * its literal beginning (up to its first glob character) rules out every
+ * path under the folder: an answer that may say yes for nothing, never no
+ * for something.  For the prefixes of a bounded tree diff (treediff.h).
+ */
+bool tm_pathspec_may_match_under(const tm_pathspec *s, const char *dir,
+				 size_t len);
+
 /* tm_pathspec_matches for a spec given as text.  NULLs match nothing. */
 bool tm_pathspec_match(const char *spec, const char *path);
 

@@ -59,6 +59,29 @@ void tm_record_frame(tm_buf *file, const char *magic, const void *payload,
 	tm_buf_put(file, payload, len);
 }
 
+size_t tm_record_frame_begin(tm_buf *file)
+{
+	static const char zero[TM_RECORD_FRAME_LEN];
+	size_t at = file->size;
+
+	tm_buf_put(file, zero, sizeof(zero));
+	return at;
+}
+
+void tm_record_frame_end(tm_buf *file, size_t at, const char *magic)
+{
+	size_t start = at + TM_RECORD_FRAME_LEN, len = file->size - start;
+	uint64_t v[2] = {len, tm_record_sum(file->ptr + start, len)};
+	unsigned char *p = (unsigned char *)file->ptr + at;
+	int i, k;
+
+	memcpy(p, magic, TM_RECORD_MAGIC_LEN);
+	for (k = 0; k < 2; k++)
+		for (i = 0; i < 8; i++)
+			p[TM_RECORD_MAGIC_LEN + 8 * k + i] =
+				(unsigned char)(v[k] >> (8 * i));
+}
+
 bool tm_record_unframe(tm_record_reader *r, const void *data, size_t len,
 		       const char *magic)
 {

@@ -39,6 +39,15 @@ void tm_record_frame(tm_buf *file, const char *magic, const void *payload,
 		     size_t len);
 
 /*
+ * The same frame without copying the payload: tm_record_frame_begin
+ * reserves the frame's head at the end of `file` and returns where it is;
+ * append the payload to `file`, then tm_record_frame_end writes the head
+ * for what follows it.
+ */
+size_t tm_record_frame_begin(tm_buf *file);
+void tm_record_frame_end(tm_buf *file, size_t at, const char *magic);
+
+/*
  * Whether the `len` bytes at `data` are one frame under `magic` whose
  * length and checksum hold; then *r reads its payload.
  */

@@ -38,12 +38,33 @@
 #include "timestamp.h"
 #include "treediff.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 /* ---- the report ---- */
+
+void tm_stale__warn(tm_strv *w, const char *fmt, ...)
+{
+	tm_buf line = TM_BUF_INIT;
+	va_list ap;
+
+	if (!w || w->n > TM_STALE_MAX_WARNINGS)
+		return;
+	if (w->n == TM_STALE_MAX_WARNINGS) {
+		tm_strv_push(w, "more objects of the history cannot be read "
+				"('git fsck' lists them)");
+		return;
+	}
+	va_start(ap, fmt);
+	tm_buf_vprintf(&line, fmt, ap);
+	va_end(ap);
+	if (!tm_strv_contains(w, tm_buf_cstr(&line)))
+		tm_strv_push(w, tm_buf_cstr(&line));
+	tm_buf_release(&line);
+}
 
 /* 40 hex digits (tm_git_is_hex_oid); NULL is not. */
 static bool is_hex40(const char *s)
@@ -115,6 +136,7 @@ void tm_stale_report_clear(tm_stale_report *r)
 	}
 	free(r->stale);
 	tm_strv_clear(&r->unknown_base);
+	tm_strv_clear(&r->warnings);
 	r->stale = NULL;
 	r->n = 0;
 }
@@ -202,7 +224,8 @@ static int compute_once(tm_stale_report *out, tm_git *g,
 			const char *threads_dir,
 			const tm_thread *const *threads, size_t n,
 			const tm_stale_options *opts, bool use_index,
-			struct tm_stale_last *last, struct tm_stale_gone *gone)
+			struct tm_stale_last *last, struct tm_stale_gone *gone,
+			tm_strv *warnings)
 {
 	tm_stale_report r = TM_STALE_REPORT_INIT;
 	struct walk w;
@@ -216,22 +239,32 @@ static int compute_once(tm_stale_report *out, tm_git *g,
 	memset(&ix, 0, sizeof(ix));
 	tm_stale__walk_init(&w, tm_git_repository(g));
 	w.gone = gone;
+	w.warnings = warnings;
 	s.w = &w;
 	if (opts) {
 		s.progress = opts->progress;
 		s.progress_data = opts->progress_data;
 	}
 	if (use_index && n) {
-		if (tm_stale__cidx_open(&ix, w.repo, w.shallow, w.nshallow,
-					s.progress, s.progress_data) == 0)
+		error = tm_stale__cidx_open(&ix, w.repo, w.shallow, w.nshallow,
+					    s.progress, s.progress_data,
+					    warnings);
+		if (error == 0)
 			w.ix = &ix;
-		tm_error_clear(); /* without the index, the same answer */
+		/* past a hook's budget: no time for more; else without the
+		   index, the same answer */
+		if (error != TM_ETIMEOUT) {
+			error = 0;
+			tm_error_clear();
+		}
 	}
-	find_candidates(&s, &r.unknown_base, threads, n);
-	if (s.nth)
-		error = tm_stale__review_points(&s, &r.unknown_base,
-						threads_dir);
-	tm_stale__walk_set_bases(&w, s.nbases);
+	if (!error) {
+		find_candidates(&s, &r.unknown_base, threads, n);
+		if (s.nth)
+			error = tm_stale__review_points(&s, &r.unknown_base,
+							threads_dir);
+		tm_stale__walk_set_bases(&w, s.nbases);
+	}
 	if (!error && s.nth)
 		error = tm_stale__walk_start(&w, &head);
 	if (!error && head != NONE)
@@ -299,13 +332,20 @@ static int compute(tm_stale_report *out, tm_git *g, const char *threads_dir,
 		   struct tm_stale_last *last)
 {
 	struct tm_stale_gone gone = {NULL, 0, 0};
+	tm_strv warnings = TM_STRV_INIT; /* of every round */
 	int error;
 
 	do /* each round finds one more base gone, at least */
 		error = compute_once(out, g, threads_dir, threads, n, opts,
-				     use_index, last, &gone);
+				     use_index, last, &gone, &warnings);
 	while (error == 2);
 	free(gone.v);
+	if (error == 0) {
+		tm_strv_clear(&out->warnings);
+		out->warnings = warnings;
+	} else {
+		tm_strv_clear(&warnings);
+	}
 	return error;
 }
 
@@ -314,6 +354,18 @@ static int compute(tm_stale_report *out, tm_git *g, const char *threads_dir,
 static int oid_cmp(const void *a, const void *b)
 {
 	return git_oid_cmp(a, b);
+}
+
+/* Does changed path `p` (a prefix too: treediff.h) say that a file of
+ * folder `dir` (dlen bytes, with its trailing '/') may have changed? */
+static bool may_touch_dir(const char *p, const char *dir, size_t dlen)
+{
+	size_t len = strlen(p);
+
+	if (tm_treediff_is_prefix(p, len))
+		return len == 1 || (len <= dlen && !strncmp(dir, p, len)) ||
+		       !strncmp(p, dir, dlen);
+	return !strncmp(p, dir, dlen);
 }
 
 /*
@@ -350,7 +402,8 @@ static int advance(tm_stale_report *out, tm_git *g, const char *threads_dir,
 	if (!prev->inside || git_reference_name_to_id(&head, repo, "HEAD") < 0)
 		goto done;
 	tm_stale__read_shallow(&shallow, &nshallow, repo);
-	if (tm_stale__cidx_open(&ix, repo, shallow, nshallow, NULL, NULL) < 0 ||
+	if (tm_stale__cidx_open(&ix, repo, shallow, nshallow, NULL, NULL,
+				NULL) < 0 ||
 	    !tm_stale__cidx_find(&ix, &head, &c) ||
 	    !tm_stale__cidx_find(&ix, &prev->head, &stop))
 		goto done;
@@ -367,8 +420,8 @@ static int advance(tm_stale_report *out, tm_git *g, const char *threads_dir,
 			goto done;
 		ndiff = cidx_diff(&ix, c, 0, &diff);
 		for (k = 0; dirlen && k < ndiff; k++)
-			if (!strncmp(tm_stale__cidx_name(&ix, diff[k]),
-				     threads_dir, dirlen))
+			if (may_touch_dir(tm_stale__cidx_name(&ix, diff[k]),
+					  threads_dir, dirlen))
 				goto done; /* a thread file changed */
 		sizev_push(&line, c);
 		c = parents[0];
@@ -426,6 +479,7 @@ static int advance(tm_stale_report *out, tm_git *g, const char *threads_dir,
 			       sizeof(d->newest));
 	}
 	tm_strv_copy(&r.unknown_base, &prev->r.unknown_base);
+	tm_strv_copy(&r.warnings, &prev->r.warnings);
 	r.shallow = prev->r.shallow;
 	*out = r;
 	memset(&r, 0, sizeof(r));
@@ -513,9 +567,15 @@ static bool names_any(const tm_thread *t, const tm_strv *changed)
 
 	for (k = 0; k < t->paths.n && !hit; k++) {
 		tm_pathspec_parse(&spec, t->paths.items[k]);
-		for (i = 0; i < changed->n && !hit; i++)
-			hit = tm_pathspec_matches(&spec, changed->items[i],
-						  strlen(changed->items[i]));
+		for (i = 0; i < changed->n && !hit; i++) {
+			const char *p = changed->items[i];
+			size_t len = strlen(p);
+
+			hit = tm_treediff_is_prefix(p, len)
+				      ? tm_pathspec_may_match_under(&spec, p,
+								    len - 1)
+				      : tm_pathspec_matches(&spec, p, len);
+		}
 		tm_pathspec_free(&spec);
 	}
 	return hit;
@@ -528,6 +588,7 @@ int tm_stale_commit_touches(tm_strv *out_ids, tm_git *g, const char *hex,
 	git_repository *repo = tm_git_repository(g);
 	git_commit *c = NULL, *p = NULL;
 	tm_strv changed = TM_STRV_INIT, ids = TM_STRV_INIT;
+	tm_strv skipped = TM_STRV_INIT;
 	struct index x;
 	struct sizev hits = {NULL, 0, 0};
 	const tm_thread **cand;
@@ -554,8 +615,12 @@ int tm_stale_commit_touches(tm_strv *out_ids, tm_git *g, const char *hex,
 	    git_commit_parent(&p, c, 0) < 0)
 		p = NULL; /* missing: compare with the empty tree */
 	free(shallow);
-	error = tm_treediff(&changed, repo, p ? git_commit_tree_id(p) : NULL,
+	/* an object that cannot be read: its folder counts as changed,
+	   quietly (stale says it) */
+	error = tm_treediff(&changed, &skipped, repo,
+			    p ? git_commit_tree_id(p) : NULL,
 			    git_commit_tree_id(c));
+	tm_strv_clear(&skipped);
 	git_commit_free(p);
 	git_commit_free(c);
 	if (error < 0) {

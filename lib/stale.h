@@ -32,10 +32,15 @@ typedef struct {
 				 have (sorted) */
 	bool shallow;         /* the repository is a shallow clone: commits
 				 beyond its boundary are unknown bases */
+	tm_strv warnings;     /* objects of the history that could not be
+				 read, each counted as changing everything
+				 under its folder (one line each, for the
+				 user; given by the computation that first
+				 met them and by the cached answer) */
 } tm_stale_report;
 
 /* clang-format off */
-#define TM_STALE_REPORT_INIT {NULL, 0, TM_STRV_INIT, false}
+#define TM_STALE_REPORT_INIT {NULL, 0, TM_STRV_INIT, false, TM_STRV_INIT}
 /* clang-format on */
 
 /*
@@ -71,6 +76,13 @@ typedef struct {
  * `paths` are pathspecs relative to the repository root
  * (tm_pathspec_match, pathspec.h).  One revision walk and one diff per
  * commit serve all threads.
+ *
+ * A tree of the history that cannot be read or does not parse (a clone
+ * does not fsck) is skipped, its folder counted as changed in the commit
+ * that holds it (treediff.h: a prefix), with a line in `warnings`; a commit
+ * whose diff is past the bounds of treediff.h is known by its changed
+ * folders the same way.  Both answer conservatively: a thread whose paths
+ * may lie under such a folder counts that commit against it.
  *
  * Never stale, and not listed anywhere: threads without `paths` (absent or
  * empty), without `commit`, finished (status done or abandoned), or whose

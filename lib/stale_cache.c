@@ -18,13 +18,14 @@
  * it also holds every review point the answer used and whether that HEAD
  * reached them all.
  *
- * File: the magic "TMSTALE4", the payload's length and its checksum
+ * File: the magic "TMSTALE5", the payload's length and its checksum
  * (8 bytes each, little-endian: record.h's frame), the payload (the key, the
- * report, the review points, the flag). A file that is short, long, of another
- * magic or whose hash differs is ignored and replaced by the next write;
- * nothing here is ever fatal.  A write goes through tm_atomic_write_nosync
- * (temp file, rename; no fsync, the checksum tells a file torn by a crash):
- * concurrent writers each rename a complete file, the last one wins.
+ * report with its warnings, the review points, the flag). A file that is short,
+ * long, of another magic or whose hash differs is ignored and replaced by the
+ * next write; nothing here is ever fatal.  A write goes through
+ * tm_atomic_write_nosync (temp file, rename; no fsync, the checksum tells a
+ * file torn by a crash): concurrent writers each rename a complete file, the
+ * last one wins.
  */
 #include "stale_internal.h"
 #include "error.h"
@@ -39,8 +40,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-/* 4: review points of rewritten commits, identities, blank summaries */
-#define MAGIC    "TMSTALE4"
+/* 4: review points of rewritten commits, identities, blank summaries;
+ * 5: the warnings */
+#define MAGIC    "TMSTALE5"
 #define MAX_SIZE ((size_t)1 << 30)
 
 /* ---- encoding ---- */
@@ -262,6 +264,8 @@ static bool decode_report(tm_record_reader *r, tm_stale_report *out,
 	}
 	if (!r->bad)
 		get_strv(r, &rep.unknown_base);
+	if (!r->bad)
+		get_strv(r, &rep.warnings);
 	if (r->bad) {
 		tm_stale_report_clear(&rep);
 		return false;
@@ -389,6 +393,8 @@ int tm_stale_cached_ids(tm_strv *out, tm_git *g, const char *threads_dir,
 
 	tm_stale__cache_key(&key, g, threads_dir, threads, n);
 	found = cache_read(&r, NULL, g, &key, threads, n, true);
+	if (r.warnings.n)
+		found = 0; /* the full answer says them */
 	for (i = 0; found == 1 && i < r.n; i++) {
 		tm_strv_push_owned(out, r.stale[i].id);
 		r.stale[i].id = NULL;
@@ -420,6 +426,7 @@ void tm_stale__cache_store(tm_git *g, const tm_buf *key,
 		put_str(&payload, rep->stale[i].newest);
 	}
 	put_strv(&payload, &rep->unknown_base);
+	put_strv(&payload, &rep->warnings);
 	tm_record_put_u64(&payload, nbases);
 	for (i = 0; i < nbases; i++)
 		tm_buf_put(&payload, bases[i].id, GIT_OID_RAWSZ);

@@ -37,9 +37,12 @@
  * (after an fsync of the layer, so that what was checked is what a crash
  * leaves), and a later load that finds the same stat data there, the
  * layer changed before `checked` was written (git's racy rule: its ctime
- * before the file's mtime), reads only the header and sizes of it, so
- * that one new commit on top of a large index does not read the whole
- * index again.  Any change to a layer changes its ctime.  The chain is read up
+ * before the file's mtime), skips its checksum and its order checks, so
+ * that one new commit on top of a large index does not hash the whole
+ * index again; the range checks of every offset, position and path
+ * number run on every load all the same (issue 24: a forged layer with a
+ * matching stamp was read out of bounds).  Any change to a layer changes
+ * its ctime.  The chain is read up
  * to the first layer that is missing, does not check out, or does not continue
  * the one below: the layers below it are kept, the rest rebuilt.  Every file is
  * written through tm_atomic_write_nosync (temp file, rename; no fsync: after a
@@ -56,6 +59,7 @@
 #include "fs.h"
 #include "git.h"
 #include "git_internal.h"
+#include "deadline.h"
 #include "record.h"
 #include "treediff.h"
 
@@ -157,14 +161,24 @@ static const char *layer_name(const struct cidx_layer *l, uint32_t p)
 	return l->pbytes + l->poff[p];
 }
 
+/* How much layer_parse checks. */
+enum layer_check {
+	CHECK_NONE,   /* our own image in memory, just made: header, sizes */
+	CHECK_BOUNDS, /* + every offset, position and path number in range:
+			 on every load of a file, stamped or not */
+	CHECK_WHOLE   /* + the checksum and the sort orders */
+};
+
 /*
  * Point l's arrays into l->data (l->size bytes); false when it is not a
  * sound layer whose positions start at `base`, path numbers at `pbase`,
- * on top of layer `below`, for shallow boundary `key`.  Without `check`
- * (our own image, just made), the header and sizes only.
+ * on top of layer `below`, for shallow boundary `key`, as far as `check`
+ * looks.  A stamp (the file `checked`) saves only CHECK_WHOLE's re-hashing
+ * and order checks: whatever a file holds, the readers (the cidx_*
+ * accessors, the binary searches) never leave it.
  */
 static bool layer_parse(struct cidx_layer *l, uint32_t base, uint32_t pbase,
-			uint64_t below, uint64_t key, bool check)
+			uint64_t below, uint64_t key, enum layer_check check)
 {
 	struct cursor c;
 	uint32_t h[12], i, k, top;
@@ -212,9 +226,10 @@ static bool layer_parse(struct cidx_layer *l, uint32_t base, uint32_t pbase,
 	l->psorted = take(&c, l->npaths, 4);
 	if (c.bad || c.left)
 		return false;
-	if (!check)
+	if (check == CHECK_NONE)
 		return true;
-	if (sum != tm_record_sum(l->data + 16, l->size - 16))
+	if (check == CHECK_WHOLE &&
+	    sum != tm_record_sum(l->data + 16, l->size - 16))
 		return false;
 	top = pbase + l->npaths;
 	if (!starts_ok(l->pstart, l->n, l->nparent) ||
@@ -235,15 +250,16 @@ static bool layer_parse(struct cidx_layer *l, uint32_t base, uint32_t pbase,
 		for (k = l->pstart[i]; k < l->pstart[i + 1]; k++)
 			if (l->parent[k] >= base + i)
 				return false;
-		if (i && memcmp(l->oids + (size_t)l->order[i - 1] * 20,
-				l->oids + (size_t)l->order[i] * 20, 20) >= 0)
+		if (check == CHECK_WHOLE && i &&
+		    memcmp(l->oids + (size_t)l->order[i - 1] * 20,
+			   l->oids + (size_t)l->order[i] * 20, 20) >= 0)
 			return false;
 	}
 	for (i = 0; i < l->npaths; i++)
 		if (l->poff[i + 1] == l->poff[i] ||
 		    l->pbytes[l->poff[i + 1] - 1] != '\0')
 			return false;
-	for (i = 1; i < l->npaths; i++)
+	for (i = 1; check == CHECK_WHOLE && i < l->npaths; i++)
 		if (strcmp(layer_name(l, l->psorted[i - 1]),
 			   layer_name(l, l->psorted[i])) >= 0)
 			return false;
@@ -437,8 +453,8 @@ static void stamps_write(const struct stamps *sp, const struct cidx *ix,
 
 /* Map layer `id` as the next of ix; false when it is missing or unsound
  * (`check`: checked whole, unless `sp` says it was and has not changed
- * since; without, one this process just wrote, trusted: only the pages read
- * later are read). */
+ * since; without, one this process just wrote; either way its bounds are
+ * checked: a stamp saves re-hashing, never the range checks). */
 static bool layer_load(struct cidx *ix, git_repository *repo, uint64_t id,
 		       bool check, struct stamps *sp)
 {
@@ -473,7 +489,7 @@ static bool layer_load(struct cidx *ix, git_repository *repo, uint64_t id,
 	tm_stale__layer_checks += whole;
 	ok = layer_parse(&l, ix->n, ix->npaths,
 			 ix->nlayers ? ix->layers[ix->nlayers - 1].id : 0,
-			 ix->shallow_key, whole) &&
+			 ix->shallow_key, whole ? CHECK_WHOLE : CHECK_BOUNDS) &&
 	     l.id == id;
 	if (ok && whole && sp && (uint64_t)st.st_size >= tm_stale__stamp_min)
 		stamp_add(sp, id, fd, &st);
@@ -779,7 +795,7 @@ static int layer_add(struct cidx *ix, git_repository *repo, tm_buf *img,
 	l.data = (unsigned char *)tm_buf_detach(img);
 	if (!layer_parse(&l, ix->n, ix->npaths,
 			 ix->nlayers ? ix->layers[ix->nlayers - 1].id : 0,
-			 ix->shallow_key, false))
+			 ix->shallow_key, CHECK_NONE))
 		abort(); /* our own image */
 	cidx_push(ix, &l);
 	return 0;
@@ -905,6 +921,8 @@ struct update {
 	bool on_disk;     /* every layer from first_new is written */
 	tm_progress_fn progress;
 	void *progress_data;
+	tm_strv *warnings; /* the objects skipped (or NULL) */
+	tm_strv skipped;   /* one diff's */
 };
 
 static size_t oid_slot(const struct update *up, const git_oid *oid)
@@ -1013,6 +1031,10 @@ static int collect(struct update *up, const git_oid *head,
 		up->c[i].np = 0;
 	u32_push(&up->stack, i);
 	while (up->stack.n) {
+		if (up->n % 256 == 0 && tm_deadline_passed())
+			return tm_error_set(TM_ETIMEOUT,
+					    "time budget spent while counting "
+					    "commits");
 		i = up->stack.v[up->stack.n - 1];
 		if (up->c[i].done) {
 			up->stack.n--;
@@ -1192,10 +1214,15 @@ static int describe(struct update *up, tm_treediffer *td, const struct fresh *f)
 		if (f->np && (error = parent_tree(up, f, k, &old)) < 0)
 			goto done;
 		tm_strv_clear(&up->changed);
-		error = tm_treediffer_diff(&up->changed, td,
+		error = tm_treediffer_diff(&up->changed, &up->skipped, td,
 					   f->np ? &old : NULL, &f->tree);
 		if (error < 0)
 			goto done;
+		for (i = 0; i < up->skipped.n; i++)
+			tm_stale__warn(up->warnings, "commit %.7s: %s",
+				       git_oid_tostr_s(&f->oid),
+				       up->skipped.items[i]);
+		tm_strv_clear(&up->skipped);
 		u32_push(&ch->dstart, ch->dpath.n);
 		first = ch->dpath.n;
 		for (i = 0; i < up->changed.n; i++)
@@ -1409,6 +1436,14 @@ static int describe_all(struct update *up)
 	int error = total ? tm_treediffer_new(&td, up->repo) : 0;
 
 	for (i = 0; !error && i < total; i++) {
+		/* past the hooks' deadline: keep what is done (a layer),
+		   so that the next run goes on from there */
+		if (tm_deadline_passed()) {
+			error = tm_error_set(TM_ETIMEOUT,
+					     "time budget spent while "
+					     "indexing the history");
+			break;
+		}
 		f = &up->c[up->placed.v[i]];
 		tm_buf_put(&ch->oids, f->oid.id, GIT_OID_RAWSZ);
 		tm_buf_put(&ch->time, &f->time, 8);
@@ -1442,6 +1477,9 @@ static int describe_all(struct update *up)
 	}
 	if (!error)
 		error = chunk_flush(up);
+	else if (error == TM_ETIMEOUT && chunk_flush(up) == 0)
+		tm_error_set(TM_ETIMEOUT,
+			     "time budget spent while indexing the history");
 done:
 	tm_treediffer_free(td);
 	if (error < 0)
@@ -1465,11 +1503,13 @@ static void update_free(struct update *up)
 	free(up->blob_version);
 	tm_strv_clear(&up->changed);
 	tm_strv_clear(&up->written);
+	tm_strv_clear(&up->skipped);
 }
 
 int tm_stale__cidx_open(struct cidx *ix, git_repository *repo,
 			const git_oid *shallow, size_t nshallow,
-			tm_progress_fn progress, void *progress_data)
+			tm_progress_fn progress, void *progress_data,
+			tm_strv *warnings)
 {
 	struct update up;
 	tm_buf dir = TM_BUF_INIT;
@@ -1487,6 +1527,7 @@ int tm_stale__cidx_open(struct cidx *ix, git_repository *repo,
 	up.repo = repo;
 	up.progress = progress;
 	up.progress_data = progress_data;
+	up.warnings = warnings;
 	up.first_new = ix->nlayers;
 	if (git_libgit2_opts(GIT_OPT_GET_MWINDOW_MAPPED_LIMIT, &mapped) < 0 ||
 	    mapped <= PACK_MAPPED)

@@ -20,6 +20,7 @@
  * O(N T / 64) plus one diff per commit and per parent of a merge.
  */
 #include "stale_internal.h"
+#include "deadline.h"
 #include "treediff.h"
 
 #include <string.h>
@@ -307,6 +308,41 @@ static void extra_covers(struct pass *s, size_t c)
 		bit_set(s->covers, s->extra[lo].t);
 }
 
+/* Add pair (path, t) to s->pairset; false when it was there. */
+static bool pair_new(struct pass *s, size_t path, size_t t)
+{
+	uint64_t key = ((uint64_t)path << 32 | (uint64_t)(uint32_t)t) + 1, *old;
+	size_t i, n;
+
+	if ((s->pairset_n + 1) * 2 > s->pairset_mask + 1) {
+		old = s->pairset;
+		n = old ? s->pairset_mask + 1 : 0;
+		s->pairset_mask = n ? 2 * n - 1 : 1023;
+		s->pairset = tm_xcalloc(s->pairset_mask + 1, sizeof(uint64_t));
+		for (i = 0; i < n; i++) {
+			size_t j;
+
+			if (!old[i])
+				continue;
+			j = (size_t)((old[i] * 0x9e3779b97f4a7c15ULL) >> 20) &
+			    s->pairset_mask;
+			while (s->pairset[j])
+				j = (j + 1) & s->pairset_mask;
+			s->pairset[j] = old[i];
+		}
+		free(old);
+	}
+	i = (size_t)((key * 0x9e3779b97f4a7c15ULL) >> 20) & s->pairset_mask;
+	while (s->pairset[i]) {
+		if (s->pairset[i] == key)
+			return false;
+		i = (i + 1) & s->pairset_mask;
+	}
+	s->pairset[i] = key;
+	s->pairset_n++;
+	return true;
+}
+
 /* Record the threads that commit c counts against. */
 static void record(struct pass *s, size_t c)
 {
@@ -341,19 +377,16 @@ static void record(struct pass *s, size_t c)
 	}
 	for (k = 0; k + 1 < s->pairs.n; k += 2) {
 		struct live *l = &s->th[s->pairs.v[k + 1]];
+		size_t path;
 
 		t = s->pairs.v[k + 1];
 		if (!bit_get(s->shown, t) || bit_get(s->covers, t))
 			continue;
-		sizev_push(&l->changed,
-			   s->memo_at
-				   ? s->slot_paths[s->pairs.v[k]]
-				   : intern(&s->paths,
-					    s->changed.items[s->pairs.v[k]]));
-		if (l->changed.n >= l->compact_at) {
-			sizev_unique(&l->changed);
-			l->compact_at = 2 * l->changed.n + 64;
-		}
+		path = s->memo_at ? s->slot_paths[s->pairs.v[k]]
+				  : intern(&s->paths,
+					   s->changed.items[s->pairs.v[k]]);
+		if (pair_new(s, path, t))
+			sizev_push(&l->changed, path);
 	}
 }
 
@@ -417,9 +450,15 @@ static int visit(struct pass *s, size_t c)
 
 		tm_strv_clear(out);
 		old = np ? &w->git[parent(w, c, i)].tree : NULL;
-		error = tm_treediff(out, w->repo, old, &w->git[c].tree);
+		error = tm_treediff(out, &w->skipped, w->repo, old,
+				    &w->git[c].tree);
 		if (error < 0)
 			return error;
+		for (k = 0; k < w->skipped.n; k++)
+			tm_stale__warn(w->warnings, "commit %.7s: %s",
+				       git_oid_tostr_s(&w->git[c].oid),
+				       w->skipped.items[k]);
+		tm_strv_clear(&w->skipped);
 		if (i == 0)
 			s->pairs.n = 0;
 		match_paths(s, out, touched_of(s, i, np ? np : 1), i == 0);
@@ -445,7 +484,7 @@ int tm_stale__pass_run(struct pass *s, size_t head)
 {
 	struct walk *w = s->w;
 	struct heap ready = {NULL, 0, 0};
-	size_t i, k, p, c;
+	size_t i, k, p, c, steps = 0;
 	uint64_t *hr;
 	int error = 0;
 
@@ -463,6 +502,11 @@ int tm_stale__pass_run(struct pass *s, size_t head)
 		bit_set(hr, i);
 	tm_stale__heap_push(w, &ready, head);
 	while (ready.n && !error) {
+		/* a visit costs O(threads): a clock read every 16 of them */
+		if (++steps % 16 == 0 && tm_deadline_passed()) {
+			error = tm_deadline_check(NULL);
+			break;
+		}
 		c = tm_stale__heap_pop(w, &ready);
 		error = visit(s, c);
 		free(w->nodes[c].reach);
@@ -508,4 +552,5 @@ void tm_stale__pass_free(struct pass *s)
 	free(s->memo_nfile);
 	free(s->memo.v);
 	free(s->extra);
+	free(s->pairset);
 }

@@ -83,13 +83,90 @@ void tm_stale__index_free(struct index *x)
 	tm_hashmap_release(&x->literal);
 	tm_hashmap_release(&x->file_map);
 	free(x->other.v);
+	free(x->by_pattern);
 	memset(x, 0, sizeof(*x));
 }
 
-void tm_stale__index_match(const struct index *x, const char *path,
-			   struct sizev *out)
+static const struct index *sort_index;
+
+static int pattern_cmp(const void *a, const void *b)
+{
+	return strcmp(sort_index->specs[*(const size_t *)a].pattern,
+		      sort_index->specs[*(const size_t *)b].pattern);
+}
+
+/* The literal specs in pattern order, for prefixes. */
+static void sort_literals(struct index *x)
+{
+	size_t i;
+
+	x->sorted = true;
+	x->by_pattern = tm_xcalloc(x->nspecs + 1, sizeof(size_t));
+	for (i = 0; i < x->nspecs; i++)
+		if (!x->specs[i].glob && !x->specs[i].all && !x->specs[i].never)
+			x->by_pattern[x->nliteral++] = i;
+	sort_index = x;
+	qsort(x->by_pattern, x->nliteral, sizeof(size_t), pattern_cmp);
+	sort_index = NULL;
+}
+
+/* The threads with a spec that may name a path under `dir` (dlen bytes,
+ * 0: the root). */
+static void match_prefix(struct index *x, const char *dir, size_t dlen,
+			 struct sizev *out)
+{
+	size_t i, k, lo, hi, mid;
+
+	if (!x->sorted)
+		sort_literals(x);
+	/* literal specs naming the folder or one above it */
+	for (i = 1; i <= dlen; i++) {
+		if (i < dlen && dir[i] != '/')
+			continue;
+		for (k = chain_head(&x->literal, dir, i); k != NONE;
+		     k = x->next[k])
+			sizev_push(out, x->owner[k]);
+	}
+	/* literal specs under it: those whose pattern starts with "dir/" */
+	lo = 0;
+	hi = x->nliteral;
+	while (dlen && lo < hi) {
+		const char *p;
+		int c;
+
+		mid = lo + (hi - lo) / 2;
+		p = x->specs[x->by_pattern[mid]].pattern;
+		c = strncmp(p, dir, dlen);
+		if (c == 0)
+			c = p[dlen] < '/' ? -1 : 0;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (i = lo; i < x->nliteral; i++) {
+		const tm_pathspec *s = &x->specs[x->by_pattern[i]];
+
+		if (dlen &&
+		    (strncmp(s->pattern, dir, dlen) || s->pattern[dlen] != '/'))
+			break;
+		sizev_push(out, x->owner[x->by_pattern[i]]);
+	}
+	for (i = 0; i < x->other.n; i++) {
+		k = x->other.v[i];
+		if (tm_pathspec_may_match_under(&x->specs[k], dir, dlen))
+			sizev_push(out, x->owner[k]);
+	}
+}
+
+void tm_stale__index_match(struct index *x, const char *path, struct sizev *out)
 {
 	size_t plen = strlen(path), i, k;
+
+	if (plen && path[plen - 1] == '/') {
+		match_prefix(x, path, plen - 1, out);
+		return;
+	}
 
 	for (i = 1; i <= plen; i++) {
 		if (i < plen && path[i] != '/')

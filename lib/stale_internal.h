@@ -77,7 +77,11 @@ struct index {
 	tm_hashmap literal; /* head of the chain of the specs without glob
 			       characters, by pattern */
 	struct sizev other; /* glob and match-everything specs */
-	char **files;       /* thread i's file, or NULL */
+	size_t *by_pattern; /* the literal specs sorted by pattern (for a
+			       prefix; made on first use), nliteral of them */
+	size_t nliteral;
+	bool sorted;
+	char **files; /* thread i's file, or NULL */
 	size_t *file_next;
 	tm_hashmap file_map; /* head of the chain of threads, by file */
 	size_t nthreads;
@@ -88,11 +92,14 @@ struct index {
 void tm_stale__index_build(struct index *x, const tm_thread *const *threads,
 			   size_t n, const char *threads_dir);
 void tm_stale__index_free(struct index *x);
-/* Append to `out` the threads with a spec matching `path` (maybe twice). */
-void tm_stale__index_match(const struct index *x, const char *path,
+/* Append to `out` the threads with a spec matching `path` (maybe twice).
+ * A prefix of a bounded diff ("dir/", treediff.h): the threads with a
+ * spec that may name something under it (tm_pathspec_may_match_under). */
+void tm_stale__index_match(struct index *x, const char *path,
 			   struct sizev *out);
 /* The first thread whose file is `path` (then chain through file_next),
- * or NONE. */
+ * or NONE.  A prefix is no file: a commit known only by its changed
+ * folders covers no thread (the conservative answer). */
 size_t tm_stale__index_file(const struct index *x, const char *path);
 
 /* ---- the per-commit index (stale_commits.c) ---- */
@@ -213,12 +220,18 @@ static inline uint32_t cidx_versions(const struct cidx *ix, uint32_t pos,
  * commit of HEAD's history it lacks, in new layers (written atomically; a
  * failed write is no error), merging layers as git's split commit-graph.
  * `shallow`: the sorted shallow commits (their parents are not followed).
- * On error (a commit that cannot be read, a missing parent of a commit that
- * is not shallow) *ix must not be used; free it either way.
+ * A tree of a commit that cannot be read is skipped (treediff.h: its
+ * folder a prefix) with a line in `warnings` (NULL: none kept).  Past the
+ * calling thread's deadline (deadline.h) it stops with TM_ETIMEOUT, the
+ * commits described so far written as a layer: the next call goes on
+ * from there.  On error (a commit that cannot be read, a missing parent
+ * of a commit that is not shallow, the deadline) *ix must not be used;
+ * free it either way.
  */
 int tm_stale__cidx_open(struct cidx *ix, git_repository *repo,
 			const git_oid *shallow, size_t nshallow,
-			tm_progress_fn progress, void *progress_data);
+			tm_progress_fn progress, void *progress_data,
+			tm_strv *warnings);
 void tm_stale__cidx_free(struct cidx *ix);
 /* FOR TESTS ONLY: a first build writes a layer every so many commits. */
 extern uint32_t tm_stale__chunk_commits;
@@ -309,6 +322,8 @@ struct walk {
 	const struct cidx *ix;      /* or NULL: every commit read from git */
 	struct sizev unchecked;     /* indexed bases not looked up in git */
 	struct tm_stale_gone *gone; /* or NULL */
+	tm_strv *warnings;          /* objects skipped (tm_stale__warn) */
+	tm_strv skipped;            /* one diff's (scratch) */
 };
 
 /* Node i's oid (into *buf for an indexed commit). */
@@ -388,8 +403,7 @@ struct live {
 	struct sizev bases;      /* every review point's base index
 				    (stale_review.c) */
 	struct sizev base_nodes; /* their nodes, in the same order */
-	struct sizev changed;    /* interned paths, compacted now and then */
-	size_t compact_at;
+	struct sizev changed;    /* interned paths, each once (pass.pairset) */
 	bool stale;
 	git_oid newest;
 };
@@ -408,7 +422,10 @@ struct pass {
 	struct interner paths;
 	struct sizev hits;
 	struct sizev pairs; /* (path, thread) pairs of the first-parent diff */
-	size_t *stamp, gen; /* per thread: last path paired with it */
+	uint64_t *pairset;  /* (path, thread) pairs recorded, + 1 (0: empty),
+			       open addressing: each thread's `changed` once */
+	size_t pairset_mask, pairset_n;
+	size_t *stamp, gen;     /* per thread: last path paired with it */
 	uint32_t *seen, search; /* per node: the last search that met it
 				   (allocated on the first) */
 	struct sizev stack;
@@ -451,6 +468,14 @@ struct tm_stale_cover {
  */
 int tm_stale__review_points(struct pass *s, tm_strv *unknown,
 			    const char *threads_dir);
+
+/* The most lines a computation keeps in its report's warnings. */
+#define TM_STALE_MAX_WARNINGS 10
+
+/* Append a warning line to `w` (NULL: none kept), past
+ * TM_STALE_MAX_WARNINGS one line saying there are more.  (stale.c) */
+void tm_stale__warn(tm_strv *w, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 /* Can thread t be stale at all (paths, commit, not finished, a summary)?
  * (stale.c) */

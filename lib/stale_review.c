@@ -23,6 +23,7 @@
  * numbered (and the walk's ties broken) alike.
  */
 #include "stale_internal.h"
+#include "deadline.h"
 #include "error.h"
 #include "frontmatter.h"
 #include "git.h"
@@ -212,11 +213,24 @@ static int read_changes(struct walkdata *r, const struct commit *e,
 	int error;
 
 	tm_strv_clear(&r->changed);
-	error = tm_treediff(&r->changed, r->s->w->repo, before, &e->folder);
+	error = tm_treediff(&r->changed, &r->s->w->skipped, r->s->w->repo,
+			    before, &e->folder);
 	if (error < 0)
 		return error;
-	if (git_tree_lookup(&tree, r->s->w->repo, &e->folder) < 0)
-		return tm_git_error(TM_ERROR, "cannot read the threads folder");
+	for (i = 0; i < r->s->w->skipped.n; i++)
+		tm_stale__warn(r->s->w->warnings, "commit %.7s: %s",
+			       git_oid_tostr_s(&e->oid),
+			       r->s->w->skipped.items[i]);
+	tm_strv_clear(&r->s->w->skipped);
+	if (git_tree_lookup(&tree, r->s->w->repo, &e->folder) < 0) {
+		/* no version of it read: reviews it held do not count */
+		tm_stale__warn(r->s->w->warnings,
+			       "commit %.7s: cannot read its threads folder "
+			       "(check the repository with 'git fsck')",
+			       git_oid_tostr_s(&e->oid));
+		tm_error_clear();
+		return 0;
+	}
 	for (i = 0; i < r->changed.n; i++) {
 		const char *name = r->changed.items[i];
 
@@ -339,6 +353,8 @@ static int collect_git(struct pass *s, struct versions *vs,
 	/* first every commit (so that progress has a total), then each */
 	push(&r, &head);
 	while (r.nstack) {
+		if ((error = tm_deadline_every(r.nall, NULL)) < 0)
+			goto done;
 		git_oid_cpy(&oid, &r.stack[--r.nstack]);
 		count(&r, &oid);
 		if (s->progress && r.nall % 1024 == 0)
@@ -349,6 +365,8 @@ static int collect_git(struct pass *s, struct versions *vs,
 		vs->reached[i] = counted(&r, &s->th[i].commit) != NULL;
 	error = 0;
 	for (i = 0; i < r.nall && !error; i++) {
+		if (i % 64 == 0 && (error = tm_deadline_check(NULL)) < 0)
+			break;
 		if (s->progress && (i % 256 == 0))
 			s->progress(s->progress_data, "indexing history", i,
 				    r.nall);
@@ -357,6 +375,7 @@ static int collect_git(struct pass *s, struct versions *vs,
 	if (s->progress && !error)
 		s->progress(s->progress_data, "indexing history", r.nall,
 			    r.nall);
+done:
 	free(r.all);
 	free(r.par);
 	free(r.dir);
@@ -479,11 +498,12 @@ static bool collect_ix(struct pass *s, struct versions *vs,
 
 /* ---- the rule ---- */
 
-/* Thread t gets base commit `oid`; false when the repository lacks it. */
+/* Thread t gets base commit `oid` (once each: bases_unique); false when
+ * the repository lacks it. */
 static bool add_base(struct pass *s, size_t t, const git_oid *oid)
 {
 	struct live *l = &s->th[t];
-	size_t node, k;
+	size_t node;
 
 	if (tm_stale__get_base(s->w, oid, &node) < 0) {
 		tm_error_clear();
@@ -491,12 +511,42 @@ static bool add_base(struct pass *s, size_t t, const git_oid *oid)
 	}
 	if (s->w->nodes[node].base == NONE)
 		s->w->nodes[node].base = s->nbases++;
-	for (k = 0; k < l->base_nodes.n; k++)
-		if (l->base_nodes.v[k] == node)
-			return true;
+	if (l->base_nodes.n && l->base_nodes.v[l->base_nodes.n - 1] == node)
+		return true;
 	sizev_push(&l->bases, s->w->nodes[node].base);
 	sizev_push(&l->base_nodes, node);
 	return true;
+}
+
+/* Each of l's bases once (a base and its node go together), sorted: a
+ * thread of 10,000 versions is 10,000 pushes and a sort, not 10^8 looks. */
+static int pair_cmp(const void *a, const void *b)
+{
+	const size_t *x = a, *y = b;
+
+	return x[0] < y[0] ? -1 : x[0] > y[0];
+}
+
+static void bases_unique(struct live *l)
+{
+	size_t i, k = 0, n = l->bases.n, *pairs;
+
+	if (n < 2)
+		return;
+	pairs = tm_xcalloc(2 * n, sizeof(size_t));
+	for (i = 0; i < n; i++) {
+		pairs[2 * i] = l->bases.v[i];
+		pairs[2 * i + 1] = l->base_nodes.v[i];
+	}
+	qsort(pairs, n, 2 * sizeof(size_t), pair_cmp);
+	for (i = 0; i < n; i++) {
+		if (k && l->bases.v[k - 1] == pairs[2 * i])
+			continue;
+		l->bases.v[k] = pairs[2 * i];
+		l->base_nodes.v[k++] = pairs[2 * i + 1];
+	}
+	l->bases.n = l->base_nodes.n = k;
+	free(pairs);
 }
 
 /* Does the repository have commit `oid`? */
@@ -528,27 +578,71 @@ static bool review_point(const struct pass *s, const struct version *v,
 	return true;
 }
 
-/* The threads of identity `ident`: the first into *first; then chained
- * through next[]. */
-static size_t first_of(const tm_hashmap *by_ident, uint64_t ident)
-{
-	const size_t *t = tm_hashmap_get(by_ident, &ident, sizeof(ident));
+/*
+ * Which threads a version belongs to: those of its identity, the one
+ * thread of it in a store (a same-id split's rename leaves one).  When
+ * several threads of the store share an identity (a copied file, or a
+ * clone's doing: 10,000 files of one createdAt would make every version
+ * every thread's, 10^8 pairs), a version of it belongs only to the thread
+ * whose file it is: fewer review points, never more, so never an answer
+ * less stale.  Each version then belongs to one thread at most.
+ */
+struct owners {
+	tm_hashmap by_ident;  /* identity -> its first thread (index in th) */
+	tm_hashmap by_thread; /* thread pointer -> its index in th */
+	size_t *next;         /* the next thread of the same identity */
+	bool *shared;         /* per thread: its identity is not its own */
+};
 
-	return t ? *t : NONE;
-}
-
-static void index_idents(tm_hashmap *by_ident, size_t *next,
-			 const struct pass *s)
+static void owners_index(struct owners *o, const struct pass *s)
 {
 	size_t i, *head;
 
-	tm_hashmap_release(by_ident);
+	tm_hashmap_release(&o->by_ident);
+	tm_hashmap_release(&o->by_thread);
+	free(o->next);
+	free(o->shared);
+	o->next = tm_xcalloc(s->nth + 1, sizeof(*o->next));
+	o->shared = tm_xcalloc(s->nth + 1, sizeof(*o->shared));
 	for (i = s->nth; i-- > 0;) {
-		head = tm_hashmap_put(by_ident, &s->th[i].ident,
+		head = tm_hashmap_put(&o->by_ident, &s->th[i].ident,
 				      sizeof(s->th[i].ident), NONE);
-		next[i] = *head;
+		o->next[i] = *head;
 		*head = i;
+		*tm_hashmap_put(&o->by_thread, &s->th[i].t, sizeof(s->th[i].t),
+				0) = i;
 	}
+	for (i = 0; i < s->nth; i++)
+		if (o->next[i] != NONE)
+			o->shared[i] = o->shared[o->next[i]] = true;
+}
+
+static void owners_free(struct owners *o)
+{
+	tm_hashmap_release(&o->by_ident);
+	tm_hashmap_release(&o->by_thread);
+	free(o->next);
+	free(o->shared);
+}
+
+/* The first thread version v belongs to, or NONE; then next_of. */
+static size_t first_of(const struct owners *o, const struct pass *s,
+		       const struct version *v)
+{
+	const size_t *t =
+		tm_hashmap_get(&o->by_ident, &v->ident, sizeof(v->ident));
+
+	if (!t || !o->shared[*t])
+		return t ? *t : NONE;
+	t = v->owner
+		    ? tm_hashmap_get(&o->by_thread, &v->owner, sizeof(v->owner))
+		    : NULL;
+	return t && s->th[*t].ident == v->ident ? *t : NONE;
+}
+
+static size_t next_of(const struct owners *o, size_t t)
+{
+	return o->shared[t] ? NONE : o->next[t];
 }
 
 static int cover_cmp(const void *a, const void *b)
@@ -565,15 +659,16 @@ int tm_stale__review_points(struct pass *s, tm_strv *unknown,
 			    const char *threads_dir)
 {
 	struct versions vs;
-	tm_hashmap by_ident = TM_HASHMAP_INIT;
+	struct owners o;
 	tm_buf name = TM_BUF_INIT;
-	size_t *next = NULL, i, j, t, keep, node, extra_alloc = 0;
+	size_t i, j, t, keep, node, extra_alloc = 0;
 	enum own *own = NULL;
 	bool *named = NULL, *any = NULL, shallow;
 	git_oid rp;
 	int error = 0;
 
 	memset(&vs, 0, sizeof(vs));
+	memset(&o, 0, sizeof(o));
 	vs.reached = tm_xcalloc(s->nth + 1, sizeof(*vs.reached));
 	shallow = s->w->nshallow > 0 ||
 		  git_repository_is_shallow(s->w->repo) == 1;
@@ -590,15 +685,14 @@ int tm_stale__review_points(struct pass *s, tm_strv *unknown,
 	if (error)
 		goto done;
 
-	next = tm_xcalloc(s->nth + 1, sizeof(*next));
 	own = tm_xcalloc(s->nth + 1, sizeof(*own));
 	named = tm_xcalloc(s->nth + 1, sizeof(*named));
 	any = tm_xcalloc(s->nth + 1, sizeof(*any));
-	index_idents(&by_ident, next, s);
+	owners_index(&o, s);
 	/* does a version of the history name the thread's own `commit`? */
 	for (j = 0; j < vs.n; j++)
-		for (t = first_of(&by_ident, vs.v[j].ident); t != NONE;
-		     t = next[t])
+		for (t = first_of(&o, s, &vs.v[j]); t != NONE;
+		     t = next_of(&o, t))
 			if (git_oid_equal(&vs.v[j].review, &s->th[t].commit))
 				named[t] = true;
 	/* the own `commit`: a base when HEAD reaches it, or when it is a
@@ -621,8 +715,8 @@ int tm_stale__review_points(struct pass *s, tm_strv *unknown,
 		any[t] = own[t] == OWN_BASE;
 	}
 	for (j = 0; j < vs.n; j++)
-		for (t = first_of(&by_ident, vs.v[j].ident); t != NONE;
-		     t = next[t])
+		for (t = first_of(&o, s, &vs.v[j]); t != NONE;
+		     t = next_of(&o, t))
 			if (!any[t] && own[t] != OWN_UNKNOWN)
 				any[t] =
 					review_point(s, &vs.v[j], shallow, &rp);
@@ -638,13 +732,13 @@ int tm_stale__review_points(struct pass *s, tm_strv *unknown,
 		s->th[keep++] = s->th[t];
 	}
 	s->nth = keep;
-	index_idents(&by_ident, next, s);
+	owners_index(&o, s);
 	for (t = 0; t < s->nth; t++)
 		if (own[t] == OWN_BASE)
 			add_base(s, t, &s->th[t].commit);
 	for (j = 0; j < vs.n; j++) {
-		for (t = first_of(&by_ident, vs.v[j].ident); t != NONE;
-		     t = next[t]) {
+		for (t = first_of(&o, s, &vs.v[j]); t != NONE;
+		     t = next_of(&o, t)) {
 			if (review_point(s, &vs.v[j], shallow, &rp))
 				add_base(s, t, &rp);
 			if (vs.v[j].owner == s->th[t].t)
@@ -658,8 +752,10 @@ int tm_stale__review_points(struct pass *s, tm_strv *unknown,
 	}
 	if (s->nextra)
 		qsort(s->extra, s->nextra, sizeof(*s->extra), cover_cmp);
+	for (t = 0; t < s->nth; t++)
+		bases_unique(&s->th[t]);
 done:
-	free(next);
+	owners_free(&o);
 	free(own);
 	free(named);
 	free(any);
@@ -667,6 +763,5 @@ done:
 	free(vs.reached);
 	tm_hashmap_release(&vs.idents);
 	tm_hashmap_release(&vs.own);
-	tm_hashmap_release(&by_ident);
 	return error;
 }

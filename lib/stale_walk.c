@@ -17,6 +17,7 @@
  * per commit.
  */
 #include "stale_internal.h"
+#include "deadline.h"
 #include "error.h"
 #include "git.h"
 
@@ -94,6 +95,7 @@ void tm_stale__walk_free(struct walk *w)
 	free(w->stack.v);
 	free(w->shallow);
 	free(w->unchecked.v);
+	tm_strv_clear(&w->skipped);
 	memset(w, 0, sizeof(*w));
 }
 
@@ -479,9 +481,11 @@ int tm_stale__walk_run(struct walk *w)
 {
 	int64_t date = INT64_MAX;
 	int slop = SLOP, error;
-	size_t c;
+	size_t c, steps = 0;
 
 	while (w->queue.n) {
+		if ((error = tm_deadline_every(steps++, NULL)) < 0)
+			return error; /* a hook's budget */
 		c = queue_pop(w);
 		if ((error = expand(w, c)) < 0)
 			return error;

@@ -46,12 +46,23 @@ static int changed_files(tm_strv *out, struct tm_reader *b, struct tm_reader *a)
 	int error = 0;
 
 	if (b->kind == TM_SIDE_COMMIT && a->kind == TM_SIDE_COMMIT) {
-		error = tm_treediff(out, b->repo,
+		size_t i;
+
+		error = tm_treediff(out, NULL, b->repo,
 				    b->threads ? git_tree_id(b->threads) : NULL,
 				    a->threads ? git_tree_id(a->threads)
 					       : NULL);
-		tm_strv_sort_unique(out);
-		return error;
+		for (i = 0; !error && i < out->n; i++)
+			if (tm_treediff_is_prefix(out->items[i],
+						  strlen(out->items[i])))
+				break;
+		if (error || i == out->n) {
+			tm_strv_sort_unique(out);
+			return error;
+		}
+		/* past the differ's bounds (a store of more than 20,000
+		 * changed threads): libgit2's diff lists every file */
+		tm_strv_clear(out);
 	}
 	if (git_diff_options_init(&o, GIT_DIFF_OPTIONS_VERSION) < 0)
 		return tm_git_error(TM_ERROR, "cannot compare '%s'",
@@ -59,7 +70,10 @@ static int changed_files(tm_strv *out, struct tm_reader *b, struct tm_reader *a)
 	o.pathspec.strings = &spec;
 	o.pathspec.count = 1;
 	o.flags |= GIT_DIFF_IGNORE_SUBMODULES;
-	if (b->kind == TM_SIDE_COMMIT && a->kind == TM_SIDE_INDEX)
+	if (b->kind == TM_SIDE_COMMIT && a->kind == TM_SIDE_COMMIT)
+		error = git_diff_tree_to_tree(&diff, b->repo, b->root, a->root,
+					      &o);
+	else if (b->kind == TM_SIDE_COMMIT && a->kind == TM_SIDE_INDEX)
 		error = git_diff_tree_to_index(&diff, b->repo, b->root,
 					       a->index, &o);
 	else if (b->kind == TM_SIDE_COMMIT && a->kind == TM_SIDE_WORKTREE)

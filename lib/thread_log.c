@@ -420,7 +420,7 @@ static bool find_thread(char **project, char **id, struct walker *w, size_t c,
 	ct = threads_tree(w, c);
 	ce = ct ? git_tree_entry_byname(ct, cur_project) : NULL;
 	if (!found && pe &&
-	    tm_treediff(&changed, w->repo, git_tree_entry_id(pe),
+	    tm_treediff(&changed, NULL, w->repo, git_tree_entry_id(pe),
 			ce ? git_tree_entry_id(ce) : NULL) == 0) {
 		for (i = 0; i < changed.n && !found; i++) {
 			const char *name = changed.items[i];

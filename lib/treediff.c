@@ -45,12 +45,34 @@ struct kept {
 	git_odb_object *obj; /* NULL: empty slot */
 };
 
+/* A pair of folders still to compare (a NULL side: the empty tree). */
+struct todo {
+	git_oid a, b;
+	bool has_a, has_b;
+	unsigned depth; /* 0: the root */
+	size_t path;    /* its path in `names` (offset; no trailing '/') */
+	size_t len;
+};
+
+/* The folders still to compare, breadth first. */
+struct queue {
+	struct todo *v;
+	size_t head, n, alloc;
+	tm_buf names;
+};
+
 struct tm_treediffer {
 	git_odb *odb;
 	struct kept *slots; /* KEEP_SLOTS of them, or NULL: keeps nothing */
 	size_t bytes;       /* the kept trees' sizes */
-	tm_buf path;        /* the folder being compared, with a trailing '/' */
-	tm_strv *out;
+	/* one diff */
+	struct queue q, sub; /* sub: the folders one pair adds */
+	tm_strv files;       /* the files one pair adds */
+	tm_buf path;         /* scratch */
+	tm_strv *out, *skipped;
+	size_t entries; /* paths given and folders queued */
+	size_t bytes_out, trees;
+	bool full; /* a bound was met: open no more folders */
 };
 
 /* One entry of a raw tree: "<octal mode> <name>\0<20-byte id>". */
@@ -87,11 +109,22 @@ static struct kept *slot_of(tm_treediffer *d, const git_oid *id)
 	return &d->slots[h & (KEEP_SLOTS - 1)];
 }
 
-/* Tree `id` into *w (its own reference), kept for the next reads. */
+/* The type of object `id` is not a tree. */
+static int not_a_tree(const git_oid *id, git_object_t type)
+{
+	return tm_error_set(TM_ERROR,
+			    "cannot read tree %s: the object is a %s "
+			    "(check the repository with 'git fsck')",
+			    git_oid_tostr_s(id), git_object_type2string(type));
+}
+
+/* Tree `id` into *w (its own reference), kept for the next reads; 1
+ * (nothing read) when it is larger than TM_TREEDIFF_MAX_TREE. */
 static int read_tree(tm_treediffer *d, struct walk *w, const git_oid *id)
 {
 	struct kept *k = d->slots ? slot_of(d, id) : NULL;
 	git_odb_object *obj = NULL;
+	git_object_t type;
 	size_t size;
 
 	if (k && k->obj && git_oid_equal(&k->id, id)) {
@@ -99,19 +132,23 @@ static int read_tree(tm_treediffer *d, struct walk *w, const git_oid *id)
 			return tm_git_error(TM_ERROR, "cannot read tree %s",
 					    git_oid_tostr_s(id));
 	} else {
+		/* the size first: a few KiB of pack may inflate to GiB */
+		if (git_odb_read_header(&size, &type, d->odb, id) < 0)
+			return tm_git_error(TM_ERROR, "cannot read tree %s",
+					    git_oid_tostr_s(id));
+		if (type != GIT_OBJECT_TREE)
+			return not_a_tree(id, type);
+		if (size > TM_TREEDIFF_MAX_TREE)
+			return 1;
 		if (git_odb_read(&obj, d->odb, id) < 0)
 			return tm_git_error(TM_ERROR, "cannot read tree %s",
 					    git_oid_tostr_s(id));
-		if (git_odb_object_type(obj) != GIT_OBJECT_TREE) {
-			git_object_t type = git_odb_object_type(obj);
-
+		if (git_odb_object_type(obj) != GIT_OBJECT_TREE ||
+		    git_odb_object_size(obj) > TM_TREEDIFF_MAX_TREE) {
+			type = git_odb_object_type(obj);
 			git_odb_object_free(obj);
-			return tm_error_set(
-				TM_ERROR,
-				"cannot read tree %s: the object is a %s "
-				"(check the repository with 'git fsck')",
-				git_oid_tostr_s(id),
-				git_object_type2string(type));
+			return type != GIT_OBJECT_TREE ? not_a_tree(id, type)
+						       : 1;
 		}
 		size = git_odb_object_size(obj);
 		if (k && size <= KEEP_BYTES / 64) {
@@ -271,65 +308,100 @@ static bool rest_same(const struct walk *wa, const struct walk *wb, size_t tail)
 	return left <= tail && left == (size_t)(wb->end - wb->p);
 }
 
-static int diff_trees(tm_treediffer *d, const git_oid *a, const git_oid *b);
+/* ---- one diff, breadth first ---- */
 
-/* One name on one side (the other NULL) or both, of the same kind. */
-static int diff_entry(tm_treediffer *d, const struct entry *a,
-		      const struct entry *b)
+static void queue_push(struct queue *q, const struct entry *a,
+		       const struct entry *b, unsigned depth, const char *dir,
+		       size_t dlen, const struct entry *e)
+{
+	struct todo *t;
+
+	tm_xgrow((void **)&q->v, &q->alloc, q->n + 1, sizeof(*q->v));
+	t = &q->v[q->n++];
+	memset(t, 0, sizeof(*t));
+	if ((t->has_a = a != NULL))
+		git_oid_fromraw(&t->a, a->id);
+	if ((t->has_b = b != NULL))
+		git_oid_fromraw(&t->b, b->id);
+	t->depth = depth;
+	t->path = q->names.size;
+	if (dlen) {
+		tm_buf_put(&q->names, dir, dlen);
+		tm_buf_putc(&q->names, '/');
+	}
+	tm_buf_put(&q->names, e->name, e->len);
+	t->len = q->names.size - t->path;
+}
+
+/* Folder t as a prefix of the answer: "<path>/" ("/" for the root). */
+static void give_prefix(tm_treediffer *d, const struct todo *t)
+{
+	tm_buf_clear(&d->path);
+	tm_buf_put(&d->path, d->q.names.ptr + t->path, t->len);
+	tm_buf_putc(&d->path, '/');
+	tm_strv_push(d->out, tm_buf_cstr(&d->path));
+}
+
+/* One name on one side (the other NULL) or both, of the same kind, in
+ * folder `dir`: a file into d->files, a folder into d->sub. */
+static void diff_entry(tm_treediffer *d, const struct entry *a,
+		       const struct entry *b, const struct todo *t,
+		       const char *dir)
 {
 	const struct entry *e = a ? a : b;
-	size_t base = d->path.size;
-	git_oid ia, ib;
-	int error = 0;
 
 	if (a && b && !memcmp(a->id, b->id, GIT_OID_RAWSZ) &&
 	    (a->mode == b->mode || canon_mode(a->mode) == canon_mode(b->mode)))
-		return 0;
-	tm_buf_put(&d->path, e->name, e->len);
+		return;
 	if (e->tree) {
-		tm_buf_putc(&d->path, '/');
-		if (a)
-			git_oid_fromraw(&ia, a->id);
-		if (b)
-			git_oid_fromraw(&ib, b->id);
-		error = diff_trees(d, a ? &ia : NULL, b ? &ib : NULL);
-	} else {
-		tm_strv_push(d->out, tm_buf_cstr(&d->path));
+		queue_push(&d->sub, a, b, t->depth + 1, dir, t->len, e);
+		return;
 	}
-	tm_buf_truncate(&d->path, base);
-	return error;
+	tm_buf_clear(&d->path);
+	if (t->len) {
+		tm_buf_put(&d->path, dir, t->len);
+		tm_buf_putc(&d->path, '/');
+	}
+	tm_buf_put(&d->path, e->name, e->len);
+	tm_strv_push(&d->files, tm_buf_cstr(&d->path));
 }
 
-/* The paths that differ between trees a and b (NULL: the empty tree). */
-static int diff_trees(tm_treediffer *d, const git_oid *a, const git_oid *b)
+/*
+ * The entries of folder pair t into d->files and d->sub (emptied first).
+ * 1: a tree larger than TM_TREEDIFF_MAX_TREE; TM_ERROR: a tree that cannot
+ * be read or does not parse (the message names it).
+ */
+static int open_pair(tm_treediffer *d, const struct todo *t)
 {
 	struct walk wa = {NULL, NULL, NULL}, wb = {NULL, NULL, NULL};
 	struct entry ea, eb;
 	int error = 0, ha = 0, hb = 0, c;
 	size_t tail = 0;
+	char *dir = tm_xstrndup(d->q.names.ptr ? d->q.names.ptr + t->path : "",
+				t->len);
 
-	if (a && b && git_oid_equal(a, b))
-		return 0;
-	if (a && (error = read_tree(d, &wa, a)) < 0)
-		return error;
-	if (b && (error = read_tree(d, &wb, b)) < 0)
+	tm_strv_clear(&d->files);
+	d->sub.n = 0;
+	tm_buf_clear(&d->sub.names);
+	if (t->has_a && (error = read_tree(d, &wa, &t->a)) != 0)
 		goto done;
-	if (a && b)
+	if (t->has_b && (error = read_tree(d, &wb, &t->b)) != 0)
+		goto done;
+	if (t->has_a && t->has_b)
 		tail = skip_same(&wa, &wb);
-	if ((a && (error = ha = next_entry(&wa, &ea, a)) < 0) ||
-	    (b && (error = hb = next_entry(&wb, &eb, b)) < 0))
+	if ((t->has_a && (error = ha = next_entry(&wa, &ea, &t->a)) < 0) ||
+	    (t->has_b && (error = hb = next_entry(&wb, &eb, &t->b)) < 0))
 		goto done;
 	error = 0;
 	while (ha || hb) {
 		c = !ha ? 1 : !hb ? -1 : entry_cmp(&ea, &eb);
-		error = diff_entry(d, c <= 0 ? &ea : NULL, c >= 0 ? &eb : NULL);
-		if (error < 0)
-			goto done;
+		diff_entry(d, c <= 0 ? &ea : NULL, c >= 0 ? &eb : NULL, t, dir);
 		if (c == 0 && tail && rest_same(&wa, &wb, tail))
 			break; /* both entries done: the rest is the same */
-		if (c <= 0 && (ha = next_entry(&wa, &ea, a)) < 0)
+		if (c <= 0 && (ha = next_entry(&wa, &ea, &t->a)) < 0)
 			error = ha;
-		if (c >= 0 && error == 0 && (hb = next_entry(&wb, &eb, b)) < 0)
+		if (c >= 0 && error == 0 &&
+		    (hb = next_entry(&wb, &eb, &t->b)) < 0)
 			error = hb;
 		if (error < 0)
 			goto done;
@@ -337,6 +409,123 @@ static int diff_trees(tm_treediffer *d, const git_oid *a, const git_oid *b)
 done:
 	git_odb_object_free(wa.obj);
 	git_odb_object_free(wb.obj);
+	free(dir);
+	return error;
+}
+
+/* The bytes the pair's entries add to the answer. */
+static size_t pair_bytes(const tm_treediffer *d)
+{
+	size_t i, n = d->sub.names.size + d->sub.n;
+
+	for (i = 0; i < d->files.n; i++)
+		n += strlen(d->files.items[i]);
+	return n;
+}
+
+/* Pair t opened: its files into the answer, its folders queued, when
+ * they fit the bounds; else it stays a prefix and no folder is opened
+ * any more. */
+static void take_pair(tm_treediffer *d, const struct todo *t)
+{
+	size_t i, k = d->files.n + d->sub.n, bytes = pair_bytes(d);
+	struct todo *s;
+
+	if (d->entries - 1 + k > TM_TREEDIFF_MAX_PATHS ||
+	    d->bytes_out + bytes > TM_TREEDIFF_MAX_BYTES) {
+		d->full = true;
+		give_prefix(d, t);
+		return;
+	}
+	d->entries = d->entries - 1 + k;
+	d->bytes_out += bytes;
+	for (i = 0; i < d->files.n; i++) {
+		tm_strv_push_owned(d->out, d->files.items[i]);
+		d->files.items[i] = NULL;
+	}
+	d->files.n = 0;
+	for (i = 0; i < d->sub.n; i++) {
+		tm_xgrow((void **)&d->q.v, &d->q.alloc, d->q.n + 1,
+			 sizeof(*d->q.v));
+		s = &d->q.v[d->q.n++];
+		*s = d->sub.v[i];
+		s->path = d->q.names.size;
+		tm_buf_put(&d->q.names, d->sub.names.ptr + d->sub.v[i].path,
+			   d->sub.v[i].len);
+	}
+}
+
+/* The last error, about folder pair t, as a line of d->skipped. */
+static void note_skipped(tm_treediffer *d, const struct todo *t)
+{
+	tm_buf_clear(&d->path);
+	tm_buf_printf(&d->path, "%s; '%.*s/' counted as changed",
+		      tm_error_last(), (int)t->len,
+		      d->q.names.ptr ? d->q.names.ptr + t->path : "");
+	tm_strv_push(d->skipped, tm_buf_cstr(&d->path));
+	tm_error_clear();
+}
+
+static int cmp_path(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * The paths that differ between trees a and b (NULL: the empty tree),
+ * appended to d->out: the folders opened level by level from a queue
+ * (nothing recurses, whatever the depth), then the new entries sorted
+ * (git's tree order is the byte order of the whole paths).
+ */
+static int diff_trees(tm_treediffer *d, const git_oid *a, const git_oid *b)
+{
+	size_t first = d->out->n;
+	struct todo t;
+	int error = 0;
+
+	if ((!a && !b) || (a && b && git_oid_equal(a, b)))
+		return 0;
+	tm_buf_clear(&d->q.names);
+	d->entries = 1; /* the root, queued */
+	d->bytes_out = 0;
+	d->trees = 0;
+	d->full = false;
+	tm_xgrow((void **)&d->q.v, &d->q.alloc, 1, sizeof(*d->q.v));
+	memset(&d->q.v[0], 0, sizeof(d->q.v[0]));
+	if ((d->q.v[0].has_a = a != NULL))
+		git_oid_cpy(&d->q.v[0].a, a);
+	if ((d->q.v[0].has_b = b != NULL))
+		git_oid_cpy(&d->q.v[0].b, b);
+	d->q.head = 0;
+	d->q.n = 1;
+	while (d->q.head < d->q.n) {
+		t = d->q.v[d->q.head++];
+		if (d->full || t.depth > TM_TREEDIFF_MAX_DEPTH ||
+		    d->trees + t.has_a + t.has_b > TM_TREEDIFF_MAX_TREES) {
+			give_prefix(d, &t);
+			continue;
+		}
+		d->trees += t.has_a + t.has_b;
+		error = open_pair(d, &t);
+		if (error == 1) { /* a tree too large to read */
+			give_prefix(d, &t);
+			error = 0;
+			continue;
+		}
+		if (error < 0) {
+			if (!d->skipped)
+				break;
+			note_skipped(d, &t);
+			give_prefix(d, &t);
+			error = 0;
+			continue;
+		}
+		take_pair(d, &t);
+	}
+	tm_strv_clear(&d->files);
+	if (d->out->n > first)
+		qsort(d->out->items + first, d->out->n - first,
+		      sizeof(*d->out->items), cmp_path);
 	return error;
 }
 
@@ -351,21 +540,32 @@ int tm_treediffer_new(tm_treediffer **out, git_repository *repo)
 				    "cannot open the object database");
 	}
 	d->slots = tm_xcalloc(KEEP_SLOTS, sizeof(*d->slots));
-	tm_buf_init(&d->path);
 	*out = d;
 	return 0;
 }
 
-int tm_treediffer_diff(tm_strv *out, tm_treediffer *d, const git_oid *old,
-		       const git_oid *new_tree)
+int tm_treediffer_diff(tm_strv *out, tm_strv *skipped, tm_treediffer *d,
+		       const git_oid *old, const git_oid *new_tree)
 {
 	int error;
 
 	d->out = out;
-	tm_buf_clear(&d->path);
+	d->skipped = skipped;
 	error = diff_trees(d, old, new_tree);
 	d->out = NULL;
+	d->skipped = NULL;
 	return error;
+}
+
+static void differ_release(tm_treediffer *d)
+{
+	free(d->q.v);
+	free(d->sub.v);
+	tm_buf_release(&d->q.names);
+	tm_buf_release(&d->sub.names);
+	tm_buf_release(&d->path);
+	tm_strv_clear(&d->files);
+	git_odb_free(d->odb);
 }
 
 void tm_treediffer_free(tm_treediffer *d)
@@ -374,22 +574,23 @@ void tm_treediffer_free(tm_treediffer *d)
 		return;
 	forget_all(d);
 	free(d->slots);
-	git_odb_free(d->odb);
-	tm_buf_release(&d->path);
+	differ_release(d);
 	free(d);
 }
 
-int tm_treediff(tm_strv *out, git_repository *repo, const git_oid *old,
-		const git_oid *new_tree)
+int tm_treediff(tm_strv *out, tm_strv *skipped, git_repository *repo,
+		const git_oid *old, const git_oid *new_tree)
 {
-	tm_treediffer d = {NULL, NULL, 0, TM_BUF_INIT, out};
+	tm_treediffer d;
 	int error;
 
+	memset(&d, 0, sizeof(d));
 	if (git_repository_odb(&d.odb, repo) < 0)
 		return tm_git_error(TM_ERROR,
 				    "cannot open the object database");
+	d.out = out;
+	d.skipped = skipped;
 	error = diff_trees(&d, old, new_tree);
-	git_odb_free(d.odb);
-	tm_buf_release(&d.path);
+	differ_release(&d);
 	return error;
 }

@@ -762,12 +762,15 @@ static double fake_clock(void)
 }
 
 /* The reads stop at the deadline (deadline.h, the hooks' one clock):
- * the list says it is incomplete and nothing is written. */
-START_TEST(test_deadline_cuts_short_without_writing)
+ * the list says it is incomplete, and what was read is kept in the
+ * index, so that the next load goes on from there (issue 24: a hook that
+ * saved nothing started over every time). */
+START_TEST(test_deadline_cuts_short_keeping_what_was_read)
 {
 	tm_paths_index_options o = TM_PATHS_INDEX_OPTIONS_INIT;
 	tm_paths_index_list l;
 	char *ix;
+	size_t first;
 	unsigned k;
 
 	for (k = 0; k < 6; k++) {
@@ -785,20 +788,38 @@ START_TEST(test_deadline_cuts_short_without_writing)
 	tm_deadline_clear();
 	tm_deadline__set_clock(NULL);
 	ck_assert(o.cut_short);
-	ck_assert(!o.written);
+	ck_assert_uint_gt(o.reread, 0);
 	ck_assert_uint_lt(o.reread, 6);
 	ck_assert_uint_lt(l.n, 6);
+	ck_assert(o.written);
+	first = o.reread;
 	tm_paths_index_list_clear(&l);
 	ix = tm_paths_index_file(store, "app");
-	ck_assert_int_ne(access(ix, F_OK), 0);
+	ck_assert_int_eq(access(ix, F_OK), 0);
 	free(ix);
-	/* a deadline passed before the first read: nothing read at all */
+	/* the next load reads only what the first did not, lists the
+	   folder again (its record was left out) and answers in full */
+	ck_assert_int_eq(tm_paths_index_load(&l, store, "app",
+					     TM_PATHS_INDEX_WITH_PATHS, &o),
+			 0);
+	ck_assert(!o.cut_short);
+	ck_assert(o.listed);
+	ck_assert_uint_eq(o.reread, 7 - first); /* with main.md */
+	tm_paths_index_list_clear(&l);
+	check_answers();
+	/* a deadline passed before the first read: nothing read at all,
+	   nothing written */
+	ix = tm_paths_index_file(store, "app");
+	ck_assert_int_eq(unlink(ix), 0);
 	tm_deadline_set(0);
 	ck_assert_int_eq(
 		tm_paths_index_load(&l, store, "app", TM_PATHS_INDEX_ALL, &o),
 		0);
 	tm_deadline_clear();
 	ck_assert(o.cut_short);
+	ck_assert(!o.written);
+	ck_assert_int_ne(access(ix, F_OK), 0);
+	free(ix);
 	ck_assert_uint_eq(o.reread, 0);
 	ck_assert_uint_eq(l.n, 0);
 	tm_paths_index_list_clear(&l);
@@ -881,7 +902,7 @@ Suite *paths_index_suite(void)
 	tcase_add_loop_test(tc, test_damaged_index_is_rebuilt, 0, 7);
 	tcase_add_test(tc, test_forged_name_is_refused);
 	tcase_add_test(tc, test_forged_fields_are_read_safely);
-	tcase_add_test(tc, test_deadline_cuts_short_without_writing);
+	tcase_add_test(tc, test_deadline_cuts_short_keeping_what_was_read);
 	tcase_add_test(tc, test_missing_folder_and_bad_project);
 	tcase_add_test(tc, test_concurrent_loads);
 	suite_add_tcase(s, tc);

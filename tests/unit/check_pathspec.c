@@ -7,6 +7,7 @@
 #include "test_util.h"
 
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -309,6 +310,99 @@ START_TEST(test_pathspec_like_git)
 }
 END_TEST
 
+/* The prefixes of a bounded tree diff (treediff.h): could a spec name
+ * something under a folder?  Exact for literal specs. */
+START_TEST(test_pathspec_may_match_under)
+{
+	static const struct {
+		const char *spec, *dir;
+		bool may;
+	} cases[] = {
+		{"src", "src", true},
+		{"src", "src/a", true},
+		{"src/a/b.c", "src", true},
+		{"src/a/b.c", "src/a", true},
+		{"src/a/b.c", "src/b", false},
+		{"src", "srcx", false},
+		{"srcx", "src", false},
+		{"src/", "src", true},
+		{"src/", "src/a", true},
+		{"src/a/", "src", true},
+		{"docs", "src", false},
+		{"", "src", true},
+		{".", "x/y", true},
+		{"..", "x", false},
+		{"src", "", true},
+		{"*.c", "src", true},
+		{"src/*.c", "src/a", true},
+		{"src/*.c", "docs", false},
+		{"sr*", "src", true},
+		{"src/a*", "src", true},
+		{"srcx*", "src", false},
+		{"a[b]/z", "a[b]", true},
+		{"s?c", "src", true},
+		{"x?", "src", false},
+	};
+	static const char *const dirs[] = {"a",     "a/b", "b",  "ab",
+					   "a/b/c", "a.b", "[a]"};
+	static const char *const rest[] = {"x",   "b",    "c",    "b/c",
+					   "a.c", "zz/q", "c/d/e"};
+	static const char *const specs[] = {
+		"a",     "a/",     "a/b",   "a/b/c", "b",    "ab",  "a/x",
+		"a/b/x", "*",      "a*",    "*c",    "a/*",  "b/*", "?",
+		"a?b",   "a/?",    "[a]",   "[a]/x", "a/b/", "*.c", "a/b*",
+		"x*",    "a/[bc]", "\\[a]", ".",     "a/..", "zz",  "a/b/c/d/e",
+	};
+	tm_pathspec s;
+	char path[64];
+	size_t i, d, r;
+	bool any;
+
+	for (i = 0; i < N(cases); i++) {
+		tm_pathspec_parse(&s, cases[i].spec);
+		ck_assert_msg(tm_pathspec_may_match_under(
+				      &s, cases[i].dir, strlen(cases[i].dir)) ==
+				      cases[i].may,
+			      "'%s' under '%s': want %d", cases[i].spec,
+			      cases[i].dir, cases[i].may);
+		tm_pathspec_free(&s);
+	}
+	/* never "no" for a folder holding a path the spec names */
+	for (i = 0; i < N(specs); i++) {
+		tm_pathspec_parse(&s, specs[i]);
+		for (d = 0; d < N(dirs); d++) {
+			any = false;
+			for (r = 0; r < N(rest); r++) {
+				snprintf(path, sizeof(path), "%s/%s", dirs[d],
+					 rest[r]);
+				any |= tm_pathspec_matches(&s, path,
+							   strlen(path));
+			}
+			/* a literal spec names itself (and what is in it) */
+			snprintf(path, sizeof(path), "%s/", dirs[d]);
+			if (!s.glob && s.len > strlen(path) &&
+			    !strncmp(s.pattern, path, strlen(path)))
+				any = true;
+			ck_assert_msg(
+				!any || tm_pathspec_may_match_under(
+						&s, dirs[d], strlen(dirs[d])),
+				"'%s' under '%s': a path matches", specs[i],
+				dirs[d]);
+			/* exact without globs */
+			if (!s.glob && !any)
+				ck_assert_msg(
+					!tm_pathspec_may_match_under(
+						&s, dirs[d], strlen(dirs[d])) ||
+						s.all,
+					"'%s' under '%s': nothing "
+					"matches",
+					specs[i], dirs[d]);
+		}
+		tm_pathspec_free(&s);
+	}
+}
+END_TEST
+
 Suite *pathspec_suite(void)
 {
 	Suite *s = suite_create("pathspec");
@@ -320,6 +414,7 @@ Suite *pathspec_suite(void)
 	tcase_add_test(tc, test_pathspec_globs);
 	tcase_add_test(tc, test_pathspec_no_magic);
 	tcase_add_test(tc, test_pathspec_parsed_once);
+	tcase_add_test(tc, test_pathspec_may_match_under);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("git");
 	/* one git log per spec: slow on a busy machine */

@@ -2086,6 +2086,55 @@ START_TEST(test_stale_index_stamped)
 }
 END_TEST
 
+/*
+ * A layer forged with parent positions far out of range and a right
+ * checksum, stamped or not in `checked` as if checked whole: its range
+ * checks run all the same, so it is ignored and rebuilt, the same answer
+ * (issue 24, forged-stamp-layer-oob: stamped, it was read out of bounds).
+ */
+START_TEST(test_stale_index_forged_stamp)
+{
+	char *a, *want, *got, *dir, *forge, *good, *forged;
+	tm_thread *ts[1];
+	int stamp;
+
+	a = commit("a", "src/x.c", NULL);
+	free(commit("b", "src/x.c", NULL));
+	ts[0] = mk("t", a, "src");
+	want = answer(repo, ts, 1, true, NULL);
+	free(answer(repo, ts, 1, false, NULL));
+	free(commit("c", "src/x.c", NULL));
+	free(answer(repo, ts, 1, false, NULL)); /* a second layer on top */
+	dir = format("%s/.git/threadmind", repo);
+	good = format("%s.good", dir);
+	forge = tmt_resource("forge-layer.py");
+	tmt_sh("cp -a '%s' '%s'", dir, good);
+	free(want);
+	want = answer(repo, ts, 1, true, NULL);
+	for (stamp = 0; stamp < 2; stamp++) {
+		tmt_sh("rm -rf '%s' && cp -a '%s' '%s' && python3 '%s' "
+		       "'%s/commits' %s",
+		       dir, good, dir, forge, dir, stamp ? "stamp" : "");
+		forged = tmt_sh_out("tail -n 1 '%s/commits/chain'", dir);
+		(void)answer_checks(ts, 1, &got);
+		ck_assert_str_eq(got, want);
+		free(got);
+		/* rebuilt: the chain no longer names it */
+		tmt_sh("! grep -q '%s' '%s/commits/chain'", forged, dir);
+		free(forged);
+		(void)answer_checks(ts, 1, &got);
+		ck_assert_str_eq(got, want);
+		free(got);
+	}
+	free_threads(ts, 1);
+	free(want);
+	free(dir);
+	free(good);
+	free(forge);
+	free(a);
+}
+END_TEST
+
 /* The number of layers the chain names, and that many files there. */
 static size_t count_layers(const char *dir)
 {
@@ -2554,6 +2603,7 @@ Suite *stale_suite(void)
 	tcase_add_test(tc, test_stale_index_corrupt);
 	tcase_add_test(tc, test_stale_index_layers);
 	tcase_add_test(tc, test_stale_index_stamped);
+	tcase_add_test(tc, test_stale_index_forged_stamp);
 	tcase_add_test(tc, test_stale_cache_concurrent);
 	tcase_add_test(tc, test_stale_cache_progress);
 	suite_add_tcase(s, tc);

@@ -97,7 +97,7 @@ static char *ours(const git_oid *old, const git_oid *new_tree)
 	tm_strv v = TM_STRV_INIT;
 	char *s;
 
-	ck_assert_msg(tm_treediff(&v, r, old, new_tree) == 0, "%s",
+	ck_assert_msg(tm_treediff(&v, NULL, r, old, new_tree) == 0, "%s",
 		      tm_error_last());
 	s = lines(&v);
 	tm_strv_clear(&v);
@@ -111,7 +111,7 @@ static char *ours_through(tm_treediffer *d, const git_oid *old,
 	tm_strv v = TM_STRV_INIT;
 	char *s;
 
-	ck_assert_msg(tm_treediffer_diff(&v, d, old, new_tree) == 0, "%s",
+	ck_assert_msg(tm_treediffer_diff(&v, NULL, d, old, new_tree) == 0, "%s",
 		      tm_error_last());
 	s = lines(&v);
 	tm_strv_clear(&v);
@@ -223,7 +223,7 @@ START_TEST(test_treediff_appends)
 	tm_strv v = TM_STRV_INIT;
 
 	tm_strv_push(&v, "kept");
-	ck_assert_int_eq(tm_treediff(&v, r, &t1, &t2), 0);
+	ck_assert_int_eq(tm_treediff(&v, NULL, r, &t1, &t2), 0);
 	ck_assert_uint_eq(v.n, 2);
 	ck_assert_str_eq(v.items[0], "kept");
 	ck_assert_str_eq(v.items[1], "b/c/d");
@@ -239,10 +239,10 @@ START_TEST(test_treediff_missing_tree)
 	ck_assert_int_eq(git_oid_fromstr(&bad, "0123456789abcdef0123456789"
 					       "abcdef01234567"),
 			 0);
-	ck_assert_int_eq(tm_treediff(&v, r, &t1, &bad), TM_ERROR);
+	ck_assert_int_eq(tm_treediff(&v, NULL, r, &t1, &bad), TM_ERROR);
 	ck_assert_msg(strstr(tm_error_last(), "cannot read tree 0123456789ab"),
 		      "%s", tm_error_last());
-	ck_assert_int_eq(tm_treediff(&v, r, &bad, NULL), TM_ERROR);
+	ck_assert_int_eq(tm_treediff(&v, NULL, r, &bad, NULL), TM_ERROR);
 	tm_strv_clear(&v);
 }
 END_TEST
@@ -510,26 +510,198 @@ START_TEST(test_treediff_bad_objects)
 	size_t i;
 
 	ck_assert_int_eq(git_blob_create_from_buffer(&blob, r, "x", 1), 0);
-	ck_assert_int_eq(tm_treediff(&v, r, &t1, &blob), TM_ERROR);
+	ck_assert_int_eq(tm_treediff(&v, NULL, r, &t1, &blob), TM_ERROR);
 	ck_assert_msg(strstr(tm_error_last(), "is a blob"), "%s",
 		      tm_error_last());
 	ck_assert_int_eq(tm_treediffer_new(&d, r), 0);
 	for (i = 0; i < sizeof(broken) / sizeof(broken[0]); i++) {
 		bad = raw_tree(broken[i], blen[i]);
 		git_oid_tostr(hex, sizeof(hex), &bad);
-		ck_assert_int_eq(tm_treediff(&v, r, NULL, &bad), TM_ERROR);
+		ck_assert_int_eq(tm_treediff(&v, NULL, r, NULL, &bad),
+				 TM_ERROR);
 		ck_assert_msg(strstr(tm_error_last(), hex) &&
 				      strstr(tm_error_last(), "malformed"),
 			      "%zu: %s", i, tm_error_last());
-		ck_assert_int_eq(tm_treediffer_diff(&v, d, &t1, &bad),
+		ck_assert_int_eq(tm_treediffer_diff(&v, NULL, d, &t1, &bad),
 				 TM_ERROR);
 		/* kept or not, the same error the second time */
-		ck_assert_int_eq(tm_treediffer_diff(&v, d, &bad, &t1),
+		ck_assert_int_eq(tm_treediffer_diff(&v, NULL, d, &bad, &t1),
 				 TM_ERROR);
 	}
-	ck_assert_int_eq(tm_treediffer_diff(&v, d, &t1, &blob), TM_ERROR);
+	ck_assert_int_eq(tm_treediffer_diff(&v, NULL, d, &t1, &blob), TM_ERROR);
 	tm_treediffer_free(d);
 	tm_strv_clear(&v);
+}
+END_TEST
+
+/* A tree of one entry `name` (a folder when `tree`) pointing at `id`. */
+static git_oid one_entry_tree(const char *name, bool tree, const git_oid *id)
+{
+	char buf[300];
+	size_t len = (size_t)snprintf(buf, sizeof(buf), "%s %s",
+				      tree ? "40000" : "100644", name);
+
+	memcpy(buf + len + 1, id->id, GIT_OID_RAWSZ);
+	return raw_tree(buf, len + 1 + GIT_OID_RAWSZ);
+}
+
+/* The entries of `v` ending in '/' (prefixes). */
+static size_t prefixes(const tm_strv *v)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < v->n; i++)
+		n += tm_treediff_is_prefix(v->items[i], strlen(v->items[i]));
+	return n;
+}
+
+/* Deeper than TM_TREEDIFF_MAX_DEPTH: one prefix at that depth, and no
+ * recursion whatever the depth (issue 24, deep-tree-crash: 100,000 levels
+ * made the recursive differ die of SIGSEGV). */
+START_TEST(test_treediff_deep_tree)
+{
+	git_oid blob, t;
+	tm_strv v = TM_STRV_INIT;
+	const char *p;
+	size_t i, n = 0;
+
+	ck_assert_int_eq(git_blob_create_from_buffer(&blob, r, "x", 1), 0);
+	t = one_entry_tree("f", false, &blob);
+	for (i = 0; i < 5000; i++)
+		t = one_entry_tree("d", true, &t);
+	ck_assert_int_eq(tm_treediff(&v, NULL, r, NULL, &t), 0);
+	ck_assert_uint_eq(v.n, 1);
+	for (p = v.items[0]; *p; p++)
+		n += *p == '/';
+	ck_assert_uint_eq(n, TM_TREEDIFF_MAX_DEPTH + 1);
+	ck_assert(tm_treediff_is_prefix(v.items[0], strlen(v.items[0])));
+	tm_strv_clear(&v);
+	/* within the bound, every file */
+	t = one_entry_tree("f", false, &blob);
+	for (i = 0; i < 100; i++)
+		t = one_entry_tree("d", true, &t);
+	ck_assert_int_eq(tm_treediff(&v, NULL, r, &t, NULL), 0);
+	ck_assert_uint_eq(v.n, 1);
+	ck_assert_uint_eq(strlen(v.items[0]), 201);
+	ck_assert(!tm_treediff_is_prefix(v.items[0], 201));
+	tm_strv_clear(&v);
+}
+END_TEST
+
+/* More changed files than TM_TREEDIFF_MAX_PATHS (issue 24,
+ * wide-history-dos: 3,000,000 files in 30 KB of pack): folders opened
+ * level by level while the answer fits, the rest as prefixes; every
+ * changed file is listed or under a listed prefix, in git's order. */
+START_TEST(test_treediff_wide_tree)
+{
+	tm_buf b = TM_BUF_INIT;
+	git_oid blob, sub, top, root;
+	tm_strv v = TM_STRV_INIT;
+	char name[32], want[32];
+	size_t i, k, folders = 30, files = 1000;
+	bool listed;
+
+	ck_assert_int_eq(git_blob_create_from_buffer(&blob, r, "x", 1), 0);
+	for (i = 0; i < files; i++) {
+		tm_buf_printf(&b, "100644 f%04zu", i);
+		tm_buf_putc(&b, '\0');
+		tm_buf_put(&b, blob.id, GIT_OID_RAWSZ);
+	}
+	sub = raw_tree(b.ptr, b.size);
+	tm_buf_clear(&b);
+	for (i = 0; i < folders; i++) {
+		tm_buf_printf(&b, "40000 d%02zu", i);
+		tm_buf_putc(&b, '\0');
+		tm_buf_put(&b, sub.id, GIT_OID_RAWSZ);
+	}
+	top = raw_tree(b.ptr, b.size);
+	tm_buf_release(&b);
+	root = one_entry_tree("zz", true, &top);
+	ck_assert_int_eq(tm_treediff(&v, NULL, r, NULL, &root), 0);
+	ck_assert_uint_le(v.n, TM_TREEDIFF_MAX_PATHS);
+	ck_assert_uint_gt(prefixes(&v), 0);
+	ck_assert_uint_lt(prefixes(&v), folders);
+	for (i = 1; i < v.n; i++)
+		ck_assert_int_lt(strcmp(v.items[i - 1], v.items[i]), 0);
+	for (i = 0; i < folders; i++) {
+		snprintf(name, sizeof(name), "zz/d%02zu/", i);
+		listed = tm_strv_contains(&v, name);
+		for (k = 0; k < files && !listed; k++) {
+			snprintf(want, sizeof(want), "zz/d%02zu/f%04zu", i, k);
+			ck_assert_msg(tm_strv_contains(&v, want), "%s", want);
+		}
+	}
+	tm_strv_clear(&v);
+}
+END_TEST
+
+/* A tree larger than TM_TREEDIFF_MAX_TREE is not read: its folder is a
+ * prefix ("/": the root). */
+START_TEST(test_treediff_huge_tree)
+{
+	tm_buf b = TM_BUF_INIT;
+	git_oid blob, big, root;
+	tm_strv v = TM_STRV_INIT;
+	size_t i;
+
+	ck_assert_int_eq(git_blob_create_from_buffer(&blob, r, "x", 1), 0);
+	for (i = 0; b.size <= TM_TREEDIFF_MAX_TREE; i++) {
+		tm_buf_printf(&b, "100644 f%07zu", i);
+		tm_buf_putc(&b, '\0');
+		tm_buf_put(&b, blob.id, GIT_OID_RAWSZ);
+	}
+	big = raw_tree(b.ptr, b.size);
+	tm_buf_release(&b);
+	ck_assert_int_eq(tm_treediff(&v, NULL, r, NULL, &big), 0);
+	ck_assert_uint_eq(v.n, 1);
+	ck_assert_str_eq(v.items[0], "/");
+	tm_strv_clear(&v);
+	root = one_entry_tree("big", true, &big);
+	ck_assert_int_eq(tm_treediff(&v, NULL, r, &root, NULL), 0);
+	ck_assert_uint_eq(v.n, 1);
+	ck_assert_str_eq(v.items[0], "big/");
+	tm_strv_clear(&v);
+}
+END_TEST
+
+/* With a list for them, a tree that cannot be read is skipped: its folder
+ * a prefix, a line naming it (issue 24, malformed-tree-stale-zero). */
+START_TEST(test_treediff_skips_bad_objects)
+{
+	git_oid t1 = tree_of("HEAD~6"), blob, bad, root;
+	tm_strv v = TM_STRV_INIT, skipped = TM_STRV_INIT;
+	tm_treediffer *d = NULL;
+	char hex[GIT_OID_HEXSZ + 1];
+
+	ck_assert_int_eq(git_blob_create_from_buffer(&blob, r, "x", 1), 0);
+	bad = raw_tree("garbage", 7);
+	git_oid_tostr(hex, sizeof(hex), &bad);
+	root = one_entry_tree("zz", true, &bad);
+	ck_assert_int_eq(tm_treediff(&v, &skipped, r, NULL, &root), 0);
+	ck_assert_uint_eq(v.n, 1);
+	ck_assert_str_eq(v.items[0], "zz/");
+	ck_assert_uint_eq(skipped.n, 1);
+	ck_assert_msg(strstr(skipped.items[0], hex) &&
+			      strstr(skipped.items[0], "'zz/' counted"),
+		      "%s", skipped.items[0]);
+	tm_strv_clear(&v);
+	tm_strv_clear(&skipped);
+	/* the root itself, through a differ; a blob where a tree is */
+	ck_assert_int_eq(tm_treediffer_new(&d, r), 0);
+	ck_assert_int_eq(tm_treediffer_diff(&v, &skipped, d, &t1, &bad), 0);
+	ck_assert_uint_eq(v.n, 1);
+	ck_assert_str_eq(v.items[0], "/");
+	tm_strv_clear(&v);
+	root = one_entry_tree("b", true, &blob);
+	ck_assert_int_eq(tm_treediffer_diff(&v, &skipped, d, &t1, &root), 0);
+	ck_assert_msg(tm_strv_contains(&v, "b/") && tm_strv_contains(&v, "a.c"),
+		      "b/ and a.c");
+	ck_assert_uint_eq(skipped.n, 2);
+	ck_assert_msg(strstr(skipped.items[1], "is a blob"), "%s",
+		      skipped.items[1]);
+	tm_treediffer_free(d);
+	tm_strv_clear(&v);
+	tm_strv_clear(&skipped);
 }
 END_TEST
 
@@ -549,6 +721,10 @@ Suite *treediff_suite(void)
 	tcase_add_test(tc, test_treediff_random);
 	tcase_add_test(tc, test_treediff_mode_canon);
 	tcase_add_test(tc, test_treediff_bad_objects);
+	tcase_add_test(tc, test_treediff_deep_tree);
+	tcase_add_test(tc, test_treediff_wide_tree);
+	tcase_add_test(tc, test_treediff_huge_tree);
+	tcase_add_test(tc, test_treediff_skips_bad_objects);
 	suite_add_tcase(s, tc);
 	return s;
 }
