@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <langinfo.h>
 #include <locale.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +30,11 @@ void cli_vreport(const char *prefix, const char *fmt, va_list ap)
 	fwrite(out.ptr, 1, out.size, stderr);
 	tm_buf_release(&msg);
 	tm_buf_release(&out);
+}
+
+void cli_exec_signals(void)
+{
+	signal(SIGXFSZ, SIG_DFL);
 }
 
 const char *cli_safe(const char *s)

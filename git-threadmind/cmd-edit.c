@@ -144,6 +144,7 @@ static bool run_editor(const char *editor, const char *path)
 	fflush(stderr);
 	pid = fork();
 	if (pid == 0) {
+		cli_exec_signals();
 		execlp("sh", "sh", "-c", tm_buf_cstr(&cmd), editor, path,
 		       (char *)NULL);
 		_exit(127);

@@ -6,6 +6,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -191,6 +192,13 @@ int main(int argc, const char **argv)
 	const char *name;
 	int first = 1;
 
+	/*
+	 * Over the file-size limit (ulimit -f) a write fails with EFBIG
+	 * instead of killing us with SIGXFSZ: the temp file and the lock are
+	 * then removed and the error is a plain 'fatal:' (docs/SECURITY.md).
+	 * Children get the default back (cli_exec_signals).
+	 */
+	signal(SIGXFSZ, SIG_IGN);
 	/* Global options before the command name. */
 	while (first < argc && argv[first][0] == '-') {
 		const char *a = argv[first];

@@ -308,6 +308,7 @@ static void parse_short(const char *a, int argc, const char **argv, int *i,
 void open_manual(void)
 {
 	fflush(NULL);
+	cli_exec_signals();
 	execlp("git", "git", "help", "git-threadmind", (char *)NULL);
 	fprintf(stderr, "fatal: cannot run 'git help git-threadmind': %s\n",
 		strerror(errno));

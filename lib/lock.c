@@ -324,8 +324,7 @@ static int try_create(tm_lock *lock)
 	lock_content(&content);
 	if (tm_fs_write_all(fd, content.ptr, content.size) < 0 ||
 	    fstat(fd, &st) < 0) {
-		error = tm_error_set_errno(TM_ERROR, "cannot write '%s'",
-					   lock->path);
+		error = tm_fs_write_error(lock->path);
 		close(fd);
 		unlinkat(lock->dirfd, LOCK_NAME, 0);
 		goto done;
