@@ -251,7 +251,7 @@ int cmd_edit(int argc, const char **argv)
 			outcome != TM_SUMMARY_EMPTY ? "summary unchanged"
 			: template                  ? "template left empty"
 						    : "summary empty",
-			id);
+			cli_safe(id));
 		exit(EXIT_NEGATIVE);
 	}
 

@@ -108,7 +108,7 @@ static int unknown_command(const char *name)
 	fprintf(stderr,
 		"git threadmind: '%s' is not a threadmind command. "
 		"See 'git threadmind help'.\n",
-		name);
+		cli_safe(name));
 	for (i = 0; i < NR_COMMANDS; i++) {
 		if (!strncmp(commands[i].name, name, strlen(name))) {
 			score[i] = 0;
