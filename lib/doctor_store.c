@@ -70,14 +70,18 @@ int tm_doctor_check_tracked(tm_doctor_report *out, tm_doctor_ctx *c)
 		tm_buf_printf(&path, "%s%s", prefix, per_user[i]);
 		tracked_under(&paths, index, tm_buf_cstr(&path));
 		if (paths.n && !strcmp(per_user[i], TM_DOCTOR_LOCK_NAME))
+			/* at any age: a young one is a fresh clone's */
 			tm_doctor_add(out, TM_DOCTOR_TRACKED, file, true,
 				      "'%s' is tracked by git (%zu file%s): "
-				      "every clone gets it and every write "
-				      "waits for it forever, but a tracked "
-				      "lock is never a live one; --fix removes "
-				      "it from the index and the disk (then "
-				      "commit the removal)",
-				      file, paths.n, paths.n == 1 ? "" : "s");
+				      "it should never be committed "
+				      "(.gitignore lists it); every clone gets "
+				      "it and every write waits for it, but a "
+				      "tracked lock is never a live one; --fix "
+				      "removes it from the index and the disk "
+				      "(or 'git rm -r --cached %s', then "
+				      "delete it; commit the removal)",
+				      file, paths.n, paths.n == 1 ? "" : "s",
+				      file);
 		else if (paths.n)
 			tm_doctor_add(out, TM_DOCTOR_TRACKED, file, true,
 				      "'%s' is tracked by git, but it is "
