@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <langinfo.h>
 #include <locale.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,17 +19,17 @@ struct cli_state cli;
 
 void cli_vreport(const char *prefix, const char *fmt, va_list ap)
 {
-	tm_buf msg = TM_BUF_INIT, out = TM_BUF_INIT;
+	tm_buf out = TM_BUF_INIT;
 
 	fflush(stdout);
-	tm_buf_vprintf(&msg, fmt, ap);
-	tm_buf_puts(&out, prefix);
-	tm_text_sanitize(&out, msg.ptr, msg.size,
-			 TM_TEXT_KEEP_LF | TM_TEXT_KEEP_TAB);
-	tm_buf_putc(&out, '\n');
+	tm_text_vmessage(&out, prefix, fmt, ap);
 	fwrite(out.ptr, 1, out.size, stderr);
-	tm_buf_release(&msg);
 	tm_buf_release(&out);
+}
+
+void cli_exec_signals(void)
+{
+	signal(SIGXFSZ, SIG_DFL);
 }
 
 const char *cli_safe(const char *s)

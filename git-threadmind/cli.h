@@ -75,6 +75,9 @@ void inform(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * characters shown as '?' (what die, warning and note print with). */
 void cli_vreport(const char *prefix, const char *fmt, va_list ap)
 	__attribute__((format(printf, 2, 0)));
+/* In a child about to exec another program: the signal dispositions
+ * main() changed (SIGXFSZ ignored) back to their defaults. */
+void cli_exec_signals(void);
 /*
  * `s` as human-readable output shows it: control characters as '?'
  * (DESIGN.md section 11, "Titles"; NULL gives "").  The text lives in one

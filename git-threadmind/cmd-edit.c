@@ -144,6 +144,7 @@ static bool run_editor(const char *editor, const char *path)
 	fflush(stderr);
 	pid = fork();
 	if (pid == 0) {
+		cli_exec_signals();
 		execlp("sh", "sh", "-c", tm_buf_cstr(&cmd), editor, path,
 		       (char *)NULL);
 		_exit(127);
@@ -250,7 +251,7 @@ int cmd_edit(int argc, const char **argv)
 			outcome != TM_SUMMARY_EMPTY ? "summary unchanged"
 			: template                  ? "template left empty"
 						    : "summary empty",
-			id);
+			cli_safe(id));
 		exit(EXIT_NEGATIVE);
 	}
 

@@ -2,6 +2,7 @@
 #include "builtin.h"
 #include "view.h"
 
+#include "lib/config.h"
 #include "lib/json_cjson.h"
 
 #include <stdlib.h>
@@ -114,12 +115,17 @@ int cmd_list(int argc, const char **argv)
 		OPT_GLOBALS,
 		OPT_END_(),
 	};
+	tm_buf branch_key = TM_BUF_INIT;
 	struct view v;
 	bool any = false;
 	size_t k, width = 2;
 
 	if (parse_options(argc, argv, opts, list_usage) != 0)
 		usage_msg(list_usage, opts, "list takes no arguments");
+	if (branch) { /* as threads store it (a name that is not UTF-8) */
+		tm_config_branch_key(&branch_key, branch);
+		branch = tm_buf_cstr(&branch_key);
+	}
 	cli_open();
 	/* --status picks finished threads by itself. */
 	view_load(&v, all || status);
@@ -159,5 +165,6 @@ int cmd_list(int argc, const char **argv)
 		cli_json_end();
 	}
 	view_free(&v);
+	tm_buf_release(&branch_key);
 	return 0;
 }

@@ -83,19 +83,20 @@ static void print_conflicts(const struct view *v)
 	size_t i, n = 0;
 
 	if (tm_resolve_pending_loaded(&unmerged, &files, cli.store, cli.project,
-				      &v->list) < 0)
-		tm_error_clear();
+				      &v->list) == TM_EPARSE)
+		warning("%s", tm_error_last()); /* a damaged .git/index */
+	tm_error_clear();
 	for (i = 0; i < files.n; i++)
 		if (!tm_strv_contains(&unmerged, files.items[i]))
 			tm_strv_push(&unmerged, files.items[i]);
 	for (i = 0; i < unmerged.n; i++)
 		printf("%s%s%s%s", n++ ? ", " : "conflicts: ", cli_c("red"),
-		       unmerged.items[i], cli_c("reset"));
+		       cli_safe(unmerged.items[i]), cli_c("reset"));
 	if (n)
 		printf(" (run 'git threadmind resolve')\n");
 	for (i = 0; i < unmerged.n; i++)
 		if (tm_migrate_is_04_index(unmerged.items[i]))
-			printf("%s: %s\n", unmerged.items[i],
+			printf("%s: %s\n", cli_safe(unmerged.items[i]),
 			       tm_migrate_came_back_advice());
 	tm_strv_clear(&unmerged);
 	tm_strv_clear(&files);

@@ -6,6 +6,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,7 +108,7 @@ static int unknown_command(const char *name)
 	fprintf(stderr,
 		"git threadmind: '%s' is not a threadmind command. "
 		"See 'git threadmind help'.\n",
-		name);
+		cli_safe(name));
 	for (i = 0; i < NR_COMMANDS; i++) {
 		if (!strncmp(commands[i].name, name, strlen(name))) {
 			score[i] = 0;
@@ -191,6 +192,13 @@ int main(int argc, const char **argv)
 	const char *name;
 	int first = 1;
 
+	/*
+	 * Over the file-size limit (ulimit -f) a write fails with EFBIG
+	 * instead of killing us with SIGXFSZ: the temp file and the lock are
+	 * then removed and the error is a plain 'fatal:' (docs/SECURITY.md).
+	 * Children get the default back (cli_exec_signals).
+	 */
+	signal(SIGXFSZ, SIG_IGN);
 	/* Global options before the command name. */
 	while (first < argc && argv[first][0] == '-') {
 		const char *a = argv[first];

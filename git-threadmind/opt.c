@@ -59,11 +59,9 @@ void usage_msg(const char *const *usage, const struct option *opts,
 {
 	va_list ap;
 
-	fputs("error: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	cli_vreport("error: ", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	usage_with_options(usage, opts, false);
 }
 
@@ -250,7 +248,7 @@ static void unknown_option(const char *a, const struct option *opts,
 			   const char *const *usage, const char *command)
 {
 	if (a[1] == '-')
-		fprintf(stderr, "error: unknown option '%s'\n", a);
+		fprintf(stderr, "error: unknown option '%s'\n", cli_safe(a));
 	else
 		fprintf(stderr, "error: unknown switch '%c'\n",
 			unknown_short(a, opts));
@@ -258,7 +256,7 @@ static void unknown_option(const char *a, const struct option *opts,
 		fprintf(stderr,
 			"hint: a thread id that starts with '-' goes after "
 			"'--': 'git threadmind %s -- %s'\n",
-			command, a);
+			command, cli_safe(a));
 	usage_with_options(usage, opts, false);
 }
 
@@ -308,6 +306,7 @@ static void parse_short(const char *a, int argc, const char **argv, int *i,
 void open_manual(void)
 {
 	fflush(NULL);
+	cli_exec_signals();
 	execlp("git", "git", "help", "git-threadmind", (char *)NULL);
 	fprintf(stderr, "fatal: cannot run 'git help git-threadmind': %s\n",
 		strerror(errno));

@@ -141,10 +141,35 @@ static cJSON *project_threads(const tm_config *c, const char *project)
 	return cJSON_IsObject(pt) ? pt : NULL;
 }
 
+void tm_config_branch_key(tm_buf *out, const char *branch)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t len = strlen(branch), i = 0, ok;
+
+	while (i < len) {
+		ok = tm_utf8_valid_prefix(branch + i, len - i);
+		tm_buf_put(out, branch + i, ok);
+		i += ok;
+		if (i < len) {
+			unsigned char c = (unsigned char)branch[i++];
+
+			tm_buf_printf(out, "\\x%c%c", hex[c >> 4], hex[c & 15]);
+		}
+	}
+	tm_buf_grow(out, 0);
+	out->ptr[out->size] = '\0';
+}
+
 const char *tm_config_branch_thread(const tm_config *c, const char *project,
 				    const char *branch)
 {
-	return string_member(project_threads(c, project), branch);
+	tm_buf key = TM_BUF_INIT;
+	const char *v;
+
+	tm_config_branch_key(&key, branch);
+	v = string_member(project_threads(c, project), tm_buf_cstr(&key));
+	tm_buf_release(&key);
+	return v;
 }
 
 static int not_an_object(const tm_config *c, const char *project)
@@ -162,23 +187,32 @@ static int not_an_object(const tm_config *c, const char *project)
 }
 
 int tm_config_set_branch_thread(tm_config *c, const char *project,
-				const char *branch, const char *thread)
+				const char *branch_name, const char *thread)
 {
+	tm_buf key = TM_BUF_INIT;
+	const char *branch;
 	cJSON *bt, *pt, *old;
+	int error = 0;
 
+	tm_config_branch_key(&key, branch_name);
+	branch = tm_buf_cstr(&key);
 	if (!thread) {
 		pt = project_threads(c, project);
 		while ((old = member(pt, branch)) != NULL)
 			cJSON_Delete(cJSON_DetachItemViaPointer(pt, old));
-		return 0;
+		goto done;
 	}
 	/* check both levels before changing anything */
 	bt = member(c->root, "branchThreads");
-	if (bt && !cJSON_IsObject(bt) && !cJSON_IsNull(bt))
-		return not_an_object(c, NULL);
+	if (bt && !cJSON_IsObject(bt) && !cJSON_IsNull(bt)) {
+		error = not_an_object(c, NULL);
+		goto done;
+	}
 	pt = cJSON_IsObject(bt) ? member(bt, project) : NULL;
-	if (pt && !cJSON_IsObject(pt) && !cJSON_IsNull(pt))
-		return not_an_object(c, project);
+	if (pt && !cJSON_IsObject(pt) && !cJSON_IsNull(pt)) {
+		error = not_an_object(c, project);
+		goto done;
+	}
 	if (!cJSON_IsObject(bt)) {
 		bt = must(cJSON_CreateObject());
 		set_member(c->root, "branchThreads", bt);
@@ -188,7 +222,9 @@ int tm_config_set_branch_thread(tm_config *c, const char *project,
 		set_member(bt, project, pt);
 	}
 	set_member(pt, branch, must(cJSON_CreateString(thread)));
-	return 0;
+done:
+	tm_buf_release(&key);
+	return error;
 }
 
 bool tm_config_active_identity(const tm_config *c, tm_config_identity *out)

@@ -59,14 +59,26 @@ const char *tm_config_get_string(const tm_config *c, const char *key);
 void tm_config_set_string(tm_config *c, const char *key, const char *value);
 
 /*
- * branchThreads[project][branch]: owned by `c`, valid until `c` changes;
- * NULL when any level is absent or of another type.
+ * Append the branchThreads key of git branch `branch` to `out` (NUL-
+ * terminated): the name itself when it is valid UTF-8, as always; else
+ * each byte that is not part of valid UTF-8 written as the four characters
+ * "\xHH" (lower-case hex), so that config.json stays UTF-8 JSON (git
+ * allows any byte >= 0x80 in a ref name).  Reversible and unambiguous: a
+ * git ref name never holds a backslash.  docs/format.md, "config.json".
+ */
+void tm_config_branch_key(tm_buf *out, const char *branch);
+
+/*
+ * branchThreads[project][branch] (the key as tm_config_branch_key makes
+ * it): owned by `c`, valid until `c` changes; NULL when any level is
+ * absent or of another type.
  */
 const char *tm_config_branch_thread(const tm_config *c, const char *project,
 				    const char *branch);
 
 /*
- * Set branchThreads[project][branch] to `thread`, creating `branchThreads`
+ * Set branchThreads[project][branch] (the key as tm_config_branch_key
+ * makes it) to `thread`, creating `branchThreads`
  * (appended at the end) and `branchThreads[project]` as empty objects when
  * absent or null; the key keeps its position when it exists.  With `thread`
  * NULL, remove every branchThreads[project][branch] member instead (absent

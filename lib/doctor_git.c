@@ -49,8 +49,12 @@ int tm_doctor_check_conflicts(tm_doctor_report *out, tm_doctor_ctx *c)
 	tm_strv unmerged = TM_STRV_INIT, marked = TM_STRV_INIT;
 	size_t i;
 
-	if (tm_resolve_pending(&unmerged, &marked, c->s) < 0)
-		tm_error_clear();
+	/* a damaged .git/index (past index_file.h's bounds): a finding */
+	if (tm_resolve_pending(&unmerged, &marked, c->s) == TM_EPARSE &&
+	    c->o->git)
+		tm_doctor_add(out, TM_DOCTOR_CONFLICT, NULL, false, "%s",
+			      tm_error_last());
+	tm_error_clear();
 	if (!c->o->git)
 		tm_strv_clear(&unmerged);
 	for (i = 0; i < unmerged.n; i++)

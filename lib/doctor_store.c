@@ -11,6 +11,7 @@
 #include "fs.h"
 #include "git.h"
 #include "git_internal.h"
+#include "index_file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -40,13 +41,31 @@ static void tracked_under(tm_strv *out, git_index *index, const char *path)
 	}
 }
 
-/* The repository's index, or NULL (no git, no index: nothing tracked). */
+/* Is the index past the bounds of index_file.h (libgit2 would expand a
+ * hostile one's paths to gigabytes)?  The conflicts check says so. */
+static bool index_damaged(tm_git *g)
+{
+	tm_buf file = TM_BUF_INIT;
+	bool r;
+
+	if (getenv("GIT_INDEX_FILE"))
+		tm_buf_puts(&file, getenv("GIT_INDEX_FILE"));
+	else
+		tm_buf_printf(&file, "%sindex", tm_git_gitdir(g));
+	r = tm_index_file_check(tm_buf_cstr(&file), NULL) < 0;
+	tm_buf_release(&file);
+	return r;
+}
+
+/* The repository's index, or NULL (no git, no index, a damaged index:
+ * nothing tracked). */
 static git_index *open_index(tm_store *s, bool use_git)
 {
 	tm_git *g = use_git ? tm_store_git(s) : NULL;
 	git_index *index = NULL;
 
-	if (!g || git_repository_index(&index, tm_git_repository(g)) < 0) {
+	if (!g || index_damaged(g) ||
+	    git_repository_index(&index, tm_git_repository(g)) < 0) {
 		tm_error_clear();
 		return NULL;
 	}
@@ -70,14 +89,18 @@ int tm_doctor_check_tracked(tm_doctor_report *out, tm_doctor_ctx *c)
 		tm_buf_printf(&path, "%s%s", prefix, per_user[i]);
 		tracked_under(&paths, index, tm_buf_cstr(&path));
 		if (paths.n && !strcmp(per_user[i], TM_DOCTOR_LOCK_NAME))
+			/* at any age: a young one is a fresh clone's */
 			tm_doctor_add(out, TM_DOCTOR_TRACKED, file, true,
 				      "'%s' is tracked by git (%zu file%s): "
-				      "every clone gets it and every write "
-				      "waits for it forever, but a tracked "
-				      "lock is never a live one; --fix removes "
-				      "it from the index and the disk (then "
-				      "commit the removal)",
-				      file, paths.n, paths.n == 1 ? "" : "s");
+				      "it should never be committed "
+				      "(.gitignore lists it); every clone gets "
+				      "it and every write waits for it, but a "
+				      "tracked lock is never a live one; --fix "
+				      "removes it from the index and the disk "
+				      "(or 'git rm -r --cached %s', then "
+				      "delete it; commit the removal)",
+				      file, paths.n, paths.n == 1 ? "" : "s",
+				      file);
 		else if (paths.n)
 			tm_doctor_add(out, TM_DOCTOR_TRACKED, file, true,
 				      "'%s' is tracked by git, but it is "

@@ -256,6 +256,17 @@ int tm_fs_write_all(int fd, const void *data, size_t len)
 	return 0;
 }
 
+int tm_fs_write_error(const char *display)
+{
+	if (errno == EFBIG)
+		return tm_error_set(TM_ERROR,
+				    "cannot write '%s': it would be larger "
+				    "than this process's file-size limit "
+				    "(ulimit -f); raise the limit and retry",
+				    display);
+	return tm_error_set_errno(TM_ERROR, "cannot write '%s'", display);
+}
+
 static int fsync_retry(int fd)
 {
 	int rc;
@@ -336,13 +347,11 @@ static int atomic_write(int dirfd, const char *name, const char *display,
 	if (fault == TM_ATOMIC_FAULT_WRITE) {
 		if (tm_fs_write_all(fd, data, len / 2) == 0)
 			errno = EIO;
-		error = tm_error_set_errno(TM_ERROR, "cannot write '%s'",
-					   display);
+		error = tm_fs_write_error(display);
 		goto fail;
 	}
 	if (tm_fs_write_all(fd, data, len) < 0) {
-		error = tm_error_set_errno(TM_ERROR, "cannot write '%s'",
-					   display);
+		error = tm_fs_write_error(display);
 		goto fail;
 	}
 	if (durable && fault == TM_ATOMIC_FAULT_FSYNC) {
@@ -360,8 +369,7 @@ static int atomic_write(int dirfd, const char *name, const char *display,
 	saved = close(fd);
 	fd = -1;
 	if (saved < 0 && errno != EINTR) {
-		error = tm_error_set_errno(TM_ERROR, "cannot write '%s'",
-					   display);
+		error = tm_fs_write_error(display);
 		goto fail;
 	}
 

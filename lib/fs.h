@@ -82,6 +82,18 @@ int tm_fs_list_dir(tm_strv *out, int dirfd, const char *display);
 int tm_fs_write_all(int fd, const void *p, size_t len);
 
 /*
+ * Set the message for a failed write of `display` from errno, and return
+ * TM_ERROR: "cannot write 'DISPLAY': <strerror>", and for EFBIG (a file
+ * over the process's file-size limit, RLIMIT_FSIZE / `ulimit -f`; the
+ * binaries ignore SIGXFSZ so that such a write fails instead of killing
+ * them) a line that says so and what to do.  Used by every writer of
+ * .threadmind/ (atomic writes, the lock file), so that a full disk and a
+ * size limit take the same path: the partial file removed, the old one
+ * left as it was.
+ */
+int tm_fs_write_error(const char *display);
+
+/*
  * Atomically replace `name` in `dirfd` with the `len` bytes at `data`:
  * write "{name}.{uuid-v4}.tmp" in the same folder (O_CREAT | O_EXCL |
  * O_NOFOLLOW), fsync it, rename it over `name`, fsync the folder.  A

@@ -257,16 +257,22 @@ static int active_thread(struct resolved *r, tm_store *s, const char *project,
 
 	if (bt && tm_store_thread_exists(s, project, bt))
 		return tm_store_active_thread(&r->id, s, project, cfg, NULL, 0);
-	renamed_entry(r, s, project, cfg, branch);
+	renamed_entry(r, s, project, cfg, tm_store_branch_ref(s));
 	if (r->id)
 		return 0;
 	if ((error = index_load(&list, s, project, TM_PATHS_INDEX_ALL)) < 0)
 		return error;
 	threads = (const tm_thread *const *)list.threads;
-	if (g && tm_git_previous_branch(&prev, g) == 0 && prev)
+	if (g && tm_git_previous_branch(&prev, g) == 0 && prev) {
+		tm_buf key = TM_BUF_INIT; /* as a thread's `branch` holds it */
+
+		tm_config_branch_key(&key, prev);
 		r->before = tm_active_resolve(
-			prev, tm_config_branch_thread(cfg, project, prev),
-			active, threads, list.n, NULL);
+			tm_buf_cstr(&key),
+			tm_config_branch_thread(cfg, project, prev), active,
+			threads, list.n, NULL);
+		tm_buf_release(&key);
+	}
 	tm_error_clear();
 	r->id = tm_active_resolve(branch, bt, r->before ? r->before : active,
 				  threads, list.n, NULL);

@@ -11,10 +11,13 @@
  * optional), then the 20-byte hash of the whole.
  */
 #include "index_file.h"
+#include "error.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -28,6 +31,14 @@
 #define NAME_MASK     0xfff
 #define HASH_LEN      20
 #define MAX_INDEX     ((size_t)1 << 31)
+/* The smallest entry: 62 bytes, a NUL and padding to 8 (versions 2 and
+ * 3); 62, a varint, one byte of path and a NUL (version 4). */
+#define MIN_ENTRY 64
+
+#define DAMAGED                                                                \
+	"'%s' looks damaged: %s; threadmind does not read it (if git "         \
+	"cannot either, rebuild it from HEAD with 'rm %s && git reset': what " \
+	"is staged is lost)"
 
 static uint32_t be32(const unsigned char *p)
 {
@@ -106,26 +117,59 @@ static int cmp_entry(const char *a, size_t alen, unsigned as, const char *b,
 	return as < bs ? -1 : as > bs;
 }
 
-/* The entries and extensions of `data`; false when anything is off. */
-static bool scan(tm_strv *out, const unsigned char *data, size_t len,
-		 const char *prefix)
+/* Refuse the index `display` as damaged, saying `why`. */
+static int damaged(const char *display, const char *why)
+{
+	return tm_error_set(TM_EPARSE, DAMAGED, display, why, display);
+}
+
+/* An entry's path of `len` bytes or more (the `i`th entry): too long. */
+static int path_too_long(const char *display, size_t i, size_t len)
+{
+	char why[160];
+
+	snprintf(why, sizeof(why),
+		 "entry %zu has a path of %zu bytes or more, longer than any "
+		 "path git can check out (%d)",
+		 i + 1, len, PATH_MAX - 1);
+	return damaged(display, why);
+}
+
+/*
+ * The entries and extensions of `data`: 0, TM_INDEX_FILE_ASK_LIBGIT2 when
+ * anything is off, TM_EPARSE when the file is past the bounds.
+ */
+static int scan(tm_strv *out, const unsigned char *data, size_t len,
+		const char *prefix, const char *display)
 {
 	const unsigned char *p = data + HEADER_LEN, *end = data + len;
 	size_t plen = strlen(prefix), n, i, namelen, fixed, strip;
+	size_t expanded = 0;
 	uint32_t version, flags;
 	unsigned stage, last_stage = 0;
 	tm_buf path = TM_BUF_INIT; /* version 4: the current path */
 	tm_buf last = TM_BUF_INIT; /* the previous entry's path */
 	const char *name;
-	bool ok = false, have_last = false;
+	int error = TM_INDEX_FILE_ASK_LIBGIT2;
+	bool have_last = false, to_libgit2 = false;
 
 	if (len < HEADER_LEN + HASH_LEN || memcmp(data, "DIRC", 4))
-		return false;
+		return TM_INDEX_FILE_ASK_LIBGIT2;
 	version = be32(data + 4);
 	n = be32(data + 8);
 	if (version < 2 || version > 4)
-		return false;
+		return TM_INDEX_FILE_ASK_LIBGIT2;
 	end -= HASH_LEN;
+	/* libgit2 and git allocate for the count before reading an entry */
+	if (n > (len - HEADER_LEN - HASH_LEN) / MIN_ENTRY) {
+		char why[160];
+
+		snprintf(why, sizeof(why),
+			 "it claims %zu entries, more than its %zu bytes can "
+			 "hold",
+			 n, len);
+		return damaged(display, why);
+	}
 	for (i = 0; i < n; i++) {
 		if ((size_t)(end - p) < ENTRY_FIXED)
 			goto done;
@@ -145,6 +189,26 @@ static bool scan(tm_strv *out, const unsigned char *data, size_t len,
 			if (!get_varint(&q, end, &strip) || strip > path.size ||
 			    !(nul = memchr(q, '\0', (size_t)(end - q))))
 				goto done;
+			/* checked before the copy: a path that grows by a
+			 * few bytes an entry is copied whole for each */
+			if (path.size - strip + (size_t)(nul - q) >= PATH_MAX) {
+				error = path_too_long(
+					display, i,
+					path.size - strip + (size_t)(nul - q));
+				goto done;
+			}
+			expanded += path.size - strip + (size_t)(nul - q);
+			if (expanded / TM_INDEX_FILE_EXPAND_MAX > len) {
+				char why[200];
+
+				snprintf(why, sizeof(why),
+					 "its prefix-compressed paths (index "
+					 "version 4) expand to more than %d "
+					 "times its %zu bytes",
+					 TM_INDEX_FILE_EXPAND_MAX, len);
+				error = damaged(display, why);
+				goto done;
+			}
 			path.size -= strip;
 			tm_buf_put(&path, q, (size_t)(nul - q));
 			name = tm_buf_cstr(&path);
@@ -159,6 +223,10 @@ static bool scan(tm_strv *out, const unsigned char *data, size_t len,
 				goto done;
 			name = (const char *)p + fixed;
 			namelen = (size_t)(nul - (p + fixed));
+			if (namelen >= PATH_MAX) {
+				error = path_too_long(display, i, namelen);
+				goto done;
+			}
 			size = (fixed + namelen + 8) & ~(size_t)7;
 			if (size > (size_t)(end - p))
 				goto done;
@@ -167,17 +235,26 @@ static bool scan(tm_strv *out, const unsigned char *data, size_t len,
 		if ((flags & NAME_MASK) != NAME_MASK &&
 		    (flags & NAME_MASK) != namelen)
 			goto done;
-		if (!namelen ||
-		    (have_last && cmp_entry(last.ptr, last.size, last_stage,
-					    name, namelen, stage) >= 0))
-			goto done; /* libgit2 would sort it: let it */
-		if (stage && namelen >= plen && !memcmp(name, prefix, plen) &&
+		if (!namelen)
+			goto done;
+		/*
+		 * Entries libgit2 would sort, or order otherwise under
+		 * core.ignorecase, are left to it; the walk goes on (without
+		 * collecting) so that the bounds hold before libgit2 expands
+		 * every path.
+		 */
+		if (have_last && cmp_entry(last.ptr, last.size, last_stage,
+					   name, namelen, stage) >= 0)
+			to_libgit2 = true;
+		if (out && !to_libgit2 && stage && namelen >= plen &&
+		    !memcmp(name, prefix, plen) &&
 		    (!out->n || strcmp(out->items[out->n - 1], name))) {
 			if (out->n &&
 			    strcasecmp(out->items[out->n - 1], name) >= 0)
-				goto done; /* ignorecase would order them
-					      otherwise */
-			tm_strv_push_owned(out, tm_xstrndup(name, namelen));
+				to_libgit2 = true;
+			else
+				tm_strv_push_owned(out,
+						   tm_xstrndup(name, namelen));
 		}
 		tm_buf_clear(&last);
 		tm_buf_put(&last, name, namelen);
@@ -194,30 +271,43 @@ static bool scan(tm_strv *out, const unsigned char *data, size_t len,
 			goto done;
 		p += 8 + size;
 	}
-	ok = true;
+	error = to_libgit2 ? TM_INDEX_FILE_ASK_LIBGIT2 : 0;
 done:
 	tm_buf_release(&path);
 	tm_buf_release(&last);
-	return ok;
+	return error;
 }
 
-bool tm_index_file_conflicts(tm_strv *out, const char *path, const char *prefix)
+int tm_index_file_conflicts(tm_strv *out, const char *path, const char *display,
+			    const char *prefix)
 {
 	tm_strv found = TM_STRV_INIT;
 	unsigned char *data;
 	size_t len, i;
-	int got = slurp(&data, &len, path);
-	bool ok;
+	int got = slurp(&data, &len, path), error;
 
 	if (got <= 0)
-		return got == 0;
-	ok = scan(&found, data, len, prefix);
+		return got == 0 ? 0 : TM_INDEX_FILE_ASK_LIBGIT2;
+	error = scan(&found, data, len, prefix, display ? display : path);
 	free(data);
-	for (i = 0; ok && i < found.n; i++)
+	for (i = 0; !error && i < found.n; i++)
 		tm_strv_push_owned(out, found.items[i]);
-	if (ok)
+	if (!error)
 		free(found.items);
 	else
 		tm_strv_clear(&found);
-	return ok;
+	return error;
+}
+
+int tm_index_file_check(const char *path, const char *display)
+{
+	unsigned char *data;
+	size_t len;
+	int error;
+
+	if (slurp(&data, &len, path) <= 0)
+		return 0;
+	error = scan(NULL, data, len, "", display ? display : path);
+	free(data);
+	return error == TM_EPARSE ? error : 0;
 }

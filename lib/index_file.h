@@ -16,17 +16,45 @@
 
 #include <stdbool.h>
 
+/* What tm_index_file_conflicts returns for a file it leaves to libgit2. */
+#define TM_INDEX_FILE_ASK_LIBGIT2 1
+
+/*
+ * Bounds on a damaged or hostile index (docs/SECURITY.md, "Bounds"): no
+ * entry's path may be PATH_MAX (4096) bytes or longer, the entry count
+ * must fit the file (64 bytes an entry at least), and the paths of a
+ * version 4 index (prefix-compressed) may expand to at most this many
+ * times the file's size: a real index is under 2 (paths of 250 bytes
+ * sharing all but 10: 3.5); a crafted 1 MiB one expanded to 2 GiB.
+ */
+#define TM_INDEX_FILE_EXPAND_MAX 16
+
 /*
  * Append to `out` the unmerged paths of the index file at `path` that
  * start with `prefix`, once each, in index order (libgit2's conflict
- * iterator's order).  A missing file is an empty index.  Returns false,
- * with `out` unchanged, when the file is one this reader does not take:
- * unreadable, not versions 2 to 4, a mandatory extension (split or sparse
- * index), entries out of order, anything malformed, or unmerged paths that
- * a case-insensitive sort would order differently (core.ignorecase): the
- * caller asks libgit2 then.  Never sets an error.
+ * iterator's order).  A missing file is an empty index.  `display` names
+ * the file in messages (NULL: `path`).
+ *
+ * Returns 0 when answered; TM_INDEX_FILE_ASK_LIBGIT2, with `out`
+ * unchanged and no error set, when the file is one this reader does not
+ * take: unreadable, not versions 2 to 4, a mandatory extension (split or
+ * sparse index), entries out of order, anything malformed, or unmerged
+ * paths that a case-insensitive sort would order differently
+ * (core.ignorecase): the caller asks libgit2 then.  TM_EPARSE, with
+ * `out` unchanged, when the file is past the bounds above, which libgit2
+ * would take gigabytes and seconds to read (it expands every path): the
+ * message names the file, says what is wrong and how to rebuild it; the
+ * caller reports it and does not ask libgit2.
  */
-bool tm_index_file_conflicts(tm_strv *out, const char *path,
-			     const char *prefix);
+int tm_index_file_conflicts(tm_strv *out, const char *path, const char *display,
+			    const char *prefix);
+
+/*
+ * Is the index file at `path` within the bounds above?  0 when it is, or
+ * when this reader does not take it (missing, unreadable, another
+ * format); TM_EPARSE (the message of tm_index_file_conflicts) when it is
+ * past them.  For a caller about to have libgit2 read the whole index.
+ */
+int tm_index_file_check(const char *path, const char *display);
 
 #endif

@@ -4,6 +4,7 @@
 #include "buf.h"
 #include "error.h"
 #include "json.h"
+#include "text.h"
 #include "timestamp.h"
 
 #include <cjson/cJSON.h>
@@ -152,16 +153,12 @@ static uint64_t jitter_next(void)
 	return state;
 }
 
-/* Copy `s` for a message: control characters become '?', cut at 100. */
+/* Copy `s` for a message: control characters as '?', cut at 100 bytes. */
 static void put_clean(tm_buf *out, const char *s)
 {
-	size_t i;
+	size_t len = strlen(s);
 
-	for (i = 0; s[i] && i < 100; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		tm_buf_putc(out, c < 0x20 || c == 0x7f ? '?' : (char)c);
-	}
+	tm_text_sanitize(out, s, len < 100 ? len : 100, 0);
 }
 
 /* The holder named by the content of a lock file ("unknown holder"). */
@@ -324,8 +321,7 @@ static int try_create(tm_lock *lock)
 	lock_content(&content);
 	if (tm_fs_write_all(fd, content.ptr, content.size) < 0 ||
 	    fstat(fd, &st) < 0) {
-		error = tm_error_set_errno(TM_ERROR, "cannot write '%s'",
-					   lock->path);
+		error = tm_fs_write_error(lock->path);
 		close(fd);
 		unlinkat(lock->dirfd, LOCK_NAME, 0);
 		goto done;

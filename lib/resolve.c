@@ -1011,23 +1011,25 @@ static int pending_unmerged(tm_strv *out, tm_store *s)
 	if (!getenv("GIT_INDEX_FILE")) { /* else libgit2 knows the file */
 		tm_buf file = TM_BUF_INIT, want = TM_BUF_INIT;
 		size_t first = out->n;
-		bool done;
 
 		tm_buf_puts(&file, tm_git_gitdir(g));
 		tm_buf_puts(&file, "index");
 		tm_buf_puts(&want, prefix);
 		tm_buf_puts(&want, TM_STORE_DIRNAME "/");
-		done = tm_index_file_conflicts(out, tm_buf_cstr(&file),
-					       tm_buf_cstr(&want));
-		for (i = first; done && i < out->n; i++)
+		/* a damaged index past the reader's bounds is an error:
+		 * libgit2 would take gigabytes to read it */
+		error = tm_index_file_conflicts(out, tm_buf_cstr(&file), NULL,
+						tm_buf_cstr(&want));
+		for (i = first; error == 0 && i < out->n; i++)
 			memmove(out->items[i], out->items[i] + plen,
 				strlen(out->items[i] + plen) + 1);
 		tm_buf_release(&file);
 		tm_buf_release(&want);
-		if (done) {
+		if (error != TM_INDEX_FILE_ASK_LIBGIT2) {
 			free(prefix);
-			return 0;
+			return error;
 		}
+		error = 0;
 	}
 	if (git_repository_index(&index, tm_git_repository(g)) < 0 ||
 	    git_index_read(index, false) < 0) {
@@ -1115,8 +1117,14 @@ int tm_resolve_pending_loaded(tm_strv *unmerged, tm_strv *marked, tm_store *s,
 			      const char *project, const tm_thread_list *loaded)
 {
 	int error = pending_unmerged(unmerged, s);
+	char *msg;
 
 	if (error == 0)
-		error = pending_marked(marked, s, project, loaded);
+		return pending_marked(marked, s, project, loaded);
+	/* the files with markers still count; the index's error is said */
+	msg = tm_xstrdup(tm_error_last());
+	(void)pending_marked(marked, s, project, loaded);
+	tm_error_set(error, "%s", msg);
+	free(msg);
 	return error;
 }

@@ -179,7 +179,9 @@ struct tm_store;
  * (tm_merge_has_conflict_markers), appended to `marked`; both as paths
  * relative to the store's root (".threadmind/threads/p/x.md"), sorted.
  * Files that cannot be read are left out.  Returns 0, or TM_ERROR when the
- * index or a folder cannot be read.
+ * index or a folder cannot be read, or TM_EPARSE when the index is
+ * damaged past the bounds of index_file.h (then `unmerged` is left as it
+ * was, and `marked` is still filled).
  */
 int tm_resolve_pending(tm_strv *unmerged, tm_strv *marked, struct tm_store *s);
 

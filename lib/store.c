@@ -7,6 +7,7 @@
 #include "store_internal.h"
 
 #include "fs.h"
+#include "config.h"
 #include "error.h"
 #include "frontmatter.h"
 #include "git.h"
@@ -29,7 +30,8 @@ struct tm_store {
 	int dirfd;
 	struct tm_git *git;
 	bool git_tried;
-	char *branch;
+	char *branch;     /* as stored: tm_config_branch_key */
+	char *branch_ref; /* as git has it */
 	char head[41];
 	bool head_tried, head_known;
 	tm_lock *lock;
@@ -157,6 +159,7 @@ void tm_store_free(tm_store *s)
 		close(s->dirfd);
 	tm_git_free(s->git);
 	free(s->branch);
+	free(s->branch_ref);
 	free(s->root);
 	free(s->dir);
 	free(s);
@@ -178,8 +181,14 @@ struct tm_git *tm_store_git(tm_store *s)
 		s->git_tried = true;
 		if (tm_git_open(&s->git, s->root, true) < 0)
 			s->git = NULL;
-		if (s->git && tm_git_current_branch(&s->branch, s->git) < 0)
-			s->branch = NULL;
+		if (s->git && tm_git_current_branch(&s->branch_ref, s->git) < 0)
+			s->branch_ref = NULL;
+		if (s->branch_ref) {
+			tm_buf key = TM_BUF_INIT;
+
+			tm_config_branch_key(&key, s->branch_ref);
+			s->branch = tm_buf_detach(&key);
+		}
 		tm_error_clear();
 	}
 	return s->git;
@@ -189,6 +198,12 @@ const char *tm_store_branch(tm_store *s)
 {
 	tm_store_git(s);
 	return s->branch;
+}
+
+const char *tm_store_branch_ref(tm_store *s)
+{
+	tm_store_git(s);
+	return s->branch_ref;
 }
 
 const char *tm_store_head(tm_store *s)

@@ -95,9 +95,15 @@ const char *tm_store_dir(const tm_store *s);
  */
 struct tm_git *tm_store_git(tm_store *s);
 
-/* Current branch (NULL outside git / detached HEAD) and HEAD (NULL when
- * unborn or outside git); owned by the store, computed once. */
+/*
+ * Current branch (NULL outside git / detached HEAD) and HEAD (NULL when
+ * unborn or outside git); owned by the store, computed once.  The branch
+ * is the name as threadmind stores it (branchThreads keys, a thread's
+ * `branch`): tm_config_branch_key, the name itself unless it is not UTF-8;
+ * tm_store_branch_ref is the name as git has it, for asking git.
+ */
 const char *tm_store_branch(tm_store *s);
+const char *tm_store_branch_ref(tm_store *s);
 const char *tm_store_head(tm_store *s);
 
 /* ---- lock ---- */

@@ -82,6 +82,19 @@ void tm_text_json_escape(tm_buf *out, const char *s, size_t len)
 	tm_buf_put(out, s + run, len - run);
 }
 
+void tm_text_vmessage(tm_buf *out, const char *prefix, const char *fmt,
+		      va_list ap)
+{
+	tm_buf msg = TM_BUF_INIT;
+
+	tm_buf_vprintf(&msg, fmt, ap);
+	tm_buf_puts(out, prefix);
+	tm_text_sanitize(out, msg.ptr ? msg.ptr : "", msg.size,
+			 TM_TEXT_KEEP_LF | TM_TEXT_KEEP_TAB);
+	tm_buf_putc(out, '\n');
+	tm_buf_release(&msg);
+}
+
 bool tm_text_needs_sanitize(const char *s, size_t len, unsigned flags)
 {
 	const unsigned char *p = (const unsigned char *)s;

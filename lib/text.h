@@ -9,6 +9,7 @@
 
 #include "buf.h"
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -32,6 +33,16 @@ void tm_text_sanitize(tm_buf *out, const char *s, size_t len, unsigned flags);
  * occur inside strings, so the result is valid JSON when `s` is.
  */
 void tm_text_json_escape(tm_buf *out, const char *s, size_t len);
+
+/*
+ * Append a message line as every binary prints it: `prefix` (as is), the
+ * formatted message with control characters as '?' (line ends and tabs
+ * kept; paths and ids in it may come from a cloned repository), and a
+ * newline.  The one filter of the CLI's die/warning/note, the merge
+ * driver's and the hooks' lines (docs/SECURITY.md).
+ */
+void tm_text_vmessage(tm_buf *out, const char *prefix, const char *fmt,
+		      va_list ap) __attribute__((format(printf, 3, 0)));
 
 /* Does `s` (`len` bytes) hold anything tm_text_sanitize would replace? */
 bool tm_text_needs_sanitize(const char *s, size_t len, unsigned flags);

@@ -6,10 +6,13 @@
 #include "lib/error.h"
 #include "lib/git.h"
 #include "lib/merge.h"
+#include "lib/text.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +32,25 @@ static const char usage[] =
 	"markers were left, 2 when a file could not be read or written.\n"
 	"THREADMIND_MERGE=0 makes it a plain line merge.\n";
 
+static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * "git-threadmind-merge: …" on stderr, control characters as '?' as the
+ * CLI shows them: %P and the labels come from the repository, and git
+ * passes them on to the user's terminal.
+ */
+static void say(const char *fmt, ...)
+{
+	tm_buf out = TM_BUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	tm_text_vmessage(&out, "git-threadmind-merge: ", fmt, ap);
+	va_end(ap);
+	fwrite(out.ptr, 1, out.size, stderr);
+	tm_buf_release(&out);
+}
+
 /* Read the whole file `path` into `out`; on error, print why. */
 static int read_input(tm_buf *out, const char *path)
 {
@@ -38,13 +60,11 @@ static int read_input(tm_buf *out, const char *path)
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0) {
-		fprintf(stderr, "git-threadmind-merge: cannot open '%s': %s\n",
-			path, strerror(errno));
+		say("cannot open '%s': %s", path, strerror(errno));
 		return -1;
 	}
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		fprintf(stderr, "git-threadmind-merge: '%s' is not a file\n",
-			path);
+		say("'%s' is not a file", path);
 		close(fd);
 		return -1;
 	}
@@ -55,18 +75,16 @@ static int read_input(tm_buf *out, const char *path)
 		if (n <= 0)
 			break;
 		if (out->size + (size_t)n > MAX_INPUT) {
-			fprintf(stderr,
-				"git-threadmind-merge: '%s' is larger than "
-				"64 MiB; refusing to merge it\n",
-				path);
+			say("'%s' is larger than "
+			    "64 MiB; refusing to merge it",
+			    path);
 			close(fd);
 			return -1;
 		}
 		tm_buf_put(out, chunk, (size_t)n);
 	}
 	if (n < 0)
-		fprintf(stderr, "git-threadmind-merge: cannot read '%s': %s\n",
-			path, strerror(errno));
+		say("cannot read '%s': %s", path, strerror(errno));
 	close(fd);
 	return n < 0 ? -1 : 0;
 }
@@ -111,7 +129,7 @@ static int merge(tm_merge_result *r, const tm_buf in[3],
 	if (tm_merge_files(r, in[0].ptr, in[0].size, in[1].ptr, in[1].size,
 			   in[2].ptr, in[2].size, opts) == 0)
 		return 0;
-	fprintf(stderr, "git-threadmind-merge: %s\n", tm_error_last());
+	say("%s", tm_error_last());
 	return -1;
 }
 
@@ -175,11 +193,10 @@ static void follow_edit(const tm_buf in[3], const tm_merge_options *opts)
 	if (!res.conflicted && !res.two_threads &&
 	    res.len <= TM_MAX_FILE_SIZE &&
 	    tm_atomic_write(to, res.data, res.len) == 0)
-		fprintf(stderr,
-			"git-threadmind-merge: %s: the edit is to the thread "
-			"now in %s: merged there in the work tree; 'git "
-			"threadmind resolve' stages it\n",
-			opts->path, to);
+		say("%s: the edit is to the thread "
+		    "now in %s: merged there in the work tree; 'git "
+		    "threadmind resolve' stages it",
+		    opts->path, to);
 	tm_error_clear();
 	tm_merge_result_clear(&res);
 	free(to);
@@ -194,6 +211,9 @@ int main(int argc, char **argv)
 	size_t too_big = 0;
 	int i, rc = 2;
 
+	/* over `ulimit -f`, writing %A fails (EFBIG, reported) rather than
+	 * killing the driver with SIGXFSZ */
+	signal(SIGXFSZ, SIG_IGN);
 	if (argc == 2 &&
 	    (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
 		fputs(usage, stdout);
@@ -244,14 +264,11 @@ int main(int argc, char **argv)
 	if (r.two_threads && !opts.plain)
 		follow_edit(in, &opts);
 	if (r.note)
-		fprintf(stderr, "git-threadmind-merge: %s%s%s\n",
-			opts.path ? opts.path : "", opts.path ? ": " : "",
-			r.note);
+		say("%s%s%s", opts.path ? opts.path : "", opts.path ? ": " : "",
+		    r.note);
 	/* %A is git's temporary file, read back at once: no fsync */
 	if (tm_atomic_write_nosync(argv[2], r.data, r.len) < 0)
-		fprintf(stderr,
-			"git-threadmind-merge: %s; '%s' still holds ours\n",
-			tm_error_last(), argv[2]);
+		say("%s; '%s' still holds ours", tm_error_last(), argv[2]);
 	else
 		rc = r.conflicted ? 1 : 0;
 	tm_merge_result_clear(&r);

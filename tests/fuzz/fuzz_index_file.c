@@ -1,11 +1,17 @@
 /*
  * libFuzzer harness of git's index file reader (tm_index_file_conflicts):
- * any bytes as .git/index either are refused (the caller asks libgit2) or
+ * any bytes as .git/index either are left to libgit2, or refused as
+ * damaged past the reader's bounds (with a message naming the file), or
  * give unmerged paths that each start with the prefix, once each, in the
- * index's (strictly increasing byte) order; a refusal leaves the list as
- * it was.  `make fuzz`.
+ * index's (strictly increasing byte) order, each shorter than PATH_MAX; a
+ * refusal leaves the list as it was.  The seeds (real git's indexes of
+ * versions 2, 3 and 4, and hostile version 4 ones) reach every branch of
+ * the version 4 path expansion.  `make fuzz`.
  */
 #include "lib/index_file.h"
+#include "lib/error.h"
+
+#include <limits.h>
 
 #include <stdint.h>
 #include <stdio.h>
@@ -17,16 +23,26 @@ static void check(const char *path, const char *prefix)
 {
 	tm_strv out = TM_STRV_INIT;
 	size_t i;
+	int rc;
 
 	tm_strv_push(&out, "sentinel");
-	if (!tm_index_file_conflicts(&out, path, prefix)) {
+	tm_error_clear();
+	rc = tm_index_file_conflicts(&out, path, "IDX", prefix);
+	if (rc != 0) {
+		if (rc != TM_INDEX_FILE_ASK_LIBGIT2 && rc != TM_EPARSE)
+			abort();
 		if (out.n != 1 || strcmp(out.items[0], "sentinel"))
+			abort();
+		/* a refusal names the file; leaving it to libgit2 is silent */
+		if ((rc == TM_EPARSE) !=
+		    (strstr(tm_error_last(), "'IDX'") != NULL))
 			abort();
 		tm_strv_clear(&out);
 		return;
 	}
 	for (i = 1; i < out.n; i++) {
-		if (strncmp(out.items[i], prefix, strlen(prefix)))
+		if (strncmp(out.items[i], prefix, strlen(prefix)) ||
+		    strlen(out.items[i]) >= PATH_MAX)
 			abort();
 		if (i > 1 && strcmp(out.items[i - 1], out.items[i]) >= 0)
 			abort();

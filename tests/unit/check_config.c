@@ -387,6 +387,44 @@ START_TEST(test_config_branch_threads_created)
 }
 END_TEST
 
+static char *branch_key(const char *name)
+{
+	tm_buf b = TM_BUF_INIT;
+
+	tm_config_branch_key(&b, name);
+	return tm_buf_detach(&b);
+}
+
+/* A branch name that is not UTF-8 never makes config.json invalid. */
+START_TEST(test_config_branch_threads_not_utf8)
+{
+	tm_config *c = config_of("{}");
+	char *k, *text;
+
+	k = branch_key("feat-\xff\xfe");
+	ck_assert_str_eq(k, "feat-\\xff\\xfe");
+	free(k);
+	/* valid UTF-8 as is; a cut sequence and an overlong form escaped */
+	k = branch_key("caf\xc3\xa9/x\xc3-\xc0\xaf");
+	ck_assert_str_eq(k, "caf\xc3\xa9/x\\xc3-\\xc0\\xaf");
+	free(k);
+	/* idempotent: the stored form is its own key */
+	k = branch_key("feat-\\xff");
+	ck_assert_str_eq(k, "feat-\\xff");
+	free(k);
+
+	ck_assert_int_eq(tm_config_set_branch_thread(c, "p", "a\x80", "t"), 0);
+	ck_assert_str_eq(tm_config_branch_thread(c, "p", "a\x80"), "t");
+	text = config_text(c);
+	ck_assert(tm_utf8_valid(text, strlen(text)));
+	ck_assert_msg(strstr(text, "\"a\\\\x80\": \"t\"") != NULL, "%s", text);
+	free(text);
+	ck_assert_int_eq(tm_config_set_branch_thread(c, "p", "a\x80", NULL), 0);
+	ck_assert_ptr_null(tm_config_branch_thread(c, "p", "a\x80"));
+	tm_config_free(c);
+}
+END_TEST
+
 START_TEST(test_config_branch_threads_refused)
 {
 	static const char *bad[] = {
@@ -694,6 +732,7 @@ Suite *config_suite(void)
 	tcase_add_test(tc, test_config_branch_threads_set);
 	tcase_add_test(tc, test_config_branch_threads_created);
 	tcase_add_test(tc, test_config_branch_threads_refused);
+	tcase_add_test(tc, test_config_branch_threads_not_utf8);
 	tcase_add_test(tc, test_config_branch_threads_remove);
 	tcase_add_test(tc, test_config_forget_thread);
 	tcase_add_test(tc, test_config_rename_thread);

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -228,6 +229,42 @@ START_TEST(test_fs_fault_keeps_old_content)
 	data = get("c.json");
 	ck_assert_str_eq(data, "new");
 	free(data);
+}
+END_TEST
+
+/*
+ * Over the file-size limit (RLIMIT_FSIZE) with SIGXFSZ ignored, as the
+ * binaries run: the write fails with EFBIG like a full disk, the message
+ * says which limit, and nothing is left behind.
+ */
+START_TEST(test_fs_file_size_limit)
+{
+	struct rlimit old, lim;
+	char big[16384], *data, *list;
+	void (*prev)(int);
+	int error;
+
+	memset(big, 'n', sizeof(big));
+	put("c.json", "old content\n");
+	ck_assert_int_eq(getrlimit(RLIMIT_FSIZE, &old), 0);
+	lim = old;
+	lim.rlim_cur = 4096;
+	ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &lim), 0);
+	prev = signal(SIGXFSZ, SIG_IGN);
+	error = tm_atomic_write_at(dfd, "c.json", "st/c.json", big,
+				   sizeof(big));
+	signal(SIGXFSZ, prev);
+	ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &old), 0);
+	ck_assert_int_eq(error, TM_ERROR);
+	ck_assert_msg(strstr(tm_error_last(), "cannot write 'st/c.json'") &&
+			      strstr(tm_error_last(), "ulimit -f"),
+		      "%s", tm_error_last());
+	data = get("c.json");
+	ck_assert_str_eq(data, "old content\n");
+	free(data);
+	list = listing();
+	ck_assert_str_eq(list, "c.json");
+	free(list);
 }
 END_TEST
 
@@ -767,6 +804,7 @@ Suite *fs_suite(void)
 	tcase_add_loop_test(tc, test_fs_fault_keeps_old_content, 0,
 			    sizeof(faults) / sizeof(*faults));
 	tcase_add_test(tc, test_fs_read_only_folder);
+	tcase_add_test(tc, test_fs_file_size_limit);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("read");

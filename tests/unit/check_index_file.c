@@ -5,9 +5,11 @@
  * index, unknown version, damaged, out of order, case order) refused.
  */
 #include "lib/index_file.h"
+#include "lib/error.h"
 #include "test_util.h"
 
 #include <check.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -82,7 +84,7 @@ static void assert_same_as_git(const char *prefix)
 	char *want = git_says(prefix), *have;
 
 	tm_strv_push(&got, "kept");
-	ck_assert(tm_index_file_conflicts(&got, index_path, prefix));
+	ck_assert(tm_index_file_conflicts(&got, index_path, NULL, prefix) == 0);
 	ck_assert_str_eq(got.items[0], "kept"); /* appended */
 	free(got.items[0]);
 	memmove(got.items, got.items + 1, --got.n * sizeof(char *));
@@ -121,10 +123,12 @@ START_TEST(test_index_file_missing_and_clean)
 {
 	tm_strv got = TM_STRV_INIT;
 
-	ck_assert(tm_index_file_conflicts(&got, index_path, ""));
+	ck_assert_int_eq(tm_index_file_conflicts(&got, index_path, NULL, ""),
+			 0);
 	ck_assert_uint_eq(got.n, 0);
 	tmt_sh("cd '%s' && echo a >a && git add a && git commit -qm a", repo);
-	ck_assert(tm_index_file_conflicts(&got, index_path, ""));
+	ck_assert_int_eq(tm_index_file_conflicts(&got, index_path, NULL, ""),
+			 0);
 	ck_assert_uint_eq(got.n, 0);
 }
 END_TEST
@@ -134,7 +138,8 @@ static void assert_refused(void)
 	tm_strv got = TM_STRV_INIT;
 
 	tm_strv_push(&got, "kept");
-	ck_assert(!tm_index_file_conflicts(&got, index_path, ""));
+	ck_assert_int_eq(tm_index_file_conflicts(&got, index_path, NULL, ""),
+			 TM_INDEX_FILE_ASK_LIBGIT2);
 	ck_assert_uint_eq(got.n, 1);
 	tm_strv_clear(&got);
 }
@@ -161,7 +166,7 @@ START_TEST(test_index_file_damaged_refused)
 		char *have;
 
 		tmt_write_file(index_path, data, cut);
-		if (tm_index_file_conflicts(&got, index_path, "")) {
+		if (tm_index_file_conflicts(&got, index_path, NULL, "") == 0) {
 			have = joined(&got);
 			ck_assert_str_eq(have, ".threadmind/threads/p/m.md\n"
 					       ".threadmind/threads/p/t.md\n"
@@ -222,10 +227,119 @@ START_TEST(test_index_file_case_order_refused)
 	conflict("x/B.md");
 	conflict("x/a.md"); /* after B in bytes, before it without case */
 	assert_refused();
-	ck_assert(tm_index_file_conflicts(&got, index_path, "x/a"));
+	ck_assert_int_eq(tm_index_file_conflicts(&got, index_path, NULL, "x/a"),
+			 0);
 	ck_assert_uint_eq(got.n, 1);
 	ck_assert_str_eq(got.items[0], "x/a.md");
 	tm_strv_clear(&got);
+}
+END_TEST
+
+/* Append a version 4 entry at stage 1: `strip` bytes off the previous
+ * path, then `add` (`alen` bytes). */
+static void v4_entry(tm_buf *b, size_t strip, const char *add, size_t alen,
+		     size_t pathlen)
+{
+	unsigned char fixed[62] = {0}, var[16];
+	size_t k = sizeof(var);
+
+	fixed[27] = 0x81; /* mode 100644, big-endian at 24 */
+	fixed[28] = 0xa4;
+	memset(fixed + 40, 0x11, 20);
+	fixed[60] =
+		(unsigned char)(0x10 | (pathlen > 0xfff ? 0xf : pathlen >> 8));
+	fixed[61] = (unsigned char)(pathlen > 0xfff ? 0xff : pathlen & 0xff);
+	tm_buf_put(b, (const char *)fixed, sizeof(fixed));
+	var[--k] = strip & 127; /* git's varint */
+	while (strip >>= 7)
+		var[--k] = (unsigned char)(128 | (--strip & 127));
+	tm_buf_put(b, (const char *)var + k, sizeof(var) - k);
+	tm_buf_put(b, add, alen);
+	tm_buf_putc(b, '\0');
+}
+
+/* A version 4 index of `n` entries under .threadmind/: "grow" adds 64
+ * bytes to each path (the issue's 1 MiB file that took 2 GiB), "long"
+ * keeps ~3,000-byte paths changing one byte each (`first_upper`: the
+ * first few ordered by bytes but not without case). */
+static void write_hostile(size_t n, const char *mode, bool first_upper)
+{
+	tm_buf b = TM_BUF_INIT, path = TM_BUF_INIT;
+	unsigned char hdr[12] = {'D', 'I', 'R', 'C', 0, 0, 0, 4};
+	char add[3100];
+	size_t i;
+
+	hdr[8] = (unsigned char)(n >> 24);
+	hdr[9] = (unsigned char)(n >> 16);
+	hdr[10] = (unsigned char)(n >> 8);
+	hdr[11] = (unsigned char)n;
+	tm_buf_put(&b, (const char *)hdr, sizeof(hdr));
+	for (i = 0; i < n; i++) {
+		if (!strcmp(mode, "grow")) {
+			memset(add, 'a', 64);
+			tm_buf_put(&path, add, 64);
+			v4_entry(&b, 0, add, 64, path.size);
+		} else if (i == 0) {
+			memset(add, 'd', 3000);
+			tm_buf_puts(&path, ".threadmind/");
+			tm_buf_put(&path, add, 3000);
+			tm_buf_put(&path, "aa", 2);
+			v4_entry(&b, 0, path.ptr, path.size, path.size);
+		} else {
+			add[0] = (char)('a' + (i / 26) % 26);
+			add[1] = (char)('a' + i % 26);
+			if (first_upper && i == 1)
+				add[0] = 'B';
+			v4_entry(&b, 2, add, 2, path.size);
+		}
+	}
+	tm_buf_put(&b, "\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 20);
+	tmt_write_file(index_path, b.ptr, b.size);
+	tm_buf_release(&b);
+	tm_buf_release(&path);
+}
+
+static void assert_damaged(const char *why)
+{
+	tm_strv got = TM_STRV_INIT;
+
+	tm_strv_push(&got, "kept");
+	ck_assert_int_eq(
+		tm_index_file_conflicts(&got, index_path, ".git/index", ""),
+		TM_EPARSE);
+	ck_assert_uint_eq(got.n, 1);
+	ck_assert_msg(strstr(tm_error_last(), "'.git/index' looks damaged: ") &&
+			      strstr(tm_error_last(), why) &&
+			      strstr(tm_error_last(), "git reset"),
+		      "%s", tm_error_last());
+	tm_strv_clear(&got);
+}
+
+START_TEST(test_index_file_bounds)
+{
+	tm_strv got = TM_STRV_INIT;
+
+	/* the shape: a path of 4,096 bytes at entry 64 */
+	write_hostile(300, "grow", false);
+	assert_damaged("entry 64 has a path of 4096 bytes or more");
+	/* within PATH_MAX, but expanding 3,000 bytes an entry of 65 */
+	write_hostile(600, "long", false);
+	assert_damaged("expand to more than 16 times its");
+	/* refused early for its order, the bound still holds */
+	write_hostile(600, "long", true);
+	assert_damaged("expand to more than 16 times its");
+	/* a few such entries are fine: under 16 times */
+	write_hostile(10, "long", false);
+	ck_assert_int_eq(tm_index_file_conflicts(&got, index_path, NULL, ""),
+			 0);
+	ck_assert_uint_eq(got.n, 10);
+	tm_strv_clear(&got);
+	/* more entries than the bytes can hold */
+	tmt_write_file(index_path,
+		       "DIRC\0\0\0\4\x10\0\0\0"
+		       "\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+		       32);
+	assert_damaged("it claims 268435456 entries, more than its 32 bytes");
 }
 END_TEST
 
@@ -238,6 +352,7 @@ Suite *index_file_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_index_file_versions);
 	tcase_add_test(tc, test_index_file_missing_and_clean);
+	tcase_add_test(tc, test_index_file_bounds);
 	tcase_add_test(tc, test_index_file_split_index_refused);
 	tcase_add_test(tc, test_index_file_damaged_refused);
 	tcase_add_test(tc, test_index_file_order_refused);

@@ -7,6 +7,7 @@
 #include "test_util.h"
 
 #include <check.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -121,6 +122,30 @@ START_TEST(test_text_title_refused)
 }
 END_TEST
 
+static char *message(const char *prefix, const char *fmt, ...)
+{
+	tm_buf b = TM_BUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	tm_text_vmessage(&b, prefix, fmt, ap);
+	va_end(ap);
+	return tm_buf_detach(&b);
+}
+
+START_TEST(test_text_message_filters_arguments)
+{
+	char *m = message("x: ", "'%s': %s\tend\nnext", "a\033]0;T\007.md",
+			  "b\302\233c");
+
+	ck_assert_str_eq(m, "x: 'a?]0;T?.md': b?c\tend\nnext\n");
+	free(m);
+	m = message("", "%s", "");
+	ck_assert_str_eq(m, "\n");
+	free(m);
+}
+END_TEST
+
 START_TEST(test_text_thread_name)
 {
 	tm_buf b = TM_BUF_INIT;
@@ -146,6 +171,7 @@ Suite *text_suite(void)
 	tcase_add_test(tc, test_text_sanitize_nul);
 	tcase_add_test(tc, test_text_json_escape_c1);
 	tcase_add_test(tc, test_text_thread_name);
+	tcase_add_test(tc, test_text_message_filters_arguments);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("titles");
 	tcase_add_test(tc, test_text_title_newlines_and_trim);
