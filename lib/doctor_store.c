@@ -41,22 +41,6 @@ static void tracked_under(tm_strv *out, git_index *index, const char *path)
 	}
 }
 
-/* Is the index past the bounds of index_file.h (libgit2 would expand a
- * hostile one's paths to gigabytes)?  The conflicts check says so. */
-static bool index_damaged(tm_git *g)
-{
-	tm_buf file = TM_BUF_INIT;
-	bool r;
-
-	if (getenv("GIT_INDEX_FILE"))
-		tm_buf_puts(&file, getenv("GIT_INDEX_FILE"));
-	else
-		tm_buf_printf(&file, "%sindex", tm_git_gitdir(g));
-	r = tm_index_file_check(tm_buf_cstr(&file), NULL) < 0;
-	tm_buf_release(&file);
-	return r;
-}
-
 /* The repository's index, or NULL (no git, no index, a damaged index:
  * nothing tracked). */
 static git_index *open_index(tm_store *s, bool use_git)
@@ -64,8 +48,7 @@ static git_index *open_index(tm_store *s, bool use_git)
 	tm_git *g = use_git ? tm_store_git(s) : NULL;
 	git_index *index = NULL;
 
-	if (!g || index_damaged(g) ||
-	    git_repository_index(&index, tm_git_repository(g)) < 0) {
+	if (!g || tm_git_index_open(&index, tm_git_repository(g)) < 0) {
 		tm_error_clear();
 		return NULL;
 	}

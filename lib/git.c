@@ -4,6 +4,7 @@
 #include "git_priv.h"
 #include "buf.h"
 #include "error.h"
+#include "index_file.h"
 #include "slug.h"
 
 #include <git2.h>
@@ -55,6 +56,26 @@ int tm_git_init(void)
 	pthread_once(&init_once, init_libgit2);
 	if (init_status < 0)
 		return tm_error_set(TM_ERROR, "cannot initialise libgit2");
+	return 0;
+}
+
+int tm_git_index_open(git_index **out, git_repository *repo)
+{
+	tm_buf file = TM_BUF_INIT;
+	int error;
+
+	*out = NULL;
+	tm_buf_printf(&file, "%sindex", git_repository_path(repo));
+	error = tm_index_file_check(tm_buf_cstr(&file), NULL);
+	tm_buf_release(&file);
+	if (error < 0)
+		return error;
+	if (git_repository_index(out, repo) < 0 ||
+	    git_index_read(*out, false) < 0) {
+		git_index_free(*out);
+		*out = NULL;
+		return tm_git_error(TM_ERROR, "cannot read the index");
+	}
 	return 0;
 }
 

@@ -23,6 +23,17 @@ git_repository *tm_git_repository(tm_git *g);
 int tm_git_init(void);
 
 /*
+ * The index of `repo` as it is on disk now (libgit2's copy, read again when
+ * the file changed since it was loaded), once the file is known to be
+ * within the bounds of index_file.h: libgit2 expands every path of a
+ * hostile one (1 MiB of version 4 entries: 2 GiB).  The only way lib/ opens
+ * an index through libgit2.  Free *out with git_index_free.  TM_EPARSE: the
+ * file is past the bounds (the message names it and how to rebuild it);
+ * TM_ERROR: libgit2 cannot read it.
+ */
+int tm_git_index_open(git_index **out, git_repository *repo);
+
+/*
  * FOR TESTS ONLY.  tm_git__set_fast_path(false) makes tm_git_open use
  * libgit2 for everything, as it did before the fast path (true: back to
  * normal); tm_git__libgit2_opened tells whether libgit2 has opened g's

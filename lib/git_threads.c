@@ -240,13 +240,12 @@ int tm_reader_open(struct tm_reader *r, tm_git *g, const char *prefix,
 	}
 	/* The index as it is on disk now (the repository's copy is read
 	 * once, and git may have written it since). */
-	if (git_repository_index(&r->index, r->repo) < 0 ||
-	    git_index_read(r->index, false) < 0) {
-		git_index_free(r->index);
-		r->index = NULL;
-		if (side->kind == TM_SIDE_INDEX)
-			return tm_git_error(TM_ERROR, "cannot read the index");
+	if ((error = tm_git_index_open(&r->index, r->repo)) < 0) {
+		if (side->kind == TM_SIDE_INDEX || error == TM_EPARSE)
+			return error; /* a damaged index: never to libgit2 */
+		tm_error_clear();
 		git_error_clear();
+		error = 0;
 	}
 	if (side->kind == TM_SIDE_WORKTREE)
 		error = open_worktree(r, g, prefix);

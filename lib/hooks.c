@@ -566,9 +566,9 @@ int tm_hook_staged_markers(tm_strv *files, tm_store *s)
 	opts.pathspec.strings = specs;
 	opts.pathspec.count = sizeof(specs) / sizeof(*specs);
 	/* read again when the file changed since libgit2 loaded it */
-	if (git_repository_index(&index, repo) < 0 ||
-	    git_index_read(index, false) < 0 ||
-	    git_diff_tree_to_index(&diff, repo, (git_tree *)tree, index,
+	if ((error = tm_git_index_open(&index, repo)) < 0)
+		goto done;
+	if (git_diff_tree_to_index(&diff, repo, (git_tree *)tree, index,
 				   &opts) < 0) {
 		error = tm_git_error(TM_ERROR, "cannot compare the index "
 					       "with HEAD");

@@ -190,9 +190,10 @@ static int mark_index(struct specs *sp, git_repository *repo)
 {
 	git_index *idx = NULL;
 	size_t i, n;
+	int error;
 
-	if (git_repository_index(&idx, repo) < 0)
-		return tm_git_error(TM_ERROR, "cannot read the index");
+	if ((error = tm_git_index_open(&idx, repo)) < 0)
+		return error;
 	n = git_index_entrycount(idx);
 	for (i = 0; i < n && sp->left; i++)
 		mark(sp, git_index_get_byindex(idx, i)->path);

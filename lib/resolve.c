@@ -963,8 +963,8 @@ int tm_resolve_files(tm_resolve_report *out, tm_git *g, const tm_strv *paths,
 		return tm_error_set(TM_EINVALID,
 				    "resolve needs a working tree");
 	out->op = tm_git_operation(g);
-	if (git_repository_index(&index, repo) < 0)
-		return tm_git_error(TM_ERROR, "cannot read the index");
+	if ((error = tm_git_index_open(&index, repo)) < 0)
+		return error;
 	error = refuse_symlinks(index, git_repository_workdir(repo));
 	if (error == 0)
 		error = list_conflicts(&list, &n, index);
@@ -1031,11 +1031,8 @@ static int pending_unmerged(tm_strv *out, tm_store *s)
 		}
 		error = 0;
 	}
-	if (git_repository_index(&index, tm_git_repository(g)) < 0 ||
-	    git_index_read(index, false) < 0) {
-		error = tm_git_error(TM_ERROR, "cannot read the index");
+	if ((error = tm_git_index_open(&index, tm_git_repository(g))) < 0)
 		goto done;
-	}
 	if ((error = list_conflicts(&list, &n, index)) < 0)
 		goto done;
 	for (i = 0; i < n; i++)

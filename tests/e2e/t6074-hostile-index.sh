@@ -56,6 +56,18 @@ test_expect_success 'doctor: the damaged index is a finding, within the bounds' 
 			"$TEST_ROOT/doctor.out")
 '
 
+test_expect_success 'diff and the pre-commit check: refused, never read by libgit2' '
+	(cd r && python3 "$GEN" .git/index 800 long &&
+		test_bounded diff git threadmind diff &&
+		test "$(cat "$TEST_ROOT/diff.rc")" = 128 &&
+		grep "^fatal: .*/\.git/index. looks damaged: its prefix-compressed" \
+			"$TEST_ROOT/diff.err" &&
+		test_bounded cached git threadmind diff --cached &&
+		test "$(cat "$TEST_ROOT/cached.rc")" = 128 &&
+		test_bounded hook git threadmind hook pre-commit &&
+		grep "looks damaged" "$TEST_ROOT/hook.err")
+'
+
 test_expect_success 'more entries than the file holds: refused' '
 	(cd r && python3 "$GEN" .git/index 4000000000 count &&
 		test_bounded status git threadmind status -q) &&
