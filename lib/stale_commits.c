@@ -2,17 +2,32 @@
  * The per-commit staleness index (DESIGN.md section 11, "Staleness is
  * cached"): $GIT_COMMON_DIR/threadmind/commits/, never in the work tree.
  *
- * For every commit it has, what the staleness rules need of it, computed
- * once ever: its parents (as positions in the index), its committer time,
- * the paths its diff against each parent changes (one list per parent, or
- * one against the empty tree for a root or shallow commit), as numbers into
- * one table of paths, and the versions of thread files its first-parent
- * diff adds (path, the `commit` that version names, or none, and its
- * identity, createdAt and author hashed: tm_stale__identity).  The set of
- * commits is closed under "parent of" and stored parents
- * first, so that the walk from HEAD stops at the first commit the index
- * knows: one new commit on top costs one diff.  Rewritten history only
- * leaves unreachable entries behind (commits never change).
+ * For every commit it describes, what the staleness rules need of it,
+ * computed once ever: its parents (as positions in the index), its
+ * committer time, the paths its diff against each parent changes (one list
+ * per parent, or one against the empty tree for a root or shallow commit),
+ * as numbers into one table of paths, and the versions of thread files its
+ * first-parent diff adds (path, the `commit` that version names, or none,
+ * and its identity, createdAt and author hashed: tm_stale__identity).
+ * Rewritten history only leaves unreachable entries behind (commits never
+ * change).
+ *
+ * Only the commits a computation needs are described (issue 20): those of
+ * phase 2 (from HEAD, not reachable from every review point: stale.c),
+ * which the walk of phase 1 finds reading the parents of the commits the
+ * index lacks from git; and the line of new commits that advance() carries
+ * an answer over.  A parent of a described commit that the index lacks is
+ * a stub (its oid and time; no parent, no diff slot), so that the set is
+ * closed under "parent of" and stored parents first all the same.  When a
+ * later run needs more (an older review point: a thread committed later,
+ * or a teammate's arriving by a merge), it describes those commits then, a
+ * stub included, in a new layer: the description of a commit is found by
+ * its oid over its stub (tm_stale__cidx_find, tm_stale__cidx_resolve), and
+ * is kept.  On git/git (81,966 commits, 21,215 merges), 300 threads
+ * reviewed within the last 300 first-parent commits: the first `status`
+ * describes 1,2xx commits, 0.43 s and 98 MiB, against 7.5 s and 364 MiB
+ * when it described the whole history (`git log --format=%H --name-only`
+ * over the range: 0.35 s).
  *
  * In layers, as git's split commit-graph: a file `chain` names the layer
  * files `layer-<id>.idx` bottom first (<id>: the layer's checksum, 16 hex
@@ -27,16 +42,16 @@
  * O(log n) layers and a new commit costs O(new commits) writing.
  *
  * Layer file (native byte order; another order, another magic or version
- * is a foreign file): an 80-byte header (magic, checksum of the rest, the
- * counts, first position and path number, shallow key, id of the layer
- * below), then the arrays (see layer_parse), each padded to 8 bytes, the
- * positions sorted by commit id and the paths sorted by name last for
- * binary searches.  Loading maps each file (mmap) and checks it: checksum
- * and ranges, no table built.  A layer of STAMP_MIN bytes or more is
- * checked whole once: then its stat data goes into the file `checked`
- * (after an fsync of the layer, so that what was checked is what a crash
- * leaves), and a later load that finds the same stat data there, the
- * layer changed before `checked` was written (git's racy rule: its ctime
+ * is a foreign file; version 3 has stubs, version 2 is rebuilt): an 80-byte
+ * header (magic, checksum of the rest, the counts, first position and path
+ * number, shallow key, id of the layer below), then the arrays (see
+ * layer_parse), each padded to 8 bytes, the positions sorted by commit id and
+ * the paths sorted by name last for binary searches.  Loading maps each file
+ * (mmap) and checks it: checksum and ranges, no table built.  A layer of
+ * STAMP_MIN bytes or more is checked whole once: then its stat data goes into
+ * the file `checked` (after an fsync of the layer, so that what was checked is
+ * what a crash leaves), and a later load that finds the same stat data there,
+ * the layer changed before `checked` was written (git's racy rule: its ctime
  * before the file's mtime), skips its checksum and its order checks, so
  * that one new commit on top of a large index does not hash the whole
  * index again; the range checks of every offset, position and path

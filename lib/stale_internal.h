@@ -114,9 +114,10 @@ size_t tm_stale__index_file(const struct index *x, const char *path);
  * changed paths dpath[dstart[k] .. dstart[k + 1]] (path numbers of any
  * layer up to this one), thread file versions vpath / vcommit (the
  * `commit` it names, 20 bytes each, zero: none) / vident (its identity,
- * 0: it does not parse) [vstart[i] .. vstart[i + 1]]; order: i
- * sorted by oid; path pbase + p is the string pbytes + poff[p]; psorted:
- * p sorted by name.
+ * 0: it does not parse) [vstart[i] .. vstart[i + 1]] (a stub, a parent
+ * known by its oid and time only: no parent, no slot); order: i
+ * sorted by oid (a stub and the commit's description: equal oids); path pbase +
+ * p is the string pbytes + poff[p]; psorted: p sorted by name.
  */
 struct cidx_layer {
 	unsigned char *data; /* the file, mapped (or malloc'd) */

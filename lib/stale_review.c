@@ -14,13 +14,16 @@
  * Every version of a file reachable from HEAD is the file of some commit
  * reachable from HEAD whose first-parent diff changes it (or of a root or
  * shallow end): follow the first parents down from any commit holding that
- * version until the file changes.  So one walk over HEAD's history,
+ * version until the file changes.  So one walk over the store's life,
  * comparing each commit's folder of thread files with its first parent's
  * (one tree entry each, and a diff of that folder only when it differs),
- * finds them all; each distinct blob is parsed once.  The per-commit index
- * (stale_commits.c) records the same versions, read instead when it is
- * there.  Both give the versions in the same order, so that the bases are
- * numbered (and the walk's ties broken) alike.
+ * finds them all; each distinct blob is parsed once.  A commit without
+ * the folder ends the walk there: the commits older than the store hold
+ * none of its versions (a store deleted and made again keeps the versions
+ * of its new life only), so that the first run on a long history with a
+ * young store reads a few commits, not the history (issue 20).  Which
+ * review commits HEAD reaches: those the walk met, and the others by one
+ * walk from HEAD by date, down to the oldest of them (reachable()).
  */
 #include "stale_internal.h"
 #include "deadline.h"
