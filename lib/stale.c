@@ -356,6 +356,45 @@ static int compute_once(tm_stale_report *out, tm_git *g,
 	return error;
 }
 
+/* What libgit2 may keep of the history while the answer is computed: its
+ * default is 8 GiB of pack files mapped and 256 MiB of parsed objects; the
+ * walks read each commit once or twice and each tree once.  (Smaller pack
+ * windows than libgit2's 1 GiB would bound the mapped pages of a large
+ * pack, but remapping them cost 3x to 10x the time on git/git.) */
+#define PACK_MAPPED ((size_t)64 << 20)
+#define OBJ_CACHE   ((ssize_t)8 << 20)
+
+struct git_limits {
+	size_t mapped;
+	ssize_t cached, allowed;
+};
+
+static void limits_set(struct git_limits *l)
+{
+	memset(l, 0, sizeof(*l));
+	if (git_libgit2_opts(GIT_OPT_GET_MWINDOW_MAPPED_LIMIT, &l->mapped) <
+		    0 ||
+	    l->mapped <= PACK_MAPPED)
+		l->mapped = 0; /* as it is */
+	else
+		git_libgit2_opts(GIT_OPT_SET_MWINDOW_MAPPED_LIMIT, PACK_MAPPED);
+	if (git_libgit2_opts(GIT_OPT_GET_CACHED_MEMORY, &l->cached,
+			     &l->allowed) < 0 ||
+	    l->allowed <= OBJ_CACHE)
+		l->allowed = 0;
+	else
+		git_libgit2_opts(GIT_OPT_SET_CACHE_MAX_SIZE, OBJ_CACHE);
+	tm_error_clear();
+}
+
+static void limits_restore(const struct git_limits *l)
+{
+	if (l->mapped)
+		git_libgit2_opts(GIT_OPT_SET_MWINDOW_MAPPED_LIMIT, l->mapped);
+	if (l->allowed)
+		git_libgit2_opts(GIT_OPT_SET_CACHE_MAX_SIZE, l->allowed);
+}
+
 static int compute(tm_stale_report *out, tm_git *g, const char *threads_dir,
 		   const tm_thread *const *threads, size_t n,
 		   const tm_stale_options *opts, bool use_index,
@@ -363,12 +402,15 @@ static int compute(tm_stale_report *out, tm_git *g, const char *threads_dir,
 {
 	struct tm_stale_gone gone = {NULL, 0, 0};
 	tm_strv warnings = TM_STRV_INIT; /* of every round */
+	struct git_limits limits;
 	int error;
 
+	limits_set(&limits);
 	do /* each round finds one more base gone, at least */
 		error = compute_once(out, g, threads_dir, threads, n, opts,
 				     use_index, last, &gone, &warnings);
 	while (error == 2);
+	limits_restore(&limits);
 	free(gone.v);
 	if (error == 0) {
 		tm_strv_clear(&out->warnings);
