@@ -3,12 +3,14 @@
 #include "opt.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
-/* Seconds before a line appears, and between two redraws of the same
- * percentage (or of a count without total). */
+/* Seconds before a line appears (GIT_PROGRESS_DELAY, as git reads it,
+ * says otherwise), and between two redraws of the same percentage (or of a
+ * count without total). */
 #define DELAY  1.0
 #define REDRAW 0.2
 
@@ -22,18 +24,29 @@ static double now(void)
 
 void cli_progress_init(struct cli_progress *p)
 {
+	const char *delay = getenv("GIT_PROGRESS_DELAY");
+	char *end = NULL;
+	double d = delay ? strtod(delay, &end) : -1.0;
+
 	memset(p, 0, sizeof(*p));
 	p->enabled = !global_opts.quiet && isatty(STDERR_FILENO);
 	p->pct = -1;
+	p->delay = end && end != delay && !*end && d >= 0 ? d : DELAY;
 }
 
 static void draw(struct cli_progress *p, const char *end)
 {
+	/* git's: the title capitalised, "Counting objects: 41% (5/12)" */
+	int first = p->what[0] >= 'a' && p->what[0] <= 'z' ? p->what[0] - 32
+							   : p->what[0];
+
+	if (!first)
+		return;
 	if (p->total)
-		fprintf(stderr, "\rthreadmind: %s: %3d%% (%zu/%zu)%s", p->what,
+		fprintf(stderr, "\r%c%s: %3d%% (%zu/%zu)%s", first, p->what + 1,
 			p->pct, p->done, p->total, end);
 	else
-		fprintf(stderr, "\rthreadmind: %s: %zu%s", p->what, p->done,
+		fprintf(stderr, "\r%c%s: %zu%s", first, p->what + 1, p->done,
 			end);
 	fflush(stderr);
 }
@@ -65,7 +78,7 @@ void cli_progress_report(void *data, const char *what, size_t done,
 	p->what = what;
 	p->done = done;
 	p->total = total;
-	if (t - p->start < DELAY)
+	if (t - p->start < p->delay)
 		return;
 	if (p->shown && pct == p->pct && t - p->last < REDRAW &&
 	    !(total && done == total))

@@ -1,8 +1,10 @@
 /*
  * git-style progress on stderr for long library work (tm_progress_fn):
- * "threadmind: indexing history:  45% (5400/12000)", shown only when
- * stderr is a terminal, -q is not given, and the work has run for about a
- * second; never into a pipe.
+ * "Indexing history:  45% (5400/12000)", then "Indexing history: 100%
+ * (12000/12000), done.", as git's; shown only when stderr is a terminal,
+ * -q is not given, and the work has run for about a second
+ * (GIT_PROGRESS_DELAY seconds when set); never into a pipe or a file, and
+ * never from the hooks (they pass no progress callback).
  */
 #ifndef TM_CLI_PROGRESS_H
 #define TM_CLI_PROGRESS_H
@@ -16,6 +18,7 @@ struct cli_progress {
 	bool shown;       /* a line is on screen */
 	double start;     /* when the first report came (seconds) */
 	double last;      /* when the line was last drawn */
+	double delay;     /* seconds before the first line */
 	int pct;          /* the percentage drawn last */
 	const char *what; /* the title of the line on screen */
 	size_t done, total;

@@ -217,6 +217,43 @@ int tm_stale_compute(tm_stale_report *out, tm_git *g, const char *threads_dir,
 	return tm_stale_compute_opts(out, g, threads_dir, threads, n, NULL);
 }
 
+/*
+ * Describe in the index the commits of phase 2 (from HEAD, not reachable
+ * from every base, expanded) that it lacks: the walk read them from git.
+ * Then they are the index's, and phase 2 reads every commit from it.
+ * Returns 1 when that fails (compute without the index), TM_ETIMEOUT past
+ * a hook's deadline.
+ */
+static int describe_range(struct walk *w, struct pass *s, tm_strv *warnings)
+{
+	git_oid *oids = NULL;
+	size_t i, n = 0, alloc = 0;
+	int error = 0;
+
+	for (i = 0; i < w->n; i++) {
+		if (!interesting(&w->nodes[i]) ||
+		    !(w->nodes[i].flags & F_EXPANDED) ||
+		    w->nodes[i].cix != UINT32_MAX)
+			continue;
+		tm_xgrow((void **)&oids, &alloc, n + 1, sizeof(*oids));
+		git_oid_cpy(&oids[n++], &w->git[i].oid);
+	}
+	if (n)
+		error = tm_stale__cidx_describe(
+			w->ix, w->repo, oids, n, w->shallow, w->nshallow,
+			s->progress, s->progress_data, warnings);
+	free(oids);
+	if (error == TM_ETIMEOUT)
+		return error;
+	if (error < 0) {
+		tm_error_clear();
+		return 1;
+	}
+	if (n)
+		tm_stale__walk_described(w);
+	return 0;
+}
+
 /* With `use_index`, through the per-commit index (stale_commits.c);
  * returns 1 when it turns out unusable (then the caller does without), 2
  * when some bases it took as there turn out pruned (into *gone: again). */
@@ -246,17 +283,8 @@ static int compute_once(tm_stale_report *out, tm_git *g,
 		s.progress_data = opts->progress_data;
 	}
 	if (use_index && n) {
-		error = tm_stale__cidx_open(&ix, w.repo, w.shallow, w.nshallow,
-					    s.progress, s.progress_data,
-					    warnings);
-		if (error == 0)
-			w.ix = &ix;
-		/* past a hook's budget: no time for more; else without the
-		   index, the same answer */
-		if (error != TM_ETIMEOUT) {
-			error = 0;
-			tm_error_clear();
-		}
+		tm_stale__cidx_open(&ix, w.repo);
+		w.ix = &ix;
 	}
 	if (!error) {
 		find_candidates(&s, &r.unknown_base, threads, n);
@@ -271,6 +299,8 @@ static int compute_once(tm_stale_report *out, tm_git *g,
 		error = tm_stale__walk_run(&w);
 	if (!error)
 		error = tm_stale__walk_check(&w);
+	if (!error && head != NONE && w.ix)
+		error = describe_range(&w, &s, warnings);
 	if (!error && head != NONE) {
 		cand = tm_xcalloc(s.nth, sizeof(*cand));
 		for (i = 0; i < s.nth; i++)
@@ -326,6 +356,45 @@ static int compute_once(tm_stale_report *out, tm_git *g,
 	return error;
 }
 
+/* What libgit2 may keep of the history while the answer is computed: its
+ * default is 8 GiB of pack files mapped and 256 MiB of parsed objects; the
+ * walks read each commit once or twice and each tree once.  (Smaller pack
+ * windows than libgit2's 1 GiB would bound the mapped pages of a large
+ * pack, but remapping them cost 3x to 10x the time on git/git.) */
+#define PACK_MAPPED ((size_t)64 << 20)
+#define OBJ_CACHE   ((ssize_t)8 << 20)
+
+struct git_limits {
+	size_t mapped;
+	ssize_t cached, allowed;
+};
+
+static void limits_set(struct git_limits *l)
+{
+	memset(l, 0, sizeof(*l));
+	if (git_libgit2_opts(GIT_OPT_GET_MWINDOW_MAPPED_LIMIT, &l->mapped) <
+		    0 ||
+	    l->mapped <= PACK_MAPPED)
+		l->mapped = 0; /* as it is */
+	else
+		git_libgit2_opts(GIT_OPT_SET_MWINDOW_MAPPED_LIMIT, PACK_MAPPED);
+	if (git_libgit2_opts(GIT_OPT_GET_CACHED_MEMORY, &l->cached,
+			     &l->allowed) < 0 ||
+	    l->allowed <= OBJ_CACHE)
+		l->allowed = 0;
+	else
+		git_libgit2_opts(GIT_OPT_SET_CACHE_MAX_SIZE, OBJ_CACHE);
+	tm_error_clear();
+}
+
+static void limits_restore(const struct git_limits *l)
+{
+	if (l->mapped)
+		git_libgit2_opts(GIT_OPT_SET_MWINDOW_MAPPED_LIMIT, l->mapped);
+	if (l->allowed)
+		git_libgit2_opts(GIT_OPT_SET_CACHE_MAX_SIZE, l->allowed);
+}
+
 static int compute(tm_stale_report *out, tm_git *g, const char *threads_dir,
 		   const tm_thread *const *threads, size_t n,
 		   const tm_stale_options *opts, bool use_index,
@@ -333,12 +402,15 @@ static int compute(tm_stale_report *out, tm_git *g, const char *threads_dir,
 {
 	struct tm_stale_gone gone = {NULL, 0, 0};
 	tm_strv warnings = TM_STRV_INIT; /* of every round */
+	struct git_limits limits;
 	int error;
 
+	limits_set(&limits);
 	do /* each round finds one more base gone, at least */
 		error = compute_once(out, g, threads_dir, threads, n, opts,
 				     use_index, last, &gone, &warnings);
 	while (error == 2);
+	limits_restore(&limits);
 	free(gone.v);
 	if (error == 0) {
 		tm_strv_clear(&out->warnings);
@@ -368,6 +440,51 @@ static bool may_touch_dir(const char *p, const char *dir, size_t dlen)
 	return !strncmp(p, dir, dlen);
 }
 
+/* The most commits advance() carries an answer over. */
+#define ADVANCE_MAX 100000
+
+/*
+ * Describe in ix the commits from `head` down to `stop` (excluded) by
+ * first parents, when they are a line of commits of one parent each: the
+ * ones ix lacks.  Negative when they are not (or cannot be read).
+ */
+static int describe_line(struct cidx *ix, git_repository *repo,
+			 const git_oid *head, const git_oid *stop,
+			 const git_oid *shallow, size_t nshallow)
+{
+	git_oid *oids = NULL, at;
+	git_commit *c = NULL;
+	size_t n = 0, alloc = 0, steps = 0;
+	uint32_t pos;
+	int error = 0;
+
+	git_oid_cpy(&at, head);
+	while (!git_oid_equal(&at, stop)) {
+		if (++steps > ADVANCE_MAX ||
+		    tm_stale__shallow_has(shallow, nshallow, &at) ||
+		    git_commit_lookup(&c, repo, &at) < 0 ||
+		    git_commit_parentcount(c) != 1) {
+			error = -1;
+			break;
+		}
+		if (!tm_stale__cidx_find(ix, &at, &pos) ||
+		    !cidx_described(ix, pos)) {
+			tm_xgrow((void **)&oids, &alloc, n + 1, sizeof(*oids));
+			git_oid_cpy(&oids[n++], &at);
+		}
+		git_oid_cpy(&at, git_commit_parent_id(c, 0));
+		git_commit_free(c);
+		c = NULL;
+	}
+	git_commit_free(c);
+	if (!error && n)
+		error = tm_stale__cidx_describe(ix, repo, oids, n, shallow,
+						nshallow, NULL, NULL, NULL);
+	free(oids);
+	tm_error_clear();
+	return error < 0 ? -1 : 0;
+}
+
 /*
  * The answer at HEAD from `prev`, the answer for the same inputs at an
  * ancestor of HEAD, when HEAD is prev->head plus a line of commits of one
@@ -392,7 +509,7 @@ static int advance(tm_stale_report *out, tm_git *g, const char *threads_dir,
 	tm_strv *changed = NULL;
 	git_oid *shallow = NULL, head, *newest = NULL;
 	size_t nshallow = 0, i, k, j, ncand = 0, dirlen, at;
-	uint32_t c, stop, ndiff;
+	uint32_t c, ndiff;
 	const uint32_t *parents, *diff;
 	const size_t *e;
 	int result = 1;
@@ -402,19 +519,23 @@ static int advance(tm_stale_report *out, tm_git *g, const char *threads_dir,
 	if (!prev->inside || git_reference_name_to_id(&head, repo, "HEAD") < 0)
 		goto done;
 	tm_stale__read_shallow(&shallow, &nshallow, repo);
-	if (tm_stale__cidx_open(&ix, repo, shallow, nshallow, NULL, NULL,
-				NULL) < 0 ||
-	    !tm_stale__cidx_find(&ix, &head, &c) ||
-	    !tm_stale__cidx_find(&ix, &prev->head, &stop))
+	tm_stale__cidx_open(&ix, repo);
+	if (describe_line(&ix, repo, &head, &prev->head, shallow, nshallow) <
+		    0 ||
+	    !tm_stale__cidx_find(&ix, &head, &c))
 		goto done;
 	if (prev->nbases)
 		qsort(prev->bases, prev->nbases, sizeof(git_oid), oid_cmp);
 	dirlen = threads_dir ? strlen(threads_dir) : 0;
-	while (c != stop) {
+	for (;;) {
 		git_oid oid;
 
 		memcpy(oid.id, cidx_oid(&ix, c), GIT_OID_RAWSZ);
-		if (cidx_parents(&ix, c, &parents) != 1 || line.n >= 100000 ||
+		if (git_oid_equal(&oid, &prev->head))
+			break;
+		if (!cidx_described(&ix, c) ||
+		    cidx_parents(&ix, c, &parents) != 1 ||
+		    line.n >= ADVANCE_MAX ||
 		    (prev->nbases && bsearch(&oid, prev->bases, prev->nbases,
 					     sizeof(git_oid), oid_cmp)))
 			goto done;
@@ -424,7 +545,7 @@ static int advance(tm_stale_report *out, tm_git *g, const char *threads_dir,
 					  threads_dir, dirlen))
 				goto done; /* a thread file changed */
 		sizev_push(&line, c);
-		c = parents[0];
+		c = tm_stale__cidx_resolve(&ix, parents[0]);
 	}
 	/* the threads that can be stale, as find_bases keeps them */
 	for (k = 0; k < prev->r.unknown_base.n; k++)

@@ -119,14 +119,15 @@ typedef struct {
  * tm_stale_compute with options (opts NULL: the defaults, the cache on).
  * The staleness cache (DESIGN.md section 11) is in
  * $GIT_COMMON_DIR/threadmind/: commits/ (a chain of layers), what each commit
- * of HEAD's history changed (against each parent) and the review points of the
- * thread file versions it adds, computed once ever and extended by the
- * commits HEAD gains (lib/stale_commits.c), which the walk reads instead
- * of the repository; and stale.cache, the last answer with everything it
- * depends on (HEAD, the shallow boundary, `threads_dir`, each thread that
- * can be stale).  When that is unchanged the answer is read back; when
- * only HEAD moved forward by commits of one parent that touch no thread
- * file, it is carried forward over them (from_cache is set too); else it
+ * that a computation needed changed (against each parent) and the review
+ * points of the thread file versions it adds, computed once ever: only the
+ * commits from HEAD that some review point does not reach, extended when a
+ * later computation needs more (lib/stale_commits.c); `progress` hears of
+ * "indexing history" while they are described; and stale.cache, the last answer
+ * with everything it depends on (HEAD, the shallow boundary, `threads_dir`,
+ * each thread that can be stale).  When that is unchanged the answer is read
+ * back; when only HEAD moved forward by commits of one parent that touch no
+ * thread file, it is carried forward over them (from_cache is set too); else it
  * is computed from the index.  The cache is only a speed-up: a missing,
  * corrupt, truncated, foreign or outdated file is ignored and rewritten
  * (atomically); failing to write it is no error.  Same answers and errors

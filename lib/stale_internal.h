@@ -114,9 +114,10 @@ size_t tm_stale__index_file(const struct index *x, const char *path);
  * changed paths dpath[dstart[k] .. dstart[k + 1]] (path numbers of any
  * layer up to this one), thread file versions vpath / vcommit (the
  * `commit` it names, 20 bytes each, zero: none) / vident (its identity,
- * 0: it does not parse) [vstart[i] .. vstart[i + 1]]; order: i
- * sorted by oid; path pbase + p is the string pbytes + poff[p]; psorted:
- * p sorted by name.
+ * 0: it does not parse) [vstart[i] .. vstart[i + 1]] (a stub, a parent
+ * known by its oid and time only: no parent, no slot); order: i
+ * sorted by oid (a stub and the commit's description: equal oids); path pbase +
+ * p is the string pbytes + poff[p]; psorted: p sorted by name.
  */
 struct cidx_layer {
 	unsigned char *data; /* the file, mapped (or malloc'd) */
@@ -185,6 +186,16 @@ static inline uint32_t cidx_parents(const struct cidx *ix, uint32_t pos,
 	return l->pstart[i + 1] - l->pstart[i];
 }
 
+/* Is commit `pos` described (its parents and diffs recorded), not a stub
+ * (a parent of a described commit, known by its oid and time only)? */
+static inline bool cidx_described(const struct cidx *ix, uint32_t pos)
+{
+	const struct cidx_layer *l = cidx_layer_at(ix, pos);
+	uint32_t i = pos - l->base;
+
+	return l->sstart[i + 1] > l->sstart[i];
+}
+
 /* The paths (numbers) of commit `pos`'s diff against its parent k (k = 0
  * for a root: against the empty tree) into *out; their count. */
 static inline uint32_t cidx_diff(const struct cidx *ix, uint32_t pos,
@@ -215,23 +226,31 @@ static inline uint32_t cidx_versions(const struct cidx *ix, uint32_t pos,
 }
 
 /*
- * Load the index of $GIT_COMMON_DIR/threadmind/commits/ into *ix (its
- * chain's layers up to the first unsound or foreign one) and add every
- * commit of HEAD's history it lacks, in new layers (written atomically; a
- * failed write is no error), merging layers as git's split commit-graph.
- * `shallow`: the sorted shallow commits (their parents are not followed).
- * A tree of a commit that cannot be read is skipped (treediff.h: its
- * folder a prefix) with a line in `warnings` (NULL: none kept).  Past the
- * calling thread's deadline (deadline.h) it stops with TM_ETIMEOUT, the
- * commits described so far written as a layer: the next call goes on
- * from there.  On error (a commit that cannot be read, a missing parent
- * of a commit that is not shallow, the deadline) *ix must not be used;
- * free it either way.
+ * Load the index of $GIT_COMMON_DIR/threadmind/commits/ into *ix: its
+ * chain's layers up to the first unsound or foreign one (a damaged chain
+ * over sound layers is written again).  Nothing is described here: the
+ * computation describes the commits it needs (tm_stale__cidx_describe).
+ * Free *ix with tm_stale__cidx_free either way.
  */
-int tm_stale__cidx_open(struct cidx *ix, git_repository *repo,
-			const git_oid *shallow, size_t nshallow,
-			tm_progress_fn progress, void *progress_data,
-			tm_strv *warnings);
+void tm_stale__cidx_open(struct cidx *ix, git_repository *repo);
+/*
+ * Describe the `n` commits `oids` that ix lacks or holds as stubs, in new
+ * layers on top of ix (written atomically; a failed write is no error),
+ * merged as git's split commit-graph: for each, its parents (their stubs
+ * added when ix lacks them; none for a commit of the sorted `shallow`
+ * list), its diff against each parent and the thread file versions its
+ * first-parent diff adds.  A tree that cannot be read is skipped
+ * (treediff.h: its folder a prefix) with a line in `warnings` (NULL: none
+ * kept).  Past the calling thread's deadline (deadline.h) it stops with
+ * TM_ETIMEOUT, the commits described so far written as a layer.  On error
+ * (a commit or a parent that cannot be read, the deadline) *ix must not be
+ * used.  `progress` (or NULL) hears of "indexing history".
+ */
+int tm_stale__cidx_describe(struct cidx *ix, git_repository *repo,
+			    const git_oid *oids, size_t n,
+			    const git_oid *shallow, size_t nshallow,
+			    tm_progress_fn progress, void *progress_data,
+			    tm_strv *warnings);
 void tm_stale__cidx_free(struct cidx *ix);
 /* FOR TESTS ONLY: a first build writes a layer every so many commits. */
 extern uint32_t tm_stale__chunk_commits;
@@ -240,9 +259,13 @@ extern uint32_t tm_stale__chunk_commits;
 extern unsigned long tm_stale__layer_checks;
 /* FOR TESTS ONLY: the size from which a layer checked whole is stamped. */
 extern uint64_t tm_stale__stamp_min;
-/* The position of commit `oid` into *out; false when ix lacks it. */
+/* The position of commit `oid` into *out, its description rather than a
+ * stub when ix has both; false when ix lacks it. */
 bool tm_stale__cidx_find(const struct cidx *ix, const git_oid *oid,
 			 uint32_t *out);
+/* Position `pos`, or the description of its commit when `pos` is a stub
+ * and ix describes it elsewhere. */
+uint32_t tm_stale__cidx_resolve(const struct cidx *ix, uint32_t pos);
 const char *tm_stale__cidx_name(const struct cidx *ix, uint32_t path);
 /* Is `path` shaped as a thread file ("[.../].threadmind/threads/P/X.md")?
  * The index records versions of those only. */
@@ -312,6 +335,7 @@ struct walk {
 	size_t nparent, parent_alloc, poid_alloc;
 	tm_hashmap table;    /* oid -> node, of the commits ix lacks */
 	uint32_t *at_pos;    /* 1 + the node of index position i, or 0 */
+	size_t at_n;         /* at_pos's size (the index's, + 1) */
 	struct gitnode *git; /* node i's oid and tree, when read from git */
 	size_t git_alloc;
 	struct heap queue;
@@ -319,7 +343,7 @@ struct walk {
 	struct sizev stack;
 	git_oid *shallow;
 	size_t nshallow;
-	const struct cidx *ix;      /* or NULL: every commit read from git */
+	struct cidx *ix;            /* or NULL: every commit read from git */
 	struct sizev unchecked;     /* indexed bases not looked up in git */
 	struct tm_stale_gone *gone; /* or NULL */
 	tm_strv *warnings;          /* objects skipped (tm_stale__warn) */
@@ -369,6 +393,9 @@ int tm_stale__get_node(struct walk *w, const git_oid *oid, size_t *out);
  * after the walk (tm_stale__walk_check), to spare a search of every pack
  * file per base. */
 int tm_stale__get_base(struct walk *w, const git_oid *oid, size_t *out);
+/* After the index described more commits (tm_stale__cidx_describe): the
+ * nodes read from git that it now describes take their positions. */
+void tm_stale__walk_described(struct walk *w);
 /* Start the walk at HEAD (*head, or NONE when unborn) and every base. */
 int tm_stale__walk_start(struct walk *w, size_t *head);
 /* Walk until no queued commit from HEAD concerns any thread. */

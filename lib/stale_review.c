@@ -14,13 +14,16 @@
  * Every version of a file reachable from HEAD is the file of some commit
  * reachable from HEAD whose first-parent diff changes it (or of a root or
  * shallow end): follow the first parents down from any commit holding that
- * version until the file changes.  So one walk over HEAD's history,
+ * version until the file changes.  So one walk over the store's life,
  * comparing each commit's folder of thread files with its first parent's
  * (one tree entry each, and a diff of that folder only when it differs),
- * finds them all; each distinct blob is parsed once.  The per-commit index
- * (stale_commits.c) records the same versions, read instead when it is
- * there.  Both give the versions in the same order, so that the bases are
- * numbered (and the walk's ties broken) alike.
+ * finds them all; each distinct blob is parsed once.  A commit without
+ * the folder ends the walk there: the commits older than the store hold
+ * none of its versions (a store deleted and made again keeps the versions
+ * of its new life only), so that the first run on a long history with a
+ * young store reads a few commits, not the history (issue 20).  Which
+ * review commits HEAD reaches: those the walk met, and the others by one
+ * walk from HEAD by date, down to the oldest of them (reachable()).
  */
 #include "stale_internal.h"
 #include "deadline.h"
@@ -254,8 +257,7 @@ static int read_changes(struct walkdata *r, const struct commit *e,
 		git_oid_cpy(&v->review, &b->review);
 		v->ident = b->ident;
 		v->owner = owner_of(r->s, r->vs, name);
-		v->reachable = !git_oid_is_zero(&b->review) &&
-			       counted(r, &b->review) != NULL;
+		v->reachable = false; /* reachable() tells */
 		v->introduced = intro;
 	}
 	git_tree_free(tree);
@@ -302,7 +304,8 @@ static void count(struct walkdata *r, const git_oid *oid)
 		git_oid_cpy(&r->par[r->npar++], git_commit_parent_id(c, k));
 	*tm_hashmap_put(&r->seen, oid->id, GIT_OID_RAWSZ, 0) = r->nall + 2;
 	r->nall++;
-	for (k = 0; k < np; k++)
+	/* older than the store (see the top): no version below */
+	for (k = 0; e->has_folder && k < np; k++)
 		push(r, git_commit_parent_id(c, k));
 	git_commit_free(c);
 }
@@ -324,6 +327,161 @@ static int visit(struct walkdata *r, size_t i)
 	if (p && p->has_folder && git_oid_equal(&e->folder, &p->folder))
 		return 0;
 	return read_changes(r, e, p && p->has_folder ? &p->folder : NULL);
+}
+
+/* Heap order of the walk of reachable(): newest first. */
+struct dated {
+	git_oid oid;
+	int64_t time;
+};
+
+static void dated_push(struct dated **h, size_t *n, size_t *alloc,
+		       const git_oid *oid, int64_t time)
+{
+	size_t i, up;
+
+	tm_xgrow((void **)h, alloc, *n + 1, sizeof(**h));
+	for (i = (*n)++; i > 0; i = up) {
+		up = (i - 1) / 2;
+		if ((*h)[up].time >= time)
+			break;
+		(*h)[i] = (*h)[up];
+	}
+	git_oid_cpy(&(*h)[i].oid, oid);
+	(*h)[i].time = time;
+}
+
+static struct dated dated_pop(struct dated *h, size_t *n)
+{
+	struct dated top = h[0], last = h[--*n];
+	size_t i = 0, c;
+
+	for (;;) {
+		c = 2 * i + 1;
+		if (c >= *n)
+			break;
+		if (c + 1 < *n && h[c + 1].time > h[c].time)
+			c++;
+		if (h[c].time <= last.time)
+			break;
+		h[i] = h[c];
+		i = c;
+	}
+	if (*n)
+		h[i] = last;
+	return top;
+}
+
+/* Commits git keeps walking past the date of the oldest one looked for
+ * (revision.c's SLOP). */
+#define SLOP 5
+
+/*
+ * Which of the threads' own commits and of the versions' `commit`s HEAD
+ * reaches (vs->reached, v->reachable): those the walk of the store's life
+ * met, and the others by one walk from HEAD, newest first, that stops
+ * once it is past the date of the oldest one not met yet (and SLOP more
+ * commits, as git's walks stop: a clock skewed further than that is taken
+ * as git takes it).  Far cheaper than HEAD's whole history when the review
+ * points are recent.
+ */
+static int reachable(struct walkdata *r, const git_oid *head)
+{
+	struct pass *s = r->s;
+	struct versions *vs = r->vs;
+	tm_hashmap want = TM_HASHMAP_INIT, seen = TM_HASHMAP_INIT;
+	struct dated *heap = NULL, x;
+	size_t nheap = 0, heap_alloc = 0, i, pending = 0, steps = 0;
+	int64_t oldest = INT64_MAX;
+	git_commit *c = NULL;
+	size_t *w;
+	unsigned k;
+	int slop = SLOP, error = 0;
+
+	/* want: oid -> 1 looked for, 2 reached, 3 missing */
+	for (i = 0; i < s->nth + vs->n; i++) {
+		const git_oid *oid = i < s->nth ? &s->th[i].commit
+						: &vs->v[i - s->nth].review;
+
+		if (git_oid_is_zero(oid))
+			continue;
+		w = tm_hashmap_put(&want, oid->id, GIT_OID_RAWSZ, 0);
+		if (*w)
+			continue;
+		if (counted(r, oid)) {
+			*w = 2;
+		} else if (git_commit_lookup(&c, s->w->repo, oid) == 0) {
+			*w = 1;
+			pending++;
+			if ((int64_t)git_commit_time(c) < oldest)
+				oldest = (int64_t)git_commit_time(c);
+		} else {
+			*w = 3;
+		}
+		git_commit_free(c);
+		c = NULL;
+		tm_error_clear();
+	}
+	if (pending && git_commit_lookup(&c, s->w->repo, head) == 0) {
+		tm_hashmap_put(&seen, head->id, GIT_OID_RAWSZ, 1);
+		dated_push(&heap, &nheap, &heap_alloc, head,
+			   (int64_t)git_commit_time(c));
+	}
+	git_commit_free(c);
+	c = NULL;
+	tm_error_clear();
+	while (pending && nheap) {
+		if ((error = tm_deadline_every(steps++, NULL)) < 0)
+			break;
+		x = dated_pop(heap, &nheap);
+		w = tm_hashmap_get(&want, x.oid.id, GIT_OID_RAWSZ);
+		if (w && *w == 1) {
+			*w = 2;
+			pending--;
+		}
+		if (x.time < oldest && --slop == 0)
+			break;
+		if (tm_stale__shallow_has(s->w->shallow, s->w->nshallow,
+					  &x.oid) ||
+		    git_commit_lookup(&c, s->w->repo, &x.oid) < 0) {
+			tm_error_clear();
+			continue; /* a shallow end, or a missing commit */
+		}
+		for (k = 0; k < git_commit_parentcount(c); k++) {
+			const git_oid *p = git_commit_parent_id(c, k);
+			git_commit *pc = NULL;
+
+			w = tm_hashmap_put(&seen, p->id, GIT_OID_RAWSZ, 0);
+			if (*w)
+				continue;
+			*w = 1;
+			if (git_commit_lookup(&pc, s->w->repo, p) == 0)
+				dated_push(&heap, &nheap, &heap_alloc, p,
+					   (int64_t)git_commit_time(pc));
+			git_commit_free(pc);
+			tm_error_clear();
+		}
+		git_commit_free(c);
+		c = NULL;
+	}
+	for (i = 0; i < s->nth + vs->n; i++) {
+		const git_oid *oid = i < s->nth ? &s->th[i].commit
+						: &vs->v[i - s->nth].review;
+		bool yes;
+
+		w = git_oid_is_zero(oid)
+			    ? NULL
+			    : tm_hashmap_get(&want, oid->id, GIT_OID_RAWSZ);
+		yes = w && *w == 2;
+		if (i < s->nth)
+			vs->reached[i] = yes;
+		else
+			vs->v[i - s->nth].reachable = yes;
+	}
+	free(heap);
+	tm_hashmap_release(&want);
+	tm_hashmap_release(&seen);
+	return error;
 }
 
 static int collect_git(struct pass *s, struct versions *vs,
@@ -350,31 +508,22 @@ static int collect_git(struct pass *s, struct versions *vs,
 	r.s = s;
 	r.vs = vs;
 	r.dir = tm_xstrndup(threads_dir, len);
-	/* first every commit (so that progress has a total), then each */
+	/* first every commit of the store's life, then each */
 	push(&r, &head);
 	while (r.nstack) {
 		if ((error = tm_deadline_every(r.nall, NULL)) < 0)
 			goto done;
 		git_oid_cpy(&oid, &r.stack[--r.nstack]);
 		count(&r, &oid);
-		if (s->progress && r.nall % 1024 == 0)
-			s->progress(s->progress_data, "counting commits",
-				    r.nall, 0);
 	}
-	for (i = 0; i < s->nth; i++)
-		vs->reached[i] = counted(&r, &s->th[i].commit) != NULL;
 	error = 0;
 	for (i = 0; i < r.nall && !error; i++) {
 		if (i % 64 == 0 && (error = tm_deadline_check(NULL)) < 0)
 			break;
-		if (s->progress && (i % 256 == 0))
-			s->progress(s->progress_data, "indexing history", i,
-				    r.nall);
 		error = visit(&r, i);
 	}
-	if (s->progress && !error)
-		s->progress(s->progress_data, "indexing history", r.nall,
-			    r.nall);
+	if (!error)
+		error = reachable(&r, &head);
 done:
 	free(r.all);
 	free(r.par);
@@ -385,115 +534,6 @@ done:
 	tm_hashmap_release(&r.seen);
 	tm_hashmap_release(&r.blobs);
 	return error;
-}
-
-/* ---- the same from the index ---- */
-
-/* Is path number `pid` in diff slot k of commit c? */
-static bool in_diff(const struct cidx *ix, uint32_t c, uint32_t k, uint32_t pid)
-{
-	const uint32_t *diff;
-	uint32_t i, n = cidx_diff(ix, c, k, &diff);
-
-	for (i = 0; i < n; i++)
-		if (diff[i] == pid)
-			return true;
-	return false;
-}
-
-/* false: the index does not record the versions of `threads_dir`'s files
- * or HEAD (collect_git then). */
-static bool collect_ix(struct pass *s, struct versions *vs,
-		       const char *threads_dir)
-{
-	const struct cidx *ix = s->w->ix;
-	tm_buf name = TM_BUF_INIT;
-	uint64_t *seen;
-	uint32_t *memo, head, c, k, p, v, np, nv, *stack, *all, rpos;
-	const uint32_t *parents, *vpath;
-	const unsigned char *vcommit;
-	const uint64_t *vident;
-	size_t i, nstack = 0, nall = 0, dirlen = strlen(threads_dir);
-	struct version *ver;
-	const char *pname;
-	git_oid oid;
-	bool intro;
-
-	tm_buf_printf(&name, "%sx.md", threads_dir);
-	if (!tm_stale__thread_file_shape(name.ptr, name.size) ||
-	    git_reference_name_to_id(&oid, s->w->repo, "HEAD") < 0 ||
-	    !tm_stale__cidx_find(ix, &oid, &head)) {
-		tm_error_clear();
-		tm_buf_release(&name);
-		return false;
-	}
-	tm_buf_release(&name);
-	seen = tm_xcalloc(WORDS(ix->n) + 1, sizeof(uint64_t));
-	memo = tm_xcalloc((size_t)ix->npaths + 1, sizeof(uint32_t));
-	stack = tm_xcalloc((size_t)ix->n + 1, sizeof(uint32_t));
-	all = tm_xcalloc((size_t)ix->n + 1, sizeof(uint32_t));
-	/* the order of collect_git's walk */
-	bit_set(seen, head);
-	stack[nstack++] = head;
-	while (nstack) {
-		c = stack[--nstack];
-		all[nall++] = c;
-		np = cidx_parents(ix, c, &parents);
-		for (k = 0; k < np; k++) {
-			p = parents[k];
-			if (!bit_get(seen, p)) {
-				bit_set(seen, p);
-				stack[nstack++] = p;
-			}
-		}
-	}
-	for (i = 0; i < s->nth; i++)
-		vs->reached[i] =
-			tm_stale__cidx_find(ix, &s->th[i].commit, &rpos) &&
-			bit_get(seen, rpos);
-	for (i = 0; i < nall; i++) {
-		c = all[i];
-		nv = cidx_versions(ix, c, &vpath, &vcommit, &vident);
-		for (v = 0; v < nv; v++) {
-			p = vpath[v];
-			if (!memo[p]) { /* 1: another folder; 2: this one */
-				pname = tm_stale__cidx_name(ix, p);
-				memo[p] =
-					!strncmp(pname, threads_dir, dirlen) &&
-							!strchr(pname + dirlen,
-								'/')
-						? 2
-						: 1;
-			}
-			if (memo[p] != 2 || !wanted(vs, vident[v]))
-				continue;
-			np = cidx_parents(ix, c, &parents);
-			memcpy(oid.id, cidx_oid(ix, c), GIT_OID_RAWSZ);
-			intro = np ||
-				!tm_stale__shallow_has(s->w->shallow,
-						       s->w->nshallow, &oid);
-			for (k = 1; intro && k < np; k++)
-				intro = in_diff(ix, c, k, p);
-			ver = version_push(vs);
-			git_oid_cpy(&ver->at, &oid);
-			memcpy(ver->review.id,
-			       vcommit + (size_t)v * GIT_OID_RAWSZ,
-			       GIT_OID_RAWSZ);
-			ver->ident = vident[v];
-			ver->owner = owner_of(
-				s, vs, tm_stale__cidx_name(ix, p) + dirlen);
-			ver->reachable =
-				!git_oid_is_zero(&ver->review) &&
-				tm_stale__cidx_find(ix, &ver->review, &rpos) &&
-				bit_get(seen, rpos);
-			ver->introduced = intro;
-		}
-	}
-	free(seen);
-	free(memo);
-	free(stack);
-	free(all);
-	return true;
 }
 
 /* ---- the rule ---- */
@@ -680,7 +720,7 @@ int tm_stale__review_points(struct pass *s, tm_strv *unknown,
 		*tm_hashmap_puts(&vs.own, tm_buf_cstr(&name), i) = i;
 	}
 	tm_buf_release(&name);
-	if (threads_dir && !(s->w->ix && collect_ix(s, &vs, threads_dir)))
+	if (threads_dir)
 		error = collect_git(s, &vs, threads_dir);
 	if (error)
 		goto done;

@@ -202,18 +202,69 @@ static size_t add_node(struct walk *w, const git_oid *oid, uint32_t cix,
 	return w->n - 1;
 }
 
-/* The node of index position `pos` (made on first use). */
-static size_t node_at(struct walk *w, uint32_t pos)
+/* w->at_pos, for every position of the index (made on first use). */
+static void at_pos_init(struct walk *w)
 {
-	git_oid oid;
+	if (w->at_n == (size_t)w->ix->n + 1)
+		return;
+	w->at_pos = tm_xrealloc(w->at_pos,
+				((size_t)w->ix->n + 1) * sizeof(*w->at_pos));
+	memset(w->at_pos + w->at_n, 0,
+	       ((size_t)w->ix->n + 1 - w->at_n) * sizeof(*w->at_pos));
+	w->at_n = (size_t)w->ix->n + 1;
+}
 
-	if (!w->at_pos)
-		w->at_pos =
-			tm_xcalloc((size_t)w->ix->n + 1, sizeof(*w->at_pos));
-	if (w->at_pos[pos])
-		return w->at_pos[pos] - 1;
+/* The node of index position `pos` into *out (made on first use): a stub's
+ * is its description's, or, when the index has none, read from git.
+ * TM_ENOTFOUND (no message) when the repository lacks a stub's commit. */
+static int node_at(struct walk *w, uint32_t pos, size_t *out)
+{
+	git_commit *c = NULL;
+	uint32_t at;
+	git_oid oid;
+	int error;
+
+	at_pos_init(w);
+	if (w->at_pos[pos]) {
+		*out = w->at_pos[pos] - 1;
+		return 0;
+	}
 	memcpy(oid.id, cidx_oid(w->ix, pos), GIT_OID_RAWSZ);
-	return add_node(w, &oid, pos, NULL);
+	at = tm_stale__cidx_resolve(w->ix, pos);
+	if (at != pos) {
+		if ((error = node_at(w, at, out)) < 0)
+			return error;
+	} else if (cidx_described(w->ix, pos)) {
+		*out = add_node(w, &oid, pos, NULL);
+		return 0;
+	} else { /* a stub: its parents are git's */
+		error = git_commit_lookup(&c, w->repo, &oid);
+		if (error == GIT_ENOTFOUND)
+			return TM_ENOTFOUND;
+		if (error < 0)
+			return tm_git_error(TM_ERROR, "cannot read commit %s",
+					    git_oid_tostr_s(&oid));
+		*out = add_node(w, &oid, UINT32_MAX, c);
+	}
+	w->at_pos[pos] = (uint32_t)*out + 1;
+	return 0;
+}
+
+void tm_stale__walk_described(struct walk *w)
+{
+	size_t i;
+	uint32_t pos;
+	git_oid buf;
+
+	at_pos_init(w);
+	for (i = 0; i < w->n; i++) {
+		if (w->nodes[i].cix != UINT32_MAX ||
+		    !tm_stale__cidx_find(w->ix, node_oid(w, i, &buf), &pos) ||
+		    !cidx_described(w->ix, pos))
+			continue;
+		w->nodes[i].cix = pos;
+		w->at_pos[pos] = (uint32_t)i + 1;
+	}
 }
 
 int tm_stale__get_node(struct walk *w, const git_oid *oid, size_t *out)
@@ -223,11 +274,8 @@ int tm_stale__get_node(struct walk *w, const git_oid *oid, size_t *out)
 	uint32_t cix;
 	int error;
 
-	if (w->ix && tm_stale__cidx_find(w->ix, oid, &cix)) {
-		/* by position: no table of the indexed commits */
-		*out = node_at(w, cix);
-		return 0;
-	}
+	if (w->ix && tm_stale__cidx_find(w->ix, oid, &cix))
+		return node_at(w, cix, out); /* no table of the indexed */
 	if ((known = tm_hashmap_get(&w->table, oid->id, GIT_OID_RAWSZ))) {
 		*out = *known;
 		return 0;
@@ -249,11 +297,12 @@ int tm_stale__get_base(struct walk *w, const git_oid *oid, size_t *out)
 	size_t k;
 
 	if (w->ix && tm_stale__cidx_find(w->ix, oid, &cix) &&
-	    !(w->at_pos && w->at_pos[cix])) {
+	    cidx_described(w->ix, cix) && !(w->at_pos && w->at_pos[cix])) {
 		for (k = 0; w->gone && k < w->gone->n; k++)
 			if (git_oid_equal(&w->gone->v[k], oid))
 				return TM_ENOTFOUND;
-		*out = node_at(w, cix);
+		at_pos_init(w);
+		*out = add_node(w, oid, cix, NULL);
 		sizev_push(&w->unchecked, *out);
 		return 0;
 	}
@@ -446,13 +495,10 @@ static int expand(struct walk *w, size_t c)
 	if (n->cix != UINT32_MAX)
 		cidx_parents(w->ix, n->cix, &ixp); /* np of them: add_node */
 	for (k = 0; !missing && k < np; k++) {
-		if (ixp) {
-			/* by position: no search by oid */
-			p = node_at(w, ixp[k]);
-			w->parent_node[first + k] = (uint32_t)p;
-			continue;
-		}
-		error = tm_stale__get_node(w, &w->parent_oid[first + k], &p);
+		/* by position: no search by oid */
+		error = ixp ? node_at(w, ixp[k], &p)
+			    : tm_stale__get_node(w, &w->parent_oid[first + k],
+						 &p);
 		if (error == TM_ENOTFOUND)
 			missing = true;
 		else if (error < 0)

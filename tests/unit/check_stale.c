@@ -2303,8 +2303,9 @@ static void log_progress(void *data, const char *what, size_t done,
 	l->last_total = total;
 }
 
-/* Building the answer reports progress over the history; a cached answer
- * reports none. */
+/* Building the answer reports progress over the commits it describes (the
+ * five that the review point does not reach, not the whole history); a
+ * cached answer reports none. */
 START_TEST(test_stale_cache_progress)
 {
 	struct progress_log log = {0, 0, 0, true};
@@ -2329,8 +2330,8 @@ START_TEST(test_stale_cache_progress)
 	tm_stale_report_clear(&r);
 	ck_assert_uint_ge(log.calls, 2);
 	ck_assert(log.monotonic);
-	ck_assert_uint_eq(log.last_total, 6);
-	ck_assert_uint_eq(log.last_done, 6);
+	ck_assert_uint_eq(log.last_total, 5);
+	ck_assert_uint_eq(log.last_done, 5);
 	log.calls = 0;
 	ck_assert_int_eq(tm_stale_compute_opts(&r, g, TDIR,
 					       (const tm_thread *const *)ts, 1,
@@ -2342,6 +2343,74 @@ START_TEST(test_stale_cache_progress)
 	tm_git_free(g);
 	free_threads(ts, 1);
 	free(a);
+}
+END_TEST
+
+/* The commits the computation describes ("indexing history"'s total; 0:
+ * none), its answer like git's. */
+static size_t described(tm_thread **ts, size_t n)
+{
+	struct progress_log log = {0, 0, 0, true};
+	tm_stale_report r = TM_STALE_REPORT_INIT;
+	tm_stale_options o = {0};
+	tm_git *g = open_repo(repo);
+
+	o.progress = log_progress;
+	o.progress_data = &log;
+	ck_assert_msg(tm_stale_compute_opts(&r, g, TDIR,
+					    (const tm_thread *const *)ts, n,
+					    &o) == 0,
+		      "%s", tm_error_last());
+	tm_stale_report_clear(&r);
+	tm_git_free(g);
+	assert_like_git(repo, ts, n);
+	ck_assert(log.monotonic);
+	ck_assert_uint_eq(log.last_done, log.last_total);
+	return log.last_total;
+}
+
+/*
+ * The index describes only the commits some review point does not reach;
+ * a review point older than that range (a thread committed later pointing
+ * at an old commit, or a teammate's arriving by a merge) extends it by the
+ * commits it lacks, kept for the next runs, and the answers stay git's.
+ */
+START_TEST(test_stale_index_extends)
+{
+	char *a, *b, *c, *side;
+	tm_thread *ts[3];
+
+	a = commit("a", "src/x.c", NULL);
+	b = commit("b", "src/x.c", "doc/d.txt", NULL);
+	free(commit("b2", "src/y.c", NULL));
+	c = commit("c", "src/x.c", NULL);
+	free(commit("d", "src/x.c", NULL));
+	free(commit("e", "doc/d.txt", NULL));
+	ts[0] = mk("t", c, "src");
+	ck_assert_uint_eq(described(ts, 1), 2); /* d, e */
+	ck_assert_uint_eq(described(ts, 1), 0); /* the cached answer */
+	/* an older review point: b2 and c, only */
+	ts[1] = mk("u", b, "src,doc");
+	ck_assert_uint_eq(described(ts, 2), 2);
+	tmt_sh("rm -f '%s/.git/threadmind/stale.cache'", repo);
+	ck_assert_uint_eq(described(ts, 2), 0); /* all kept */
+	/* a teammate's thread reviewed at a, arriving by a merge */
+	tmt_sh(GIT "-C '%s' checkout -q -b side %s", repo, a);
+	free(commit("s", "src/z.c", NULL));
+	write_ident(repo, "v", a, "2024-01-01T00:00:00Z", "mate");
+	side = commit("v", NULL);
+	tmt_sh(GIT "-C '%s' checkout -q main && " GIT
+		   "-C '%s' merge -q --no-ff -m merge side",
+	       repo, repo);
+	ts[2] = mk("v", a, "src");
+	/* the merge, s, v and b (a reaches only a) */
+	ck_assert_uint_eq(described(ts, 3), 4);
+	ck_assert_uint_eq(described(ts, 3), 0);
+	free_threads(ts, 3);
+	free(a);
+	free(b);
+	free(c);
+	free(side);
 }
 END_TEST
 
@@ -2606,6 +2675,7 @@ Suite *stale_suite(void)
 	tcase_add_test(tc, test_stale_index_forged_stamp);
 	tcase_add_test(tc, test_stale_cache_concurrent);
 	tcase_add_test(tc, test_stale_cache_progress);
+	tcase_add_test(tc, test_stale_index_extends);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("touches");
 	tcase_add_checked_fixture(tc, setup, teardown);
