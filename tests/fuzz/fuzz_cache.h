@@ -127,7 +127,7 @@ static inline int fz_read(tm_buf *out, const char *path)
 
 /* The input (mode byte first) made into bytes after `real` (see above). */
 static inline void fz_bytes(tm_buf *out, const uint8_t *data, size_t size,
-		     const unsigned char *real, size_t real_len)
+			    const unsigned char *real, size_t real_len)
 {
 	size_t at, i;
 

@@ -70,8 +70,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	base.ptr[40] = '\0';
 	threads[0] = mk("auth", base.ptr, "src");
 	threads[1] = mk("ui", base.ptr, "ui");
-	threads[2] = mk("gone", "0123456789012345678901234567890123456789",
-			"src");
+	threads[2] =
+		mk("gone", "0123456789012345678901234567890123456789", "src");
 	fz_sh("git checkout -q HEAD~1");
 	if (tm_git_open(&g, fz_dir, false) < 0)
 		abort();

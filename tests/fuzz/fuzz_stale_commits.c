@@ -90,10 +90,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	fz_sh("git checkout -q HEAD~1");
 	if (tm_git_open(&g, fz_dir, false) < 0)
 		abort();
-	threads[0] = mk("auth", "0000000000000000000000000000000000000001",
-			"src");
-	threads[1] = mk("ui", "0000000000000000000000000000000000000002",
-			"ui");
+	threads[0] =
+		mk("auth", "0000000000000000000000000000000000000001", "src");
+	threads[1] = mk("ui", "0000000000000000000000000000000000000002", "ui");
 	compute(); /* the bottom layer: the history up to HEAD~1 */
 	tm_git_free(g);
 	fz_sh("git checkout -q main");
