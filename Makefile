@@ -289,6 +289,8 @@ $(BUILD)/bad-measure: tests/bad/measure.c
 
 bad: all $(BUILD)/bad-measure
 	$(Q)TM_BUILD=$(CURDIR)/$(BUILD) sh tests/bad/run full
+	$(Q)TM_E2E_FULL=1 TM_BUILD=$(CURDIR)/$(BUILD) \
+		sh tests/e2e/t6051-hostile-history.sh
 
 bad-short: all $(BUILD)/bad-measure
 	$(Q)TM_BUILD=$(CURDIR)/$(BUILD) sh tests/bad/run short

@@ -196,7 +196,12 @@ static void print_human(const tm_stale_report *r, const tm_thread_list *l,
 		     "unknown bases; deepen it with 'git fetch --unshallow' "
 		     "(GitHub Actions: actions/checkout with 'fetch-depth: "
 		     "0')");
-	if (!r->n && !nu)
+	if (r->warnings.n)
+		note("objects of the history could not be read (see the "
+		     "warnings above): their folders count as changed, so "
+		     "this answer is not known to be exact; check the "
+		     "repository with 'git fsck'");
+	else if (!r->n && !nu)
 		note("no stale threads");
 	for (i = 0; i < r->n; i++) {
 		free(d[i].abbrev);
@@ -258,7 +263,7 @@ int cmd_stale(int argc, const char **argv)
 		print_human(&r, &list, g);
 	}
 	/* a gate must not pass without knowing (DESIGN.md section 11) */
-	stale = r.n > 0 || r.unknown_base.n > 0;
+	stale = r.n > 0 || r.unknown_base.n > 0 || r.warnings.n > 0;
 	tm_stale_report_clear(&r);
 	free(dir);
 	tm_thread_list_clear(&list);

@@ -173,7 +173,7 @@ int cmd_status(int argc, const char **argv)
 		cJSON_AddNumberToObject(o, "other", (double)c.other);
 		cJSON_AddNumberToObject(o, "unreadable",
 					(double)v.list.errors.n);
-		if (in_git && !v.stale_unknown)
+		if (in_git && !v.stale_unknown && !v.stale_partial)
 			cJSON_AddNumberToObject(doc, "stale", (double)stale);
 		else
 			cJSON_AddNullToObject(doc, "stale");
@@ -201,6 +201,12 @@ int cmd_status(int argc, const char **argv)
 			printf("\nstale: n/a (not in a git repository)\n");
 		else if (v.stale_unknown)
 			printf("\nstale: unknown (see the warning above)\n");
+		else if (v.stale_partial)
+			printf("\nstale: unknown, %s%zu%s counted (git "
+			       "threadmind "
+			       "stale; objects of the history could not be "
+			       "read: see the warnings above)\n",
+			       cli_c("yellow"), stale, cli_c("reset"));
 		else if (stale)
 			printf("\nstale: %s%zu%s (git threadmind stale)\n",
 			       cli_c("yellow"), stale, cli_c("reset"));

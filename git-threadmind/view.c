@@ -20,7 +20,8 @@ static int collect(const tm_tree *tree, size_t node, void *payload)
 /*
  * Flag the stale threads (DESIGN.md section 4), in one computation for the
  * whole project.  Outside git nothing is stale; a failure is one warning
- * (and v->stale_unknown), an object of the history skipped one each.
+ * (and v->stale_unknown), an object of the history skipped one each (and
+ * v->stale_partial: the flags then count what could be counted).
  */
 static void mark_stale(struct view *v)
 {
@@ -64,6 +65,7 @@ static void mark_stale(struct view *v)
 	}
 	for (i = 0; i < r.warnings.n; i++)
 		warning("%s", r.warnings.items[i]);
+	v->stale_partial = r.warnings.n > 0;
 	for (i = 0; i < r.n; i++) {
 		k = tm_tree_find(v->tree, r.stale[i].id);
 		if (k >= 0)

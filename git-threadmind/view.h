@@ -24,6 +24,8 @@ struct view {
 	bool *shown;        /* per node: shown without --all? */
 	unsigned *flags;    /* per node: tree flags | CLI_FLAG_* */
 	bool stale_unknown; /* staleness could not be computed (warned) */
+	bool stale_partial; /* objects of the history were skipped (warned):
+			       the stale flags are not a known answer */
 };
 
 /*

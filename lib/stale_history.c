@@ -111,7 +111,8 @@ static const size_t *memo_of(struct pass *s, uint32_t pid)
 		s->memo_nfile[pid] = (uint32_t)(s->memo.n - start - s->hits.n);
 		s->memo_at[pid] = start + 1;
 	}
-	return s->memo.v + s->memo_at[pid] - 1;
+	/* (an empty memo has no array: no offset from NULL) */
+	return s->memo.v ? s->memo.v + (s->memo_at[pid] - 1) : NULL;
 }
 
 /* match_paths for the path numbers `ids` of the index. */
