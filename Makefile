@@ -80,7 +80,7 @@ QUIET_AR = @echo '   ' AR $@;
 QUIET_LINK = @echo '   ' LINK $@;
 endif
 
-.PHONY: all check unit e2e demo bench bench-huge clean install uninstall valgrind deps \
+.PHONY: all check unit e2e demo bench bench-huge bench-real clean install uninstall valgrind deps \
 	format format-check fuzz fuzz-build stress stress-short bad bad-short
 all: $(LIBA) $(CLI) $(DRV)
 
@@ -191,6 +191,12 @@ bench: all $(BUILD)/bench-measure $(BUILD)/bench-gen
 # 1,000,000 commits: the first stale/status (cache build) and peak RSS
 bench-huge: all $(BUILD)/bench-measure $(BUILD)/bench-gen
 	$(Q)TM_BUILD=$(CURDIR)/$(BUILD) sh bench/huge
+
+# the first run on a real history (issue 20): a --shared clone of
+# BENCH_REAL (default: the fetch tool's copy of github:git/git) with a store
+BENCH_REAL ?= /work/.mirror/git+git/repo
+bench-real: all $(BUILD)/bench-measure
+	$(Q)TM_BUILD=$(CURDIR)/$(BUILD) sh bench/real-history $(BENCH_REAL)
 
 # make install PREFIX=... DESTDIR=...: both binaries, the hook stubs, the
 # manual pages, the bash completion (bash-completion loads it for

@@ -1,7 +1,7 @@
 /*
  * bench/gen: make the repositories of the benchmarks (DESIGN.md §8).
  *
- *   gen [-r] DIR THREADS COMMITS [SEED]   a repository
+ *   gen [-r|-g] DIR THREADS COMMITS [SEED]   a repository
  *   gen -m DIR CASES [SEED]               a merge-driver corpus
  *   gen -V                                the generator's version
  *
@@ -22,7 +22,10 @@
  * every thread active.  Real-shaped (-r): about 40 folders of a project
  * with real-looking names, changes skewed towards a few hot files (1 to 8
  * per commit, now and then 20), `paths` on 70% of the threads (folders,
- * files and globs), 15% done and 5% abandoned, slugs for ids.
+ * files and globs), 15% done and 5% abandoned, slugs for ids.  Git-shaped
+ * (-g): real-shaped, merge-heavy like git/git (about 25% of the commits
+ * are merges, half of them on topic branches): a topic opens as soon as
+ * the last one is merged, 1 to 3 commits each.
  *
  * The corpus (-m): CASES folders cNNN/ each holding O, A and B, three
  * versions of one thread file where A and B change different things (a
@@ -85,7 +88,7 @@ static void *xrealloc(void *p, size_t n)
 	return p;
 }
 
-static bool real_shape;
+static bool real_shape, git_shape;
 
 /* ---- names ---- */
 
@@ -414,10 +417,11 @@ static void make_history(const char *dir, unsigned ncommits,
 				st->merges++;
 				continue;
 			}
-			if (!tp.open && c + 8 < end && rnd(100) < 22) {
+			if (!tp.open && c + 8 < end &&
+			    rnd(100) < (git_shape ? 100u : 22u)) {
 				tp.open = true;
 				tp.fork_files = nfiles;
-				tp.want = 1 + rnd(4);
+				tp.want = 1 + rnd(git_shape ? 3 : 4);
 				tp.made = 0;
 				tp.tip = main_tip;
 				tp.n = 0;
@@ -846,12 +850,15 @@ int main(int argc, char **argv)
 	}
 	if (argc > 1 && !strcmp(argv[1], "-r"))
 		real_shape = true, i++;
+	else if (argc > 1 && !strcmp(argv[1], "-g"))
+		real_shape = git_shape = true, i++;
 	else if (argc > 1 && !strcmp(argv[1], "-m"))
 		corpus = true, i++;
 	if (argc - i < (corpus ? 2 : 3)) {
-		fprintf(stderr, "usage: gen [-r] DIR THREADS COMMITS [SEED]\n"
-				"       gen -m DIR CASES [SEED]\n"
-				"       gen -V\n");
+		fprintf(stderr,
+			"usage: gen [-r|-g] DIR THREADS COMMITS [SEED]\n"
+			"       gen -m DIR CASES [SEED]\n"
+			"       gen -V\n");
 		return 2;
 	}
 	if (corpus) {
