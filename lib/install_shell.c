@@ -33,6 +33,8 @@ struct scan {
 	bool cmdpos; /* the next word is a command name */
 	bool redir;  /* the next word is a redirection's target */
 	bool fresh;  /* a new top-level command starts at the next token */
+	bool joined; /* the last token was `&&`, `||` or `|`: a line end
+			after it does not end the command */
 	size_t line; /* where the current line starts */
 	struct {
 		char text[DELIM_MAX];
@@ -286,6 +288,7 @@ static void scan_sh(struct tm_install__sh *out, const char *d, size_t len)
 	while (s.i < len) {
 		char c = d[s.i];
 		char n = s.i + 1 < len ? d[s.i + 1] : '\0';
+		bool joins = false;
 
 		if (c == ' ' || c == '\t' || c == '\r') {
 			s.i++;
@@ -297,7 +300,7 @@ static void scan_sh(struct tm_install__sh *out, const char *d, size_t len)
 			s.line = s.i;
 			if (s.nhd)
 				skip_bodies(&s);
-			if (top_level(&s))
+			if (top_level(&s) && !s.joined)
 				s.fresh = true;
 			s.cmdpos = true;
 			s.redir = false;
@@ -308,6 +311,7 @@ static void scan_sh(struct tm_install__sh *out, const char *d, size_t len)
 			token(&s);
 			s.i += (n == c || (c == ';' && n == '&')) ? 2 : 1;
 			s.cmdpos = true;
+			joins = c == '|' || (c == '&' && n == '&');
 		} else if (c == '(') {
 			token(&s);
 			s.i++;
@@ -339,9 +343,12 @@ static void scan_sh(struct tm_install__sh *out, const char *d, size_t len)
 			token(&s);
 			word(&s);
 		}
-		if (!s.fresh && s.i > out->end && c != '\n' && c != '#' &&
-		    !(c == '\\' && n == '\n') && c != ' ' && c != '\t' &&
-		    c != '\r')
+		if (c == '\n' || c == '#' || (c == '\\' && n == '\n') ||
+		    c == ' ' || c == '\t' || c == '\r')
+			continue;
+		/* a token: `&&`, `||` or `|` at a line's end joins the next */
+		s.joined = joins;
+		if (!s.fresh && s.i > out->end)
 			out->end = s.i;
 	}
 }
