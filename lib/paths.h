@@ -57,8 +57,8 @@ int tm_paths_unmatched(tm_strv *unmatched, tm_git *g,
 #define TM_PATHS_RENAME_DEPTH 1000
 
 /* The most work (an entry checked against a commit, or a tree entry read)
- * one rename search does (docs/SECURITY.md): some 0.2 s. */
-#define TM_PATHS_RENAME_WORK 2000000
+ * one rename search does (docs/SECURITY.md): some 0.3 s of CPU. */
+#define TM_PATHS_RENAME_WORK 1000000
 
 /* A rename of what a `paths` entry named. */
 typedef struct {
