@@ -96,6 +96,7 @@ static const char *hook_name(const tm_install_step *st)
 static void hook_finding(tm_doctor_report *out, const tm_install_step *st)
 {
 	const char *name = hook_name(st);
+	const char *why;
 	size_t n;
 
 	if (st->finding) {
@@ -108,6 +109,14 @@ static void hook_finding(tm_doctor_report *out, const tm_install_step *st)
 			      "missing hook %s ('%s'); run 'git threadmind "
 			      "install'",
 			      name, st->path);
+		return;
+	}
+	if (st->kind == TM_INSTALL_WRITE_FILE && st->old &&
+	    (why = tm_install_block_misplaced(st->old, st->old_len, name))) {
+		tm_doctor_add(out, TM_DOCTOR_HOOKS, NULL, false,
+			      "the threadmind block in hook %s ('%s') %s; run "
+			      "'git threadmind install' to move it",
+			      name, st->path, why);
 		return;
 	}
 	if (st->kind == TM_INSTALL_WRITE_FILE) {

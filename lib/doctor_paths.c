@@ -129,8 +129,15 @@ int tm_doctor_check_paths(tm_doctor_report *out, tm_doctor_ctx *c)
 		tm_paths_rename *r = NULL;
 		size_t nr = 0;
 
-		tm_paths_find_renames(&r, &nr, g, &unmatched,
-				      TM_PATHS_RENAME_DEPTH);
+		if (tm_paths_find_renames(&r, &nr, g, &unmatched,
+					  TM_PATHS_RENAME_DEPTH))
+			tm_doctor_add(out, TM_DOCTOR_UNMATCHED_PATH, NULL,
+				      false,
+				      "the search for renamed paths entries "
+				      "stopped at its bound (%u checks, "
+				      "docs/SECURITY.md): entries not reached "
+				      "are reported without their new name",
+				      (unsigned)TM_PATHS_RENAME_WORK);
 		if (nr)
 			qsort(r, nr, sizeof(*r), cmp_rename);
 		tm_strv_sort(&unmatched);

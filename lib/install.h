@@ -136,20 +136,35 @@ const char *tm_install_hook_language(const char *data, size_t len);
 void tm_install_call_line_in(tm_buf *out, const char *name, const char *lang);
 
 /*
+ * Why the threadmind block of hook `name` in `data` may not do its work
+ * where it stands (a sentence, static), or NULL when it is where install
+ * puts it or there is none: after a last command that may end the script
+ * (an `exit` or `exec` in it), or, in post-rewrite, after the user's code
+ * (which may read git's list on standard input first).  doctor's check:
+ * the script is read (tm_install_insert's scanner), never run.
+ */
+const char *tm_install_block_misplaced(const char *data, size_t len,
+				       const char *name);
+
+/*
  * Insert our block for hook `name` into the shell script `data` (`len`
  * bytes); the whole new file goes to `out`.
  *
- * When the last command line (not blank, not a comment; the first line of
- * a command continued with `\`) starts with `exit` or `exec`, the block
- * goes right above it.  Otherwise it is appended at the end, saving `$?`
- * first and ending in `exit` with it, so that the script's exit status is
- * unchanged (git uses post-checkout's).  A file that does not end in a line
- * end gets one before the block, and the block's last line then has none
- * (so that tm_install_remove knows to take it away again).  The block uses
- * the file's line end (CRLF when its first line ends so).  post-rewrite's
- * block reads the rewritten list from stdin, passes it to the hook and
- * gives it back to the rest of the script on stdin; pre-commit's exits 1
- * when the hook does (its refusal), and only then.
+ * When the script's last top-level command (a list, a pipeline, a `case`
+ * or `if` over several lines: tm_install__last_command) has `exit` or
+ * `exec` in command position anywhere in it (`true; exit 0`, an `exit` in
+ * a `case` branch, `exec cmd`), the block goes right above the first line
+ * of that command, where it runs.  post-rewrite's block goes above the
+ * script's code (after its `#!` line and the comment lines under it), so
+ * that it reads git's list on stdin before the user's code can.  Otherwise it
+ * is appended at the end, saving `$?` first and ending in `exit` with it, so
+ * that the script's exit status is unchanged (git uses post-checkout's).  A
+ * file that does not end in a line end gets one before the block, and the
+ * block's last line then has none (so that tm_install_remove knows to take it
+ * away again).  The block uses the file's line end (CRLF when its first line
+ * ends so).  post-rewrite's block reads the rewritten list from stdin, passes
+ * it to the hook and gives it back to the rest of the script on stdin;
+ * pre-commit's exits 1 when the hook does (its refusal), and only then.
  *
  * A file that already holds our block is first taken back to what it was
  * without it (tm_install_remove), so that `out` is always the file with one

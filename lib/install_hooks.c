@@ -467,60 +467,78 @@ static void put_block(tm_buf *out, const char *name, const char *eol,
 		tm_buf_puts(out, eol);
 }
 
-/* Does the command at [p, end) start with the word `exit` or `exec`? */
-static bool exits(const char *p, const char *end)
+/* Where the script's code starts: after its `#!` line and the comment
+ * lines that follow it. */
+static size_t code_start(const char *d, size_t len)
 {
-	while (p < end && tm_install__is_blank(*p))
-		p++;
-	if (end - p < 4 || (memcmp(p, "exit", 4) && memcmp(p, "exec", 4)))
-		return false;
-	p += 4;
-	return p == end || tm_install__is_blank(*p) || *p == ';';
-}
+	struct tm_install__line l;
+	size_t pos = 0, at = 0, i;
 
-static bool is_code(const char *d, const struct tm_install__line *l)
-{
-	size_t i = l->start;
-
-	while (i < l->end && tm_install__is_blank(d[i]))
-		i++;
-	return i < l->end && d[i] != '#';
-}
-
-static bool continues(const char *d, const struct tm_install__line *l)
-{
-	return l->end > l->start && d[l->end - 1] == '\\';
+	while (tm_install__next_line(d, len, &pos, &l)) {
+		for (i = l.start; i < l.end && tm_install__is_blank(d[i]); i++)
+			;
+		if (i >= l.end || d[i] != '#')
+			break;
+		at = l.next;
+	}
+	return at;
 }
 
 /*
- * Where the last command starts when it is an `exit` or `exec`; false
- * otherwise.
+ * Where our block goes in hook `name` when not at its end: above its last
+ * command when that command may end the script (an `exit` or `exec` in it,
+ * anywhere: after it the block would be dead code); for post-rewrite, above
+ * the script's code, so that the block reads git's list on standard input
+ * before the user's code does (the block then hands it on, see put_block).
  */
-static bool final_exit(size_t *out, const char *d, size_t len)
+static bool insert_point(size_t *out, const char *d, size_t len,
+			 const char *name)
 {
-	struct tm_install__line *lines = NULL, l;
-	size_t n = 0, alloc = 0, pos = 0, last = 0;
-	bool found = false, result = false;
+	size_t start, end;
+	bool ends;
 
-	while (tm_install__next_line(d, len, &pos, &l)) {
-		tm_xgrow((void **)&lines, &alloc, n + 1, sizeof(*lines));
-		lines[n] = l;
-		if (is_code(d, &l)) {
-			last = n;
-			found = true;
+	if (!tm_install__last_command(d, len, &start, &end, &ends))
+		return false;
+	if (!strcmp(name, "post-rewrite"))
+		*out = code_start(d, len);
+	else if (ends)
+		*out = start;
+	else
+		return false;
+	return true;
+}
+
+const char *tm_install_block_misplaced(const char *data, size_t len,
+				       const char *name)
+{
+	struct tm_install__line l;
+	tm_buf rest = TM_BUF_INIT;
+	size_t pos = 0, begin = 0, start, end;
+	bool found = false, ends = false, has = false;
+	const char *why = NULL;
+
+	while (tm_install__next_line(data, len, &pos, &l))
+		if (tm_install__line_is(data, &l, TM_INSTALL_BEGIN)) {
+			begin = l.start;
+			has = true;
+			break;
 		}
-		n++;
+	if (!has || tm_install_remove(&rest, data, len) < 0) {
+		tm_error_clear();
+		tm_buf_release(&rest);
+		return NULL;
 	}
-	if (found) {
-		while (last > 0 && continues(d, &lines[last - 1]))
-			last--;
-		if (exits(d + lines[last].start, d + lines[last].end)) {
-			*out = lines[last].start;
-			result = true;
-		}
-	}
-	free(lines);
-	return result;
+	found = tm_install__last_command(rest.ptr ? rest.ptr : "", rest.size,
+					 &start, &end, &ends);
+	if (found && !strcmp(name, "post-rewrite") &&
+	    begin > code_start(rest.ptr ? rest.ptr : "", rest.size))
+		why = "comes after the hook's own code, which may read git's "
+		      "list of rewritten commits on standard input first";
+	else if (found && ends && end <= begin)
+		why = "comes after the command that may end the script "
+		      "('exit' or 'exec'), so it may never run";
+	tm_buf_release(&rest);
+	return why;
 }
 
 int tm_install_insert(tm_buf *out, const char *data, size_t len,
@@ -538,7 +556,7 @@ int tm_install_insert(tm_buf *out, const char *data, size_t len,
 		len = base.size;
 	}
 	eol = tm_install__file_eol(data, len);
-	if (final_exit(&at, data, len)) {
+	if (insert_point(&at, data, len, name)) {
 		tm_buf_put(out, data, at);
 		put_block(out, name, eol, false, true);
 		tm_buf_put(out, data + at, len - at);

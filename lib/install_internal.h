@@ -74,6 +74,16 @@ static inline bool tm_install__next_word(const char **p, const char *end,
 
 struct tm_git;
 
+/*
+ * The last top-level command of shell script `d` (a complete command: a
+ * list, a pipeline, a compound command, over as many lines as it takes):
+ * [*start, *end), *start at the start of its first line; *ends when `exit`
+ * or `exec` is in command position anywhere in it (it may end the script,
+ * so code after it may never run).  False when the script has no command.
+ */
+bool tm_install__last_command(const char *d, size_t len, size_t *start,
+			      size_t *end, bool *ends);
+
 tm_install_step *tm_install__add_step(tm_install_plan *p, tm_install_kind kind,
 				      const char *path);
 void tm_install__set_what(tm_install_step *st, const char *fmt, ...)

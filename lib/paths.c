@@ -134,20 +134,62 @@ struct specs {
 	tm_pathspec *items;
 	bool *matched;
 	size_t n, left; /* entries, entries not matched yet */
+	/* Plain entries (no glob) by pattern: a path is looked up with each
+	 * of its folders, so that matching costs its depth, not n. */
+	tm_hashmap plain; /* pattern -> 1 + first entry with it */
+	size_t *next;     /* 1 + the next entry with the same pattern, 0 */
+	size_t *other;    /* the glob entries, matched one by one */
+	size_t nother;
 };
+
+/* Mark entry i matched. */
+static void hit(struct specs *sp, size_t i)
+{
+	if (!sp->matched[i]) {
+		sp->matched[i] = true;
+		sp->left--;
+	}
+}
 
 /* Mark every entry that `path` matches; true when none is left. */
 static bool mark(struct specs *sp, const char *path)
 {
-	size_t i, len = strlen(path);
+	size_t i, k, len = strlen(path);
 
-	for (i = 0; i < sp->n; i++)
+	for (k = 1; k <= len; k++) {
+		size_t *at;
+
+		if (k < len && path[k] != '/')
+			continue;
+		at = tm_hashmap_get(&sp->plain, path, k);
+		for (i = at ? *at : 0; i; i = sp->next[i - 1])
+			if (k < len || !sp->items[i - 1].dir_only)
+				hit(sp, i - 1);
+	}
+	for (k = 0; k < sp->nother; k++) {
+		i = sp->other[k];
 		if (!sp->matched[i] &&
-		    tm_pathspec_matches(&sp->items[i], path, len)) {
-			sp->matched[i] = true;
-			sp->left--;
-		}
+		    tm_pathspec_matches(&sp->items[i], path, len))
+			hit(sp, i);
+	}
 	return sp->left == 0;
+}
+
+/* Sort entry i (parsed) into the map or the list. */
+static void add_spec(struct specs *sp, size_t i)
+{
+	const tm_pathspec *s = &sp->items[i];
+	size_t *head;
+
+	if (s->never)
+		return;
+	if (s->glob || s->all || !s->len) {
+		sp->other[sp->nother++] = i;
+		return;
+	}
+	head = tm_hashmap_put(&sp->plain, s->pattern, s->len, 0);
+	sp->next[i] = *head;
+	*head = i + 1;
 }
 
 struct walk {
@@ -237,11 +279,17 @@ int tm_paths_unmatched(tm_strv *unmatched, tm_git *g,
 	sp.matched = tm_xcalloc(n ? n : 1, sizeof(*sp.matched));
 	sp.n = n;
 	sp.left = n;
+	sp.plain = (tm_hashmap)TM_HASHMAP_INIT;
+	sp.next = tm_xcalloc(n ? n : 1, sizeof(*sp.next));
+	sp.other = tm_xcalloc(n ? n : 1, sizeof(*sp.other));
+	sp.nother = 0;
 	for (i = 0; i < n; i++) {
 		tm_pathspec_parse(&sp.items[i], entries[i]);
 		if (tm_paths_is_magic(entries[i])) {
 			sp.matched[i] = true; /* not ours to judge */
 			sp.left--;
+		} else {
+			add_spec(&sp, i);
 		}
 	}
 	error = sp.left ? mark_head(&sp, repo) : 0;
@@ -256,20 +304,13 @@ int tm_paths_unmatched(tm_strv *unmatched, tm_git *g,
 		tm_pathspec_free(&sp.items[i]);
 	free(sp.items);
 	free(sp.matched);
+	free(sp.next);
+	free(sp.other);
+	tm_hashmap_release(&sp.plain);
 	return error;
 }
 
 /* ---- renames ---- */
-
-/* Does `tree` hold `path` (a file or a folder)? */
-static bool tree_has(git_tree *tree, const char *path)
-{
-	git_tree_entry *e = NULL;
-	bool has = git_tree_entry_bypath(&e, tree, path) == 0;
-
-	git_tree_entry_free(e);
-	return has;
-}
 
 /* The new name of `old` (spec `s`) in the renames of diff `d`, or NULL. */
 static char *renamed_in(git_diff *d, const tm_pathspec *s, const char *old)
@@ -301,45 +342,45 @@ static char *renamed_in(git_diff *d, const tm_pathspec *s, const char *old)
 	return NULL;
 }
 
-/* HEAD's tree with its folders, each loaded once however many entries
- * look into it (libgit2 does not cache a large tree: a lookup per entry
- * read the root tree again each time). */
-struct head_tree {
+/* One commit's tree with its folders, each loaded once however many
+ * entries look into it (libgit2 does not cache a large tree: a lookup per
+ * entry read the root tree again each time). */
+struct tree_cache {
 	git_repository *repo;
-	git_tree *root; /* read on first use */
-	bool tried;
+	git_tree *root;  /* NULL: none */
 	tm_hashmap dirs; /* folder -> 1 + index in trees, SIZE_MAX: none */
 	git_tree **trees;
 	size_t n, alloc;
+	size_t work; /* entries of the folders loaded */
 };
 
+/* `root` is the cache's from now on (freed with it). */
+static void cache_init(struct tree_cache *h, git_repository *repo,
+		       git_tree *root)
+{
+	memset(h, 0, sizeof(*h));
+	h->repo = repo;
+	h->root = root;
+	if (root)
+		h->work = git_tree_entrycount(root);
+}
+
 /* The tree of folder `dir` (`len` bytes, "" the root), or NULL. */
-static git_tree *head_folder(struct head_tree *h, const char *dir, size_t len)
+static git_tree *cache_folder(struct tree_cache *h, const char *dir, size_t len)
 {
 	size_t *at, plen = len, got;
 	git_tree *parent, *t = NULL;
 	const git_tree_entry *e;
 	char *name;
 
-	if (!len) {
-		git_commit *head = NULL;
-
-		if (!h->tried &&
-		    git_revparse_single((git_object **)&head, h->repo,
-					"HEAD^{commit}") == 0 &&
-		    git_commit_tree(&h->root, head) < 0)
-			h->root = NULL;
-		h->tried = true;
-		git_commit_free(head);
-		tm_error_clear();
+	if (!len)
 		return h->root;
-	}
 	at = tm_hashmap_get(&h->dirs, dir, len);
 	if (at)
 		return *at == SIZE_MAX ? NULL : h->trees[*at - 1];
 	while (plen && dir[plen - 1] != '/')
 		plen--;
-	parent = head_folder(h, dir, plen ? plen - 1 : 0);
+	parent = cache_folder(h, dir, plen ? plen - 1 : 0);
 	name = tm_xstrndup(dir + plen, len - plen);
 	e = parent ? git_tree_entry_byname(parent, name) : NULL;
 	free(name);
@@ -348,6 +389,7 @@ static git_tree *head_folder(struct head_tree *h, const char *dir, size_t len)
 		tm_xgrow((void **)&h->trees, &h->alloc, h->n + 1,
 			 sizeof(*h->trees));
 		h->trees[h->n++] = t;
+		h->work += git_tree_entrycount(t);
 		got = h->n;
 	} else {
 		t = NULL;
@@ -358,19 +400,19 @@ static git_tree *head_folder(struct head_tree *h, const char *dir, size_t len)
 	return t;
 }
 
-/* Does HEAD's tree hold `path` (a file or a folder)? */
-static bool head_has(struct head_tree *h, const char *path)
+/* Does the cached tree hold `path` (a file or a folder)? */
+static bool cache_has(struct tree_cache *h, const char *path)
 {
 	size_t len = strlen(path), dlen = len;
 	git_tree *dir;
 
 	while (dlen && path[dlen - 1] != '/')
 		dlen--;
-	dir = head_folder(h, path, dlen ? dlen - 1 : 0);
+	dir = cache_folder(h, path, dlen ? dlen - 1 : 0);
 	return dir && git_tree_entry_byname(dir, path + dlen) != NULL;
 }
 
-static void head_tree_free(struct head_tree *h)
+static void cache_free(struct tree_cache *h)
 {
 	size_t i;
 
@@ -379,6 +421,49 @@ static void head_tree_free(struct head_tree *h)
 	free(h->trees);
 	tm_hashmap_release(&h->dirs);
 	git_tree_free(h->root);
+	memset(h, 0, sizeof(*h));
+}
+
+/*
+ * Did the commit of tree `c` (its parent's: `p`) remove `path`: p holds it
+ * and c does not?  A folder on the way that both trees hold with the same
+ * id changed nothing under it, and is not read.
+ */
+static bool removed(struct tree_cache *p, struct tree_cache *c,
+		    const char *path)
+{
+	size_t len = strlen(path), at = 0, end;
+	git_tree *tp = p->root, *tc = c->root;
+	tm_buf name = TM_BUF_INIT;
+	bool result = false;
+
+	while (tp && tc && !git_oid_equal(git_tree_id(tp), git_tree_id(tc))) {
+		const char *slash = memchr(path + at, '/', len - at);
+		const git_tree_entry *ep, *ec;
+
+		end = slash ? (size_t)(slash - path) : len;
+		tm_buf_clear(&name);
+		tm_buf_put(&name, path + at, end - at);
+		ep = git_tree_entry_byname(tp, tm_buf_cstr(&name));
+		ec = git_tree_entry_byname(tc, tm_buf_cstr(&name));
+		if (!ep)
+			break;
+		if (end == len) {
+			result = !ec;
+			break;
+		}
+		if (!ec || git_tree_entry_type(ec) != GIT_OBJECT_TREE) {
+			result = cache_has(p, path);
+			break;
+		}
+		if (git_oid_equal(git_tree_entry_id(ep), git_tree_entry_id(ec)))
+			break;
+		tp = cache_folder(p, path, end);
+		tc = cache_folder(c, path, end);
+		at = end + 1;
+	}
+	tm_buf_release(&name);
+	return result;
 }
 
 /* Does the work tree have `path` (one lstat: what the work tree has is
@@ -409,19 +494,37 @@ struct search {
 	git_oid by;
 };
 
-void tm_paths_find_renames(tm_paths_rename **out, size_t *n, tm_git *g,
+/* The tree of `c` into a new cache; false when it cannot be read. */
+static bool commit_cache(struct tree_cache *h, git_repository *repo,
+			 const git_commit *c)
+{
+	git_tree *t = NULL;
+
+	if (git_commit_tree(&t, c) < 0)
+		return false;
+	cache_init(h, repo, t);
+	return true;
+}
+
+bool tm_paths_find_renames(tm_paths_rename **out, size_t *n, tm_git *g,
 			   const tm_strv *entries, unsigned depth)
 {
 	git_repository *repo = tm_git_repository(g);
 	struct search *r = tm_xcalloc(entries->n + 1, sizeof(*r));
-	struct head_tree ht;
+	struct tree_cache ht, prev;
+	git_commit *head = NULL;
 	git_revwalk *walk = NULL;
 	git_oid oid;
-	size_t i, left = 0, alloc = *n;
+	size_t i, left = 0, alloc = *n, work = 0;
 	unsigned seen = 0;
+	bool stopped = false;
 
-	memset(&ht, 0, sizeof(ht));
-	ht.repo = repo;
+	cache_init(&ht, repo, NULL);
+	cache_init(&prev, repo, NULL);
+	if (entries->n && git_revparse_single((git_object **)&head, repo,
+					      "HEAD^{commit}") == 0)
+		commit_cache(&ht, repo, head);
+	git_commit_free(head);
 	for (i = 0; i < entries->n; i++) {
 		const char *e = entries->items[i];
 
@@ -430,31 +533,50 @@ void tm_paths_find_renames(tm_paths_rename **out, size_t *n, tm_git *g,
 		r[i].open = !tm_paths_is_glob(e) && !tm_paths_is_magic(e) &&
 			    !r[i].spec.all && !r[i].spec.never &&
 			    r[i].spec.len && !in_worktree(g, r[i].path) &&
-			    !head_has(&ht, r[i].path);
+			    !cache_has(&ht, r[i].path);
 		left += r[i].open;
 	}
 	if (!left || git_revwalk_new(&walk, repo) < 0 ||
 	    git_revwalk_sorting(walk, GIT_SORT_TIME) < 0 ||
 	    git_revwalk_push_head(walk) < 0)
 		goto done;
-	while (left && seen++ < depth && git_revwalk_next(&oid, walk) == 0) {
+	while (left && !stopped && seen++ < depth &&
+	       git_revwalk_next(&oid, walk) == 0) {
 		git_commit *c = NULL, *p = NULL;
-		git_tree *ct = NULL, *pt = NULL;
+		struct tree_cache ct, pt;
 		git_diff *d = NULL;
 		git_diff_find_options fo;
 
+		cache_init(&ct, repo, NULL);
+		cache_init(&pt, repo, NULL);
 		if (git_commit_lookup(&c, repo, &oid) < 0 ||
 		    git_commit_parentcount(c) == 0 ||
-		    git_commit_parent(&p, c, 0) < 0 ||
-		    git_commit_tree(&ct, c) < 0 || git_commit_tree(&pt, p) < 0)
+		    git_commit_parent(&p, c, 0) < 0)
+			goto next;
+		/* In a line of history, this commit's tree is the parent's
+		 * of the commit before: its folders are read already. */
+		if (prev.root && git_oid_equal(git_tree_id(prev.root),
+					       git_commit_tree_id(c))) {
+			ct = prev;
+			cache_init(&prev, repo, NULL);
+		} else if (!commit_cache(&ct, repo, c)) {
+			goto next;
+		}
+		if (!commit_cache(&pt, repo, p))
 			goto next;
 		for (i = 0; i < entries->n; i++) {
-			if (!r[i].open || !tree_has(pt, r[i].path) ||
-			    tree_has(ct, r[i].path))
+			if (!r[i].open)
+				continue;
+			if (work + ct.work + pt.work >= TM_PATHS_RENAME_WORK) {
+				stopped = true;
+				break;
+			}
+			work++;
+			if (!removed(&pt, &ct, r[i].path))
 				continue;
 			if (!d) {
-				if (git_diff_tree_to_tree(&d, repo, pt, ct,
-							  NULL) < 0)
+				if (git_diff_tree_to_tree(&d, repo, pt.root,
+							  ct.root, NULL) < 0)
 					break;
 				git_diff_find_options_init(
 					&fo, GIT_DIFF_FIND_OPTIONS_VERSION);
@@ -471,8 +593,11 @@ void tm_paths_find_renames(tm_paths_rename **out, size_t *n, tm_git *g,
 		}
 	next:
 		git_diff_free(d);
-		git_tree_free(ct);
-		git_tree_free(pt);
+		/* the folders read count once, whichever commit reads them */
+		work += ct.work + prev.work;
+		cache_free(&ct);
+		cache_free(&prev);
+		prev = pt;
 		git_commit_free(p);
 		git_commit_free(c);
 	}
@@ -492,8 +617,10 @@ done:
 	}
 	free(r);
 	git_revwalk_free(walk);
-	head_tree_free(&ht);
+	cache_free(&ht);
+	cache_free(&prev);
 	tm_error_clear();
+	return stopped;
 }
 
 void tm_paths_renames_free(tm_paths_rename *r, size_t n)

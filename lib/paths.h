@@ -56,6 +56,10 @@ int tm_paths_unmatched(tm_strv *unmatched, tm_git *g,
  * one. */
 #define TM_PATHS_RENAME_DEPTH 1000
 
+/* The most work (an entry checked against a commit, or a tree entry read)
+ * one rename search does (docs/SECURITY.md): some 0.3 s of CPU. */
+#define TM_PATHS_RENAME_WORK 1000000
+
 /* A rename of what a `paths` entry named. */
 typedef struct {
 	char *entry;     /* the entry (a copy) */
@@ -75,8 +79,14 @@ typedef struct {
  * a rename stops the search for it.  The renames found are appended to
  * *out (*n of them; free with tm_paths_renames_free), in the order of
  * `entries`.  Never fails: git errors leave entries without a rename.
+ *
+ * Each folder of a commit's tree is read once (a map from folder to its
+ * tree), a folder with the same id in a commit and its parent is not read,
+ * and the work is bounded: past TM_PATHS_RENAME_WORK (entries checked plus
+ * tree entries read) the search stops, the entries not found yet left
+ * without a rename, and true is returned (false: the search was complete).
  */
-void tm_paths_find_renames(tm_paths_rename **out, size_t *n, tm_git *g,
+bool tm_paths_find_renames(tm_paths_rename **out, size_t *n, tm_git *g,
 			   const tm_strv *entries, unsigned depth);
 void tm_paths_renames_free(tm_paths_rename *r, size_t n);
 

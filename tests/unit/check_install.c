@@ -431,6 +431,92 @@ START_TEST(test_install_insert_above_final_exec)
 }
 END_TEST
 
+/* The text after our block's end line. */
+static const char *after_block(const char *out)
+{
+	const char *end = strstr(out, TM_INSTALL_END "\n");
+
+	ck_assert_ptr_nonnull(end);
+	return end + strlen(TM_INSTALL_END "\n");
+}
+
+START_TEST(test_install_insert_above_last_command_that_exits)
+{
+	static const struct {
+		const char *in, *after;
+	} cases[] = {
+		{"#!/bin/sh\necho a\ntrue; exit 0\n", "true; exit 0\n"},
+		{"#!/bin/sh\necho done; exit 0 # comment\n",
+		 "echo done; exit 0 # comment\n"},
+		{"#!/bin/sh\ncase $# in\n0) exit 0 ;;\n*) echo $# ;;\nesac\n",
+		 "case $# in\n0) exit 0 ;;\n*) echo $# ;;\nesac\n"},
+		{"#!/bin/sh\nif [ -n \"$x\" ]\nthen\n\texit 3\nfi\n",
+		 "if [ -n \"$x\" ]\nthen\n\texit 3\nfi\n"},
+		{"#!/bin/sh\n[ -x t ] &&\n\texec t\n",
+		 "[ -x t ] &&\n\texec t\n"},
+		/* a here-document holding `exit`, then an exit */
+		{"#!/bin/sh\ncat <<'EOF'\nexit 1\nEOF\nf() { exit 2; }\nf\n",
+		 NULL},
+		{"#!/bin/sh\ncat <<EOF\nfi\nEOF\necho x; exit 0\n",
+		 "echo x; exit 0\n"},
+		/* `exit` quoted or in a comment ends nothing */
+		{"#!/bin/sh\necho 'exit 0' \"; exit\" # exit\n", NULL},
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		char *out = insert(cases[i].in, "post-commit");
+
+		if (cases[i].after)
+			ck_assert_str_eq(after_block(out), cases[i].after);
+		else /* appended */
+			ck_assert_str_eq(after_block(out), "");
+		free(out);
+	}
+}
+END_TEST
+
+START_TEST(test_install_insert_post_rewrite_above_user_code)
+{
+	char *out = insert("#!/bin/sh\n# mine\nwhile read a b; do :; done\n",
+			   "post-rewrite");
+
+	ck_assert(
+		!strncmp(out, "#!/bin/sh\n# mine\n" TM_INSTALL_BEGIN "\n",
+			 strlen("#!/bin/sh\n# mine\n" TM_INSTALL_BEGIN "\n")));
+	ck_assert_str_eq(after_block(out), "while read a b; do :; done\n");
+	free(out);
+}
+END_TEST
+
+START_TEST(test_install_block_misplaced)
+{
+	const char *dead = "#!/bin/sh\necho a; exit 0\n" TM_INSTALL_BEGIN
+			   "\n:\n" TM_INSTALL_END "\n";
+	const char *late =
+		"#!/bin/sh\nwhile read a; do :; done\n" TM_INSTALL_BEGIN
+		"\n:\n" TM_INSTALL_END "\n";
+	char *good = insert("#!/bin/sh\necho a; exit 0\n", "post-commit");
+	char *good_rw =
+		insert("#!/bin/sh\nwhile read a; do :; done\n", "post-rewrite");
+
+	ck_assert_ptr_nonnull(strstr(
+		tm_install_block_misplaced(dead, strlen(dead), "post-commit"),
+		"may never run"));
+	ck_assert_ptr_nonnull(strstr(
+		tm_install_block_misplaced(late, strlen(late), "post-rewrite"),
+		"standard input"));
+	ck_assert_ptr_null(
+		tm_install_block_misplaced(good, strlen(good), "post-commit"));
+	ck_assert_ptr_null(tm_install_block_misplaced(good_rw, strlen(good_rw),
+						      "post-rewrite"));
+	ck_assert_ptr_null(tm_install_block_misplaced("#!/bin/sh\nexit 0\n", 17,
+						      "post-commit"));
+	free(good);
+	free(good_rw);
+}
+END_TEST
+
 START_TEST(test_install_insert_appends_keeping_status)
 {
 	char *hook = tmt_join(tmp, "hook"), *path = fake_binary(0);
@@ -1477,6 +1563,9 @@ Suite *install_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_install_insert_above_final_exit);
 	tcase_add_test(tc, test_install_insert_above_final_exec);
+	tcase_add_test(tc, test_install_insert_above_last_command_that_exits);
+	tcase_add_test(tc, test_install_insert_post_rewrite_above_user_code);
+	tcase_add_test(tc, test_install_block_misplaced);
 	tcase_add_test(tc, test_install_insert_appends_keeping_status);
 	tcase_add_test(tc, test_install_insert_without_final_newline);
 	tcase_add_test(tc, test_install_insert_keeps_crlf);

@@ -156,7 +156,7 @@ START_TEST(test_paths_unmatched)
 		"README",       "nope",           "src/auth/zz",
 		"new/staged.c", "untracked.txt",  "empty/",
 		"new/*.c",      ":(exclude)gone", "docs",
-		"README/",
+		"README/",      "src/auth/",
 	};
 	size_t n = sizeof(entries) / sizeof(*entries);
 	tm_strv head = TM_STRV_INIT, tree = TM_STRV_INIT;
@@ -208,14 +208,15 @@ START_TEST(test_paths_find_renames)
 	tm_strv_push(&entries, "docs");
 	tm_strv_push(&entries, "*.c");
 	ck_assert_int_eq(tm_git_open(&g, repo, false), 0);
-	tm_paths_find_renames(&r, &n, g, &entries, 1);
+	/* false: the search was complete (not stopped at its bound) */
+	ck_assert(!tm_paths_find_renames(&r, &n, g, &entries, 1));
 	ck_assert_uint_eq(n, 1); /* HEAD alone: the readme only */
 	ck_assert_str_eq(r[0].entry, "README");
 	ck_assert_str_eq(r[0].to, "README.md");
 	tm_paths_renames_free(r, n);
 	r = NULL;
 	n = 0;
-	tm_paths_find_renames(&r, &n, g, &entries, 100);
+	ck_assert(!tm_paths_find_renames(&r, &n, g, &entries, 100));
 	ck_assert_uint_eq(n, 2);
 	ck_assert_str_eq(r[0].entry, "src/auth/");
 	ck_assert_str_eq(r[0].to, "src/login/");
