@@ -7,6 +7,8 @@
 #include "lib/frontmatter.h"
 #include "lib/merge.h"
 
+#include <cjson/cJSON.h>
+
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -70,19 +72,61 @@ static void check_header(const char *p, size_t len)
 		abort();
 }
 
+static int str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* An unknown field merged as a list (written as `paths` is: JSON strings
+ * in brackets) with its items sorted; any other value as it is. */
+static void sort_list_field(tm_extra_field *f)
+{
+	cJSON *a = cJSON_Parse(f->raw), *it;
+	tm_strv v = TM_STRV_INIT;
+	tm_buf b = TM_BUF_INIT;
+	size_t i;
+
+	if (!cJSON_IsArray(a)) {
+		cJSON_Delete(a);
+		return;
+	}
+	cJSON_ArrayForEach(it, a)
+	{
+		if (!cJSON_IsString(it)) {
+			tm_strv_clear(&v);
+			cJSON_Delete(a);
+			return;
+		}
+		tm_strv_push(&v, it->valuestring);
+	}
+	qsort(v.items, v.n, sizeof(*v.items), str_cmp);
+	tm_buf_puts(&b, " [");
+	for (i = 0; i < v.n; i++)
+		tm_buf_printf(&b, "%s\"%s\"", i ? "," : "", v.items[i]);
+	tm_buf_puts(&b, "]\n");
+	free(f->raw);
+	f->raw = tm_buf_detach(&b);
+	tm_strv_clear(&v);
+	cJSON_Delete(a);
+}
+
 /*
- * The merged fields, written back with `paths` sorted: ours' order first
- * is the one rule that depends on the side.
+ * The merged fields, written back with `paths` and the unknown lists
+ * sorted: ours' order first is the one rule that depends on the side.
  */
 static char *fields_of(const tm_merge_result *r)
 {
 	tm_thread *t = NULL;
 	tm_buf b = TM_BUF_INIT;
+	size_t i;
 
 	check_header(r->data, r->len);
 	if (tm_frontmatter_parse(&t, r->data, r->len, "t", PATH) < 0)
 		abort();
 	tm_strv_sort(&t->paths);
+	for (i = 0; i < t->nextra; i++)
+		if (t->extra[i].key)
+			sort_list_field(&t->extra[i]);
 	tm_frontmatter_write_header(&b, t);
 	tm_thread_free(t);
 	return tm_buf_detach(&b);
