@@ -573,7 +573,9 @@ static void make_list(tm_paths_index_list *l, struct list_impl *x,
 			entry_thread(&x->t[k++], &x->now.e[i], &x->items,
 				     &nitems, &alloc);
 	for (i = 0; i < k; i++) {
-		x->t[i].paths.items = x->items + x->t[i].paths.alloc;
+		/* no thread with paths: no items (NULL + 0 is undefined) */
+		x->t[i].paths.items =
+			x->items ? x->items + x->t[i].paths.alloc : NULL;
 		x->t[i].paths.alloc = 0; /* borrowed */
 		x->ptrs[i] = &x->t[i];
 	}

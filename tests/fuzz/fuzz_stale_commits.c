@@ -90,9 +90,18 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	fz_sh("git checkout -q HEAD~1");
 	if (tm_git_open(&g, fz_dir, false) < 0)
 		abort();
-	threads[0] =
-		mk("auth", "0000000000000000000000000000000000000001", "src");
-	threads[1] = mk("ui", "0000000000000000000000000000000000000002", "ui");
+	/* reviewed at the first commit: the whole history is their range
+	 * (an unknown commit would add nothing to it, issue 20) */
+	fz_sh("git rev-list --max-parents=0 HEAD >.git/fuzz-root");
+	tm_buf_printf(&p, "%s/.git/fuzz-root", fz_dir);
+	if (!fz_read(&chain, tm_buf_cstr(&p)) || chain.size < 40)
+		abort();
+	id = tm_xstrndup(chain.ptr, 40);
+	tm_buf_release(&chain);
+	tm_buf_release(&p);
+	threads[0] = mk("auth", id, "src");
+	threads[1] = mk("ui", id, "ui");
+	free(id);
 	compute(); /* the bottom layer: the history up to HEAD~1 */
 	tm_git_free(g);
 	fz_sh("git checkout -q main");
