@@ -20,6 +20,8 @@
 #define FUZZ_CACHE_H
 
 #include "lib/buf.h"
+#include "lib/frontmatter.h"
+#include "lib/model.h"
 
 #include <dirent.h>
 #include <stdint.h>
@@ -179,6 +181,21 @@ static inline void fz_remove_prefixed(const char *dir, const char *prefix)
 		unlink(p);
 	}
 	closedir(d);
+}
+
+/* A thread reviewed at `commit` with one `paths` entry and a summary (so
+ * that it can be stale). */
+static inline tm_thread *fz_thread(const char *id, const char *commit,
+				   const char *path)
+{
+	tm_thread *t = tm_thread_new();
+
+	tm_thread_set(&t->id, id);
+	tm_thread_set(&t->commit, commit);
+	tm_thread_set_summary(t, "Summary.\n", 9);
+	t->has_paths = true;
+	tm_strv_push(&t->paths, path);
+	return t;
 }
 
 #endif

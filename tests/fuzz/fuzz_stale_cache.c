@@ -23,18 +23,6 @@ static tm_git *g;
 static tm_thread *threads[3];
 static tm_buf real = TM_BUF_INIT; /* the payload at HEAD~1 */
 
-static tm_thread *mk(const char *id, const char *commit, const char *path)
-{
-	tm_thread *t = tm_thread_new();
-
-	tm_thread_set(&t->id, id);
-	tm_thread_set(&t->commit, commit);
-	tm_thread_set_summary(t, "Summary.\n", 9);
-	t->has_paths = true;
-	tm_strv_push(&t->paths, path);
-	return t;
-}
-
 static void compute(void)
 {
 	tm_stale_report r = TM_STALE_REPORT_INIT;
@@ -68,10 +56,10 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		abort();
 	tm_buf_clear(&file);
 	base.ptr[40] = '\0';
-	threads[0] = mk("auth", base.ptr, "src");
-	threads[1] = mk("ui", base.ptr, "ui");
-	threads[2] =
-		mk("gone", "0123456789012345678901234567890123456789", "src");
+	threads[0] = fz_thread("auth", base.ptr, "src");
+	threads[1] = fz_thread("ui", base.ptr, "ui");
+	threads[2] = fz_thread(
+		"gone", "0123456789012345678901234567890123456789", "src");
 	fz_sh("git checkout -q HEAD~1");
 	if (tm_git_open(&g, fz_dir, false) < 0)
 		abort();

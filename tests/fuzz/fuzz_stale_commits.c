@@ -36,18 +36,6 @@ static tm_buf bottom = TM_BUF_INIT, top = TM_BUF_INIT;
 static char bottom_id[17];
 static char dir[200];
 
-static tm_thread *mk(const char *id, const char *commit, const char *path)
-{
-	tm_thread *t = tm_thread_new();
-
-	tm_thread_set(&t->id, id);
-	tm_thread_set(&t->commit, commit);
-	tm_thread_set_summary(t, "Summary.\n", 9);
-	t->has_paths = true;
-	tm_strv_push(&t->paths, path);
-	return t;
-}
-
 static void compute(void)
 {
 	tm_stale_report r = TM_STALE_REPORT_INIT;
@@ -99,8 +87,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	id = tm_xstrndup(chain.ptr, 40);
 	tm_buf_release(&chain);
 	tm_buf_release(&p);
-	threads[0] = mk("auth", id, "src");
-	threads[1] = mk("ui", id, "ui");
+	threads[0] = fz_thread("auth", id, "src");
+	threads[1] = fz_thread("ui", id, "ui");
 	free(id);
 	compute(); /* the bottom layer: the history up to HEAD~1 */
 	tm_git_free(g);
