@@ -27,7 +27,7 @@ PKG_LIBS = $(eval PKG_LIBS := $(shell pkg-config --libs $(PKGS)))$(PKG_LIBS)
 # instructions instead of 7.9 M (docs/PERFORMANCE.md).  libcjson has no
 # .a: it stays shared.  STATIC_GIT=0 links them dynamically; the unit-test
 # runner, the sanitizer build and the fuzz targets always are.
-# lib/notls.c keeps libgit2 from parsing the CA bundle (--wrap when
+# lib/git/notls.c keeps libgit2 from parsing the CA bundle (--wrap when
 # static) and, when static, stands in for GSSAPI, which Debian's libgit2
 # uses for Kerberos over HTTP only (libgit2.pc omits it).
 ifndef STATIC_GIT
@@ -50,13 +50,20 @@ CHECK_LIBS = $(eval CHECK_LIBS := $(shell pkg-config --libs check))$(CHECK_LIBS)
 
 TM_VERSION := 0.1.0
 WARN := -Wall -Wextra -Wstrict-prototypes -Werror
-ALL_CFLAGS = -std=c11 $(WARN) -D_GNU_SOURCE -DTM_VERSION=\"$(TM_VERSION)\" -g $(OPT) $(SANFLAGS) -I. \
+ALL_CFLAGS = -std=c11 $(WARN) -D_GNU_SOURCE -DTM_VERSION=\"$(TM_VERSION)\" -g $(OPT) $(SANFLAGS) $(INC) \
 	$(PKG_CFLAGS) -MMD -MP $(CFLAGS)
 ALL_LDFLAGS = $(SANFLAGS) $(LDFLAGS)
 
-# lib/notls.c is linked into the executables, not into the library.
-NOTLS_SRC := lib/notls.c
-LIB_SRC := $(filter-out $(NOTLS_SRC),$(sort $(wildcard lib/*.c)))
+# lib/ in layers (lib/README.md): the library, its unit tests, fuzz targets
+# and bench tools see every layer's folder; the CLI and the merge driver
+# see only the public headers, as "threadmind/<name>.h".
+LIB_LAYERS := util format io git store stale merge ops app
+INC = -iquote lib/include/threadmind -iquote lib/include $(LIB_LAYERS:%=-iquote lib/%)
+$(BUILD)/obj/git-threadmind/%.o $(BUILD)/obj/merge-driver/%.o: INC = -iquote lib/include
+
+# lib/git/notls.c is linked into the executables, not into the library.
+NOTLS_SRC := lib/git/notls.c
+LIB_SRC := $(filter-out $(NOTLS_SRC),$(sort $(wildcard lib/*/*.c)))
 CLI_SRC := $(sort $(wildcard git-threadmind/*.c))
 DRV_SRC := $(sort $(wildcard merge-driver/*.c))
 UNIT_SRC := $(sort $(wildcard tests/unit/*.c))
@@ -81,7 +88,7 @@ QUIET_LINK = @echo '   ' LINK $@;
 endif
 
 .PHONY: all check unit e2e demo bench bench-huge bench-real clean install uninstall valgrind deps \
-	format format-check fuzz fuzz-build stress stress-short bad bad-short
+	format format-check fuzz fuzz-build stress stress-short bad bad-short check-layers
 all: $(LIBA) $(CLI) $(DRV)
 
 # Packages: only `make deps`, and the README's `make check` / `make demo`
@@ -114,7 +121,7 @@ $(LIBA): $(LIB_OBJ)
 	$(QUIET_AR)ar rcs $@ $^
 
 # The same source with -DTM_WRAP_TLS: the __wrap_ names.
-$(BUILD)/obj/lib/notls-wrap.o: lib/notls.c | $(DEPS_OK)
+$(BUILD)/obj/lib/notls-wrap.o: lib/git/notls.c | $(DEPS_OK)
 	$(Q)mkdir -p $(@D)
 	$(QUIET_CC)$(CC) $(ALL_CFLAGS) -DTM_WRAP_TLS -c -o $@ $<
 
@@ -141,7 +148,11 @@ $(BUILD)/obj/tests/unit/check_main.o: $(BUILD)/check_suites.inc
 $(UNIT): $(UNIT_OBJ) $(NOTLS_OBJ) $(LIBA)
 	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $(UNIT_OBJ) $(NOTLS_OBJ) $(LIBA) $(PKG_LIBS) $(CHECK_LIBS)
 
-check: unit e2e stress-short bad-short
+check: check-layers unit e2e stress-short bad-short
+
+# The include rule of lib/'s layers (lib/README.md).
+check-layers:
+	$(Q)scripts/check-layers
 
 # ASan+UBSan run ~3x slower: wall-time bounds are scaled to match.
 # The merge property test reads the corpus of bench/gen -m (bench-gen).
@@ -244,7 +255,7 @@ FUZZ_CC ?= $(firstword $(shell command -v clang-14 clang 2>/dev/null) clang)
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer
 FUZZ_CFLAGS = -std=c11 $(WARN) -D_GNU_SOURCE -DTM_VERSION=\"$(TM_VERSION)\" -g -O1 \
-	$(FUZZ_SAN) -I. $(PKG_CFLAGS) -MMD -MP
+	$(FUZZ_SAN) $(INC) $(PKG_CFLAGS) -MMD -MP
 FUZZ_NAMES := $(patsubst tests/fuzz/fuzz_%.c,%,$(sort $(wildcard tests/fuzz/fuzz_*.c)))
 FUZZ_BINS := $(FUZZ_NAMES:%=$(FUZZ_BUILD)/fuzz_%)
 FUZZ_LIB_OBJ := $(LIB_SRC:%.c=$(FUZZ_BUILD)/obj/%.o)

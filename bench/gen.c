@@ -36,7 +36,7 @@
  * and the checksum of this file, each repository marked with its
  * arguments.
  */
-#include "lib/threadmind.h"
+#include "threadmind/threadmind.h"
 
 #include <stdio.h>
 #include <stdlib.h>

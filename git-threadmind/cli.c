@@ -1,10 +1,10 @@
 /* What every command shares (see cli.h). */
 #include "cli.h"
 
-#include "lib/json_cjson.h"
-#include "lib/resolve.h"
-#include "lib/paths.h"
-#include "lib/text.h"
+#include "threadmind/json_cjson.h"
+#include "threadmind/resolve.h"
+#include "threadmind/paths.h"
+#include "threadmind/text.h"
 
 #include <errno.h>
 #include <langinfo.h>

@@ -5,7 +5,7 @@
 #ifndef TM_CLI_H
 #define TM_CLI_H
 
-#include "lib/threadmind.h"
+#include "threadmind/threadmind.h"
 #include "opt.h"
 
 #include <stdarg.h>
@@ -21,7 +21,8 @@
 #define CLI_FLAG_UNREADABLE (1u << 9)
 /* Text output only: staleness awaits a summary (tm_stale_awaits_summary). */
 #define CLI_FLAG_NO_SUMMARY (1u << 10)
-/* merged, holding lines its parent lacks (lib/reintegrate.h) */
+/* merged, holding lines its parent lacks (lib/include/threadmind/reintegrate.h)
+ */
 #define CLI_FLAG_UNINTEGRATED (1u << 11)
 
 /* git's weighted edit distance (with adjacent transpositions) from `typed`

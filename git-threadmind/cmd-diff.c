@@ -4,7 +4,7 @@
 #include "diffview.h"
 #include "revargs.h"
 
-#include "lib/json_cjson.h"
+#include "threadmind/json_cjson.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -2,9 +2,9 @@
 #include "builtin.h"
 #include "cli.h"
 
-#include "lib/doctor.h"
-#include "lib/install.h"
-#include "lib/json_cjson.h"
+#include "threadmind/doctor.h"
+#include "threadmind/install.h"
+#include "threadmind/json_cjson.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -6,8 +6,8 @@
 #include "builtin.h"
 #include "cli.h"
 
-#include "lib/fs.h"
-#include "lib/ops.h"
+#include "threadmind/fs.h"
+#include "threadmind/ops.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -8,10 +8,10 @@
 #include "builtin.h"
 #include "cli.h"
 
-#include "lib/deadline.h"
-#include "lib/error.h"
-#include "lib/hooks.h"
-#include "lib/install.h"
+#include "threadmind/deadline.h"
+#include "threadmind/error.h"
+#include "threadmind/hooks.h"
+#include "threadmind/install.h"
 
 #include <errno.h>
 #include <poll.h>

@@ -7,7 +7,7 @@
 #include "builtin.h"
 #include "cli.h"
 
-#include "lib/install.h"
+#include "threadmind/install.h"
 
 #include <errno.h>
 #include <stddef.h>

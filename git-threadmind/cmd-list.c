@@ -2,8 +2,8 @@
 #include "builtin.h"
 #include "view.h"
 
-#include "lib/config.h"
-#include "lib/json_cjson.h"
+#include "threadmind/config.h"
+#include "threadmind/json_cjson.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -4,9 +4,9 @@
 #include "diffview.h"
 #include "revargs.h"
 
-#include "lib/json_cjson.h"
-#include "lib/thread_log.h"
-#include "lib/timestamp.h"
+#include "threadmind/json_cjson.h"
+#include "threadmind/thread_log.h"
+#include "threadmind/timestamp.h"
 
 #include <ctype.h>
 #include <stdlib.h>

@@ -9,7 +9,7 @@
 #include "builtin.h"
 #include "cli.h"
 
-#include "lib/ops.h"
+#include "threadmind/ops.h"
 
 #include <stdlib.h>
 

@@ -2,7 +2,7 @@
 #include "builtin.h"
 #include "cli.h"
 
-#include "lib/ops.h"
+#include "threadmind/ops.h"
 
 #include <stdlib.h>
 

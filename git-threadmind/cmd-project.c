@@ -2,9 +2,9 @@
 #include "builtin.h"
 #include "cli.h"
 
-#include "lib/json_cjson.h"
-#include "lib/ops.h"
-#include "lib/ops_project.h"
+#include "threadmind/json_cjson.h"
+#include "threadmind/ops.h"
+#include "threadmind/ops_project.h"
 
 #include <stdlib.h>
 #include <string.h>

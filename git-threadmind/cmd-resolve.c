@@ -1,12 +1,12 @@
 /*
  * git threadmind resolve: re-merge conflicted .threadmind/ files from the
  * index stages, or from the conflict markers a merge made without the
- * driver committed, with the merge driver's rules (lib/resolve.c).
+ * driver committed, with the merge driver's rules (lib/app/resolve.c).
  */
 #include "builtin.h"
 #include "cli.h"
 
-#include "lib/resolve.h"
+#include "threadmind/resolve.h"
 
 #include <errno.h>
 #include <limits.h>

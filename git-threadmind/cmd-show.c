@@ -2,9 +2,9 @@
 #include "builtin.h"
 #include "cli.h"
 
-#include "lib/git_threads.h"
-#include "lib/json_cjson.h"
-#include "lib/text.h"
+#include "threadmind/git_threads.h"
+#include "threadmind/json_cjson.h"
+#include "threadmind/text.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -3,9 +3,9 @@
 #include "cli.h"
 #include "progress.h"
 
-#include "lib/json_cjson.h"
-#include "lib/paths.h"
-#include "lib/stale.h"
+#include "threadmind/json_cjson.h"
+#include "threadmind/paths.h"
+#include "threadmind/stale.h"
 
 #include <stdlib.h>
 #include <string.h>

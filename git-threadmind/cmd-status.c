@@ -2,10 +2,10 @@
 #include "builtin.h"
 #include "view.h"
 
-#include "lib/json_cjson.h"
-#include "lib/migrate.h"
-#include "lib/reintegrate.h"
-#include "lib/resolve.h"
+#include "threadmind/json_cjson.h"
+#include "threadmind/migrate.h"
+#include "threadmind/reintegrate.h"
+#include "threadmind/resolve.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -103,7 +103,7 @@ static void print_conflicts(const struct view *v)
 }
 
 /* Merged threads holding lines their parent lacks, one line each, with
- * the command that adds them (lib/reintegrate.h). */
+ * the command that adds them (lib/include/threadmind/reintegrate.h). */
 static void print_unintegrated(const struct view *v)
 {
 	tm_unintegrated_list l;

@@ -2,7 +2,7 @@
 #include "builtin.h"
 #include "view.h"
 
-#include "lib/json_cjson.h"
+#include "threadmind/json_cjson.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,8 +1,8 @@
 /* How diff and log print what changed in the threads (see diffview.h). */
 #include "diffview.h"
 
-#include "lib/json_cjson.h"
-#include "lib/text.h"
+#include "threadmind/json_cjson.h"
+#include "threadmind/text.h"
 
 #include <stdarg.h>
 #include <stdlib.h>

@@ -8,7 +8,7 @@
 
 #include "cli.h"
 
-#include "lib/git_threads.h"
+#include "threadmind/git_threads.h"
 
 enum dv_mode {
 	DV_PATCH,       /* every change, the items' lines too (diff) */

@@ -6,7 +6,7 @@
 #ifndef TM_CLI_OPT_H
 #define TM_CLI_OPT_H
 
-#include "lib/buf.h"
+#include "threadmind/buf.h"
 
 #include <stdbool.h>
 

@@ -1,8 +1,8 @@
 /* The project as the read-only commands see it (see view.h). */
 #include "view.h"
 
-#include "lib/reintegrate.h"
-#include "lib/stale.h"
+#include "threadmind/reintegrate.h"
+#include "threadmind/stale.h"
 #include "progress.h"
 
 #include <stdlib.h>

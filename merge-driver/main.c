@@ -1,12 +1,12 @@
 /*
  * git-threadmind-merge: git's merge driver for .threadmind/ files.  Only
- * the file I/O and the exit code live here; the merge is lib/merge.c.
+ * the file I/O and the exit code live here; the merge is lib/merge/merge.c.
  */
-#include "lib/fs.h"
-#include "lib/error.h"
-#include "lib/git.h"
-#include "lib/merge.h"
-#include "lib/text.h"
+#include "threadmind/fs.h"
+#include "threadmind/error.h"
+#include "threadmind/git.h"
+#include "threadmind/merge.h"
+#include "threadmind/text.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -110,10 +110,10 @@ static int marker_size(const char *arg)
 }
 
 /* merge.conflictStyle of the repository in the current folder. */
-static tm_merge_style conflict_style(void)
+static tm_conflict_style conflict_style(void)
 {
 	tm_git *g = NULL;
-	tm_merge_style style;
+	tm_conflict_style style;
 
 	if (tm_git_open(&g, NULL, true) < 0)
 		g = NULL;
@@ -252,8 +252,8 @@ int main(int argc, char **argv)
 		if (merge(&r, in, &opts) < 0)
 			goto done;
 	}
-	if (r.conflicted && opts.style == TM_MERGE_STYLE_MERGE &&
-	    (opts.style = conflict_style()) != TM_MERGE_STYLE_MERGE) {
+	if (r.conflicted && opts.style == TM_CONFLICT_STYLE_MERGE &&
+	    (opts.style = conflict_style()) != TM_CONFLICT_STYLE_MERGE) {
 		/* the style only shapes the markers: read it when needed */
 		tm_merge_result_clear(&r);
 		if (merge(&r, in, &opts) < 0)

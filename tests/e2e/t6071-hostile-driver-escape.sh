@@ -1,6 +1,6 @@
 #!/bin/sh
 # Paths and ids in every message of every binary go through the CLI's
-# filter (lib/text.c, tm_text_vmessage): control characters show as '?'
+# filter (lib/util/text.c, tm_text_vmessage): control characters show as '?'
 # (issue 24, repro driver-path-escape; docs/SECURITY.md).  git 2.39 prints
 # its own "Auto-merging <path>" raw: only our lines are checked.
 . "$(dirname "$0")/test-lib.sh"

@@ -19,9 +19,9 @@
 #ifndef FUZZ_CACHE_H
 #define FUZZ_CACHE_H
 
-#include "lib/buf.h"
-#include "lib/frontmatter.h"
-#include "lib/model.h"
+#include "threadmind/buf.h"
+#include "threadmind/frontmatter.h"
+#include "threadmind/model.h"
 
 #include <dirent.h>
 #include <stdint.h>

@@ -5,7 +5,7 @@
  * idempotent (write(parse(write(t))) == write(t)), and the summary survives
  * a rewrite with itself byte for byte (issue 11, d14).  `make fuzz`.
  */
-#include "lib/frontmatter.h"
+#include "threadmind/frontmatter.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -8,8 +8,8 @@
  * versions 2, 3 and 4, and hostile version 4 ones) reach every branch of
  * the version 4 path expansion.  `make fuzz`.
  */
-#include "lib/index_file.h"
-#include "lib/error.h"
+#include "index_file.h"
+#include "threadmind/error.h"
 
 #include <limits.h>
 

@@ -4,9 +4,9 @@
  * parses is written as JSON.stringify does, and that text parses back to
  * the same text (write idempotence).  `make fuzz`.
  */
-#include "lib/config.h"
-#include "lib/json.h"
-#include "lib/json_cjson.h"
+#include "threadmind/config.h"
+#include "threadmind/json.h"
+#include "threadmind/json_cjson.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -3,8 +3,8 @@
  * projects/ path): it must never crash, and a clean JSON merge must give
  * valid JSON.  Build: see docs/merge.md ("Fuzzing").
  */
-#include "lib/json_cjson.h"
-#include "lib/merge.h"
+#include "threadmind/json_cjson.h"
+#include "threadmind/merge.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -27,7 +27,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 
 	if (n < 5)
 		return 0;
-	opts.style = (tm_merge_style)(d[0] % 3);
+	opts.style = (tm_conflict_style)(d[0] % 3);
 	opts.marker_size = 1 + (d[0] >> 2) % 12;
 	opts.path = ".threadmind/projects/p.json";
 	lo = ((size_t)d[1] << 8 | d[2]) % (n - 4);

@@ -4,8 +4,8 @@
  * markers, and swapping ours and theirs must give the same fields.
  * Build: see docs/merge.md ("Fuzzing").
  */
-#include "lib/frontmatter.h"
-#include "lib/merge.h"
+#include "threadmind/frontmatter.h"
+#include "threadmind/merge.h"
 
 #include <cjson/cJSON.h>
 
@@ -27,7 +27,7 @@ static int split(const uint8_t *d, size_t n, tm_merge_options *opts,
 
 	if (n < 5)
 		return -1;
-	opts->style = (tm_merge_style)(d[0] % 3);
+	opts->style = (tm_conflict_style)(d[0] % 3);
 	opts->marker_size = 1 + (d[0] >> 2) % 12;
 	lo = ((size_t)d[1] << 8 | d[2]) % (n - 4);
 	la = ((size_t)d[3] << 8 | d[4]) % (n - 4 - lo);

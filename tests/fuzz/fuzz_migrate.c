@@ -5,8 +5,8 @@
  * id (its `.md` thread, renamed by the upgrade), and a success holds at
  * least one link.  `make fuzz`.
  */
-#include "lib/migrate.h"
-#include "lib/slug.h"
+#include "threadmind/migrate.h"
+#include "threadmind/slug.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /*
  * libFuzzer harness of the thread index of the hooks,
- * $GIT_COMMON_DIR/threadmind/paths-<hash>.index (lib/paths_index.c): the
+ * $GIT_COMMON_DIR/threadmind/paths-<hash>.index (lib/stale/paths_index.c): the
  * payload made of the input (fuzz_cache.h: over the real index, whose
  * entries' stat data match the thread files, so that they are decoded),
  * framed right unless mode bit 3 says not; a load (mode bit 2: every
@@ -10,14 +10,14 @@
  */
 #include "fuzz_cache.h"
 
-#include "lib/error.h"
-#include "lib/model.h"
-#include "lib/paths_index.h"
-#include "lib/record.h"
-#include "lib/slug.h"
-#include "lib/store.h"
+#include "threadmind/error.h"
+#include "threadmind/model.h"
+#include "paths_index.h"
+#include "record.h"
+#include "threadmind/slug.h"
+#include "threadmind/store.h"
 
-#define MAGIC "TMPIDX04" /* lib/paths_index.c's */
+#define MAGIC "TMPIDX04" /* lib/stale/paths_index.c's */
 
 static tm_store *store;
 static char *index_path;

@@ -4,7 +4,7 @@
  * a-z 0-9 and single inner dashes, at most TM_SLUG_MAX bytes, and that is
  * its own slug; a suffixed id stays within the limit.  `make fuzz`.
  */
-#include "lib/slug.h"
+#include "threadmind/slug.h"
 
 #include <stdbool.h>
 #include <stdint.h>

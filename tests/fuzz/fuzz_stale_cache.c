@@ -1,7 +1,7 @@
 /*
  * libFuzzer harness of the staleness cache, $GIT_COMMON_DIR/threadmind/
- * stale.cache (lib/stale_cache.c): any payload, framed right (fuzz_cache.h),
- * is either the answer it holds or ignored; the second-run read
+ * stale.cache (lib/stale/stale_cache.c): any payload, framed right
+ * (fuzz_cache.h), is either the answer it holds or ignored; the second-run read
  * (tm_stale_cached_ids) and a computation that may carry it forward
  * (tm_stale_compute) never crash, leak or fail on it.  The cache made by
  * the real code is at HEAD~1 (what a computation carries forward over the
@@ -9,15 +9,15 @@
  */
 #include "fuzz_cache.h"
 
-#include "lib/error.h"
-#include "lib/frontmatter.h"
-#include "lib/git.h"
-#include "lib/model.h"
-#include "lib/record.h"
-#include "lib/stale.h"
+#include "threadmind/error.h"
+#include "threadmind/frontmatter.h"
+#include "threadmind/git.h"
+#include "threadmind/model.h"
+#include "record.h"
+#include "threadmind/stale.h"
 
 #define TDIR  ".threadmind/threads/p/"
-#define MAGIC "TMSTALE5" /* lib/stale_cache.c's */
+#define MAGIC "TMSTALE5" /* lib/stale/stale_cache.c's */
 
 static tm_git *g;
 static tm_thread *threads[3];

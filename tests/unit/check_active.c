@@ -1,6 +1,7 @@
-/* Unit tests of lib/active.c: each rule of the active-thread resolution. */
-#include "lib/active.h"
-#include "lib/model.h"
+/* Unit tests of lib/format/active.c: each rule of the active-thread resolution.
+ */
+#include "threadmind/active.h"
+#include "threadmind/model.h"
 
 #include <check.h>
 #include <stdlib.h>

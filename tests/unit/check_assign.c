@@ -1,10 +1,10 @@
 /*
- * Unit tests of lib/assign.c: parsing `set` assignments, applying them all
- * or nothing, and git's branch-name rules.
+ * Unit tests of lib/format/assign.c: parsing `set` assignments, applying them
+ * all or nothing, and git's branch-name rules.
  */
-#include "lib/assign.h"
-#include "lib/error.h"
-#include "lib/frontmatter.h"
+#include "threadmind/assign.h"
+#include "threadmind/error.h"
+#include "threadmind/frontmatter.h"
 #include "test_util.h"
 
 #include <check.h>

@@ -1,6 +1,7 @@
-/* Unit tests of lib/buf.c and lib/error.c: buffers, vectors, messages. */
-#include "lib/buf.h"
-#include "lib/error.h"
+/* Unit tests of lib/util/buf.c and lib/util/error.c: buffers, vectors,
+ * messages. */
+#include "threadmind/buf.h"
+#include "threadmind/error.h"
 
 #include <check.h>
 #include <errno.h>

@@ -1,10 +1,10 @@
 /*
- * Unit tests of lib/config.c: the config.json and project file models, and
- * their round trips through the JSON codec.
+ * Unit tests of lib/format/config.c: the config.json and project file models,
+ * and their round trips through the JSON codec.
  */
-#include "lib/config.h"
-#include "lib/json_cjson.h"
-#include "lib/error.h"
+#include "threadmind/config.h"
+#include "threadmind/json_cjson.h"
+#include "threadmind/error.h"
 #include "test_util.h"
 
 #include <check.h>

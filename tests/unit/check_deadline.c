@@ -1,17 +1,17 @@
 /*
- * Unit tests of lib/deadline.c and of the long reads that check it: the
+ * Unit tests of lib/util/deadline.c and of the long reads that check it: the
  * folder listing, tm_store_load_all between files, the frontmatter and
  * YAML readers inside one file, the doctor's project load.  A fake clock
  * that moves on at every read makes "the budget ran out half-way" exact.
  */
-#include "lib/deadline.h"
-#include "lib/buf.h"
-#include "lib/doctor.h"
-#include "lib/error.h"
-#include "lib/frontmatter.h"
-#include "lib/fs.h"
-#include "lib/store.h"
-#include "lib/yaml.h"
+#include "threadmind/deadline.h"
+#include "threadmind/buf.h"
+#include "threadmind/doctor.h"
+#include "threadmind/error.h"
+#include "threadmind/frontmatter.h"
+#include "threadmind/fs.h"
+#include "threadmind/store.h"
+#include "threadmind/yaml.h"
 #include "test_util.h"
 
 #include <check.h>

@@ -1,10 +1,10 @@
-/* Unit tests of lib/doctor.c: every check, and the repairs of --fix. */
-#include "lib/doctor.h"
-#include "lib/store_internal.h"
-#include "lib/fs.h"
-#include "lib/error.h"
-#include "lib/frontmatter.h"
-#include "lib/install.h"
+/* Unit tests of lib/app/doctor.c: every check, and the repairs of --fix. */
+#include "threadmind/doctor.h"
+#include "store_internal.h"
+#include "threadmind/fs.h"
+#include "threadmind/error.h"
+#include "threadmind/frontmatter.h"
+#include "threadmind/install.h"
 #include "test_util.h"
 
 #include <check.h>

@@ -1,9 +1,9 @@
 /*
- * Unit tests of lib/frontmatter.c: thread files read and written back
+ * Unit tests of lib/format/frontmatter.c: thread files read and written back
  * byte for byte, line ends, unknown fields, errors, summaries.
  */
-#include "lib/frontmatter.h"
-#include "lib/error.h"
+#include "threadmind/frontmatter.h"
+#include "threadmind/error.h"
 #include "test_util.h"
 
 #include <check.h>

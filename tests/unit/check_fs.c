@@ -1,7 +1,7 @@
-/* Unit tests of lib/fs.c: no-follow opens, bounded reads, listings, atomic
+/* Unit tests of lib/io/fs.c: no-follow opens, bounded reads, listings, atomic
  * replacement (with injected faults), UUIDs, readers during rewrites. */
-#include "lib/fs.h"
-#include "lib/error.h"
+#include "threadmind/fs.h"
+#include "threadmind/error.h"
 #include "test_util.h"
 
 #include <check.h>

@@ -1,11 +1,11 @@
 /*
- * Unit tests of lib/git.c against throwaway repositories built with the
+ * Unit tests of lib/git/git.c against throwaway repositories built with the
  * real git binary, HOME pointing into the test's temp dir.
  */
-#include "lib/git.h"
-#include "lib/git_internal.h"
-#include "lib/error.h"
-#include "lib/slug.h"
+#include "threadmind/git.h"
+#include "git_internal.h"
+#include "threadmind/error.h"
+#include "threadmind/slug.h"
 #include "test_util.h"
 
 #include <check.h>
@@ -705,23 +705,23 @@ START_TEST(test_git_conflict_style)
 	char *repo = make_repo("repo", 0);
 	tm_git *g = open_ok(repo, false);
 
-	ck_assert_int_eq(tm_git_conflict_style(g), TM_MERGE_STYLE_MERGE);
+	ck_assert_int_eq(tm_git_conflict_style(g), TM_CONFLICT_STYLE_MERGE);
 	tm_git_free(g);
 	tmt_sh("git -C '%s' config merge.conflictStyle diff3", repo);
 	g = open_ok(repo, false);
-	ck_assert_int_eq(tm_git_conflict_style(g), TM_MERGE_STYLE_DIFF3);
+	ck_assert_int_eq(tm_git_conflict_style(g), TM_CONFLICT_STYLE_DIFF3);
 	tm_git_free(g);
 	tmt_sh("git -C '%s' config merge.conflictStyle zdiff3", repo);
 	g = open_ok(repo, false);
-	ck_assert_int_eq(tm_git_conflict_style(g), TM_MERGE_STYLE_ZDIFF3);
+	ck_assert_int_eq(tm_git_conflict_style(g), TM_CONFLICT_STYLE_ZDIFF3);
 	tm_git_free(g);
 	tmt_sh("git -C '%s' config merge.conflictStyle fancy", repo);
 	g = open_ok(repo, false);
-	ck_assert_int_eq(tm_git_conflict_style(g), TM_MERGE_STYLE_MERGE);
+	ck_assert_int_eq(tm_git_conflict_style(g), TM_CONFLICT_STYLE_MERGE);
 	tm_git_free(g);
 	/* without a repository: the global file */
 	tmt_sh("git config --global merge.conflictStyle diff3");
-	ck_assert_int_eq(tm_git_conflict_style(NULL), TM_MERGE_STYLE_DIFF3);
+	ck_assert_int_eq(tm_git_conflict_style(NULL), TM_CONFLICT_STYLE_DIFF3);
 	ck_assert_str_eq(tm_error_last(), "");
 	free(repo);
 }
@@ -1118,7 +1118,7 @@ START_TEST(test_git_branch_renamed_from)
 END_TEST
 
 /*
- * lib/notls.c, linked into this runner as into the executables: libgit2's
+ * lib/git/notls.c, linked into this runner as into the executables: libgit2's
  * mbedTLS loads no CA certificate (a file of garbage parses "fine", where
  * mbedTLS itself would fail), and opening a repository still works.
  */

@@ -1,14 +1,14 @@
 /*
- * Unit tests of lib/git_threads.c, lib/store_diff.c and lib/thread_log.c:
- * the sides git diff compares for each form of revision arguments, thread
- * files read from a commit, the index (unmerged: conflicted) and the work
- * tree, the changes between two sides of a store kept in a sub-folder, and
- * a thread's history followed across a split by `resolve`.
+ * Unit tests of lib/store/git_threads.c, lib/store/store_diff.c and
+ * lib/store/thread_log.c: the sides git diff compares for each form of revision
+ * arguments, thread files read from a commit, the index (unmerged: conflicted)
+ * and the work tree, the changes between two sides of a store kept in a
+ * sub-folder, and a thread's history followed across a split by `resolve`.
  */
-#include "lib/git_threads.h"
-#include "lib/thread_log.h"
-#include "lib/error.h"
-#include "lib/git.h"
+#include "threadmind/git_threads.h"
+#include "threadmind/thread_log.h"
+#include "threadmind/error.h"
+#include "threadmind/git.h"
 #include "test_util.h"
 
 #include <check.h>

@@ -1,5 +1,5 @@
-/* Unit tests of lib/hashmap.c: adding and finding keys, copies, growth. */
-#include "lib/hashmap.h"
+/* Unit tests of lib/util/hashmap.c: adding and finding keys, copies, growth. */
+#include "threadmind/hashmap.h"
 
 #include <check.h>
 #include <stdio.h>

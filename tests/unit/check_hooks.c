@@ -1,12 +1,12 @@
 /*
- * Unit tests of lib/hooks.c: the store as the hooks open it, the lock wait,
+ * Unit tests of lib/app/hooks.c: the store as the hooks open it, the lock wait,
  * the branch-follow decision, the branchThreads record, the post-merge
  * checks, and the parse and application of git's rewrite list.
  */
-#include "lib/hooks.h"
-#include "lib/deadline.h"
-#include "lib/error.h"
-#include "lib/json.h"
+#include "threadmind/hooks.h"
+#include "threadmind/deadline.h"
+#include "threadmind/error.h"
+#include "threadmind/json.h"
 #include "test_util.h"
 
 #include <check.h>

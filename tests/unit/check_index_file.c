@@ -1,11 +1,11 @@
 /*
- * Unit tests of lib/index_file.c: the unmerged paths of git's index file,
+ * Unit tests of lib/git/index_file.c: the unmerged paths of git's index file,
  * read in place, against what git itself lists (git ls-files -u) for index
  * versions 2, 3 and 4; and every file it must leave to libgit2 (split
  * index, unknown version, damaged, out of order, case order) refused.
  */
-#include "lib/index_file.h"
-#include "lib/error.h"
+#include "index_file.h"
+#include "threadmind/error.h"
 #include "test_util.h"
 
 #include <check.h>

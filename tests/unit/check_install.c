@@ -1,11 +1,12 @@
 /*
- * Unit tests of lib/install_hooks.c and install_gitfiles.c (stubs, our block
- * in a user's hook, the attribute lines, where hooks go) and install_plan.c
- * (the plan and carrying it out, in throwaway repositories made with git).
+ * Unit tests of lib/app/install_hooks.c and install_gitfiles.c (stubs, our
+ * block in a user's hook, the attribute lines, where hooks go) and
+ * install_plan.c (the plan and carrying it out, in throwaway repositories made
+ * with git).
  */
-#include "lib/error.h"
-#include "lib/git.h"
-#include "lib/install.h"
+#include "threadmind/error.h"
+#include "threadmind/git.h"
+#include "threadmind/install.h"
 #include "test_util.h"
 
 #include <check.h>

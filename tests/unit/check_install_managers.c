@@ -1,11 +1,11 @@
 /*
- * Unit tests of lib/install_managers.c: the managers' stubs recognised, our
+ * Unit tests of lib/app/install_managers.c: the managers' stubs recognised, our
  * block in a husky script, our entries in lefthook's and pre-commit's
  * configs (where they go, what is refused), and tm_install_remove giving
  * each file back byte for byte.
  */
-#include "lib/error.h"
-#include "lib/install.h"
+#include "threadmind/error.h"
+#include "threadmind/install.h"
 
 #include <check.h>
 #include <stdlib.h>

@@ -1,10 +1,10 @@
 /*
- * Unit tests of lib/json.c: JSON.stringify's exact output and located parse
- * errors.
+ * Unit tests of lib/format/json.c: JSON.stringify's exact output and located
+ * parse errors.
  */
-#include "lib/json.h"
-#include "lib/json_cjson.h"
-#include "lib/error.h"
+#include "threadmind/json.h"
+#include "threadmind/json_cjson.h"
+#include "threadmind/error.h"
 #include "test_util.h"
 
 #include <check.h>

@@ -1,9 +1,9 @@
-/* Unit tests of lib/lock.c: the process mutex, .threadmind/.lock across
+/* Unit tests of lib/io/lock.c: the process mutex, .threadmind/.lock across
  * processes, stale take-over, refresh, holder descriptions. */
-#include "lib/lock.h"
-#include "lib/fs.h"
-#include "lib/error.h"
-#include "lib/timestamp.h"
+#include "threadmind/lock.h"
+#include "threadmind/fs.h"
+#include "threadmind/error.h"
+#include "threadmind/timestamp.h"
 #include "test_util.h"
 
 #include <check.h>

@@ -1,9 +1,9 @@
 /*
- * Unit tests of lib/merge.c: path kinds, the frontmatter field rules,
+ * Unit tests of lib/merge/merge.c: path kinds, the frontmatter field rules,
  * line ends and the text fallbacks.  Bodies and JSON: check_merge_body.c.
  */
-#include "lib/merge.h"
-#include "lib/frontmatter.h"
+#include "threadmind/merge.h"
+#include "threadmind/frontmatter.h"
 #include "merge_util.h"
 #include "test_util.h"
 
@@ -717,16 +717,15 @@ START_TEST(test_merge_has_conflict_markers)
 				     ">>>>>>> theirs\n```\n";
 	static const char big[] = "<<<<<<<<< ours\nx\n>>>>>>>>> theirs";
 
-	ck_assert(tm_merge_has_conflict_markers(conflict, strlen(conflict)));
-	ck_assert(tm_merge_has_conflict_markers(big, strlen(big)));
+	ck_assert(tm_conflict_markers_left(conflict, strlen(conflict)));
+	ck_assert(tm_conflict_markers_left(big, strlen(big)));
 	/* a fenced example is text */
-	ck_assert(!tm_merge_has_conflict_markers(fenced, strlen(fenced)));
+	ck_assert(!tm_conflict_markers_left(fenced, strlen(fenced)));
 	/* an opening alone, a closing of another size, a longer word */
-	ck_assert(!tm_merge_has_conflict_markers("<<<<<<< a\nb\n", 12));
-	ck_assert(
-		!tm_merge_has_conflict_markers("<<<<<<< a\n>>>>>>>> b\n", 21));
-	ck_assert(!tm_merge_has_conflict_markers("<<<<<<<x\n>>>>>>>\n", 17));
-	ck_assert(!tm_merge_has_conflict_markers("", 0));
+	ck_assert(!tm_conflict_markers_left("<<<<<<< a\nb\n", 12));
+	ck_assert(!tm_conflict_markers_left("<<<<<<< a\n>>>>>>>> b\n", 21));
+	ck_assert(!tm_conflict_markers_left("<<<<<<<x\n>>>>>>>\n", 17));
+	ck_assert(!tm_conflict_markers_left("", 0));
 }
 END_TEST
 
@@ -762,7 +761,7 @@ START_TEST(test_merge_markers_in_fields)
 	size_t i;
 
 	for (i = 0; i < sizeof(cases) / sizeof(*cases); i++)
-		ck_assert_msg(tm_merge_markers_in_fields(
+		ck_assert_msg(tm_conflict_markers_in_fields(
 				      cases[i].text, strlen(cases[i].text),
 				      cases[i].json) == cases[i].found,
 			      "case %zu", i);

@@ -1,9 +1,9 @@
 /*
- * Unit tests of the body merge (lib/merge_body.c: sections, list union,
- * markers) and of the project-file merge (lib/merge_json.c).
+ * Unit tests of the body merge (lib/merge/merge_body.c: sections, list union,
+ * markers) and of the project-file merge (lib/merge/merge_json.c).
  */
-#include "lib/merge.h"
-#include "lib/error.h"
+#include "threadmind/merge.h"
+#include "threadmind/error.h"
 #include "merge_util.h"
 
 #include <check.h>
@@ -155,13 +155,13 @@ START_TEST(test_merge_body_diff3_shows_base)
 	const char *o = "\n## State\nBase prose.\n";
 	tm_merge_result r;
 
-	opts.style = TM_MERGE_STYLE_DIFF3;
+	opts.style = TM_CONFLICT_STYLE_DIFF3;
 	r = merge_bodies(o, a, b, &opts);
 	ck_assert(strstr(r.data, "<<<<<<< ours\nOurs.\n||||||| base\n"
 				 "Base prose.\n=======\nTheirs.\n"
 				 ">>>>>>> theirs\n"));
 	tm_merge_result_clear(&r);
-	opts.style = TM_MERGE_STYLE_ZDIFF3;
+	opts.style = TM_CONFLICT_STYLE_ZDIFF3;
 	opts.ancestor_label = "merged common ancestors";
 	r = merge_bodies(o, a, b, &opts);
 	ck_assert(mt_has_line(r.data, "||||||| merged common ancestors"));

@@ -1,11 +1,11 @@
 /*
  * Unit tests of the units a Markdown text is merged by and of their diff
- * (lib/merge_diff.c): items with their continuation lines, fenced blocks,
+ * (lib/merge/merge_diff.c): items with their continuation lines, fenced blocks,
  * keys without numbers, the diff's matches (patience anchors and small
  * gaps), ordered lists numbered and renumbered.
  */
-#include "lib/buf.h"
-#include "lib/merge_internal.h"
+#include "threadmind/buf.h"
+#include "merge_internal.h"
 
 #include <check.h>
 #include <stdio.h>

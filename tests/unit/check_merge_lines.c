@@ -1,12 +1,12 @@
 /*
- * Unit tests of the merge by units (lib/merge_lines.c, lib/merge_diff.c):
- * lists of every kind, sub-items, rewordings, moves, insertions at one
- * place, long sections; and a property test over seeded edits of such
- * lists and of sections renamed, repeated and moved, checking that the
+ * Unit tests of the merge by units (lib/merge/merge_lines.c,
+ * lib/merge/merge_diff.c): lists of every kind, sub-items, rewordings, moves,
+ * insertions at one place, long sections; and a property test over seeded edits
+ * of such lists and of sections renamed, repeated and moved, checking that the
  * result does not depend on which side is ours (issue 19).
  */
-#include "lib/buf.h"
-#include "lib/merge.h"
+#include "threadmind/buf.h"
+#include "threadmind/merge.h"
 #include "merge_util.h"
 
 #include <check.h>
@@ -707,8 +707,8 @@ START_TEST(test_merge_lines_property_symmetric)
 			      "seed %u: markers in the frontmatter", seed);
 		t = mt_parse(r1.data, r1.len);
 		tm_thread_free(t);
-		ck_assert_msg(r1.conflicted == tm_merge_has_conflict_markers(
-						       r1.data, r1.len),
+		ck_assert_msg(r1.conflicted ==
+				      tm_conflict_markers_left(r1.data, r1.len),
 			      "seed %u: conflicted %d:\n%s", seed,
 			      r1.conflicted, r1.data);
 		check_kept(&g, r1.data, seed);

@@ -7,8 +7,8 @@
  * check_merge_lines.c) check the same symmetry; the last test here checks
  * it on the corpus of `make bench`'s merge-driver row (bench/gen -m).
  */
-#include "lib/buf.h"
-#include "lib/merge.h"
+#include "threadmind/buf.h"
+#include "threadmind/merge.h"
 #include "merge_util.h"
 #include "test_util.h"
 

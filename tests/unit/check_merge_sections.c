@@ -14,8 +14,8 @@
  * written there (<n>.O, <n>.A, <n>.B) for tests/merge-clean-share.sh,
  * which compares the share of clean results with `git merge-file`'s.
  */
-#include "lib/buf.h"
-#include "lib/merge.h"
+#include "threadmind/buf.h"
+#include "threadmind/merge.h"
 #include "merge_util.h"
 
 #include <check.h>

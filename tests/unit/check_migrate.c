@@ -1,7 +1,7 @@
-/* Unit tests of lib/migrate.c: the 0.4 trees/{project}.json upgrade. */
-#include "lib/migrate.h"
-#include "lib/error.h"
-#include "lib/store_internal.h"
+/* Unit tests of lib/ops/migrate.c: the 0.4 trees/{project}.json upgrade. */
+#include "threadmind/migrate.h"
+#include "threadmind/error.h"
+#include "store_internal.h"
 #include "test_util.h"
 
 #include <check.h>

@@ -1,5 +1,5 @@
-/* Unit tests of lib/model.c: a thread's identity. */
-#include "lib/model.h"
+/* Unit tests of lib/format/model.c: a thread's identity. */
+#include "threadmind/model.h"
 #include "test_util.h"
 
 #include <check.h>

@@ -1,11 +1,11 @@
 /*
- * Unit tests of lib/ops.c: the store's read-modify-write operations, on a
+ * Unit tests of lib/ops/ops.c: the store's read-modify-write operations, on a
  * copy of the seed store (main <- auth <- auth-ui in project mon-app).
  */
-#include "lib/threadmind.h" /* every public header compiles together */
-#include "lib/error.h"
-#include "lib/frontmatter.h"
-#include "lib/store_internal.h"
+#include "threadmind/threadmind.h" /* every public header compiles together */
+#include "threadmind/error.h"
+#include "threadmind/frontmatter.h"
+#include "store_internal.h"
 #include "test_util.h"
 
 #include <check.h>

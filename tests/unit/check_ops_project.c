@@ -1,9 +1,9 @@
-/* Unit tests of lib/ops_project.c: project set, rename and remove. */
-#include "lib/config.h"
-#include "lib/error.h"
-#include "lib/model.h"
-#include "lib/ops_project.h"
-#include "lib/store.h"
+/* Unit tests of lib/ops/ops_project.c: project set, rename and remove. */
+#include "threadmind/config.h"
+#include "threadmind/error.h"
+#include "threadmind/model.h"
+#include "threadmind/ops_project.h"
+#include "threadmind/store.h"
 #include "test_util.h"
 
 #include <check.h>

@@ -1,6 +1,7 @@
-/* lib/paths.c: `paths` entries typed from a folder, stored from the root. */
-#include "lib/paths.h"
-#include "lib/error.h"
+/* lib/git/paths.c: `paths` entries typed from a folder, stored from the root.
+ */
+#include "threadmind/paths.h"
+#include "threadmind/error.h"
 #include "test_util.h"
 
 #include <check.h>

@@ -1,5 +1,5 @@
 /*
- * Unit tests of lib/paths_index.c: the indexed answer is the full read's
+ * Unit tests of lib/stale/paths_index.c: the indexed answer is the full read's
  * on seeded random stores edited in place (same size, same second, mtime
  * put back), renamed, added to and deleted from; the answers themselves
  * are those of tm_store_load_all and of a frontmatter-only read; a
@@ -7,11 +7,11 @@
  * an unchanged store reads no file; the deadline cuts the load short
  * without writing; concurrent loads leave a valid index.
  */
-#include "lib/paths_index.h"
-#include "lib/deadline.h"
-#include "lib/record.h"
-#include "lib/error.h"
-#include "lib/frontmatter.h"
+#include "paths_index.h"
+#include "threadmind/deadline.h"
+#include "record.h"
+#include "threadmind/error.h"
+#include "threadmind/frontmatter.h"
 #include "test_util.h"
 
 #include <check.h>

@@ -1,9 +1,9 @@
 /*
- * Unit tests of lib/pathspec.c: normalisation, the literal and folder
+ * Unit tests of lib/format/pathspec.c: normalisation, the literal and folder
  * prefixes, globs (fnmatch without flags: * and ? cross '/'), what is not
  * supported, and agreement with `git log -- <spec>` on one repository.
  */
-#include "lib/pathspec.h"
+#include "threadmind/pathspec.h"
 #include "test_util.h"
 
 #include <check.h>

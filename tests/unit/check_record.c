@@ -1,9 +1,9 @@
 /*
- * Unit tests of lib/record.c: u64 little-endian both ways, a reader that
+ * Unit tests of lib/util/record.c: u64 little-endian both ways, a reader that
  * never reads past its bytes, and the frame that every damaged or foreign
  * cache file fails.
  */
-#include "lib/record.h"
+#include "record.h"
 
 #include <check.h>
 #include <string.h>

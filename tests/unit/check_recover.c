@@ -1,7 +1,7 @@
-/* Unit tests of lib/recover.c: the temp-file names, the recovery rule
+/* Unit tests of lib/store/recover.c: the temp-file names, the recovery rule
  * (pure), and the restore, removal and trees/ index read on disk. */
-#include "lib/recover.h"
-#include "lib/error.h"
+#include "recover.h"
+#include "threadmind/error.h"
 #include "test_util.h"
 
 #include <check.h>

@@ -1,13 +1,13 @@
 /*
- * Unit tests of lib/reintegrate.c (what a merged thread holds that its
+ * Unit tests of lib/format/reintegrate.c (what a merged thread holds that its
  * parent lacks; the driver's note) and of tm_store_merge_again, which adds
  * it to the parent.
  */
-#include "lib/reintegrate.h"
-#include "lib/error.h"
-#include "lib/frontmatter.h"
-#include "lib/merge.h"
-#include "lib/ops.h"
+#include "threadmind/reintegrate.h"
+#include "threadmind/error.h"
+#include "threadmind/frontmatter.h"
+#include "threadmind/merge.h"
+#include "threadmind/ops.h"
 #include "merge_util.h"
 #include "test_util.h"
 

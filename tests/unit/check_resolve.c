@@ -1,13 +1,13 @@
 /*
- * Unit tests of lib/resolve.c: a real merge made with the git binary leaves
+ * Unit tests of lib/app/resolve.c: a real merge made with the git binary leaves
  * a conflicted index (git's own line merge: no threadmind driver), then
  * tm_resolve_index re-merges it from the stages.
  */
-#include "lib/resolve.h"
-#include "lib/error.h"
-#include "lib/git.h"
-#include "lib/git_internal.h"
-#include "lib/store.h"
+#include "threadmind/resolve.h"
+#include "threadmind/error.h"
+#include "threadmind/git.h"
+#include "git_internal.h"
+#include "threadmind/store.h"
 #include "merge_util.h"
 #include "test_util.h"
 
@@ -148,7 +148,7 @@ static tm_git *open_repo(void)
 
 /* Resolve `paths` (NULL: every thread and project file); asserts success. */
 static void resolve(tm_resolve_report *out, const tm_strv *paths,
-		    tm_merge_style style)
+		    tm_conflict_style style)
 {
 	tm_merge_options opts = TM_MERGE_OPTIONS_INIT;
 	tm_git *g = open_repo();
@@ -184,7 +184,7 @@ START_TEST(test_resolve_clean_merge_is_staged)
 	const tm_resolve_entry *e;
 	char *t, *staged, *p, *left;
 
-	resolve(&r, NULL, TM_MERGE_STYLE_MERGE);
+	resolve(&r, NULL, TM_CONFLICT_STYLE_MERGE);
 	ck_assert_ptr_nonnull(e = entry(&r, T_MD));
 	ck_assert_int_eq(e->outcome, TM_RESOLVE_CLEAN);
 	ck_assert_ptr_nonnull(e = entry(&r, P_JSON));
@@ -220,7 +220,7 @@ START_TEST(test_resolve_conflict_left_unstaged)
 	const tm_resolve_entry *e;
 	char *u, *left;
 
-	resolve(&r, NULL, TM_MERGE_STYLE_MERGE);
+	resolve(&r, NULL, TM_CONFLICT_STYLE_MERGE);
 	ck_assert_ptr_nonnull(e = entry(&r, U_MD));
 	ck_assert_int_eq(e->outcome, TM_RESOLVE_CONFLICTS);
 	u = get(U_MD);
@@ -247,7 +247,7 @@ START_TEST(test_resolve_other_files_ignored)
 	const tm_resolve_entry *e;
 	char *notes, *readme, *left;
 
-	resolve(&r, NULL, TM_MERGE_STYLE_MERGE);
+	resolve(&r, NULL, TM_CONFLICT_STYLE_MERGE);
 	/* under .threadmind/ but neither a thread nor a project: skipped */
 	ck_assert_ptr_nonnull(e = entry(&r, NOTES));
 	ck_assert_int_eq(e->outcome, TM_RESOLVE_SKIPPED);
@@ -274,14 +274,14 @@ START_TEST(test_resolve_diff3_style_from_config)
 {
 	tm_resolve_report r;
 	tm_git *g;
-	tm_merge_style style;
+	tm_conflict_style style;
 	char *u;
 
 	tmt_sh("git -C '%s' config merge.conflictStyle diff3", repo);
 	g = open_repo();
 	style = tm_git_conflict_style(g);
 	tm_git_free(g);
-	ck_assert_int_eq(style, TM_MERGE_STYLE_DIFF3);
+	ck_assert_int_eq(style, TM_CONFLICT_STYLE_DIFF3);
 	resolve(&r, NULL, style);
 	ck_assert_int_eq(entry(&r, U_MD)->outcome, TM_RESOLVE_CONFLICTS);
 	u = get(U_MD);
@@ -301,7 +301,7 @@ START_TEST(test_resolve_named_paths_only)
 	char *u;
 
 	tm_strv_push(&paths, T_MD);
-	resolve(&r, &paths, TM_MERGE_STYLE_MERGE);
+	resolve(&r, &paths, TM_CONFLICT_STYLE_MERGE);
 	ck_assert_uint_eq(r.n, 1);
 	ck_assert_str_eq(r.items[0].path, T_MD);
 	ck_assert_int_eq(r.items[0].outcome, TM_RESOLVE_CLEAN);
@@ -342,7 +342,7 @@ START_TEST(test_resolve_nothing_to_do)
 	tm_resolve_report r;
 
 	tmt_sh("cd '%s' && git merge --abort", repo);
-	resolve(&r, NULL, TM_MERGE_STYLE_MERGE);
+	resolve(&r, NULL, TM_CONFLICT_STYLE_MERGE);
 	ck_assert_uint_eq(r.n, 0);
 	tm_resolve_report_clear(&r);
 }
@@ -452,7 +452,7 @@ START_TEST(test_resolve_pending_lists_conflicts)
 	tm_strv_clear(&marked);
 	tm_store_free(st);
 	/* resolved (t.md staged, u.md still conflicted in its body) */
-	resolve(&r, NULL, TM_MERGE_STYLE_MERGE);
+	resolve(&r, NULL, TM_CONFLICT_STYLE_MERGE);
 	tm_resolve_report_clear(&r);
 	ck_assert_int_eq(tm_store_open(&st, repo), 0);
 	ck_assert_int_eq(tm_resolve_pending(&unmerged, &marked, st), 0);
@@ -554,7 +554,7 @@ static void check_split(bool ana_is_ours)
 	const tm_resolve_entry *e;
 	char *s1, *s2, *ui, *tu, *left, *cfg, *line;
 
-	resolve(&r, NULL, TM_MERGE_STYLE_MERGE);
+	resolve(&r, NULL, TM_CONFLICT_STYLE_MERGE);
 	ck_assert_uint_eq(r.n, 1);
 	ck_assert_int_eq(r.op, TM_GIT_OP_MERGE);
 	ck_assert_ptr_nonnull(e = entry(&r, S_MD));
@@ -632,7 +632,7 @@ START_TEST(test_resolve_split_config_follows_identity)
 	    "\"search\", \"createdAt\": \"2026-04-15T09:00:00Z\", "
 	    "\"author\": \"bob\"}, \"branchThreads\": {\"p\": {\"yours\": "
 	    "\"search\"}}}\n");
-	resolve(&r, NULL, TM_MERGE_STYLE_MERGE);
+	resolve(&r, NULL, TM_CONFLICT_STYLE_MERGE);
 	ck_assert_int_eq(r.items[0].outcome, TM_RESOLVE_SPLIT);
 	cfg = get(".threadmind/config.json");
 	ck_assert_ptr_nonnull(strstr(cfg, "\"activeThreadId\": \"search-2\""));
@@ -654,7 +654,7 @@ START_TEST(test_resolve_split_config_stays_for_the_kept)
 	    "\"activeThreadIdentity\": {\"project\": \"p\", \"id\": "
 	    "\"search\", \"createdAt\": \"2026-04-15T10:00:00.000Z\", "
 	    "\"author\": \"ana\"}}\n");
-	resolve(&r, NULL, TM_MERGE_STYLE_MERGE);
+	resolve(&r, NULL, TM_CONFLICT_STYLE_MERGE);
 	ck_assert_int_eq(r.items[0].outcome, TM_RESOLVE_SPLIT);
 	cfg = get(".threadmind/config.json");
 	ck_assert_ptr_nonnull(strstr(cfg, "\"activeThreadId\": \"search\""));
@@ -672,7 +672,7 @@ START_TEST(test_resolve_split_next_free_suffix)
 	put_owned(S2_MD, born("search-2", "main", "cy",
 			      "2026-04-15T08:00:00.000Z", ""));
 	tmt_sh("cd '%s' && git add '%s'", repo, S2_MD);
-	resolve(&r, NULL, TM_MERGE_STYLE_MERGE);
+	resolve(&r, NULL, TM_CONFLICT_STYLE_MERGE);
 	ck_assert_uint_eq(r.n, 1);
 	ck_assert_int_eq(r.items[0].outcome, TM_RESOLVE_SPLIT);
 	ck_assert_str_eq(r.items[0].new_id, "search-3");
@@ -755,7 +755,7 @@ static void check_followed(const char *edit_side)
 	const tm_resolve_entry *e;
 	char *s1, *s2, *left;
 
-	resolve(&r, NULL, TM_MERGE_STYLE_MERGE);
+	resolve(&r, NULL, TM_CONFLICT_STYLE_MERGE);
 	ck_assert_uint_eq(r.n, 1);
 	ck_assert_ptr_nonnull(e = entry(&r, S_MD));
 	ck_assert_int_eq(e->outcome, TM_RESOLVE_FOLLOWED);
@@ -803,7 +803,7 @@ START_TEST(test_resolve_follow_conflict_left_in_the_thread)
 	const tm_resolve_entry *e;
 	char *s1, *s2, *stages, *left;
 
-	resolve(&r, NULL, TM_MERGE_STYLE_MERGE);
+	resolve(&r, NULL, TM_CONFLICT_STYLE_MERGE);
 	ck_assert_ptr_nonnull(e = entry(&r, S_MD));
 	ck_assert_int_eq(e->outcome, TM_RESOLVE_FOLLOWED);
 	ck_assert(e->conflicted);
@@ -823,7 +823,7 @@ START_TEST(test_resolve_follow_conflict_left_in_the_thread)
 	ck_assert_str_eq(left, S2_MD);
 	tm_resolve_report_clear(&r);
 	/* resolved again, it is one thread: the same conflict */
-	resolve(&r, NULL, TM_MERGE_STYLE_MERGE);
+	resolve(&r, NULL, TM_CONFLICT_STYLE_MERGE);
 	ck_assert_ptr_nonnull(e = entry(&r, S2_MD));
 	ck_assert_int_eq(e->outcome, TM_RESOLVE_CONFLICTS);
 	free(s1);
@@ -840,7 +840,7 @@ START_TEST(test_resolve_follow_nowhere_splits)
 	const tm_resolve_entry *e;
 	char *s1, *s2;
 
-	resolve(&r, NULL, TM_MERGE_STYLE_MERGE);
+	resolve(&r, NULL, TM_CONFLICT_STYLE_MERGE);
 	ck_assert_ptr_nonnull(e = entry(&r, S_MD));
 	ck_assert_int_eq(e->outcome, TM_RESOLVE_SPLIT);
 	ck_assert_str_eq(e->new_id, "search-2");

@@ -1,12 +1,12 @@
 /*
- * Unit tests of lib/resolve_committed.c: the sides of a text holding
+ * Unit tests of lib/app/resolve_committed.c: the sides of a text holding
  * conflict markers, and tm_resolve_files on thread files whose markers a
  * merge made without the driver committed or staged (the ancestor found in
  * history, written and staged).
  */
-#include "lib/resolve.h"
-#include "lib/error.h"
-#include "lib/git.h"
+#include "threadmind/resolve.h"
+#include "threadmind/error.h"
+#include "threadmind/git.h"
 #include "merge_util.h"
 #include "test_util.h"
 

@@ -1,6 +1,7 @@
-/* Unit tests of lib/section.c: splitting, finding, appending, merging. */
-#include "lib/section.h"
-#include "lib/buf.h"
+/* Unit tests of lib/format/section.c: splitting, finding, appending, merging.
+ */
+#include "threadmind/section.h"
+#include "threadmind/buf.h"
 
 #include <check.h>
 #include <stdlib.h>

@@ -1,7 +1,8 @@
-/* Unit tests of lib/slug.c: slugs, collisions, id validation, resolution. */
-#include "lib/slug.h"
-#include "lib/buf.h"
-#include "lib/error.h"
+/* Unit tests of lib/format/slug.c: slugs, collisions, id validation,
+ * resolution. */
+#include "threadmind/slug.h"
+#include "threadmind/buf.h"
+#include "threadmind/error.h"
 #include "test_util.h"
 
 #include <check.h>

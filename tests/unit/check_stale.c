@@ -1,16 +1,16 @@
 /*
- * Unit tests of the staleness module (lib/stale.c and the stale_*.c files
+ * Unit tests of the staleness module (lib/stale/stale.c and the stale_*.c files
  * behind it): pathspecs as staleness matches them (also against git's own;
- * lib/pathspec.c has its own suite), the staleness of threads in throwaway
- * repositories built with the real git binary (compared with
- * `git log <commit>..HEAD -- <paths>`), and the one-commit check of the
- * post-commit hook.
+ * lib/format/pathspec.c has its own suite), the staleness of threads in
+ * throwaway repositories built with the real git binary (compared with `git log
+ * <commit>..HEAD -- <paths>`), and the one-commit check of the post-commit
+ * hook.
  */
-#include "lib/stale.h"
-#include "lib/stale_internal.h"
-#include "lib/error.h"
-#include "lib/frontmatter.h"
-#include "lib/model.h"
+#include "threadmind/stale.h"
+#include "stale_internal.h"
+#include "threadmind/error.h"
+#include "threadmind/frontmatter.h"
+#include "threadmind/model.h"
 #include "test_util.h"
 
 #include <check.h>

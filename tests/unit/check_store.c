@@ -1,10 +1,11 @@
-/* Unit tests of lib/store.c: discovery, init, load/save, create, active. */
-#include "lib/store.h"
-#include "lib/resolve.h"
-#include "lib/error.h"
-#include "lib/frontmatter.h"
-#include "lib/fs.h"
-#include "lib/store_internal.h"
+/* Unit tests of lib/store/store.c: discovery, init, load/save, create, active.
+ */
+#include "threadmind/store.h"
+#include "threadmind/resolve.h"
+#include "threadmind/error.h"
+#include "threadmind/frontmatter.h"
+#include "threadmind/fs.h"
+#include "store_internal.h"
 #include "test_util.h"
 
 #include <check.h>

@@ -1,11 +1,11 @@
 /*
- * Unit tests of lib/summary.c: what a new summary text would do to a
+ * Unit tests of lib/ops/summary.c: what a new summary text would do to a
  * thread, and the editor chosen as git chooses it.
  */
-#include "lib/summary.h"
-#include "lib/fs.h"
-#include "lib/error.h"
-#include "lib/frontmatter.h"
+#include "threadmind/summary.h"
+#include "threadmind/fs.h"
+#include "threadmind/error.h"
+#include "threadmind/frontmatter.h"
 #include "test_util.h"
 
 #include <check.h>

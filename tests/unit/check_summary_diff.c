@@ -1,5 +1,5 @@
-/* Unit tests of lib/summary_diff.c: sections and items compared. */
-#include "lib/summary_diff.h"
+/* Unit tests of lib/format/summary_diff.c: sections and items compared. */
+#include "threadmind/summary_diff.h"
 
 #include <check.h>
 #include <string.h>

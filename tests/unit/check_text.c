@@ -1,9 +1,9 @@
 /*
- * Unit tests of lib/text.c: control characters shown as '?', and titles as
+ * Unit tests of lib/util/text.c: control characters shown as '?', and titles as
  * they are typed.
  */
-#include "lib/text.h"
-#include "lib/error.h"
+#include "threadmind/text.h"
+#include "threadmind/error.h"
 #include "test_util.h"
 
 #include <check.h>

@@ -1,8 +1,8 @@
-/* Unit tests of lib/thread_diff.c: pairing, fields, order, limits. */
-#include "lib/thread_diff.h"
-#include "lib/buf.h"
-#include "lib/error.h"
-#include "lib/frontmatter.h"
+/* Unit tests of lib/format/thread_diff.c: pairing, fields, order, limits. */
+#include "threadmind/thread_diff.h"
+#include "threadmind/buf.h"
+#include "threadmind/error.h"
+#include "threadmind/frontmatter.h"
 
 #include <check.h>
 #include <stdarg.h>

@@ -1,6 +1,6 @@
-/* Unit tests of lib/timestamp.c: ISO 8601 parse, format, compare. */
-#include "lib/timestamp.h"
-#include "lib/error.h"
+/* Unit tests of lib/util/timestamp.c: ISO 8601 parse, format, compare. */
+#include "threadmind/timestamp.h"
+#include "threadmind/error.h"
 
 #include <check.h>
 #include <string.h>

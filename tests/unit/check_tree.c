@@ -1,8 +1,9 @@
-/* Unit tests of lib/tree.c: ordering, orphans, cycles, queries, deep chains. */
-#include "lib/tree.h"
-#include "lib/error.h"
-#include "lib/model.h"
-#include "lib/timestamp.h"
+/* Unit tests of lib/format/tree.c: ordering, orphans, cycles, queries, deep
+ * chains. */
+#include "threadmind/tree.h"
+#include "threadmind/error.h"
+#include "threadmind/model.h"
+#include "threadmind/timestamp.h"
 
 #include <check.h>
 #include <stdint.h>

@@ -1,11 +1,11 @@
 /*
- * Unit tests of lib/treediff.c: the paths two trees differ by, compared
+ * Unit tests of lib/git/treediff.c: the paths two trees differ by, compared
  * with `git diff-tree -r` on a history that adds, changes, re-moves and
  * replaces files, folders and symlinks, and on seeded random trees (made
  * with libgit2's tree builder) diffed through one differ that keeps trees.
  */
-#include "lib/treediff.h"
-#include "lib/error.h"
+#include "threadmind/treediff.h"
+#include "threadmind/error.h"
 #include "test_util.h"
 
 #include <check.h>

@@ -1,10 +1,10 @@
 /*
- * Unit tests of lib/yaml.c: when a scalar is written plain or quoted (every
- * trigger of the design, the quoting.jsonl fixture), and entry reading.
+ * Unit tests of lib/format/yaml.c: when a scalar is written plain or quoted
+ * (every trigger of the design, the quoting.jsonl fixture), and entry reading.
  */
-#include "lib/yaml.h"
-#include "lib/error.h"
-#include "lib/frontmatter.h"
+#include "threadmind/yaml.h"
+#include "threadmind/error.h"
+#include "threadmind/frontmatter.h"
 #include "test_util.h"
 
 #include <check.h>

@@ -1,8 +1,8 @@
 /* Helpers of the merge unit tests (see merge_util.h). */
 #include "merge_util.h"
-#include "lib/buf.h"
-#include "lib/error.h"
-#include "lib/frontmatter.h"
+#include "threadmind/buf.h"
+#include "threadmind/error.h"
+#include "threadmind/frontmatter.h"
 
 #include <check.h>
 #include <stdarg.h>

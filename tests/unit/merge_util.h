@@ -2,8 +2,8 @@
 #ifndef TM_MERGE_UTIL_H
 #define TM_MERGE_UTIL_H
 
-#include "lib/merge.h"
-#include "lib/model.h"
+#include "threadmind/merge.h"
+#include "threadmind/model.h"
 
 #include <stdbool.h>
 #include <stddef.h>

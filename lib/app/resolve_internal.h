@@ -15,7 +15,7 @@
  * (repository paths).  With `paths` (NULL or empty: none named): each
  * named path that `from` does not take from the index (`unmerged` holds
  * the index's conflicted paths) must hold conflict markers
- * (tm_merge_has_conflict_markers) in the working tree, else TM_ENOTFOUND
+ * (tm_conflict_markers_left) in the working tree, else TM_ENOTFOUND
  * "'<path>' has no conflict to resolve: ...".  Without: every thread and
  * project file under a `.threadmind/` folder, in the index or in the
  * working tree's top-level `.threadmind/`, that holds markers (and, with

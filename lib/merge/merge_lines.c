@@ -620,7 +620,7 @@ static void put_conflict(struct merger *mg, const struct ulist *a,
 	const tm_merge_options *opts = mg->opts;
 	size_t pre = 0, suf = 0;
 
-	if (opts->style != TM_MERGE_STYLE_DIFF3) {
+	if (opts->style != TM_CONFLICT_STYLE_DIFF3) {
 		while (pre < a->n && pre < b->n &&
 		       bytes_eq(a->u[pre], b->u[pre]))
 			pre++;
@@ -631,7 +631,7 @@ static void put_conflict(struct merger *mg, const struct ulist *a,
 	put_list(mg->out, a, 0, pre);
 	tm_merge__put_marker(mg->out, '<', opts->marker_size, opts->our_label);
 	put_list(mg->out, a, pre, a->n - suf);
-	if (opts->style != TM_MERGE_STYLE_MERGE) {
+	if (opts->style != TM_CONFLICT_STYLE_MERGE) {
 		tm_merge__put_marker(mg->out, '|', opts->marker_size,
 				     opts->ancestor_label);
 		put_list(mg->out, o, 0, o->n);

@@ -214,7 +214,7 @@ static int write_conflicted(tm_buf *out, const struct merged *r, size_t n,
 		tm_merge__put_marker(out, '<', opts->marker_size,
 				     opts->our_label);
 		error = put_member(out, r[i].name, r[i].side[1], later);
-		if (!error && opts->style != TM_MERGE_STYLE_MERGE) {
+		if (!error && opts->style != TM_CONFLICT_STYLE_MERGE) {
 			tm_merge__put_marker(out, '|', opts->marker_size,
 					     opts->ancestor_label);
 			error = put_member(out, r[i].name, r[i].side[0], later);

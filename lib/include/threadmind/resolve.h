@@ -159,7 +159,7 @@ typedef struct {
  * tm_resolve_sides_clear).  Lines outside conflicts go to every side, line
  * ends kept.  Outside a conflict, lines inside a fenced code block (``` or
  * ~~~ at the start of a line) are text, as for
- * tm_merge_has_conflict_markers; inside one, marker lines of another size
+ * tm_conflict_markers_left; inside one, marker lines of another size
  * are text (git's inner markers of a recursive merge are longer).  A text
  * without markers gives three copies and `conflicts` 0.  Returns 0, or
  * TM_EPARSE when a conflict is not closed ("a conflict opened at line N
@@ -176,7 +176,7 @@ struct tm_store;
  * section 11, "Conflicts are visible"): the store's files that the index
  * holds unmerged (when in git), appended to `unmerged`, and the thread
  * files whose content holds conflict markers
- * (tm_merge_has_conflict_markers), appended to `marked`; both as paths
+ * (tm_conflict_markers_left), appended to `marked`; both as paths
  * relative to the store's root (".threadmind/threads/p/x.md"), sorted.
  * Files that cannot be read are left out.  Returns 0, or TM_ERROR when the
  * index or a folder cannot be read, or TM_EPARSE when the index is

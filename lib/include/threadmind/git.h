@@ -7,7 +7,7 @@
 #define TM_GIT_H
 
 #include "buf.h"
-#include "merge.h"
+#include "conflict.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -167,11 +167,11 @@ bool tm_git_is_hex_oid(const char *s, size_t len);
 
 /*
  * merge.conflictStyle read from g's config (g NULL: the global, XDG and
- * system files) as a tm_merge_style: "diff3", "zdiff3", anything else or
- * unset (or unreadable) TM_MERGE_STYLE_MERGE.  Never fails; leaves no error
+ * system files) as a tm_conflict_style: "diff3", "zdiff3", anything else or
+ * unset (or unreadable) TM_CONFLICT_STYLE_MERGE.  Never fails; leaves no error
  * message.
  */
-tm_merge_style tm_git_conflict_style(tm_git *g);
+tm_conflict_style tm_git_conflict_style(tm_git *g);
 
 /* The operation that a conflict in the index comes from. */
 typedef enum {

@@ -1084,8 +1084,8 @@ static int pending_marked(tm_strv *out, tm_store *s, const char *lp,
 			if (tm_fs_read_at(&data, fd, tm_buf_cstr(&name),
 					  tm_buf_cstr(&name),
 					  TM_MAX_FILE_SIZE) == 0 &&
-			    tm_merge_has_conflict_markers(tm_buf_cstr(&data),
-							  data.size)) {
+			    tm_conflict_markers_left(tm_buf_cstr(&data),
+						     data.size)) {
 				tm_buf rel = TM_BUF_INIT;
 
 				tm_buf_printf(&rel, "%s/threads/%s/%s",

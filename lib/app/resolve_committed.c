@@ -161,7 +161,7 @@ static bool marked_in(git_repository *repo, git_commit *commit,
 	bool marked;
 
 	marked = blob_in(&id, commit, path) && read_blob(&data, repo, &id) &&
-		 tm_merge_has_conflict_markers(tm_buf_cstr(&data), data.size);
+		 tm_conflict_markers_left(tm_buf_cstr(&data), data.size);
 	tm_buf_release(&data);
 	return marked;
 }
@@ -401,7 +401,7 @@ static bool holds_markers(git_repository *repo, const char *path)
 {
 	tm_buf data = TM_BUF_INIT;
 	bool r = read_worktree(&data, repo, path) == 0 &&
-		 tm_merge_has_conflict_markers(tm_buf_cstr(&data), data.size);
+		 tm_conflict_markers_left(tm_buf_cstr(&data), data.size);
 
 	tm_error_clear();
 	tm_buf_release(&data);

@@ -10,7 +10,8 @@
  * _free / _clear); ids are checked (tm_id_validate: TM_EINVALID) before any
  * path is built.  Single-file loads and saves need no lock; a caller that
  * reads, changes and writes back must hold it (tm_store_lock), and the
- * read-modify-write operations of lib/ops.h take it themselves.
+ * read-modify-write operations of lib/include/threadmind/ops.h take it
+ * themselves.
  */
 #ifndef TM_STORE_H
 #define TM_STORE_H
@@ -216,7 +217,7 @@ bool tm_store_thread_exists(tm_store *s, const char *project, const char *id);
 
 /* Every thread file of a project: readable ones in `threads`, the others
  * in `errors` (one message each, naming the file); `marked` has the files
- * read whose content holds conflict markers (tm_merge_has_conflict_markers,
+ * read whose content holds conflict markers (tm_conflict_markers_left,
  * parsed or not), as paths relative to the store's root
  * (".threadmind/threads/p/x.md"), in the order of the ids: what
  * tm_resolve_pending_loaded takes instead of reading them again.  *out is

@@ -31,7 +31,7 @@ static int init_status;
  * opened and freed in any order, from any thread.  Its object cache is
  * turned off: we read each commit once, and the index build's tree diffs
  * keep the few recent trees the next diff reads again themselves
- * (tm_treediffer, lib/treediff.c: bounded, where libgit2's cache would
+ * (tm_treediffer, lib/git/treediff.c: bounded, where libgit2's cache would
  * keep every commit and tree of up to 4 KiB it reads, 256 MiB in all; the
  * staleness walk over 10,000 commits was both slower and 2.5 times larger
  * with it).
@@ -106,16 +106,16 @@ bool tm_git_is_hex_oid(const char *s, size_t len)
 	return true;
 }
 
-tm_merge_style tm_git_conflict_style(tm_git *g)
+tm_conflict_style tm_git_conflict_style(tm_git *g)
 {
-	tm_merge_style style = TM_MERGE_STYLE_MERGE;
+	tm_conflict_style style = TM_CONFLICT_STYLE_MERGE;
 	char *v = NULL;
 
 	if (tm_git_config_string(&v, g, "merge.conflictStyle") == 0) {
 		if (!strcmp(v, "diff3"))
-			style = TM_MERGE_STYLE_DIFF3;
+			style = TM_CONFLICT_STYLE_DIFF3;
 		else if (!strcmp(v, "zdiff3"))
-			style = TM_MERGE_STYLE_ZDIFF3;
+			style = TM_CONFLICT_STYLE_ZDIFF3;
 	}
 	free(v);
 	tm_error_clear();

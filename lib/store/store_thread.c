@@ -10,7 +10,7 @@
 #include "fs.h"
 #include "error.h"
 #include "frontmatter.h"
-#include "merge.h"
+#include "conflict.h"
 #include "slug.h"
 #include "text.h"
 #include "timestamp.h"
@@ -73,7 +73,7 @@ static int load_thread_at(tm_thread **out, tm_store *s, int fd,
 		tm_error_set(TM_ENOTFOUND, "no thread '%s' in project '%s'", id,
 			     project);
 	if (error == 0 && marked &&
-	    tm_merge_has_conflict_markers(tm_buf_cstr(data), data->size)) {
+	    tm_conflict_markers_left(tm_buf_cstr(data), data->size)) {
 		tm_buf rel = TM_BUF_INIT;
 
 		tm_buf_puts(&rel, TM_STORE_DIRNAME "/threads/");

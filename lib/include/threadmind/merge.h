@@ -7,20 +7,15 @@
 #ifndef TM_MERGE_H
 #define TM_MERGE_H
 
+#include "conflict.h"
+
 #include <stdbool.h>
 #include <stddef.h>
-
-/* How conflicts are written (git's merge.conflictStyle). */
-typedef enum {
-	TM_MERGE_STYLE_MERGE,
-	TM_MERGE_STYLE_DIFF3,
-	TM_MERGE_STYLE_ZDIFF3
-} tm_merge_style;
 
 typedef struct {
 	unsigned version;
 	int marker_size;            /* %L; 7 when below 1 */
-	tm_merge_style style;       /* from merge.conflictStyle */
+	tm_conflict_style style;    /* from merge.conflictStyle */
 	const char *ancestor_label; /* marker labels; NULL: "base", */
 	const char *our_label;      /* "ours", "theirs" */
 	const char *their_label;
@@ -31,7 +26,7 @@ typedef struct {
 #define TM_MERGE_OPTIONS_VERSION 1
 /* clang-format off */
 #define TM_MERGE_OPTIONS_INIT \
-	{TM_MERGE_OPTIONS_VERSION, 7, TM_MERGE_STYLE_MERGE, NULL, NULL, NULL, \
+	{TM_MERGE_OPTIONS_VERSION, 7, TM_CONFLICT_STYLE_MERGE, NULL, NULL, NULL, \
 	 NULL, false}
 /* clang-format on */
 
@@ -163,26 +158,6 @@ int tm_merge_two_threads(const char *o, size_t olen, const char *a, size_t alen,
 int tm_merge_follow_worktree(char **out_path, tm_merge_result *out,
 			     const char *o, size_t olen, const char *b,
 			     size_t blen, const tm_merge_options *opts);
-
-/*
- * Whether `len` bytes of `data` hold conflict markers a merge left: a line
- * of 7 or more '<' and a later one of as many '>' (each followed by a
- * blank or the end of the line), outside fenced code blocks (``` or ~~~),
- * so that a fenced example of markers is text.
- */
-bool tm_merge_has_conflict_markers(const char *data, size_t len);
-
-/*
- * Whether a conflict-marker line (7 or more '<', '|' or '>' followed by a
- * blank or the line end, or a line of only 7 or more '=') lies where no
- * such line can be text: in a thread file's frontmatter, from its opening
- * `---` through its closing one (through the end when it has none; a file
- * whose first line is a marker counts: its frontmatter starts inside the
- * conflict), or anywhere in a project file (`json`: JSON has no text that
- * spans lines).  Markers in a thread's body are not looked at: a fenced
- * example is text there, and the driver leaves a body conflict for `edit`.
- */
-bool tm_merge_markers_in_fields(const char *data, size_t len, bool json);
 
 /* Free what `r` holds and zero it.  NULL is allowed. */
 void tm_merge_result_clear(tm_merge_result *r);

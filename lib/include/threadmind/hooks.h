@@ -149,7 +149,7 @@ bool tm_hook_replaying(tm_store *s);
 
 /*
  * The staged thread and project files of the store (at the worktree root)
- * whose frontmatter holds conflict markers (tm_merge_markers_in_fields):
+ * whose frontmatter holds conflict markers (tm_conflict_markers_in_fields):
  * the files the index adds or changes against HEAD (everything on an
  * unborn branch), each read from the index as the commit would record it,
  * as paths from the worktree root appended to `files`.  Files HEAD already

@@ -9,7 +9,7 @@
 #include "frontmatter.h"
 #include "git_internal.h"
 #include "hashmap.h"
-#include "merge.h"
+#include "conflict.h"
 #include "treediff.h"
 
 #include <stdlib.h>
@@ -174,7 +174,7 @@ static enum got load(const tm_thread **out, char **msg, struct project_run *x,
 	error = tm_frontmatter_parse(&t, f.data, f.len, id,
 				     tm_reader_display(r, x->name[k], id));
 	if (error < 0) {
-		enum got got = tm_merge_has_conflict_markers(f.data, f.len)
+		enum got got = tm_conflict_markers_left(f.data, f.len)
 				       ? GOT_CONFLICT
 				       : GOT_UNREADABLE;
 

@@ -21,6 +21,7 @@
 #include "json.h"
 #include "config.h"
 #include "section.h"
+#include "conflict.h"
 #include "reintegrate.h"
 #include "summary_diff.h"
 #include "thread_diff.h"

@@ -494,7 +494,7 @@ static void merge_section(tm_buf *out, bool *conflicted,
 		tm_merge__put_marker(out, '<', opts->marker_size,
 				     opts->our_label);
 		put_line(out, h[1].p, h[1].len);
-		if (opts->style != TM_MERGE_STYLE_MERGE) {
+		if (opts->style != TM_CONFLICT_STYLE_MERGE) {
 			tm_merge__put_marker(out, '|', opts->marker_size,
 					     opts->ancestor_label);
 			put_line(out, h[0].p, h[0].len);

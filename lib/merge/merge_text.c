@@ -68,7 +68,7 @@ void tm_merge__whole_conflict(tm_buf *out, const struct tm_merge__span s[3],
 {
 	tm_merge__put_marker(out, '<', opts->marker_size, opts->our_label);
 	put_lines(out, &s[TM_MERGE__OURS]);
-	if (opts->style != TM_MERGE_STYLE_MERGE) {
+	if (opts->style != TM_CONFLICT_STYLE_MERGE) {
 		tm_merge__put_marker(out, '|', opts->marker_size,
 				     opts->ancestor_label);
 		put_lines(out, &s[TM_MERGE__BASE]);
@@ -110,9 +110,9 @@ int tm_merge__text(tm_buf *out, bool *conflicted,
 	gopts.our_label = opts->our_label;
 	gopts.their_label = opts->their_label;
 	gopts.marker_size = (unsigned short)opts->marker_size;
-	if (opts->style == TM_MERGE_STYLE_DIFF3)
+	if (opts->style == TM_CONFLICT_STYLE_DIFF3)
 		gopts.flags |= GIT_MERGE_FILE_STYLE_DIFF3;
-	else if (opts->style == TM_MERGE_STYLE_ZDIFF3)
+	else if (opts->style == TM_CONFLICT_STYLE_ZDIFF3)
 		gopts.flags |= GIT_MERGE_FILE_STYLE_ZDIFF3;
 	if (git_merge_file(&res, &in[0], &in[1], &in[2], &gopts) < 0)
 		return tm_git_error(TM_ERROR, "three-way merge failed");

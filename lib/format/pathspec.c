@@ -15,7 +15,7 @@
  * WM_PATHNAME, so * and ? cross '/' (only `:(glob)` magic stops them
  * there); that is fnmatch() with no flags: no FNM_PATHNAME, no
  * FNM_PERIOD, backslash escapes on.  Checked against the wildmatch that
- * lib/stale.c had before (3 million random patterns and paths over the
+ * lib/stale/stale.c had before (3 million random patterns and paths over the
  * characters * ? [ ] ! ^ - \ : / . a b c), glibc's fnmatch gave the same
  * answers except in two corners: a '[' that is never closed is a literal
  * '[' for fnmatch while git's wildmatch then matches nothing (`x[ab*`

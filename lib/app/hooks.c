@@ -535,9 +535,9 @@ static bool blob_has_markers(git_repository *repo, const git_diff_delta *d,
 		git_error_clear();
 		return false;
 	}
-	found = tm_merge_markers_in_fields(git_blob_rawcontent(blob),
-					   (size_t)git_blob_rawsize(blob),
-					   json);
+	found = tm_conflict_markers_in_fields(git_blob_rawcontent(blob),
+					      (size_t)git_blob_rawsize(blob),
+					      json);
 	git_blob_free(blob);
 	return found;
 }

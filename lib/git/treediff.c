@@ -23,7 +23,7 @@
  *
  * Why a differ that keeps trees: a history's diffs come parent first, so
  * the trees a commit's diff reads on its side are the ones its child's
- * diff reads on the parent side; libgit2's object cache is off (lib/git.c)
+ * diff reads on the parent side; libgit2's object cache is off (lib/git/git.c)
  * and would keep every object it reads.  A small direct-mapped table
  * keyed by tree id, with a byte budget, keeps the recent ones.
  */

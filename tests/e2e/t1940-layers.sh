@@ -1,0 +1,68 @@
+#!/bin/sh
+# lib/ in layers (lib/README.md): scripts/check-layers passes on the tree and
+# fails, naming the file, on each kind of wrong include planted in a copy:
+# an upward include, a peer's header, the CLI reaching an internal header, a
+# public header including an internal one, a .c file at lib/'s top level.
+. "$(dirname "$0")/test-lib.sh"
+
+# copy: a fresh copy of the folders the rule reads, in $TEST_ROOT/src
+copy() {
+	rm -rf "$TEST_ROOT/src" &&
+	mkdir "$TEST_ROOT/src" &&
+	cp -R "$TEST_SRC/lib" "$TEST_SRC/git-threadmind" \
+		"$TEST_SRC/merge-driver" "$TEST_ROOT/src/"
+}
+
+# plant FILE LINE: add LINE after FILE's first include line in the copy
+plant() {
+	awk -v l="$2" '{ print } !done && /^#include/ { print l; done = 1 }' \
+		"$TEST_ROOT/src/$1" >"$TEST_ROOT/src/$1.new" &&
+	mv "$TEST_ROOT/src/$1.new" "$TEST_ROOT/src/$1"
+}
+
+# fails_with WHAT: check-layers on the copy exits 1 and prints WHAT
+fails_with() {
+	test_must_fail "$TEST_SRC/scripts/check-layers" "$TEST_ROOT/src" >out &&
+	grep -F "$1" out
+}
+
+test_expect_success 'the tree keeps the layer rule' '
+	"$TEST_SRC/scripts/check-layers" "$TEST_SRC" >out &&
+	! test -s out &&
+	copy && "$TEST_SRC/scripts/check-layers" "$TEST_ROOT/src"
+'
+
+test_expect_success 'a util file including a hooks header fails' '
+	copy && plant lib/util/buf.c "#include \"hooks.h\"" &&
+	fails_with "lib/util/buf.c:" &&
+	grep -F "includes \"hooks.h\" of layer app, which is not below util" out
+'
+
+test_expect_success 'the store including the merge fails' '
+	copy && plant lib/store/store_thread.c "#include \"merge.h\"" &&
+	fails_with "lib/store/store_thread.c:" && grep -F "of layer merge" out
+'
+
+test_expect_success 'a peer: the merge including the staleness engine fails' '
+	copy && plant lib/merge/merge_text.c "#include \"stale_internal.h\"" &&
+	fails_with "lib/merge/merge_text.c:" && grep -F "not below merge" out
+'
+
+test_expect_success 'the CLI including an internal header fails' '
+	copy && plant git-threadmind/cmd-tree.c "#include \"store_internal.h\"" &&
+	fails_with "git-threadmind/cmd-tree.c:" &&
+	grep -F "lib/include/threadmind/ only" out
+'
+
+test_expect_success 'a public header including an internal one fails' '
+	copy && plant lib/include/threadmind/store.h "#include \"store_internal.h\"" &&
+	fails_with "lib/include/threadmind/store.h:" &&
+	grep -F "a public header includes" out
+'
+
+test_expect_success 'a .c file at the top of lib/ fails' '
+	copy && echo "int x;" >"$TEST_ROOT/src/lib/stray.c" &&
+	fails_with "lib/stray.c: a file at lib/"
+'
+
+test_done
