@@ -100,6 +100,9 @@ static int lefthook_one(struct tm_install__yedit *e, tm_buf *end,
 				 *jobs;
 	size_t at, indent;
 	tm_buf *b;
+	/* what goes in: our command under `commands:`, our job under
+	 * `jobs:`, or `commands:` with our command */
+	enum { COMMAND, JOB, COMMANDS } what = COMMANDS;
 
 	hook = tm_install__ymap_get(f->root, name, &hkey);
 	if (!hook) {
@@ -124,29 +127,26 @@ static int lefthook_one(struct tm_install__yedit *e, tm_buf *end,
 					    "'%s' already has a command "
 					    "named 'threadmind'",
 					    name);
-		b = tm_install__yedit_at(e, at);
-		tm_install__block_begin(b, t->eol);
-		lefthook_command(b, t->eol, indent, name);
-		tm_install__block_end(b, t->eol);
-		return 0;
-	}
-	if ((jobs = tm_install__ymap_get(hook, "jobs", &ckey))) {
+		what = COMMAND;
+	} else if ((jobs = tm_install__ymap_get(hook, "jobs", &ckey))) {
 		if (jobs->kind != TM_INSTALL__YSEQ ||
 		    !tm_install__block_kids(&at, &indent, t, ckey, jobs))
 			return tm_error_set(TM_EINVALID,
 					    "'%s' has 'jobs' that are not a "
 					    "plain block list",
 					    name);
-		b = tm_install__yedit_at(e, at);
-		tm_install__block_begin(b, t->eol);
-		lefthook_job(b, t->eol, indent, name);
-		tm_install__block_end(b, t->eol);
-		return 0;
+		what = JOB;
 	}
 	b = tm_install__yedit_at(e, at);
 	tm_install__block_begin(b, t->eol);
-	tm_install__yline(b, t->eol, indent, "commands:");
-	lefthook_command(b, t->eol, indent + 2, name);
+	if (what == COMMAND) {
+		lefthook_command(b, t->eol, indent, name);
+	} else if (what == JOB) {
+		lefthook_job(b, t->eol, indent, name);
+	} else {
+		tm_install__yline(b, t->eol, indent, "commands:");
+		lefthook_command(b, t->eol, indent + 2, name);
+	}
 	tm_install__block_end(b, t->eol);
 	return 0;
 }

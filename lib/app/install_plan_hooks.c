@@ -134,6 +134,20 @@ static void already_calls(tm_install_plan *p, const char *path,
 	"has a '" TM_INSTALL_BEGIN "' line without its '" TM_INSTALL_END \
 	"' line; fix it by hand, or add this line to it:"
 
+/* A step that rewrites the file at `path` from `data` to `next` (released
+ * here); the caller says what it does. */
+static tm_install_step *rewrite_step(tm_install_plan *p, const char *path,
+				     const tm_buf *data, tm_buf *next)
+{
+	tm_install_step *st =
+		tm_install__add_step(p, TM_INSTALL_WRITE_FILE, path);
+
+	tm_install__set_data(st, next);
+	tm_install__set_old(st, data);
+	tm_buf_release(next);
+	return st;
+}
+
 static void plan_hook_install(tm_install_plan *p, const char *path,
 			      const char *name, enum hook_state state,
 			      bool exec, const tm_buf *data)
@@ -190,13 +204,10 @@ static void plan_hook_install(tm_install_plan *p, const char *path,
 		return;
 	}
 	if (tm_install_is_old_stub(d, data->size, name)) {
-		st = tm_install__add_step(p, TM_INSTALL_WRITE_FILE, path);
+		tm_install_stub(&next, name);
+		st = rewrite_step(p, path, data, &next);
 		tm_install__set_what(st, "hook '%s': update the stub '%s'",
 				     name, path);
-		tm_install_stub(&next, name);
-		tm_install__set_data(st, &next);
-		tm_install__set_old(st, data);
-		tm_buf_release(&next);
 		return;
 	}
 	if (tm_install_has_block(d, data->size)) {
@@ -205,15 +216,12 @@ static void plan_hook_install(tm_install_plan *p, const char *path,
 			refuse(p, path, name, true, UNCLOSED_BLOCK);
 			return;
 		}
-		st = tm_install__add_step(p, TM_INSTALL_WRITE_FILE, path);
-		st->done = next.size == data->size &&
-			   !memcmp(next.ptr, d, data->size);
+		st = rewrite_step(p, path, data, &next);
+		st->done = st->len == data->size &&
+			   !memcmp(st->data, d, data->size);
 		tm_install__set_what(
 			st, "hook '%s': %s the threadmind block in '%s'", name,
 			st->done ? "found" : "update", path);
-		tm_install__set_data(st, &next);
-		tm_install__set_old(st, data);
-		tm_buf_release(&next);
 		return;
 	}
 	if (tm_install_calls_us(d, data->size)) {
@@ -245,12 +253,9 @@ static void plan_hook_install(tm_install_plan *p, const char *path,
 		return;
 	}
 	tm_install_insert(&next, d, data->size, name);
-	st = tm_install__add_step(p, TM_INSTALL_WRITE_FILE, path);
+	st = rewrite_step(p, path, data, &next);
 	tm_install__set_what(st, "hook '%s': add the threadmind block to '%s'",
 			     name, path);
-	tm_install__set_data(st, &next);
-	tm_install__set_old(st, data);
-	tm_buf_release(&next);
 }
 
 /*
