@@ -178,10 +178,7 @@ int tm_install_manager_detect(tm_install_manager_info *out, struct tm_git *g,
 
 	memset(out, 0, sizeof(*out));
 	error = tm_git_config_string(&hooks_path, g, "core.hooksPath");
-	if (error == TM_ENOTFOUND) {
-		tm_error_clear();
-		error = 0;
-	}
+	error = tm_error_ignore(error, TM_ENOTFOUND);
 	if (error == 0)
 		error = tm_install_hooks_path(&out->hooks_dir, hooks_path,
 					      workdir, tm_git_gitdir(g),

@@ -197,10 +197,7 @@ static int plan_attributes(tm_install_plan *p, const char *store_dir,
 			      TM_MAX_FILE_SIZE);
 	close(fd);
 	existed = error == 0;
-	if (error == TM_ENOTFOUND) {
-		tm_error_clear();
-		error = 0;
-	}
+	error = tm_error_ignore(error, TM_ENOTFOUND);
 	if (error < 0)
 		goto done;
 	if (uninstall) {

@@ -401,10 +401,7 @@ int tm_install__plan_hooks(tm_install_plan *p, tm_git *g, bool uninstall,
 	int error;
 
 	error = tm_git_config_string(&hooks_path, g, "core.hooksPath");
-	if (error == TM_ENOTFOUND) {
-		tm_error_clear();
-		error = 0;
-	}
+	error = tm_error_ignore(error, TM_ENOTFOUND);
 	if (error == 0)
 		error = tm_install_hooks_path(
 			&p->hooks_dir, hooks_path, tm_git_workdir(g),

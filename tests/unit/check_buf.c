@@ -132,6 +132,23 @@ START_TEST(test_buf_error_messages)
 }
 END_TEST
 
+START_TEST(test_buf_error_ignore)
+{
+	/* another code passes through, its message kept */
+	tm_error_set(TM_EINVALID, "bad '%s'", "x");
+	ck_assert_int_eq(tm_error_ignore(TM_EINVALID, TM_ENOTFOUND),
+			 TM_EINVALID);
+	ck_assert_str_eq(tm_error_last(), "bad 'x'");
+	ck_assert_int_eq(tm_error_ignore(0, TM_ENOTFOUND), 0);
+	ck_assert_str_eq(tm_error_last(), "bad 'x'");
+	/* the code ignored: 0, the message forgotten */
+	tm_error_set(TM_ENOTFOUND, "no thread '%s'", "x");
+	ck_assert_int_eq(tm_error_ignore(TM_ENOTFOUND, TM_ENOTFOUND), 0);
+	ck_assert_str_eq(tm_error_last(), "");
+	ck_assert_int_eq(tm_error_last_code(), 0);
+}
+END_TEST
+
 Suite *buf_suite(void)
 {
 	Suite *s = suite_create("buf");
@@ -143,6 +160,7 @@ Suite *buf_suite(void)
 	tcase_add_test(tc, test_buf_strv);
 	tcase_add_test(tc, test_buf_utf8_validation);
 	tcase_add_test(tc, test_buf_error_messages);
+	tcase_add_test(tc, test_buf_error_ignore);
 	suite_add_tcase(s, tc);
 	return s;
 }
