@@ -11,6 +11,7 @@
  * "Speed").
  */
 #include "merge_internal.h"
+#include "seq.h"
 #include "hashmap.h"
 #include "section.h"
 
@@ -232,9 +233,9 @@ struct slot {
 static size_t anchors(const struct differ *d, size_t lo, size_t hi, size_t xlo,
 		      size_t xhi, size_t **ai, size_t **aj)
 {
-	size_t cap = 16, mask, i, j, k, n = 0, len = 0, lo2, hi2, mid;
+	size_t cap = 16, mask, i, j, k, n = 0, len;
 	struct slot *t, *s;
-	size_t *pi, *pj, *tail, *prev;
+	size_t *pi, *pj, *run;
 
 	while (cap < 2 * (hi - lo + xhi - xlo))
 		cap *= 2;
@@ -284,32 +285,16 @@ static size_t anchors(const struct differ *d, size_t lo, size_t hi, size_t xlo,
 		}
 	}
 	free(t);
-	/* the longest increasing run of pj (patience sorting) */
-	tail = tm_xcalloc(n + 1, sizeof(size_t));
-	prev = tm_xcalloc(n + 1, sizeof(size_t));
-	for (k = 0; k < n; k++) {
-		lo2 = 0;
-		hi2 = len;
-		while (lo2 < hi2) {
-			mid = lo2 + (hi2 - lo2) / 2;
-			if (pj[tail[mid]] < pj[k])
-				lo2 = mid + 1;
-			else
-				hi2 = mid;
-		}
-		prev[k] = lo2 ? tail[lo2 - 1] : TM_MERGE__NONE;
-		tail[lo2] = k;
-		if (lo2 == len)
-			len++;
-	}
+	/* the longest increasing run of pj */
+	run = tm_xcalloc(n + 1, sizeof(size_t));
+	len = tm_seq_lis(run, pj, n, TM_MERGE__NONE);
 	*ai = tm_xcalloc(len + 1, sizeof(size_t));
 	*aj = tm_xcalloc(len + 1, sizeof(size_t));
-	for (k = len ? tail[len - 1] : 0, i = len; i-- > 0; k = prev[k]) {
-		(*ai)[i] = pi[k];
-		(*aj)[i] = pj[k];
+	for (i = 0; i < len; i++) {
+		(*ai)[i] = pi[run[i]];
+		(*aj)[i] = pj[run[i]];
 	}
-	free(tail);
-	free(prev);
+	free(run);
 	free(pi);
 	free(pj);
 	return len;
