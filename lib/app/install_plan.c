@@ -51,14 +51,12 @@ void tm_install__set_old(tm_install_step *st, const tm_buf *b)
 
 void tm_install__set_what(tm_install_step *st, const char *fmt, ...)
 {
-	tm_buf b = TM_BUF_INIT;
 	va_list ap;
 
-	va_start(ap, fmt);
-	tm_buf_vprintf(&b, fmt, ap);
-	va_end(ap);
 	free(st->what);
-	st->what = tm_buf_detach(&b);
+	va_start(ap, fmt);
+	st->what = tm_xstrvfmt(fmt, ap);
+	va_end(ap);
 }
 
 char *tm_install__join(const char *dir, const char *name)

@@ -132,6 +132,28 @@ START_TEST(test_buf_error_messages)
 }
 END_TEST
 
+static char *fmt(const char *f, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, f);
+	s = tm_xstrvfmt(f, ap);
+	va_end(ap);
+	return s;
+}
+
+START_TEST(test_buf_xstrvfmt)
+{
+	char *s = fmt("'%s' has %d lines", "a.md", 3), *e = fmt("%s", "");
+
+	ck_assert_str_eq(s, "'a.md' has 3 lines");
+	ck_assert_str_eq(e, "");
+	free(s);
+	free(e);
+}
+END_TEST
+
 START_TEST(test_buf_error_ignore)
 {
 	/* another code passes through, its message kept */
@@ -161,6 +183,7 @@ Suite *buf_suite(void)
 	tcase_add_test(tc, test_buf_utf8_validation);
 	tcase_add_test(tc, test_buf_error_messages);
 	tcase_add_test(tc, test_buf_error_ignore);
+	tcase_add_test(tc, test_buf_xstrvfmt);
 	suite_add_tcase(s, tc);
 	return s;
 }
