@@ -25,28 +25,6 @@
 /* Anchors are looked for this many levels deep at most. */
 #define MAX_DEPTH 48
 
-static const char *line_end(const char *p, const char *end)
-{
-	const char *nl = memchr(p, '\n', (size_t)(end - p));
-
-	return nl ? nl : end;
-}
-
-static const char *next_line(const char *p, const char *end)
-{
-	const char *e = line_end(p, end);
-
-	return e < end ? e + 1 : end;
-}
-
-static bool is_blank(const char *p, const char *e)
-{
-	for (; p < e; p++)
-		if (*p != ' ' && *p != '\t' && *p != '\r')
-			return false;
-	return true;
-}
-
 /* The column of the first non-blank character (a tab to the next
  * multiple of 4). */
 static size_t indent_of(const char *p, const char *e)
@@ -95,14 +73,15 @@ static void add_unit(struct tm_merge__units *us, size_t *alloc, const char *p,
 	u->klen =
 		us->keys.size; /* where it starts, until the keys are all in */
 	if (kind == TM_MERGE__ITEM) {
-		for (l = p; l < q; l = next_line(l, q)) {
+		for (l = p; l < q; l = tm_section_next_line(l, q)) {
 			if (l > p)
 				tm_buf_putc(&us->keys, '\n');
-			e = line_end(l, q);
+			e = tm_section_line_end(l, q);
 			put_line_key(&us->keys, l, e);
 		}
 	} else if (kind == TM_MERGE__PROSE) {
-		tm_buf_put(&us->keys, p, (size_t)(line_end(p, q) - p));
+		tm_buf_put(&us->keys, p,
+			   (size_t)(tm_section_line_end(p, q) - p));
 	}
 	u->klen = us->keys.size - u->klen;
 }
@@ -112,14 +91,15 @@ static void add_unit(struct tm_merge__units *us, size_t *alloc, const char *p,
 static const char *item_end(const char *p, const char *e, const char *end)
 {
 	size_t w = indent_of(p, e);
-	const char *q = next_line(p, end), *t;
+	const char *q = tm_section_next_line(p, end), *t;
 
 	for (;;) {
-		for (t = q; t < end && is_blank(t, line_end(t, end));)
-			t = next_line(t, end);
-		if (t >= end || indent_of(t, line_end(t, end)) <= w)
+		for (t = q; t < end && tm_section_line_blank(
+					       t, tm_section_line_end(t, end));)
+			t = tm_section_next_line(t, end);
+		if (t >= end || indent_of(t, tm_section_line_end(t, end)) <= w)
 			return q;
-		q = next_line(t, end);
+		q = tm_section_next_line(t, end);
 	}
 }
 
@@ -133,8 +113,8 @@ void tm_merge__units_split(struct tm_merge__units *us, const char *text,
 
 	memset(us, 0, sizeof(*us));
 	while (p < end) {
-		e = line_end(p, end);
-		q = next_line(p, end);
+		e = tm_section_line_end(p, end);
+		q = tm_section_next_line(p, end);
 		if (fenced) {
 			if (tm_section_fence(p, e, &ch, &n, true) &&
 			    ch == fch && n >= flen)
@@ -143,7 +123,7 @@ void tm_merge__units_split(struct tm_merge__units *us, const char *text,
 		} else if (tm_section_fence(p, e, &fch, &flen, false)) {
 			fenced = true;
 			add_unit(us, &alloc, p, q, q, TM_MERGE__PROSE);
-		} else if (is_blank(p, e)) {
+		} else if (tm_section_line_blank(p, e)) {
 			add_unit(us, &alloc, p, q, q, TM_MERGE__BLANK);
 		} else if (tm_section_is_list_item(p, e)) {
 			add_unit(us, &alloc, p, item_end(p, e, end), q,
@@ -404,7 +384,7 @@ static struct run *feed(struct runs *rs, const char *p, const char *e,
 	size_t w;
 	bool item;
 
-	if (is_blank(p, e))
+	if (tm_section_line_blank(p, e))
 		return NULL;
 	w = indent_of(p, e);
 	item = ordered_item(it, p, e);
@@ -432,8 +412,8 @@ bool tm_merge__numbered_consecutively(const char *text, size_t len)
 	struct ordered it;
 	struct run *r;
 
-	for (; p < end; p = next_line(p, end)) {
-		e = line_end(p, end);
+	for (; p < end; p = tm_section_next_line(p, end)) {
+		e = tm_section_line_end(p, end);
 		if ((r = feed(&rs, p, e, &it))) {
 			if (it.num != r->next)
 				return false;
@@ -456,16 +436,18 @@ void tm_merge__renumber(tm_buf *b, size_t from)
 	p = b->ptr + from;
 	end = b->ptr + b->size;
 	tm_buf_put(&out, b->ptr, from);
-	for (; p < end; p = next_line(p, end)) {
-		e = line_end(p, end);
+	for (; p < end; p = tm_section_next_line(p, end)) {
+		e = tm_section_line_end(p, end);
 		r = feed(&rs, p, e, &it);
 		if (r && it.num != r->next) {
 			tm_buf_put(&out, p, (size_t)(it.digits - p));
 			tm_buf_printf(&out, "%lu", r->next);
 			tm_buf_put(&out, it.digits_end,
-				   (size_t)(next_line(p, end) - it.digits_end));
+				   (size_t)(tm_section_next_line(p, end) -
+					    it.digits_end));
 		} else {
-			tm_buf_put(&out, p, (size_t)(next_line(p, end) - p));
+			tm_buf_put(&out, p,
+				   (size_t)(tm_section_next_line(p, end) - p));
 		}
 		if (r)
 			r->next++;
