@@ -42,18 +42,18 @@ tm_doctor_problem *tm_doctor_add(tm_doctor_report *r, const char *kind,
 				 const char *fmt, ...)
 {
 	tm_doctor_problem *p;
-	tm_buf msg = TM_BUF_INIT;
+	char *msg;
 	va_list ap;
 
 	va_start(ap, fmt);
-	tm_buf_vprintf(&msg, fmt, ap);
+	msg = tm_xstrvfmt(fmt, ap);
 	va_end(ap);
 	tm_xgrow((void **)&r->items, &r->alloc, r->n + 1, sizeof(*r->items));
 	p = &r->items[r->n++];
 	memset(p, 0, sizeof(*p));
 	p->kind = kind;
 	p->file = tm_xstrdup_or_null(file);
-	p->message = tm_buf_detach(&msg);
+	p->message = msg;
 	p->fixable = fixable;
 	return p;
 }

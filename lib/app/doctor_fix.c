@@ -95,10 +95,7 @@ static int repair_gitignore(tm_strv *done, struct fix_ctx *f,
 
 	(void)p;
 	error = tm_store_read_file(&data, f->s, NULL, NULL, ".gitignore");
-	if (error == TM_ENOTFOUND) {
-		tm_error_clear();
-		error = 0;
-	}
+	error = tm_error_ignore(error, TM_ENOTFOUND);
 	if (error < 0)
 		goto done;
 	tm_doctor_missing_ignores(&missing, tm_buf_cstr(&data));
@@ -132,10 +129,7 @@ static int repair_gitattributes(tm_strv *done, struct fix_ctx *f,
 
 	(void)p;
 	error = tm_store_read_file(&data, f->s, NULL, NULL, ".gitattributes");
-	if (error == TM_ENOTFOUND) {
-		tm_error_clear();
-		error = 0;
-	}
+	error = tm_error_ignore(error, TM_ENOTFOUND);
 	if (error < 0 ||
 	    !tm_install_attributes_add(&next, tm_buf_cstr(&data), data.size))
 		goto done;

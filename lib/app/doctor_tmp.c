@@ -287,10 +287,7 @@ int tm_doctor_repair_recovery(tm_strv *done, int dirfd,
 	}
 	tm_strv_push_owned(done, tm_buf_detach(&line));
 done:
-	if (error == TM_ENOTFOUND) {
-		tm_error_clear();
-		error = 0;
-	}
+	error = tm_error_ignore(error, TM_ENOTFOUND);
 	free(rel_dir);
 	free(name);
 	free(broken);
@@ -316,10 +313,7 @@ int tm_doctor_repair_tmp(tm_strv *done, int dirfd, const tm_doctor_problem *p,
 	tm_buf_printf(&line, "removed '%s'", p->file);
 	tm_strv_push_owned(done, tm_buf_detach(&line));
 done:
-	if (error == TM_ENOTFOUND) {
-		tm_error_clear();
-		error = 0;
-	}
+	error = tm_error_ignore(error, TM_ENOTFOUND);
 	free(rel_dir);
 	free(name);
 	return error;

@@ -1,6 +1,8 @@
 /*
- * Internal to the install files (install_hooks.c, install_gitfiles.c): the
- * line reader both edit text with.  Not part of the umbrella header.
+ * Internal to the install files: the line reader the text halves edit
+ * with (install_hooks.c, install_gitfiles.c, the managers'), and the
+ * plan's helpers (install_plan.c, install_plan_hooks.c,
+ * install_manager_plan.c).  Not part of the umbrella header.
  */
 #ifndef TM_INSTALL_INTERNAL_H
 #define TM_INSTALL_INTERNAL_H
@@ -70,7 +72,7 @@ static inline bool tm_install__next_word(const char **p, const char *end,
 	return true;
 }
 
-/* ---- the plan's helpers (install_plan.c), for install_manager_plan.c ---- */
+/* ---- the plan's helpers ---- */
 
 struct tm_git;
 
@@ -84,6 +86,7 @@ struct tm_git;
 bool tm_install__last_command(const char *d, size_t len, size_t *start,
 			      size_t *end, bool *ends);
 
+/* A new step of `p` (path copied, or NULL), the other fields zero. */
 tm_install_step *tm_install__add_step(tm_install_plan *p, tm_install_kind kind,
 				      const char *path);
 void tm_install__set_what(tm_install_step *st, const char *fmt, ...)
@@ -91,6 +94,15 @@ void tm_install__set_what(tm_install_step *st, const char *fmt, ...)
 /* A copy of `b` as the step's data / as what the file held. */
 void tm_install__set_data(tm_install_step *st, const tm_buf *b);
 void tm_install__set_old(tm_install_step *st, const tm_buf *b);
+
+/* "<dir>/<name>" (trailing slashes of `dir` dropped), malloc'd. */
+char *tm_install__join(const char *dir, const char *name);
+
+/*
+ * Append everything `fd` holds, up to TM_MAX_FILE_SIZE + 1 bytes (more
+ * says "too large"), NUL-terminated.  -1 with errno on a read error.
+ */
+int tm_install__read_all(int fd, tm_buf *out);
 
 /*
  * Read the file at `path` (up to TM_MAX_FILE_SIZE + 1 bytes) into `data`:
@@ -115,6 +127,14 @@ enum tm_install__mode {
  */
 int tm_install__plan_hook_file(tm_install_plan *p, const char *path,
 			       const char *name, enum tm_install__mode mode);
+
+/*
+ * The steps of the hook files of `g` (install_plan_hooks.c): sets
+ * p->hooks_dir (core.hooksPath, `home` for `~`); through a hook manager
+ * when there is one (tm_install__plan_manager).  Errors: TM_ERROR.
+ */
+int tm_install__plan_hooks(tm_install_plan *p, struct tm_git *g, bool uninstall,
+			   const char *home);
 
 /*
  * The steps of the hook manager of `g`, when there is one

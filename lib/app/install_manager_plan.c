@@ -17,19 +17,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static char *path_join(const char *dir, const char *name)
-{
-	tm_buf b = TM_BUF_INIT;
-	size_t n = strlen(dir);
-
-	while (n > 1 && dir[n - 1] == '/')
-		n--;
-	tm_buf_put(&b, dir, n);
-	tm_buf_putc(&b, '/');
-	tm_buf_puts(&b, name);
-	return tm_buf_detach(&b);
-}
-
 static const char *base_name(const char *path)
 {
 	const char *slash = strrchr(path, '/');
@@ -87,7 +74,7 @@ static bool husky_by_hooks_path(tm_install_manager_info *out)
 	if (strcmp(base, "_") || base == dir)
 		return false;
 	parent = tm_xstrndup(dir, (size_t)(base - dir - 1));
-	h = path_join(dir, "h");
+	h = tm_install__join(dir, "h");
 	slurp(&data, h);
 	husky = !strcmp(base_name(parent), ".husky") ||
 		memmem(tm_buf_cstr(&data), data.size, "husky", 5);
@@ -111,8 +98,8 @@ static void by_stub(tm_install_manager_info *out, const char *workdir)
 	size_t i;
 
 	for (i = 0; !out->kind && tm_install_hook_names[i]; i++) {
-		char *path =
-			path_join(out->hooks_dir, tm_install_hook_names[i]);
+		char *path = tm_install__join(out->hooks_dir,
+					      tm_install_hook_names[i]);
 		tm_buf data = TM_BUF_INIT;
 		tm_install_manager m;
 
@@ -125,7 +112,7 @@ static void by_stub(tm_install_manager_info *out, const char *workdir)
 			out->kind = m;
 			out->active = true;
 			if (config && config[0] != '/')
-				out->file = path_join(workdir, config);
+				out->file = tm_install__join(workdir, config);
 			else if (config)
 				out->file = tm_xstrdup(config);
 			free(config);
@@ -173,7 +160,7 @@ static char *lefthook_config(const char *workdir)
 	size_t i;
 
 	for (i = 0; lefthook_configs[i]; i++) {
-		char *path = path_join(workdir, lefthook_configs[i]);
+		char *path = tm_install__join(workdir, lefthook_configs[i]);
 
 		if (exists(path))
 			return path;
@@ -191,10 +178,7 @@ int tm_install_manager_detect(tm_install_manager_info *out, struct tm_git *g,
 
 	memset(out, 0, sizeof(*out));
 	error = tm_git_config_string(&hooks_path, g, "core.hooksPath");
-	if (error == TM_ENOTFOUND) {
-		tm_error_clear();
-		error = 0;
-	}
+	error = tm_error_ignore(error, TM_ENOTFOUND);
 	if (error == 0)
 		error = tm_install_hooks_path(&out->hooks_dir, hooks_path,
 					      workdir, tm_git_gitdir(g),
@@ -205,7 +189,7 @@ int tm_install_manager_detect(tm_install_manager_info *out, struct tm_git *g,
 		goto done;
 	by_stub(out, workdir);
 	if (!out->kind && !(hooks_path && *hooks_path)) {
-		path = path_join(workdir, ".husky");
+		path = tm_install__join(workdir, ".husky");
 		if (is_dir(path)) {
 			out->kind = TM_INSTALL_MANAGER_HUSKY;
 			out->file = path;
@@ -219,12 +203,13 @@ int tm_install_manager_detect(tm_install_manager_info *out, struct tm_git *g,
 		if (path || out->kind) {
 			out->kind = TM_INSTALL_MANAGER_LEFTHOOK;
 			out->file = path ? path
-					 : path_join(workdir, "lefthook.yml");
+					 : tm_install__join(workdir,
+							    "lefthook.yml");
 			goto found;
 		}
 	}
 	if (!out->file) {
-		path = path_join(workdir, ".pre-commit-config.yaml");
+		path = tm_install__join(workdir, ".pre-commit-config.yaml");
 		if (out->kind || exists(path))
 			out->file = path;
 		else
@@ -401,7 +386,7 @@ static int plan_cleanup(tm_install_plan *p, const char *dir, const char *suffix)
 		char *path;
 
 		tm_buf_printf(&file, "%s%s", name, suffix);
-		path = path_join(dir, tm_buf_cstr(&file));
+		path = tm_install__join(dir, tm_buf_cstr(&file));
 		error = tm_install__plan_hook_file(p, path, name,
 						   TM_INSTALL__CLEAN);
 		free(path);
@@ -423,7 +408,8 @@ static void plan_reach(tm_install_plan *p, const tm_install_manager_info *m,
 	size_t i, n = 0;
 
 	for (i = 0; tm_install_hook_names[i]; i++) {
-		char *path = path_join(m->hooks_dir, tm_install_hook_names[i]);
+		char *path = tm_install__join(m->hooks_dir,
+					      tm_install_hook_names[i]);
 		tm_buf data = TM_BUF_INIT;
 
 		slurp(&data, path);
@@ -471,7 +457,8 @@ static int plan_husky(tm_install_plan *p, const tm_install_manager_info *m)
 	int error = 0;
 
 	for (i = 0; error == 0 && tm_install_hook_names[i]; i++) {
-		char *path = path_join(m->file, tm_install_hook_names[i]);
+		char *path =
+			tm_install__join(m->file, tm_install_hook_names[i]);
 
 		error = tm_install__plan_hook_file(
 			p, path, tm_install_hook_names[i], TM_INSTALL__HUSKY);
@@ -593,21 +580,22 @@ static int plan_uninstall(tm_install_plan *p, struct tm_git *g,
 
 	if (m->kind == TM_INSTALL_MANAGER_HUSKY && !m->plain)
 		for (i = 0; error == 0 && tm_install_hook_names[i]; i++) {
-			path = path_join(m->file, tm_install_hook_names[i]);
+			path = tm_install__join(m->file,
+						tm_install_hook_names[i]);
 			error = tm_install__plan_hook_file(
 				p, path, tm_install_hook_names[i],
 				TM_INSTALL__CLEAN);
 			free(path);
 		}
 	for (i = 0; error == 0 && lefthook_configs[i]; i++) {
-		path = path_join(workdir, lefthook_configs[i]);
+		path = tm_install__join(workdir, lefthook_configs[i]);
 		error = plan_config_removal(p, path, "lefthook");
 		free(path);
 	}
 	if (error == 0 && m->kind == TM_INSTALL_MANAGER_PRE_COMMIT)
 		error = plan_config_removal(p, m->file, "pre-commit");
 	else if (error == 0) {
-		path = path_join(workdir, ".pre-commit-config.yaml");
+		path = tm_install__join(workdir, ".pre-commit-config.yaml");
 		error = plan_config_removal(p, path, "pre-commit");
 		free(path);
 	}

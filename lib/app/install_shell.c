@@ -223,9 +223,28 @@ static void skip_bodies(struct scan *s)
 	s->line = s->i;
 }
 
+/*
+ * The reserved words that open or close a compound command: the mark
+ * they push on the stack or pop from it, and whether a command name may
+ * follow them (`if true`, but `for i in`, `case x in`, `fi;`).
+ */
+static const struct {
+	const char *word;
+	char mark;
+	bool opens;
+	bool cmd_follows;
+} compound[] = {
+	{"if", 'i', true, true},      {"while", 'l', true, true},
+	{"until", 'l', true, true},   {"for", 'l', true, false},
+	{"select", 'l', true, false}, {"case", 'c', true, false},
+	{"{", '{', true, true},       {"fi", 'i', false, false},
+	{"done", 'l', false, false},  {"esac", 'c', false, false},
+	{"}", '{', false, false},
+};
+
 static void word(struct scan *s)
 {
-	size_t a, b;
+	size_t a, b, i;
 	bool plain, was_cmd = s->cmdpos && !s->redir;
 
 	read_word(s, &a, &b, &plain);
@@ -237,33 +256,20 @@ static void word(struct scan *s)
 		s->cmdpos = false;
 		return;
 	}
-	if (word_is(s, a, b, "if")) {
-		push(s, 'i');
-	} else if (word_is(s, a, b, "while") || word_is(s, a, b, "until")) {
-		push(s, 'l');
-	} else if (word_is(s, a, b, "for") || word_is(s, a, b, "select")) {
-		push(s, 'l');
-		s->cmdpos = false;
-	} else if (word_is(s, a, b, "case")) {
-		push(s, 'c');
-		s->cmdpos = false;
-	} else if (word_is(s, a, b, "{")) {
-		push(s, '{');
-	} else if (word_is(s, a, b, "fi")) {
-		pop(s, 'i');
-		s->cmdpos = false;
-	} else if (word_is(s, a, b, "done")) {
-		pop(s, 'l');
-		s->cmdpos = false;
-	} else if (word_is(s, a, b, "esac")) {
-		pop(s, 'c');
-		s->cmdpos = false;
-	} else if (word_is(s, a, b, "}")) {
-		pop(s, '{');
-		s->cmdpos = false;
-	} else if (word_is(s, a, b, "then") || word_is(s, a, b, "do") ||
-		   word_is(s, a, b, "else") || word_is(s, a, b, "elif") ||
-		   word_is(s, a, b, "!")) {
+	for (i = 0; i < sizeof(compound) / sizeof(*compound); i++) {
+		if (!word_is(s, a, b, compound[i].word))
+			continue;
+		if (compound[i].opens)
+			push(s, compound[i].mark);
+		else
+			pop(s, compound[i].mark);
+		if (!compound[i].cmd_follows)
+			s->cmdpos = false;
+		return;
+	}
+	if (word_is(s, a, b, "then") || word_is(s, a, b, "do") ||
+	    word_is(s, a, b, "else") || word_is(s, a, b, "elif") ||
+	    word_is(s, a, b, "!")) {
 		/* a command name follows */
 	} else if (word_is(s, a, b, "exit") ||
 		   (word_is(s, a, b, "exec") && exec_runs(s))) {

@@ -11,30 +11,6 @@ static bool is_blank_char(char c)
 	return c == ' ' || c == '\t' || c == '\r';
 }
 
-/* The end of the line starting at `p` (the LF, or `end`). */
-static const char *line_end(const char *p, const char *end)
-{
-	const char *nl = memchr(p, '\n', (size_t)(end - p));
-
-	return nl ? nl : end;
-}
-
-/* The start of the next line (past the LF), or `end`. */
-static const char *next_line(const char *p, const char *end)
-{
-	const char *e = line_end(p, end);
-
-	return e < end ? e + 1 : end;
-}
-
-static bool line_is_blank(const char *p, const char *e)
-{
-	for (; p < e; p++)
-		if (!is_blank_char(*p))
-			return false;
-	return true;
-}
-
 /* Skip at most three leading spaces; NULL when there are more (code). */
 static const char *skip_indent(const char *p, const char *e)
 {
@@ -57,7 +33,7 @@ bool tm_section_fence(const char *p, const char *e, char *ch, size_t *n,
 		return false;
 	for (q = p; q < e && *q == *p; q++)
 		;
-	if (q - p < 3 || (rest_blank && !line_is_blank(q, e)))
+	if (q - p < 3 || (rest_blank && !tm_section_line_blank(q, e)))
 		return false;
 	*ch = *p;
 	*n = (size_t)(q - p);
@@ -118,7 +94,8 @@ void tm_section_split(tm_section_list *out, const char *text, size_t len)
 	bool in_fence = false;
 
 	while (p < end) {
-		const char *e = line_end(p, end), *next = next_line(p, end);
+		const char *e = tm_section_line_end(p, end),
+			   *next = tm_section_next_line(p, end);
 		char ch;
 		size_t n;
 		char *h;
@@ -226,14 +203,14 @@ static void trim_blank_lines(const char **s, const char **e)
 	const char *p = *s, *first = NULL, *last_end = NULL;
 
 	while (p < *e) {
-		const char *le = line_end(p, *e);
+		const char *le = tm_section_line_end(p, *e);
 
-		if (!line_is_blank(p, le)) {
+		if (!tm_section_line_blank(p, le)) {
 			if (!first)
 				first = p;
 			last_end = le;
 		}
-		p = next_line(p, *e);
+		p = tm_section_next_line(p, *e);
 	}
 	if (!first) {
 		*s = *e;
@@ -252,19 +229,20 @@ static void append_under(tm_section_list *l, size_t i, const char *add,
 	tm_buf b = TM_BUF_INIT;
 
 	while (p < end) {
-		const char *le = line_end(p, end);
+		const char *le = tm_section_line_end(p, end);
 
-		if (!line_is_blank(p, le)) {
+		if (!tm_section_line_blank(p, le)) {
 			last = p;
-			content_end = next_line(p, end);
+			content_end = tm_section_next_line(p, end);
 		}
-		p = next_line(p, end);
+		p = tm_section_next_line(p, end);
 	}
 	tm_buf_put(&b, s->text, (size_t)(content_end - s->text));
 	if (b.size && b.ptr[b.size - 1] != '\n')
 		tm_buf_putc(&b, '\n');
-	if (last && !(tm_section_is_list_item(last, line_end(last, end)) &&
-		      tm_section_is_list_item(add, line_end(add, add_end))))
+	if (last &&
+	    !(tm_section_is_list_item(last, tm_section_line_end(last, end)) &&
+	      tm_section_is_list_item(add, tm_section_line_end(add, add_end))))
 		tm_buf_putc(&b, '\n');
 	tm_buf_put(&b, add, (size_t)(add_end - add));
 	tm_buf_putc(&b, '\n');
@@ -351,13 +329,13 @@ void tm_section_merge(tm_buf *out, const char *into, size_t into_len,
 
 const char *tm_section_item_end(const char *p, const char *e)
 {
-	const char *q = next_line(p, e);
+	const char *q = tm_section_next_line(p, e);
 
 	while (q < e && (*q == ' ' || *q == '\t') &&
-	       !tm_section_is_list_item(q, line_end(q, e))) {
-		if (line_is_blank(q, line_end(q, e)))
+	       !tm_section_is_list_item(q, tm_section_line_end(q, e))) {
+		if (tm_section_line_blank(q, tm_section_line_end(q, e)))
 			break; /* a blank line ends the item */
-		q = next_line(q, e);
+		q = tm_section_next_line(q, e);
 	}
 	return q;
 }
@@ -366,12 +344,12 @@ void tm_section_item_key(tm_buf *out, const char *p, const char *e)
 {
 	tm_buf_clear(out);
 	while (p < e) {
-		const char *le = line_end(p, e), *t = le;
+		const char *le = tm_section_line_end(p, e), *t = le;
 
 		while (t > p && is_blank_char(t[-1]))
 			t--;
 		tm_buf_put(out, p, (size_t)(t - p));
 		tm_buf_putc(out, '\n');
-		p = next_line(p, e);
+		p = tm_section_next_line(p, e);
 	}
 }

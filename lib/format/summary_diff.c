@@ -5,6 +5,7 @@
 #include "summary_diff.h"
 #include "buf.h"
 #include "hashmap.h"
+#include "seq.h"
 #include "section.h"
 
 #include <stdint.h>
@@ -225,34 +226,19 @@ static void pair_sections(struct side *o, struct side *n)
  */
 static void mark_moved(bool *moved, const struct side *n)
 {
-	size_t *tail = tm_xcalloc(n->n + 1, sizeof(size_t));
-	size_t *prev = tm_xcalloc(n->n + 1, sizeof(size_t));
-	size_t len = 0, j, k;
+	size_t *v = tm_xcalloc(n->n + 1, sizeof(size_t));
+	size_t *run = tm_xcalloc(n->n + 1, sizeof(size_t));
+	size_t len, j;
 
 	for (j = 0; j < n->n; j++) {
-		size_t lo = 0, hi = len, i = n->s[j].pair;
-
-		prev[j] = NONE;
-		moved[j] = i != NONE;
-		if (i == NONE)
-			continue;
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-
-			if (n->s[tail[mid]].pair < i)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		prev[j] = lo ? tail[lo - 1] : NONE;
-		tail[lo] = j;
-		if (lo == len)
-			len++;
+		v[j] = n->s[j].pair;
+		moved[j] = v[j] != NONE;
 	}
-	for (k = len ? tail[len - 1] : NONE; k != NONE; k = prev[k])
-		moved[k] = false;
-	free(tail);
-	free(prev);
+	len = tm_seq_lis(run, v, n->n, NONE);
+	for (j = 0; j < len; j++)
+		moved[run[j]] = false;
+	free(v);
+	free(run);
 }
 
 /* ---- items ---- */

@@ -3,416 +3,16 @@
  * lines), DESIGN.md sections 6 and 11: sections paired across the sides by
  * heading, by content when a heading repeats or was renamed; ordered as
  * the side that moved them left them; each merged by units
- * (merge_lines.c).
+ * (merge_lines.c).  merge_section.c cuts the sides into sections and
+ * pairs them.
  */
 #include "merge_internal.h"
 #include "hashmap.h"
-#include "section.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #define NONE TM_MERGE__NONE
-/* Past this many sections a side is merged as one block of lines. */
-#define MAX_SECTIONS 20000
-/* Sections of one heading (or left unpaired) compared by content at most
- * this many pairs; beyond, paired in order (or not at all). */
-#define MAX_COMPARE 4096
-/* A renamed section is this similar to the ancestor's (percent). */
-#define RENAMED 50
-
-/*
- * A section as the merge sees it: its heading line through its last
- * non-blank line, always ending in LF.  The blank lines that separate
- * sections belong to none of them (DESIGN.md section 11, "Section
- * bodies").
- */
-struct section {
-	struct tm_merge__span text; /* owned */
-	size_t head;                /* bytes of the heading line (0: none) */
-	char *key;                  /* heading without trailing blanks */
-	char *heading; /* its text (tm_section_split), NULL: the preamble */
-	char *fold;    /* heading folded (case, blanks), once asked for */
-	uint64_t *hs;  /* the hashes of its non-blank lines' keys, sorted,
-			  once asked for */
-	size_t nh;
-};
-
-/*
- * A side split for the merge: the blank lines before anything else
- * (`lead`), the preamble (s[0], key "", maybe empty), one section per
- * `## ` heading, the blank lines after the last non-blank line (`tail`),
- * and whether the text ends in LF (or is empty).
- */
-struct sections {
-	struct section *s;
-	size_t n;
-	struct tm_merge__span lead, tail;
-	bool nl_end;
-};
-
-static size_t line_len(const char *p, const char *end)
-{
-	const char *nl = memchr(p, '\n', (size_t)(end - p));
-
-	return nl ? (size_t)(nl - p) + 1 : (size_t)(end - p);
-}
-
-static bool blank_line(const char *p, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		if (p[i] != ' ' && p[i] != '\t' && p[i] != '\r' && p[i] != '\n')
-			return false;
-	return true;
-}
-
-/* The length of [p, p + len) without its trailing blank lines. */
-static size_t content_len(const char *p, size_t len)
-{
-	const char *q = p, *end = p + len;
-	size_t keep = 0, l;
-
-	while (q < end) {
-		l = line_len(q, end);
-		if (!blank_line(q, l))
-			keep = (size_t)(q - p) + l;
-		q += l;
-	}
-	return keep;
-}
-
-/* The length of the blank lines that start [p, p + len). */
-static size_t lead_len(const char *p, size_t len)
-{
-	const char *q = p, *end = p + len;
-	size_t l;
-
-	while (q < end) {
-		l = line_len(q, end);
-		if (!blank_line(q, l) || q[l - 1] != '\n')
-			break;
-		q += l;
-	}
-	return (size_t)(q - p);
-}
-
-static int hash_cmp(const void *x, const void *y)
-{
-	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
-
-	return a < b ? -1 : a > b;
-}
-
-/* The sorted hashes of the body's non-blank units (for similarity),
- * computed when first asked for. */
-static void fingerprint(struct section *s)
-{
-	struct tm_merge__units us;
-	size_t i;
-
-	if (s->hs)
-		return;
-	tm_merge__units_split(&us, s->text.p + s->head, s->text.len - s->head);
-	s->hs = tm_xcalloc(us.n + 1, sizeof(uint64_t));
-	for (i = 0; i < us.n; i++)
-		if (us.u[i].kind != TM_MERGE__BLANK)
-			s->hs[s->nh++] = us.u[i].hash;
-	qsort(s->hs, s->nh, sizeof(uint64_t), hash_cmp);
-	tm_merge__units_free(&us);
-}
-
-static void add_section(struct sections *ss, size_t *alloc, const char *p,
-			size_t len, size_t hlen, const char *heading)
-{
-	struct section *s;
-	char *text;
-	size_t klen = hlen;
-
-	tm_xgrow((void **)&ss->s, alloc, ss->n + 1, sizeof(*ss->s));
-	s = &ss->s[ss->n++];
-	memset(s, 0, sizeof(*s));
-	/* every section ends in LF, so that the last one compares alike */
-	text = tm_xmalloc(len + 2);
-	memcpy(text, p, len);
-	if (len && p[len - 1] != '\n')
-		text[len++] = '\n';
-	text[len] = '\0';
-	s->text.p = text;
-	s->text.len = len;
-	s->head = hlen ? (hlen < len ? hlen + 1 : len) : 0;
-	while (klen && (p[klen - 1] == ' ' || p[klen - 1] == '\t' ||
-			p[klen - 1] == '\r'))
-		klen--;
-	s->key = tm_xstrndup(p, klen);
-	s->heading = heading ? tm_xstrdup(heading) : NULL;
-}
-
-/* The folded heading, computed when first asked for (NULL: none). */
-static const char *fold_of(struct section *s)
-{
-	if (!s->fold && s->heading)
-		s->fold = tm_section_heading_key(s->heading);
-	return s->fold;
-}
-
-/*
- * Split into sections as `merge` does (tm_section_split): the preamble
- * (always there, maybe empty, key ""), then one per `## ` heading, keyed
- * by its line without trailing blanks, each without the blank lines that
- * follow it.  False when there are too many of them.
- */
-static bool split(struct sections *ss, const struct tm_merge__span *t)
-{
-	tm_section_list l = TM_SECTION_LIST_INIT;
-	size_t alloc = 0, at = 0, i, len, skip, last = 0, hlen;
-	const char *p, *nl;
-
-	memset(ss, 0, sizeof(*ss));
-	ss->nl_end = !t->len || t->p[t->len - 1] == '\n';
-	tm_section_split(&l, t->p, t->len);
-	if (l.n > MAX_SECTIONS) {
-		tm_section_list_clear(&l);
-		return false;
-	}
-	for (i = 0; i < l.n; i++) {
-		p = t->p + at;
-		nl = memchr(p, '\n', l.items[i].len);
-		hlen = !l.items[i].heading ? 0
-		       : nl                ? (size_t)(nl - p)
-					   : l.items[i].len;
-		skip = 0;
-		if (!i) {
-			skip = lead_len(p, l.items[i].len);
-			ss->lead.p = p;
-			ss->lead.len = skip;
-		}
-		len = content_len(p + skip, l.items[i].len - skip);
-		if (len)
-			last = at + skip + len;
-		add_section(ss, &alloc, p + skip, len, hlen,
-			    l.items[i].heading);
-		at += l.items[i].len;
-	}
-	tm_section_list_clear(&l);
-	if (last < ss->lead.len)
-		last = ss->lead.len;
-	ss->tail.p = t->p + last;
-	ss->tail.len = t->len - last;
-	return true;
-}
-
-static void sections_free(struct sections *ss)
-{
-	size_t i;
-
-	for (i = 0; i < ss->n; i++) {
-		free(ss->s[i].key);
-		free(ss->s[i].heading);
-		free(ss->s[i].fold);
-		free(ss->s[i].hs);
-		free((char *)ss->s[i].text.p);
-	}
-	free(ss->s);
-	memset(ss, 0, sizeof(*ss));
-}
-
-/* ---- pairing each side's sections with the ancestor's ---- */
-
-/* How alike two sections' bodies are: their common non-blank lines, in
- * percent of all (Dice); 0 when both are empty. */
-static unsigned similarity(struct section *x, struct section *y)
-{
-	size_t i = 0, j = 0, common = 0;
-
-	fingerprint(x);
-	fingerprint(y);
-	if (!x->nh && !y->nh)
-		return 0;
-	while (i < x->nh && j < y->nh) {
-		if (x->hs[i] == y->hs[j]) {
-			common++;
-			i++;
-			j++;
-		} else if (x->hs[i] < y->hs[j]) {
-			i++;
-		} else {
-			j++;
-		}
-	}
-	return (unsigned)(200 * common / (x->nh + y->nh));
-}
-
-/* Pairing state: to[i] the side's section paired with the ancestor's i,
- * of[j] the ancestor's paired with the side's j. */
-struct pairing {
-	size_t *to, *of;
-};
-
-struct cand {
-	unsigned sim;
-	size_t dist, i, j;
-};
-
-static int cand_cmp(const void *x, const void *y)
-{
-	const struct cand *a = x, *b = y;
-
-	if (a->sim != b->sim)
-		return a->sim > b->sim ? -1 : 1;
-	if (a->dist != b->dist)
-		return a->dist < b->dist ? -1 : 1;
-	if (a->i != b->i)
-		return a->i < b->i ? -1 : 1;
-	return a->j < b->j ? -1 : a->j > b->j;
-}
-
-/*
- * Pair the ancestor's sections oi[0..no) with the side's xj[0..nx) by
- * content: the most similar pairs first, then the nearest in rank.  With
- * `min` 0 every section is paired while both have some left; else only
- * pairs at least `min` similar.  Too many: paired in order when `min` is
- * 0, else not at all.
- */
-static void pair_by_content(struct pairing *pr, struct sections *o,
-			    struct sections *x, const size_t *oi, size_t no,
-			    const size_t *xj, size_t nx, unsigned min)
-{
-	struct cand *c;
-	size_t n = 0, a, b;
-
-	if (!no || !nx)
-		return;
-	if (no > MAX_COMPARE / nx) {
-		for (a = 0; !min && a < no && a < nx; a++) {
-			pr->to[oi[a]] = xj[a];
-			pr->of[xj[a]] = oi[a];
-		}
-		return;
-	}
-	c = tm_xcalloc(no * nx, sizeof(*c));
-	for (a = 0; a < no; a++)
-		for (b = 0; b < nx; b++) {
-			c[n].sim = similarity(&o->s[oi[a]], &x->s[xj[b]]);
-			c[n].dist = a > b ? a - b : b - a;
-			c[n].i = oi[a];
-			c[n].j = xj[b];
-			n += c[n].sim >= min;
-		}
-	qsort(c, n, sizeof(*c), cand_cmp);
-	for (a = 0; a < n; a++) {
-		if (pr->to[c[a].i] != NONE || pr->of[c[a].j] != NONE)
-			continue;
-		pr->to[c[a].i] = c[a].j;
-		pr->of[c[a].j] = c[a].i;
-	}
-	free(c);
-}
-
-/* A section's name for a pairing round: its key, or its folded heading
- * (NULL: the preamble). */
-static const char *name_of(struct section *s, bool fold)
-{
-	return fold ? fold_of(s) : s->key;
-}
-
-/*
- * Pair the sections still unpaired by name (key, or folded heading): one
- * of a name on each side pair; several, by content.  Names are grouped
- * through a hash map: linear in the number of sections.
- */
-static void pair_by_name(struct pairing *pr, struct sections *o,
-			 struct sections *x, bool fold)
-{
-	tm_hashmap map = TM_HASHMAP_INIT;
-	struct sections *ss[2] = {o, x};
-	size_t *done[2] = {pr->to, pr->of}, *group[2], *count, *at, *list;
-	size_t ng = 0, i, g, k, *slot;
-	const char *name;
-
-	for (k = 0; k < 2; k++) {
-		group[k] = tm_xcalloc(ss[k]->n + 1, sizeof(size_t));
-		for (i = 1; i < ss[k]->n; i++) {
-			group[k][i] = NONE;
-			if (done[k][i] != NONE ||
-			    !(name = name_of(&ss[k]->s[i], fold)))
-				continue;
-			slot = k ? tm_hashmap_gets(&map, name)
-				 : tm_hashmap_puts(&map, name, ng);
-			if (!slot)
-				continue;
-			ng += *slot == ng;
-			group[k][i] = *slot;
-		}
-	}
-	/* each group's sections, the ancestor's then the side's, in order */
-	count = tm_xcalloc(2 * ng + 1, sizeof(size_t));
-	at = tm_xcalloc(2 * ng + 2, sizeof(size_t));
-	list = tm_xcalloc(o->n + x->n + 1, sizeof(size_t));
-	for (k = 0; k < 2; k++)
-		for (i = 1; i < ss[k]->n; i++)
-			if (group[k][i] != NONE)
-				count[2 * group[k][i] + k]++;
-	for (g = 0; g < 2 * ng; g++)
-		at[g + 1] = at[g] + count[g];
-	memset(count, 0, (2 * ng + 1) * sizeof(size_t));
-	for (k = 0; k < 2; k++)
-		for (i = 1; i < ss[k]->n; i++)
-			if ((g = group[k][i]) != NONE)
-				list[at[2 * g + k] + count[2 * g + k]++] = i;
-	for (g = 0; g < ng; g++) {
-		size_t *oi = list + at[2 * g], no = count[2 * g];
-		size_t *xj = list + at[2 * g + 1], nx = count[2 * g + 1];
-
-		if (no == 1 && nx == 1) {
-			pr->to[oi[0]] = xj[0];
-			pr->of[xj[0]] = oi[0];
-		} else {
-			pair_by_content(pr, o, x, oi, no, xj, nx, 0);
-		}
-	}
-	tm_hashmap_release(&map);
-	free(group[0]);
-	free(group[1]);
-	free(count);
-	free(at);
-	free(list);
-}
-
-/*
- * Pair the side `x`'s sections with the ancestor's: the preambles; then
- * by heading (a heading several sections have, by content); then the
- * ones left by heading with case and blanks folded; then by content, at
- * least RENAMED similar (a section renamed on that side).
- */
-static void pair_with_base(struct pairing *pr, struct sections *o,
-			   struct sections *x)
-{
-	size_t *oi = tm_xcalloc(o->n + 1, sizeof(size_t));
-	size_t *xj = tm_xcalloc(x->n + 1, sizeof(size_t));
-	size_t i, no, nx;
-
-	pr->to = tm_xcalloc(o->n + 1, sizeof(size_t));
-	pr->of = tm_xcalloc(x->n + 1, sizeof(size_t));
-	for (i = 0; i < o->n; i++)
-		pr->to[i] = NONE;
-	for (i = 0; i < x->n; i++)
-		pr->of[i] = NONE;
-	pr->to[0] = 0;
-	pr->of[0] = 0;
-	pair_by_name(pr, o, x, false);
-	pair_by_name(pr, o, x, true);
-	for (i = 1, no = 0; i < o->n; i++)
-		if (pr->to[i] == NONE)
-			oi[no++] = i;
-	for (i = 1, nx = 0; i < x->n; i++)
-		if (pr->of[i] == NONE)
-			xj[nx++] = i;
-	pair_by_content(pr, o, x, oi, no, xj, nx, RENAMED);
-	free(oi);
-	free(xj);
-}
 
 /* ---- the merge of one section ---- */
 
@@ -436,14 +36,14 @@ static const struct tm_merge__span *pick(const struct tm_merge__span *o,
 	return lead == TM_MERGE__OURS ? a : b;
 }
 
-static struct tm_merge__span head_of(const struct section *s)
+static struct tm_merge__span head_of(const struct tm_merge__section *s)
 {
 	struct tm_merge__span h = {s ? s->text.p : "", s ? s->head : 0};
 
 	return h;
 }
 
-static struct tm_merge__span body_of(const struct section *s)
+static struct tm_merge__span body_of(const struct tm_merge__section *s)
 {
 	struct tm_merge__span b = {s ? s->text.p + s->head : "",
 				   s ? s->text.len - s->head : 0};
@@ -451,7 +51,7 @@ static struct tm_merge__span body_of(const struct section *s)
 	return b;
 }
 
-static const char *key_of(const struct section *s)
+static const char *key_of(const struct tm_merge__section *s)
 {
 	return s ? s->key : "";
 }
@@ -470,9 +70,10 @@ static void put_line(tm_buf *out, const char *p, size_t len)
  * heading), the body merged by units.
  */
 static void merge_section(tm_buf *out, bool *conflicted,
-			  const struct section *o, const struct section *a,
-			  const struct section *b, const tm_merge_options *opts,
-			  tm_merge__lead lead)
+			  const struct tm_merge__section *o,
+			  const struct tm_merge__section *a,
+			  const struct tm_merge__section *b,
+			  const tm_merge_options *opts, tm_merge__lead lead)
 {
 	struct tm_merge__span h[3] = {head_of(o), head_of(a), head_of(b)};
 	struct tm_merge__span t[3] = {body_of(o), body_of(a), body_of(b)};
@@ -515,8 +116,8 @@ static void merge_section(tm_buf *out, bool *conflicted,
  * they were (moved ones too) stay deleted.  Nothing, heading included,
  * when nothing stays and x kept the heading.
  */
-static void merge_emptied(tm_buf *out, const struct section *o,
-			  const struct section *x)
+static void merge_emptied(tm_buf *out, const struct tm_merge__section *o,
+			  const struct tm_merge__section *x)
 {
 	struct tm_merge__span bo = body_of(o), bx = body_of(x);
 	struct tm_merge__units uo, ux;
@@ -576,7 +177,7 @@ struct node {
 };
 
 /* Whether side x's sections that the ancestor has are in its order. */
-static bool reordered(const struct pairing *pr, size_t n)
+static bool reordered(const struct tm_merge__pairing *pr, size_t n)
 {
 	size_t j, last = 0;
 
@@ -609,8 +210,10 @@ static void put_section(tm_buf *out, bool *any, const char *p, size_t len)
 
 /* The nodes: the ancestor's sections, then those added on each side
  * (the same heading added on both sides is one: the n-th with the n-th). */
-static struct node *make_nodes(size_t *out_n, const struct sections ss[3],
-			       const struct pairing pr[3], size_t *node_of[3])
+static struct node *make_nodes(size_t *out_n,
+			       const struct tm_merge__sections ss[3],
+			       const struct tm_merge__pairing pr[3],
+			       size_t *node_of[3])
 {
 	struct node *nodes;
 	size_t n = 0, i, j, k, *idx;
@@ -677,13 +280,16 @@ static struct node *make_nodes(size_t *out_n, const struct sections ss[3],
 
 /* Merge one node into its text. */
 static void merge_node(struct node *nd, bool *conflicted,
-		       const struct sections ss[3],
+		       const struct tm_merge__sections ss[3],
 		       const tm_merge_options *opts, tm_merge__lead lead)
 {
-	const struct section *o = nd->o != NONE ? &ss[0].s[nd->o] : NULL;
-	const struct section *a = nd->a != NONE ? &ss[1].s[nd->a] : NULL;
-	const struct section *b = nd->b != NONE ? &ss[2].s[nd->b] : NULL;
-	const struct section *x = a ? a : b;
+	const struct tm_merge__section *o =
+		nd->o != NONE ? &ss[0].s[nd->o] : NULL;
+	const struct tm_merge__section *a =
+		nd->a != NONE ? &ss[1].s[nd->a] : NULL;
+	const struct tm_merge__section *b =
+		nd->b != NONE ? &ss[2].s[nd->b] : NULL;
+	const struct tm_merge__section *x = a ? a : b;
 
 	if (a && b) {
 		if (span_eq(&a->text, &b->text) ||
@@ -702,16 +308,16 @@ static void merge_node(struct node *nd, bool *conflicted,
 		merge_emptied(&nd->text, o, x);
 		nd->from = a ? 1 : 2;
 	}
-	nd->text.size =
-		content_len(nd->text.ptr ? nd->text.ptr : "", nd->text.size);
+	nd->text.size = tm_merge__content_len(nd->text.ptr ? nd->text.ptr : "",
+					      nd->text.size);
 }
 
 void tm_merge__body(tm_buf *out, bool *conflicted,
 		    const struct tm_merge__span s[3],
 		    const tm_merge_options *opts, tm_merge__lead lead)
 {
-	struct sections ss[3];
-	struct pairing pr[3];
+	struct tm_merge__sections ss[3];
+	struct tm_merge__pairing pr[3];
 	struct node *nodes = NULL;
 	const struct tm_merge__span *tail;
 	bool *keep[3] = {NULL, NULL, NULL}, any = false, ra, rb;
@@ -731,14 +337,14 @@ void tm_merge__body(tm_buf *out, bool *conflicted,
 		return;
 	}
 	for (x = 0; x < 3; x++)
-		if (!split(&ss[x], &s[x]))
+		if (!tm_merge__sections_split(&ss[x], &s[x]))
 			break;
 	if (x < 3) {
 		tm_merge__lines(out, conflicted, s, opts, lead, 0);
 		goto done;
 	}
 	for (x = 1; x <= 2; x++)
-		pair_with_base(&pr[x], &ss[0], &ss[x]);
+		tm_merge__sections_pair(&pr[x], &ss[0], &ss[x]);
 	nodes = make_nodes(&nn, ss, pr, node_of);
 	for (i = 0; i < nn; i++)
 		merge_node(&nodes[i], conflicted, ss, opts, lead);
@@ -792,7 +398,7 @@ void tm_merge__body(tm_buf *out, bool *conflicted,
 	}
 done:
 	for (x = 0; x < 3; x++) {
-		sections_free(&ss[x]);
+		tm_merge__sections_free(&ss[x]);
 		free(keep[x]);
 		free((void *)ids[x]);
 		free(node_of[x]);

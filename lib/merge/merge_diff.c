@@ -11,6 +11,7 @@
  * "Speed").
  */
 #include "merge_internal.h"
+#include "seq.h"
 #include "hashmap.h"
 #include "section.h"
 
@@ -23,28 +24,6 @@
 #define MAX_CELLS (4u * 1024 * 1024)
 /* Anchors are looked for this many levels deep at most. */
 #define MAX_DEPTH 48
-
-static const char *line_end(const char *p, const char *end)
-{
-	const char *nl = memchr(p, '\n', (size_t)(end - p));
-
-	return nl ? nl : end;
-}
-
-static const char *next_line(const char *p, const char *end)
-{
-	const char *e = line_end(p, end);
-
-	return e < end ? e + 1 : end;
-}
-
-static bool is_blank(const char *p, const char *e)
-{
-	for (; p < e; p++)
-		if (*p != ' ' && *p != '\t' && *p != '\r')
-			return false;
-	return true;
-}
 
 /* The column of the first non-blank character (a tab to the next
  * multiple of 4). */
@@ -94,14 +73,15 @@ static void add_unit(struct tm_merge__units *us, size_t *alloc, const char *p,
 	u->klen =
 		us->keys.size; /* where it starts, until the keys are all in */
 	if (kind == TM_MERGE__ITEM) {
-		for (l = p; l < q; l = next_line(l, q)) {
+		for (l = p; l < q; l = tm_section_next_line(l, q)) {
 			if (l > p)
 				tm_buf_putc(&us->keys, '\n');
-			e = line_end(l, q);
+			e = tm_section_line_end(l, q);
 			put_line_key(&us->keys, l, e);
 		}
 	} else if (kind == TM_MERGE__PROSE) {
-		tm_buf_put(&us->keys, p, (size_t)(line_end(p, q) - p));
+		tm_buf_put(&us->keys, p,
+			   (size_t)(tm_section_line_end(p, q) - p));
 	}
 	u->klen = us->keys.size - u->klen;
 }
@@ -111,14 +91,15 @@ static void add_unit(struct tm_merge__units *us, size_t *alloc, const char *p,
 static const char *item_end(const char *p, const char *e, const char *end)
 {
 	size_t w = indent_of(p, e);
-	const char *q = next_line(p, end), *t;
+	const char *q = tm_section_next_line(p, end), *t;
 
 	for (;;) {
-		for (t = q; t < end && is_blank(t, line_end(t, end));)
-			t = next_line(t, end);
-		if (t >= end || indent_of(t, line_end(t, end)) <= w)
+		for (t = q; t < end && tm_section_line_blank(
+					       t, tm_section_line_end(t, end));)
+			t = tm_section_next_line(t, end);
+		if (t >= end || indent_of(t, tm_section_line_end(t, end)) <= w)
 			return q;
-		q = next_line(t, end);
+		q = tm_section_next_line(t, end);
 	}
 }
 
@@ -132,8 +113,8 @@ void tm_merge__units_split(struct tm_merge__units *us, const char *text,
 
 	memset(us, 0, sizeof(*us));
 	while (p < end) {
-		e = line_end(p, end);
-		q = next_line(p, end);
+		e = tm_section_line_end(p, end);
+		q = tm_section_next_line(p, end);
 		if (fenced) {
 			if (tm_section_fence(p, e, &ch, &n, true) &&
 			    ch == fch && n >= flen)
@@ -142,7 +123,7 @@ void tm_merge__units_split(struct tm_merge__units *us, const char *text,
 		} else if (tm_section_fence(p, e, &fch, &flen, false)) {
 			fenced = true;
 			add_unit(us, &alloc, p, q, q, TM_MERGE__PROSE);
-		} else if (is_blank(p, e)) {
+		} else if (tm_section_line_blank(p, e)) {
 			add_unit(us, &alloc, p, q, q, TM_MERGE__BLANK);
 		} else if (tm_section_is_list_item(p, e)) {
 			add_unit(us, &alloc, p, item_end(p, e, end), q,
@@ -232,9 +213,9 @@ struct slot {
 static size_t anchors(const struct differ *d, size_t lo, size_t hi, size_t xlo,
 		      size_t xhi, size_t **ai, size_t **aj)
 {
-	size_t cap = 16, mask, i, j, k, n = 0, len = 0, lo2, hi2, mid;
+	size_t cap = 16, mask, i, j, k, n = 0, len;
 	struct slot *t, *s;
-	size_t *pi, *pj, *tail, *prev;
+	size_t *pi, *pj, *run;
 
 	while (cap < 2 * (hi - lo + xhi - xlo))
 		cap *= 2;
@@ -284,32 +265,16 @@ static size_t anchors(const struct differ *d, size_t lo, size_t hi, size_t xlo,
 		}
 	}
 	free(t);
-	/* the longest increasing run of pj (patience sorting) */
-	tail = tm_xcalloc(n + 1, sizeof(size_t));
-	prev = tm_xcalloc(n + 1, sizeof(size_t));
-	for (k = 0; k < n; k++) {
-		lo2 = 0;
-		hi2 = len;
-		while (lo2 < hi2) {
-			mid = lo2 + (hi2 - lo2) / 2;
-			if (pj[tail[mid]] < pj[k])
-				lo2 = mid + 1;
-			else
-				hi2 = mid;
-		}
-		prev[k] = lo2 ? tail[lo2 - 1] : TM_MERGE__NONE;
-		tail[lo2] = k;
-		if (lo2 == len)
-			len++;
-	}
+	/* the longest increasing run of pj */
+	run = tm_xcalloc(n + 1, sizeof(size_t));
+	len = tm_seq_lis(run, pj, n, TM_MERGE__NONE);
 	*ai = tm_xcalloc(len + 1, sizeof(size_t));
 	*aj = tm_xcalloc(len + 1, sizeof(size_t));
-	for (k = len ? tail[len - 1] : 0, i = len; i-- > 0; k = prev[k]) {
-		(*ai)[i] = pi[k];
-		(*aj)[i] = pj[k];
+	for (i = 0; i < len; i++) {
+		(*ai)[i] = pi[run[i]];
+		(*aj)[i] = pj[run[i]];
 	}
-	free(tail);
-	free(prev);
+	free(run);
 	free(pi);
 	free(pj);
 	return len;
@@ -419,7 +384,7 @@ static struct run *feed(struct runs *rs, const char *p, const char *e,
 	size_t w;
 	bool item;
 
-	if (is_blank(p, e))
+	if (tm_section_line_blank(p, e))
 		return NULL;
 	w = indent_of(p, e);
 	item = ordered_item(it, p, e);
@@ -447,8 +412,8 @@ bool tm_merge__numbered_consecutively(const char *text, size_t len)
 	struct ordered it;
 	struct run *r;
 
-	for (; p < end; p = next_line(p, end)) {
-		e = line_end(p, end);
+	for (; p < end; p = tm_section_next_line(p, end)) {
+		e = tm_section_line_end(p, end);
 		if ((r = feed(&rs, p, e, &it))) {
 			if (it.num != r->next)
 				return false;
@@ -471,16 +436,18 @@ void tm_merge__renumber(tm_buf *b, size_t from)
 	p = b->ptr + from;
 	end = b->ptr + b->size;
 	tm_buf_put(&out, b->ptr, from);
-	for (; p < end; p = next_line(p, end)) {
-		e = line_end(p, end);
+	for (; p < end; p = tm_section_next_line(p, end)) {
+		e = tm_section_line_end(p, end);
 		r = feed(&rs, p, e, &it);
 		if (r && it.num != r->next) {
 			tm_buf_put(&out, p, (size_t)(it.digits - p));
 			tm_buf_printf(&out, "%lu", r->next);
 			tm_buf_put(&out, it.digits_end,
-				   (size_t)(next_line(p, end) - it.digits_end));
+				   (size_t)(tm_section_next_line(p, end) -
+					    it.digits_end));
 		} else {
-			tm_buf_put(&out, p, (size_t)(next_line(p, end) - p));
+			tm_buf_put(&out, p,
+				   (size_t)(tm_section_next_line(p, end) - p));
 		}
 		if (r)
 			r->next++;

@@ -137,6 +137,100 @@ void tm_merge__diff(size_t *mo, size_t *mx, const struct tm_merge__units *o,
 		    const struct tm_merge__units *x);
 
 /*
+ * One side against the ancestor `o` (merge_pair.c): its units, the diff,
+ * and what the diff does not say: which inserted item rewords which base
+ * item (in a hunk: one for one when the counts agree, else the most
+ * similar), which units moved (deleted and inserted elsewhere unchanged),
+ * and the gap each insertion goes to.  Arrays of the base's n + 1 and the
+ * side's m + 1 entries; TM_MERGE__NONE where there is nothing.
+ */
+struct tm_merge__side {
+	struct tm_merge__units u;
+	size_t *mo;   /* base unit → its match here, NONE */
+	size_t *mx;   /* unit → its match in the base, NONE */
+	size_t *rep;  /* base unit → the unit rewording it here, NONE */
+	size_t *of;   /* unit → the base unit it rewords, NONE */
+	size_t *gap;  /* unit → the gap it is inserted at, NONE */
+	size_t *lo;   /* gap → its first inserted unit (NONE: none) */
+	size_t *hi;   /* gap → past its last inserted unit */
+	size_t *move; /* base unit → the unit it was moved to here, NONE */
+	size_t *from; /* unit → the base unit it is a move of, NONE */
+	size_t *as;   /* unit → the other side's unit whose text it takes */
+	bool *drop;   /* unit: not written (an agreed copy, a dropped move) */
+};
+
+/* Split `text` into x's units and compare them with `o` (x overwritten;
+ * free with tm_merge__side_free).  `as` and `drop` start empty: the
+ * merge fills them. */
+void tm_merge__side_init(struct tm_merge__side *x,
+			 const struct tm_merge__units *o,
+			 const struct tm_merge__span *text);
+void tm_merge__side_free(struct tm_merge__side *x);
+
+/* ---- sections (merge_section.c) ---- */
+
+/*
+ * A section as the merge sees it: its heading line through its last
+ * non-blank line, always ending in LF.  The blank lines that separate
+ * sections belong to none of them (DESIGN.md section 11, "Section
+ * bodies").
+ */
+struct tm_merge__section {
+	struct tm_merge__span text; /* owned */
+	size_t head;                /* bytes of the heading line (0: none) */
+	char *key;                  /* heading without trailing blanks */
+	char *heading; /* its text (tm_section_split), NULL: the preamble */
+	char *fold;    /* heading folded (case, blanks), once asked for */
+	uint64_t *hs;  /* the hashes of its non-blank lines' keys, sorted,
+			  once asked for */
+	size_t nh;
+};
+
+/*
+ * A side split for the merge: the blank lines before anything else
+ * (`lead`), the preamble (s[0], key "", maybe empty), one section per
+ * `## ` heading, the blank lines after the last non-blank line (`tail`),
+ * and whether the text ends in LF (or is empty).
+ */
+struct tm_merge__sections {
+	struct tm_merge__section *s;
+	size_t n;
+	struct tm_merge__span lead, tail;
+	bool nl_end;
+};
+
+/*
+ * Split `t` into sections as `merge` does (tm_section_split): the preamble
+ * (always there, maybe empty, key ""), then one per `## ` heading, keyed
+ * by its line without trailing blanks, each without the blank lines that
+ * follow it.  False when there are too many of them (ss then cleared).
+ * Free with tm_merge__sections_free.
+ */
+bool tm_merge__sections_split(struct tm_merge__sections *ss,
+			      const struct tm_merge__span *t);
+void tm_merge__sections_free(struct tm_merge__sections *ss);
+
+/* Pairing state: to[i] the side's section paired with the ancestor's i,
+ * of[j] the ancestor's paired with the side's j. */
+struct tm_merge__pairing {
+	size_t *to, *of;
+};
+
+/*
+ * Pair side `x`'s sections with the ancestor `o`'s: the preambles; then by
+ * heading (a heading several sections have, by content); then the ones
+ * left by heading with case and blanks folded; then by content, at least
+ * half alike (a section renamed on that side).  pr->to and pr->of are
+ * malloc'd (free them).
+ */
+void tm_merge__sections_pair(struct tm_merge__pairing *pr,
+			     struct tm_merge__sections *o,
+			     struct tm_merge__sections *x);
+
+/* The length of [p, p + len) without its trailing blank lines. */
+size_t tm_merge__content_len(const char *p, size_t len);
+
+/*
  * Three-way merge of texts cut into units (a section's body, an item's
  * continuation lines): what one side changed is taken, list items are
  * united, a unit reworded differently on both sides and prose changed on

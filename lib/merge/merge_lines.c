@@ -1,6 +1,7 @@
 /*
  * The three-way merge of texts cut into units (merge_diff.c): a section's
- * body, an item's continuation lines (DESIGN.md section 6).
+ * body, an item's continuation lines (DESIGN.md section 6).  Each side
+ * against the ancestor is in merge_pair.c.
  *
  * Each side is compared with the ancestor on its own; an item it replaced
  * by another at the same place is a rewording of it, an item it deleted
@@ -23,32 +24,12 @@
 #define NONE TM_MERGE__NONE
 /* Sub-items nest this deep at most before their item conflicts whole. */
 #define MAX_DEPTH 16
-/* An item pairs with one of another count when this similar (percent). */
-#define SIMILAR 50
-/* Hunks larger than this many pairs of items pair none of them. */
-#define MAX_PAIRS 4096
 /* Copies of one added line compared with one of the other side at most. */
 #define MAX_CHAIN 64
 
-/* One side against the ancestor (n units). */
-struct side {
-	struct tm_merge__units u;
-	size_t *mo;   /* base unit → its match here, NONE */
-	size_t *mx;   /* unit → its match in the base, NONE */
-	size_t *rep;  /* base unit → the unit rewording it here, NONE */
-	size_t *of;   /* unit → the base unit it rewords, NONE */
-	size_t *gap;  /* unit → the gap it is inserted at, NONE */
-	size_t *lo;   /* gap → its first inserted unit (NONE: none) */
-	size_t *hi;   /* gap → past its last inserted unit */
-	size_t *move; /* base unit → the unit it was moved to here, NONE */
-	size_t *from; /* unit → the base unit it is a move of, NONE */
-	size_t *as;   /* unit → the other side's unit whose text it takes */
-	bool *drop;   /* unit: not written (an agreed copy, a dropped move) */
-};
-
 struct merger {
 	struct tm_merge__units o;
-	struct side s[3]; /* [1] ours, [2] theirs */
+	struct tm_merge__side s[3]; /* [1] ours, [2] theirs */
 	const tm_merge_options *opts;
 	tm_merge__lead lead;
 	int depth;
@@ -69,200 +50,11 @@ static void put_unit(tm_buf *out, const struct tm_merge__unit *u)
 		tm_buf_putc(out, '\n');
 }
 
-/* ---- each side against the ancestor ---- */
-
-/* How much two item lines agree: their common prefix and suffix, in
- * percent of the longer one. */
-static unsigned similarity(const struct tm_merge__unit *x,
-			   const struct tm_merge__unit *y)
-{
-	size_t a = x->head, b = y->head, n = a < b ? a : b, pre = 0, suf = 0;
-
-	while (pre < n && x->p[pre] == y->p[pre])
-		pre++;
-	while (suf < n - pre && x->p[a - 1 - suf] == y->p[b - 1 - suf])
-		suf++;
-	return (unsigned)(100 * (pre + suf) / (a > b ? a : b));
-}
-
-static void pair(struct side *x, size_t i, size_t j)
-{
-	x->rep[i] = j;
-	x->of[j] = i;
-}
-
-/*
- * In a hunk (base [i0, i1) replaced by this side's [j0, j1)), the items
- * that reword base items: one for one in order when the counts agree,
- * else each base item with the most similar later one, when similar.
- */
-static void pair_hunk(const struct tm_merge__units *o, struct side *x,
-		      size_t i0, size_t i1, size_t j0, size_t j1)
-{
-	size_t nd = 0, ni = 0, i, j, best, from = j0;
-	unsigned sim, top;
-
-	for (i = i0; i < i1; i++)
-		nd += o->u[i].kind == TM_MERGE__ITEM && x->move[i] == NONE;
-	for (j = j0; j < j1; j++)
-		ni += x->u.u[j].kind == TM_MERGE__ITEM && x->from[j] == NONE;
-	if (!nd || !ni || nd * ni > MAX_PAIRS)
-		return;
-	for (i = i0; i < i1; i++) {
-		if (o->u[i].kind != TM_MERGE__ITEM || x->move[i] != NONE)
-			continue;
-		best = NONE;
-		top = 0;
-		for (j = from; j < j1; j++) {
-			if (x->u.u[j].kind != TM_MERGE__ITEM ||
-			    x->from[j] != NONE)
-				continue;
-			if (nd == ni) {
-				best = j;
-				break;
-			}
-			sim = similarity(&o->u[i], &x->u.u[j]);
-			if (sim >= SIMILAR && sim > top) {
-				top = sim;
-				best = j;
-			}
-		}
-		if (best != NONE) {
-			pair(x, i, best);
-			from = best + 1;
-		}
-	}
-}
-
-/* The length of a key's first line. */
-static size_t head_len(const struct tm_merge__unit *u)
-{
-	const char *nl = memchr(u->key, '\n', u->klen);
-
-	return nl ? (size_t)(nl - u->key) : u->klen;
-}
-
-/*
- * A unit this side deleted and inserted elsewhere, unchanged, is a move
- * (pass 0): move[i] is where it went, from[j] where it came from.  Found
- * before rewordings are paired, so that an item moved away is never the
- * base of the one inserted in its place.  Then (pass 1, once rewordings
- * are paired) an item inserted with the first line of one it deleted (its
- * sub-items changed) comes from there too, which orders it among
- * insertions at one place (put_both).  Blank lines are never moved.
- */
-static void find_moves(const struct tm_merge__units *o, struct side *x,
-		       int pass)
-{
-	tm_hashmap map = TM_HASHMAP_INIT;
-	size_t *next = tm_xcalloc(x->u.n + 1, sizeof(size_t)), *head, i, j;
-
-	for (j = x->u.n; j-- > 0;) {
-		if (x->mx[j] != NONE || x->of[j] != NONE ||
-		    x->from[j] != NONE || x->u.u[j].kind == TM_MERGE__BLANK)
-			continue;
-		head = tm_hashmap_put(
-			&map, x->u.u[j].key,
-			pass ? head_len(&x->u.u[j]) : x->u.u[j].klen, NONE);
-		next[j] = *head;
-		*head = j;
-	}
-	for (i = 0; i < o->n && map.n; i++) {
-		if (x->mo[i] != NONE || x->rep[i] != NONE ||
-		    x->move[i] != NONE || o->u[i].kind == TM_MERGE__BLANK)
-			continue;
-		head = tm_hashmap_get(&map, o->u[i].key,
-				      pass ? head_len(&o->u[i]) : o->u[i].klen);
-		if (!head || *head == NONE)
-			continue;
-		if (!pass)
-			x->move[i] = *head;
-		x->from[*head] = i;
-		*head = next[*head];
-	}
-	tm_hashmap_release(&map);
-	free(next);
-}
-
-static void side_init(struct side *x, const struct tm_merge__units *o,
-		      const struct tm_merge__span *text)
-{
-	size_t n = o->n, m, i, j, i1, j1, at;
-
-	tm_merge__units_split(&x->u, text->p, text->len);
-	m = x->u.n;
-	x->mo = tm_xcalloc(n + 1, sizeof(size_t));
-	x->rep = tm_xcalloc(n + 1, sizeof(size_t));
-	x->move = tm_xcalloc(n + 1, sizeof(size_t));
-	x->lo = tm_xcalloc(n + 1, sizeof(size_t));
-	x->hi = tm_xcalloc(n + 1, sizeof(size_t));
-	x->mx = tm_xcalloc(m + 1, sizeof(size_t));
-	x->of = tm_xcalloc(m + 1, sizeof(size_t));
-	x->gap = tm_xcalloc(m + 1, sizeof(size_t));
-	x->as = tm_xcalloc(m + 1, sizeof(size_t));
-	x->from = tm_xcalloc(m + 1, sizeof(size_t));
-	x->drop = tm_xcalloc(m + 1, sizeof(bool));
-	tm_merge__diff(x->mo, x->mx, o, &x->u);
-	for (i = 0; i <= n; i++) {
-		x->rep[i] = x->move[i] = x->lo[i] = NONE;
-		x->hi[i] = 0;
-	}
-	for (j = 0; j < m; j++)
-		x->of[j] = x->gap[j] = x->as[j] = x->from[j] = NONE;
-	find_moves(o, x, 0);
-	/* each hunk: base [i, i1) against this side's [j, j1) */
-	for (i = j = 0; i < n || j < m;) {
-		if (i < n && j < m && x->mo[i] == j) {
-			i++;
-			j++;
-			continue;
-		}
-		for (i1 = i; i1 < n && x->mo[i1] == NONE; i1++)
-			;
-		for (j1 = j; j1 < m && x->mx[j1] == NONE; j1++)
-			;
-		pair_hunk(o, x, i, i1, j, j1);
-		i = i1;
-		j = j1;
-	}
-	/* an insertion's gap: right after the base unit that the unit
-	 * before it matches or rewords */
-	for (j = 0, at = 0; j < m; j++) {
-		if (x->mx[j] != NONE) {
-			at = x->mx[j] + 1;
-		} else if (x->of[j] != NONE) {
-			at = x->of[j] + 1;
-		} else {
-			x->gap[j] = at;
-			if (x->lo[at] == NONE)
-				x->lo[at] = j;
-			x->hi[at] = j + 1;
-		}
-	}
-	find_moves(o, x, 1);
-}
-
-static void side_free(struct side *x)
-{
-	tm_merge__units_free(&x->u);
-	free(x->mo);
-	free(x->mx);
-	free(x->rep);
-	free(x->of);
-	free(x->gap);
-	free(x->lo);
-	free(x->hi);
-	free(x->move);
-	free(x->as);
-	free(x->from);
-	free(x->drop);
-}
-
 /* The unit written for unit j of side x (its text, or the one it takes). */
 static const struct tm_merge__unit *text_of(const struct merger *mg, int x,
 					    size_t j)
 {
-	const struct side *s = &mg->s[x];
+	const struct tm_merge__side *s = &mg->s[x];
 
 	return s->as[j] != NONE ? &mg->s[3 - x].u.u[s->as[j]] : &s->u.u[j];
 }
@@ -270,7 +62,7 @@ static const struct tm_merge__unit *text_of(const struct merger *mg, int x,
 /* What side x made of base unit i. */
 enum state { KEPT, DELETED, REWORDED };
 
-static enum state state_of(const struct side *x, size_t i)
+static enum state state_of(const struct tm_merge__side *x, size_t i)
 {
 	if (x->mo[i] != NONE)
 		return KEPT;
@@ -279,7 +71,7 @@ static enum state state_of(const struct side *x, size_t i)
 	return DELETED;
 }
 
-static bool inserts_at(const struct side *x, size_t g)
+static bool inserts_at(const struct tm_merge__side *x, size_t g)
 {
 	size_t j;
 
@@ -301,7 +93,7 @@ static bool inserts_at(const struct side *x, size_t g)
  */
 static void settle_moves(struct merger *mg)
 {
-	struct side *x, *y;
+	struct tm_merge__side *x, *y;
 	size_t i, j;
 	int k;
 
@@ -325,7 +117,7 @@ static void settle_moves(struct merger *mg)
 static void key_of(const struct merger *mg, int x, size_t j, const char **key,
 		   size_t *len)
 {
-	const struct side *s = &mg->s[x];
+	const struct tm_merge__side *s = &mg->s[x];
 	int from = s->as[j] != NONE ? 3 - x : x;
 	size_t k = s->as[j] != NONE ? s->as[j] : j;
 
@@ -337,7 +129,7 @@ static void key_of(const struct merger *mg, int x, size_t j, const char **key,
  * unit, and still to be written. */
 static bool is_new(const struct merger *mg, int x, size_t j)
 {
-	const struct side *s = &mg->s[x];
+	const struct tm_merge__side *s = &mg->s[x];
 
 	return (s->gap[j] != NONE || s->of[j] != NONE) && !s->drop[j] &&
 	       text_of(mg, x, j)->kind != TM_MERGE__BLANK;
@@ -352,7 +144,7 @@ static bool is_new(const struct merger *mg, int x, size_t j)
  */
 static void agree(struct merger *mg)
 {
-	struct side *a = &mg->s[1], *b = &mg->s[2], *loser;
+	struct tm_merge__side *a = &mg->s[1], *b = &mg->s[2], *loser;
 	tm_hashmap map = TM_HASHMAP_INIT;
 	size_t *next = tm_xcalloc(a->u.n + 1, sizeof(size_t)), *head, *prev;
 	bool *paired = tm_xcalloc(b->u.n + 1, sizeof(bool)), fits;
@@ -462,7 +254,7 @@ static void ulist_free(struct ulist *l)
 static void insertions(struct ulist *l, const struct merger *mg, int x,
 		       size_t g)
 {
-	const struct side *s = &mg->s[x];
+	const struct tm_merge__side *s = &mg->s[x];
 	size_t j;
 
 	if (s->lo[g] == NONE)
@@ -724,7 +516,7 @@ static void put_reworded(struct merger *mg, size_t i,
 static void actual(struct ulist *l, const struct merger *mg, int x, size_t lo,
 		   size_t hi)
 {
-	const struct side *s = &mg->s[x];
+	const struct tm_merge__side *s = &mg->s[x];
 	size_t from = lo ? s->mo[lo - 1] + 1 : 0;
 	size_t to = hi < mg->o.n ? s->mo[hi] : s->u.n, j;
 
@@ -737,7 +529,7 @@ static void actual(struct ulist *l, const struct merger *mg, int x, size_t lo,
 static void effective(struct ulist *l, const struct merger *mg, int x,
 		      size_t lo, size_t hi)
 {
-	const struct side *s = &mg->s[x];
+	const struct tm_merge__side *s = &mg->s[x];
 	size_t g;
 
 	for (g = lo; g <= hi; g++) {
@@ -754,7 +546,7 @@ static void effective(struct ulist *l, const struct merger *mg, int x,
 /* Whether side x's insertions at gap g hold prose. */
 static bool inserts_prose(const struct merger *mg, int x, size_t g)
 {
-	const struct side *s = &mg->s[x];
+	const struct tm_merge__side *s = &mg->s[x];
 	size_t j;
 
 	if (s->lo[g] == NONE)
@@ -846,7 +638,7 @@ static void put_place(struct merger *mg, size_t lo, size_t hi)
  * spans 2i to 2i + 2): whether it changed the point `at`. */
 static bool touches(const struct merger *mg, int x, size_t at)
 {
-	const struct side *s = &mg->s[x];
+	const struct tm_merge__side *s = &mg->s[x];
 
 	if (at % 2 == 0 && inserts_at(s, at / 2))
 		return true;
@@ -939,7 +731,7 @@ void tm_merge__lines(tm_buf *out, bool *conflicted,
 	mg.out = out;
 	tm_merge__units_split(&mg.o, t[0].p, t[0].len);
 	for (x = 1; x <= 2; x++)
-		side_init(&mg.s[x], &mg.o, &t[x]);
+		tm_merge__side_init(&mg.s[x], &mg.o, &t[x]);
 	settle_moves(&mg);
 	agree(&mg);
 	walk(&mg);
@@ -951,7 +743,7 @@ void tm_merge__lines(tm_buf *out, bool *conflicted,
 	*conflicted |= mg.conflicted;
 	tm_merge__units_free(&mg.o);
 	for (x = 1; x <= 2; x++)
-		side_free(&mg.s[x]);
+		tm_merge__side_free(&mg.s[x]);
 	for (x = 0; x < 3; x++)
 		tm_buf_release(&lf[x]);
 }

@@ -25,13 +25,11 @@
 
 void tm_migrate__say(tm_strv *v, const char *fmt, ...)
 {
-	tm_buf line = TM_BUF_INIT;
 	va_list ap;
 
 	va_start(ap, fmt);
-	tm_buf_vprintf(&line, fmt, ap);
+	tm_strv_push_owned(v, tm_xstrvfmt(fmt, ap));
 	va_end(ap);
-	tm_strv_push_owned(v, tm_buf_detach(&line));
 }
 
 /* A parent as messages name it: 'id' in quotes (the thread `null` is no

@@ -173,13 +173,42 @@ static int save_parent(tm_store *s, const char *project, tm_thread *parent,
 	return error;
 }
 
+/* What merge and merge --again hold while they work (merging_end). */
+struct merging {
+	tm_merge_thread_result r;
+	tm_thread *child, *parent;
+	char *from, *into; /* their summaries */
+	tm_buf merged;     /* the parent's summary with the child's */
+};
+
+#define MERGING_INIT                                                  \
+	{                                                             \
+		{NULL, false, 0}, NULL, NULL, NULL, NULL, TM_BUF_INIT \
+	}
+
+/* Unlock the store, hand m->r to *out when `error` is 0, free the rest;
+ * returns `error` (or the unlock's). */
+static int merging_end(tm_merge_thread_result *out, struct merging *m,
+		       tm_store *s, int error)
+{
+	error = tm_store_unlock_after(s, error);
+	if (error == 0) {
+		*out = m->r;
+		memset(&m->r, 0, sizeof(m->r));
+	}
+	tm_merge_thread_result_clear(&m->r);
+	tm_buf_release(&m->merged);
+	free(m->from);
+	free(m->into);
+	tm_thread_free(m->parent);
+	tm_thread_free(m->child);
+	return error;
+}
+
 int tm_store_merge_thread(tm_merge_thread_result *out, tm_store *s,
 			  const char *project, const char *id)
 {
-	tm_merge_thread_result r = {NULL, false, 0};
-	tm_thread *child = NULL, *parent = NULL;
-	tm_buf merged = TM_BUF_INIT;
-	char *from = NULL, *into = NULL;
+	struct merging m = MERGING_INIT;
 	int error;
 
 	if ((error = tm_ops_check_ids(project, id)) < 0)
@@ -187,36 +216,26 @@ int tm_store_merge_thread(tm_merge_thread_result *out, tm_store *s,
 	/* One lock around both writes: nobody sees half a merge. */
 	if ((error = tm_store_lock(s)) < 0)
 		return error;
-	if ((error = tm_store_load_thread(&child, s, project, id)) < 0 ||
-	    (error = check_mergeable(s, project, child)) < 0 ||
-	    (error = tm_store_load_thread(&parent, s, project,
-					  child->parent_id)) < 0)
+	if ((error = tm_store_load_thread(&m.child, s, project, id)) < 0 ||
+	    (error = check_mergeable(s, project, m.child)) < 0 ||
+	    (error = tm_store_load_thread(&m.parent, s, project,
+					  m.child->parent_id)) < 0)
 		goto done;
-	from = tm_thread_summary(child);
-	into = tm_thread_summary(parent);
-	merge_summaries(&merged, into, from);
-	r.changed = strcmp(tm_buf_cstr(&merged), into) != 0;
-	r.parent = tm_xstrdup(parent->id);
+	m.from = tm_thread_summary(m.child);
+	m.into = tm_thread_summary(m.parent);
+	merge_summaries(&m.merged, m.into, m.from);
+	m.r.changed = strcmp(tm_buf_cstr(&m.merged), m.into) != 0;
+	m.r.parent = tm_xstrdup(m.parent->id);
 	/* The parent first: if the child's write failed, the child would
 	 * still be open and nothing would claim a merge that did not land. */
-	if (r.changed && (error = save_parent(s, project, parent, &merged)) < 0)
+	if (m.r.changed &&
+	    (error = save_parent(s, project, m.parent, &m.merged)) < 0)
 		goto done;
-	tm_thread_set(&child->status, TM_STATUS_DONE);
-	tm_thread_set(&child->merged_into, parent->id);
-	error = tm_ops_touch_save(s, project, child, false);
+	tm_thread_set(&m.child->status, TM_STATUS_DONE);
+	tm_thread_set(&m.child->merged_into, m.parent->id);
+	error = tm_ops_touch_save(s, project, m.child, false);
 done:
-	error = tm_store_unlock_after(s, error);
-	if (error == 0) {
-		*out = r;
-		memset(&r, 0, sizeof(r));
-	}
-	tm_merge_thread_result_clear(&r);
-	tm_buf_release(&merged);
-	free(from);
-	free(into);
-	tm_thread_free(parent);
-	tm_thread_free(child);
-	return error;
+	return merging_end(out, &m, s, error);
 }
 
 /* ---- merge --again ---- */
@@ -224,59 +243,47 @@ done:
 int tm_store_merge_again(tm_merge_thread_result *out, tm_store *s,
 			 const char *project, const char *id)
 {
-	tm_merge_thread_result r = {NULL, false, 0};
-	tm_thread *child = NULL, *parent = NULL;
-	tm_buf missing = TM_BUF_INIT, merged = TM_BUF_INIT;
-	char *from = NULL, *into = NULL;
+	struct merging m = MERGING_INIT;
+	tm_buf missing = TM_BUF_INIT;
 	int error;
 
 	if ((error = tm_ops_check_ids(project, id)) < 0)
 		return error;
 	if ((error = tm_store_lock(s)) < 0)
 		return error;
-	if ((error = tm_store_load_thread(&child, s, project, id)) < 0)
+	if ((error = tm_store_load_thread(&m.child, s, project, id)) < 0)
 		goto done;
-	if (!child->merged_into) {
+	if (!m.child->merged_into) {
 		error = tm_error_set(TM_EINVALID,
 				     "thread '%s' was not merged into its "
 				     "parent: run 'git threadmind merge %s'",
 				     id, id);
 		goto done;
 	}
-	if ((error = tm_id_validate(child->merged_into, "thread")) < 0)
+	if ((error = tm_id_validate(m.child->merged_into, "thread")) < 0)
 		goto done;
-	if ((error = tm_store_load_thread(&parent, s, project,
-					  child->merged_into)) == TM_ENOTFOUND)
+	if ((error = tm_store_load_thread(&m.parent, s, project,
+					  m.child->merged_into)) ==
+	    TM_ENOTFOUND)
 		error = tm_error_set(
 			TM_ENOTFOUND,
 			"thread '%s' was merged into '%s', which "
 			"no longer exists: reopen it ('git "
 			"threadmind reopen %s') and merge it again",
-			id, child->merged_into, id);
+			id, m.child->merged_into, id);
 	if (error < 0)
 		goto done;
-	from = tm_thread_summary(child);
-	into = tm_thread_summary(parent);
-	r.parent = tm_xstrdup(parent->id);
-	r.added = tm_summary_missing(&missing, into, from);
-	if (r.added) {
-		merge_summaries(&merged, into, tm_buf_cstr(&missing));
-		r.changed = strcmp(tm_buf_cstr(&merged), into) != 0;
+	m.from = tm_thread_summary(m.child);
+	m.into = tm_thread_summary(m.parent);
+	m.r.parent = tm_xstrdup(m.parent->id);
+	m.r.added = tm_summary_missing(&missing, m.into, m.from);
+	if (m.r.added) {
+		merge_summaries(&m.merged, m.into, tm_buf_cstr(&missing));
+		m.r.changed = strcmp(tm_buf_cstr(&m.merged), m.into) != 0;
 	}
-	if (r.changed)
-		error = save_parent(s, project, parent, &merged);
+	if (m.r.changed)
+		error = save_parent(s, project, m.parent, &m.merged);
 done:
-	error = tm_store_unlock_after(s, error);
-	if (error == 0) {
-		*out = r;
-		memset(&r, 0, sizeof(r));
-	}
-	tm_merge_thread_result_clear(&r);
 	tm_buf_release(&missing);
-	tm_buf_release(&merged);
-	free(from);
-	free(into);
-	tm_thread_free(parent);
-	tm_thread_free(child);
-	return error;
+	return merging_end(out, &m, s, error);
 }

@@ -5,16 +5,16 @@
  *
  * Why its own walk and not git_revwalk: the simplification decides which
  * parents are walked at all (a branch that did not touch the file is not
- * read), and each commit carries its own path.
+ * read), and each commit carries its own path.  Where the file is in a
+ * commit's tree: thread_log_trees.c.
  */
 #include "thread_log.h"
+#include "thread_log_internal.h"
 #include "error.h"
-#include "frontmatter.h"
 #include "git_internal.h"
 #include "git_threads_internal.h"
 #include "hashmap.h"
 #include "slug.h"
-#include "treediff.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -42,12 +42,8 @@ struct walker {
 	tm_hashmap by_oid;
 	size_t *heap;
 	size_t nheap, aheap, seq;
-	size_t interesting; /* queued nodes not hidden */
-	/* what a path is in a tree: tree id + path -> memo index */
-	tm_hashmap memo;
-	git_oid *memo_oid;
-	bool *memo_present;
-	size_t nmemo, amemo;
+	size_t interesting;         /* queued nodes not hidden */
+	struct tm_log__trees trees; /* where the thread's file is */
 };
 
 /* ---- nodes and the queue ---- */
@@ -207,269 +203,6 @@ static int enqueue(struct walker *w, size_t i, bool hidden, const char *project,
 	return 0;
 }
 
-/* ---- paths in trees ---- */
-
-static char *path_of(const struct walker *w, const char *project,
-		     const char *id)
-{
-	tm_buf b = TM_BUF_INIT;
-
-	tm_buf_puts(&b, w->prefix);
-	tm_buf_puts(&b, ".threadmind/threads/");
-	tm_buf_puts(&b, project);
-	if (id) {
-		tm_buf_putc(&b, '/');
-		tm_buf_puts(&b, id);
-		tm_buf_puts(&b, ".md");
-	}
-	return tm_buf_detach(&b);
-}
-
-/* The entry `name` (`len` bytes) of a raw tree, whose entries are
- * "<octal mode> <name>\0<20-byte id>": its id and whether it is a
- * folder.  False when the tree has none (or is malformed). */
-static bool raw_entry(git_oid *out, bool *folder, const char *p,
-		      const char *end, const char *name, size_t len)
-{
-	while (p < end) {
-		const char *sp = memchr(p, ' ', (size_t)(end - p));
-		const char *nul =
-			sp ? memchr(sp, '\0', (size_t)(end - sp)) : NULL;
-
-		if (!nul || end - nul < GIT_OID_RAWSZ + 1)
-			return false;
-		if ((size_t)(nul - sp - 1) == len &&
-		    !memcmp(sp + 1, name, len)) {
-			git_oid_fromraw(out, (const unsigned char *)nul + 1);
-			*folder = sp - p == 5 && p[0] == '4';
-			return true;
-		}
-		p = nul + 1 + GIT_OID_RAWSZ;
-	}
-	return false;
-}
-
-/*
- * What `path` is in tree `root`: true with its id in *out, false when the
- * tree has no such entry.  Remembered per tree and path, so that commits
- * sharing a folder read it once.  Raw trees, not git_tree_lookup: that
- * parses every entry of every root tree (its entries, modes and an object
- * each), 80 M of the 483 M instructions of `log <thread>` on the
- * 12,000-commit bench history (callgrind).
- */
-static int entry_at(bool *present, git_oid *out, struct walker *w,
-		    const git_oid *root, const char *path)
-{
-	char small[256];
-	tm_buf big = TM_BUF_INIT;
-	const char *slash = strchr(path, '/'), *key = small;
-	size_t *at, len = slash ? (size_t)(slash - path) : strlen(path), m;
-	size_t plen = strlen(path), klen = GIT_OID_RAWSZ + plen;
-	git_odb_object *obj = NULL;
-	const char *data;
-	git_oid found;
-	bool folder = false, has;
-	int error = 0;
-
-	if (klen <= sizeof(small)) {
-		memcpy(small, root->id, GIT_OID_RAWSZ);
-		memcpy(small + GIT_OID_RAWSZ, path, plen);
-	} else {
-		tm_buf_put(&big, root->id, GIT_OID_RAWSZ);
-		tm_buf_put(&big, path, plen);
-		key = big.ptr;
-	}
-	at = tm_hashmap_get(&w->memo, key, klen);
-	if (at) {
-		*present = w->memo_present[*at];
-		git_oid_cpy(out, &w->memo_oid[*at]);
-		tm_buf_release(&big);
-		return 0;
-	}
-	*present = false;
-	if (git_odb_read(&obj, w->odb, root) < 0 ||
-	    git_odb_object_type(obj) != GIT_OBJECT_TREE) {
-		git_odb_object_free(obj);
-		tm_buf_release(&big);
-		return tm_git_error(TM_ERROR, "cannot read tree %s",
-				    git_oid_tostr_s(root));
-	}
-	data = git_odb_object_data(obj);
-	has = raw_entry(&found, &folder, data, data + git_odb_object_size(obj),
-			path, len);
-	git_odb_object_free(obj);
-	if (has && !slash) {
-		*present = true;
-		git_oid_cpy(out, &found);
-	} else if (has && folder) {
-		error = entry_at(present, out, w, &found, slash + 1);
-	}
-	if (error == 0) {
-		m = w->nmemo++;
-		tm_xgrow((void **)&w->memo_oid, &w->amemo, w->nmemo,
-			 sizeof(*w->memo_oid));
-		w->memo_present =
-			tm_xrealloc(w->memo_present, w->amemo * sizeof(bool));
-		w->memo_present[m] = *present;
-		if (*present)
-			git_oid_cpy(&w->memo_oid[m], out);
-		else
-			memset(&w->memo_oid[m], 0, sizeof(git_oid));
-		*tm_hashmap_put(&w->memo, key, klen, m) = m;
-	}
-	tm_buf_release(&big);
-	return error;
-}
-
-/* The thread in blob `oid` (its frontmatter), or NULL. */
-static tm_thread *read_thread(struct walker *w, const git_oid *oid,
-			      const char *id)
-{
-	git_blob *blob = NULL;
-	tm_thread *t = NULL;
-	size_t len;
-
-	if (git_blob_lookup(&blob, w->repo, oid) < 0) {
-		tm_error_clear();
-		return NULL;
-	}
-	len = tm_frontmatter_block_len(git_blob_rawcontent(blob),
-				       (size_t)git_blob_rawsize(blob));
-	if (!len || tm_frontmatter_parse(&t, git_blob_rawcontent(blob), len, id,
-					 id) < 0)
-		t = NULL;
-	tm_error_clear();
-	git_blob_free(blob);
-	return t;
-}
-
-static bool same_thread(const tm_thread *a, const tm_thread *b)
-{
-	return a && b && a->created_at && a->author &&
-	       tm_thread_same_identity(a->created_at, a->author, b->created_at,
-				       b->author);
-}
-
-/* The tree of the threads folder of commit node `c` (NULL: none). */
-static git_tree *threads_tree(struct walker *w, size_t c)
-{
-	char *path = path_of(w, "", NULL);
-	git_tree *t = NULL;
-	git_oid oid;
-	bool present = false;
-
-	path[strlen(path) - 1] = '\0'; /* the trailing '/' */
-	if (entry_at(&present, &oid, w, &w->nodes[c].tree, path) < 0 ||
-	    !present || git_tree_lookup(&t, w->repo, &oid) < 0) {
-		tm_error_clear();
-		t = NULL;
-	}
-	free(path);
-	return t;
-}
-
-/* Does thread file `id` of `project` in node `p` hold `want`'s thread? */
-static bool holds(struct walker *w, size_t p, const char *project,
-		  const char *id, const tm_thread *want)
-{
-	char *path = path_of(w, project, id);
-	tm_thread *t = NULL;
-	git_oid oid;
-	bool present = false, same;
-
-	if (entry_at(&present, &oid, w, &w->nodes[p].tree, path) < 0)
-		tm_error_clear();
-	free(path);
-	if (!present)
-		return false;
-	t = read_thread(w, &oid, id);
-	same = same_thread(t, want);
-	tm_thread_free(t);
-	return same;
-}
-
-/*
- * Where parent node `p` has the thread of commit node `c` (its project and
- * id there, `t` read from c): under the same id in another project (a
- * project renamed), else under an id of the project whose file differs
- * from c's (a split by resolve).  False when it has none.
- */
-static bool find_thread(char **project, char **id, struct walker *w, size_t c,
-			size_t p, const char *cur_project, const tm_thread *t)
-{
-	git_tree *pt = threads_tree(w, p), *ct;
-	tm_strv changed = TM_STRV_INIT;
-	const git_tree_entry *pe, *ce;
-	bool found = false;
-	size_t i, n;
-
-	if (!pt)
-		return false;
-	n = git_tree_entrycount(pt);
-	for (i = 0; i < n && !found; i++) {
-		const char *name =
-			git_tree_entry_name(git_tree_entry_byindex(pt, i));
-
-		if (strcmp(name, cur_project) && holds(w, p, name, t->id, t)) {
-			*project = tm_xstrdup(name);
-			*id = tm_xstrdup(t->id);
-			found = true;
-		}
-	}
-	pe = git_tree_entry_byname(pt, cur_project);
-	ct = threads_tree(w, c);
-	ce = ct ? git_tree_entry_byname(ct, cur_project) : NULL;
-	if (!found && pe &&
-	    tm_treediff(&changed, NULL, w->repo, git_tree_entry_id(pe),
-			ce ? git_tree_entry_id(ce) : NULL) == 0) {
-		for (i = 0; i < changed.n && !found; i++) {
-			const char *name = changed.items[i];
-			size_t len = strlen(name);
-			char *other;
-
-			if (len < 4 || strcmp(name + len - 3, ".md") ||
-			    strchr(name, '/'))
-				continue;
-			other = tm_xstrndup(name, len - 3);
-			if (strcmp(other, t->id) &&
-			    holds(w, p, cur_project, other, t)) {
-				*project = tm_xstrdup(cur_project);
-				*id = other;
-				found = true;
-			} else {
-				free(other);
-			}
-		}
-	}
-	tm_error_clear();
-	tm_strv_clear(&changed);
-	git_tree_free(ct);
-	git_tree_free(pt);
-	return found;
-}
-
-/* With every thread: the project folder of parent `p` whose root thread
- * is `root` (the project renamed), or NULL. */
-static char *find_project(struct walker *w, size_t p, const tm_thread *root)
-{
-	git_tree *pt = threads_tree(w, p);
-	char *found = NULL;
-	size_t i, n;
-
-	if (!pt)
-		return NULL;
-	n = git_tree_entrycount(pt);
-	for (i = 0; i < n && !found; i++) {
-		const char *name =
-			git_tree_entry_name(git_tree_entry_byindex(pt, i));
-
-		if (holds(w, p, name, "main", root))
-			found = tm_xstrdup(name);
-	}
-	git_tree_free(pt);
-	return found;
-}
-
 /* ---- the entries ---- */
 
 static void side_of(tm_side *s, struct walker *w, size_t node)
@@ -572,7 +305,8 @@ done:
 static int visit(tm_log *out, struct walker *w, tm_git *g, size_t c,
 		 const tm_log_options *opts)
 {
-	char *path = path_of(w, w->nodes[c].project, w->nodes[c].id);
+	char *path =
+		tm_log__path_of(&w->trees, w->nodes[c].project, w->nodes[c].id);
 	size_t np = w->nodes[c].nparents, k, same = NONE, against = 0;
 	char **pp = tm_xcalloc(np + 1, sizeof(char *));
 	char **pid = tm_xcalloc(np + 1, sizeof(char *));
@@ -581,15 +315,16 @@ static int visit(tm_log *out, struct walker *w, tm_git *g, size_t c,
 	git_oid mine, theirs;
 	int error;
 
-	if ((error = entry_at(&here, &mine, w, &w->nodes[c].tree, path)) < 0)
+	if ((error = tm_log__entry_at(&here, &mine, &w->trees,
+				      &w->nodes[c].tree, path)) < 0)
 		goto done;
 	for (k = 0; k < np; k++) {
 		size_t p = w->nodes[c].parents[k];
 		bool there;
 
 		if ((error = node_parse(w, p)) < 0 ||
-		    (error = entry_at(&there, &theirs, w, &w->nodes[p].tree,
-				      path)) < 0)
+		    (error = tm_log__entry_at(&there, &theirs, &w->trees,
+					      &w->nodes[p].tree, path)) < 0)
 			goto done;
 		has[k] = there;
 		if (same == NONE && there == here &&
@@ -604,16 +339,18 @@ static int visit(tm_log *out, struct walker *w, tm_git *g, size_t c,
 	if (!here && !np)
 		goto done;
 	if (here && np && !w->all) {
-		t = read_thread(w, &mine, w->nodes[c].id);
+		t = tm_log__read_thread(&w->trees, &mine, w->nodes[c].id);
 	} else if (here && np) {
 		/* a folder is known by its root thread */
-		char *root = path_of(w, w->nodes[c].project, "main");
+		char *root =
+			tm_log__path_of(&w->trees, w->nodes[c].project, "main");
 		git_oid r;
 		bool found = false;
 
-		if (entry_at(&found, &r, w, &w->nodes[c].tree, root) == 0 &&
+		if (tm_log__entry_at(&found, &r, &w->trees, &w->nodes[c].tree,
+				     root) == 0 &&
 		    found)
-			t = read_thread(w, &r, "main");
+			t = tm_log__read_thread(&w->trees, &r, "main");
 		tm_error_clear();
 		free(root);
 	}
@@ -622,11 +359,14 @@ static int visit(tm_log *out, struct walker *w, tm_git *g, size_t c,
 
 		if (here && !has[k] && t) {
 			if (w->all)
-				has[k] =
-					(pp[k] = find_project(w, p, t)) != NULL;
+				has[k] = (pp[k] = tm_log__find_project(
+						  &w->trees, &w->nodes[p].tree,
+						  t)) != NULL;
 			else
-				has[k] = find_thread(&pp[k], &pid[k], w, c, p,
-						     w->nodes[c].project, t);
+				has[k] = tm_log__find_thread(
+					&pp[k], &pid[k], &w->trees,
+					&w->nodes[c].tree, &w->nodes[p].tree,
+					w->nodes[c].project, t);
 		}
 		if ((error = enqueue(w, p, false,
 				     pp[k] ? pp[k] : w->nodes[c].project,
@@ -738,10 +478,8 @@ static void walker_free(struct walker *w)
 	}
 	free(w->nodes);
 	free(w->heap);
-	free(w->memo_oid);
-	free(w->memo_present);
 	tm_hashmap_release(&w->by_oid);
-	tm_hashmap_release(&w->memo);
+	tm_log__trees_clear(&w->trees);
 	git_odb_free(w->odb);
 }
 
@@ -764,6 +502,9 @@ int tm_log_read(tm_log *out, tm_git *g, const char *prefix,
 		return tm_git_error(TM_ERROR,
 				    "cannot open the object database");
 	w.prefix = prefix;
+	w.trees.repo = w.repo;
+	w.trees.odb = w.odb;
+	w.trees.prefix = prefix;
 	w.all = !opts->thread;
 	error = start(&w, g, opts);
 	while (error == 0 && w.nheap && w.interesting &&

@@ -149,6 +149,14 @@ void tm_buf_printf(tm_buf *b, const char *fmt, ...)
 	va_end(ap);
 }
 
+char *tm_xstrvfmt(const char *fmt, va_list ap)
+{
+	tm_buf b = TM_BUF_INIT;
+
+	tm_buf_vprintf(&b, fmt, ap);
+	return tm_buf_detach(&b);
+}
+
 void tm_buf_truncate(tm_buf *b, size_t len)
 {
 	if (len < b->size) {

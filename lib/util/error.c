@@ -65,6 +65,14 @@ void tm_error_clear(void)
 	last_code = 0;
 }
 
+int tm_error_ignore(int error, int code)
+{
+	if (error != code)
+		return error;
+	tm_error_clear();
+	return 0;
+}
+
 const char *tm_error_name(int code)
 {
 	switch (code) {

@@ -132,6 +132,45 @@ START_TEST(test_buf_error_messages)
 }
 END_TEST
 
+static char *fmt(const char *f, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, f);
+	s = tm_xstrvfmt(f, ap);
+	va_end(ap);
+	return s;
+}
+
+START_TEST(test_buf_xstrvfmt)
+{
+	char *s = fmt("'%s' has %d lines", "a.md", 3), *e = fmt("%s", "");
+
+	ck_assert_str_eq(s, "'a.md' has 3 lines");
+	ck_assert_str_eq(e, "");
+	free(s);
+	free(e);
+}
+END_TEST
+
+START_TEST(test_buf_error_ignore)
+{
+	/* another code passes through, its message kept */
+	tm_error_set(TM_EINVALID, "bad '%s'", "x");
+	ck_assert_int_eq(tm_error_ignore(TM_EINVALID, TM_ENOTFOUND),
+			 TM_EINVALID);
+	ck_assert_str_eq(tm_error_last(), "bad 'x'");
+	ck_assert_int_eq(tm_error_ignore(0, TM_ENOTFOUND), 0);
+	ck_assert_str_eq(tm_error_last(), "bad 'x'");
+	/* the code ignored: 0, the message forgotten */
+	tm_error_set(TM_ENOTFOUND, "no thread '%s'", "x");
+	ck_assert_int_eq(tm_error_ignore(TM_ENOTFOUND, TM_ENOTFOUND), 0);
+	ck_assert_str_eq(tm_error_last(), "");
+	ck_assert_int_eq(tm_error_last_code(), 0);
+}
+END_TEST
+
 Suite *buf_suite(void)
 {
 	Suite *s = suite_create("buf");
@@ -143,6 +182,8 @@ Suite *buf_suite(void)
 	tcase_add_test(tc, test_buf_strv);
 	tcase_add_test(tc, test_buf_utf8_validation);
 	tcase_add_test(tc, test_buf_error_messages);
+	tcase_add_test(tc, test_buf_error_ignore);
+	tcase_add_test(tc, test_buf_xstrvfmt);
 	suite_add_tcase(s, tc);
 	return s;
 }

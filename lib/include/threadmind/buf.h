@@ -55,6 +55,9 @@ const char *tm_buf_cstr(const tm_buf *b);
 /* Hand the content to the caller (free() it) and reset the buffer. */
 char *tm_buf_detach(tm_buf *b);
 
+/* The string formatted from `fmt` and `ap`, malloc'd (free() it). */
+char *tm_xstrvfmt(const char *fmt, va_list ap);
+
 /* Length of the longest prefix of `s` that is valid UTF-8 (len when all
  * of it is): no overlong forms, surrogates or code points past U+10FFFF. */
 size_t tm_utf8_valid_prefix(const char *s, size_t len);

@@ -40,6 +40,13 @@ int tm_error_last_code(void);
 /* Forget the last message. */
 void tm_error_clear(void);
 
+/*
+ * `error`, or 0 with the message forgotten when it is `code`: for a
+ * caller to whom that outcome is no failure (`error =
+ * tm_error_ignore(error, TM_ENOTFOUND)`: nothing there, nothing to do).
+ */
+int tm_error_ignore(int error, int code);
+
 /* A short name for a code ("not found", "exists", ...). */
 const char *tm_error_name(int code);
 

@@ -8,7 +8,36 @@
 
 #include "buf.h"
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
+
+/* ---- lines (inline: the merge's hot loops call them) ---- */
+
+/* The end of the line starting at `p` (its LF, or `end`). */
+static inline const char *tm_section_line_end(const char *p, const char *end)
+{
+	const char *nl = memchr(p, '\n', (size_t)(end - p));
+
+	return nl ? nl : end;
+}
+
+/* The start of the next line (past the LF), or `end`. */
+static inline const char *tm_section_next_line(const char *p, const char *end)
+{
+	const char *e = tm_section_line_end(p, end);
+
+	return e < end ? e + 1 : end;
+}
+
+/* Whether [p, e) holds nothing but blanks (space, tab, CR). */
+static inline bool tm_section_line_blank(const char *p, const char *e)
+{
+	for (; p < e; p++)
+		if (*p != ' ' && *p != '\t' && *p != '\r')
+			return false;
+	return true;
+}
 
 /*
  * One section: its heading line (when it has one) and the lines up to the
