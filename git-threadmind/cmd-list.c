@@ -40,7 +40,7 @@ static bool list_has_status(const tm_thread_list *l, const char *status)
 
 /*
  * A status --status may name: ours, "all", or one a thread's file has.
- * When the command runs once per project (cli_run), one a thread of any of
+ * When the command runs once per project (main.c), one a thread of any of
  * them has: each project lists the threads it has with it, maybe none.
  */
 static bool known_status(const struct view *v, const char *status)
