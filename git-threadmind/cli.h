@@ -33,7 +33,8 @@ struct cli_state {
 	bool json_written;
 	/* While a read command runs once per project with --json (main.c):
 	 * each document is written as the member named cli.project of
-	 * {"projects": {…}}; json_members counts those begun. */
+	 * {"projects": {…}}; json_members counts those begun
+	 * (json-out.c). */
 	bool json_group;
 	size_t json_members;
 	/* While a read command runs once per project (main.c): every

@@ -2,11 +2,11 @@
 #include "builtin.h"
 #include "view.h"
 
-#include "threadmind/json_cjson.h"
 #include "threadmind/migrate.h"
 #include "threadmind/reintegrate.h"
 #include "threadmind/resolve.h"
 
+#include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>
 

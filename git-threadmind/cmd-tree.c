@@ -2,8 +2,7 @@
 #include "builtin.h"
 #include "view.h"
 
-#include "threadmind/json_cjson.h"
-
+#include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -162,25 +161,22 @@ static void dot(const struct view *v)
 	tm_buf_release(&out);
 }
 
-/* The indent of a thread object of the given depth in `tree --json`. */
-static size_t json_indent(size_t depth)
+/*
+ * The indentation levels `tree --json` leaves out from a thread object of
+ * the given depth on: each level of threads is two levels of JSON (the
+ * object, its "children" array), indented up to VIEW_MAX_DEPTH only.
+ */
+static size_t json_outdent(size_t depth)
 {
-	return 4 + 4 * (depth < VIEW_MAX_DEPTH ? depth : VIEW_MAX_DEPTH);
-}
-
-/* `text` through cli_json_put_indented (C string). */
-static void put(const char *text, size_t indent)
-{
-	cli_json_put_indented(text, strlen(text), indent);
+	return depth > VIEW_MAX_DEPTH ? 2 * (depth - VIEW_MAX_DEPTH) : 0;
 }
 
 /* Close the object of `node` (its "children" array still open). */
-static void json_close(const struct view *v, size_t node, bool had_children)
+static void json_close(tm_json_writer *w, const struct view *v, size_t node)
 {
-	size_t indent = json_indent(v->tree->nodes[node].depth);
-
-	put(had_children ? "\n]" : "]", indent + 2);
-	put("\n}", indent);
+	w->outdent = json_outdent(v->tree->nodes[node].depth);
+	tm_json_close(w, ']');
+	tm_json_close(w, '}');
 }
 
 /*
@@ -192,61 +188,47 @@ static void json_close(const struct view *v, size_t node, bool had_children)
  */
 static void json(const struct view *v)
 {
-	cJSON *head = cJSON_CreateObject();
-	tm_buf text = TM_BUF_INIT;
+	tm_json_writer *w = cli_json_begin();
 	size_t *open = tm_xcalloc(v->tree->n + 1, sizeof(size_t));
-	bool *had = tm_xcalloc(v->tree->n + 1, sizeof(bool));
-	bool any_root = false;
 	size_t k, nopen = 0;
 
-	cJSON_AddStringToObject(head, "project", cli.project);
-	cJSON_AddStringToObject(head, "activeThreadId", v->active);
-	cli_json_text(&text, head);
-	cJSON_Delete(head);
-	/* "{…\n}" without its end, then the open "roots" array */
-	tm_buf_truncate(&text, text.size - (text.size > 2 ? 2 : 1));
-	tm_buf_puts(&text,
-		    text.size > 1 ? ",\n  \"roots\": [" : "\n  \"roots\": [");
-	cli_json_begin();
-	cli_json_put(text.ptr, text.size);
+	tm_json_open(w, '{');
+	tm_json_key(w, "project");
+	tm_json_string(w, cli.project);
+	if (v->active) {
+		tm_json_key(w, "activeThreadId");
+		tm_json_string(w, v->active);
+	}
+	tm_json_key(w, "roots");
+	tm_json_open(w, '[');
 	for (k = 0; k < v->norder; k++) {
 		size_t i = v->order[k];
 		const tm_tree_node *n = &v->tree->nodes[i];
-		size_t indent = json_indent(n->depth);
-		bool *first;
 		cJSON *o;
 
 		if (!v->shown[i])
 			continue;
-		while (nopen > n->depth) {
-			nopen--;
-			json_close(v, open[nopen], had[nopen]);
-		}
-		first = nopen ? &had[nopen - 1] : &any_root;
-		put(*first ? ",\n" : "\n", indent);
-		*first = true;
+		while (nopen > n->depth)
+			json_close(w, v, open[--nopen]);
 		o = cli_thread_json(n->thread, view_is_active(v, i),
 				    v->flags[i]);
 		cJSON_AddNumberToObject(o, "depth", (double)n->depth);
-		tm_buf_clear(&text);
-		cli_json_text(&text, o);
+		w->outdent = json_outdent(n->depth);
+		tm_json_open(w, '{');
+		cli_json_members(w, o);
 		cJSON_Delete(o);
-		/* "{…\n}": everything but the closing line */
-		cli_json_put_indented(text.ptr, text.size - 2, indent);
-		put(",\n\"children\": [", indent + 2);
-		open[nopen] = i;
-		had[nopen] = false;
-		nopen++;
+		tm_json_key(w, "children");
+		tm_json_open(w, '[');
+		cli_json_flush();
+		open[nopen++] = i;
 	}
-	while (nopen > 0) {
-		nopen--;
-		json_close(v, open[nopen], had[nopen]);
-	}
-	cli_json_puts(any_root ? "\n  ]\n}" : "]\n}");
+	while (nopen > 0)
+		json_close(w, v, open[--nopen]);
+	w->outdent = 0;
+	tm_json_close(w, ']');
+	tm_json_close(w, '}');
 	cli_json_end();
 	free(open);
-	free(had);
-	tm_buf_release(&text);
 }
 
 int cmd_tree(int argc, const char **argv)

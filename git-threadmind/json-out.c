@@ -2,91 +2,104 @@
 #include "json-out.h"
 
 #include "cli.h"
-#include "threadmind/json_cjson.h"
-#include "threadmind/text.h"
 
+#include <cjson/cJSON.h>
 #include <stdio.h>
 #include <string.h>
 
-void cli_json_text(tm_buf *out, const cJSON *v)
-{
-	tm_buf raw = TM_BUF_INIT;
+/* The document being written and what of it is not on stdout yet. */
+static tm_json_writer writer;
+static tm_buf pending = TM_BUF_INIT;
 
-	tm_json_stringify(&raw, v);
-	tm_text_json_escape(out, raw.ptr, raw.size);
-	tm_buf_release(&raw);
+/* {"projects": { left open: the documents are its members. */
+static void open_group(void)
+{
+	tm_json_writer_init(&writer, &pending,
+			    TM_JSON_PRETTY | TM_JSON_ESCAPE_C1);
+	tm_json_open(&writer, '{');
+	tm_json_key(&writer, "projects");
+	tm_json_open(&writer, '{');
 }
 
-void cli_json_begin(void)
+tm_json_writer *cli_json_begin(void)
 {
-	tm_buf key = TM_BUF_INIT;
-	cJSON *name;
-
 	cli.json_written = true;
-	if (!cli.json_group)
-		return;
-	fputs(cli.json_members++ ? ",\n    " : "{\n  \"projects\": {\n    ",
-	      stdout);
-	name = cJSON_CreateString(cli.project);
-	cli_json_text(&key, name);
-	cJSON_Delete(name);
-	tm_buf_puts(&key, ": ");
-	fwrite(key.ptr, 1, key.size, stdout);
-	tm_buf_release(&key);
-}
-
-static void put_spaces(size_t n)
-{
-	static const char spaces[] = "                                ";
-	size_t chunk;
-
-	while (n) {
-		chunk = n < sizeof(spaces) - 1 ? n : sizeof(spaces) - 1;
-		fwrite(spaces, 1, chunk, stdout);
-		n -= chunk;
+	if (!cli.json_group) {
+		tm_json_writer_init(&writer, &pending,
+				    TM_JSON_PRETTY | TM_JSON_ESCAPE_C1);
+		return &writer;
 	}
+	if (!cli.json_members++)
+		open_group();
+	tm_json_key(&writer, cli.project);
+	return &writer;
 }
 
-void cli_json_put_indented(const char *text, size_t len, size_t indent)
+void cli_json_flush(void)
 {
-	const char *end = text + len, *nl;
-
-	if (cli.json_group)
-		indent += 4;
-	while (indent && (nl = memchr(text, '\n', (size_t)(end - text)))) {
-		fwrite(text, 1, (size_t)(nl + 1 - text), stdout);
-		put_spaces(indent);
-		text = nl + 1;
-	}
-	fwrite(text, 1, (size_t)(end - text), stdout);
-}
-
-void cli_json_put(const char *text, size_t len)
-{
-	cli_json_put_indented(text, len, 0);
-}
-
-void cli_json_puts(const char *text)
-{
-	cli_json_put(text, strlen(text));
+	fwrite(pending.ptr, 1, pending.size, stdout);
+	tm_buf_clear(&pending);
 }
 
 void cli_json_end(void)
 {
 	if (!cli.json_group)
-		putchar('\n');
+		tm_buf_putc(&pending, '\n');
+	cli_json_flush();
+}
+
+void cli_json_group_end(void)
+{
+	if (!cli.json_members)
+		open_group();
+	tm_json_close(&writer, '}');
+	tm_json_close(&writer, '}');
+	tm_buf_putc(&pending, '\n');
+	cli_json_flush();
+	tm_buf_release(&pending);
+}
+
+void cli_json_members(tm_json_writer *w, const cJSON *object)
+{
+	const cJSON *c;
+
+	for (c = object->child; c; c = c->next) {
+		tm_json_key(w, c->string ? c->string : "");
+		cli_json_value(w, c);
+	}
+}
+
+void cli_json_value(tm_json_writer *w, const cJSON *v)
+{
+	const cJSON *c;
+
+	if (cJSON_IsObject(v)) {
+		tm_json_open(w, '{');
+		cli_json_members(w, v);
+		tm_json_close(w, '}');
+	} else if (cJSON_IsArray(v)) {
+		tm_json_open(w, '[');
+		for (c = v->child; c; c = c->next)
+			cli_json_value(w, c);
+		tm_json_close(w, ']');
+	} else if (cJSON_IsString(v)) {
+		tm_json_string(w, v->valuestring ? v->valuestring : "");
+	} else if (cJSON_IsNumber(v)) {
+		tm_json_number(w, v->valuedouble);
+	} else if (cJSON_IsBool(v)) {
+		tm_json_bool(w, cJSON_IsTrue(v));
+	} else if (cJSON_IsRaw(v)) {
+		tm_json_raw(w, v->valuestring ? v->valuestring : "null");
+	} else {
+		tm_json_null(w);
+	}
 }
 
 void cli_print_json(cJSON *doc)
 {
-	tm_buf out = TM_BUF_INIT;
-
-	cli_json_text(&out, doc);
+	cli_json_value(cli_json_begin(), doc);
 	cJSON_Delete(doc);
-	cli_json_begin();
-	cli_json_put(out.ptr, out.size);
 	cli_json_end();
-	tm_buf_release(&out);
 }
 
 static void add_string_or_null(cJSON *o, const char *key, const char *value)

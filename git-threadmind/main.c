@@ -311,9 +311,7 @@ static int run(const struct command *c, int argc, const char **argv)
 	}
 	global_opts.project = NULL;
 	if (cli.json_group)
-		fputs(cli.json_members ? "\n  }\n}\n"
-				       : "{\n  \"projects\": {}\n}\n",
-		      stdout);
+		cli_json_group_end();
 	cli.json_group = false;
 	cli.group = NULL;
 	free(copy);
