@@ -306,61 +306,38 @@ tm_thread *cli_load_thread(const char *id)
 	return t;
 }
 
-/* The file of the store that `msg` (a load error) is about when it holds
- * conflict markers or is unmerged (NULL otherwise), as messages name it. */
-static char *conflicted_file(const char *msg, const tm_strv *files)
+void cli_warn_load_errors(const tm_load_errors *errors)
 {
-	tm_buf b = TM_BUF_INIT;
+	const char *root = tm_store_root(cli.store);
 	size_t i;
 
-	for (i = 0; i < files->n; i++) {
-		tm_buf_clear(&b);
-		tm_buf_printf(&b, "'%s/%s'", tm_store_root(cli.store),
-			      files->items[i]);
-		if (!strncmp(msg, b.ptr, b.size))
-			return tm_buf_detach(&b);
+	for (i = 0; i < errors->n; i++) {
+		const tm_load_error *e = &errors->items[i];
+
+		if (e->kind == TM_LOAD_MARKERS)
+			warning("skipping '%s/%s': it holds merge conflict "
+				"markers; run 'git threadmind resolve'",
+				root, e->path);
+		else if (e->kind == TM_LOAD_UNMERGED)
+			warning("skipping '%s/%s': a merge left it conflicted; "
+				"run 'git threadmind resolve'",
+				root, e->path);
+		else
+			warning("skipping %s", e->message);
 	}
-	tm_buf_release(&b);
-	return NULL;
 }
 
 void cli_load_all(tm_thread_list *out)
 {
-	tm_strv unmerged = TM_STRV_INIT, marked = TM_STRV_INIT;
-	size_t i;
+	tm_load_errors errors;
 
-	if (tm_store_load_all(out, cli.store, cli.project) < 0)
+	if (tm_view_load_threads(out, &errors, cli.store, cli.project) < 0)
 		die_lib();
-	if (out->errors.n &&
-	    tm_resolve_pending_loaded(&unmerged, &marked, cli.store,
-				      cli.project, out) < 0)
-		tm_error_clear();
-	for (i = 0; i < out->errors.n; i++) {
-		const char *msg = out->errors.items[i];
-		char *file;
-
-		if ((file = conflicted_file(msg, &marked)))
-			warning("skipping %s: it holds merge conflict "
-				"markers; run 'git threadmind resolve'",
-				file);
-		else if ((file = conflicted_file(msg, &unmerged)))
-			warning("skipping %s: a merge left it conflicted; "
-				"run 'git threadmind resolve'",
-				file);
-		else
-			warning("skipping %s", msg);
-		free(file);
-	}
-	tm_strv_clear(&unmerged);
-	tm_strv_clear(&marked);
+	cli_warn_load_errors(&errors);
+	tm_load_errors_clear(&errors);
 }
 
-/*
- * The id config.json named for the active thread now holds another thread
- * (a same-id split gave it to someone else, DESIGN.md section 11): say so,
- * and make `id`, where that thread went (or the fallback), the active one.
- */
-static void follow_moved(const tm_active_moved *m, const char *id)
+void cli_follow_moved(const tm_active_moved *m, const char *id)
 {
 	tm_buf now = TM_BUF_INIT, was = TM_BUF_INIT;
 
@@ -400,7 +377,7 @@ char *cli_active_thread(const tm_thread *const *threads, size_t n)
 		die_lib();
 	tm_config_free(cfg);
 	if (moved.from)
-		follow_moved(&moved, id);
+		cli_follow_moved(&moved, id);
 	tm_active_moved_clear(&moved);
 	return id;
 }

@@ -16,15 +16,6 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-/* Flags of a thread in output, beside TM_TREE_ORPHAN / TM_TREE_CYCLE. */
-#define CLI_FLAG_STALE      (1u << 8)
-#define CLI_FLAG_UNREADABLE (1u << 9)
-/* Text output only: staleness awaits a summary (tm_stale_awaits_summary). */
-#define CLI_FLAG_NO_SUMMARY (1u << 10)
-/* merged, holding lines its parent lacks (lib/include/threadmind/reintegrate.h)
- */
-#define CLI_FLAG_UNINTEGRATED (1u << 11)
-
 /* The store, project and config of the command being run. */
 struct cli_state {
 	tm_store *store;
@@ -119,8 +110,16 @@ char *cli_resolve_thread(const char *arg);
 char *cli_thread_arg(int argc, const char **argv);
 /* Load a thread by (resolved) id; dies when it cannot be read. */
 tm_thread *cli_load_thread(const char *id);
-/* Load every thread of the project; warns once per unreadable file. */
+/* Load every thread of the project; warns once per unreadable file
+ * (cli_warn_load_errors). */
 void cli_load_all(tm_thread_list *out);
+/* "warning: skipping FILE…" for each file that could not be read, saying
+ * what to run when a merge left it conflicted. */
+void cli_warn_load_errors(const tm_load_errors *errors);
+/* The active thread config.json named moved (a same-id split gave its id
+ * to someone else, DESIGN.md section 11): say so, and record `id`, where
+ * that thread went (or the fallback), as the active one. */
+void cli_follow_moved(const tm_active_moved *m, const char *id);
 /* The active thread id of the project (section 3); malloc'd. */
 char *cli_active_thread(const tm_thread *const *threads, size_t n);
 

@@ -43,7 +43,7 @@ static bool list_has_status(const tm_thread_list *l, const char *status)
  * When the command runs once per project (main.c), one a thread of any of
  * them has: each project lists the threads it has with it, maybe none.
  */
-static bool known_status(const struct view *v, const char *status)
+static bool known_status(const tm_view *v, const char *status)
 {
 	bool found = false;
 	size_t i;
@@ -106,7 +106,7 @@ int cmd_list(int argc, const char **argv)
 	};
 	tm_buf branch_key = TM_BUF_INIT;
 	tm_json_writer *w = NULL;
-	struct view v;
+	tm_view v;
 	size_t k, width = 2;
 
 	if (parse_options(argc, argv, opts, list_usage) != 0)
@@ -131,7 +131,7 @@ int cmd_list(int argc, const char **argv)
 	/* Files are listed sorted by id (the store lists them so). */
 	for (k = 0; k < v.list.n; k++) {
 		const tm_thread *t = v.list.threads[k];
-		bool active = view_is_active(&v, k);
+		bool active = tm_view_is_active(&v, k);
 		bool show = all || status ? true : !tm_thread_is_finished(t);
 
 		if (!show || !wanted(t, status, branch))
@@ -153,7 +153,7 @@ int cmd_list(int argc, const char **argv)
 		tm_json_close(w, '}');
 		cli_json_end();
 	}
-	view_free(&v);
+	tm_view_free(&v);
 	tm_buf_release(&branch_key);
 	return 0;
 }

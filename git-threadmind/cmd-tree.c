@@ -12,7 +12,7 @@ static const char *const tree_usage[] = {
 };
 
 /* The last shown child of each node, so that lines end with └──. */
-static long *last_shown_children(const struct view *v)
+static long *last_shown_children(const tm_view *v)
 {
 	long *last = tm_xcalloc(v->tree->n + 1, sizeof(long));
 	size_t i, c;
@@ -50,11 +50,11 @@ static void print_flags(unsigned flags, const tm_thread *t)
 	if (flags & TM_TREE_CYCLE)
 		printf(" %s(cycle: parent '%s')%s", cli_c("red"),
 		       cli_safe(t->parent_id), cli_c("reset"));
-	if (flags & CLI_FLAG_STALE)
+	if (flags & TM_VIEW_STALE)
 		printf(" %s(stale)%s", cli_c("yellow"), cli_c("reset"));
-	if (flags & CLI_FLAG_NO_SUMMARY)
+	if (flags & TM_VIEW_NO_SUMMARY)
 		printf(" %s(no summary yet)%s", cli_c("dim"), cli_c("reset"));
-	if (flags & CLI_FLAG_UNINTEGRATED)
+	if (flags & TM_VIEW_UNINTEGRATED)
 		printf(" %s(holds lines '%s' lacks: git threadmind merge "
 		       "--again %s)%s",
 		       cli_c("yellow"), cli_safe(t->merged_into), t->id,
@@ -67,7 +67,7 @@ static void print_flags(unsigned flags, const tm_thread *t)
  * (`└── [depth 31] id  title`): output and memory stay linear in the
  * number of threads however deep the chain.
  */
-static void draw(const struct view *v)
+static void draw(const tm_view *v)
 {
 	const bool uni = cli_unicode();
 	const char *tee = uni ? "├── " : "|-- ", *elbow = uni ? "└── " : "`-- ";
@@ -83,7 +83,7 @@ static void draw(const struct view *v)
 		const tm_thread *t = n->thread;
 		long parent_slot = n->parent < 0 ? (long)v->tree->n : n->parent;
 		bool is_last = last[parent_slot] == (long)i;
-		bool active = view_is_active(v, i);
+		bool active = tm_view_is_active(v, i);
 		bool dim = tm_thread_is_finished(t);
 
 		if (!v->shown[i])
@@ -119,7 +119,7 @@ static void dot_id(tm_buf *out, const char *s)
 	tm_json_put_string(out, s, strlen(s));
 }
 
-static void dot(const struct view *v)
+static void dot(const tm_view *v)
 {
 	tm_buf out = TM_BUF_INIT;
 	size_t k;
@@ -138,13 +138,13 @@ static void dot(const struct view *v)
 		dot_id(&out, n->thread->id);
 		tm_buf_puts(&out, " [label=");
 		dot_id(&out, tm_buf_cstr(&label));
-		if (view_is_active(v, v->order[k]))
+		if (tm_view_is_active(v, v->order[k]))
 			tm_buf_puts(&out, ", penwidth=2");
 		if (tm_thread_is_finished(n->thread))
 			tm_buf_puts(&out, ", style=dashed");
 		if (n->flags & (TM_TREE_ORPHAN | TM_TREE_CYCLE))
 			tm_buf_puts(&out, ", color=red");
-		else if (v->flags[v->order[k]] & CLI_FLAG_STALE)
+		else if (v->flags[v->order[k]] & TM_VIEW_STALE)
 			tm_buf_puts(&out, ", color=orange");
 		tm_buf_puts(&out, "];\n");
 		if (n->parent >= 0) {
@@ -172,7 +172,7 @@ static size_t json_outdent(size_t depth)
 }
 
 /* Close the object of `node` (its "children" array still open). */
-static void json_close(tm_json_writer *w, const struct view *v, size_t node)
+static void json_close(tm_json_writer *w, const tm_view *v, size_t node)
 {
 	w->outdent = json_outdent(v->tree->nodes[node].depth);
 	tm_json_close(w, ']');
@@ -186,7 +186,7 @@ static void json_close(tm_json_writer *w, const struct view *v, size_t node)
  * object at a time plus the chain of open ancestors; the indentation stops
  * growing at VIEW_MAX_DEPTH (whitespace only: the document is the same).
  */
-static void json(const struct view *v)
+static void json(const tm_view *v)
 {
 	tm_json_writer *w = cli_json_begin();
 	size_t *open = tm_xcalloc(v->tree->n + 1, sizeof(size_t));
@@ -210,7 +210,7 @@ static void json(const struct view *v)
 			continue;
 		while (nopen > n->depth)
 			json_close(w, v, open[--nopen]);
-		o = cli_thread_json(n->thread, view_is_active(v, i),
+		o = cli_thread_json(n->thread, tm_view_is_active(v, i),
 				    v->flags[i]);
 		cJSON_AddNumberToObject(o, "depth", (double)n->depth);
 		w->outdent = json_outdent(n->depth);
@@ -241,7 +241,7 @@ int cmd_tree(int argc, const char **argv)
 		OPT_GLOBALS,
 		OPT_END_(),
 	};
-	struct view v;
+	tm_view v;
 
 	if (parse_options(argc, argv, opts, tree_usage) != 0)
 		usage_msg(tree_usage, opts, "tree takes no arguments");
@@ -256,6 +256,6 @@ int cmd_tree(int argc, const char **argv)
 		dot(&v);
 	else
 		draw(&v);
-	view_free(&v);
+	tm_view_free(&v);
 	return 0;
 }

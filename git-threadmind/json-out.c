@@ -117,9 +117,9 @@ cJSON *cli_thread_json(const tm_thread *t, bool active, unsigned flags)
 		const char *name;
 	} names[] = {{TM_TREE_ORPHAN, "orphan"},
 		     {TM_TREE_CYCLE, "cycle"},
-		     {CLI_FLAG_STALE, "stale"},
-		     {CLI_FLAG_UNREADABLE, "unreadable"},
-		     {CLI_FLAG_UNINTEGRATED, "unintegrated"}};
+		     {TM_VIEW_STALE, "stale"},
+		     {TM_VIEW_UNREADABLE, "unreadable"},
+		     {TM_VIEW_UNINTEGRATED, "unintegrated"}};
 	cJSON *o = cJSON_CreateObject(), *arr;
 	size_t i;
 

@@ -52,5 +52,6 @@
 /* merging */
 #include "merge.h"
 #include "resolve.h"
+#include "view.h"
 
 #endif
