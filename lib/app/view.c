@@ -26,11 +26,12 @@ int tm_view_load_threads(tm_thread_list *out, tm_load_errors *errors,
 	for (i = 0; i < out->errors.n; i++) {
 		tm_load_error *e = &errors->items[errors->n++];
 
-		e->path = tm_xstrdup(out->error_paths.items[i]);
-		e->message = tm_xstrdup(out->errors.items[i]);
-		e->kind = tm_strv_contains(&marked, e->path)	    ? TM_LOAD_MARKERS
-			  : tm_strv_contains(&unmerged, e->path) ? TM_LOAD_UNMERGED
-						    : TM_LOAD_UNREADABLE;
+		e->path = out->error_paths.items[i];
+		e->message = out->errors.items[i];
+		e->kind = tm_strv_contains(&marked, e->path) ? TM_LOAD_MARKERS
+			  : tm_strv_contains(&unmerged, e->path)
+				  ? TM_LOAD_UNMERGED
+				  : TM_LOAD_UNREADABLE;
 	}
 	tm_strv_clear(&unmerged);
 	tm_strv_clear(&marked);
@@ -39,12 +40,6 @@ int tm_view_load_threads(tm_thread_list *out, tm_load_errors *errors,
 
 void tm_load_errors_clear(tm_load_errors *e)
 {
-	size_t i;
-
-	for (i = 0; i < e->n; i++) {
-		free(e->items[i].path);
-		free(e->items[i].message);
-	}
 	free(e->items);
 	memset(e, 0, sizeof(*e));
 }
@@ -75,9 +70,8 @@ int tm_view_load(tm_view *v, tm_store *s, const char *project)
 	threads = (const tm_thread *const *)v->list.threads;
 	n = v->list.n;
 	if ((error = tm_store_load_config(&cfg, s)) < 0 ||
-	    (error = tm_store_active_thread_checked(&v->active, &v->moved, s,
-						    project, cfg, threads,
-						    n)) < 0) {
+	    (error = tm_store_active_thread_checked(
+		     &v->active, &v->moved, s, project, cfg, threads, n)) < 0) {
 		tm_config_free(cfg);
 		return error;
 	}

@@ -36,8 +36,8 @@ static void thread(const char *id, const char *parent, const char *status)
 	tm_buf path = TM_BUF_INIT, text = TM_BUF_INIT;
 
 	tm_buf_printf(&path, ".threadmind/threads/p/%s.md", id);
-	tm_buf_printf(&text, "---\nid: %s\ntitle: T %s\nparentId: %s\n", id,
-		      id, parent ? parent : "null");
+	tm_buf_printf(&text, "---\nid: %s\ntitle: T %s\nparentId: %s\n", id, id,
+		      parent ? parent : "null");
 	if (status)
 		tm_buf_printf(&text, "status: %s\n", status);
 	tm_buf_puts(&text, "---\n- a line\n");
@@ -52,9 +52,9 @@ static void setup(void)
 	repo = tmt_git_repo(tmp, "repo");
 	put(".threadmind/projects/p.json", project);
 	thread("main", NULL, NULL);
-	thread("a", "main", "done");     /* finished, an unfinished child */
-	thread("b", "a", NULL);          /* unfinished */
-	thread("c", "main", "done");     /* finished leaf */
+	thread("a", "main", "done");      /* finished, an unfinished child */
+	thread("b", "a", NULL);           /* unfinished */
+	thread("c", "main", "done");      /* finished leaf */
 	thread("d", "main", "abandoned"); /* finished leaf */
 	thread("y", "main", NULL);
 	tmt_sh("cd '%s' && git add -A && git commit -q -m base && "

@@ -32,10 +32,13 @@ typedef enum {
 	TM_LOAD_UNMERGED        /* a merge left it conflicted in the index */
 } tm_load_error_kind;
 
+/* One file left out.  The strings are the thread list's (its error_paths
+ * and errors): valid while it is. */
 typedef struct {
-	char *path; /* relative to the store's root: ".threadmind/threads/p/x.md" */
+	const char *path; /* relative to the store's root:
+			     ".threadmind/threads/p/x.md" */
 	tm_load_error_kind kind;
-	char *message; /* the load's own message, naming the file */
+	const char *message; /* the load's own message, naming the file */
 } tm_load_error;
 
 typedef struct {
@@ -49,7 +52,8 @@ typedef struct {
  * entry in git's index (tm_resolve_pending_loaded), or another reason.  An
  * error reading git's index only leaves those files TM_LOAD_UNREADABLE.
  * Errors: those of tm_store_load_all; *out and *errors are initialised in
- * any case (tm_thread_list_clear, tm_load_errors_clear).
+ * any case (tm_thread_list_clear, tm_load_errors_clear: `errors` points
+ * into `out`, clear it first or with it).
  */
 int tm_view_load_threads(tm_thread_list *out, tm_load_errors *errors,
 			 tm_store *s, const char *project);
