@@ -1,46 +1,34 @@
 /*
- * What every command shares: fatal errors, opening the store (with the
- * automatic 0.4 upgrade), resolving thread arguments, colours, JSON output.
+ * What every command shares: opening the store (with the automatic 0.4
+ * upgrade), the project worked on, resolving thread arguments; and, through
+ * the headers included here, the options (opt.h), messages (usage.h),
+ * colours (color.h) and JSON output (json-out.h).
  */
 #ifndef TM_CLI_H
 #define TM_CLI_H
 
 #include "threadmind/threadmind.h"
+#include "color.h"
+#include "json-out.h"
 #include "opt.h"
+#include "usage.h"
 
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
-
-#define EXIT_NEGATIVE 1
-#define EXIT_FATAL    128
-#define EXIT_USAGE    129
-
-/* Flags of a thread in output, beside TM_TREE_ORPHAN / TM_TREE_CYCLE. */
-#define CLI_FLAG_STALE      (1u << 8)
-#define CLI_FLAG_UNREADABLE (1u << 9)
-/* Text output only: staleness awaits a summary (tm_stale_awaits_summary). */
-#define CLI_FLAG_NO_SUMMARY (1u << 10)
-/* merged, holding lines its parent lacks (lib/include/threadmind/reintegrate.h)
- */
-#define CLI_FLAG_UNINTEGRATED (1u << 11)
-
-/* git's weighted edit distance (with adjacent transpositions) from `typed`
- * to `name`, for "did you mean" suggestions; only scores below
- * CLI_SIMILARITY_FLOOR are close enough to suggest (git's help.c). */
-#define CLI_SIMILARITY_FLOOR 7
-int cli_edit_distance(const char *typed, const char *name);
 
 /* The store, project and config of the command being run. */
 struct cli_state {
 	tm_store *store;
 	char *project; /* the project worked on */
-	/* While a read command runs once per project with --json (cli_run):
+	/* A JSON document was begun (cli_json_begin): no hint after it. */
+	bool json_written;
+	/* While a read command runs once per project with --json (main.c):
 	 * each document is written as the member named cli.project of
-	 * {"projects": {…}}; json_members counts those begun. */
+	 * {"projects": {…}}; json_members counts those begun
+	 * (json-out.c). */
 	bool json_group;
 	size_t json_members;
-	/* While a read command runs once per project (cli_run): every
+	/* While a read command runs once per project (main.c): every
 	 * project of the run, so that an option naming something one of them
 	 * has (list --status <custom>) is checked against all; else NULL. */
 	const tm_strv *group;
@@ -53,39 +41,6 @@ extern struct cli_state cli;
 	"hint: after cloning, each teammate puts git-threadmind and "     \
 	"git-threadmind-merge on PATH and runs 'git threadmind install' " \
 	"(once per clone; 'git threadmind install --global' once per user)"
-
-/* "fatal: …" on stderr, exit 128. */
-void die(const char *fmt, ...) __attribute__((noreturn))
-__attribute__((format(printf, 1, 2)));
-/* die() with the library's last error message. */
-void die_lib(void) __attribute__((noreturn));
-/* "warning: …" on stderr (always: warnings are not silenced by -q). */
-void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/*
- * -q silences what git's -q does: the informational lines that are not the
- * command's output.  note() is such a line on stderr ("Created thread …",
- * hints); inform() one on stdout, where a command reports what it did
- * (install's steps, migrate's changes, resolve's "resolved FILE", doctor's
- * repairs).  Errors, warnings and what a command was asked to print (a
- * list, a tree, an id, --manual's script, --dry-run's report, doctor's
- * findings) are never silenced.
- */
-void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void inform(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* PREFIX, the formatted message and a newline on stderr, control
- * characters shown as '?' (what die, warning and note print with). */
-void cli_vreport(const char *prefix, const char *fmt, va_list ap)
-	__attribute__((format(printf, 2, 0)));
-/* In a child about to exec another program: the signal dispositions
- * main() changed (SIGXFSZ ignored) back to their defaults. */
-void cli_exec_signals(void);
-/*
- * `s` as human-readable output shows it: control characters as '?'
- * (DESIGN.md section 11, "Titles"; NULL gives "").  The text lives in one
- * of 8 buffers used in turn: valid until 8 more calls, enough for one
- * printf.
- */
-const char *cli_safe(const char *s);
 
 /*
  * Find the store from the current folder and pick the project (--project,
@@ -114,18 +69,11 @@ char *cli_work_tree(bool need);
  */
 bool cli_open_flags(unsigned flags);
 
-/*
- * Run command `name` (its cmd_<name> is `fn`).  A read command (status,
- * tree, list, stale) in a store with several projects and none active (a
- * fresh clone, DESIGN.md section 11) runs once per project, sorted by id:
- * each group headed by "project: <id> (<title>)" (status prints its own),
- * one blank line between groups; with --json one document
- * {"projects": {"<id>": <the command's document>, ...}}, streamed (see
- * cli_json_begin).  Returns the highest exit code.  Every other case:
- * fn(argc, argv).
- */
-int cli_run(const char *name, int (*fn)(int argc, const char **argv), int argc,
-	    const char **argv);
+/* The projects of a store with several and none active (and no
+ * --project), sorted: what a command that runs once per project (main.c)
+ * runs for.  False in every other case, errors included: the command
+ * itself then reports them. */
+bool cli_unchosen_projects(tm_strv *ids);
 
 /*
  * cli_open for a command naming one thread (`show <thread>`): with several
@@ -162,51 +110,21 @@ char *cli_resolve_thread(const char *arg);
 char *cli_thread_arg(int argc, const char **argv);
 /* Load a thread by (resolved) id; dies when it cannot be read. */
 tm_thread *cli_load_thread(const char *id);
-/* Load every thread of the project; warns once per unreadable file. */
+/* Load every thread of the project; warns once per unreadable file
+ * (cli_warn_load_errors). */
 void cli_load_all(tm_thread_list *out);
+/* "warning: skipping FILE…" for each file that could not be read, saying
+ * what to run when a merge left it conflicted. */
+void cli_warn_load_errors(const tm_load_errors *errors);
+/* The active thread config.json named moved (a same-id split gave its id
+ * to someone else, DESIGN.md section 11): say so, and record `id`, where
+ * that thread went (or the fallback), as the active one. */
+void cli_follow_moved(const tm_active_moved *m, const char *id);
 /* The active thread id of the project (section 3); malloc'd. */
 char *cli_active_thread(const tm_thread *const *threads, size_t n);
 
 /* A tm_store_warn_cb: "warning: skipping MSG" for an unreadable thread
  * file left out of an operation. */
 void cli_warn_skipping(const char *msg, void *payload);
-
-/* Colour: decided once from --color / --no-color, NO_COLOR,
- * color.threadmind, color.ui (a bad value is fatal, naming the key) and,
- * for auto, whether stdout is a terminal whose TERM is not "dumb". */
-bool cli_color(void);
-/* The escape sequence for a colour name ("red", "green", "yellow", "dim",
- * "bold", "cyan", "reset") or "" when colour is off. */
-const char *cli_c(const char *name);
-/* Draw trees with box-drawing characters (UTF-8 locale and no --ascii)? */
-bool cli_unicode(void);
-
-/* Print a JSON document (cJSON tree, consumed) on stdout with a newline:
- * cli_json_begin, cli_json_put of its text, cli_json_end. */
-struct cJSON;
-void cli_print_json(struct cJSON *doc);
-/*
- * A JSON document written piece by piece, as list and tree stream theirs:
- * cli_json_begin() first, cli_json_put() for each piece of the text
- * JSON.stringify(doc, null, 2) writes, cli_json_end() last.  Under cli_run's
- * grouping the document becomes the member "<cli.project>" of
- * {"projects": {…}}: begin writes the member's key, put indents every new
- * line two levels more, end leaves the newline to the group, so that the
- * group streams as well (memory: what the command holds, one project at a
- * time).
- */
-void cli_json_begin(void);
-void cli_json_put(const char *text, size_t len);
-void cli_json_puts(const char *text);
-/* cli_json_put with `indent` more spaces after each newline of `text` (a
- * nested value's JSON.stringify text placed at its depth). */
-void cli_json_put_indented(const char *text, size_t len, size_t indent);
-void cli_json_end(void);
-/* `v` as JSON.stringify(v, null, 2) writes it, appended to `out`, with DEL
- * and the C1 controls escaped too (no control character reaches the
- * terminal: DESIGN.md section 11). */
-void cli_json_text(tm_buf *out, const struct cJSON *v);
-/* A thread as the JSON object of docs/json.md (no children). */
-struct cJSON *cli_thread_json(const tm_thread *t, bool active, unsigned flags);
 
 #endif

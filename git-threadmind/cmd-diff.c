@@ -4,8 +4,7 @@
 #include "diffview.h"
 #include "revargs.h"
 
-#include "threadmind/json_cjson.h"
-
+#include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>
 

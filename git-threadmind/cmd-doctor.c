@@ -4,8 +4,8 @@
 
 #include "threadmind/doctor.h"
 #include "threadmind/install.h"
-#include "threadmind/json_cjson.h"
 
+#include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>
 

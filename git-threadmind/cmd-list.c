@@ -3,8 +3,8 @@
 #include "view.h"
 
 #include "threadmind/config.h"
-#include "threadmind/json_cjson.h"
 
+#include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,10 +40,10 @@ static bool list_has_status(const tm_thread_list *l, const char *status)
 
 /*
  * A status --status may name: ours, "all", or one a thread's file has.
- * When the command runs once per project (cli_run), one a thread of any of
+ * When the command runs once per project (main.c), one a thread of any of
  * them has: each project lists the threads it has with it, maybe none.
  */
-static bool known_status(const struct view *v, const char *status)
+static bool known_status(const tm_view *v, const char *status)
 {
 	bool found = false;
 	size_t i;
@@ -70,35 +70,24 @@ static bool known_status(const struct view *v, const char *status)
  * JSON.stringify(doc, null, 2) places them: memory stays one object however
  * many threads (a store of 100,000 threads would need hundreds of MiB as
  * one cJSON tree), grouped under several projects too (cli_json_begin).
- * `any` says whether an object was written already.
  */
-static void json_open(void)
+static tm_json_writer *json_open(void)
 {
-	cJSON *head = cJSON_CreateObject();
-	tm_buf text = TM_BUF_INIT;
+	tm_json_writer *w = cli_json_begin();
 
-	cJSON_AddStringToObject(head, "project", cli.project);
-	cli_json_text(&text, head);
-	cJSON_Delete(head);
-	/* "{\n  \"project\": …\n}" without its end */
-	tm_buf_truncate(&text, text.size - 2);
-	tm_buf_puts(&text, ",\n  \"threads\": [");
-	cli_json_begin();
-	cli_json_put(text.ptr, text.size);
-	tm_buf_release(&text);
+	tm_json_open(w, '{');
+	tm_json_key(w, "project");
+	tm_json_string(w, cli.project);
+	tm_json_key(w, "threads");
+	tm_json_open(w, '[');
+	return w;
 }
 
-static void json_thread(cJSON *o, bool *any)
+static void json_thread(tm_json_writer *w, cJSON *o)
 {
-	const char *sep = *any ? ",\n" : "\n";
-	tm_buf text = TM_BUF_INIT;
-
-	cli_json_text(&text, o);
+	cli_json_value(w, o);
 	cJSON_Delete(o);
-	cli_json_put_indented(sep, strlen(sep), 4);
-	cli_json_put_indented(text.ptr, text.size, 4);
-	*any = true;
-	tm_buf_release(&text);
+	cli_json_flush();
 }
 
 int cmd_list(int argc, const char **argv)
@@ -116,8 +105,8 @@ int cmd_list(int argc, const char **argv)
 		OPT_END_(),
 	};
 	tm_buf branch_key = TM_BUF_INIT;
-	struct view v;
-	bool any = false;
+	tm_json_writer *w = NULL;
+	tm_view v;
 	size_t k, width = 2;
 
 	if (parse_options(argc, argv, opts, list_usage) != 0)
@@ -135,21 +124,20 @@ int cmd_list(int argc, const char **argv)
 			  "(or a status a thread has), not '%s'",
 			  status);
 	if (as_json)
-		json_open();
+		w = json_open();
 	for (k = 0; k < v.list.n; k++)
 		if (strlen(v.list.threads[k]->id) > width)
 			width = strlen(v.list.threads[k]->id);
 	/* Files are listed sorted by id (the store lists them so). */
 	for (k = 0; k < v.list.n; k++) {
 		const tm_thread *t = v.list.threads[k];
-		bool active = view_is_active(&v, k);
+		bool active = tm_view_is_active(&v, k);
 		bool show = all || status ? true : !tm_thread_is_finished(t);
 
 		if (!show || !wanted(t, status, branch))
 			continue;
 		if (as_json) {
-			json_thread(cli_thread_json(t, active, v.flags[k]),
-				    &any);
+			json_thread(w, cli_thread_json(t, active, v.flags[k]));
 			continue;
 		}
 		printf("%s%s%s%-*s  %s%-9s%s  %-24s  %s\n",
@@ -160,11 +148,12 @@ int cmd_list(int argc, const char **argv)
 		       t->updated_at ? cli_safe(t->updated_at) : "-",
 		       cli_safe(t->title));
 	}
-	if (as_json) {
-		cli_json_puts(any ? "\n  ]\n}" : "]\n}");
+	if (w) {
+		tm_json_close(w, ']');
+		tm_json_close(w, '}');
 		cli_json_end();
 	}
-	view_free(&v);
+	tm_view_free(&v);
 	tm_buf_release(&branch_key);
 	return 0;
 }

@@ -4,10 +4,10 @@
 #include "diffview.h"
 #include "revargs.h"
 
-#include "threadmind/json_cjson.h"
 #include "threadmind/thread_log.h"
 #include "threadmind/timestamp.h"
 
+#include <cjson/cJSON.h>
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>

@@ -2,10 +2,10 @@
 #include "builtin.h"
 #include "cli.h"
 
-#include "threadmind/json_cjson.h"
 #include "threadmind/ops.h"
 #include "threadmind/ops_project.h"
 
+#include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>
 

@@ -3,9 +3,9 @@
 #include "cli.h"
 
 #include "threadmind/git_threads.h"
-#include "threadmind/json_cjson.h"
 #include "threadmind/text.h"
 
+#include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>
 

@@ -3,10 +3,10 @@
 #include "cli.h"
 #include "progress.h"
 
-#include "threadmind/json_cjson.h"
 #include "threadmind/paths.h"
 #include "threadmind/stale.h"
 
+#include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>
 

@@ -2,11 +2,11 @@
 #include "builtin.h"
 #include "view.h"
 
-#include "threadmind/json_cjson.h"
 #include "threadmind/migrate.h"
 #include "threadmind/reintegrate.h"
 #include "threadmind/resolve.h"
 
+#include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,13 +40,13 @@ static void count(struct counts *c, const tm_thread_list *l)
 
 /* "no summary yet: <ids>" for the threads staleness awaits a summary of
  * (at most ten named), in tree order. */
-static void print_no_summary(const struct view *v)
+static void print_no_summary(const tm_view *v)
 {
 	size_t k, i, n = 0;
 
 	for (k = 0; k < v->norder; k++) {
 		i = v->order[k];
-		if (!(v->flags[i] & CLI_FLAG_NO_SUMMARY))
+		if (!(v->flags[i] & TM_VIEW_NO_SUMMARY))
 			continue;
 		if (++n <= 10)
 			printf("%s %s", n == 1 ? "no summary yet:" : "",
@@ -59,16 +59,16 @@ static void print_no_summary(const struct view *v)
 }
 
 /* Threads flagged stale by view_load. */
-static size_t count_stale(const struct view *v)
+static size_t count_stale(const tm_view *v)
 {
 	size_t i, n = 0;
 
 	for (i = 0; i < v->tree->n; i++)
-		n += (v->flags[i] & CLI_FLAG_STALE) != 0;
+		n += (v->flags[i] & TM_VIEW_STALE) != 0;
 	return n;
 }
 
-static const tm_thread *find(const struct view *v, const char *id)
+static const tm_thread *find(const tm_view *v, const char *id)
 {
 	long i = tm_tree_find(v->tree, id);
 
@@ -77,7 +77,7 @@ static const tm_thread *find(const struct view *v, const char *id)
 
 /* Files waiting for `git threadmind resolve`, on one line when any (the
  * project's thread files as the view's load read them). */
-static void print_conflicts(const struct view *v)
+static void print_conflicts(const tm_view *v)
 {
 	tm_strv unmerged = TM_STRV_INIT, files = TM_STRV_INIT;
 	size_t i, n = 0;
@@ -104,7 +104,7 @@ static void print_conflicts(const struct view *v)
 
 /* Merged threads holding lines their parent lacks, one line each, with
  * the command that adds them (lib/include/threadmind/reintegrate.h). */
-static void print_unintegrated(const struct view *v)
+static void print_unintegrated(const tm_view *v)
 {
 	tm_unintegrated_list l;
 	size_t i;
@@ -130,7 +130,7 @@ int cmd_status(int argc, const char **argv)
 		OPT_GLOBALS,
 		OPT_END_(),
 	};
-	struct view v;
+	tm_view v;
 	struct counts c;
 	tm_project *p = NULL;
 	const tm_thread *active;
@@ -173,7 +173,7 @@ int cmd_status(int argc, const char **argv)
 		cJSON_AddNumberToObject(o, "other", (double)c.other);
 		cJSON_AddNumberToObject(o, "unreadable",
 					(double)v.list.errors.n);
-		if (in_git && !v.stale_unknown && !v.stale_partial)
+		if (in_git && !v.stale_error && !v.stale_warnings.n)
 			cJSON_AddNumberToObject(doc, "stale", (double)stale);
 		else
 			cJSON_AddNullToObject(doc, "stale");
@@ -199,9 +199,9 @@ int cmd_status(int argc, const char **argv)
 			       v.list.errors.n, cli_c("reset"));
 		if (!in_git)
 			printf("\nstale: n/a (not in a git repository)\n");
-		else if (v.stale_unknown)
+		else if (v.stale_error)
 			printf("\nstale: unknown (see the warning above)\n");
-		else if (v.stale_partial)
+		else if (v.stale_warnings.n)
 			printf("\nstale: unknown, %s%zu%s counted (git "
 			       "threadmind "
 			       "stale; objects of the history could not be "
@@ -219,6 +219,6 @@ int cmd_status(int argc, const char **argv)
 	}
 	free(holder);
 	tm_project_free(p);
-	view_free(&v);
+	tm_view_free(&v);
 	return 0;
 }

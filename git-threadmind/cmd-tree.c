@@ -2,8 +2,7 @@
 #include "builtin.h"
 #include "view.h"
 
-#include "threadmind/json_cjson.h"
-
+#include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,7 +12,7 @@ static const char *const tree_usage[] = {
 };
 
 /* The last shown child of each node, so that lines end with └──. */
-static long *last_shown_children(const struct view *v)
+static long *last_shown_children(const tm_view *v)
 {
 	long *last = tm_xcalloc(v->tree->n + 1, sizeof(long));
 	size_t i, c;
@@ -51,11 +50,11 @@ static void print_flags(unsigned flags, const tm_thread *t)
 	if (flags & TM_TREE_CYCLE)
 		printf(" %s(cycle: parent '%s')%s", cli_c("red"),
 		       cli_safe(t->parent_id), cli_c("reset"));
-	if (flags & CLI_FLAG_STALE)
+	if (flags & TM_VIEW_STALE)
 		printf(" %s(stale)%s", cli_c("yellow"), cli_c("reset"));
-	if (flags & CLI_FLAG_NO_SUMMARY)
+	if (flags & TM_VIEW_NO_SUMMARY)
 		printf(" %s(no summary yet)%s", cli_c("dim"), cli_c("reset"));
-	if (flags & CLI_FLAG_UNINTEGRATED)
+	if (flags & TM_VIEW_UNINTEGRATED)
 		printf(" %s(holds lines '%s' lacks: git threadmind merge "
 		       "--again %s)%s",
 		       cli_c("yellow"), cli_safe(t->merged_into), t->id,
@@ -68,7 +67,7 @@ static void print_flags(unsigned flags, const tm_thread *t)
  * (`└── [depth 31] id  title`): output and memory stay linear in the
  * number of threads however deep the chain.
  */
-static void draw(const struct view *v)
+static void draw(const tm_view *v)
 {
 	const bool uni = cli_unicode();
 	const char *tee = uni ? "├── " : "|-- ", *elbow = uni ? "└── " : "`-- ";
@@ -84,7 +83,7 @@ static void draw(const struct view *v)
 		const tm_thread *t = n->thread;
 		long parent_slot = n->parent < 0 ? (long)v->tree->n : n->parent;
 		bool is_last = last[parent_slot] == (long)i;
-		bool active = view_is_active(v, i);
+		bool active = tm_view_is_active(v, i);
 		bool dim = tm_thread_is_finished(t);
 
 		if (!v->shown[i])
@@ -120,7 +119,7 @@ static void dot_id(tm_buf *out, const char *s)
 	tm_json_put_string(out, s, strlen(s));
 }
 
-static void dot(const struct view *v)
+static void dot(const tm_view *v)
 {
 	tm_buf out = TM_BUF_INIT;
 	size_t k;
@@ -139,13 +138,13 @@ static void dot(const struct view *v)
 		dot_id(&out, n->thread->id);
 		tm_buf_puts(&out, " [label=");
 		dot_id(&out, tm_buf_cstr(&label));
-		if (view_is_active(v, v->order[k]))
+		if (tm_view_is_active(v, v->order[k]))
 			tm_buf_puts(&out, ", penwidth=2");
 		if (tm_thread_is_finished(n->thread))
 			tm_buf_puts(&out, ", style=dashed");
 		if (n->flags & (TM_TREE_ORPHAN | TM_TREE_CYCLE))
 			tm_buf_puts(&out, ", color=red");
-		else if (v->flags[v->order[k]] & CLI_FLAG_STALE)
+		else if (v->flags[v->order[k]] & TM_VIEW_STALE)
 			tm_buf_puts(&out, ", color=orange");
 		tm_buf_puts(&out, "];\n");
 		if (n->parent >= 0) {
@@ -162,25 +161,22 @@ static void dot(const struct view *v)
 	tm_buf_release(&out);
 }
 
-/* The indent of a thread object of the given depth in `tree --json`. */
-static size_t json_indent(size_t depth)
+/*
+ * The indentation levels `tree --json` leaves out from a thread object of
+ * the given depth on: each level of threads is two levels of JSON (the
+ * object, its "children" array), indented up to VIEW_MAX_DEPTH only.
+ */
+static size_t json_outdent(size_t depth)
 {
-	return 4 + 4 * (depth < VIEW_MAX_DEPTH ? depth : VIEW_MAX_DEPTH);
-}
-
-/* `text` through cli_json_put_indented (C string). */
-static void put(const char *text, size_t indent)
-{
-	cli_json_put_indented(text, strlen(text), indent);
+	return depth > VIEW_MAX_DEPTH ? 2 * (depth - VIEW_MAX_DEPTH) : 0;
 }
 
 /* Close the object of `node` (its "children" array still open). */
-static void json_close(const struct view *v, size_t node, bool had_children)
+static void json_close(tm_json_writer *w, const tm_view *v, size_t node)
 {
-	size_t indent = json_indent(v->tree->nodes[node].depth);
-
-	put(had_children ? "\n]" : "]", indent + 2);
-	put("\n}", indent);
+	w->outdent = json_outdent(v->tree->nodes[node].depth);
+	tm_json_close(w, ']');
+	tm_json_close(w, '}');
 }
 
 /*
@@ -190,63 +186,49 @@ static void json_close(const struct view *v, size_t node, bool had_children)
  * object at a time plus the chain of open ancestors; the indentation stops
  * growing at VIEW_MAX_DEPTH (whitespace only: the document is the same).
  */
-static void json(const struct view *v)
+static void json(const tm_view *v)
 {
-	cJSON *head = cJSON_CreateObject();
-	tm_buf text = TM_BUF_INIT;
+	tm_json_writer *w = cli_json_begin();
 	size_t *open = tm_xcalloc(v->tree->n + 1, sizeof(size_t));
-	bool *had = tm_xcalloc(v->tree->n + 1, sizeof(bool));
-	bool any_root = false;
 	size_t k, nopen = 0;
 
-	cJSON_AddStringToObject(head, "project", cli.project);
-	cJSON_AddStringToObject(head, "activeThreadId", v->active);
-	cli_json_text(&text, head);
-	cJSON_Delete(head);
-	/* "{…\n}" without its end, then the open "roots" array */
-	tm_buf_truncate(&text, text.size - (text.size > 2 ? 2 : 1));
-	tm_buf_puts(&text,
-		    text.size > 1 ? ",\n  \"roots\": [" : "\n  \"roots\": [");
-	cli_json_begin();
-	cli_json_put(text.ptr, text.size);
+	tm_json_open(w, '{');
+	tm_json_key(w, "project");
+	tm_json_string(w, cli.project);
+	if (v->active) {
+		tm_json_key(w, "activeThreadId");
+		tm_json_string(w, v->active);
+	}
+	tm_json_key(w, "roots");
+	tm_json_open(w, '[');
 	for (k = 0; k < v->norder; k++) {
 		size_t i = v->order[k];
 		const tm_tree_node *n = &v->tree->nodes[i];
-		size_t indent = json_indent(n->depth);
-		bool *first;
 		cJSON *o;
 
 		if (!v->shown[i])
 			continue;
-		while (nopen > n->depth) {
-			nopen--;
-			json_close(v, open[nopen], had[nopen]);
-		}
-		first = nopen ? &had[nopen - 1] : &any_root;
-		put(*first ? ",\n" : "\n", indent);
-		*first = true;
-		o = cli_thread_json(n->thread, view_is_active(v, i),
+		while (nopen > n->depth)
+			json_close(w, v, open[--nopen]);
+		o = cli_thread_json(n->thread, tm_view_is_active(v, i),
 				    v->flags[i]);
 		cJSON_AddNumberToObject(o, "depth", (double)n->depth);
-		tm_buf_clear(&text);
-		cli_json_text(&text, o);
+		w->outdent = json_outdent(n->depth);
+		tm_json_open(w, '{');
+		cli_json_members(w, o);
 		cJSON_Delete(o);
-		/* "{…\n}": everything but the closing line */
-		cli_json_put_indented(text.ptr, text.size - 2, indent);
-		put(",\n\"children\": [", indent + 2);
-		open[nopen] = i;
-		had[nopen] = false;
-		nopen++;
+		tm_json_key(w, "children");
+		tm_json_open(w, '[');
+		cli_json_flush();
+		open[nopen++] = i;
 	}
-	while (nopen > 0) {
-		nopen--;
-		json_close(v, open[nopen], had[nopen]);
-	}
-	cli_json_puts(any_root ? "\n  ]\n}" : "]\n}");
+	while (nopen > 0)
+		json_close(w, v, open[--nopen]);
+	w->outdent = 0;
+	tm_json_close(w, ']');
+	tm_json_close(w, '}');
 	cli_json_end();
 	free(open);
-	free(had);
-	tm_buf_release(&text);
 }
 
 int cmd_tree(int argc, const char **argv)
@@ -259,7 +241,7 @@ int cmd_tree(int argc, const char **argv)
 		OPT_GLOBALS,
 		OPT_END_(),
 	};
-	struct view v;
+	tm_view v;
 
 	if (parse_options(argc, argv, opts, tree_usage) != 0)
 		usage_msg(tree_usage, opts, "tree takes no arguments");
@@ -274,6 +256,6 @@ int cmd_tree(int argc, const char **argv)
 		dot(&v);
 	else
 		draw(&v);
-	view_free(&v);
+	tm_view_free(&v);
 	return 0;
 }

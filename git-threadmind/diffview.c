@@ -1,9 +1,9 @@
 /* How diff and log print what changed in the threads (see diffview.h). */
 #include "diffview.h"
 
-#include "threadmind/json_cjson.h"
 #include "threadmind/text.h"
 
+#include <cjson/cJSON.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>

@@ -30,7 +30,7 @@ static void print_usage(FILE *f, const char *const *usage,
 			fprintf(f, "\n%s\n", o->help);
 			continue;
 		}
-		if (o->type == OPT_THREADS)
+		if (o->type == OPT_THREADS || !o->help)
 			continue;
 		if (o->short_name && o->long_name)
 			n = snprintf(left, sizeof(left), "-%c, --%s",
@@ -303,6 +303,19 @@ static void parse_short(const char *a, int argc, const char **argv, int *i,
 	}
 }
 
+/* --color must be always, never or auto: a usage error (129) otherwise. */
+static void check_global_options(const char *const *usage,
+				 const struct option *opts)
+{
+	const char *c = global_opts.color;
+
+	if (c && strcmp(c, "always") && strcmp(c, "never") && strcmp(c, "auto"))
+		usage_msg(usage, opts,
+			  "option '--color' expects \"always\", \"auto\" or "
+			  "\"never\", not '%s'",
+			  c);
+}
+
 void open_manual(void)
 {
 	fflush(NULL);
@@ -316,8 +329,14 @@ void open_manual(void)
 int parse_options(int argc, const char **argv, const struct option *opts,
 		  const char *const *usage)
 {
+	return parse_options_flags(argc, argv, opts, usage, 0);
+}
+
+int parse_options_flags(int argc, const char **argv, const struct option *opts,
+			const char *const *usage, unsigned flags)
+{
 	const char *command = argv[0];
-	int i, npos = 0, nmaybe = 0, *maybe;
+	int i, stop, npos = 0, nmaybe = 0, *maybe;
 	bool dashdash = false, threads = takes_threads(opts);
 
 	/* Positions (in the positional arguments) of unknown switches that
@@ -327,6 +346,8 @@ int parse_options(int argc, const char **argv, const struct option *opts,
 		const char *a = argv[i];
 
 		if (dashdash || a[0] != '-' || !a[1]) {
+			if (flags & PARSE_OPT_STOP_AT_NON_OPTION)
+				break;
 			argv[npos++] = a;
 			continue;
 		}
@@ -334,9 +355,11 @@ int parse_options(int argc, const char **argv, const struct option *opts,
 			dashdash = true;
 			continue;
 		}
-		if (!strcmp(a, "-h"))
+		if (flags & PARSE_OPT_NO_INTERNAL_HELP)
+			;
+		else if (!strcmp(a, "-h"))
 			usage_with_options(usage, opts, true);
-		if (!strcmp(a, "--help"))
+		else if (!strcmp(a, "--help"))
 			open_manual();
 		if (a[1] == '-') {
 			const char *name = a + 2, *eq = strchr(name, '=');
@@ -358,21 +381,11 @@ int parse_options(int argc, const char **argv, const struct option *opts,
 			parse_short(a, argc, argv, &i, usage, opts);
 		}
 	}
+	stop = i;
 	check_global_options(usage, opts);
 	for (i = 0; i < nmaybe; i++)
 		if (!cli_names_thread(argv[maybe[i]]))
 			unknown_option(argv[maybe[i]], opts, usage, command);
 	free(maybe);
-	return npos;
-}
-
-void check_global_options(const char *const *usage, const struct option *opts)
-{
-	const char *c = global_opts.color;
-
-	if (c && strcmp(c, "always") && strcmp(c, "never") && strcmp(c, "auto"))
-		usage_msg(usage, opts,
-			  "option '--color' expects \"always\", \"auto\" or "
-			  "\"never\", not '%s'",
-			  c);
+	return flags & PARSE_OPT_STOP_AT_NON_OPTION ? stop : npos;
 }

@@ -104,12 +104,20 @@ extern struct global_options global_opts;
 int parse_options(int argc, const char **argv, const struct option *opts,
 		  const char *const *usage);
 
+/* parse_options' ways (as git's PARSE_OPT_*): */
+/* Stop at the first argument that is no option (after `--` too) and
+ * return its index (argc when there is none); argv is left in order. */
+#define PARSE_OPT_STOP_AT_NON_OPTION (1u << 0)
+/* `-h` and `--help` are options like any other: the table's, if any. */
+#define PARSE_OPT_NO_INTERNAL_HELP (1u << 1)
 /*
- * Check the values of the global options once parsed (--color must be
- * always, never or auto): a usage error (129) otherwise.  parse_options
- * calls it; main() calls it for the options before the command name.
+ * parse_options with PARSE_OPT_* flags: main() parses the options before
+ * the command name with the same rules as every command's (OPT_GLOBALS,
+ * abbreviations, messages).  An option with no help text is accepted but
+ * not listed in the usage.
  */
-void check_global_options(const char *const *usage, const struct option *opts);
+int parse_options_flags(int argc, const char **argv, const struct option *opts,
+			const char *const *usage, unsigned flags);
 
 /*
  * `<command> --help`: open the manual as `git <command> --help` does

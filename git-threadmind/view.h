@@ -1,6 +1,7 @@
 /*
- * The project as the read-only commands see it: every readable thread, the
- * tree built from them, the active thread, which nodes are shown.
+ * The read view (lib/include/threadmind/view.h) as status, tree and list
+ * load it: warnings for what could not be read, progress while staleness
+ * is computed, death on errors.
  */
 #ifndef TM_CLI_VIEW_H
 #define TM_CLI_VIEW_H
@@ -15,29 +16,12 @@
  */
 #define VIEW_MAX_DEPTH 16
 
-struct view {
-	tm_thread_list list;
-	tm_tree *tree;
-	char *active;  /* active thread id */
-	size_t *order; /* node indexes in pre-order */
-	size_t norder;
-	bool *shown;        /* per node: shown without --all? */
-	unsigned *flags;    /* per node: tree flags | CLI_FLAG_* */
-	bool stale_unknown; /* staleness could not be computed (warned) */
-	bool stale_partial; /* objects of the history were skipped (warned):
-			       the stale flags are not a known answer */
-};
-
 /*
- * Load the project (warning once per unreadable file), build the tree, the
- * pre-order and the visibility: with `all` every node is shown; otherwise a
- * finished thread is shown only when it has an unfinished descendant or
- * holds lines the thread it was merged into lacks (CLI_FLAG_UNINTEGRATED).
+ * tm_view_load and tm_view_mark for cli.project (`all`: every thread
+ * shown), saying on stderr what they found: each file that could not be
+ * read, an active thread that moved (recorded), why staleness could not
+ * be computed, each object of the history skipped.  Dies on errors.
  */
-void view_load(struct view *v, bool all);
-void view_free(struct view *v);
-
-/* Is node i the active thread? */
-bool view_is_active(const struct view *v, size_t i);
+void view_load(tm_view *v, bool all);
 
 #endif

@@ -207,77 +207,159 @@ void tm_json_put_number(tm_buf *out, double v)
 	}
 }
 
-/* Stringify */
+/* The writer */
 
-static void put_str(tm_buf *out, const char *s)
+void tm_json_writer_init(tm_json_writer *w, tm_buf *out, unsigned flags)
 {
-	tm_json_put_string_js(out, s ? s : "", s ? strlen(s) : 0);
+	memset(w, 0, sizeof(*w));
+	w->out = out;
+	w->flags = flags;
 }
 
-static void put_indent(tm_buf *out, int depth)
+/* A line break and the indentation of the current depth (pretty only). */
+static void newline(tm_json_writer *w)
 {
-	int i;
+	size_t n = w->depth;
 
-	tm_buf_putc(out, '\n');
-	for (i = 0; i < depth; i++)
-		tm_buf_puts(out, "  ");
+	if (!(w->flags & TM_JSON_PRETTY))
+		return;
+	n = n > w->outdent ? n - w->outdent : 0;
+	tm_buf_putc(w->out, '\n');
+	while (n--)
+		tm_buf_puts(w->out, "  ");
 }
 
-/* `pretty`: JSON.stringify's indent of 2 (at nesting `depth`), or none. */
-static void stringify(tm_buf *out, const cJSON *v, bool pretty, int depth)
+/* What comes before a value: after its key nothing; in an array the comma
+ * after the member before it and the member's line. */
+static void place(tm_json_writer *w)
+{
+	if (w->keyed) {
+		w->keyed = false;
+		return;
+	}
+	if (!w->depth)
+		return;
+	if (!w->first)
+		tm_buf_putc(w->out, ',');
+	newline(w);
+	w->first = false;
+}
+
+static void put_text(tm_json_writer *w, const char *s)
+{
+	if (w->flags & TM_JSON_ESCAPE_C1)
+		tm_json_put_string(w->out, s, strlen(s));
+	else
+		tm_json_put_string_js(w->out, s, strlen(s));
+}
+
+void tm_json_open(tm_json_writer *w, char bracket)
+{
+	place(w);
+	tm_buf_putc(w->out, bracket);
+	w->depth++;
+	w->first = true;
+}
+
+void tm_json_close(tm_json_writer *w, char bracket)
+{
+	w->depth--;
+	if (!w->first)
+		newline(w);
+	tm_buf_putc(w->out, bracket);
+	w->first = false;
+}
+
+void tm_json_key(tm_json_writer *w, const char *key)
+{
+	place(w);
+	put_text(w, key);
+	tm_buf_puts(w->out, w->flags & TM_JSON_PRETTY ? ": " : ":");
+	w->keyed = true;
+}
+
+void tm_json_string(tm_json_writer *w, const char *s)
+{
+	place(w);
+	if (s)
+		put_text(w, s);
+	else
+		tm_buf_puts(w->out, "null");
+}
+
+void tm_json_number(tm_json_writer *w, double v)
+{
+	place(w);
+	tm_json_put_number(w->out, v);
+}
+
+void tm_json_bool(tm_json_writer *w, bool v)
+{
+	tm_json_raw(w, v ? "true" : "false");
+}
+
+void tm_json_null(tm_json_writer *w)
+{
+	tm_json_raw(w, "null");
+}
+
+void tm_json_raw(tm_json_writer *w, const char *text)
+{
+	place(w);
+	tm_buf_puts(w->out, text);
+}
+
+/* Stringify: a cJSON tree through the writer */
+
+static void put_value(tm_json_writer *w, const cJSON *v)
 {
 	const cJSON *c;
-	bool object;
+	bool object = (v->type & 0xff) == cJSON_Object;
 
 	switch (v->type & 0xff) {
 	case cJSON_False:
-		tm_buf_puts(out, "false");
-		return;
 	case cJSON_True:
-		tm_buf_puts(out, "true");
+		tm_json_bool(w, (v->type & 0xff) == cJSON_True);
 		return;
 	case cJSON_Number:
-		tm_json_put_number(out, v->valuedouble);
+		tm_json_number(w, v->valuedouble);
 		return;
 	case cJSON_String:
-		put_str(out, v->valuestring);
+		tm_json_string(w, v->valuestring ? v->valuestring : "");
 		return;
 	case cJSON_Raw:
-		tm_buf_puts(out, v->valuestring ? v->valuestring : "null");
+		tm_json_raw(w, v->valuestring ? v->valuestring : "null");
 		return;
 	case cJSON_Array:
 	case cJSON_Object:
 		break;
 	default:
-		tm_buf_puts(out, "null");
+		tm_json_null(w);
 		return;
 	}
-	object = (v->type & 0xff) == cJSON_Object;
-	tm_buf_putc(out, object ? '{' : '[');
+	tm_json_open(w, object ? '{' : '[');
 	for (c = v->child; c; c = c->next) {
-		if (c != v->child)
-			tm_buf_putc(out, ',');
-		if (pretty)
-			put_indent(out, depth + 1);
-		if (object) {
-			put_str(out, c->string);
-			tm_buf_puts(out, pretty ? ": " : ":");
-		}
-		stringify(out, c, pretty, depth + 1);
+		if (object)
+			tm_json_key(w, c->string ? c->string : "");
+		put_value(w, c);
 	}
-	if (pretty && v->child)
-		put_indent(out, depth);
-	tm_buf_putc(out, object ? '}' : ']');
+	tm_json_close(w, object ? '}' : ']');
 }
 
 void tm_json_stringify(tm_buf *out, const cJSON *v)
 {
-	stringify(out, v, true, 0);
+	tm_json_writer w;
+
+	tm_json_writer_init(&w, out, TM_JSON_PRETTY);
+	put_value(&w, v);
 }
 
 void tm_json_stringify_compact(tm_buf *out, const cJSON *v)
 {
-	stringify(out, v, false, 0);
+	tm_json_writer w;
+
+	tm_json_writer_init(&w, out, 0);
+	put_value(&w, v);
 }
 
 /* Parse */

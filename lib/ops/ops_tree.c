@@ -161,7 +161,8 @@ int tm_store_remove_thread(tm_remove_result *out, tm_store *s,
 {
 	tm_remove_options defaults = TM_REMOVE_OPTIONS_INIT;
 	tm_remove_result r = {TM_STRV_INIT, 0, NULL};
-	tm_thread_list list = {NULL, 0, TM_STRV_INIT, TM_STRV_INIT};
+	tm_thread_list list = {NULL, 0, TM_STRV_INIT, TM_STRV_INIT,
+			       TM_STRV_INIT};
 	struct doomed doomed = {0, NULL, 0};
 	tm_tree *tree = NULL;
 	tm_config *cfg = NULL;
@@ -342,7 +343,8 @@ int tm_store_rename_thread(tm_rename_result *out, tm_store *s,
 {
 	tm_rename_options defaults = TM_RENAME_OPTIONS_INIT;
 	tm_rename_result r = {TM_STRV_INIT, false};
-	tm_thread_list list = {NULL, 0, TM_STRV_INIT, TM_STRV_INIT};
+	tm_thread_list list = {NULL, 0, TM_STRV_INIT, TM_STRV_INIT,
+			       TM_STRV_INIT};
 	tm_config *cfg = NULL;
 	tm_thread *t = NULL;
 	tm_buf before = TM_BUF_INIT, after = TM_BUF_INIT;

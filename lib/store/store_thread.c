@@ -54,6 +54,17 @@ int tm_store_list_threads(tm_strv *out, tm_strv *bad, tm_store *s,
 	return error;
 }
 
+/* File `name` of threads/{project}/ relative to the store's root
+ * (".threadmind/threads/p/x.md"), malloc'd: how tm_thread_list names
+ * files. */
+static char *thread_path(const char *project, const char *name)
+{
+	tm_buf rel = TM_BUF_INIT;
+
+	tm_buf_printf(&rel, TM_STORE_DIRNAME "/threads/%s/%s", project, name);
+	return tm_buf_detach(&rel);
+}
+
 /* Read and parse one thread file; with `marked`, note it there when it
  * holds conflict markers (tm_thread_list's `marked`). */
 static int load_thread_at(tm_thread **out, tm_store *s, int fd,
@@ -73,15 +84,8 @@ static int load_thread_at(tm_thread **out, tm_store *s, int fd,
 		tm_error_set(TM_ENOTFOUND, "no thread '%s' in project '%s'", id,
 			     project);
 	if (error == 0 && marked &&
-	    tm_conflict_markers_left(tm_buf_cstr(data), data->size)) {
-		tm_buf rel = TM_BUF_INIT;
-
-		tm_buf_puts(&rel, TM_STORE_DIRNAME "/threads/");
-		tm_buf_puts(&rel, project);
-		tm_buf_putc(&rel, '/');
-		tm_buf_puts(&rel, name);
-		tm_strv_push_owned(marked, tm_buf_detach(&rel));
-	}
+	    tm_conflict_markers_left(tm_buf_cstr(data), data->size))
+		tm_strv_push_owned(marked, thread_path(project, name));
 	if (error == 0)
 		error = tm_frontmatter_parse(out, tm_buf_cstr(data), data->size,
 					     id, display);
@@ -194,10 +198,13 @@ int tm_store_load_all(tm_thread_list *out, tm_store *s, const char *project)
 	error = tm_store_list_threads(&ids, &bad, s, project);
 	if (error < 0)
 		return error;
-	for (i = 0; i < bad.n; i++)
+	for (i = 0; i < bad.n; i++) {
 		tm_strv_push_owned(
 			&out->errors,
 			tm_store_bad_name_message(s, project, bad.items[i]));
+		tm_strv_push_owned(&out->error_paths,
+				   thread_path(project, bad.items[i]));
+	}
 	if (ids.n == 0)
 		goto done;
 	error = tm_store_open_folder(&fd, s, "threads", project, false);
@@ -214,8 +221,14 @@ int tm_store_load_all(tm_thread_list *out, tm_store *s, const char *project)
 			out->threads[out->n++] = t;
 		else if (error == TM_ETIMEOUT)
 			break;
-		else
+		else {
+			char *name = md_name(ids.items[i]);
+
 			tm_strv_push(&out->errors, tm_error_last());
+			tm_strv_push_owned(&out->error_paths,
+					   thread_path(project, name));
+			free(name);
+		}
 	}
 	close(fd);
 	if (error == TM_ETIMEOUT) {
@@ -235,6 +248,7 @@ void tm_thread_list_clear(tm_thread_list *l)
 {
 	tm_thread_array_free(l->threads, l->n);
 	tm_strv_clear(&l->errors);
+	tm_strv_clear(&l->error_paths);
 	tm_strv_clear(&l->marked);
 	memset(l, 0, sizeof(*l));
 }
@@ -414,7 +428,8 @@ static int follow_identity(tm_active_moved *m, char **to, const char **bt,
 {
 	tm_config_identity r;
 	tm_thread *loaded = NULL;
-	tm_thread_list all = {NULL, 0, TM_STRV_INIT, TM_STRV_INIT};
+	tm_thread_list all = {NULL, 0, TM_STRV_INIT, TM_STRV_INIT,
+			      TM_STRV_INIT};
 	const tm_thread *now = NULL, *was = NULL;
 	size_t i;
 	int error = 0;

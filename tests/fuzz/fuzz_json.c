@@ -6,7 +6,7 @@
  */
 #include "threadmind/config.h"
 #include "threadmind/json.h"
-#include "threadmind/json_cjson.h"
+#include "json_cjson.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -3,7 +3,7 @@
  * projects/ path): it must never crash, and a clean JSON merge must give
  * valid JSON.  Build: see docs/merge.md ("Fuzzing").
  */
-#include "threadmind/json_cjson.h"
+#include "json_cjson.h"
 #include "threadmind/merge.h"
 
 #include <stdbool.h>

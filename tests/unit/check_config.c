@@ -3,7 +3,7 @@
  * and their round trips through the JSON codec.
  */
 #include "threadmind/config.h"
-#include "threadmind/json_cjson.h"
+#include "json_cjson.h"
 #include "threadmind/error.h"
 #include "test_util.h"
 

@@ -3,7 +3,7 @@
  * parse errors.
  */
 #include "threadmind/json.h"
-#include "threadmind/json_cjson.h"
+#include "json_cjson.h"
 #include "threadmind/error.h"
 #include "test_util.h"
 
@@ -444,6 +444,95 @@ START_TEST(test_json_parse_many_duplicate_keys_fast)
 }
 END_TEST
 
+/* The writer */
+
+/* A document written value by value is what stringify writes of it. */
+START_TEST(test_json_writer_streams_the_stringify_layout)
+{
+	tm_buf piece = TM_BUF_INIT, all = TM_BUF_INIT;
+	tm_json_writer w;
+	char *want = restringify("{\"p\":\"x\",\"t\":[{\"a\":1},[],{},null,"
+				 "true,\"s\"],\"e\":{}}",
+				 true);
+
+	tm_json_writer_init(&w, &piece, TM_JSON_PRETTY);
+	tm_json_open(&w, '{');
+	tm_json_key(&w, "p");
+	tm_json_string(&w, "x");
+	tm_json_key(&w, "t");
+	tm_json_open(&w, '[');
+	/* the caller takes the text out between values */
+	tm_buf_put(&all, piece.ptr, piece.size);
+	tm_buf_clear(&piece);
+	tm_json_open(&w, '{');
+	tm_json_key(&w, "a");
+	tm_json_number(&w, 1);
+	tm_json_close(&w, '}');
+	tm_json_open(&w, '[');
+	tm_json_close(&w, ']');
+	tm_buf_put(&all, piece.ptr, piece.size);
+	tm_buf_clear(&piece);
+	tm_json_open(&w, '{');
+	tm_json_close(&w, '}');
+	tm_json_string(&w, NULL);
+	tm_json_bool(&w, true);
+	tm_json_raw(&w, "\"s\"");
+	tm_json_close(&w, ']');
+	tm_json_key(&w, "e");
+	tm_json_open(&w, '{');
+	tm_json_close(&w, '}');
+	tm_json_close(&w, '}');
+	tm_buf_put(&all, piece.ptr, piece.size);
+	ck_assert_str_eq(tm_buf_cstr(&all), want);
+	free(want);
+	tm_buf_release(&piece);
+	tm_buf_release(&all);
+}
+END_TEST
+
+START_TEST(test_json_writer_compact_and_c1)
+{
+	tm_buf b = TM_BUF_INIT;
+	tm_json_writer w;
+
+	tm_json_writer_init(&w, &b, 0);
+	tm_json_open(&w, '{');
+	tm_json_key(&w, "k\x7f");
+	tm_json_string(&w, "a\xc2\x85\n");
+	tm_json_close(&w, '}');
+	ck_assert_str_eq(tm_buf_cstr(&b), "{\"k\x7f\":\"a\xc2\x85\\n\"}");
+	tm_buf_clear(&b);
+	tm_json_writer_init(&w, &b, TM_JSON_ESCAPE_C1);
+	tm_json_open(&w, '[');
+	tm_json_string(&w, "k\x7f");
+	tm_json_string(&w, "a\xc2\x85");
+	tm_json_close(&w, ']');
+	ck_assert_str_eq(tm_buf_cstr(&b), "[\"k\\u007f\",\"a\\u0085\"]");
+	tm_buf_release(&b);
+}
+END_TEST
+
+/* outdent takes levels off what is written while it is set, nothing else */
+START_TEST(test_json_writer_outdent)
+{
+	tm_buf b = TM_BUF_INIT;
+	tm_json_writer w;
+
+	tm_json_writer_init(&w, &b, TM_JSON_PRETTY);
+	tm_json_open(&w, '[');
+	tm_json_open(&w, '[');
+	w.outdent = 1;
+	tm_json_number(&w, 1);
+	w.outdent = 5; /* more than the depth: no indentation */
+	tm_json_number(&w, 2);
+	w.outdent = 0;
+	tm_json_close(&w, ']');
+	tm_json_close(&w, ']');
+	ck_assert_str_eq(tm_buf_cstr(&b), "[\n  [\n  1,\n2\n  ]\n]");
+	tm_buf_release(&b);
+}
+END_TEST
+
 Suite *json_suite(void)
 {
 	Suite *s = suite_create("json");
@@ -457,6 +546,9 @@ Suite *json_suite(void)
 	tcase_add_test(tc, test_json_stringify_escapes);
 	tcase_add_test(tc, test_json_string_yaml_mode_escapes_more);
 	tcase_add_test(tc, test_json_stringify_keys_escaped);
+	tcase_add_test(tc, test_json_writer_streams_the_stringify_layout);
+	tcase_add_test(tc, test_json_writer_compact_and_c1);
+	tcase_add_test(tc, test_json_writer_outdent);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("numbers");
 	tcase_add_loop_test(tc, test_json_number_like_javascript, 0,

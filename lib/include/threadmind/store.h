@@ -216,7 +216,9 @@ int tm_store_unique_thread_id(char **out, tm_strv *ids, const char *base);
 bool tm_store_thread_exists(tm_store *s, const char *project, const char *id);
 
 /* Every thread file of a project: readable ones in `threads`, the others
- * in `errors` (one message each, naming the file); `marked` has the files
+ * in `errors` (one message each, naming the file) and `error_paths` (the
+ * same file, as `marked` names them: errors.items[i] is about
+ * error_paths.items[i]); `marked` has the files
  * read whose content holds conflict markers (tm_conflict_markers_left,
  * parsed or not), as paths relative to the store's root
  * (".threadmind/threads/p/x.md"), in the order of the ids: what
@@ -231,6 +233,7 @@ typedef struct {
 	tm_thread **threads;
 	size_t n;
 	tm_strv errors;
+	tm_strv error_paths;
 	tm_strv marked;
 } tm_thread_list;
 

@@ -1,8 +1,9 @@
 /*
  * threadmind-git's storage library: the one place that reads and writes
  * `.threadmind/`.  Include this umbrella header, or the module headers.
- * Every public header is here (not the *_internal.h ones, nor json_cjson.h,
- * which keep cJSON inside the library); treediff.h brings in <git2.h>.
+ * Every public header is here (the *_internal.h ones and
+ * lib/format/json_cjson.h, which keeps cJSON inside the library, are not
+ * public); treediff.h brings in <git2.h>.
  */
 #ifndef TM_THREADMIND_H
 #define TM_THREADMIND_H
@@ -51,5 +52,6 @@
 /* merging */
 #include "merge.h"
 #include "resolve.h"
+#include "view.h"
 
 #endif

@@ -1,7 +1,9 @@
 /*
- * cJSON helpers for the library's own files and the CLI: parsing with a
- * located error message, and writing as JavaScript's JSON.stringify does.
- * Internal: not part of the umbrella header (cJSON types stay out of it).
+ * cJSON helpers for the library's own files: parsing with a located error
+ * message, and writing a cJSON tree as JavaScript's JSON.stringify does
+ * (through json.h's tm_json_writer).  Internal to the library: cJSON types
+ * stay out of the public headers (the CLI walks its own cJSON trees into a
+ * tm_json_writer).
  */
 #ifndef TM_JSON_CJSON_H
 #define TM_JSON_CJSON_H
@@ -44,9 +46,9 @@ int tm_json_parse_object(cJSON **out, const char *data, size_t len,
 
 /*
  * Append `v` as JSON.stringify(v, null, 2) writes it, without a final
- * newline: two-space indent, `"key": value`, `[]` and `{}` for empty
- * containers, members in list order, strings as tm_json_put_string_js, numbers
- * as tm_json_put_number. A cJSON_Raw item is written verbatim.
+ * newline: tm_json_writer's layout (TM_JSON_PRETTY), members in list order,
+ * strings as tm_json_put_string_js, numbers as tm_json_put_number.  A
+ * cJSON_Raw item is written verbatim.
  */
 void tm_json_stringify(tm_buf *out, const cJSON *v);
 
