@@ -131,19 +131,13 @@ done:
 	return error;
 }
 
-int tm_hook_lock(tm_lock **out, tm_store *s)
+int tm_hook_lock(tm_store *s)
 {
-	tm_lock_options opts = TM_LOCK_OPTIONS_INIT;
-	double left = tm_deadline_left();
-	int error = tm_store_lock_timeout(&opts.timeout, s);
+	double left = tm_deadline_left(), wait = TM_HOOK_LOCK_WAIT_MAX;
 
-	if (error < 0)
-		return error;
-	if (opts.timeout > TM_HOOK_LOCK_WAIT_MAX)
-		opts.timeout = TM_HOOK_LOCK_WAIT_MAX;
-	if (left < opts.timeout)
-		opts.timeout = left > 0 ? left : 0;
-	return tm_lock_acquire(out, tm_store_dir(s), &opts);
+	if (left < wait)
+		wait = left > 0 ? left : 0;
+	return tm_store_lock_within(s, wait);
 }
 
 /* TM_ELOCKED: the deadline passed before the lock could be taken. */
@@ -301,9 +295,8 @@ int tm_hook_follow_branch(tm_hook_follow *out, tm_store *s, const char *project)
 	struct resolved r = {NULL, NULL, NULL};
 	tm_config *cfg = NULL;
 	tm_thread *t = NULL;
-	tm_lock *lk = NULL;
 	const char *branch = tm_store_branch(s), *bt, *active, *ap, *shown;
-	bool changed;
+	bool changed, locked = false;
 	int error;
 
 	memset(out, 0, sizeof(*out));
@@ -321,10 +314,13 @@ int tm_hook_follow_branch(tm_hook_follow *out, tm_store *s, const char *project)
 	/* "changed" for the person: against what `status` showed before */
 	shown = r.before ? r.before : active;
 	out->switched = !shown || strcmp(shown, r.id);
-	if ((error = tm_hook_lock(&lk, s)) < 0 ||
-	    (error = tm_store_set_active(s, project, r.id)) < 0 ||
-	    (r.renamed &&
-	     (error = forget_old_name(s, project, r.renamed)) < 0)) {
+	if ((error = tm_hook_lock(s)) == 0) {
+		locked = true;
+		if ((error = tm_store_set_active(s, project, r.id)) == 0 &&
+		    r.renamed)
+			error = forget_old_name(s, project, r.renamed);
+	}
+	if (error < 0) {
 		out->switched = false;
 		goto done;
 	}
@@ -335,7 +331,8 @@ int tm_hook_follow_branch(tm_hook_follow *out, tm_store *s, const char *project)
 	out->renamed_from = r.renamed;
 	r.id = r.renamed = NULL;
 done:
-	tm_lock_release(lk);
+	if (locked)
+		tm_store_unlock(s);
 	tm_thread_free(t);
 	tm_config_free(cfg);
 	resolved_clear(&r);
@@ -349,7 +346,7 @@ int tm_hook_record_branch_thread(bool *recorded, tm_store *s,
 {
 	const char *branch = tm_store_branch(s), *active = NULL, *ap, *bt;
 	tm_config *cfg = NULL;
-	tm_lock *lk = NULL;
+	bool locked = false;
 	int pass, error = 0;
 
 	if (recorded)
@@ -362,8 +359,9 @@ int tm_hook_record_branch_thread(bool *recorded, tm_store *s,
 			error = out_of_time();
 			goto done;
 		}
-		if (pass == 1 && (error = tm_hook_lock(&lk, s)) < 0)
+		if (pass == 1 && (error = tm_hook_lock(s)) < 0)
 			goto done;
+		locked = pass == 1;
 		tm_config_free(cfg);
 		cfg = NULL;
 		if ((error = tm_store_load_config(&cfg, s)) < 0)
@@ -383,7 +381,8 @@ int tm_hook_record_branch_thread(bool *recorded, tm_store *s,
 	if (recorded)
 		*recorded = true;
 done:
-	tm_lock_release(lk);
+	if (locked)
+		tm_store_unlock(s);
 	tm_config_free(cfg);
 	if (error == 0)
 		tm_error_clear();
@@ -728,13 +727,12 @@ void tm_hook_rewrite_result_clear(tm_hook_rewrite_result *r)
 static int rewrite_under_lock(tm_hook_rewrite_result *out, tm_store *s,
 			      const char *project, const tm_hook_rewrites *rw)
 {
-	tm_lock *lk = NULL;
 	size_t i;
 	int error;
 
 	if (tm_deadline_passed())
 		return out_of_time();
-	if ((error = tm_hook_lock(&lk, s)) < 0)
+	if ((error = tm_hook_lock(s)) < 0)
 		return error;
 	for (i = 0; i < out->anchored.n && !tm_deadline_passed(); i++) {
 		const tm_hook_rewrite *w;
@@ -755,7 +753,7 @@ static int rewrite_under_lock(tm_hook_rewrite_result *out, tm_store *s,
 		}
 		tm_thread_free(t);
 	}
-	tm_lock_release(lk);
+	tm_store_unlock(s);
 	return 0;
 }
 

@@ -1,4 +1,4 @@
-/* The libgit2 wrapper: repository, HEAD, branch, config, author id. */
+/* The libgit2 wrapper: repository, HEAD, branch, config, the user. */
 #include "git.h"
 #include "git_internal.h"
 #include "git_priv.h"
@@ -744,29 +744,20 @@ bool tm_git__libgit2_opened(const tm_git *g)
 	return g->repo != NULL;
 }
 
-int tm_author_id(char **out, const char *name, const char *email)
+int tm_git_hash_blob(char *out_hex, const void *data, size_t len)
 {
-	char hex[GIT_OID_HEXSZ + 1];
-	tm_buf id = TM_BUF_INIT;
 	git_oid oid;
-	char *slug;
 	int error;
 
-	if (!email)
-		email = "";
 	if ((error = tm_git_init()) < 0)
 		return error;
-	if (git_odb_hash(&oid, email, strlen(email), GIT_OBJECT_BLOB) < 0)
-		return tm_git_error(TM_ERROR, "cannot hash the e-mail address");
-	git_oid_tostr(hex, sizeof(hex), &oid);
-	slug = tm_slugify_or(name, "user");
-	tm_buf_printf(&id, "%s-%.4s", slug, hex);
-	free(slug);
-	*out = tm_buf_detach(&id);
+	if (git_odb_hash(&oid, len ? data : "", len, GIT_OBJECT_BLOB) < 0)
+		return tm_git_error(TM_ERROR, "cannot hash a blob");
+	git_oid_tostr(out_hex, GIT_OID_HEXSZ + 1, &oid);
 	return 0;
 }
 
-int tm_git_author_id(char **out, tm_git *g)
+int tm_git_user(char **out_name, char **out_email, tm_git *g)
 {
 	char *name = NULL, *email = NULL;
 	int error;
@@ -778,13 +769,15 @@ int tm_git_author_id(char **out, tm_git *g)
 		error = tm_git_config_string(&email, g, "user.email");
 	if (error == TM_ENOTFOUND)
 		error = 0;
-	if (error == 0) {
-		tm_error_clear();
-		error = tm_author_id(out, name, email);
+	if (error < 0) {
+		free(name);
+		free(email);
+		return error;
 	}
-	free(name);
-	free(email);
-	return error;
+	tm_error_clear();
+	*out_name = name;
+	*out_email = email;
+	return 0;
 }
 
 bool tm_git_has_commit(tm_git *g, const char *hex)

@@ -1,6 +1,6 @@
 /*
  * The few things threadmind asks of git, through libgit2: finding the
- * repository, HEAD and the current branch, config values, the author id.
+ * repository, HEAD and the current branch, config values, the user.
  * libgit2 types stay inside git.c.
  */
 #ifndef TM_GIT_H
@@ -130,23 +130,18 @@ int tm_git_config_bool(bool *out, tm_git *g, const char *key, bool dflt);
 int tm_git_config_seconds(double *out, tm_git *g, const char *key, double dflt);
 
 /*
- * The author id into *out (malloc'd; the caller frees it):
- * tm_slugify_or(name, "user") + "-" + the first 4 hex digits of the git
- * blob hash of `email`'s bytes (what `printf %s "$email" | git hash-object
- * --stdin` prints).  `name` NULL, empty or without any letter or digit
- * gives "user"; `email` NULL is taken as "".  The slug part is at most
- * TM_SLUG_MAX bytes, so the id at most TM_SLUG_MAX + 5.
- *
- * Errors: TM_ERROR when hashing fails.
+ * The git blob id of `data` (what `git hash-object --stdin` prints) into
+ * out_hex (41 bytes, NUL-terminated).  Errors: TM_ERROR when hashing fails.
  */
-int tm_author_id(char **out, const char *name, const char *email);
+int tm_git_hash_blob(char *out_hex, const void *data, size_t len);
 
 /*
- * tm_author_id with user.name and user.email from g's config (or, with
- * g == NULL, from the global, XDG and system files); unset values count as
- * NULL.  Errors: those of tm_git_config_string other than TM_ENOTFOUND.
+ * The user as git knows them: user.name and user.email from g's config (or,
+ * with g == NULL, from the global, XDG and system files) into *out_name and
+ * *out_email (malloc'd, NULL when unset; the caller frees them).  Errors:
+ * those of tm_git_config_string other than TM_ENOTFOUND (nothing written).
  */
-int tm_git_author_id(char **out, tm_git *g);
+int tm_git_user(char **out_name, char **out_email, tm_git *g);
 
 /*
  * Set the error message "<fmt, formatted>: <libgit2's last message>" (or
