@@ -199,6 +199,8 @@ int main(int argc, const char **argv)
 	 * Children get the default back (cli_exec_signals).
 	 */
 	signal(SIGXFSZ, SIG_IGN);
+	/* color.ui and color.threadmind, asked on every run (cli_color) */
+	tm_git_config_fast("color");
 	/* Global options before the command name. */
 	while (first < argc && argv[first][0] == '-') {
 		const char *a = argv[first];

@@ -403,8 +403,8 @@ static int follow_gitfile(tm_git *g, const char *dir, const char *file)
  * Whether a config file's text (lower-cased) is one the fast path can
  * vouch for: nothing that could move the work tree or refuse the
  * repository (core.worktree, core.bare other than false, extensions, a
- * format version above 1, includes).  Notes in `g` whether "threadmind",
- * "color" and "conflictstyle" appear anywhere.
+ * format version above 1, includes).  Notes in `g` which keys of
+ * tm_git_config_fast it mentions.
  */
 static bool config_text_plain(char *text, tm_git *g)
 {
@@ -412,12 +412,7 @@ static bool config_text_plain(char *text, tm_git *g)
 
 	for (p = text; *p; p++)
 		*p = (char)tolower((unsigned char)*p);
-	if (strstr(text, "threadmind"))
-		g->config_mentions_us = true;
-	if (strstr(text, "color"))
-		g->config_mentions_color = true;
-	if (strstr(text, "conflictstyle"))
-		g->config_mentions_style = true;
+	tm_git__note_mentions(g, text);
 	if (strstr(text, "include") || strstr(text, "worktree") ||
 	    strstr(text, "extensions"))
 		return false;
@@ -662,9 +657,8 @@ static void forget_fast(tm_git *g)
 	free(g->gitdir);
 	free(g->commondir);
 	g->workdir = g->gitdir = g->commondir = NULL;
-	g->config_mentions_us = g->config_mentions_color = false;
+	g->fast_scanned = g->fast_mentioned = 0;
 	g->config_merge_driver = false;
-	g->config_mentions_style = false;
 }
 
 int tm_git_open(tm_git **out, const char *path, bool from_env)

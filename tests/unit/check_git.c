@@ -856,14 +856,24 @@ START_TEST(test_git_fast_path_falls_back)
 }
 END_TEST
 
-/* color.* keys (the CLI asks color.threadmind and color.ui on every run):
- * unset without libgit2 until a config file mentions color. */
+/* Keys a caller names with tm_git_config_fast (the CLI: color.*, asked on
+ * every run): unset without libgit2 until a config file mentions them;
+ * libgit2's before they are named. */
 START_TEST(test_git_color_keys_without_libgit2)
 {
 	char *repo = tmt_git_repo(tmp, "colors"), *v = NULL;
 	tm_git *g = open_ok(repo, true);
 	bool b;
 
+	/* not named yet: libgit2 answers */
+	ck_assert_int_eq(tm_git_config_string(&v, g, "color.ui"), TM_ENOTFOUND);
+	ck_assert(tm_git__libgit2_opened(g));
+	tm_git_free(g);
+	ck_assert_int_eq(tm_git_config_fast("color.diff.new"), TM_EINVALID);
+	ck_assert_int_eq(tm_git_config_fast(""), TM_EINVALID);
+	ck_assert_int_eq(tm_git_config_fast("color"), 0);
+	ck_assert_int_eq(tm_git_config_fast("Color"), 0); /* once */
+	g = open_ok(repo, true);
 	ck_assert_int_eq(tm_git_config_string(&v, g, "color.ui"), TM_ENOTFOUND);
 	ck_assert_int_eq(tm_git_config_string(&v, g, "Color.threadmind"),
 			 TM_ENOTFOUND);

@@ -94,6 +94,19 @@ int tm_git_head(char *out_hex41, tm_git *g);
 int tm_git_config_string(char **out, tm_git *g, const char *key);
 
 /*
+ * Let the config readers answer `spec` without starting libgit2: a section
+ * ("color": its keys without a subsection) or a key ("merge.conflictStyle").
+ * A repository found by the fast path (tm_git_open) then reads such a key
+ * as unset (TM_ENOTFOUND) when no config file libgit2 would read mentions
+ * the section (or the key's name) at all; else libgit2 answers as usual.
+ * threadmind.* and merge.conflictStyle are always such keys.  For the
+ * whole process, for repositories opened from then on: a caller names its
+ * keys before it opens one (the CLI: color.*).  TM_EINVALID for a spec
+ * with a subsection, or beyond 16 keys.
+ */
+int tm_git_config_fast(const char *spec);
+
+/*
  * Whether `key` is set at all (whatever its value, an empty one too), into
  * *out, as tm_git_config_string would find it.  For merge.threadmind.driver
  * in a repository the fast path found, the answer comes from the config
