@@ -1,7 +1,7 @@
 /*
  * For lib/git*.c only: what the libgit2 wrapper's files share — the
- * tm_git type and the fast path's small readers (git.c), used by the HEAD
- * reader (git_head.c) and the config reader (git_config.c).
+ * tm_git type, the fast path (git_discover.c) and its small readers, used
+ * by the HEAD reader (git_head.c) and the config reader (git_config.c).
  */
 #ifndef TM_GIT_PRIV_H
 #define TM_GIT_PRIV_H
@@ -57,6 +57,18 @@ int tm_git__read_small(tm_buf *out, const char *path, size_t max,
 /* Note in g which keys of tm_git_config_fast the config file text
  * `lower` (lower-cased) mentions. */
 void tm_git__note_mentions(tm_git *g, const char *lower);
+
+/* An environment variable, NULL when unset or empty. */
+const char *tm_git__env(const char *name);
+
+/*
+ * git_discover.c: find the repository of `path` (or of the environment)
+ * as libgit2 would, into g's workdir / gitdir / commondir, and scan the
+ * config files: FAST_OK, or FAST_UNUSUAL for anything left to libgit2
+ * (then tm_git__forget_fast clears what it set).
+ */
+int tm_git__fast_discover(tm_git *g, const char *path, bool from_env);
+void tm_git__forget_fast(tm_git *g);
 
 /* libgit2's repository behind g, opened now when the fast path found it. */
 int tm_git__need_repo(tm_git *g);
