@@ -315,7 +315,8 @@ static int scan_config(tm_git *g, const char *path)
 /* The config files libgit2 reads for this repository. */
 static int scan_configs(tm_git *g)
 {
-	const char *home = tm_git__env("HOME"), *xdg = tm_git__env("XDG_CONFIG_HOME");
+	const char *home = tm_git__env("HOME"),
+		   *xdg = tm_git__env("XDG_CONFIG_HOME");
 	char *paths[6];
 	size_t i, n = 0;
 	int rc = FAST_OK;
@@ -432,4 +433,3 @@ void tm_git__forget_fast(tm_git *g)
 	g->fast_scanned = g->fast_mentioned = 0;
 	g->config_merge_driver = false;
 }
-
