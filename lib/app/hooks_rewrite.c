@@ -190,8 +190,8 @@ int tm_hook_rewrite_commits(tm_hook_rewrite_result *out, tm_store *s,
 	tm_thread_list_clear(&list);
 	if (!out->anchored.n)
 		return 0;
-	out->rewrite = tm_hook__config_bool(tm_store_git(s), "threadmind.rewriteCommits",
-				   false);
+	out->rewrite = tm_hook__config_bool(tm_store_git(s),
+					    "threadmind.rewriteCommits", false);
 	if (out->rewrite)
 		error = rewrite_under_lock(out, s, project, rw);
 	return error;
