@@ -234,7 +234,9 @@ START_TEST(test_merge_lines_long_section_linear)
 	tm_merge_result r;
 	clock_t t0;
 	double s;
-	int k, n = 40000;
+	/* as long as a thread file may be: under the 1 MiB over which a
+	 * merge is the line merge in conflict (merge.c, limit_size) */
+	int k, n = 25000;
 
 	tm_buf_puts(&o, "\n## Decisions\n");
 	tm_buf_puts(&a, "\n## Decisions\n");
@@ -260,9 +262,56 @@ START_TEST(test_merge_lines_long_section_linear)
 				      "(confirmed)"));
 	ck_assert(!mt_has_line(r.data, "- Decision 10: keep component 10"));
 	ck_assert(strstr(r.data, "- ours appended\n- theirs appended\n"));
+	ck_assert_uint_gt(r.len, 800 * 1024);
 	/* a bound, not a benchmark: the quadratic union took minutes */
 	ck_assert_msg(s < 5, "%.2f s", s);
 	tm_merge_result_clear(&r);
+	free(fo);
+	free(fa);
+	free(fb);
+	tm_buf_release(&o);
+	tm_buf_release(&a);
+	tm_buf_release(&b);
+}
+END_TEST
+
+/* The one size rule (merge.c, limit_size): a thread whose merge would be
+ * over 1 MiB is the line merge of the whole file, in conflict, with the
+ * note the driver prints and `resolve` lists; plain, no limit. */
+START_TEST(test_merge_lines_over_1mib_is_line_merge_in_conflict)
+{
+	tm_buf o = TM_BUF_INIT, a = TM_BUF_INIT, b = TM_BUF_INIT;
+	tm_merge_options plain = TM_MERGE_OPTIONS_INIT;
+	char *fo, *fa, *fb;
+	tm_merge_result r, p;
+	int k;
+
+	tm_buf_puts(&o, "\n## Decisions\n");
+	for (k = 1; k <= 40000; k++)
+		tm_buf_printf(&o, "- Decision %d: keep component %d\n", k, k);
+	tm_buf_put(&a, o.ptr, o.size);
+	tm_buf_put(&b, o.ptr, o.size);
+	tm_buf_puts(&a, "- ours appended\n");
+	tm_buf_puts(&b, "- theirs appended\n");
+	fo = thread(o.ptr, 15);
+	fa = thread(a.ptr, 16);
+	fb = thread(b.ptr, 17);
+	r = mt_merge(fo, fa, fb, NULL);
+	ck_assert(r.conflicted);
+	ck_assert_int_eq(r.kind, TM_MERGE_KIND_TEXT);
+	ck_assert_ptr_nonnull(r.note);
+	ck_assert_ptr_nonnull(strstr(r.note, "over the 1 MiB limit of "
+					     "threadmind's reads: left as a "
+					     "line merge, in conflict"));
+	/* the line merge: what the plain merge gives, in conflict */
+	plain.plain = true;
+	p = mt_merge(fo, fa, fb, &plain);
+	ck_assert_uint_eq(r.len, p.len);
+	ck_assert(!memcmp(r.data, p.data, p.len));
+	ck_assert(p.conflicted);
+	ck_assert_ptr_null(strstr(p.note ? p.note : "", "1 MiB"));
+	tm_merge_result_clear(&r);
+	tm_merge_result_clear(&p);
 	free(fo);
 	free(fa);
 	free(fb);
@@ -737,6 +786,8 @@ Suite *merge_lines_suite(void)
 	tcase_add_test(tc, test_merge_lines_insertions_at_one_place_kept);
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_merge_lines_long_section_linear);
+	tcase_add_test(tc,
+		       test_merge_lines_over_1mib_is_line_merge_in_conflict);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("sections");
