@@ -13,13 +13,13 @@
 #include "frontmatter.h"
 #include "fs.h"
 #include "git.h"
-#include "git_internal.h"
+#include "git_libgit2.h"
 #include "merge.h"
 #include "json.h"
 #include "migrate.h"
 #include "paths_index.h"
 #include "stale.h"
-#include "store_internal.h"
+#include "store_files.h"
 #include "hooks_internal.h"
 
 #include <fcntl.h>

@@ -7,7 +7,7 @@
 #include "frontmatter.h"
 #include "index_file.h"
 #include "migrate.h"
-#include "git_internal.h"
+#include "git_libgit2.h"
 #include "ops.h"
 #include "slug.h"
 #include "store.h"

@@ -3,7 +3,7 @@
  * the keys of tm_git_config_fast answered without libgit2 when no file
  * names them. */
 #include "git.h"
-#include "git_internal.h"
+#include "git_libgit2.h"
 #include "git_priv.h"
 #include "buf.h"
 #include "error.h"
