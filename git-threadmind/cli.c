@@ -93,12 +93,32 @@ char *cli_work_tree(bool need)
 	return top;
 }
 
+/* The store unchosen_projects found, and where from: the command's
+ * cli_open takes it when it looks from there too (config.json is then
+ * read once in the run). */
+static tm_store *peeked;
+static char *peeked_from;
+
+static void keep_peeked(tm_store *s, char *from)
+{
+	tm_store_free(peeked);
+	free(peeked_from);
+	peeked = s;
+	peeked_from = from;
+}
+
 bool cli_open_flags(unsigned flags)
 {
 	char *cwd = cli_work_tree(false);
-	int error;
+	int error = 0;
 
-	error = tm_store_discover(&cli.store, cwd);
+	if (peeked && cwd && !strcmp(cwd, peeked_from)) {
+		cli.store = peeked;
+		peeked = NULL;
+	} else {
+		error = tm_store_discover(&cli.store, cwd);
+	}
+	keep_peeked(NULL, NULL);
 	free(cwd);
 	if (error == TM_ENOTFOUND && (flags & CLI_OPEN_QUIET_MISSING))
 		return false;
@@ -133,9 +153,8 @@ bool cli_unchosen_projects(tm_strv *ids)
 	    tm_store_current_project(&project, s, NULL) == TM_EAMBIGUOUS)
 		unchosen = tm_store_list_projects(ids, s) == 0 && ids->n > 1;
 	tm_error_clear();
-	tm_store_free(s);
+	keep_peeked(s, cwd);
 	free(project);
-	free(cwd);
 	return unchosen;
 }
 

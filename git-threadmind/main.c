@@ -341,6 +341,8 @@ int main(int argc, const char **argv)
 	 * Children get the default back (cli_exec_signals).
 	 */
 	signal(SIGXFSZ, SIG_IGN);
+	/* color.ui and color.threadmind, asked on every run (cli_color) */
+	tm_git_config_fast("color");
 	first = parse_options_flags(argc, argv, globals, main_usage,
 				    PARSE_OPT_STOP_AT_NON_OPTION |
 					    PARSE_OPT_NO_INTERNAL_HELP);

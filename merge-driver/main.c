@@ -133,21 +133,6 @@ static int merge(tm_merge_result *r, const tm_buf in[3],
 	return -1;
 }
 
-/* Say why a result over the limit is left in conflict (see main). */
-static void note_over_limit(tm_merge_result *r, size_t merged)
-{
-	tm_buf note = TM_BUF_INIT;
-
-	tm_buf_printf(&note,
-		      "the merged file would be %zu bytes, over the 1 MiB "
-		      "limit of threadmind's reads: left as a line merge, in "
-		      "conflict; shorten it, then 'git add' it",
-		      merged);
-	free(r->note);
-	r->note = tm_buf_detach(&note);
-	r->conflicted = true;
-}
-
 /* Is git rebasing here (rebase, pull --rebase)? */
 static bool rebasing(void)
 {
@@ -208,7 +193,6 @@ int main(int argc, char **argv)
 	tm_merge_options opts = TM_MERGE_OPTIONS_INIT;
 	tm_merge_result r;
 	const char *env = getenv("THREADMIND_MERGE");
-	size_t too_big = 0;
 	int i, rc = 2;
 
 	/* over `ulimit -f`, writing %A fails (EFBIG, reported) rather than
@@ -238,20 +222,8 @@ int main(int argc, char **argv)
 	opts.plain = env && !strcmp(env, "0");
 	if (merge(&r, in, &opts) < 0)
 		goto done;
-	/*
-	 * A merged thread or project file over the 1 MiB that every read
-	 * refuses is never written as a clean result: it becomes the line
-	 * merge of the whole file (what git writes without a driver, what
-	 * `resolve` leaves), always in conflict, so that git stops on it.
-	 */
-	if (r.len > TM_MAX_FILE_SIZE && !opts.plain &&
-	    tm_merge_kind_of_path(opts.path, NULL) != TM_MERGE_KIND_TEXT) {
-		too_big = r.len;
-		tm_merge_result_clear(&r);
-		opts.plain = true;
-		if (merge(&r, in, &opts) < 0)
-			goto done;
-	}
+	/* a merged thread or project file over the 1 MiB limit is the line
+	 * merge of the whole file, in conflict (tm_merge_files) */
 	if (r.conflicted && opts.style == TM_CONFLICT_STYLE_MERGE &&
 	    (opts.style = conflict_style()) != TM_CONFLICT_STYLE_MERGE) {
 		/* the style only shapes the markers: read it when needed */
@@ -259,8 +231,6 @@ int main(int argc, char **argv)
 		if (merge(&r, in, &opts) < 0)
 			goto done;
 	}
-	if (too_big)
-		note_over_limit(&r, too_big);
 	if (r.two_threads && !opts.plain)
 		follow_edit(in, &opts);
 	if (r.note)

@@ -4,7 +4,7 @@
  */
 #include "doctor.h"
 #include "doctor_internal.h"
-#include "store_internal.h"
+#include "store_files.h"
 
 #include "fs.h"
 #include "error.h"

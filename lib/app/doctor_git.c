@@ -6,12 +6,12 @@
 #include "doctor_internal.h"
 #include "migrate.h"
 #include "install.h"
-#include "store_internal.h"
+#include "store_files.h"
 #include "resolve.h"
 
 #include "error.h"
 #include "git.h"
-#include "git_internal.h"
+#include "git_libgit2.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -6,7 +6,7 @@
 #include "doctor_internal.h"
 
 #include "error.h"
-#include "git_internal.h"
+#include "git_libgit2.h"
 #include "paths.h"
 #include "pathspec.h"
 

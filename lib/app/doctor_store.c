@@ -5,12 +5,12 @@
  */
 #include "doctor.h"
 #include "doctor_internal.h"
-#include "store_internal.h"
+#include "store_files.h"
 
 #include "error.h"
 #include "fs.h"
 #include "git.h"
-#include "git_internal.h"
+#include "git_libgit2.h"
 #include "index_file.h"
 
 #include <errno.h>

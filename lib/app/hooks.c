@@ -13,13 +13,14 @@
 #include "frontmatter.h"
 #include "fs.h"
 #include "git.h"
-#include "git_internal.h"
+#include "git_libgit2.h"
 #include "merge.h"
 #include "json.h"
 #include "migrate.h"
 #include "paths_index.h"
 #include "stale.h"
-#include "store_internal.h"
+#include "store_files.h"
+#include "hooks_internal.h"
 
 #include <fcntl.h>
 #include <stdlib.h>
@@ -30,7 +31,7 @@
 /* ---- store, lock ---- */
 
 /* A boolean config value (`git -c` included); `dflt` when unset or bad. */
-static bool config_bool(struct tm_git *g, const char *key, bool dflt)
+bool tm_hook__config_bool(struct tm_git *g, const char *key, bool dflt)
 {
 	bool v = dflt;
 
@@ -95,7 +96,7 @@ int tm_hook_open(tm_store **out_store, char **out_project)
 	if (tm_git_open(&g, NULL, true) < 0)
 		goto quiet;
 	workdir = tm_git_workdir(g);
-	on = config_bool(g, "threadmind.hooks", true);
+	on = tm_hook__config_bool(g, "threadmind.hooks", true);
 	note_hooks_off(g, !on);
 	if (!on || !workdir)
 		goto quiet;
@@ -131,23 +132,16 @@ done:
 	return error;
 }
 
-int tm_hook_lock(tm_lock **out, tm_store *s)
+int tm_hook_lock(tm_store *s)
 {
-	tm_lock_options opts = TM_LOCK_OPTIONS_INIT;
-	double left = tm_deadline_left();
-	int error = tm_store_lock_timeout(&opts.timeout, s);
+	double left = tm_deadline_left(), wait = TM_HOOK_LOCK_WAIT_MAX;
 
-	if (error < 0)
-		return error;
-	if (opts.timeout > TM_HOOK_LOCK_WAIT_MAX)
-		opts.timeout = TM_HOOK_LOCK_WAIT_MAX;
-	if (left < opts.timeout)
-		opts.timeout = left > 0 ? left : 0;
-	return tm_lock_acquire(out, tm_store_dir(s), &opts);
+	if (left < wait)
+		wait = left > 0 ? left : 0;
+	return tm_store_lock_within(s, wait);
 }
 
-/* TM_ELOCKED: the deadline passed before the lock could be taken. */
-static int out_of_time(void)
+int tm_hook__out_of_time(void)
 {
 	return tm_error_set(TM_ELOCKED, "no time left to take the store lock");
 }
@@ -301,9 +295,8 @@ int tm_hook_follow_branch(tm_hook_follow *out, tm_store *s, const char *project)
 	struct resolved r = {NULL, NULL, NULL};
 	tm_config *cfg = NULL;
 	tm_thread *t = NULL;
-	tm_lock *lk = NULL;
 	const char *branch = tm_store_branch(s), *bt, *active, *ap, *shown;
-	bool changed;
+	bool changed, locked = false;
 	int error;
 
 	memset(out, 0, sizeof(*out));
@@ -321,10 +314,13 @@ int tm_hook_follow_branch(tm_hook_follow *out, tm_store *s, const char *project)
 	/* "changed" for the person: against what `status` showed before */
 	shown = r.before ? r.before : active;
 	out->switched = !shown || strcmp(shown, r.id);
-	if ((error = tm_hook_lock(&lk, s)) < 0 ||
-	    (error = tm_store_set_active(s, project, r.id)) < 0 ||
-	    (r.renamed &&
-	     (error = forget_old_name(s, project, r.renamed)) < 0)) {
+	if ((error = tm_hook_lock(s)) == 0) {
+		locked = true;
+		if ((error = tm_store_set_active(s, project, r.id)) == 0 &&
+		    r.renamed)
+			error = forget_old_name(s, project, r.renamed);
+	}
+	if (error < 0) {
 		out->switched = false;
 		goto done;
 	}
@@ -335,7 +331,8 @@ int tm_hook_follow_branch(tm_hook_follow *out, tm_store *s, const char *project)
 	out->renamed_from = r.renamed;
 	r.id = r.renamed = NULL;
 done:
-	tm_lock_release(lk);
+	if (locked)
+		tm_store_unlock(s);
 	tm_thread_free(t);
 	tm_config_free(cfg);
 	resolved_clear(&r);
@@ -349,7 +346,7 @@ int tm_hook_record_branch_thread(bool *recorded, tm_store *s,
 {
 	const char *branch = tm_store_branch(s), *active = NULL, *ap, *bt;
 	tm_config *cfg = NULL;
-	tm_lock *lk = NULL;
+	bool locked = false;
 	int pass, error = 0;
 
 	if (recorded)
@@ -359,11 +356,12 @@ int tm_hook_record_branch_thread(bool *recorded, tm_store *s,
 	/* Pass 0 looks without the lock; pass 1 looks again and writes. */
 	for (pass = 0; pass < 2; pass++) {
 		if (pass == 1 && tm_deadline_passed()) {
-			error = out_of_time();
+			error = tm_hook__out_of_time();
 			goto done;
 		}
-		if (pass == 1 && (error = tm_hook_lock(&lk, s)) < 0)
+		if (pass == 1 && (error = tm_hook_lock(s)) < 0)
 			goto done;
+		locked = pass == 1;
 		tm_config_free(cfg);
 		cfg = NULL;
 		if ((error = tm_store_load_config(&cfg, s)) < 0)
@@ -383,20 +381,16 @@ int tm_hook_record_branch_thread(bool *recorded, tm_store *s,
 	if (recorded)
 		*recorded = true;
 done:
-	tm_lock_release(lk);
+	if (locked)
+		tm_store_unlock(s);
 	tm_config_free(cfg);
 	if (error == 0)
 		tm_error_clear();
 	return error;
 }
 
-/*
- * The threads that have `paths`, frontmatter-only, through the index of
- * paths_index.h: one lstat a file, the changed ones read again.
- * Unreadable files are skipped: post-commit only reports.
- */
-static int load_with_paths(tm_paths_index_list *out, tm_store *s,
-			   const char *project)
+int tm_hook__load_with_paths(tm_paths_index_list *out, tm_store *s,
+			     const char *project)
 {
 	return index_load(out, s, project, TM_PATHS_INDEX_WITH_PATHS);
 }
@@ -476,7 +470,7 @@ int tm_hook_commit_touches(tm_hook_touches *out, tm_store *s,
 	memset(out, 0, sizeof(*out));
 	if (!g || !head || tm_deadline_passed())
 		return 0;
-	if ((error = load_with_paths(&list, s, project)) < 0)
+	if ((error = tm_hook__load_with_paths(&list, s, project)) < 0)
 		return error;
 	dir = tm_stale_threads_dir(g, tm_store_root(s), project);
 	if (!tm_deadline_passed())
@@ -647,186 +641,5 @@ int tm_hook_merge_check(tm_hook_merge *out, tm_store *s, const char *project)
 done:
 	tm_doctor_report_clear(&report);
 	tm_doctor_project_clear(&p);
-	return error;
-}
-
-/* ---- post-rewrite ---- */
-
-static int cmp_rewrite(const void *a, const void *b)
-{
-	return strcmp(((const tm_hook_rewrite *)a)->old,
-		      ((const tm_hook_rewrite *)b)->old);
-}
-
-/* Copy the `n` hex digits at `s` to `dst` in lower case, as git writes
- * them and as tm_hook_rewrites_find looks them up. */
-static void copy_lower_hex(char *dst, const char *s, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		dst[i] = (char)(s[i] >= 'A' && s[i] <= 'F' ? s[i] - 'A' + 'a'
-							   : s[i]);
-	dst[n] = '\0';
-}
-
-void tm_hook_rewrites_clear(tm_hook_rewrites *r)
-{
-	free(r->items);
-	memset(r, 0, sizeof(*r));
-}
-
-void tm_hook_rewrites_parse(tm_hook_rewrites *out, const char *d)
-{
-	size_t alloc = 0;
-
-	memset(out, 0, sizeof(*out));
-	while (*d) {
-		const char *eol = strchr(d, '\n');
-		const char *next = eol ? eol + 1 : d + strlen(d);
-		size_t lo = strcspn(d, " \n"), ln;
-
-		if (d[lo] == ' ') {
-			ln = strcspn(d + lo + 1, " \n");
-			if (tm_git_is_hex_oid(d, lo) &&
-			    tm_git_is_hex_oid(d + lo + 1, ln)) {
-				tm_hook_rewrite *w;
-
-				tm_xgrow((void **)&out->items, &alloc,
-					 out->n + 1, sizeof(*out->items));
-				w = &out->items[out->n++];
-				copy_lower_hex(w->old, d, lo);
-				copy_lower_hex(w->new, d + lo + 1, ln);
-			}
-		}
-		d = next;
-	}
-	if (out->n)
-		qsort(out->items, out->n, sizeof(*out->items), cmp_rewrite);
-}
-
-const tm_hook_rewrite *tm_hook_rewrites_find(const tm_hook_rewrites *r,
-					     const char *commit)
-{
-	tm_hook_rewrite key;
-	size_t len = commit ? strlen(commit) : 0;
-
-	if (!commit || !r->n || len >= sizeof(key.old))
-		return NULL;
-	copy_lower_hex(key.old, commit, len);
-	return bsearch(&key, r->items, r->n, sizeof(*r->items), cmp_rewrite);
-}
-
-void tm_hook_rewrite_result_clear(tm_hook_rewrite_result *r)
-{
-	tm_strv_clear(&r->anchored);
-	tm_strv_clear(&r->rewritten);
-	memset(r, 0, sizeof(*r));
-}
-
-/* Set `commit` of each anchored thread that still names an old commit. */
-static int rewrite_under_lock(tm_hook_rewrite_result *out, tm_store *s,
-			      const char *project, const tm_hook_rewrites *rw)
-{
-	tm_lock *lk = NULL;
-	size_t i;
-	int error;
-
-	if (tm_deadline_passed())
-		return out_of_time();
-	if ((error = tm_hook_lock(&lk, s)) < 0)
-		return error;
-	for (i = 0; i < out->anchored.n && !tm_deadline_passed(); i++) {
-		const tm_hook_rewrite *w;
-		tm_thread *t = NULL;
-
-		/* read again: the file may have changed before the lock */
-		if (tm_store_load_thread(&t, s, project,
-					 out->anchored.items[i]) < 0) {
-			tm_error_clear();
-			continue;
-		}
-		w = tm_hook_rewrites_find(rw, t->commit);
-		if (w) {
-			tm_thread_set(&t->commit, w->new);
-			if (tm_store_save_thread(s, project, t) == 0)
-				tm_strv_push(&out->rewritten, t->id);
-			tm_error_clear();
-		}
-		tm_thread_free(t);
-	}
-	tm_lock_release(lk);
-	return 0;
-}
-
-int tm_hook_rewrite_touches(tm_strv *ids, tm_store *s, const char *project,
-			    const tm_hook_rewrites *rw)
-{
-	struct tm_git *g = tm_store_git(s);
-	tm_strv news = TM_STRV_INIT, all = TM_STRV_INIT;
-	tm_paths_index_list list;
-	char *dir = NULL;
-	size_t i, k;
-	int error = 0;
-
-	if (!g || !rw->n || tm_deadline_passed())
-		return 0;
-	for (i = 0; i < rw->n; i++)
-		tm_strv_push(&news, rw->items[i].new);
-	tm_strv_sort_unique(&news);
-	if ((error = load_with_paths(&list, s, project)) < 0)
-		goto done;
-	dir = tm_stale_threads_dir(g, tm_store_root(s), project);
-	for (i = 0; i < news.n && !tm_deadline_passed(); i++) {
-		tm_strv one = TM_STRV_INIT;
-
-		error = tm_stale_commit_touches(
-			&one, g, news.items[i], dir,
-			(const tm_thread *const *)list.threads, list.n);
-		if (error == TM_ENOTFOUND) { /* gone since: nothing to say */
-			tm_error_clear();
-			error = 0;
-		}
-		for (k = 0; k < one.n; k++)
-			tm_strv_push(&all, one.items[k]);
-		tm_strv_clear(&one);
-		if (error < 0)
-			break;
-	}
-	tm_paths_index_list_clear(&list);
-	if (error == 0 && !tm_deadline_passed()) {
-		tm_strv_sort_unique(&all);
-		for (k = 0; k < all.n; k++)
-			tm_strv_push(ids, all.items[k]);
-	}
-done:
-	free(dir);
-	tm_strv_clear(&news);
-	tm_strv_clear(&all);
-	return error;
-}
-
-int tm_hook_rewrite_commits(tm_hook_rewrite_result *out, tm_store *s,
-			    const char *project, const tm_hook_rewrites *rw)
-{
-	tm_thread_list list;
-	size_t i;
-	int error;
-
-	memset(out, 0, sizeof(*out));
-	if (!rw->n || tm_deadline_passed())
-		return 0;
-	if ((error = tm_store_load_all(&list, s, project)) < 0)
-		return error;
-	for (i = 0; i < list.n; i++)
-		if (tm_hook_rewrites_find(rw, list.threads[i]->commit))
-			tm_strv_push(&out->anchored, list.threads[i]->id);
-	tm_thread_list_clear(&list);
-	if (!out->anchored.n)
-		return 0;
-	out->rewrite = config_bool(tm_store_git(s), "threadmind.rewriteCommits",
-				   false);
-	if (out->rewrite)
-		error = rewrite_under_lock(out, s, project, rw);
 	return error;
 }

@@ -9,7 +9,7 @@
 #include "error.h"
 #include "fs.h"
 #include "git.h"
-#include "git_internal.h"
+#include "git_libgit2.h"
 
 #include <fcntl.h>
 #include <git2.h>

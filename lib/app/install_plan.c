@@ -9,7 +9,7 @@
 
 #include "fs.h"
 #include "error.h"
-#include "git_internal.h"
+#include "git_libgit2.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -8,7 +8,7 @@
 
 #include "error.h"
 #include "fs.h"
-#include "git_internal.h"
+#include "git_libgit2.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -11,7 +11,7 @@
 #include "error.h"
 #include "frontmatter.h"
 #include "migrate.h"
-#include "git_internal.h"
+#include "git_libgit2.h"
 #include "store.h"
 
 #include <stdlib.h>
@@ -318,14 +318,6 @@ static int resolve_one(tm_resolve_report *out, git_repository *repo,
 			       tm_buf_cstr(&side[2]), side[2].size, &opts);
 	if (error < 0)
 		goto done;
-	if (res.len > TM_MAX_FILE_SIZE) {
-		tm_resolve__add_entry(
-			out, c->path, TM_RESOLVE_SKIPPED,
-			"the merged file would be larger than 1 MiB, which "
-			"threadmind refuses: resolve it by hand");
-		tm_merge_result_clear(&res);
-		goto done;
-	}
 	tm_buf_printf(&full, "%s%s", git_repository_workdir(repo), c->path);
 	error = tm_atomic_write(tm_buf_cstr(&full), res.data, res.len);
 	if (error == 0 && !res.conflicted)

@@ -399,13 +399,6 @@ static int follow_one(bool *done, tm_resolve_report *out, git_repository *repo,
 				    tm_buf_cstr(yours), yours->size, &opts)) <
 	    0)
 		goto done;
-	if (res.len > TM_MAX_FILE_SIZE) {
-		tm_resolve__add_entry(
-			out, f.path, TM_RESOLVE_SKIPPED,
-			"the merged file would be larger than 1 MiB, which "
-			"threadmind refuses: resolve it by hand");
-		goto done;
-	}
 	tm_buf_printf(&full, "%s%s", git_repository_workdir(repo), f.path);
 	if ((error = tm_atomic_write(tm_buf_cstr(&full), res.data, res.len)) <
 	    0)

@@ -1,9 +1,9 @@
 /* git config values as git reads them: `git -c` (GIT_CONFIG_PARAMETERS,
  * GIT_CONFIG_COUNT), then the repository's config through libgit2, with
- * threadmind.* and color.* keys answered without libgit2 when no file
+ * the keys of tm_git_config_fast answered without libgit2 when no file
  * names them. */
 #include "git.h"
-#include "git_internal.h"
+#include "git_libgit2.h"
 #include "git_priv.h"
 #include "buf.h"
 #include "error.h"
@@ -137,19 +137,81 @@ static bool section_key(const char *key, const char *section)
 	return true;
 }
 
-/* Unset for sure, the fast path having scanned every file libgit2 reads:
- * threadmind.* keys when none mentions threadmind, color.* keys (the
- * CLI's color.ui and color.threadmind, on every run) when none mentions
- * color, merge.conflictStyle (the merge driver's, on a conflict) when
- * none mentions it. */
+/*
+ * The keys tm_git_config_fast answers without libgit2: a section ("color")
+ * or a whole key ("merge.conflictStyle"), and the word a config file must
+ * hold to perhaps set it (lower-cased: the section, or the key's name).
+ * The library's own come first: threadmind.* (every command asks) and
+ * merge.conflictStyle (the merge driver asks on a conflict).
+ */
+#define FAST_KEYS_MAX 16
+#define FAST_KEY_LEN  64
+
+static struct {
+	char spec[FAST_KEY_LEN], word[FAST_KEY_LEN];
+} fast_keys[FAST_KEYS_MAX] = {
+	{"threadmind", "threadmind"},
+	{"merge.conflictStyle", "conflictstyle"},
+};
+static unsigned nfast = 2;
+
+int tm_git_config_fast(const char *spec)
+{
+	const char *dot = strrchr(spec ? spec : "", '.');
+	const char *word = dot ? dot + 1 : spec;
+	unsigned i;
+	size_t k;
+
+	if (!spec || !*spec || !*word || strlen(spec) >= FAST_KEY_LEN ||
+	    strchr(spec, '.') != dot)
+		return tm_error_set(TM_EINVALID,
+				    "'%s' is no config section or "
+				    "section.name key",
+				    spec ? spec : "");
+	for (i = 0; i < nfast; i++)
+		if (!strcasecmp(fast_keys[i].spec, spec))
+			return 0;
+	if (nfast == FAST_KEYS_MAX)
+		return tm_error_set(TM_EINVALID,
+				    "too many fast config keys (at most %d)",
+				    FAST_KEYS_MAX);
+	strcpy(fast_keys[nfast].spec, spec);
+	for (k = 0; word[k]; k++)
+		fast_keys[nfast].word[k] =
+			(char)tolower((unsigned char)word[k]);
+	fast_keys[nfast].word[k] = '\0';
+	nfast++;
+	return 0;
+}
+
+void tm_git__note_mentions(tm_git *g, const char *lower)
+{
+	unsigned i;
+
+	g->fast_scanned = nfast;
+	for (i = 0; i < nfast; i++)
+		if (strstr(lower, fast_keys[i].word))
+			g->fast_mentioned |= 1u << i;
+}
+
+/* Unset for sure: the fast path scanned every file libgit2 reads and
+ * none mentions this key of tm_git_config_fast. */
 static bool surely_unset(const tm_git *g, const char *key)
 {
+	unsigned i;
+
 	if (!g || g->repo)
 		return false;
-	return (!g->config_mentions_us && section_key(key, "threadmind")) ||
-	       (!g->config_mentions_color && section_key(key, "color")) ||
-	       (!g->config_mentions_style &&
-		!strcasecmp(key, "merge.conflictstyle"));
+	for (i = 0; i < g->fast_scanned; i++) {
+		const char *spec = fast_keys[i].spec;
+
+		if (g->fast_mentioned & (1u << i))
+			continue;
+		if (strchr(spec, '.') ? !strcasecmp(key, spec)
+				      : section_key(key, spec))
+			return true;
+	}
+	return false;
 }
 
 static int config_value(char **out, bool *valueless, tm_git *g, const char *key)

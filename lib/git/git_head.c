@@ -1,7 +1,7 @@
 /* HEAD and the current branch, read from the files when the fast path
  * found the repository, else through libgit2 (git.c opens it). */
 #include "git.h"
-#include "git_internal.h"
+#include "git_libgit2.h"
 #include "git_priv.h"
 #include "buf.h"
 #include "error.h"

@@ -3,7 +3,7 @@
  * when HEAD's history deleted it, and whether a file is as it was then.
  */
 #include "git.h"
-#include "git_internal.h"
+#include "git_libgit2.h"
 
 #include "buf.h"
 #include "error.h"

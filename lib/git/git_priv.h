@@ -1,7 +1,7 @@
 /*
  * For lib/git*.c only: what the libgit2 wrapper's files share — the
- * tm_git type and the fast path's small readers (git.c), used by the HEAD
- * reader (git_head.c) and the config reader (git_config.c).
+ * tm_git type, the fast path (git_discover.c) and its small readers, used
+ * by the HEAD reader (git_head.c) and the config reader (git_config.c).
  */
 #ifndef TM_GIT_PRIV_H
 #define TM_GIT_PRIV_H
@@ -26,16 +26,13 @@ struct tm_git {
 	bool from_env;
 	/* found by the fast path (all NULL when libgit2 opened it at once) */
 	char *workdir, *gitdir, *commondir;
-	/* a config file that libgit2 would read mentions "threadmind" */
-	bool config_mentions_us;
-	/* ... mentions "color" (color.ui, color.threadmind: cli.c asks) */
-	bool config_mentions_color;
-	/* ... sets merge.threadmind.driver (the hint of every command asks,
-	 * tm_git_config_is_set) */
+	/* the keys of tm_git_config_fast the scan of the config files
+	 * looked for (the first fast_scanned), and, bit i, whether a file
+	 * that libgit2 would read mentions key i */
+	unsigned fast_scanned, fast_mentioned;
+	/* a config file sets merge.threadmind.driver (the hint of every
+	 * command asks, tm_git_config_is_set) */
 	bool config_merge_driver;
-	/* ... mentions "conflictstyle" (the merge driver asks on a
-	 * conflict) */
-	bool config_mentions_style;
 };
 
 /* The most the fast path reads of a config file and of packed-refs. */
@@ -56,6 +53,22 @@ char *tm_git__path_join(const char *a, const char *b);
  */
 int tm_git__read_small(tm_buf *out, const char *path, size_t max,
 		       bool *missing);
+
+/* Note in g which keys of tm_git_config_fast the config file text
+ * `lower` (lower-cased) mentions. */
+void tm_git__note_mentions(tm_git *g, const char *lower);
+
+/* An environment variable, NULL when unset or empty. */
+const char *tm_git__env(const char *name);
+
+/*
+ * git_discover.c: find the repository of `path` (or of the environment)
+ * as libgit2 would, into g's workdir / gitdir / commondir, and scan the
+ * config files: FAST_OK, or FAST_UNUSUAL for anything left to libgit2
+ * (then tm_git__forget_fast clears what it set).
+ */
+int tm_git__fast_discover(tm_git *g, const char *path, bool from_env);
+void tm_git__forget_fast(tm_git *g);
 
 /* libgit2's repository behind g, opened now when the fast path found it. */
 int tm_git__need_repo(tm_git *g);

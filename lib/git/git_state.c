@@ -5,7 +5,7 @@
  * branch was renamed from (its reflog).
  */
 #include "git.h"
-#include "git_internal.h"
+#include "git_libgit2.h"
 #include "git_priv.h"
 #include "buf.h"
 #include "error.h"

@@ -6,7 +6,7 @@
 #include "paths.h"
 
 #include "error.h"
-#include "git_internal.h"
+#include "git_libgit2.h"
 #include "hashmap.h"
 #include "pathspec.h"
 

@@ -550,6 +550,11 @@ int tm_lock_release(tm_lock *lock)
 	return error;
 }
 
+unsigned tm_lock_depth(const tm_lock *lock)
+{
+	return lock ? lock->depth : 0;
+}
+
 int tm_lock_holder(char **out, const char *tmdir)
 {
 	tm_buf who = TM_BUF_INIT, path = TM_BUF_INIT;

@@ -7,6 +7,7 @@
 #include "conflict.h"
 #include "merge_internal.h"
 #include "error.h"
+#include "fs.h"
 #include "reintegrate.h"
 #include "slug.h"
 
@@ -369,6 +370,51 @@ static int merge_kind(tm_buf *out, tm_merge_result *r,
 	return 0;
 }
 
+/* The line merge of the whole file (git's, without a driver), or ours and
+ * theirs whole around one conflict when a side holds a NUL byte. */
+static int merge_plain(tm_buf *out, bool *conflicted,
+		       const struct tm_merge__span s[3],
+		       const tm_merge_options *opts)
+{
+	if (binary_side(s) >= 0) {
+		tm_merge__whole_conflict(out, s, opts);
+		*conflicted = true;
+		return 0;
+	}
+	return tm_merge__text(out, conflicted, s, opts);
+}
+
+/*
+ * The one size rule of a merge (docs/merge.md, "Limits"): a thread or
+ * project file whose merge would be over TM_MAX_FILE_SIZE, which every
+ * read refuses, is never a result: it becomes the line merge of the whole
+ * file, always in conflict, with a note saying why, so that git (the
+ * driver) and `resolve` both stop on it.
+ */
+static int limit_size(tm_buf *buf, tm_merge_result *r,
+		      const struct tm_merge__span s[3],
+		      const tm_merge_options *opts)
+{
+	size_t merged = buf->size;
+	tm_buf note = TM_BUF_INIT;
+	int error;
+
+	tm_buf_clear(buf);
+	r->kind = TM_MERGE_KIND_TEXT;
+	r->two_threads = false;
+	if ((error = merge_plain(buf, &r->conflicted, s, opts)) < 0)
+		return error;
+	r->conflicted = true;
+	tm_buf_printf(&note,
+		      "the merged file would be %zu bytes, over the 1 MiB "
+		      "limit of threadmind's reads: left as a line merge, in "
+		      "conflict; shorten it, then 'git add' it",
+		      merged);
+	free(r->note);
+	r->note = tm_buf_detach(&note);
+	return 0;
+}
+
 int tm_merge_files(tm_merge_result *out, const char *o, size_t olen,
 		   const char *a, size_t alen, const char *b, size_t blen,
 		   const tm_merge_options *given)
@@ -380,18 +426,15 @@ int tm_merge_files(tm_merge_result *out, const char *o, size_t olen,
 	tm_merge_result r = {NULL, 0, false, TM_MERGE_KIND_TEXT, NULL, false};
 	tm_buf buf = TM_BUF_INIT;
 	char *id = NULL;
+	bool limited = false;
 	int error = 0;
 
 	tm_merge__normalize_options(&opts, given);
 	if (opts.plain) {
-		if (binary_side(s) >= 0) {
-			tm_merge__whole_conflict(&buf, s, &opts);
-			r.conflicted = true;
-		} else {
-			error = tm_merge__text(&buf, &r.conflicted, s, &opts);
-		}
+		error = merge_plain(&buf, &r.conflicted, s, &opts);
 	} else {
 		r.kind = tm_merge_kind_of_path(opts.path, &id);
+		limited = r.kind != TM_MERGE_KIND_TEXT;
 		/* one side unchanged (or both alike): nothing to decide */
 		if (tm_merge__span_eq(&s[1], &s[2]) ||
 		    tm_merge__span_eq(&s[0], &s[2]))
@@ -406,6 +449,8 @@ int tm_merge_files(tm_merge_result *out, const char *o, size_t olen,
 			r.note = tm_reintegrate_note(s[0].p, s[0].len, s[1].p,
 						     s[1].len, s[2].p, s[2].len,
 						     id);
+		if (error == 0 && limited && buf.size > TM_MAX_FILE_SIZE)
+			error = limit_size(&buf, &r, s, &opts);
 	}
 	free(id);
 	if (error < 0) {

@@ -3,7 +3,7 @@
  * and the one-conflict result for input libgit2 takes for binary.
  */
 #include "merge_internal.h"
-#include "git_internal.h"
+#include "git_libgit2.h"
 #include "error.h"
 
 #include <git2/errors.h>

@@ -6,7 +6,7 @@
 #include "migrate.h"
 #include "migrate_internal.h"
 
-#include "store_internal.h"
+#include "store_files.h"
 
 #include "config.h"
 #include "error.h"

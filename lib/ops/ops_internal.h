@@ -6,7 +6,7 @@
 #define TM_OPS_INTERNAL_H
 
 #include "ops.h"
-#include "store_internal.h"
+#include "store_files.h"
 
 /* tm_id_validate of a project id and a thread id. */
 int tm_ops_check_ids(const char *project, const char *id);

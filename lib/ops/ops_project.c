@@ -1,7 +1,7 @@
 /* Project edits: set a field, rename, remove (ops_project.h). */
 #include "ops_project.h"
 #include "ops_internal.h"
-#include "store_internal.h"
+#include "store_files.h"
 
 #include "config.h"
 #include "error.h"

@@ -36,7 +36,7 @@
 #include "hashmap.h"
 #include "record.h"
 #include "slug.h"
-#include "store_internal.h"
+#include "store_files.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -34,7 +34,7 @@
 #include "stale_internal.h"
 #include "error.h"
 #include "frontmatter.h"
-#include "git_internal.h"
+#include "git_libgit2.h"
 #include "timestamp.h"
 #include "treediff.h"
 

@@ -31,7 +31,7 @@
 #include "error.h"
 #include "fs.h"
 #include "git.h"
-#include "git_internal.h"
+#include "git_libgit2.h"
 #include "hashmap.h"
 #include "record.h"
 

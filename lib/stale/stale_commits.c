@@ -73,7 +73,7 @@
 #include "frontmatter.h"
 #include "fs.h"
 #include "git.h"
-#include "git_internal.h"
+#include "git_libgit2.h"
 #include "deadline.h"
 #include "record.h"
 #include "treediff.h"

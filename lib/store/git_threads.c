@@ -2,10 +2,10 @@
  * Reading the thread files of a commit, of the index or of the work tree
  * (see git_threads.h), and the revisions `diff` takes.
  */
-#include "git_threads_internal.h"
+#include "git_threads_reader.h"
 #include "error.h"
 #include "fs.h"
-#include "git_internal.h"
+#include "git_libgit2.h"
 #include "slug.h"
 
 #include <fcntl.h>

@@ -34,8 +34,12 @@ struct tm_store {
 	char *branch_ref; /* as git has it */
 	char head[41];
 	bool head_tried, head_known;
-	tm_lock *lock;
-	unsigned lock_depth;
+	tm_lock *lock; /* held (lock.c counts the nesting), or NULL */
+	/* config.json as last read or written, and the file it came from:
+	 * a load that finds the same file (one fstatat) reads nothing */
+	tm_buf config_data;
+	struct stat config_st;
+	bool config_cached;
 	/* tm_store_config_fallback: warn and use the defaults for a
 	 * config.json that cannot be read; `config_broken` once it was. */
 	void (*config_warn)(const char *msg, void *payload);
@@ -153,8 +157,9 @@ void tm_store_free(tm_store *s)
 {
 	if (!s)
 		return;
-	while (s->lock_depth)
+	while (s->lock)
 		tm_store_unlock(s);
+	tm_buf_release(&s->config_data);
 	if (s->dirfd >= 0)
 		close(s->dirfd);
 	tm_git_free(s->git);
@@ -241,37 +246,37 @@ void tm_store__set_refresh_hook(void (*hook)(tm_store *s, void *payload),
 	refresh_eager = eager;
 }
 
-int tm_store_lock(tm_store *s)
+int tm_store_lock_within(tm_store *s, double max_wait)
 {
 	tm_lock_options opts = TM_LOCK_OPTIONS_INIT;
 	int error;
 
-	if (s->lock_depth) {
-		s->lock_depth++;
-		return 0;
-	}
+	/* held: lock.c's nesting, no config to read again */
+	if (s->lock)
+		return tm_lock_acquire(&s->lock, s->dir, NULL);
 	if ((error = tm_store_lock_timeout(&opts.timeout, s)) < 0)
 		return error;
+	if (max_wait >= 0 && opts.timeout > max_wait)
+		opts.timeout = max_wait;
 	if (refresh_eager)
 		opts.refresh_after = 0;
-	error = tm_lock_acquire(&s->lock, s->dir, &opts);
-	if (error < 0)
-		return error;
-	s->lock_depth = 1;
-	return 0;
+	return tm_lock_acquire(&s->lock, s->dir, &opts);
+}
+
+int tm_store_lock(tm_store *s)
+{
+	return tm_store_lock_within(s, -1);
 }
 
 int tm_store_unlock(tm_store *s)
 {
-	int error;
+	tm_lock *lock = s->lock;
 
-	if (!s->lock_depth)
+	if (!lock)
 		return 0;
-	if (--s->lock_depth)
-		return 0;
-	error = tm_lock_release(s->lock);
-	s->lock = NULL;
-	return error;
+	if (tm_lock_depth(lock) == 1)
+		s->lock = NULL;
+	return tm_lock_release(lock);
 }
 
 int tm_store_unlock_after(tm_store *s, int error)
@@ -418,11 +423,55 @@ int tm_store_list_names(tm_strv *out, tm_strv *bad, int fd, const char *display,
 
 /* ---- config.json ---- */
 
+static bool same_file(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino &&
+	       a->st_size == b->st_size &&
+	       a->st_mtim.tv_sec == b->st_mtim.tv_sec &&
+	       a->st_mtim.tv_nsec == b->st_mtim.tv_nsec &&
+	       a->st_ctim.tv_sec == b->st_ctim.tv_sec &&
+	       a->st_ctim.tv_nsec == b->st_ctim.tv_nsec;
+}
+
+/* Remember `data` as config.json's content when the file is still the
+ * one `st` (taken before it was read or after it was written) says. */
+static void config_remember(tm_store *s, const tm_buf *data,
+			    const struct stat *st)
+{
+	s->config_cached = false;
+	if (!S_ISREG(st->st_mode))
+		return;
+	tm_buf_clear(&s->config_data);
+	tm_buf_put(&s->config_data, data->ptr, data->size);
+	s->config_st = *st;
+	s->config_cached = true;
+}
+
+/* config.json's bytes into *out: from the last read when the file is the
+ * same (inode, size and times), else read (and remembered). */
+static int config_read(tm_buf *out, tm_store *s)
+{
+	struct stat st;
+	bool known =
+		fstatat(s->dirfd, "config.json", &st, AT_SYMLINK_NOFOLLOW) == 0;
+	int error;
+
+	if (known && s->config_cached && same_file(&st, &s->config_st)) {
+		tm_buf_put(out, s->config_data.ptr, s->config_data.size);
+		return 0;
+	}
+	s->config_cached = false;
+	error = tm_store_read_file(out, s, NULL, NULL, "config.json");
+	if (error == 0 && known)
+		config_remember(s, out, &st);
+	return error;
+}
+
 int tm_store_load_config_strict(tm_config **out, tm_store *s)
 {
 	tm_buf data = TM_BUF_INIT;
 	char *display;
-	int error = tm_store_read_file(&data, s, NULL, NULL, "config.json");
+	int error = config_read(&data, s);
 
 	if (error == TM_ENOTFOUND) {
 		tm_buf_release(&data);
@@ -457,7 +506,7 @@ int tm_store_load_config(tm_config **out, tm_store *s)
 
 	/* Only for readers: a writer (under the lock) loads config.json to
 	 * rewrite it, and must stop before writing anything. */
-	if (error == 0 || !s->config_fallback || s->lock_depth ||
+	if (error == 0 || !s->config_fallback || s->lock ||
 	    (error != TM_EPARSE && error != TM_EINVALID))
 		return error;
 	s->config_broken = true;
@@ -474,17 +523,6 @@ int tm_store_load_config(tm_config **out, tm_store *s)
 	tm_error_clear();
 	*out = tm_config_new();
 	return 0;
-}
-
-int tm_store_author(char **out, tm_store *s, tm_config *cfg)
-{
-	const char *author = cfg ? tm_config_get_string(cfg, "author") : NULL;
-
-	if (author && *author) {
-		*out = tm_xstrdup(author);
-		return 0;
-	}
-	return tm_git_author_id(out, tm_store_git(s));
 }
 
 int tm_store_save_config(tm_store *s, tm_config *cfg)
@@ -512,7 +550,15 @@ int tm_store_save_config(tm_store *s, tm_config *cfg)
 		free(author);
 	}
 	tm_config_write(&data, cfg);
+	s->config_cached = false;
 	error = tm_store_write_file(s, NULL, NULL, "config.json", &data);
+	if (error == 0) {
+		struct stat st;
+
+		if (fstatat(s->dirfd, "config.json", &st,
+			    AT_SYMLINK_NOFOLLOW) == 0)
+			config_remember(s, &data, &st);
+	}
 	tm_buf_release(&data);
 	return error;
 }

@@ -4,10 +4,10 @@
  * those read with their parents, then the pure comparison of
  * thread_diff.c.
  */
-#include "git_threads_internal.h"
+#include "git_threads_reader.h"
 #include "error.h"
 #include "frontmatter.h"
-#include "git_internal.h"
+#include "git_libgit2.h"
 #include "hashmap.h"
 #include "conflict.h"
 #include "treediff.h"

@@ -11,8 +11,8 @@
 #include "thread_log.h"
 #include "thread_log_internal.h"
 #include "error.h"
-#include "git_internal.h"
-#include "git_threads_internal.h"
+#include "git_libgit2.h"
+#include "git_threads_reader.h"
 #include "hashmap.h"
 #include "slug.h"
 

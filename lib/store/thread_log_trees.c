@@ -7,7 +7,7 @@
 #include "thread_log_internal.h"
 #include "error.h"
 #include "frontmatter.h"
-#include "git_internal.h"
+#include "git_libgit2.h"
 #include "treediff.h"
 
 #include <stdlib.h>

@@ -3,7 +3,8 @@
 # 1 MiB limit every read refuses (issue 11, docs/merge.md "Limits"): two
 # branches that each add 600 KB to a different section of one thread
 # would merge cleanly into 1.2 MB; the driver leaves the line merge of the
-# whole file instead, exits 1, and git stops on the conflict.
+# whole file instead, exits 1, and git stops on the conflict; `resolve`
+# applies the same rule (one policy in lib/merge/, issue 23).
 . "$(dirname "$0")/test-lib.sh"
 . "$TEST_SRC/tests/e2e/lib-merge.sh"
 
@@ -67,10 +68,14 @@ test_expect_success 'the file left is the line merge: both sides, markers' '
 	test_cmp expect big/$THREAD
 '
 
-test_expect_success 'resolve leaves it alone; trimmed, it commits' '
+test_expect_success 'resolve applies the same rule: the line merge, in conflict; trimmed, it commits' '
 	(cd big && git threadmind resolve >../out 2>&1; echo "rc=$?" >>../out) &&
-	cat out && grep "1 MiB" out &&
+	cat out &&
+	grep "^conflicts left in $THREAD" out &&
+	grep "the merged file would be [0-9]* bytes, over the 1 MiB limit of threadmind.s reads: left as a line merge, in conflict" out &&
+	grep "^rc=1" out &&
 	test_cmp expect big/$THREAD &&
+	git -C big ls-files -u >unmerged && test "$(wc -l <unmerged)" = 3 &&
 	(cd big && git show :2:$THREAD >$THREAD &&
 		git add $THREAD && git commit -q --no-edit &&
 		git threadmind show auth-ui >/dev/null)

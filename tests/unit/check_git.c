@@ -482,75 +482,31 @@ START_TEST(test_git_config_bool)
 END_TEST
 
 /* What the real git says: the first 4 hex digits of the blob hash. */
-static char *git_hash4(const char *email)
+/* user.name and user.email into name / email (NULL: unset), checked */
+static void assert_user(tm_git *g, const char *name, const char *email)
 {
-	return tmt_sh_out(
-		"printf %%s '%s' | git hash-object --stdin | cut -c1-4", email);
+	char *n = NULL, *e = NULL;
+
+	ck_assert_int_eq(tm_git_user(&n, &e, g), 0);
+	if (name)
+		ck_assert_str_eq(n, name);
+	else
+		ck_assert_ptr_null(n);
+	if (email)
+		ck_assert_str_eq(e, email);
+	else
+		ck_assert_ptr_null(e);
+	free(n);
+	free(e);
 }
 
-static char *author(const char *name, const char *email)
-{
-	char *id = NULL;
-
-	ck_assert_msg(tm_author_id(&id, name, email) == 0, "%s",
-		      tm_error_last());
-	return id;
-}
-
-/* Assert that `id` is `slug` + "-" + git_hash4(email). */
-static void assert_author(char *id, const char *slug, const char *email)
-{
-	char *hash = git_hash4(email);
-	char *want = NULL;
-
-	ck_assert_uint_eq(strlen(hash), 4);
-	ck_assert_int_ge(asprintf(&want, "%s-%s", slug, hash), 0);
-	ck_assert_str_eq(id, want);
-	free(want);
-	free(hash);
-	free(id);
-}
-
-START_TEST(test_git_author_id_hash)
-{
-	static const char *emails[] = {"mahmoud@example.com", "a@b",
-				       "x.y+tag@example.org",
-				       "someone@exämple.com"};
-	size_t i;
-
-	for (i = 0; i < sizeof(emails) / sizeof(emails[0]); i++)
-		assert_author(author("Mahmoud", emails[i]), "mahmoud",
-			      emails[i]);
-	assert_author(author("Jean-Éric Dupont", "je@d.fr"), "jean-eric-dupont",
-		      "je@d.fr");
-}
-END_TEST
-
-START_TEST(test_git_author_id_empty_email)
-{
-	assert_author(author("Mahmoud", ""), "mahmoud", "");
-	assert_author(author("Mahmoud", NULL), "mahmoud", "");
-}
-END_TEST
-
-START_TEST(test_git_author_id_name_fallback)
-{
-	assert_author(author(NULL, "a@b"), "user", "a@b");
-	assert_author(author("", "a@b"), "user", "a@b");
-	assert_author(author("认证", "a@b"), "user", "a@b");
-	assert_author(author("!!!", "a@b"), "user", "a@b");
-}
-END_TEST
-
-START_TEST(test_git_author_id_from_config)
+START_TEST(test_git_user_from_config)
 {
 	char *repo = make_repo("repo", 0);
-	char *id = NULL;
 	tm_git *g;
 
 	/* nothing configured anywhere */
-	ck_assert_int_eq(tm_git_author_id(&id, NULL), 0);
-	assert_author(id, "user", "");
+	assert_user(NULL, NULL, NULL);
 
 	tmt_sh("git config --global user.name Mahmoud");
 	tmt_sh("git config --global user.email m@example.com");
@@ -558,15 +514,28 @@ START_TEST(test_git_author_id_from_config)
 	tmt_sh("git -C '%s' config user.name 'Ada Lovelace' && "
 	       "git -C '%s' config --unset user.email",
 	       repo, repo);
-	ck_assert_int_eq(tm_git_author_id(&id, NULL), 0);
-	assert_author(id, "mahmoud", "m@example.com");
+	assert_user(NULL, "Mahmoud", "m@example.com");
 
 	/* the repository's name, the global e-mail */
 	g = open_ok(repo, false);
-	ck_assert_int_eq(tm_git_author_id(&id, g), 0);
-	assert_author(id, "ada-lovelace", "m@example.com");
+	assert_user(g, "Ada Lovelace", "m@example.com");
 	tm_git_free(g);
 	free(repo);
+}
+END_TEST
+
+START_TEST(test_git_hash_blob)
+{
+	char hex[41];
+	char *want = tmt_sh_out("printf %%s 'a@b' | git hash-object --stdin");
+
+	ck_assert_int_eq(tm_git_hash_blob(hex, "a@b", 3), 0);
+	ck_assert_str_eq(hex, want);
+	free(want);
+	want = tmt_sh_out("git hash-object --stdin </dev/null");
+	ck_assert_int_eq(tm_git_hash_blob(hex, NULL, 0), 0);
+	ck_assert_str_eq(hex, want);
+	free(want);
 }
 END_TEST
 
@@ -887,14 +856,24 @@ START_TEST(test_git_fast_path_falls_back)
 }
 END_TEST
 
-/* color.* keys (the CLI asks color.threadmind and color.ui on every run):
- * unset without libgit2 until a config file mentions color. */
+/* Keys a caller names with tm_git_config_fast (the CLI: color.*, asked on
+ * every run): unset without libgit2 until a config file mentions them;
+ * libgit2's before they are named. */
 START_TEST(test_git_color_keys_without_libgit2)
 {
 	char *repo = tmt_git_repo(tmp, "colors"), *v = NULL;
 	tm_git *g = open_ok(repo, true);
 	bool b;
 
+	/* not named yet: libgit2 answers */
+	ck_assert_int_eq(tm_git_config_string(&v, g, "color.ui"), TM_ENOTFOUND);
+	ck_assert(tm_git__libgit2_opened(g));
+	tm_git_free(g);
+	ck_assert_int_eq(tm_git_config_fast("color.diff.new"), TM_EINVALID);
+	ck_assert_int_eq(tm_git_config_fast(""), TM_EINVALID);
+	ck_assert_int_eq(tm_git_config_fast("color"), 0);
+	ck_assert_int_eq(tm_git_config_fast("Color"), 0); /* once */
+	g = open_ok(repo, true);
 	ck_assert_int_eq(tm_git_config_string(&v, g, "color.ui"), TM_ENOTFOUND);
 	ck_assert_int_eq(tm_git_config_string(&v, g, "Color.threadmind"),
 			 TM_ENOTFOUND);
@@ -1232,12 +1211,10 @@ Suite *git_suite(void)
 	tcase_add_test(tc, test_git_config_bool);
 	tcase_add_test(tc, test_git_conflict_style);
 	suite_add_tcase(s, tc);
-	tc = tcase_create("author");
+	tc = tcase_create("user");
 	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_add_test(tc, test_git_author_id_hash);
-	tcase_add_test(tc, test_git_author_id_empty_email);
-	tcase_add_test(tc, test_git_author_id_name_fallback);
-	tcase_add_test(tc, test_git_author_id_from_config);
+	tcase_add_test(tc, test_git_user_from_config);
+	tcase_add_test(tc, test_git_hash_blob);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("commit");
 	tcase_add_checked_fixture(tc, setup, teardown);

@@ -227,48 +227,104 @@ START_TEST(test_merge_lines_insertions_at_one_place_kept)
 }
 END_TEST
 
+/* Thread files of the three bodies (days 15, 16, 17) into f; the bodies
+ * are released. */
+static void three_threads(char *f[3], tm_buf body[3])
+{
+	int k;
+
+	for (k = 0; k < 3; k++) {
+		f[k] = thread(body[k].ptr, 15 + k);
+		tm_buf_release(&body[k]);
+	}
+}
+
+static void free_three(char *f[3])
+{
+	free(f[0]);
+	free(f[1]);
+	free(f[2]);
+}
+
 START_TEST(test_merge_lines_long_section_linear)
 {
-	tm_buf o = TM_BUF_INIT, a = TM_BUF_INIT, b = TM_BUF_INIT;
-	char *fo, *fa, *fb;
+	tm_buf x[3] = {TM_BUF_INIT, TM_BUF_INIT, TM_BUF_INIT};
+	char *f[3];
 	tm_merge_result r;
 	clock_t t0;
 	double s;
-	int k, n = 40000;
+	/* as long as a thread file may be: under the 1 MiB over which a
+	 * merge is the line merge in conflict (merge.c, limit_size) */
+	int k, n = 25000;
 
-	tm_buf_puts(&o, "\n## Decisions\n");
-	tm_buf_puts(&a, "\n## Decisions\n");
-	tm_buf_puts(&b, "\n## Decisions\n");
+	for (k = 0; k < 3; k++)
+		tm_buf_puts(&x[k], "\n## Decisions\n");
 	for (k = 1; k <= n; k++) {
-		tm_buf_printf(&o, "- Decision %d: keep component %d\n", k, k);
+		tm_buf_printf(&x[0], "- Decision %d: keep component %d\n", k,
+			      k);
 		if (k != 10)
-			tm_buf_printf(&a, "- Decision %d: keep component %d\n",
-				      k, k);
-		tm_buf_printf(&b, "- Decision %d: keep component %d%s\n", k, k,
-			      k == 3 ? " (confirmed)" : "");
+			tm_buf_printf(&x[1],
+				      "- Decision %d: keep component %d\n", k,
+				      k);
+		tm_buf_printf(&x[2], "- Decision %d: keep component %d%s\n", k,
+			      k, k == 3 ? " (confirmed)" : "");
 	}
-	tm_buf_puts(&a, "- ours appended\n");
-	tm_buf_puts(&b, "- theirs appended\n");
-	fo = thread(o.ptr, 15);
-	fa = thread(a.ptr, 16);
-	fb = thread(b.ptr, 17);
+	tm_buf_puts(&x[1], "- ours appended\n");
+	tm_buf_puts(&x[2], "- theirs appended\n");
+	three_threads(f, x);
 	t0 = clock();
-	r = mt_merge(fo, fa, fb, NULL);
+	r = mt_merge(f[0], f[1], f[2], NULL);
 	s = (double)(clock() - t0) / CLOCKS_PER_SEC;
 	ck_assert(!r.conflicted);
 	ck_assert(mt_has_line(r.data, "- Decision 3: keep component 3 "
 				      "(confirmed)"));
 	ck_assert(!mt_has_line(r.data, "- Decision 10: keep component 10"));
 	ck_assert(strstr(r.data, "- ours appended\n- theirs appended\n"));
+	ck_assert_uint_gt(r.len, 800 * 1024);
 	/* a bound, not a benchmark: the quadratic union took minutes */
 	ck_assert_msg(s < 5, "%.2f s", s);
 	tm_merge_result_clear(&r);
-	free(fo);
-	free(fa);
-	free(fb);
-	tm_buf_release(&o);
-	tm_buf_release(&a);
-	tm_buf_release(&b);
+	free_three(f);
+}
+END_TEST
+
+/* The one size rule (merge.c, limit_size): a thread whose merge would be
+ * over 1 MiB is the line merge of the whole file, in conflict, with the
+ * note the driver prints and `resolve` lists; plain, no limit. */
+START_TEST(test_merge_lines_over_1mib_is_line_merge_in_conflict)
+{
+	tm_buf x[3] = {TM_BUF_INIT, TM_BUF_INIT, TM_BUF_INIT};
+	tm_merge_options plain = TM_MERGE_OPTIONS_INIT;
+	char *f[3];
+	tm_merge_result r, p;
+	int k;
+
+	tm_buf_puts(&x[0], "\n## Decisions\n");
+	for (k = 1; k <= 40000; k++)
+		tm_buf_printf(&x[0], "- Decision %d: keep component %d\n", k,
+			      k);
+	tm_buf_put(&x[1], x[0].ptr, x[0].size);
+	tm_buf_put(&x[2], x[0].ptr, x[0].size);
+	tm_buf_puts(&x[1], "- ours appended\n");
+	tm_buf_puts(&x[2], "- theirs appended\n");
+	three_threads(f, x);
+	r = mt_merge(f[0], f[1], f[2], NULL);
+	ck_assert(r.conflicted);
+	ck_assert_int_eq(r.kind, TM_MERGE_KIND_TEXT);
+	ck_assert_ptr_nonnull(r.note);
+	ck_assert_ptr_nonnull(strstr(r.note, "over the 1 MiB limit of "
+					     "threadmind's reads: left as a "
+					     "line merge, in conflict"));
+	/* the line merge: what the plain merge gives, in conflict */
+	plain.plain = true;
+	p = mt_merge(f[0], f[1], f[2], &plain);
+	ck_assert_uint_eq(r.len, p.len);
+	ck_assert(!memcmp(r.data, p.data, p.len));
+	ck_assert(p.conflicted);
+	ck_assert_ptr_null(strstr(p.note ? p.note : "", "1 MiB"));
+	tm_merge_result_clear(&r);
+	tm_merge_result_clear(&p);
+	free_three(f);
 }
 END_TEST
 
@@ -737,6 +793,8 @@ Suite *merge_lines_suite(void)
 	tcase_add_test(tc, test_merge_lines_insertions_at_one_place_kept);
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_merge_lines_long_section_linear);
+	tcase_add_test(tc,
+		       test_merge_lines_over_1mib_is_line_merge_in_conflict);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("sections");

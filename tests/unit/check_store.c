@@ -873,6 +873,68 @@ START_TEST(test_store_symlinked_threads_folder_refused)
 }
 END_TEST
 
+/* ---- the author id ---- */
+
+static char *git_hash4(const char *email)
+{
+	return tmt_sh_out(
+		"printf %%s '%s' | git hash-object --stdin | cut -c1-4", email);
+}
+
+static char *author(const char *name, const char *email)
+{
+	char *id = NULL;
+
+	ck_assert_msg(tm_author_id(&id, name, email) == 0, "%s",
+		      tm_error_last());
+	return id;
+}
+
+/* Assert that `id` is `slug` + "-" + git_hash4(email). */
+static void assert_author(char *id, const char *slug, const char *email)
+{
+	char *hash = git_hash4(email);
+	char *want = NULL;
+
+	ck_assert_uint_eq(strlen(hash), 4);
+	ck_assert_int_ge(asprintf(&want, "%s-%s", slug, hash), 0);
+	ck_assert_str_eq(id, want);
+	free(want);
+	free(hash);
+	free(id);
+}
+
+START_TEST(test_store_author_id_hash)
+{
+	static const char *emails[] = {"mahmoud@example.com", "a@b",
+				       "x.y+tag@example.org",
+				       "someone@exämple.com"};
+	size_t i;
+
+	for (i = 0; i < sizeof(emails) / sizeof(emails[0]); i++)
+		assert_author(author("Mahmoud", emails[i]), "mahmoud",
+			      emails[i]);
+	assert_author(author("Jean-Éric Dupont", "je@d.fr"), "jean-eric-dupont",
+		      "je@d.fr");
+}
+END_TEST
+
+START_TEST(test_store_author_id_empty_email)
+{
+	assert_author(author("Mahmoud", ""), "mahmoud", "");
+	assert_author(author("Mahmoud", NULL), "mahmoud", "");
+}
+END_TEST
+
+START_TEST(test_store_author_id_name_fallback)
+{
+	assert_author(author(NULL, "a@b"), "user", "a@b");
+	assert_author(author("", "a@b"), "user", "a@b");
+	assert_author(author("认证", "a@b"), "user", "a@b");
+	assert_author(author("!!!", "a@b"), "user", "a@b");
+}
+END_TEST
+
 Suite *store_suite(void)
 {
 	Suite *s = suite_create("store");
@@ -882,6 +944,12 @@ Suite *store_suite(void)
 	tcase_add_test(tc, test_store_discover_from_subfolder);
 	tcase_add_test(tc, test_store_discover_stops_at_git_root);
 	tcase_add_test(tc, test_store_discover_refuses_symlink);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("author");
+	tcase_add_test(tc, test_store_author_id_hash);
+	tcase_add_test(tc, test_store_author_id_empty_email);
+	tcase_add_test(tc, test_store_author_id_name_fallback);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("init");

@@ -1,6 +1,6 @@
 /*
  * The few things threadmind asks of git, through libgit2: finding the
- * repository, HEAD and the current branch, config values, the author id.
+ * repository, HEAD and the current branch, config values, the user.
  * libgit2 types stay inside git.c.
  */
 #ifndef TM_GIT_H
@@ -94,6 +94,19 @@ int tm_git_head(char *out_hex41, tm_git *g);
 int tm_git_config_string(char **out, tm_git *g, const char *key);
 
 /*
+ * Let the config readers answer `spec` without starting libgit2: a section
+ * ("color": its keys without a subsection) or a key ("merge.conflictStyle").
+ * A repository found by the fast path (tm_git_open) then reads such a key
+ * as unset (TM_ENOTFOUND) when no config file libgit2 would read mentions
+ * the section (or the key's name) at all; else libgit2 answers as usual.
+ * threadmind.* and merge.conflictStyle are always such keys.  For the
+ * whole process, for repositories opened from then on: a caller names its
+ * keys before it opens one (the CLI: color.*).  TM_EINVALID for a spec
+ * with a subsection, or beyond 16 keys.
+ */
+int tm_git_config_fast(const char *spec);
+
+/*
  * Whether `key` is set at all (whatever its value, an empty one too), into
  * *out, as tm_git_config_string would find it.  For merge.threadmind.driver
  * in a repository the fast path found, the answer comes from the config
@@ -130,23 +143,18 @@ int tm_git_config_bool(bool *out, tm_git *g, const char *key, bool dflt);
 int tm_git_config_seconds(double *out, tm_git *g, const char *key, double dflt);
 
 /*
- * The author id into *out (malloc'd; the caller frees it):
- * tm_slugify_or(name, "user") + "-" + the first 4 hex digits of the git
- * blob hash of `email`'s bytes (what `printf %s "$email" | git hash-object
- * --stdin` prints).  `name` NULL, empty or without any letter or digit
- * gives "user"; `email` NULL is taken as "".  The slug part is at most
- * TM_SLUG_MAX bytes, so the id at most TM_SLUG_MAX + 5.
- *
- * Errors: TM_ERROR when hashing fails.
+ * The git blob id of `data` (what `git hash-object --stdin` prints) into
+ * out_hex (41 bytes, NUL-terminated).  Errors: TM_ERROR when hashing fails.
  */
-int tm_author_id(char **out, const char *name, const char *email);
+int tm_git_hash_blob(char *out_hex, const void *data, size_t len);
 
 /*
- * tm_author_id with user.name and user.email from g's config (or, with
- * g == NULL, from the global, XDG and system files); unset values count as
- * NULL.  Errors: those of tm_git_config_string other than TM_ENOTFOUND.
+ * The user as git knows them: user.name and user.email from g's config (or,
+ * with g == NULL, from the global, XDG and system files) into *out_name and
+ * *out_email (malloc'd, NULL when unset; the caller frees them).  Errors:
+ * those of tm_git_config_string other than TM_ENOTFOUND (nothing written).
  */
-int tm_git_author_id(char **out, tm_git *g);
+int tm_git_user(char **out_name, char **out_email, tm_git *g);
 
 /*
  * Set the error message "<fmt, formatted>: <libgit2's last message>" (or

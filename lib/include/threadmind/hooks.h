@@ -12,7 +12,6 @@
 #define TM_HOOKS_H
 
 #include "buf.h"
-#include "lock.h"
 #include "paths.h"
 #include "store.h"
 
@@ -51,13 +50,13 @@
 int tm_hook_open(tm_store **out_store, char **out_project);
 
 /*
- * Take the store lock for a hook: wait at most min(threadmind.lockTimeout,
- * TM_HOOK_LOCK_WAIT_MAX) and never past the deadline.  Library calls made
- * while it is held nest inside it without waiting.  Release it with
- * tm_lock_release.  Errors of tm_lock_acquire (TM_ELOCKED naming the
- * holder).
+ * Take the store lock for a hook (tm_store_lock_within): wait at most
+ * min(threadmind.lockTimeout, TM_HOOK_LOCK_WAIT_MAX) and never past the
+ * deadline.  Library calls made while it is held nest inside it without
+ * waiting.  Release it with tm_store_unlock.  Errors of tm_store_lock
+ * (TM_ELOCKED naming the holder).
  */
-int tm_hook_lock(tm_lock **out, tm_store *s);
+int tm_hook_lock(tm_store *s);
 
 /* ---- post-checkout ---- */
 

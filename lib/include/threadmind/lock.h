@@ -75,6 +75,10 @@ int tm_lock_refresh(tm_lock *lock);
  */
 int tm_lock_release(tm_lock *lock);
 
+/* How many tm_lock_acquire calls `lock` still answers for (1: the next
+ * tm_lock_release is the last); 0 for NULL. */
+unsigned tm_lock_depth(const tm_lock *lock);
+
 /*
  * Describe who holds the lock of `tmdir`, for `status` and messages:
  * "pid 123 on host h since 2026-04-15T10:00:00.000Z" (the parts the file

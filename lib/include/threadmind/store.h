@@ -111,11 +111,15 @@ const char *tm_store_head(tm_store *s);
 
 /*
  * Take the store lock (threadmind.lockTimeout seconds, default 15).  Nested
- * calls in one process just count; each needs its tm_store_unlock.
- * TM_ELOCKED naming the holder on timeout; TM_EINVALID for a bad
- * threadmind.lockTimeout; the errors of tm_lock_acquire.
+ * calls in one process just count (tm_lock_acquire's nesting: the one
+ * count); each needs its tm_store_unlock.  TM_ELOCKED naming the holder on
+ * timeout; TM_EINVALID for a bad threadmind.lockTimeout; the errors of
+ * tm_lock_acquire.
  */
 int tm_store_lock(tm_store *s);
+/* tm_store_lock waiting at most `max_wait` seconds (the hooks' bound;
+ * a negative max_wait: no bound beyond threadmind.lockTimeout). */
+int tm_store_lock_within(tm_store *s, double max_wait);
 /* The seconds tm_store_lock waits into *out: threadmind.lockTimeout, 15
  * when unset (or outside git).  TM_EINVALID naming the key when it is not
  * a number of seconds (tm_git_config_seconds). */
@@ -138,9 +142,12 @@ int tm_store_lock_refresh(tm_store *s);
 /* ---- config.json ---- */
 
 /* Load config.json into *out (free with tm_config_free); a missing file
- * gives the defaults.  TM_EPARSE (line, column) for a file that does not
- * parse: it is then never overwritten.  TM_EINVALID for a symlink or a file
- * over 1 MiB; TM_ERROR on I/O.  No lock needed. */
+ * gives the defaults.  The file is read once per store: later loads find
+ * it unchanged (same inode, size and times: one fstatat) and parse the
+ * bytes kept from that read, or from the store's own last save.  TM_EPARSE
+ * (line, column) for a file that does not parse: it is then never overwritten.
+ * TM_EINVALID for a symlink or a file over 1 MiB; TM_ERROR on I/O.  No lock
+ * needed. */
 int tm_store_load_config(tm_config **out, tm_store *s);
 /*
  * From now on, a config.json that does not parse, is a symlink or is over
@@ -269,9 +276,22 @@ typedef struct {
 int tm_store_create_thread(tm_thread **out, tm_store *s, const char *project,
 			   const tm_new_thread_options *opts);
 
-/* The author id for new threads: cfg's (cfg may be NULL), else computed
- * from git's user.name / user.email (tm_git_author_id).  *out malloc'd;
- * the caller frees it.  No lock needed. */
+/*
+ * The author id into *out (malloc'd; the caller frees it):
+ * tm_slugify_or(name, "user") + "-" + the first 4 hex digits of the git
+ * blob hash of `email`'s bytes (what `printf %s "$email" | git hash-object
+ * --stdin` prints).  `name` NULL, empty or without any letter or digit
+ * gives "user"; `email` NULL is taken as "".  The slug part is at most
+ * TM_SLUG_MAX bytes, so the id at most TM_SLUG_MAX + 5.
+ *
+ * Errors: TM_ERROR when hashing fails.
+ */
+int tm_author_id(char **out, const char *name, const char *email);
+
+/* The author id for new threads: cfg's (cfg may be NULL), else
+ * tm_author_id of git's user (tm_git_user of the store's repository, or
+ * of the user's files outside git).  *out malloc'd; the caller frees it.
+ * No lock needed.  Errors: those of tm_git_user and tm_author_id. */
 int tm_store_author(char **out, tm_store *s, tm_config *cfg);
 
 /*

@@ -1,9 +1,12 @@
 /*
- * For git_threads.c, store_diff.c and thread_log.c only: a side's thread
- * files opened for reading (a commit's tree, the index, the work tree).
+ * The store layer's reader of a side's thread files (a commit's tree, the
+ * index, the work tree), for the store's files that read sides: the
+ * thread listings of git_threads.c, the diffs (store_diff.c) and a
+ * thread's log (thread_log.c).  Not for the layers above: they use
+ * git_threads.h.
  */
-#ifndef TM_GIT_THREADS_INTERNAL_H
-#define TM_GIT_THREADS_INTERNAL_H
+#ifndef TM_GIT_THREADS_READER_H
+#define TM_GIT_THREADS_READER_H
 
 #include "git_threads.h"
 

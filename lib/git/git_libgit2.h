@@ -1,0 +1,38 @@
+/*
+ * The git layer's header for the library's layers above it that call
+ * libgit2 themselves (store, stale, merge, app: never the CLI nor the
+ * driver): the repository behind a tm_git, libgit2 started once, the one
+ * bounded way to open an index.
+ */
+#ifndef TM_GIT_LIBGIT2_H
+#define TM_GIT_LIBGIT2_H
+
+#include "git.h"
+
+#include <git2.h>
+
+/*
+ * The repository `g` wraps.  Owned by `g`: valid until tm_git_free(g), never
+ * to be freed by the caller.
+ */
+git_repository *tm_git_repository(tm_git *g);
+
+/*
+ * Initialise libgit2 once per process (thread-safe; never shut down), with
+ * the settings the library relies on.  Every lib/ file that calls libgit2
+ * without a tm_git calls this first.  TM_ERROR when libgit2 cannot start.
+ */
+int tm_git_init(void);
+
+/*
+ * The index of `repo` as it is on disk now (libgit2's copy, read again when
+ * the file changed since it was loaded), once the file is known to be
+ * within the bounds of index_file.h: libgit2 expands every path of a
+ * hostile one (1 MiB of version 4 entries: 2 GiB).  The only way lib/ opens
+ * an index through libgit2.  Free *out with git_index_free.  TM_EPARSE: the
+ * file is past the bounds (the message names it and how to rebuild it);
+ * TM_ERROR: libgit2 cannot read it.
+ */
+int tm_git_index_open(git_index **out, git_repository *repo);
+
+#endif
