@@ -260,8 +260,8 @@ int cmd_edit(int argc, const char **argv)
 	 * are now. */
 	o.expect_body = t->body ? t->body : "";
 	o.expect_len = t->body_len;
-	if (tm_store_write_summary(&outcome, cli.store, cli.project, id,
-				   tm_buf_cstr(&text), text.size, &o) < 0) {
+	if (tm_ops_write_summary(&outcome, cli.store, cli.project, id,
+				 tm_buf_cstr(&text), text.size, &o) < 0) {
 		bool conflict = tm_error_last_code() == TM_ECONFLICT;
 
 		/* o points into t: freed only now, so that the exit leaks

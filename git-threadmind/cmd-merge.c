@@ -1,10 +1,10 @@
 /*
  * git threadmind merge: integrate a child into its parent.  The child's
  * `## ` sections go under the parent's same-named ones; the child becomes
- * done, with mergedInto naming the parent (tm_store_merge_thread).  With
+ * done, with mergedInto naming the parent (tm_ops_integrate_thread).  With
  * --again, a merged child's lines that its parent lacks (a git merge
  * brought them after the merge) are added to the parent
- * (tm_store_merge_again).
+ * (tm_ops_integrate_again).
  */
 #include "builtin.h"
 #include "cli.h"
@@ -29,7 +29,7 @@ int cmd_merge(int argc, const char **argv)
 		OPT_THREADS_(),
 		OPT_END_(),
 	};
-	tm_merge_thread_result r;
+	tm_integrate_result r;
 	char *id;
 
 	if (parse_options(argc, argv, opts, merge_usage) != 1)
@@ -37,7 +37,7 @@ int cmd_merge(int argc, const char **argv)
 	cli_open();
 	id = cli_resolve_thread(argv[0]);
 	if (again) {
-		if (tm_store_merge_again(&r, cli.store, cli.project, id) < 0)
+		if (tm_ops_integrate_again(&r, cli.store, cli.project, id) < 0)
 			die_lib();
 		if (r.changed)
 			note("Merged %zu line%s of '%s' into '%s' again",
@@ -45,12 +45,12 @@ int cmd_merge(int argc, const char **argv)
 		else
 			note("'%s' has nothing that '%s' lacks", id, r.parent);
 	} else {
-		if (tm_store_merge_thread(&r, cli.store, cli.project, id) < 0)
+		if (tm_ops_integrate_thread(&r, cli.store, cli.project, id) < 0)
 			die_lib();
 		note("Merged thread '%s' into '%s'%s", id, r.parent,
 		     r.changed ? "" : " (its summary added nothing)");
 	}
-	tm_merge_thread_result_clear(&r);
+	tm_integrate_result_clear(&r);
 	free(id);
 	return 0;
 }

@@ -26,8 +26,7 @@ int cmd_move(int argc, const char **argv)
 	id = cli_resolve_thread(argv[0]);
 	parent = cli_resolve_thread(argv[1]);
 	o.warn = cli_warn_skipping;
-	if (tm_store_move_thread(&r, cli.store, cli.project, id, parent, &o) <
-	    0)
+	if (tm_ops_move_thread(&r, cli.store, cli.project, id, parent, &o) < 0)
 		die_lib();
 	old = r.old_parent;
 	if (!r.changed)

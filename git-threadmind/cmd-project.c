@@ -151,7 +151,7 @@ static int project_use(const char *arg)
 	    tm_id_resolve(&id, arg, &ids, "project") < 0 ||
 	    tm_store_load_project(&p, cli.store, id) < 0)
 		die_lib();
-	if (tm_store_use_project(&thread, cli.store, id) < 0)
+	if (tm_ops_use_project(&thread, cli.store, id) < 0)
 		die_lib();
 	note("Switched to project '%s' (%s), thread '%s'", id,
 	     tm_project_get(p, "title") ? tm_project_get(p, "title") : "",
@@ -165,7 +165,7 @@ static int project_use(const char *arg)
 
 static int project_rename(const char *from, const char *to)
 {
-	if (tm_project_rename(cli.store, from, to) < 0)
+	if (tm_ops_project_rename(cli.store, from, to) < 0)
 		die_lib();
 	note("Renamed project '%s' to '%s'; commit .threadmind/", from, to);
 	return 0;
@@ -173,7 +173,7 @@ static int project_rename(const char *from, const char *to)
 
 static int project_rm(const char *id)
 {
-	if (tm_project_remove(cli.store, id, force) < 0)
+	if (tm_ops_project_remove(cli.store, id, force) < 0)
 		die_lib();
 	note("Removed project '%s' and its threads", id);
 	return 0;
@@ -197,8 +197,8 @@ static int project_set(int n, const char **args)
 		char *key = tm_xstrndup(args[i], (size_t)(eq - args[i]));
 		bool changed = false;
 
-		if (tm_project_set_field(&changed, cli.store, project, key,
-					 eq + 1) < 0)
+		if (tm_ops_project_set_field(&changed, cli.store, project, key,
+					     eq + 1) < 0)
 			die_lib();
 		note("%s: %s %s", project, key,
 		     changed ? "set" : "unchanged (same value)");

@@ -1,7 +1,7 @@
 /*
  * git threadmind rm: delete a thread.  Its children move up to its parent,
  * or with --recursive its whole subtree goes; config.json forgets the
- * deleted threads (tm_store_remove_thread).
+ * deleted threads (tm_ops_remove_thread).
  */
 #include "builtin.h"
 #include "cli.h"
@@ -36,7 +36,7 @@ int cmd_rm(int argc, const char **argv)
 	id = cli_resolve_thread(argv[0]);
 	o.recursive = recursive;
 	o.warn = cli_warn_skipping;
-	if (tm_store_remove_thread(&r, cli.store, cli.project, id, &o) < 0)
+	if (tm_ops_remove_thread(&r, cli.store, cli.project, id, &o) < 0)
 		die_lib();
 	to = r.new_parent;
 	if (recursive)

@@ -59,8 +59,8 @@ int cmd_set(int argc, const char **argv)
 		tm_strv_clear(&items);
 	}
 
-	if (tm_store_set_fields(&changed, cli.store, cli.project, id, assigns,
-				(size_t)n - 1) < 0)
+	if (tm_ops_set_fields(&changed, cli.store, cli.project, id, assigns,
+			      (size_t)n - 1) < 0)
 		die_lib();
 
 	if (changed)

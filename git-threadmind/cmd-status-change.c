@@ -48,7 +48,7 @@ static int change_status(int argc, const char **argv, const char *const *usage,
 		usage_msg(usage, opts, "%s takes one thread", name);
 	cli_open();
 	id = cli_thread_arg(n, argv);
-	if (tm_store_set_status(&r, cli.store, cli.project, id, status) < 0)
+	if (tm_ops_set_status(&r, cli.store, cli.project, id, status) < 0)
 		die_lib();
 	if (!r.changed) {
 		note("Thread '%s' is already %s", id, status_word(status));

@@ -100,8 +100,8 @@ int cmd_summary(int argc, const char **argv)
 	o.allow_empty = allow_empty;
 	o.append = append;
 	o.section = section;
-	if (tm_store_write_summary(&outcome, cli.store, cli.project, id,
-				   tm_buf_cstr(&text), text.size, &o) < 0)
+	if (tm_ops_write_summary(&outcome, cli.store, cli.project, id,
+				 tm_buf_cstr(&text), text.size, &o) < 0)
 		die_lib();
 
 	note(append                        ? "Appended to the summary of '%s'"

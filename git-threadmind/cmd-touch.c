@@ -35,8 +35,8 @@ int cmd_touch(int argc, const char **argv)
 			  "one");
 	cli_open();
 	if (stale) {
-		if (tm_store_touch_stale(&ids, &head, cli.store, cli.project,
-					 cli_warn_skipping, NULL) < 0)
+		if (tm_ops_touch_stale(&ids, &head, cli.store, cli.project,
+				       cli_warn_skipping, NULL) < 0)
 			die_lib();
 		if (!ids.n)
 			note("No stale threads: nothing to touch");
@@ -51,9 +51,9 @@ int cmd_touch(int argc, const char **argv)
 			else
 				tm_strv_push_owned(&ids, id);
 		}
-		if (tm_store_touch_threads(&head, cli.store, cli.project,
-					   (const char *const *)ids.items,
-					   ids.n) < 0)
+		if (tm_ops_touch_threads(&head, cli.store, cli.project,
+					 (const char *const *)ids.items,
+					 ids.n) < 0)
 			die_lib();
 	}
 	for (i = 0; i < (int)ids.n; i++)

@@ -211,8 +211,8 @@ static int split_one(tm_resolve_report *out, git_repository *repo,
 	/* config.json is this clone's: it follows the thread it knows */
 	ro.keep_config = !config_follows(s, pl.project, id, &side[loser],
 					 c->path, out->op);
-	if ((error = tm_store_rename_thread(&rr, s, pl.project, id, new_id,
-					    &ro)) < 0 ||
+	if ((error = tm_ops_rename_thread(&rr, s, pl.project, id, new_id,
+					  &ro)) < 0 ||
 	    (error = tm_atomic_write(tm_buf_cstr(&full), side[keeper].ptr,
 				     side[keeper].size)) < 0)
 		goto done;

@@ -55,8 +55,8 @@ void tm_status_result_clear(tm_status_result *r)
 	memset(r, 0, sizeof(*r));
 }
 
-int tm_store_set_status(tm_status_result *out, tm_store *s, const char *project,
-			const char *id, const char *status)
+int tm_ops_set_status(tm_status_result *out, tm_store *s, const char *project,
+		      const char *id, const char *status)
 {
 	tm_status_result r = {false, NULL};
 	tm_thread *t = NULL;
@@ -96,8 +96,8 @@ done:
 
 /* ---- set ---- */
 
-int tm_store_set_fields(bool *changed, tm_store *s, const char *project,
-			const char *id, const tm_assign *a, size_t n)
+int tm_ops_set_fields(bool *changed, tm_store *s, const char *project,
+		      const char *id, const tm_assign *a, size_t n)
 {
 	tm_thread *t = NULL;
 	bool did = false;
@@ -139,10 +139,9 @@ static void append_text(tm_buf *out, const tm_thread *t, const char *text,
 	free(summary);
 }
 
-int tm_store_write_summary(tm_summary_outcome *out, tm_store *s,
-			   const char *project, const char *id,
-			   const char *text, size_t len,
-			   const tm_summary_options *opts)
+int tm_ops_write_summary(tm_summary_outcome *out, tm_store *s,
+			 const char *project, const char *id, const char *text,
+			 size_t len, const tm_summary_options *opts)
 {
 	tm_summary_options defaults = TM_SUMMARY_OPTIONS_INIT;
 	tm_summary_outcome outcome;
@@ -231,15 +230,14 @@ static int check_head(tm_store *s, const char *what)
 	return 0;
 }
 
-int tm_store_touch(const char **out_head, tm_store *s, const char *project,
-		   const char *id)
+int tm_ops_touch(const char **out_head, tm_store *s, const char *project,
+		 const char *id)
 {
-	return tm_store_touch_threads(out_head, s, project, &id, 1);
+	return tm_ops_touch_threads(out_head, s, project, &id, 1);
 }
 
-int tm_store_touch_threads(const char **out_head, tm_store *s,
-			   const char *project, const char *const *ids,
-			   size_t n)
+int tm_ops_touch_threads(const char **out_head, tm_store *s,
+			 const char *project, const char *const *ids, size_t n)
 {
 	tm_thread **t = tm_xcalloc(n + 1, sizeof(*t));
 	tm_buf what = TM_BUF_INIT;
@@ -273,9 +271,9 @@ out:
 	return error;
 }
 
-int tm_store_touch_stale(tm_strv *out_ids, const char **out_head, tm_store *s,
-			 const char *project, tm_store_warn_cb warn,
-			 void *payload)
+int tm_ops_touch_stale(tm_strv *out_ids, const char **out_head, tm_store *s,
+		       const char *project, tm_store_warn_cb warn,
+		       void *payload)
 {
 	tm_stale_report r = TM_STALE_REPORT_INIT;
 	tm_strv touched = TM_STRV_INIT;
@@ -323,7 +321,7 @@ done:
 
 /* ---- project use ---- */
 
-int tm_store_use_project(char **out_thread, tm_store *s, const char *project)
+int tm_ops_use_project(char **out_thread, tm_store *s, const char *project)
 {
 	tm_strv ids = TM_STRV_INIT;
 	tm_config *cfg = NULL;

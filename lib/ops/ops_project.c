@@ -58,8 +58,8 @@ static int clean_value(char **out, const char *key, const char *value)
 	return 0;
 }
 
-int tm_project_set_field(bool *changed, tm_store *s, const char *project,
-			 const char *key, const char *value)
+int tm_ops_project_set_field(bool *changed, tm_store *s, const char *project,
+			     const char *key, const char *value)
 {
 	tm_project *p = NULL;
 	char *v = NULL;
@@ -135,7 +135,7 @@ static char *json_name(const char *id)
 	return tm_buf_detach(&b);
 }
 
-int tm_project_rename(tm_store *s, const char *from, const char *to)
+int tm_ops_project_rename(tm_store *s, const char *from, const char *to)
 {
 	tm_project *p = NULL;
 	tm_config *cfg = NULL;
@@ -257,7 +257,7 @@ static int thread_files(tm_strv *files, tm_store *s, int fd,
 	return error;
 }
 
-int tm_project_remove(tm_store *s, const char *project, bool force)
+int tm_ops_project_remove(tm_store *s, const char *project, bool force)
 {
 	tm_strv ids = TM_STRV_INIT, files = TM_STRV_INIT;
 	tm_config *cfg = NULL;

@@ -1,7 +1,7 @@
 /*
  * The operations of ops.h that work on the tree of a project: rm (children
  * moved up or the subtree deleted), move (no cycle) and rename (children
- * re-pointed); merge is in ops_merge.c.
+ * re-pointed); merge is in ops_integrate.c.
  */
 #include "ops.h"
 #include "ops_internal.h"
@@ -155,9 +155,9 @@ static int forget_threads(tm_store *s, tm_config *cfg, const char *project,
 	return tm_store_save_config(s, cfg);
 }
 
-int tm_store_remove_thread(tm_remove_result *out, tm_store *s,
-			   const char *project, const char *id,
-			   const tm_remove_options *opts)
+int tm_ops_remove_thread(tm_remove_result *out, tm_store *s,
+			 const char *project, const char *id,
+			 const tm_remove_options *opts)
 {
 	tm_remove_options defaults = TM_REMOVE_OPTIONS_INIT;
 	tm_remove_result r = {TM_STRV_INIT, 0, NULL};
@@ -248,9 +248,9 @@ static int would_cycle(bool *out, tm_store *s, const char *project,
 	return error;
 }
 
-int tm_store_move_thread(tm_move_result *out, tm_store *s, const char *project,
-			 const char *id, const char *parent,
-			 const tm_move_options *opts)
+int tm_ops_move_thread(tm_move_result *out, tm_store *s, const char *project,
+		       const char *id, const char *parent,
+		       const tm_move_options *opts)
 {
 	tm_move_options defaults = TM_MOVE_OPTIONS_INIT;
 	tm_move_result r = {false, NULL};
@@ -337,9 +337,9 @@ static bool repoints(const tm_thread *c, const char *from,
 	       (!opts->children || tm_strv_contains(opts->children, c->id));
 }
 
-int tm_store_rename_thread(tm_rename_result *out, tm_store *s,
-			   const char *project, const char *from,
-			   const char *to, const tm_rename_options *opts)
+int tm_ops_rename_thread(tm_rename_result *out, tm_store *s,
+			 const char *project, const char *from, const char *to,
+			 const tm_rename_options *opts)
 {
 	tm_rename_options defaults = TM_RENAME_OPTIONS_INIT;
 	tm_rename_result r = {TM_STRV_INIT, false};

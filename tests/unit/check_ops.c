@@ -130,7 +130,7 @@ START_TEST(test_ops_touch_needs_git)
 	char *before = file("threads/mon-app/auth.md");
 	char *after;
 
-	ck_assert_int_eq(tm_store_touch(&head, s, P, "auth"), TM_EINVALID);
+	ck_assert_int_eq(tm_ops_touch(&head, s, P, "auth"), TM_EINVALID);
 	ck_assert_ptr_nonnull(strstr(tm_error_last(), "not in a git"));
 	ck_assert_ptr_null(head);
 	after = file("threads/mon-app/auth.md");
@@ -150,7 +150,7 @@ START_TEST(test_ops_touch_records_head)
 	       "git -C '%s' commit -q --allow-empty -m one",
 	       repo, repo);
 	want = tmt_sh_out("cd '%s' && git rev-parse HEAD", repo);
-	ck_assert_int_eq(tm_store_touch(&head, s, P, "auth"), 0);
+	ck_assert_int_eq(tm_ops_touch(&head, s, P, "auth"), 0);
 	ck_assert_str_eq(head, want);
 	t = load("auth");
 	ck_assert_str_eq(t->commit, want);
@@ -176,13 +176,13 @@ START_TEST(test_ops_touch_threads_all_or_none)
 	want = tmt_sh_out("cd '%s' && git rev-parse HEAD", repo);
 	before = file("threads/mon-app/auth.md");
 	/* One unreadable thread: nothing is written. */
-	ck_assert_int_eq(tm_store_touch_threads(&head, s, P, bad, 2),
+	ck_assert_int_eq(tm_ops_touch_threads(&head, s, P, bad, 2),
 			 TM_ENOTFOUND);
 	ck_assert_ptr_null(head);
 	after = file("threads/mon-app/auth.md");
 	ck_assert_str_eq(before, after);
 	assert_unlocked();
-	ck_assert_int_eq(tm_store_touch_threads(&head, s, P, ids, 2), 0);
+	ck_assert_int_eq(tm_ops_touch_threads(&head, s, P, ids, 2), 0);
 	ck_assert_str_eq(head, want);
 	t = load("auth");
 	ck_assert_str_eq(t->commit, want);
@@ -210,7 +210,7 @@ START_TEST(test_ops_touch_stale)
 	tmt_sh("cd '%s' && git init -q -b main && git add -A && git -c "
 	       "user.name=a -c user.email=a@b commit -q -m one",
 	       repo);
-	ck_assert_int_eq(tm_store_touch(NULL, s, P, "auth-ui"), 0);
+	ck_assert_int_eq(tm_ops_touch(NULL, s, P, "auth-ui"), 0);
 	tmt_sh("cd '%s' && git add -A && git -c user.name=a -c "
 	       "user.email=a@b commit -q -m anchor && mkdir -p src/auth && "
 	       "echo x >src/auth/login.js && git add -A && git -c "
@@ -222,9 +222,9 @@ START_TEST(test_ops_touch_stale)
 	main_before = file("threads/mon-app/main.md");
 
 	nwarned = 0;
-	ck_assert_int_eq(tm_store_touch_stale(&ids, &head, s, P, record_warning,
-					      &nwarned),
-			 0);
+	ck_assert_int_eq(
+		tm_ops_touch_stale(&ids, &head, s, P, record_warning, &nwarned),
+		0);
 	ck_assert_uint_eq(ids.n, 1);
 	ck_assert_str_eq(ids.items[0], "auth-ui");
 	ck_assert_str_eq(head, want);
@@ -239,7 +239,7 @@ START_TEST(test_ops_touch_stale)
 	tm_strv_clear(&ids);
 
 	/* Re-anchored: nothing is stale any more. */
-	ck_assert_int_eq(tm_store_touch_stale(&ids, NULL, s, P, NULL, NULL), 0);
+	ck_assert_int_eq(tm_ops_touch_stale(&ids, NULL, s, P, NULL, NULL), 0);
 	ck_assert_uint_eq(ids.n, 0);
 	tm_strv_clear(&ids);
 	free(main_before);
@@ -253,7 +253,7 @@ START_TEST(test_ops_touch_stale_needs_head)
 {
 	tm_strv ids = TM_STRV_INIT;
 
-	ck_assert_int_eq(tm_store_touch_stale(&ids, NULL, s, P, NULL, NULL),
+	ck_assert_int_eq(tm_ops_touch_stale(&ids, NULL, s, P, NULL, NULL),
 			 TM_EINVALID);
 	ck_assert_ptr_nonnull(strstr(tm_error_last(), "stale threads"));
 	ck_assert_uint_eq(ids.n, 0);
@@ -268,7 +268,7 @@ START_TEST(test_ops_remove_moves_children_up)
 	char *cfg = file("config.json"), *cfg_after;
 	tm_thread *t;
 
-	ck_assert_int_eq(tm_store_remove_thread(&r, s, P, "auth", NULL), 0);
+	ck_assert_int_eq(tm_ops_remove_thread(&r, s, P, "auth", NULL), 0);
 	ck_assert_uint_eq(r.removed.n, 1);
 	ck_assert_str_eq(r.removed.items[0], "auth");
 	ck_assert_uint_eq(r.moved, 1);
@@ -295,7 +295,7 @@ START_TEST(test_ops_remove_recursive_cleans_config)
 	tm_config *cfg = NULL;
 
 	o.recursive = true;
-	ck_assert_int_eq(tm_store_remove_thread(&r, s, P, "auth", &o), 0);
+	ck_assert_int_eq(tm_ops_remove_thread(&r, s, P, "auth", &o), 0);
 	ck_assert_uint_eq(r.removed.n, 2);
 	/* Deepest first. */
 	ck_assert_str_eq(r.removed.items[0], "auth-ui");
@@ -319,7 +319,7 @@ START_TEST(test_ops_remove_refuses_root)
 	tm_remove_options o = TM_REMOVE_OPTIONS_INIT;
 	tm_remove_result r;
 
-	ck_assert_int_eq(tm_store_remove_thread(&r, s, P, "main", NULL),
+	ck_assert_int_eq(tm_ops_remove_thread(&r, s, P, "main", NULL),
 			 TM_EINVALID);
 	ck_assert_ptr_nonnull(strstr(tm_error_last(), "root thread"));
 	/* A subtree holding main: nothing is deleted. */
@@ -328,7 +328,7 @@ START_TEST(test_ops_remove_refuses_root)
 	put("threads/mon-app/main.md", "---\nid: main\ntitle: Main\n"
 				       "parentId: top\n---\n");
 	o.recursive = true;
-	ck_assert_int_eq(tm_store_remove_thread(&r, s, P, "top", &o),
+	ck_assert_int_eq(tm_ops_remove_thread(&r, s, P, "top", &o),
 			 TM_EINVALID);
 	ck_assert_ptr_nonnull(strstr(tm_error_last(), "recursively"));
 	ck_assert(exists("threads/mon-app/top.md"));
@@ -345,14 +345,14 @@ START_TEST(test_ops_remove_warns_and_refuses_unreadable)
 	put("threads/mon-app/broken.md", "no frontmatter\n");
 	o.warn = record_warning;
 	o.payload = &nwarned;
-	ck_assert_int_eq(tm_store_remove_thread(&r, s, P, "broken", &o),
+	ck_assert_int_eq(tm_ops_remove_thread(&r, s, P, "broken", &o),
 			 TM_EPARSE);
 	ck_assert_ptr_nonnull(strstr(tm_error_last(), "broken.md"));
 	ck_assert_uint_eq(nwarned, 1);
 	ck_assert_ptr_nonnull(strstr(warned[0], "broken.md"));
 	ck_assert(exists("threads/mon-app/broken.md"));
 	assert_unlocked();
-	ck_assert_int_eq(tm_store_remove_thread(&r, s, P, "nope", &o),
+	ck_assert_int_eq(tm_ops_remove_thread(&r, s, P, "nope", &o),
 			 TM_ENOTFOUND);
 	assert_unlocked();
 }
@@ -369,7 +369,7 @@ START_TEST(test_ops_remove_stops_when_lock_taken_over)
 	tm_store__set_refresh_hook(take_over, NULL, true);
 	take_over_at = 2;
 	o.recursive = true;
-	ck_assert_int_eq(tm_store_remove_thread(&r, s, P, "auth", &o),
+	ck_assert_int_eq(tm_ops_remove_thread(&r, s, P, "auth", &o),
 			 TM_ELOCKED);
 	ck_assert_ptr_nonnull(strstr(tm_error_last(), "lost the lock"));
 	ck_assert_uint_eq(r.removed.n, 0); /* not written on error */
@@ -393,8 +393,8 @@ START_TEST(test_ops_move)
 	tm_move_result r;
 	tm_thread *t;
 
-	ck_assert_int_eq(
-		tm_store_move_thread(&r, s, P, "auth-ui", "main", NULL), 0);
+	ck_assert_int_eq(tm_ops_move_thread(&r, s, P, "auth-ui", "main", NULL),
+			 0);
 	ck_assert(r.changed);
 	ck_assert_str_eq(r.old_parent, "auth");
 	tm_move_result_clear(&r);
@@ -411,8 +411,7 @@ START_TEST(test_ops_move_already_there_writes_nothing)
 	char *before = file("threads/mon-app/auth.md"), *after;
 	tm_move_result r;
 
-	ck_assert_int_eq(tm_store_move_thread(&r, s, P, "auth", "main", NULL),
-			 0);
+	ck_assert_int_eq(tm_ops_move_thread(&r, s, P, "auth", "main", NULL), 0);
 	ck_assert(!r.changed);
 	ck_assert_str_eq(r.old_parent, "main");
 	after = file("threads/mon-app/auth.md");
@@ -428,16 +427,15 @@ START_TEST(test_ops_move_refusals)
 	char *before = file("threads/mon-app/auth.md"), *after;
 	tm_move_result r;
 
-	ck_assert_int_eq(
-		tm_store_move_thread(&r, s, P, "auth", "auth-ui", NULL),
-		TM_EINVALID);
+	ck_assert_int_eq(tm_ops_move_thread(&r, s, P, "auth", "auth-ui", NULL),
+			 TM_EINVALID);
 	ck_assert_ptr_nonnull(strstr(tm_error_last(), "cycle"));
-	ck_assert_int_eq(tm_store_move_thread(&r, s, P, "auth", "auth", NULL),
+	ck_assert_int_eq(tm_ops_move_thread(&r, s, P, "auth", "auth", NULL),
 			 TM_EINVALID);
 	ck_assert_ptr_nonnull(strstr(tm_error_last(), "under itself"));
-	ck_assert_int_eq(tm_store_move_thread(&r, s, P, "main", "auth", NULL),
+	ck_assert_int_eq(tm_ops_move_thread(&r, s, P, "main", "auth", NULL),
 			 TM_EINVALID);
-	ck_assert_int_eq(tm_store_move_thread(&r, s, P, "nope", "auth", NULL),
+	ck_assert_int_eq(tm_ops_move_thread(&r, s, P, "nope", "auth", NULL),
 			 TM_ENOTFOUND);
 	after = file("threads/mon-app/auth.md");
 	ck_assert_str_eq(before, after);
@@ -451,14 +449,14 @@ END_TEST
 
 START_TEST(test_ops_merge_into_parent)
 {
-	tm_merge_thread_result r;
+	tm_integrate_result r;
 	tm_thread *child, *parent;
 	char *summary;
 
-	ck_assert_int_eq(tm_store_merge_thread(&r, s, P, "auth-ui"), 0);
+	ck_assert_int_eq(tm_ops_integrate_thread(&r, s, P, "auth-ui"), 0);
 	ck_assert_str_eq(r.parent, "auth");
 	ck_assert(r.changed);
-	tm_merge_thread_result_clear(&r);
+	tm_integrate_result_clear(&r);
 	child = load("auth-ui");
 	ck_assert_str_eq(child->status, "done");
 	ck_assert_str_eq(child->merged_into, "auth");
@@ -469,7 +467,7 @@ START_TEST(test_ops_merge_into_parent)
 	ck_assert_ptr_nonnull(strstr(summary, "## État"));
 	ck_assert_ptr_null(parent->status);
 	/* Merged again: refused, nothing written. */
-	ck_assert_int_eq(tm_store_merge_thread(&r, s, P, "auth-ui"),
+	ck_assert_int_eq(tm_ops_integrate_thread(&r, s, P, "auth-ui"),
 			 TM_EINVALID);
 	ck_assert_ptr_nonnull(strstr(tm_error_last(), "already merged"));
 	assert_unlocked();
@@ -482,15 +480,15 @@ END_TEST
 START_TEST(test_ops_merge_empty_child_leaves_parent)
 {
 	char *before = file("threads/mon-app/auth.md"), *after;
-	tm_merge_thread_result r;
+	tm_integrate_result r;
 
 	put("threads/mon-app/auth-ui.md", "---\nid: auth-ui\ntitle: UI\n"
 					  "parentId: auth\n---\n");
-	ck_assert_int_eq(tm_store_merge_thread(&r, s, P, "auth-ui"), 0);
+	ck_assert_int_eq(tm_ops_integrate_thread(&r, s, P, "auth-ui"), 0);
 	ck_assert(!r.changed);
 	after = file("threads/mon-app/auth.md");
 	ck_assert_str_eq(before, after);
-	tm_merge_thread_result_clear(&r);
+	tm_integrate_result_clear(&r);
 	free(before);
 	free(after);
 }
@@ -500,7 +498,7 @@ END_TEST
 START_TEST(test_ops_merge_keeps_parent_branch)
 {
 	char *repo = tmt_join(tmp, "repo"), *head;
-	tm_merge_thread_result r;
+	tm_integrate_result r;
 	tm_thread *parent;
 
 	tmt_sh("cd '%s' && git init -q -b feature/y && git -c user.name=A "
@@ -518,9 +516,9 @@ START_TEST(test_ops_merge_keeps_parent_branch)
 	put("threads/mon-app/auth-ui.md", "---\nid: auth-ui\ntitle: UI\n"
 					  "parentId: auth\n---\n"
 					  "## Decisions\n- b\n");
-	ck_assert_int_eq(tm_store_merge_thread(&r, s, P, "auth-ui"), 0);
+	ck_assert_int_eq(tm_ops_integrate_thread(&r, s, P, "auth-ui"), 0);
 	ck_assert(r.changed);
-	tm_merge_thread_result_clear(&r);
+	tm_integrate_result_clear(&r);
 	parent = load("auth");
 	ck_assert_str_eq(parent->branch, "feature/x");
 	ck_assert_str_eq(parent->commit, head);
@@ -533,7 +531,7 @@ END_TEST
 /* A list item the parent's section already has is not copied again. */
 START_TEST(test_ops_merge_skips_items_parent_has)
 {
-	tm_merge_thread_result r;
+	tm_integrate_result r;
 	tm_thread *parent;
 	char *summary, *parent_file;
 
@@ -544,8 +542,8 @@ START_TEST(test_ops_merge_skips_items_parent_has)
 	    "---\nid: auth-ui\ntitle: UI\nparentId: auth\n---\n"
 	    "## Decisions\n- a  \n- c\n- b\n  more\n- b\n  other\n\ntext\n"
 	    "## Next\n- a\n");
-	ck_assert_int_eq(tm_store_merge_thread(&r, s, P, "auth-ui"), 0);
-	tm_merge_thread_result_clear(&r);
+	ck_assert_int_eq(tm_ops_integrate_thread(&r, s, P, "auth-ui"), 0);
+	tm_integrate_result_clear(&r);
 	parent = load("auth");
 	summary = tm_thread_summary(parent);
 	ck_assert_str_eq(summary, "## Decisions\n- b\n  more\n- a\n- c\n"
@@ -558,9 +556,9 @@ START_TEST(test_ops_merge_skips_items_parent_has)
 	    "---\nid: auth-ui\ntitle: UI\nparentId: auth\n---\n"
 	    "## Notes\n- n\n");
 	summary = file("threads/mon-app/auth.md");
-	ck_assert_int_eq(tm_store_merge_thread(&r, s, P, "auth-ui"), 0);
+	ck_assert_int_eq(tm_ops_integrate_thread(&r, s, P, "auth-ui"), 0);
 	ck_assert(!r.changed);
-	tm_merge_thread_result_clear(&r);
+	tm_integrate_result_clear(&r);
 	parent_file = file("threads/mon-app/auth.md");
 	ck_assert_str_eq(parent_file, summary);
 	free(parent_file);
@@ -570,26 +568,30 @@ END_TEST
 
 START_TEST(test_ops_merge_refusals)
 {
-	tm_merge_thread_result r;
+	tm_integrate_result r;
 
-	ck_assert_int_eq(tm_store_merge_thread(&r, s, P, "main"), TM_EINVALID);
+	ck_assert_int_eq(tm_ops_integrate_thread(&r, s, P, "main"),
+			 TM_EINVALID);
 	ck_assert_ptr_nonnull(strstr(tm_error_last(), "is a root"));
 	put("threads/mon-app/lost.md", "---\nid: lost\ntitle: Lost\n"
 				       "parentId: gone\n---\n");
-	ck_assert_int_eq(tm_store_merge_thread(&r, s, P, "lost"), TM_ENOTFOUND);
+	ck_assert_int_eq(tm_ops_integrate_thread(&r, s, P, "lost"),
+			 TM_ENOTFOUND);
 	ck_assert_ptr_nonnull(strstr(tm_error_last(), "'gone'"));
 	put("threads/mon-app/self.md", "---\nid: self\ntitle: Self\n"
 				       "parentId: self\n---\n");
-	ck_assert_int_eq(tm_store_merge_thread(&r, s, P, "self"), TM_EINVALID);
+	ck_assert_int_eq(tm_ops_integrate_thread(&r, s, P, "self"),
+			 TM_EINVALID);
 	ck_assert_ptr_nonnull(strstr(tm_error_last(), "its own parent"));
 	put("threads/mon-app/bad.md", "---\nid: bad\ntitle: Bad\n"
 				      "parentId: ../x\n---\n");
-	ck_assert_int_eq(tm_store_merge_thread(&r, s, P, "bad"), TM_EINVALID);
+	ck_assert_int_eq(tm_ops_integrate_thread(&r, s, P, "bad"), TM_EINVALID);
 	ck_assert_ptr_nonnull(strstr(tm_error_last(), "invalid parentId: "));
-	ck_assert_int_eq(tm_store_set_status(&(tm_status_result){0}, s, P,
-					     "auth", TM_STATUS_ABANDONED),
+	ck_assert_int_eq(tm_ops_set_status(&(tm_status_result){0}, s, P, "auth",
+					   TM_STATUS_ABANDONED),
 			 0);
-	ck_assert_int_eq(tm_store_merge_thread(&r, s, P, "auth"), TM_EINVALID);
+	ck_assert_int_eq(tm_ops_integrate_thread(&r, s, P, "auth"),
+			 TM_EINVALID);
 	ck_assert_ptr_nonnull(strstr(tm_error_last(), "is abandoned"));
 	assert_unlocked();
 }
@@ -603,7 +605,7 @@ START_TEST(test_ops_set_status)
 	tm_thread *t;
 	char *before, *after;
 
-	ck_assert_int_eq(tm_store_set_status(&r, s, P, "auth", TM_STATUS_DONE),
+	ck_assert_int_eq(tm_ops_set_status(&r, s, P, "auth", TM_STATUS_DONE),
 			 0);
 	ck_assert(r.changed);
 	ck_assert_ptr_null(r.was_merged);
@@ -612,22 +614,22 @@ START_TEST(test_ops_set_status)
 	tm_thread_free(t);
 
 	before = file("threads/mon-app/auth.md");
-	ck_assert_int_eq(tm_store_set_status(&r, s, P, "auth", TM_STATUS_DONE),
+	ck_assert_int_eq(tm_ops_set_status(&r, s, P, "auth", TM_STATUS_DONE),
 			 0);
 	ck_assert(!r.changed);
 	after = file("threads/mon-app/auth.md");
 	ck_assert_str_eq(before, after);
 
-	ck_assert_int_eq(tm_store_set_status(&r, s, P, "auth", NULL), 0);
+	ck_assert_int_eq(tm_ops_set_status(&r, s, P, "auth", NULL), 0);
 	ck_assert(r.changed);
 	t = load("auth");
 	ck_assert_ptr_null(t->status);
 	tm_thread_free(t);
-	ck_assert_int_eq(tm_store_set_status(&r, s, P, "auth", NULL), 0);
+	ck_assert_int_eq(tm_ops_set_status(&r, s, P, "auth", NULL), 0);
 	ck_assert(!r.changed);
 
 	ck_assert_int_eq(
-		tm_store_set_status(&r, s, P, "main", TM_STATUS_ABANDONED),
+		tm_ops_set_status(&r, s, P, "main", TM_STATUS_ABANDONED),
 		TM_EINVALID);
 	ck_assert_ptr_nonnull(strstr(tm_error_last(), "root thread"));
 	assert_unlocked();
@@ -638,13 +640,13 @@ END_TEST
 
 START_TEST(test_ops_reopen_merged)
 {
-	tm_merge_thread_result m;
+	tm_integrate_result m;
 	tm_status_result r;
 	tm_thread *t;
 
-	ck_assert_int_eq(tm_store_merge_thread(&m, s, P, "auth-ui"), 0);
-	tm_merge_thread_result_clear(&m);
-	ck_assert_int_eq(tm_store_set_status(&r, s, P, "auth-ui", NULL), 0);
+	ck_assert_int_eq(tm_ops_integrate_thread(&m, s, P, "auth-ui"), 0);
+	tm_integrate_result_clear(&m);
+	ck_assert_int_eq(tm_ops_set_status(&r, s, P, "auth-ui", NULL), 0);
 	ck_assert(r.changed);
 	ck_assert_str_eq(r.was_merged, "auth");
 	tm_status_result_clear(&r);
@@ -666,7 +668,7 @@ START_TEST(test_ops_set_fields)
 
 	ck_assert_int_eq(tm_assign_parse(&a[0], "title=New title"), 0);
 	ck_assert_int_eq(tm_assign_parse(&a[1], "paths=x,y"), 0);
-	ck_assert_int_eq(tm_store_set_fields(&changed, s, P, "auth", a, 2), 0);
+	ck_assert_int_eq(tm_ops_set_fields(&changed, s, P, "auth", a, 2), 0);
 	ck_assert(changed);
 	t = load("auth");
 	ck_assert_str_eq(t->title, "New title");
@@ -675,11 +677,11 @@ START_TEST(test_ops_set_fields)
 	tm_thread_free(t);
 
 	before = file("threads/mon-app/auth.md");
-	ck_assert_int_eq(tm_store_set_fields(&changed, s, P, "auth", a, 2), 0);
+	ck_assert_int_eq(tm_ops_set_fields(&changed, s, P, "auth", a, 2), 0);
 	ck_assert(!changed);
 	after = file("threads/mon-app/auth.md");
 	ck_assert_str_eq(before, after);
-	ck_assert_int_eq(tm_store_set_fields(&changed, s, P, "nope", a, 1),
+	ck_assert_int_eq(tm_ops_set_fields(&changed, s, P, "nope", a, 1),
 			 TM_ENOTFOUND);
 	assert_unlocked();
 	free(before);
@@ -696,8 +698,8 @@ START_TEST(test_ops_write_summary)
 	tm_thread *t;
 	char *summary;
 
-	ck_assert_int_eq(tm_store_write_summary(&outcome, s, P, "auth", text,
-						strlen(text), NULL),
+	ck_assert_int_eq(tm_ops_write_summary(&outcome, s, P, "auth", text,
+					      strlen(text), NULL),
 			 0);
 	ck_assert_int_eq(outcome, TM_SUMMARY_CHANGED);
 	t = load("auth");
@@ -718,14 +720,14 @@ START_TEST(test_ops_write_summary_empty)
 	tm_thread *t;
 
 	ck_assert_int_eq(
-		tm_store_write_summary(&outcome, s, P, "auth", "\n\n", 2, &o),
+		tm_ops_write_summary(&outcome, s, P, "auth", "\n\n", 2, &o),
 		TM_EINVALID);
 	ck_assert_ptr_nonnull(strstr(tm_error_last(), "--allow-empty"));
 	after = file("threads/mon-app/auth.md");
 	ck_assert_str_eq(before, after);
 	o.allow_empty = true;
 	ck_assert_int_eq(
-		tm_store_write_summary(&outcome, s, P, "auth", "", 0, &o), 0);
+		tm_ops_write_summary(&outcome, s, P, "auth", "", 0, &o), 0);
 	ck_assert_int_eq(outcome, TM_SUMMARY_EMPTY);
 	t = load("auth");
 	ck_assert_uint_eq(t->body_len, 0);
@@ -747,7 +749,7 @@ START_TEST(test_ops_write_summary_expect_body)
 	o.expect_body = "## Old\n";
 	o.expect_len = 7;
 	ck_assert_int_eq(
-		tm_store_write_summary(&outcome, s, P, "auth", "x\n", 2, &o),
+		tm_ops_write_summary(&outcome, s, P, "auth", "x\n", 2, &o),
 		TM_ECONFLICT);
 	ck_assert_ptr_nonnull(strstr(tm_error_last(), "while you were"));
 	after = file("threads/mon-app/auth.md");
@@ -756,8 +758,7 @@ START_TEST(test_ops_write_summary_expect_body)
 	o.expect_body = t->body;
 	o.expect_len = t->body_len;
 	ck_assert_int_eq(
-		tm_store_write_summary(&outcome, s, P, "auth", "x\n", 2, &o),
-		0);
+		tm_ops_write_summary(&outcome, s, P, "auth", "x\n", 2, &o), 0);
 	ck_assert_int_eq(outcome, TM_SUMMARY_CHANGED);
 	assert_unlocked();
 	tm_thread_free(t);
@@ -776,14 +777,14 @@ START_TEST(test_ops_write_summary_append)
 	char *before, *after, *summary;
 	tm_thread *t;
 
-	ck_assert_int_eq(tm_store_write_summary(&outcome, s, P, "auth", first,
-						strlen(first), NULL),
+	ck_assert_int_eq(tm_ops_write_summary(&outcome, s, P, "auth", first,
+					      strlen(first), NULL),
 			 0);
 	o.append = true;
 	o.section = "state";
-	ck_assert_int_eq(tm_store_write_summary(&outcome, s, P, "auth",
-						"- c\n\n## Next steps\n- d\n",
-						22, &o),
+	ck_assert_int_eq(tm_ops_write_summary(&outcome, s, P, "auth",
+					      "- c\n\n## Next steps\n- d\n", 22,
+					      &o),
 			 0);
 	ck_assert_int_eq(outcome, TM_SUMMARY_CHANGED);
 	t = load("auth");
@@ -794,9 +795,9 @@ START_TEST(test_ops_write_summary_append)
 	tm_thread_free(t);
 	/* without a section: the text's preamble goes to the top */
 	o.section = NULL;
-	ck_assert_int_eq(tm_store_write_summary(&outcome, s, P, "auth",
-						"More.\n", 6, &o),
-			 0);
+	ck_assert_int_eq(
+		tm_ops_write_summary(&outcome, s, P, "auth", "More.\n", 6, &o),
+		0);
 	t = load("auth");
 	summary = tm_thread_summary(t);
 	ck_assert_ptr_nonnull(strstr(summary, "Intro.\n\nMore.\n\n## "));
@@ -805,16 +806,16 @@ START_TEST(test_ops_write_summary_append)
 	/* nothing to append, or a heading that is no line: nothing written */
 	before = file("threads/mon-app/auth.md");
 	ck_assert_int_eq(
-		tm_store_write_summary(&outcome, s, P, "auth", "\n \n", 3, &o),
+		tm_ops_write_summary(&outcome, s, P, "auth", "\n \n", 3, &o),
 		TM_EINVALID);
 	ck_assert_ptr_nonnull(strstr(tm_error_last(), "nothing to append"));
 	o.section = "a\nb";
 	ck_assert_int_eq(
-		tm_store_write_summary(&outcome, s, P, "auth", "x\n", 2, &o),
+		tm_ops_write_summary(&outcome, s, P, "auth", "x\n", 2, &o),
 		TM_EINVALID);
 	o.section = "";
 	ck_assert_int_eq(
-		tm_store_write_summary(&outcome, s, P, "auth", "x\n", 2, &o),
+		tm_ops_write_summary(&outcome, s, P, "auth", "x\n", 2, &o),
 		TM_EINVALID);
 	ck_assert_ptr_nonnull(strstr(tm_error_last(), "one line"));
 	after = file("threads/mon-app/auth.md");
@@ -843,8 +844,8 @@ START_TEST(test_ops_rename_repoints_children)
 	char *cfg = file("config.json"), *cfg_after;
 	tm_thread *t, *c;
 
-	ck_assert_int_eq(
-		tm_store_rename_thread(&r, s, P, "auth", "auth-2", NULL), 0);
+	ck_assert_int_eq(tm_ops_rename_thread(&r, s, P, "auth", "auth-2", NULL),
+			 0);
 	ck_assert(!exists("threads/mon-app/auth.md"));
 	t = load("auth-2");
 	ck_assert_str_eq(t->id, "auth-2");
@@ -877,8 +878,8 @@ START_TEST(test_ops_rename_updates_config)
 	tm_config *cfg = NULL;
 	char *before;
 
-	ck_assert_int_eq(
-		tm_store_rename_thread(&r, s, P, "auth-ui", "ui", NULL), 0);
+	ck_assert_int_eq(tm_ops_rename_thread(&r, s, P, "auth-ui", "ui", NULL),
+			 0);
 	ck_assert(r.config);
 	ck_assert_int_eq(tm_store_load_config(&cfg, s), 0);
 	ck_assert_str_eq(tm_config_get_string(cfg, "activeThreadId"), "ui");
@@ -890,7 +891,7 @@ START_TEST(test_ops_rename_updates_config)
 	/* keep_config: config.json is left as it is */
 	before = file("config.json");
 	o.keep_config = true;
-	ck_assert_int_eq(tm_store_rename_thread(&r, s, P, "ui", "ui-2", &o), 0);
+	ck_assert_int_eq(tm_ops_rename_thread(&r, s, P, "ui", "ui-2", &o), 0);
 	ck_assert(!r.config);
 	{
 		char *after = file("config.json");
@@ -916,7 +917,7 @@ START_TEST(test_ops_rename_only_listed_children)
 					"parentId: auth\n---\n");
 	tm_strv_push(&kids, "other");
 	o.children = &kids;
-	ck_assert_int_eq(tm_store_rename_thread(&r, s, P, "auth", "auth-2", &o),
+	ck_assert_int_eq(tm_ops_rename_thread(&r, s, P, "auth", "auth-2", &o),
 			 0);
 	ck_assert_uint_eq(r.repointed.n, 1);
 	t = load("other");
@@ -934,33 +935,29 @@ START_TEST(test_ops_rename_refusals)
 {
 	char *before = file("threads/mon-app/auth.md");
 
-	ck_assert_int_eq(
-		tm_store_rename_thread(NULL, s, P, "auth", "../x", NULL),
-		TM_EINVALID);
+	ck_assert_int_eq(tm_ops_rename_thread(NULL, s, P, "auth", "../x", NULL),
+			 TM_EINVALID);
 	ck_assert_ptr_nonnull(strstr(tm_error_last(), "invalid thread id"));
-	ck_assert_int_eq(
-		tm_store_rename_thread(NULL, s, P, "../auth", "x", NULL),
-		TM_EINVALID);
-	ck_assert_int_eq(
-		tm_store_rename_thread(NULL, s, "../p", "auth", "x", NULL),
-		TM_EINVALID);
-	ck_assert_int_eq(tm_store_rename_thread(NULL, s, P, "main", "x", NULL),
+	ck_assert_int_eq(tm_ops_rename_thread(NULL, s, P, "../auth", "x", NULL),
 			 TM_EINVALID);
 	ck_assert_int_eq(
-		tm_store_rename_thread(NULL, s, P, "auth", "main", NULL),
+		tm_ops_rename_thread(NULL, s, "../p", "auth", "x", NULL),
 		TM_EINVALID);
+	ck_assert_int_eq(tm_ops_rename_thread(NULL, s, P, "main", "x", NULL),
+			 TM_EINVALID);
+	ck_assert_int_eq(tm_ops_rename_thread(NULL, s, P, "auth", "main", NULL),
+			 TM_EINVALID);
+	ck_assert_int_eq(tm_ops_rename_thread(NULL, s, P, "auth", "auth", NULL),
+			 TM_EINVALID);
 	ck_assert_int_eq(
-		tm_store_rename_thread(NULL, s, P, "auth", "auth", NULL),
-		TM_EINVALID);
-	ck_assert_int_eq(
-		tm_store_rename_thread(NULL, s, P, "auth", "auth-ui", NULL),
+		tm_ops_rename_thread(NULL, s, P, "auth", "auth-ui", NULL),
 		TM_EEXISTS);
 	ck_assert_ptr_nonnull(strstr(tm_error_last(), "auth-ui.md"));
-	ck_assert_int_eq(tm_store_rename_thread(NULL, s, P, "nope", "x", NULL),
+	ck_assert_int_eq(tm_ops_rename_thread(NULL, s, P, "nope", "x", NULL),
 			 TM_ENOTFOUND);
 	/* a config.json that does not parse: nothing written */
 	put("config.json", "{");
-	ck_assert_int_eq(tm_store_rename_thread(NULL, s, P, "auth", "x", NULL),
+	ck_assert_int_eq(tm_ops_rename_thread(NULL, s, P, "auth", "x", NULL),
 			 TM_EPARSE);
 	ck_assert(!exists("threads/mon-app/x.md"));
 	{
@@ -982,7 +979,7 @@ START_TEST(test_ops_rename_stops_when_lock_taken_over)
 	tm_store__set_refresh_hook(take_over, NULL, true);
 	take_over_at = 1;
 	ck_assert_int_eq(
-		tm_store_rename_thread(NULL, s, P, "auth", "auth-2", NULL),
+		tm_ops_rename_thread(NULL, s, P, "auth", "auth-2", NULL),
 		TM_ELOCKED);
 	ck_assert(exists("threads/mon-app/auth.md"));
 	t = load("auth-ui");
@@ -998,7 +995,7 @@ START_TEST(test_ops_rename_waits_for_the_lock)
 	tmt_sh("cd '%s' && git init -q && git config threadmind.lockTimeout 1",
 	       tm_store_root(s));
 	ck_assert_int_eq(
-		tm_store_rename_thread(NULL, s, P, "auth", "auth-2", NULL),
+		tm_ops_rename_thread(NULL, s, P, "auth", "auth-2", NULL),
 		TM_ELOCKED);
 	ck_assert(exists("threads/mon-app/auth.md"));
 	ck_assert(!exists("threads/mon-app/auth-2.md"));
@@ -1014,7 +1011,7 @@ START_TEST(test_ops_use_project)
 
 	ck_assert_int_eq(tm_store_create_project(&id, s, "Other", NULL), 0);
 	ck_assert_str_eq(id, "other");
-	ck_assert_int_eq(tm_store_use_project(&thread, s, id), 0);
+	ck_assert_int_eq(tm_ops_use_project(&thread, s, id), 0);
 	ck_assert_str_eq(thread, "main");
 	ck_assert_int_eq(tm_store_load_config(&cfg, s), 0);
 	ck_assert_str_eq(tm_config_get_string(cfg, "activeProjectId"), "other");
@@ -1022,8 +1019,7 @@ START_TEST(test_ops_use_project)
 	tm_config_free(cfg);
 	free(thread);
 	thread = NULL;
-	ck_assert_int_eq(tm_store_use_project(&thread, s, "nope"),
-			 TM_ENOTFOUND);
+	ck_assert_int_eq(tm_ops_use_project(&thread, s, "nope"), TM_ENOTFOUND);
 	ck_assert_ptr_null(thread);
 	assert_unlocked();
 	free(id);

@@ -97,24 +97,25 @@ START_TEST(test_project_set_fields)
 {
 	bool changed = true;
 
-	ck_assert_int_eq(tm_project_set_field(&changed, store, "shop",
-					      "systemContext",
-					      "Be brief.\n\tAlways."),
+	ck_assert_int_eq(tm_ops_project_set_field(&changed, store, "shop",
+						  "systemContext",
+						  "Be brief.\n\tAlways."),
 			 0);
 	ck_assert(changed);
 	ck_assert_str_eq(field("shop", "systemContext"),
 			 "Be brief.\n\tAlways.");
-	ck_assert_int_eq(tm_project_set_field(&changed, store, "shop",
-					      "systemContext",
-					      "Be brief.\n\tAlways."),
+	ck_assert_int_eq(tm_ops_project_set_field(&changed, store, "shop",
+						  "systemContext",
+						  "Be brief.\n\tAlways."),
 			 0);
 	ck_assert(!changed);
-	ck_assert_int_eq(
-		tm_project_set_field(NULL, store, "shop", "title", "New\nname"),
-		0);
+	ck_assert_int_eq(tm_ops_project_set_field(NULL, store, "shop", "title",
+						  "New\nname"),
+			 0);
 	ck_assert_str_eq(field("shop", "title"), "New name");
 	ck_assert_int_eq(
-		tm_project_set_field(NULL, store, "shop", "mode", "team"), 0);
+		tm_ops_project_set_field(NULL, store, "shop", "mode", "team"),
+		0);
 	ck_assert_str_eq(field("shop", "mode"), "team");
 	ck_assert(!exists(".lock"));
 }
@@ -123,21 +124,23 @@ END_TEST
 START_TEST(test_project_set_refuses_bad_input)
 {
 	ck_assert_int_eq(
-		tm_project_set_field(NULL, store, "shop", "mode", "both"),
+		tm_ops_project_set_field(NULL, store, "shop", "mode", "both"),
 		TM_EINVALID);
-	ck_assert_int_eq(tm_project_set_field(NULL, store, "shop", "id", "x"),
-			 TM_EINVALID);
+	ck_assert_int_eq(
+		tm_ops_project_set_field(NULL, store, "shop", "id", "x"),
+		TM_EINVALID);
 	ck_assert_ptr_nonnull(strstr(tm_error_last(), "systemContext"));
-	ck_assert_int_eq(tm_project_set_field(NULL, store, "shop", "title",
-					      "a\x1b]0;pwned\x07"),
-			 TM_EINVALID);
-	ck_assert_int_eq(tm_project_set_field(NULL, store, "shop", "title", ""),
+	ck_assert_int_eq(tm_ops_project_set_field(NULL, store, "shop", "title",
+						  "a\x1b]0;pwned\x07"),
 			 TM_EINVALID);
 	ck_assert_int_eq(
-		tm_project_set_field(NULL, store, "../x", "title", "A"),
+		tm_ops_project_set_field(NULL, store, "shop", "title", ""),
 		TM_EINVALID);
 	ck_assert_int_eq(
-		tm_project_set_field(NULL, store, "nope", "title", "A"),
+		tm_ops_project_set_field(NULL, store, "../x", "title", "A"),
+		TM_EINVALID);
+	ck_assert_int_eq(
+		tm_ops_project_set_field(NULL, store, "nope", "title", "A"),
 		TM_ENOTFOUND);
 	ck_assert_str_eq(field("shop", "title"), "Shop");
 	ck_assert(!exists(".lock"));
@@ -152,7 +155,7 @@ START_TEST(test_project_rename_moves_everything)
 		  "{\"activeProjectId\": \"shop\", \"activeThreadId\": "
 		  "\"main\", \"branchThreads\": {\"shop\": {\"dev\": "
 		  "\"main\"}}, \"author\": \"t\"}");
-	ck_assert_int_eq(tm_project_rename(store, "shop", "store"), 0);
+	ck_assert_int_eq(tm_ops_project_rename(store, "shop", "store"), 0);
 	ck_assert(!exists("projects/shop.json"));
 	ck_assert(!exists("threads/shop"));
 	ck_assert(exists("threads/store/main.md"));
@@ -171,14 +174,18 @@ START_TEST(test_project_rename_refusals_change_nothing)
 {
 	char *other = other_project(), *before;
 
-	ck_assert_int_eq(tm_project_rename(store, "shop", other), TM_EEXISTS);
-	ck_assert_int_eq(tm_project_rename(store, "shop", "shop"), TM_EINVALID);
-	ck_assert_int_eq(tm_project_rename(store, "shop", "Bad Id"),
+	ck_assert_int_eq(tm_ops_project_rename(store, "shop", other),
+			 TM_EEXISTS);
+	ck_assert_int_eq(tm_ops_project_rename(store, "shop", "shop"),
 			 TM_EINVALID);
-	ck_assert_int_eq(tm_project_rename(store, "nope", "x"), TM_ENOTFOUND);
+	ck_assert_int_eq(tm_ops_project_rename(store, "shop", "Bad Id"),
+			 TM_EINVALID);
+	ck_assert_int_eq(tm_ops_project_rename(store, "nope", "x"),
+			 TM_ENOTFOUND);
 	/* A config.json that cannot be read stops it before any change. */
 	write_rel("config.json", "{oops");
-	ck_assert_int_eq(tm_project_rename(store, "shop", "store"), TM_EPARSE);
+	ck_assert_int_eq(tm_ops_project_rename(store, "shop", "store"),
+			 TM_EPARSE);
 	ck_assert(exists("threads/shop/main.md"));
 	ck_assert(exists("projects/shop.json"));
 	ck_assert(!exists("projects/store.json"));
@@ -199,12 +206,14 @@ START_TEST(test_project_remove)
 	write_rel("config.json",
 		  "{\"activeProjectId\": \"shop\", \"branchThreads\": "
 		  "{\"shop\": {\"dev\": \"main\"}}, \"author\": \"t\"}");
-	ck_assert_int_eq(tm_project_remove(store, "shop", false), TM_EINVALID);
+	ck_assert_int_eq(tm_ops_project_remove(store, "shop", false),
+			 TM_EINVALID);
 	ck_assert_ptr_nonnull(strstr(tm_error_last(), "current project"));
 	ck_assert(exists("threads/shop/main.md"));
 	/* A foreign file in the folder: nothing removed. */
 	write_rel("threads/other/notes.txt", "mine");
-	ck_assert_int_eq(tm_project_remove(store, other, false), TM_EINVALID);
+	ck_assert_int_eq(tm_ops_project_remove(store, other, false),
+			 TM_EINVALID);
 	ck_assert_ptr_nonnull(strstr(tm_error_last(), "notes.txt"));
 	ck_assert(exists("threads/other/main.md"));
 	{
@@ -214,19 +223,21 @@ START_TEST(test_project_remove)
 		ck_assert_int_eq(unlink(p), 0);
 		free(p);
 	}
-	ck_assert_int_eq(tm_project_remove(store, other, false), 0);
+	ck_assert_int_eq(tm_ops_project_remove(store, other, false), 0);
 	ck_assert(!exists("threads/other"));
 	ck_assert(!exists("projects/other.json"));
 	/* The only one left: refused without force, then removed. */
-	ck_assert_int_eq(tm_project_remove(store, "shop", false), TM_EINVALID);
+	ck_assert_int_eq(tm_ops_project_remove(store, "shop", false),
+			 TM_EINVALID);
 	ck_assert_ptr_nonnull(strstr(tm_error_last(), "only project"));
-	ck_assert_int_eq(tm_project_remove(store, "shop", true), 0);
+	ck_assert_int_eq(tm_ops_project_remove(store, "shop", true), 0);
 	ck_assert(!exists("threads/shop"));
 	ck_assert_int_eq(tm_store_load_config(&cfg, store), 0);
 	ck_assert_ptr_null(tm_config_get_string(cfg, "activeProjectId"));
 	ck_assert_ptr_null(tm_config_branch_thread(cfg, "shop", "dev"));
 	tm_config_free(cfg);
-	ck_assert_int_eq(tm_project_remove(store, "shop", true), TM_ENOTFOUND);
+	ck_assert_int_eq(tm_ops_project_remove(store, "shop", true),
+			 TM_ENOTFOUND);
 	ck_assert(!exists(".lock"));
 	free(other);
 }

@@ -1,6 +1,6 @@
 /*
  * Unit tests of lib/format/reintegrate.c (what a merged thread holds that its
- * parent lacks; the driver's note) and of tm_store_merge_again, which adds
+ * parent lacks; the driver's note) and of tm_ops_integrate_again, which adds
  * it to the parent.
  */
 #include "threadmind/reintegrate.h"
@@ -174,7 +174,7 @@ START_TEST(test_reintegrate_note)
 }
 END_TEST
 
-/* ---- tm_store_merge_again ---- */
+/* ---- tm_ops_integrate_again ---- */
 
 #define P "mon-app"
 
@@ -224,7 +224,7 @@ static char *summary_of(const char *id)
 
 START_TEST(test_reintegrate_merge_again)
 {
-	tm_merge_thread_result r;
+	tm_integrate_result r;
 	tm_thread *c;
 	char *sum;
 
@@ -234,18 +234,18 @@ START_TEST(test_reintegrate_merge_again)
 	put("threads/mon-app/auth-ui.md",
 	    "---\nid: auth-ui\ntitle: UI\nparentId: auth\n---\n"
 	    "## Decisions\n- a\n");
-	ck_assert_int_eq(tm_store_merge_thread(&r, s, P, "auth-ui"), 0);
-	tm_merge_thread_result_clear(&r);
+	ck_assert_int_eq(tm_ops_integrate_thread(&r, s, P, "auth-ui"), 0);
+	tm_integrate_result_clear(&r);
 	/* a git merge brings a line and a section to the merged child */
 	put("threads/mon-app/auth-ui.md",
 	    "---\nid: auth-ui\ntitle: UI\nparentId: auth\nstatus: done\n"
 	    "mergedInto: auth\n---\n"
 	    "## Decisions\n- a\n- carol\n\n## State\nStarted.\n");
-	ck_assert_int_eq(tm_store_merge_again(&r, s, P, "auth-ui"), 0);
+	ck_assert_int_eq(tm_ops_integrate_again(&r, s, P, "auth-ui"), 0);
 	ck_assert_str_eq(r.parent, "auth");
 	ck_assert(r.changed);
 	ck_assert_uint_eq(r.added, 2);
-	tm_merge_thread_result_clear(&r);
+	tm_integrate_result_clear(&r);
 	sum = summary_of("auth");
 	ck_assert_str_eq(sum, "## Decisions\n- a\n- parent's own\n- carol\n\n"
 			      "## State\nStarted.\n");
@@ -259,18 +259,18 @@ START_TEST(test_reintegrate_merge_again)
 	ck_assert_str_eq(c->status, "done");
 	tm_thread_free(c);
 	/* again: nothing left to add, nothing written */
-	ck_assert_int_eq(tm_store_merge_again(&r, s, P, "auth-ui"), 0);
+	ck_assert_int_eq(tm_ops_integrate_again(&r, s, P, "auth-ui"), 0);
 	ck_assert(!r.changed);
 	ck_assert_uint_eq(r.added, 0);
-	tm_merge_thread_result_clear(&r);
+	tm_integrate_result_clear(&r);
 }
 END_TEST
 
 START_TEST(test_reintegrate_merge_again_refusals)
 {
-	tm_merge_thread_result r;
+	tm_integrate_result r;
 
-	ck_assert_int_eq(tm_store_merge_again(&r, s, P, "auth-ui"),
+	ck_assert_int_eq(tm_ops_integrate_again(&r, s, P, "auth-ui"),
 			 TM_EINVALID);
 	ck_assert_str_eq(tm_error_last(),
 			 "thread 'auth-ui' was not merged into its parent: "
@@ -278,13 +278,14 @@ START_TEST(test_reintegrate_merge_again_refusals)
 	put("threads/mon-app/auth-ui.md",
 	    "---\nid: auth-ui\ntitle: UI\nparentId: auth\nstatus: done\n"
 	    "mergedInto: gone\n---\n## D\n- a\n");
-	ck_assert_int_eq(tm_store_merge_again(&r, s, P, "auth-ui"),
+	ck_assert_int_eq(tm_ops_integrate_again(&r, s, P, "auth-ui"),
 			 TM_ENOTFOUND);
 	ck_assert_str_eq(tm_error_last(),
 			 "thread 'auth-ui' was merged into 'gone', which no "
 			 "longer exists: reopen it ('git threadmind reopen "
 			 "auth-ui') and merge it again");
-	ck_assert_int_eq(tm_store_merge_again(&r, s, P, "nope"), TM_ENOTFOUND);
+	ck_assert_int_eq(tm_ops_integrate_again(&r, s, P, "nope"),
+			 TM_ENOTFOUND);
 }
 END_TEST
 

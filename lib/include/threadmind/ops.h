@@ -67,9 +67,9 @@ void tm_remove_result_clear(tm_remove_result *r);
  * or was taken over mid-way (the writes stop there); TM_ERROR on I/O.
  * *out is written on success only; clear it with tm_remove_result_clear.
  */
-int tm_store_remove_thread(tm_remove_result *out, tm_store *s,
-			   const char *project, const char *id,
-			   const tm_remove_options *opts);
+int tm_ops_remove_thread(tm_remove_result *out, tm_store *s,
+			 const char *project, const char *id,
+			 const tm_remove_options *opts);
 
 /* ---- move ---- */
 
@@ -101,19 +101,19 @@ void tm_move_result_clear(tm_move_result *r);
  * descendant of ..."); TM_ENOTFOUND / TM_EPARSE when `id` cannot be read;
  * TM_ELOCKED; TM_ERROR.  *out is written on success only.
  */
-int tm_store_move_thread(tm_move_result *out, tm_store *s, const char *project,
-			 const char *id, const char *parent,
-			 const tm_move_options *opts);
+int tm_ops_move_thread(tm_move_result *out, tm_store *s, const char *project,
+		       const char *id, const char *parent,
+		       const tm_move_options *opts);
 
 /* ---- merge ---- */
 
 typedef struct {
 	char *parent; /* the id merged into */
 	bool changed; /* false: the child's summary added nothing */
-	size_t added; /* tm_store_merge_again: the units added */
-} tm_merge_thread_result;
+	size_t added; /* tm_ops_integrate_again: the units added */
+} tm_integrate_result;
 
-void tm_merge_thread_result_clear(tm_merge_thread_result *r);
+void tm_integrate_result_clear(tm_integrate_result *r);
 
 /*
  * Merge thread `id` into its parent: the child's `## ` sections go under
@@ -129,14 +129,14 @@ void tm_merge_thread_result_clear(tm_merge_thread_result *r);
  * when the parent does not exist or `id` does not; TM_EPARSE; TM_ELOCKED;
  * TM_ERROR.  *out is written on success only.
  */
-int tm_store_merge_thread(tm_merge_thread_result *out, tm_store *s,
-			  const char *project, const char *id);
+int tm_ops_integrate_thread(tm_integrate_result *out, tm_store *s,
+			    const char *project, const char *id);
 
 /*
  * `git threadmind merge --again`: add to the thread that merged thread
  * `id` names in `mergedInto` what it lacks of `id`'s summary
  * (tm_summary_missing in reintegrate.h), under the same-named sections as
- * tm_store_merge_thread puts them; the parent is written (touched, its
+ * tm_ops_integrate_thread puts them; the parent is written (touched, its
  * `branch` kept) only when something was added (out->added units).  `id`
  * is not changed.
  *
@@ -145,8 +145,8 @@ int tm_store_merge_thread(tm_merge_thread_result *out, tm_store *s,
  * thread it was merged into does not exist; TM_EPARSE; TM_ELOCKED;
  * TM_ERROR.  *out is written on success only.
  */
-int tm_store_merge_again(tm_merge_thread_result *out, tm_store *s,
-			 const char *project, const char *id);
+int tm_ops_integrate_again(tm_integrate_result *out, tm_store *s,
+			   const char *project, const char *id);
 
 /* ---- done / abandon / reopen ---- */
 
@@ -167,8 +167,8 @@ void tm_status_result_clear(tm_status_result *r);
  * TM_EPARSE when it cannot be read; TM_ELOCKED; TM_ERROR.  *out is
  * written on success only.
  */
-int tm_store_set_status(tm_status_result *out, tm_store *s, const char *project,
-			const char *id, const char *status);
+int tm_ops_set_status(tm_status_result *out, tm_store *s, const char *project,
+		      const char *id, const char *status);
 
 /* ---- set ---- */
 
@@ -179,8 +179,8 @@ int tm_store_set_status(tm_status_result *out, tm_store *s, const char *project,
  * Errors: those of tm_assign_apply (TM_EINVALID), TM_ENOTFOUND /
  * TM_EPARSE when it cannot be read, TM_ELOCKED, TM_ERROR.
  */
-int tm_store_set_fields(bool *changed, tm_store *s, const char *project,
-			const char *id, const tm_assign *a, size_t n);
+int tm_ops_set_fields(bool *changed, tm_store *s, const char *project,
+		      const char *id, const tm_assign *a, size_t n);
 
 /* ---- summary / edit ---- */
 
@@ -223,10 +223,9 @@ typedef struct {
  * without the thread's name); TM_ENOTFOUND / TM_EPARSE; TM_ELOCKED;
  * TM_ERROR.
  */
-int tm_store_write_summary(tm_summary_outcome *out, tm_store *s,
-			   const char *project, const char *id,
-			   const char *text, size_t len,
-			   const tm_summary_options *opts);
+int tm_ops_write_summary(tm_summary_outcome *out, tm_store *s,
+			 const char *project, const char *id, const char *text,
+			 size_t len, const tm_summary_options *opts);
 
 /* ---- touch ---- */
 
@@ -237,8 +236,8 @@ int tm_store_write_summary(tm_summary_outcome *out, tm_store *s,
  * Errors: TM_EINVALID outside git or when HEAD has no commit yet;
  * TM_ENOTFOUND / TM_EPARSE; TM_ELOCKED; TM_ERROR.
  */
-int tm_store_touch(const char **out_head, tm_store *s, const char *project,
-		   const char *id);
+int tm_ops_touch(const char **out_head, tm_store *s, const char *project,
+		 const char *id);
 
 /* ---- rename ---- */
 
@@ -282,33 +281,32 @@ void tm_rename_result_clear(tm_rename_result *r);
  * `to` exists; TM_EPARSE when config.json does not parse; TM_ELOCKED;
  * TM_ERROR.  *out (optional) is written on success only.
  */
-int tm_store_rename_thread(tm_rename_result *out, tm_store *s,
-			   const char *project, const char *from,
-			   const char *to, const tm_rename_options *opts);
+int tm_ops_rename_thread(tm_rename_result *out, tm_store *s,
+			 const char *project, const char *from, const char *to,
+			 const tm_rename_options *opts);
 
 /*
- * tm_store_touch for the `n` threads `ids` under one lock: every one is
+ * tm_ops_touch for the `n` threads `ids` under one lock: every one is
  * read before the first write, so that nothing is written when one cannot
- * be read.  Errors as tm_store_touch (the message of a HEAD problem names
+ * be read.  Errors as tm_ops_touch (the message of a HEAD problem names
  * the thread when n is 1, else how many).
  */
-int tm_store_touch_threads(const char **out_head, tm_store *s,
-			   const char *project, const char *const *ids,
-			   size_t n);
+int tm_ops_touch_threads(const char **out_head, tm_store *s,
+			 const char *project, const char *const *ids, size_t n);
 
 /*
  * Re-anchor every stale thread of `project`: under the lock, read its
  * threads, find the stale ones (tm_stale_compute, stale.h) and touch each
- * as tm_store_touch does.  *out_ids (clear it with tm_strv_clear) receives
+ * as tm_ops_touch does.  *out_ids (clear it with tm_strv_clear) receives
  * the ids touched, in the store's order (empty when none was stale);
  * unreadable thread files are left out and told to `warn` (may be NULL).
  *
- * Errors: those of tm_store_touch; TM_ERROR when the history cannot be
+ * Errors: those of tm_ops_touch; TM_ERROR when the history cannot be
  * read.  *out_ids and *out_head are written on success only.
  */
-int tm_store_touch_stale(tm_strv *out_ids, const char **out_head, tm_store *s,
-			 const char *project, tm_store_warn_cb warn,
-			 void *payload);
+int tm_ops_touch_stale(tm_strv *out_ids, const char **out_head, tm_store *s,
+		       const char *project, tm_store_warn_cb warn,
+		       void *payload);
 
 /* ---- project use ---- */
 
@@ -321,6 +319,6 @@ int tm_store_touch_stale(tm_strv *out_ids, const char **out_head, tm_store *s,
  * Errors: TM_EINVALID / TM_ENOTFOUND for a bad or unknown project;
  * TM_EPARSE when config.json does not parse; TM_ELOCKED; TM_ERROR.
  */
-int tm_store_use_project(char **out_thread, tm_store *s, const char *project);
+int tm_ops_use_project(char **out_thread, tm_store *s, const char *project);
 
 #endif

@@ -22,8 +22,8 @@
  * such project); TM_EPARSE (the project file does not parse); TM_ELOCKED;
  * TM_ERROR.
  */
-int tm_project_set_field(bool *changed, tm_store *s, const char *project,
-			 const char *key, const char *value);
+int tm_ops_project_set_field(bool *changed, tm_store *s, const char *project,
+			     const char *key, const char *value);
 
 /*
  * Rename project `from` to `to`: threads/{from}/ becomes threads/{to}/,
@@ -37,7 +37,7 @@ int tm_project_set_field(bool *changed, tm_store *s, const char *project,
  * project file or a threads/ folder); TM_EPARSE (config.json); TM_ELOCKED;
  * TM_ERROR.
  */
-int tm_project_rename(tm_store *s, const char *from, const char *to);
+int tm_ops_project_rename(tm_store *s, const char *from, const char *to);
 
 /*
  * Remove project `project`: its thread files, threads/{project}/,
@@ -50,6 +50,6 @@ int tm_project_rename(tm_store *s, const char *from, const char *to);
  * Errors: TM_EINVALID (bad id, refused without force, foreign files);
  * TM_ENOTFOUND; TM_EPARSE (config.json); TM_ELOCKED; TM_ERROR.
  */
-int tm_project_remove(tm_store *s, const char *project, bool force);
+int tm_ops_project_remove(tm_store *s, const char *project, bool force);
 
 #endif

@@ -5,7 +5,7 @@
  * another branch, which only the finished, hidden child holds.  Found here
  * (pure functions), reported by the driver, `status`, `doctor`, `tree` and
  * `list`, and added to the parent by `merge --again`
- * (tm_store_merge_again in ops.h).
+ * (tm_ops_integrate_again in ops.h).
  */
 #ifndef TM_REINTEGRATE_H
 #define TM_REINTEGRATE_H

@@ -78,7 +78,7 @@ typedef struct {
  *   Ours, the side already in the branch being merged into (HEAD: the
  *   upstream in a rebase), keeps the id and the file; theirs takes the next
  *   free id (`<id>-2`, ... free in the working tree and the index) through
- *   tm_store_rename_thread, which re-points its children added on its side
+ *   tm_ops_rename_thread, which re-points its children added on its side
  *   (those whose parentId is the id in the merged tree but not in HEAD's)
  *   and, when config.json's activeThreadIdentity says that this clone
  *   knows the id as that thread (without one: during a rebase, which

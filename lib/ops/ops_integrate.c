@@ -17,7 +17,7 @@
 
 /* ---- merge ---- */
 
-void tm_merge_thread_result_clear(tm_merge_thread_result *r)
+void tm_integrate_result_clear(tm_integrate_result *r)
 {
 	free(r->parent);
 	memset(r, 0, sizeof(*r));
@@ -175,7 +175,7 @@ static int save_parent(tm_store *s, const char *project, tm_thread *parent,
 
 /* What merge and merge --again hold while they work (merging_end). */
 struct merging {
-	tm_merge_thread_result r;
+	tm_integrate_result r;
 	tm_thread *child, *parent;
 	char *from, *into; /* their summaries */
 	tm_buf merged;     /* the parent's summary with the child's */
@@ -188,15 +188,15 @@ struct merging {
 
 /* Unlock the store, hand m->r to *out when `error` is 0, free the rest;
  * returns `error` (or the unlock's). */
-static int merging_end(tm_merge_thread_result *out, struct merging *m,
-		       tm_store *s, int error)
+static int merging_end(tm_integrate_result *out, struct merging *m, tm_store *s,
+		       int error)
 {
 	error = tm_store_unlock_after(s, error);
 	if (error == 0) {
 		*out = m->r;
 		memset(&m->r, 0, sizeof(m->r));
 	}
-	tm_merge_thread_result_clear(&m->r);
+	tm_integrate_result_clear(&m->r);
 	tm_buf_release(&m->merged);
 	free(m->from);
 	free(m->into);
@@ -205,8 +205,8 @@ static int merging_end(tm_merge_thread_result *out, struct merging *m,
 	return error;
 }
 
-int tm_store_merge_thread(tm_merge_thread_result *out, tm_store *s,
-			  const char *project, const char *id)
+int tm_ops_integrate_thread(tm_integrate_result *out, tm_store *s,
+			    const char *project, const char *id)
 {
 	struct merging m = MERGING_INIT;
 	int error;
@@ -240,8 +240,8 @@ done:
 
 /* ---- merge --again ---- */
 
-int tm_store_merge_again(tm_merge_thread_result *out, tm_store *s,
-			 const char *project, const char *id)
+int tm_ops_integrate_again(tm_integrate_result *out, tm_store *s,
+			   const char *project, const char *id)
 {
 	struct merging m = MERGING_INIT;
 	tm_buf missing = TM_BUF_INIT;
