@@ -75,10 +75,7 @@ static void new_thread(const char *title, const char *branch,
 /* Write .threadmind/REL. */
 static void put(const char *rel, const char *data)
 {
-	char *path = tmt_join(tm_store_dir(store), rel);
-
-	tmt_write_file(path, data, strlen(data));
-	free(path);
+	tmt_put(tm_store_dir(store), rel, data);
 }
 
 /* config.json's string `key` (malloc'd, NULL when unset). */

@@ -68,10 +68,7 @@ static bool exists(const char *rel)
 
 static void put(const char *rel, const char *data)
 {
-	char *p = tmt_join(tm_store_dir(s), rel);
-
-	tmt_write_file(p, data, strlen(data));
-	free(p);
+	tmt_put(tm_store_dir(s), rel, data);
 }
 
 static tm_thread *load(const char *id)

@@ -383,10 +383,7 @@ static void teardown(void)
 
 static void put(const char *name, const char *content)
 {
-	char *p = tmt_join(dir, name);
-
-	tmt_write_file(p, content, strlen(content));
-	free(p);
+	tmt_put(dir, name, content);
 }
 
 static char *get(const char *name)

@@ -205,10 +205,7 @@ static void teardown(void)
 
 static void put(const char *rel, const char *data)
 {
-	char *p = tmt_join(tm_store_dir(s), rel);
-
-	tmt_write_file(p, data, strlen(data));
-	free(p);
+	tmt_put(tm_store_dir(s), rel, data);
 }
 
 static char *summary_of(const char *id)

@@ -35,10 +35,7 @@ static const char project[] = "{\n"
 /* Write `content` to `rel` in the repository. */
 static void put(const char *rel, const char *content)
 {
-	char *p = tmt_join(repo, rel);
-
-	tmt_write_file(p, content, strlen(content));
-	free(p);
+	tmt_put(repo, rel, content);
 }
 
 /* Like put, taking a malloc'd string and freeing it. */

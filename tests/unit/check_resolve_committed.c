@@ -163,10 +163,7 @@ static char *repo; /* tmp/repo */
 
 static void put(const char *rel, const char *content)
 {
-	char *p = tmt_join(repo, rel);
-
-	tmt_write_file(p, content, strlen(content));
-	free(p);
+	tmt_put(repo, rel, content);
 }
 
 static char *get(const char *rel)

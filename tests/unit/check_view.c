@@ -24,10 +24,7 @@ static const char project[] = "{\n"
 
 static void put(const char *rel, const char *content)
 {
-	char *p = tmt_join(repo, rel);
-
-	tmt_write_file(p, content, strlen(content));
-	free(p);
+	tmt_put(repo, rel, content);
 }
 
 /* threads/p/<id>.md with `parent` (NULL: none) and `status` (NULL: none). */

@@ -118,6 +118,14 @@ char *tmt_join(const char *a, const char *b)
 	return p;
 }
 
+void tmt_put(const char *dir, const char *rel, const char *content)
+{
+	char *p = tmt_join(dir, rel);
+
+	tmt_write_file(p, content, strlen(content));
+	free(p);
+}
+
 static char *vformat(const char *fmt, va_list ap)
 {
 	char *s = NULL;

@@ -37,6 +37,8 @@ char *tmt_git_repo(const char *dir, const char *name);
 
 /* Join two path parts (malloc'd). */
 char *tmt_join(const char *a, const char *b);
+/* Write the string `content` to `dir`/`rel` (tmt_write_file). */
+void tmt_put(const char *dir, const char *rel, const char *content);
 /* Another process takes the lock of the .threadmind folder `tmdir` over:
  * TMDIR/.lock is replaced by a new file (pid 1), then 2 ms pass so that a
  * refresh due "now" sees time has passed. */
