@@ -123,8 +123,8 @@ static void mark_stale(tm_view *v, tm_store *s, const char *project,
 		v->stale_error = tm_xstrdup(tm_error_last());
 		tm_error_clear();
 	}
-	for (i = 0; i < r.warnings.n; i++)
-		tm_strv_push(&v->stale_warnings, r.warnings.items[i]);
+	v->stale_warnings = r.warnings; /* taken over, not copied */
+	r.warnings = (tm_strv)TM_STRV_INIT;
 	for (i = 0; i < r.n; i++)
 		flag_id(v, r.stale[i].id, TM_VIEW_STALE);
 	tm_stale_report_clear(&r);
