@@ -9,10 +9,12 @@ out=$(mktemp -d "${TMPDIR:-/tmp}/tm-e2e-run.XXXXXX") || exit 1
 trap 'rm -rf "$out"' EXIT
 trap 'exit 130' INT TERM
 # Started in reverse name order: the heavy hostile-input scripts (t6xxx)
-# start first instead of making the tail of the run.
+# start first instead of making the tail of the run.  Each script's wall
+# time is kept, and the slowest are named at the end (CI's time budget).
 # shellcheck disable=SC2016,SC2012,SC2011 # expanded by the inner sh; plain names
 ls -r t[0-9]*.sh | xargs -P "$jobs" -n 1 sh -c \
-	'sh "$1" >"$0/$1.out" 2>&1; echo $? >"$0/$1.rc"' "$out"
+	's=$(date +%s); sh "$1" >"$0/$1.out" 2>&1; echo $? >"$0/$1.rc";
+	 echo "$(($(date +%s) - s)) $1" >"$0/$1.time"' "$out"
 pass=0
 fail=0
 failed_scripts=
@@ -30,4 +32,6 @@ for t in t[0-9]*.sh; do
 	[ "$rc" -ne 0 ] && failed_scripts="$failed_scripts $t"
 done
 echo "e2e: $pass passed, $fail failed"
+echo "e2e: slowest: $(cat "$out"/*.time | sort -rn | head -n 5 |
+	awk '{ printf "%s%s %s s", (NR > 1 ? ", " : ""), $2, $1 }')"
 [ -z "$failed_scripts" ] || { echo "failed:$failed_scripts"; exit 1; }
