@@ -132,9 +132,9 @@ int cmd_list(int argc, const char **argv)
 	for (k = 0; k < v.list.n; k++) {
 		const tm_thread *t = v.list.threads[k];
 		bool active = tm_view_is_active(&v, k);
-		bool show = all || status ? true : !tm_thread_is_finished(t);
 
-		if (!show || !wanted(t, status, branch))
+		if (!tm_view_listed(&v, k, all || status) ||
+		    !wanted(t, status, branch))
 			continue;
 		if (as_json) {
 			json_thread(w, cli_thread_json(t, active, v.flags[k]));

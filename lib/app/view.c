@@ -157,6 +157,11 @@ void tm_view_mark(tm_view *v, tm_store *s, const char *project, bool all,
 	}
 }
 
+bool tm_view_listed(const tm_view *v, size_t i, bool all)
+{
+	return all || !tm_thread_is_finished(v->list.threads[i]);
+}
+
 bool tm_view_is_active(const tm_view *v, size_t i)
 {
 	return v->active && !strcmp(v->tree->nodes[i].thread->id, v->active);

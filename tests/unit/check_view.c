@@ -153,6 +153,11 @@ START_TEST(test_view_hides_finished_threads)
 	ck_assert(shown(&v, "b"));
 	ck_assert(!shown(&v, "c"));
 	ck_assert(!shown(&v, "d"));
+	/* list is flat: `a` is kept in the tree for `b`, not in the list */
+	ck_assert(tm_view_listed(&v, tm_tree_find(v.tree, "b"), false));
+	ck_assert(!tm_view_listed(&v, tm_tree_find(v.tree, "a"), false));
+	ck_assert(!tm_view_listed(&v, tm_tree_find(v.tree, "c"), false));
+	ck_assert(tm_view_listed(&v, tm_tree_find(v.tree, "c"), true));
 	tm_view_free(&v);
 
 	ck_assert_int_eq(tm_view_load(&v, s, "p"), 0);

@@ -101,6 +101,15 @@ int tm_view_load(tm_view *v, tm_store *s, const char *project);
 void tm_view_mark(tm_view *v, tm_store *s, const char *project, bool all,
 		  tm_stale_options *opts);
 
+/*
+ * Does `list` show node `i`?  With `all` (or --status, which picks
+ * finished threads by itself) every thread; otherwise only the unfinished
+ * ones: a flat list has no tree to keep connected, so the descendants and
+ * unintegrated threads that keep a finished thread in `tree` (v->shown) do
+ * not keep it here.
+ */
+bool tm_view_listed(const tm_view *v, size_t i, bool all);
+
 /* Is node `i` the active thread? */
 bool tm_view_is_active(const tm_view *v, size_t i);
 
