@@ -102,7 +102,7 @@ void tm_stale__index_match(struct index *x, const char *path,
  * folders covers no thread (the conservative answer). */
 size_t tm_stale__index_file(const struct index *x, const char *path);
 
-/* ---- the per-commit index (stale_commits.c) ---- */
+/* ---- the per-commit index (stale_cidx_*.c) ---- */
 
 /*
  * One layer of the index (a file of $GIT_COMMON_DIR/threadmind/commits/):
@@ -504,6 +504,8 @@ int tm_stale__review_points(struct pass *s, tm_strv *unknown,
 void tm_stale__warn(tm_strv *w, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* 40 hex digits (tm_git_is_hex_oid); NULL is not.  (stale.c) */
+bool tm_stale__is_hex40(const char *s);
 /* Can thread t be stale at all (paths, commit, not finished, a summary)?
  * (stale.c) */
 bool tm_stale__candidate(const tm_thread *t);

@@ -122,7 +122,7 @@ typedef struct {
  * that a computation needed changed (against each parent) and the review
  * points of the thread file versions it adds, computed once ever: only the
  * commits from HEAD that some review point does not reach, extended when a
- * later computation needs more (lib/stale/stale_commits.c); `progress` hears of
+ * later computation needs more (lib/stale/stale_cidx_*.c); `progress` hears of
  * "indexing history" while they are described; and stale.cache, the last answer
  * with everything it depends on (HEAD, the shallow boundary, `threads_dir`,
  * each thread that can be stale).  When that is unchanged the answer is read
