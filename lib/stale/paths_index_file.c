@@ -165,6 +165,67 @@ void tm_paths_index__entry_fstat(const struct tm_paths_index_entry *e,
 
 /* ---- the file ---- */
 
+void tm_paths_index__clear(struct tm_paths_index_map *x)
+{
+	size_t i;
+
+	for (i = 0; i < x->n; i++)
+		free(x->e[i].owned);
+	free(x->e);
+	if (x->map)
+		munmap(x->map, x->map_len);
+	memset(x, 0, sizeof(*x));
+}
+
+/* ---- stat data ---- */
+
+bool tm_paths_index__times_coarse; /* tm_paths_index__coarse_times */
+
+void tm_paths_index__coarse_times(bool on)
+{
+	tm_paths_index__times_coarse = on;
+}
+
+void tm_paths_index__fstat_of(struct tm_paths_index_stat *out,
+			      const struct stat *st)
+{
+	out->size = (uint64_t)st->st_size;
+	out->mtime.sec = (uint64_t)st->st_mtim.tv_sec;
+	out->mtime.nsec = (uint64_t)st->st_mtim.tv_nsec;
+	out->ctime.sec = (uint64_t)st->st_ctim.tv_sec;
+	out->ctime.nsec = (uint64_t)st->st_ctim.tv_nsec;
+	out->ino = (uint64_t)st->st_ino;
+	out->dev = (uint64_t)st->st_dev;
+	out->mode = (uint64_t)st->st_mode;
+	if (tm_paths_index__times_coarse)
+		out->mtime.nsec = out->ctime.nsec = 0;
+}
+
+bool tm_paths_index__fstat_same(const struct tm_paths_index_stat *a,
+				const struct tm_paths_index_stat *b)
+{
+	return a->size == b->size && a->mtime.sec == b->mtime.sec &&
+	       a->mtime.nsec == b->mtime.nsec && a->ctime.sec == b->ctime.sec &&
+	       a->ctime.nsec == b->ctime.nsec && a->ino == b->ino &&
+	       a->dev == b->dev && a->mode == b->mode;
+}
+
+static bool not_older(const struct tm_paths_index_time *t,
+		      const struct tm_paths_index_time *stamp)
+{
+	return t->sec > stamp->sec ||
+	       (t->sec == stamp->sec && t->nsec >= stamp->nsec);
+}
+
+/* Changed at or after the index was built: its stat data proves nothing. */
+bool tm_paths_index__racy(const struct tm_paths_index_stat *st,
+			  const struct tm_paths_index_time *stamp)
+{
+	return not_older(&st->mtime, stamp) || not_older(&st->ctime, stamp);
+}
+
+/* ---- reading and writing it ---- */
+
 char *tm_paths_index_file(tm_store *s, const char *project)
 {
 	struct tm_git *g = tm_store_git(s);

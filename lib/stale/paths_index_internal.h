@@ -52,7 +52,7 @@ struct tm_paths_index_map {
 	size_t n;
 };
 
-/* ---- paths_index.c ---- */
+/* ---- paths_index_file.c: stat data ---- */
 
 /* Stamps in whole seconds (tm_paths_index__coarse_times, for tests). */
 extern bool tm_paths_index__times_coarse;
@@ -66,7 +66,7 @@ bool tm_paths_index__fstat_same(const struct tm_paths_index_stat *a,
 bool tm_paths_index__racy(const struct tm_paths_index_stat *st,
 			  const struct tm_paths_index_time *stamp);
 
-/* ---- paths_index_file.c ---- */
+/* ---- paths_index_file.c: the file ---- */
 
 /* The index at `path` for the folder `key` into *out; false (out empty)
  * when missing, damaged or another folder's. */

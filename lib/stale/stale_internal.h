@@ -1,10 +1,8 @@
 /*
- * Shared by the files of the staleness module only (stale.c, the API;
- * stale_review.c, phase 0, the review points; stale_index.c, every
- * thread's pathspecs indexed; stale_walk.c, phase 1,
- * the revision walk; stale_history.c, phase 2, each thread's simplified
- * history): their types and the functions they call in one another.
- * See stale.c for the algorithm as a whole.
+ * Shared by the files of the staleness engine only (lib/README.md lists
+ * them in the order they build on each other): their types and the
+ * functions they call in one another.  See stale.c for the algorithm as a
+ * whole.
  */
 #ifndef TM_STALE_INTERNAL_H
 #define TM_STALE_INTERNAL_H
@@ -408,12 +406,6 @@ int tm_stale__walk_check(struct walk *w);
 void tm_stale__heap_push(const struct walk *w, struct heap *h, size_t x);
 size_t tm_stale__heap_pop(const struct walk *w, struct heap *h);
 
-/* The commits git treats as parentless ($GIT_COMMON_DIR/shallow), sorted
- * (malloc'd into *out; none when the repository is not shallow). */
-void tm_stale__read_shallow(git_oid **out, size_t *n, git_repository *repo);
-/* Is `oid` in the sorted list of n shallow commits? */
-bool tm_stale__shallow_has(const git_oid *list, size_t n, const git_oid *oid);
-
 /* ---- phase 2: per-thread histories (stale_history.c) ---- */
 
 /* Each changed path stored once, numbered in the order first met. */
@@ -500,14 +492,14 @@ int tm_stale__review_points(struct pass *s, tm_strv *unknown,
 #define TM_STALE_MAX_WARNINGS 10
 
 /* Append a warning line to `w` (NULL: none kept), past
- * TM_STALE_MAX_WARNINGS one line saying there are more.  (stale.c) */
+ * TM_STALE_MAX_WARNINGS one line saying there are more.  (stale_base.c) */
 void tm_stale__warn(tm_strv *w, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* 40 hex digits (tm_git_is_hex_oid); NULL is not.  (stale.c) */
+/* 40 hex digits (tm_git_is_hex_oid); NULL is not.  (stale_base.c) */
 bool tm_stale__is_hex40(const char *s);
 /* Can thread t be stale at all (paths, commit, not finished, a summary)?
- * (stale.c) */
+ * (stale_base.c) */
 bool tm_stale__candidate(const tm_thread *t);
 /* The identity of a thread or version in file `name` ("<id>.md"): its
  * createdAt instant and its author, hashed; never 0.  Equal for equal
@@ -518,11 +510,19 @@ uint64_t tm_stale__identity(const tm_thread *t, const char *name);
 /* A thread's identity, with its own file's name "<id>.md". */
 uint64_t tm_stale__thread_identity(const tm_thread *t);
 
-/* ---- the cache (stale_cache.c) ---- */
+/* ---- the shallow boundary (stale_base.c) ---- */
 
+/* The commits git treats as parentless ($GIT_COMMON_DIR/shallow), sorted
+ * (malloc'd into *out; none when the repository is not shallow). */
+void tm_stale__read_shallow(git_oid **out, size_t *n, git_repository *repo);
+/* Is `oid` in the sorted list of n shallow commits? */
+bool tm_stale__shallow_has(const git_oid *list, size_t n, const git_oid *oid);
 /* The shallow boundary, $commondir/shallow: out[0] its checksum and out[1]
  * its size + 1, both 0 when there is none (part of both caches' keys). */
 void tm_stale__shallow_sum(uint64_t out[2], const char *commondir);
+
+/* ---- the cache (stale_cache.c) ---- */
+
 /* Append to `key` everything the answer for these inputs depends on. */
 void tm_stale__cache_key(tm_buf *key, tm_git *g, const char *threads_dir,
 			 const tm_thread *const *threads, size_t n);

@@ -28,45 +28,6 @@
 /* Commits git keeps walking past the last interesting one (revision.c). */
 #define SLOP 5
 
-/* ---- shallow clones ---- */
-
-static int oid_cmp(const void *a, const void *b)
-{
-	return git_oid_cmp(a, b);
-}
-
-void tm_stale__read_shallow(git_oid **out, size_t *n, git_repository *repo)
-{
-	tm_buf path = TM_BUF_INIT;
-	char line[128];
-	size_t alloc = 0;
-	FILE *f;
-
-	*out = NULL;
-	*n = 0;
-	if (git_repository_is_shallow(repo) != 1)
-		return;
-	tm_buf_printf(&path, "%sshallow", git_repository_commondir(repo));
-	f = fopen(tm_buf_cstr(&path), "re");
-	tm_buf_release(&path);
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		tm_xgrow((void **)out, &alloc, *n + 1, sizeof(git_oid));
-		if (strlen(line) >= GIT_OID_HEXSZ &&
-		    git_oid_fromstrn(&(*out)[*n], line, GIT_OID_HEXSZ) == 0)
-			(*n)++;
-	}
-	fclose(f);
-	if (*n)
-		qsort(*out, *n, sizeof(git_oid), oid_cmp);
-}
-
-bool tm_stale__shallow_has(const git_oid *list, size_t n, const git_oid *oid)
-{
-	return n && bsearch(oid, list, n, sizeof(git_oid), oid_cmp);
-}
-
 /* ---- the walk ---- */
 
 void tm_stale__walk_init(struct walk *w, git_repository *repo)
