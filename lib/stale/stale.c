@@ -50,7 +50,7 @@
 
 /* The threads that can be stale into s->th; those whose `commit` is not a
  * commit id go to `unknown`. */
-static void find_candidates(struct pass *s, tm_strv *unknown,
+static void find_candidates(struct tm_stale_pass *s, tm_strv *unknown,
 			    const tm_thread *const *threads, size_t n)
 {
 	size_t i;
@@ -73,7 +73,7 @@ static void find_candidates(struct pass *s, tm_strv *unknown,
 	}
 }
 
-static void build_report(tm_stale_report *out, struct pass *s)
+static void build_report(tm_stale_report *out, struct tm_stale_pass *s)
 {
 	tm_stale_entry *e;
 	size_t i, k;
@@ -86,7 +86,7 @@ static void build_report(tm_stale_report *out, struct pass *s)
 		e->id = tm_xstrdup(s->th[i].t->id);
 		e->commit = tm_xstrdup(s->th[i].t->commit);
 		tm_strv_copy(&e->paths, &s->th[i].t->paths);
-		sizev_unique(&s->th[i].changed);
+		tm_stale__sizev_unique(&s->th[i].changed);
 		for (k = 0; k < s->th[i].changed.n; k++)
 			tm_strv_push(
 				&e->changed,
@@ -115,15 +115,16 @@ int tm_stale_compute(tm_stale_report *out, tm_git *g, const char *threads_dir,
  * Returns 1 when that fails (compute without the index), TM_ETIMEOUT past
  * a hook's deadline.
  */
-static int describe_range(struct walk *w, struct pass *s, tm_strv *warnings)
+static int describe_range(struct tm_stale_walk *w, struct tm_stale_pass *s,
+			  tm_strv *warnings)
 {
 	git_oid *oids = NULL;
 	size_t i, n = 0, alloc = 0;
 	int error = 0;
 
 	for (i = 0; i < w->n; i++) {
-		if (!interesting(&w->nodes[i]) ||
-		    !(w->nodes[i].flags & F_EXPANDED) ||
+		if (!tm_stale__interesting(&w->nodes[i]) ||
+		    !(w->nodes[i].flags & TM_STALE_F_EXPANDED) ||
 		    w->nodes[i].cix != UINT32_MAX)
 			continue;
 		tm_xgrow((void **)&oids, &alloc, n + 1, sizeof(*oids));
@@ -156,11 +157,11 @@ static int compute_once(tm_stale_report *out, tm_git *g,
 			tm_strv *warnings)
 {
 	tm_stale_report r = TM_STALE_REPORT_INIT;
-	struct walk w;
-	struct pass s;
-	struct cidx ix;
+	struct tm_stale_walk w;
+	struct tm_stale_pass s;
+	struct tm_stale_cidx ix;
 	const tm_thread **cand = NULL;
-	size_t head = NONE, i;
+	size_t head = TM_STALE_NONE, i;
 	int error = 0;
 
 	memset(&s, 0, sizeof(s));
@@ -186,18 +187,18 @@ static int compute_once(tm_stale_report *out, tm_git *g,
 	}
 	if (!error && s.nth)
 		error = tm_stale__walk_start(&w, &head);
-	if (!error && head != NONE)
+	if (!error && head != TM_STALE_NONE)
 		error = tm_stale__walk_run(&w);
 	if (!error)
 		error = tm_stale__walk_check(&w);
-	if (!error && head != NONE && w.ix)
+	if (!error && head != TM_STALE_NONE && w.ix)
 		error = describe_range(&w, &s, warnings);
-	if (!error && head != NONE) {
+	if (!error && head != TM_STALE_NONE) {
 		cand = tm_xcalloc(s.nth, sizeof(*cand));
 		for (i = 0; i < s.nth; i++)
 			cand[i] = s.th[i].t;
-		tm_stale__index_build(&s.x, cand, s.nth, threads_dir);
-		s.words = WORDS(s.nth);
+		tm_stale__specs_build(&s.x, cand, s.nth, threads_dir);
+		s.words = TM_STALE_WORDS(s.nth);
 		s.active = tm_xcalloc(s.words, sizeof(uint64_t));
 		s.covers = tm_xcalloc(s.words, sizeof(uint64_t));
 		s.shown = tm_xcalloc(s.words, sizeof(uint64_t));
@@ -221,13 +222,13 @@ static int compute_once(tm_stale_report *out, tm_git *g,
 		last->inside = true;
 		last->bases = tm_xcalloc(s.nbases + 1, sizeof(git_oid));
 		for (i = 0; i < w.n; i++) {
-			if (w.nodes[i].base == NONE)
+			if (w.nodes[i].base == TM_STALE_NONE)
 				continue;
 			git_oid buf;
 
 			git_oid_cpy(&last->bases[last->nbases++],
-				    node_oid(&w, i, &buf));
-			if (!(w.nodes[i].flags & F_HEAD))
+				    tm_stale__node_oid(&w, i, &buf));
+			if (!(w.nodes[i].flags & TM_STALE_F_HEAD))
 				last->inside = false;
 		}
 	}
@@ -339,7 +340,7 @@ static bool may_touch_dir(const char *p, const char *dir, size_t dlen)
  * first parents, when they are a line of commits of one parent each: the
  * ones ix lacks.  Negative when they are not (or cannot be read).
  */
-static int describe_line(struct cidx *ix, git_repository *repo,
+static int describe_line(struct tm_stale_cidx *ix, git_repository *repo,
 			 const git_oid *head, const git_oid *stop,
 			 const git_oid *shallow, size_t nshallow)
 {
@@ -359,7 +360,7 @@ static int describe_line(struct cidx *ix, git_repository *repo,
 			break;
 		}
 		if (!tm_stale__cidx_find(ix, &at, &pos) ||
-		    !cidx_described(ix, pos)) {
+		    !tm_stale__cidx_described(ix, pos)) {
 			tm_xgrow((void **)&oids, &alloc, n + 1, sizeof(*oids));
 			git_oid_cpy(&oids[n++], &at);
 		}
@@ -392,9 +393,9 @@ static int advance(tm_stale_report *out, tm_git *g, const char *threads_dir,
 {
 	git_repository *repo = tm_git_repository(g);
 	tm_stale_report r = TM_STALE_REPORT_INIT;
-	struct cidx ix;
-	struct index x;
-	struct sizev line = {NULL, 0, 0}, hits = {NULL, 0, 0};
+	struct tm_stale_cidx ix;
+	struct tm_stale_specs x;
+	struct tm_stale_sizev line = {NULL, 0, 0}, hits = {NULL, 0, 0};
 	const tm_thread **cand = NULL;
 	tm_hashmap old = TM_HASHMAP_INIT, unknown = TM_HASHMAP_INIT;
 	tm_strv *changed = NULL;
@@ -421,21 +422,21 @@ static int advance(tm_stale_report *out, tm_git *g, const char *threads_dir,
 	for (;;) {
 		git_oid oid;
 
-		memcpy(oid.id, cidx_oid(&ix, c), GIT_OID_RAWSZ);
+		memcpy(oid.id, tm_stale__cidx_oid(&ix, c), GIT_OID_RAWSZ);
 		if (git_oid_equal(&oid, &prev->head))
 			break;
-		if (!cidx_described(&ix, c) ||
-		    cidx_parents(&ix, c, &parents) != 1 ||
+		if (!tm_stale__cidx_described(&ix, c) ||
+		    tm_stale__cidx_parents(&ix, c, &parents) != 1 ||
 		    line.n >= ADVANCE_MAX ||
 		    (prev->nbases && bsearch(&oid, prev->bases, prev->nbases,
 					     sizeof(git_oid), oid_cmp)))
 			goto done;
-		ndiff = cidx_diff(&ix, c, 0, &diff);
+		ndiff = tm_stale__cidx_diff(&ix, c, 0, &diff);
 		for (k = 0; dirlen && k < ndiff; k++)
 			if (may_touch_dir(tm_stale__cidx_name(&ix, diff[k]),
 					  threads_dir, dirlen))
 				goto done; /* a thread file changed */
-		sizev_push(&line, c);
+		tm_stale__sizev_push(&line, c);
 		c = tm_stale__cidx_resolve(&ix, parents[0]);
 	}
 	/* the threads that can be stale, as find_bases keeps them */
@@ -448,21 +449,22 @@ static int advance(tm_stale_report *out, tm_git *g, const char *threads_dir,
 		if (tm_stale__candidate(threads[i]) &&
 		    !tm_hashmap_gets(&unknown, threads[i]->id))
 			cand[ncand++] = threads[i];
-	tm_stale__index_build(&x, cand, ncand, threads_dir);
+	tm_stale__specs_build(&x, cand, ncand, threads_dir);
 	changed = tm_xcalloc(ncand + 1, sizeof(*changed));
 	newest = tm_xcalloc(ncand + 1, sizeof(*newest));
 	for (j = 0; j < line.n; j++) {
 		c = (uint32_t)line.v[j];
-		ndiff = cidx_diff(&ix, c, 0, &diff);
+		ndiff = tm_stale__cidx_diff(&ix, c, 0, &diff);
 		for (k = 0; k < ndiff; k++) {
 			const char *path = tm_stale__cidx_name(&ix, diff[k]);
 
 			hits.n = 0;
-			tm_stale__index_match(&x, path, &hits);
+			tm_stale__specs_match(&x, path, &hits);
 			for (i = 0; i < hits.n; i++) {
 				at = hits.v[i];
 				if (git_oid_is_zero(&newest[at]))
-					memcpy(newest[at].id, cidx_oid(&ix, c),
+					memcpy(newest[at].id,
+					       tm_stale__cidx_oid(&ix, c),
 					       GIT_OID_RAWSZ);
 				tm_strv_push(&changed[at], path);
 			}
@@ -506,7 +508,7 @@ done:
 	free(line.v);
 	free(hits.v);
 	free(shallow);
-	tm_stale__index_free(&x);
+	tm_stale__specs_free(&x);
 	tm_hashmap_release(&old);
 	tm_hashmap_release(&unknown);
 	tm_stale__cidx_free(&ix);

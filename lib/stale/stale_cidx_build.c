@@ -48,7 +48,7 @@ struct blob_version {
 };
 
 struct update {
-	struct cidx *ix;
+	struct tm_stale_cidx *ix;
 	git_repository *repo;
 	struct fresh *c;
 	size_t n, alloc;
@@ -83,17 +83,17 @@ static size_t oid_slot(const struct update *up, const git_oid *oid)
 	return (size_t)h & up->mask;
 }
 
-/* The index in up->c of fresh commit `oid`, or NONE. */
+/* The index in up->c of fresh commit `oid`, or TM_STALE_NONE. */
 static size_t fresh_lookup(const struct update *up, const git_oid *oid)
 {
 	size_t i;
 
 	if (!up->table)
-		return NONE;
+		return TM_STALE_NONE;
 	for (i = oid_slot(up, oid); up->table[i]; i = (i + 1) & up->mask)
 		if (git_oid_equal(&up->c[up->table[i] - 1].oid, oid))
 			return up->table[i] - 1;
-	return NONE;
+	return TM_STALE_NONE;
 }
 
 static void fresh_insert(struct update *up, size_t at)
@@ -123,8 +123,8 @@ static void fresh_insert(struct update *up, size_t at)
 }
 
 /* Load commit `oid` into up->c (when new); its index into *out, or
- * NONE when the index describes it already (a stub is loaded: it is to be
- * described).  TM_ENOTFOUND: no such commit. */
+ * TM_STALE_NONE when the index describes it already (a stub is loaded: it is to
+ * be described).  TM_ENOTFOUND: no such commit. */
 static int fresh_get(struct update *up, const git_oid *oid, size_t *out)
 {
 	git_commit *c = NULL;
@@ -134,11 +134,11 @@ static int fresh_get(struct update *up, const git_oid *oid, size_t *out)
 	int error;
 
 	if (tm_stale__cidx_find(up->ix, oid, &pos) &&
-	    cidx_described(up->ix, pos)) {
-		*out = NONE;
+	    tm_stale__cidx_described(up->ix, pos)) {
+		*out = TM_STALE_NONE;
 		return 0;
 	}
-	if ((*out = fresh_lookup(up, oid)) != NONE)
+	if ((*out = fresh_lookup(up, oid)) != TM_STALE_NONE)
 		return 0;
 	if (up->n >= TM_STALE_CIDX_MAX || up->npoids >= TM_STALE_CIDX_MAX)
 		return tm_error_set(TM_ERROR, "history too long to index");
@@ -184,7 +184,7 @@ static void place(struct update *up, size_t i)
 		}
 		for (k = 0; k < up->c[i].np; k++) {
 			p = fresh_lookup(up, &up->poids[up->c[i].pfirst + k]);
-			if (p != NONE && !up->c[p].done) {
+			if (p != TM_STALE_NONE && !up->c[p].done) {
 				tm_stale__u32_push(&up->stack, p);
 				break;
 			}
@@ -211,7 +211,7 @@ static int collect(struct update *up, const git_oid *oids, size_t n,
 	for (i = 0; i < n; i++) {
 		if ((error = fresh_get(up, &oids[i], &p)) < 0)
 			return error;
-		if (p != NONE &&
+		if (p != TM_STALE_NONE &&
 		    tm_stale__shallow_has(shallow, nshallow, &up->c[p].oid))
 			up->c[p].np = 0;
 	}
@@ -220,7 +220,7 @@ static int collect(struct update *up, const git_oid *oids, size_t n,
 		for (k = 0; k < up->c[i].np; k++) {
 			const git_oid *oid = &up->poids[up->c[i].pfirst + k];
 
-			if (fresh_lookup(up, oid) != NONE ||
+			if (fresh_lookup(up, oid) != TM_STALE_NONE ||
 			    tm_stale__cidx_find(up->ix, oid, &pos))
 				continue;
 			if ((error = fresh_get(up, oid, &p)) < 0)
@@ -323,7 +323,7 @@ static int parent_tree(struct update *up, const struct fresh *f, unsigned k,
 	size_t known = fresh_lookup(up, oid);
 	git_commit *c = NULL;
 
-	if (known != NONE) {
+	if (known != TM_STALE_NONE) {
 		git_oid_cpy(out, &up->c[known].tree);
 		return 0;
 	}
@@ -475,7 +475,7 @@ static int describe_all(struct update *up)
 			const git_oid *p = &up->poids[f->pfirst + k];
 
 			known = fresh_lookup(up, p);
-			if (known != NONE) {
+			if (known != TM_STALE_NONE) {
 				pos = up->c[known].at;
 			} else if (!tm_stale__cidx_find(up->ix, p, &pos)) {
 				error = tm_error_set(TM_ERROR, "lost a parent");
@@ -532,7 +532,7 @@ static void update_free(struct update *up)
 	tm_strv_clear(&up->skipped);
 }
 
-void tm_stale__cidx_open(struct cidx *ix, git_repository *repo)
+void tm_stale__cidx_open(struct tm_stale_cidx *ix, git_repository *repo)
 {
 	tm_strv none = TM_STRV_INIT;
 
@@ -544,7 +544,7 @@ void tm_stale__cidx_open(struct cidx *ix, git_repository *repo)
 	}
 }
 
-int tm_stale__cidx_describe(struct cidx *ix, git_repository *repo,
+int tm_stale__cidx_describe(struct tm_stale_cidx *ix, git_repository *repo,
 			    const git_oid *oids, size_t n,
 			    const git_oid *shallow, size_t nshallow,
 			    tm_progress_fn progress, void *progress_data,

@@ -98,7 +98,8 @@ enum tm_stale_layer_check {
 	TM_STALE_CHECK_WHOLE   /* + the checksum and the sort orders */
 };
 
-const char *tm_stale__layer_name(const struct cidx_layer *l, uint32_t p);
+const char *tm_stale__layer_name(const struct tm_stale_cidx_layer *l,
+				 uint32_t p);
 
 /*
  * Point l's arrays into l->data (l->size bytes); false when it is not a
@@ -108,17 +109,18 @@ const char *tm_stale__layer_name(const struct cidx_layer *l, uint32_t p);
  * re-hashing and order checks: whatever a file holds, the readers (the cidx_*
  * accessors, the binary searches) never leave it.
  */
-bool tm_stale__layer_parse(struct cidx_layer *l, uint32_t base, uint32_t pbase,
-			   uint64_t below, uint64_t key,
+bool tm_stale__layer_parse(struct tm_stale_cidx_layer *l, uint32_t base,
+			   uint32_t pbase, uint64_t below, uint64_t key,
 			   enum tm_stale_layer_check check);
-void tm_stale__layer_release(struct cidx_layer *l);
+void tm_stale__layer_release(struct tm_stale_cidx_layer *l);
 /* $GIT_COMMON_DIR/threadmind/commits/ + `name`. */
 char *tm_stale__cidx_file(git_repository *repo, const char *name);
 void tm_stale__layer_file_name(char *out, size_t size, uint64_t id);
 /* What the shallow boundary is ($GIT_COMMON_DIR/shallow), as a number. */
 uint64_t tm_stale__shallow_key(git_repository *repo);
 /* Add layer *l (sound, on top of ix's) to ix. */
-void tm_stale__cidx_push(struct cidx *ix, struct cidx_layer *l);
+void tm_stale__cidx_push(struct tm_stale_cidx *ix,
+			 struct tm_stale_cidx_layer *l);
 
 struct tm_stale_u32v {
 	uint32_t *v;
@@ -131,7 +133,7 @@ static inline void tm_stale__u32_push(struct tm_stale_u32v *a, size_t x)
 	a->v[a->n++] = (uint32_t)x;
 }
 
-/* The layer being built, in the form of struct cidx_layer (its starts
+/* The layer being built, in the form of struct tm_stale_cidx_layer (its starts
  * local, its parents and path numbers global). */
 struct tm_stale_chunk {
 	tm_buf oids, time, vcommit, vident;
@@ -149,12 +151,12 @@ struct tm_stale_stamps;
  * (`check`: checked whole, unless `sp` says it was and has not changed
  * since; without, one this process just wrote; either way its bounds are
  * checked: a stamp saves re-hashing, never the range checks). */
-bool tm_stale__layer_load(struct cidx *ix, git_repository *repo, uint64_t id,
-			  bool check, struct tm_stale_stamps *sp);
+bool tm_stale__layer_load(struct tm_stale_cidx *ix, git_repository *repo,
+			  uint64_t id, bool check, struct tm_stale_stamps *sp);
 /* The index as the chain names it, up to its first unusable layer. */
-void tm_stale__cidx_load(struct cidx *ix, git_repository *repo);
+void tm_stale__cidx_load(struct tm_stale_cidx *ix, git_repository *repo);
 /* The number of path `name` in ix, when it has it. */
-bool tm_stale__cidx_path_find(const struct cidx *ix, const char *name,
+bool tm_stale__cidx_path_find(const struct tm_stale_cidx *ix, const char *name,
 			      uint32_t *out);
 
 /* ---- stale_cidx_write.c ---- */
@@ -164,7 +166,8 @@ bool tm_stale__cidx_path_find(const struct cidx *ix, const char *name,
  * or the layers a merge replaces), on top of layer `below`, into *out;
  * returns its id.
  */
-uint64_t tm_stale__layer_image(tm_buf *out, const struct cidx_layer *const *src,
+uint64_t tm_stale__layer_image(tm_buf *out,
+			       const struct tm_stale_cidx_layer *const *src,
 			       size_t nsrc, uint64_t below, uint64_t key);
 /*
  * Write image `img` (layer `id`) into the commits folder and put it on top
@@ -172,29 +175,30 @@ uint64_t tm_stale__layer_image(tm_buf *out, const struct cidx_layer *const *src,
  * *img is taken either way).  Returns 1 when the file is there, 0 when it
  * is not, TM_ERROR when it cannot be read back (ix stays as it was).
  */
-int tm_stale__layer_add(struct cidx *ix, git_repository *repo, tm_buf *img,
-			uint64_t id, tm_strv *written);
+int tm_stale__layer_add(struct tm_stale_cidx *ix, git_repository *repo,
+			tm_buf *img, uint64_t id, tm_strv *written);
 /* Name ix's layers in the chain file (when every one is written). */
-void tm_stale__chain_write(const struct cidx *ix, git_repository *repo);
+void tm_stale__chain_write(const struct tm_stale_cidx *ix,
+			   git_repository *repo);
 /* Remove the layer files ix does not name: the ones this run wrote or
  * merged away (`written`) and those the chain named past the ones it
  * loaded at once, the others (another writer's) once they are a minute
  * old. */
-void tm_stale__layers_expire(const struct cidx *ix, git_repository *repo,
-			     const tm_strv *written);
+void tm_stale__layers_expire(const struct tm_stale_cidx *ix,
+			     git_repository *repo, const tm_strv *written);
 void tm_stale__chunk_free(struct tm_stale_chunk *ch);
 /* Make chunk *ch (not empty) a layer on top of ix (written, its file
  * name into `written`, and named by the chain while *on_disk: every layer
  * of this run is written; a layer that could not be written clears it),
  * and empty it. */
-int tm_stale__chunk_flush(struct tm_stale_chunk *ch, struct cidx *ix,
+int tm_stale__chunk_flush(struct tm_stale_chunk *ch, struct tm_stale_cidx *ix,
 			  git_repository *repo, tm_strv *written,
 			  bool *on_disk);
 /* Merge the layers this run wrote (from ix's layer `first_new`, when
  * on_disk: all written) with each other and with the ones below while
  * those hold at most twice their commits; then remove the files no chain
  * names (tm_stale__layers_expire). */
-int tm_stale__layers_merge(struct cidx *ix, git_repository *repo,
+int tm_stale__layers_merge(struct tm_stale_cidx *ix, git_repository *repo,
 			   size_t first_new, bool on_disk, tm_strv *written);
 
 #endif

@@ -83,7 +83,8 @@ static bool all_below(const uint32_t *v, uint32_t n, uint32_t limit)
 	return true;
 }
 
-const char *tm_stale__layer_name(const struct cidx_layer *l, uint32_t p)
+const char *tm_stale__layer_name(const struct tm_stale_cidx_layer *l,
+				 uint32_t p)
 {
 	return l->pbytes + l->poff[p];
 }
@@ -96,8 +97,8 @@ const char *tm_stale__layer_name(const struct cidx_layer *l, uint32_t p)
  * re-hashing and order checks: whatever a file holds, the readers (the cidx_*
  * accessors, the binary searches) never leave it.
  */
-bool tm_stale__layer_parse(struct cidx_layer *l, uint32_t base, uint32_t pbase,
-			   uint64_t below, uint64_t key,
+bool tm_stale__layer_parse(struct tm_stale_cidx_layer *l, uint32_t base,
+			   uint32_t pbase, uint64_t below, uint64_t key,
 			   enum tm_stale_layer_check check)
 {
 	struct cursor c;
@@ -189,7 +190,7 @@ bool tm_stale__layer_parse(struct cidx_layer *l, uint32_t base, uint32_t pbase,
 	return true;
 }
 
-void tm_stale__layer_release(struct cidx_layer *l)
+void tm_stale__layer_release(struct tm_stale_cidx_layer *l)
 {
 	if (l->mapped)
 		munmap(l->data, l->size);
@@ -198,7 +199,7 @@ void tm_stale__layer_release(struct cidx_layer *l)
 	memset(l, 0, sizeof(*l));
 }
 
-void tm_stale__cidx_free(struct cidx *ix)
+void tm_stale__cidx_free(struct tm_stale_cidx *ix)
 {
 	size_t i;
 
@@ -240,7 +241,8 @@ uint64_t tm_stale__shallow_key(git_repository *repo)
 }
 
 /* Add layer *l (sound, on top of ix's) to ix. */
-void tm_stale__cidx_push(struct cidx *ix, struct cidx_layer *l)
+void tm_stale__cidx_push(struct tm_stale_cidx *ix,
+			 struct tm_stale_cidx_layer *l)
 {
 	tm_xgrow((void **)&ix->layers, &ix->alloc, ix->nlayers + 1,
 		 sizeof(*ix->layers));
@@ -337,7 +339,7 @@ static void stamp_add(struct tm_stale_stamps *sp, uint64_t id, int fd,
 	sp->dirty = true;
 }
 
-static bool cidx_has_layer(const struct cidx *ix, uint64_t id)
+static bool cidx_has_layer(const struct tm_stale_cidx *ix, uint64_t id)
 {
 	size_t j;
 
@@ -349,7 +351,7 @@ static bool cidx_has_layer(const struct cidx *ix, uint64_t id)
 
 /* Write `checked` with the stamps of ix's layers (best effort). */
 static void stamps_write(const struct tm_stale_stamps *sp,
-			 const struct cidx *ix, git_repository *repo)
+			 const struct tm_stale_cidx *ix, git_repository *repo)
 {
 	tm_buf entries = TM_BUF_INIT, payload = TM_BUF_INIT, file = TM_BUF_INIT;
 	size_t i, k, n = 0;
@@ -379,10 +381,10 @@ static void stamps_write(const struct tm_stale_stamps *sp,
  * (`check`: checked whole, unless `sp` says it was and has not changed
  * since; without, one this process just wrote; either way its bounds are
  * checked: a stamp saves re-hashing, never the range checks). */
-bool tm_stale__layer_load(struct cidx *ix, git_repository *repo, uint64_t id,
-			  bool check, struct tm_stale_stamps *sp)
+bool tm_stale__layer_load(struct tm_stale_cidx *ix, git_repository *repo,
+			  uint64_t id, bool check, struct tm_stale_stamps *sp)
 {
-	struct cidx_layer l;
+	struct tm_stale_cidx_layer l;
 	char name[64], *path;
 	struct stat st;
 	void *map;
@@ -430,7 +432,7 @@ bool tm_stale__layer_load(struct cidx *ix, git_repository *repo, uint64_t id,
 }
 
 /* The index as the chain names it, up to its first unusable layer. */
-void tm_stale__cidx_load(struct cidx *ix, git_repository *repo)
+void tm_stale__cidx_load(struct tm_stale_cidx *ix, git_repository *repo)
 {
 	char *path = tm_stale__cidx_file(repo, "chain"), line[64];
 	tm_buf name = TM_BUF_INIT;
@@ -475,12 +477,12 @@ void tm_stale__cidx_load(struct cidx *ix, git_repository *repo)
 }
 
 /* How entry `e` of layer l's sorted array compares with `key`. */
-typedef int (*layer_cmp)(const struct cidx_layer *l, uint32_t e,
+typedef int (*layer_cmp)(const struct tm_stale_cidx_layer *l, uint32_t e,
 			 const void *key);
 
 /* Binary search of `key` among the n entries of `sorted` (layer l's, in
  * the order of cmp): the entry into *at when it is there. */
-static inline bool layer_search(const struct cidx_layer *l,
+static inline bool layer_search(const struct tm_stale_cidx_layer *l,
 				const uint32_t *sorted, uint32_t n,
 				layer_cmp cmp, const void *key, uint32_t *at)
 {
@@ -502,20 +504,22 @@ static inline bool layer_search(const struct cidx_layer *l,
 	return false;
 }
 
-static int oid_cmp_at(const struct cidx_layer *l, uint32_t e, const void *key)
+static int oid_cmp_at(const struct tm_stale_cidx_layer *l, uint32_t e,
+		      const void *key)
 {
 	return memcmp(l->oids + (size_t)e * 20, key, 20);
 }
 
-static int name_cmp_at(const struct cidx_layer *l, uint32_t e, const void *key)
+static int name_cmp_at(const struct tm_stale_cidx_layer *l, uint32_t e,
+		       const void *key)
 {
 	return strcmp(tm_stale__layer_name(l, e), key);
 }
 
-bool tm_stale__cidx_find(const struct cidx *ix, const git_oid *oid,
+bool tm_stale__cidx_find(const struct tm_stale_cidx *ix, const git_oid *oid,
 			 uint32_t *out)
 {
-	const struct cidx_layer *l;
+	const struct tm_stale_cidx_layer *l;
 	size_t k, lo, hi, mid;
 	bool found = false;
 
@@ -534,28 +538,28 @@ bool tm_stale__cidx_find(const struct cidx *ix, const git_oid *oid,
 		     lo++) {
 			*out = l->base + l->order[lo];
 			found = true;
-			if (cidx_described(ix, *out))
+			if (tm_stale__cidx_described(ix, *out))
 				return true;
 		}
 	}
 	return found;
 }
 
-uint32_t tm_stale__cidx_resolve(const struct cidx *ix, uint32_t pos)
+uint32_t tm_stale__cidx_resolve(const struct tm_stale_cidx *ix, uint32_t pos)
 {
 	git_oid oid;
 	uint32_t at;
 
-	if (cidx_described(ix, pos))
+	if (tm_stale__cidx_described(ix, pos))
 		return pos;
-	memcpy(oid.id, cidx_oid(ix, pos), GIT_OID_RAWSZ);
+	memcpy(oid.id, tm_stale__cidx_oid(ix, pos), GIT_OID_RAWSZ);
 	return tm_stale__cidx_find(ix, &oid, &at) ? at : pos;
 }
 
-const char *tm_stale__cidx_name(const struct cidx *ix, uint32_t path)
+const char *tm_stale__cidx_name(const struct tm_stale_cidx *ix, uint32_t path)
 {
 	size_t lo = 0, hi = ix->nlayers, mid;
-	const struct cidx_layer *l;
+	const struct tm_stale_cidx_layer *l;
 
 	while (hi - lo > 1) {
 		mid = lo + (hi - lo) / 2;
@@ -569,10 +573,10 @@ const char *tm_stale__cidx_name(const struct cidx *ix, uint32_t path)
 }
 
 /* The number of path `name` in ix, when it has it. */
-bool tm_stale__cidx_path_find(const struct cidx *ix, const char *name,
+bool tm_stale__cidx_path_find(const struct tm_stale_cidx *ix, const char *name,
 			      uint32_t *out)
 {
-	const struct cidx_layer *l;
+	const struct tm_stale_cidx_layer *l;
 	uint32_t at;
 	size_t k;
 

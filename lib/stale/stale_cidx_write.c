@@ -63,12 +63,13 @@ static size_t layer_size(uint64_t n, uint64_t np, uint64_t ns, uint64_t nd,
  * or the layers a merge replaces), on top of layer `below`, into *out;
  * returns its id.
  */
-uint64_t tm_stale__layer_image(tm_buf *out, const struct cidx_layer *const *src,
+uint64_t tm_stale__layer_image(tm_buf *out,
+			       const struct tm_stale_cidx_layer *const *src,
 			       size_t nsrc, uint64_t below, uint64_t key)
 {
 	uint32_t h[12] = {TM_STALE_LAYER_ENDIAN, TM_STALE_LAYER_VERSION};
 	uint32_t base = src[0]->base, pbase = src[0]->pbase, off, *head;
-	const struct cidx_layer *l;
+	const struct tm_stale_cidx_layer *l;
 	size_t s, i, best, total;
 	uint64_t sum;
 
@@ -169,11 +170,11 @@ uint64_t tm_stale__layer_image(tm_buf *out, const struct cidx_layer *const *src,
  * *img is taken either way).  Returns 1 when the file is there, 0 when it
  * is not, TM_ERROR when it cannot be read back (ix stays as it was).
  */
-int tm_stale__layer_add(struct cidx *ix, git_repository *repo, tm_buf *img,
-			uint64_t id, tm_strv *written)
+int tm_stale__layer_add(struct tm_stale_cidx *ix, git_repository *repo,
+			tm_buf *img, uint64_t id, tm_strv *written)
 {
 	char name[64], *path;
-	struct cidx_layer l;
+	struct tm_stale_cidx_layer l;
 	bool ok;
 
 	tm_stale__layer_file_name(name, sizeof(name), id);
@@ -202,7 +203,7 @@ int tm_stale__layer_add(struct cidx *ix, git_repository *repo, tm_buf *img,
 }
 
 /* Name ix's layers in the chain file (when every one is written). */
-void tm_stale__chain_write(const struct cidx *ix, git_repository *repo)
+void tm_stale__chain_write(const struct tm_stale_cidx *ix, git_repository *repo)
 {
 	tm_buf b = TM_BUF_INIT;
 	char *path = tm_stale__cidx_file(repo, "chain");
@@ -221,8 +222,8 @@ void tm_stale__chain_write(const struct cidx *ix, git_repository *repo)
  * merged away (`written`) and those the chain named past the ones it
  * loaded at once, the others (another writer's) once they are EXPIRE
  * seconds old. */
-void tm_stale__layers_expire(const struct cidx *ix, git_repository *repo,
-			     const tm_strv *written)
+void tm_stale__layers_expire(const struct tm_stale_cidx *ix,
+			     git_repository *repo, const tm_strv *written)
 {
 	char *dir = tm_stale__cidx_file(repo, ""), name[64];
 	tm_hashmap keep = TM_HASHMAP_INIT, mine = TM_HASHMAP_INIT;
@@ -279,7 +280,7 @@ void tm_stale__chunk_free(struct tm_stale_chunk *ch)
 	memset(ch, 0, sizeof(*ch));
 }
 
-static const struct cidx_layer *sort_layer;
+static const struct tm_stale_cidx_layer *sort_layer;
 
 static int order_cmp(const void *a, const void *b)
 {
@@ -294,11 +295,11 @@ static int name_cmp(const void *a, const void *b)
 		      tm_stale__layer_name(sort_layer, *(const uint32_t *)b));
 }
 
-int tm_stale__chunk_flush(struct tm_stale_chunk *ch, struct cidx *ix,
+int tm_stale__chunk_flush(struct tm_stale_chunk *ch, struct tm_stale_cidx *ix,
 			  git_repository *repo, tm_strv *written, bool *on_disk)
 {
-	struct cidx_layer l;
-	const struct cidx_layer *src = &l;
+	struct tm_stale_cidx_layer l;
+	const struct tm_stale_cidx_layer *src = &l;
 	tm_buf pbytes = TM_BUF_INIT, img = TM_BUF_INIT;
 	uint32_t *order, *psorted, *poff;
 	uint64_t id;
@@ -370,10 +371,10 @@ int tm_stale__chunk_flush(struct tm_stale_chunk *ch, struct cidx *ix,
 	return 0;
 }
 
-int tm_stale__layers_merge(struct cidx *ix, git_repository *repo,
+int tm_stale__layers_merge(struct tm_stale_cidx *ix, git_repository *repo,
 			   size_t first_new, bool on_disk, tm_strv *written)
 {
-	const struct cidx_layer **src;
+	const struct tm_stale_cidx_layer **src;
 	size_t j = first_new, k, top = ix->nlayers;
 	uint64_t acc = 0, id;
 	tm_buf img = TM_BUF_INIT;

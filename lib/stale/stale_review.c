@@ -38,21 +38,21 @@
 
 /* Thread t gets base commit `oid` (once each: bases_unique); false when
  * the repository lacks it. */
-static bool add_base(struct pass *s, size_t t, const git_oid *oid)
+static bool add_base(struct tm_stale_pass *s, size_t t, const git_oid *oid)
 {
-	struct live *l = &s->th[t];
+	struct tm_stale_live *l = &s->th[t];
 	size_t node;
 
 	if (tm_stale__get_base(s->w, oid, &node) < 0) {
 		tm_error_clear();
 		return false;
 	}
-	if (s->w->nodes[node].base == NONE)
+	if (s->w->nodes[node].base == TM_STALE_NONE)
 		s->w->nodes[node].base = s->nbases++;
 	if (l->base_nodes.n && l->base_nodes.v[l->base_nodes.n - 1] == node)
 		return true;
-	sizev_push(&l->bases, s->w->nodes[node].base);
-	sizev_push(&l->base_nodes, node);
+	tm_stale__sizev_push(&l->bases, s->w->nodes[node].base);
+	tm_stale__sizev_push(&l->base_nodes, node);
 	return true;
 }
 
@@ -65,7 +65,7 @@ static int pair_cmp(const void *a, const void *b)
 	return x[0] < y[0] ? -1 : x[0] > y[0];
 }
 
-static void bases_unique(struct live *l)
+static void bases_unique(struct tm_stale_live *l)
 {
 	size_t i, k = 0, n = l->bases.n, *pairs;
 
@@ -99,8 +99,9 @@ static bool has_commit(git_repository *repo, const git_oid *oid)
 }
 
 /* The review point of version v into *out; false: it gives none. */
-static bool review_point(const struct pass *s, const struct tm_stale_version *v,
-			 bool shallow, git_oid *out)
+static bool review_point(const struct tm_stale_pass *s,
+			 const struct tm_stale_version *v, bool shallow,
+			 git_oid *out)
 {
 	if (git_oid_is_zero(&v->review))
 		return false;
@@ -132,7 +133,7 @@ struct owners {
 	bool *shared;         /* per thread: its identity is not its own */
 };
 
-static void owners_index(struct owners *o, const struct pass *s)
+static void owners_index(struct owners *o, const struct tm_stale_pass *s)
 {
 	size_t i, *head;
 
@@ -144,14 +145,14 @@ static void owners_index(struct owners *o, const struct pass *s)
 	o->shared = tm_xcalloc(s->nth + 1, sizeof(*o->shared));
 	for (i = s->nth; i-- > 0;) {
 		head = tm_hashmap_put(&o->by_ident, &s->th[i].ident,
-				      sizeof(s->th[i].ident), NONE);
+				      sizeof(s->th[i].ident), TM_STALE_NONE);
 		o->next[i] = *head;
 		*head = i;
 		*tm_hashmap_put(&o->by_thread, &s->th[i].t, sizeof(s->th[i].t),
 				0) = i;
 	}
 	for (i = 0; i < s->nth; i++)
-		if (o->next[i] != NONE)
+		if (o->next[i] != TM_STALE_NONE)
 			o->shared[i] = o->shared[o->next[i]] = true;
 }
 
@@ -163,24 +164,24 @@ static void owners_free(struct owners *o)
 	free(o->shared);
 }
 
-/* The first thread version v belongs to, or NONE; then next_of. */
-static size_t first_of(const struct owners *o, const struct pass *s,
+/* The first thread version v belongs to, or TM_STALE_NONE; then next_of. */
+static size_t first_of(const struct owners *o, const struct tm_stale_pass *s,
 		       const struct tm_stale_version *v)
 {
 	const size_t *t =
 		tm_hashmap_get(&o->by_ident, &v->ident, sizeof(v->ident));
 
 	if (!t || !o->shared[*t])
-		return t ? *t : NONE;
+		return t ? *t : TM_STALE_NONE;
 	t = v->owner
 		    ? tm_hashmap_get(&o->by_thread, &v->owner, sizeof(v->owner))
 		    : NULL;
-	return t && s->th[*t].ident == v->ident ? *t : NONE;
+	return t && s->th[*t].ident == v->ident ? *t : TM_STALE_NONE;
 }
 
 static size_t next_of(const struct owners *o, size_t t)
 {
-	return o->shared[t] ? NONE : o->next[t];
+	return o->shared[t] ? TM_STALE_NONE : o->next[t];
 }
 
 static int cover_cmp(const void *a, const void *b)
@@ -193,7 +194,7 @@ static int cover_cmp(const void *a, const void *b)
 
 enum own { OWN_BASE, OWN_NONE, OWN_UNKNOWN };
 
-int tm_stale__review_points(struct pass *s, tm_strv *unknown,
+int tm_stale__review_points(struct tm_stale_pass *s, tm_strv *unknown,
 			    const char *threads_dir)
 {
 	struct tm_stale_versions vs;
@@ -229,7 +230,7 @@ int tm_stale__review_points(struct pass *s, tm_strv *unknown,
 	owners_index(&o, s);
 	/* does a version of the history name the thread's own `commit`? */
 	for (j = 0; j < vs.n; j++)
-		for (t = first_of(&o, s, &vs.v[j]); t != NONE;
+		for (t = first_of(&o, s, &vs.v[j]); t != TM_STALE_NONE;
 		     t = next_of(&o, t))
 			if (git_oid_equal(&vs.v[j].review, &s->th[t].commit))
 				named[t] = true;
@@ -253,7 +254,7 @@ int tm_stale__review_points(struct pass *s, tm_strv *unknown,
 		any[t] = own[t] == OWN_BASE;
 	}
 	for (j = 0; j < vs.n; j++)
-		for (t = first_of(&o, s, &vs.v[j]); t != NONE;
+		for (t = first_of(&o, s, &vs.v[j]); t != TM_STALE_NONE;
 		     t = next_of(&o, t))
 			if (!any[t] && own[t] != OWN_UNKNOWN)
 				any[t] =
@@ -275,7 +276,7 @@ int tm_stale__review_points(struct pass *s, tm_strv *unknown,
 		if (own[t] == OWN_BASE)
 			add_base(s, t, &s->th[t].commit);
 	for (j = 0; j < vs.n; j++) {
-		for (t = first_of(&o, s, &vs.v[j]); t != NONE;
+		for (t = first_of(&o, s, &vs.v[j]); t != TM_STALE_NONE;
 		     t = next_of(&o, t)) {
 			if (review_point(s, &vs.v[j], shallow, &rp))
 				add_base(s, t, &rp);

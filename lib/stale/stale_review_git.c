@@ -28,7 +28,7 @@ static struct tm_stale_version *version_push(struct tm_stale_versions *vs)
 }
 
 /* The thread whose file is `name` ("<id>.md"), or NULL. */
-static const tm_thread *owner_of(const struct pass *s,
+static const tm_thread *owner_of(const struct tm_stale_pass *s,
 				 const struct tm_stale_versions *vs,
 				 const char *name)
 {
@@ -56,7 +56,7 @@ struct blob_info {
 };
 
 struct walkdata {
-	struct pass *s;
+	struct tm_stale_pass *s;
 	struct tm_stale_versions *vs;
 	char *dir;        /* threads_dir without its trailing '/' */
 	tm_hashmap seen;  /* commits met: 1, counted: 2 + index in all */
@@ -348,7 +348,7 @@ static struct dated dated_pop(struct dated *h, size_t *n)
  */
 static int reachable(struct walkdata *r, const git_oid *head)
 {
-	struct pass *s = r->s;
+	struct tm_stale_pass *s = r->s;
 	struct tm_stale_versions *vs = r->vs;
 	tm_hashmap want = TM_HASHMAP_INIT, seen = TM_HASHMAP_INIT;
 	struct dated *heap = NULL, x;
@@ -445,7 +445,8 @@ static int reachable(struct walkdata *r, const git_oid *head)
 	return error;
 }
 
-int tm_stale__review_collect_git(struct pass *s, struct tm_stale_versions *vs,
+int tm_stale__review_collect_git(struct tm_stale_pass *s,
+				 struct tm_stale_versions *vs,
 				 const char *threads_dir)
 {
 	struct walkdata r;

@@ -28,7 +28,8 @@ struct tm_stale_versions {
 /* Without the commit index: the versions of the thread files of
  * `threads_dir` in HEAD's history into *vs, by one walk over the store's
  * life (stale_review.c, at the top), and which review commits HEAD reaches. */
-int tm_stale__review_collect_git(struct pass *s, struct tm_stale_versions *vs,
+int tm_stale__review_collect_git(struct tm_stale_pass *s,
+				 struct tm_stale_versions *vs,
 				 const char *threads_dir);
 
 #endif

@@ -53,8 +53,8 @@ int tm_stale_commit_touches(tm_strv *out_ids, tm_git *g, const char *hex,
 	git_commit *c = NULL, *p = NULL;
 	tm_strv changed = TM_STRV_INIT, ids = TM_STRV_INIT;
 	tm_strv skipped = TM_STRV_INIT;
-	struct index x;
-	struct sizev hits = {NULL, 0, 0};
+	struct tm_stale_specs x;
+	struct tm_stale_sizev hits = {NULL, 0, 0};
 	const tm_thread **cand;
 	git_oid oid, *shallow = NULL;
 	size_t i, k, f, ncand = 0, nshallow = 0;
@@ -101,27 +101,28 @@ int tm_stale_commit_touches(tm_strv *out_ids, tm_git *g, const char *hex,
 		    (changed.n > FEW_CHANGED ||
 		     names_any(threads[i], &changed)))
 			cand[ncand++] = threads[i];
-	tm_stale__index_build(&x, cand, ncand, threads_dir);
-	touched = tm_xcalloc(WORDS(ncand) + 1, sizeof(uint64_t));
-	covers = tm_xcalloc(WORDS(ncand) + 1, sizeof(uint64_t));
+	tm_stale__specs_build(&x, cand, ncand, threads_dir);
+	touched = tm_xcalloc(TM_STALE_WORDS(ncand) + 1, sizeof(uint64_t));
+	covers = tm_xcalloc(TM_STALE_WORDS(ncand) + 1, sizeof(uint64_t));
 	for (i = 0; i < changed.n; i++) {
 		hits.n = 0;
-		tm_stale__index_match(&x, changed.items[i], &hits);
+		tm_stale__specs_match(&x, changed.items[i], &hits);
 		for (k = 0; k < hits.n; k++)
-			bit_set(touched, hits.v[k]);
-		for (f = tm_stale__index_file(&x, changed.items[i]); f != NONE;
-		     f = x.file_next[f])
-			bit_set(covers, f);
+			tm_stale__bit_set(touched, hits.v[k]);
+		for (f = tm_stale__specs_file(&x, changed.items[i]);
+		     f != TM_STALE_NONE; f = x.file_next[f])
+			tm_stale__bit_set(covers, f);
 	}
 	for (i = 0; i < ncand; i++)
-		if (bit_get(touched, i) && !bit_get(covers, i))
+		if (tm_stale__bit_get(touched, i) &&
+		    !tm_stale__bit_get(covers, i))
 			tm_strv_push(&ids, cand[i]->id);
 	tm_strv_sort_unique(&ids);
 	*out_ids = ids;
 	free(touched);
 	free(covers);
 	free(hits.v);
-	tm_stale__index_free(&x);
+	tm_stale__specs_free(&x);
 	free(cand);
 	tm_strv_clear(&changed);
 	return 0;
