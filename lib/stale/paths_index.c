@@ -1,5 +1,5 @@
 /*
- * The thread index of the hooks (see paths_index.h):
+ * The paths index of the hooks (see paths_index.h):
  * $GIT_COMMON_DIR/threadmind/paths-<hash of the folder>.index.
  *
  * File: the magic "TMPIDX03", the payload's length and its checksum (8

@@ -2,7 +2,7 @@
  * Staleness (DESIGN.md section 4) for every thread in one revision walk:
  * the public API of stale.h.  The work is split over
  *   stale_review.c   phase 0, every thread's review points;
- *   stale_index.c    every thread's pathspecs and file, indexed;
+ *   stale_specs.c    every thread's pathspecs and file, by path;
  *   stale_walk.c     phase 1, the revision walk;
  *   stale_history.c  phase 2, each thread's simplified history;
  *   stale_cidx_*.c   the commit index; stale_cache.c  the last answer;
@@ -146,7 +146,7 @@ static int describe_range(struct tm_stale_walk *w, struct tm_stale_pass *s,
 	return 0;
 }
 
-/* With `use_index`, through the per-commit index (stale_cidx_*.c);
+/* With `use_index`, through the commit index (stale_cidx_*.c);
  * returns 1 when it turns out unusable (then the caller does without), 2
  * when some bases it took as there turn out pruned (into *gone: again). */
 static int compute_once(tm_stale_report *out, tm_git *g,

@@ -5,7 +5,7 @@
  * The commits from HEAD that some base does not reach, children first
  * (newest first among those ready), each diffed once against its first
  * parent (a merge also against its other parents); each changed path is
- * matched against every thread's pathspecs at once (stale_index.c).  A
+ * matched against every thread's pathspecs at once (stale_specs.c).  A
  * T-bit set per commit says whose simplified history reaches it, so that
  * each thread gets the commits that `git log <commit>..HEAD -- <paths>`
  * lists: git's default history simplification (revision.c,

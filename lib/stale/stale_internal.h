@@ -65,7 +65,7 @@ static inline void tm_stale__sizev_unique(struct tm_stale_sizev *a)
 	a->n = j;
 }
 
-/* ---- every thread's pathspecs and file, indexed (stale_index.c) ---- */
+/* ---- every thread's pathspecs and file, by path (stale_specs.c) ---- */
 
 struct tm_stale_specs {
 	tm_pathspec *specs;
@@ -101,7 +101,7 @@ void tm_stale__specs_match(struct tm_stale_specs *x, const char *path,
  * folders covers no thread (the conservative answer). */
 size_t tm_stale__specs_file(const struct tm_stale_specs *x, const char *path);
 
-/* ---- the per-commit index (stale_cidx_*.c) ---- */
+/* ---- the commit index (stale_cidx_*.c) ---- */
 
 /*
  * One layer of the index (a file of $GIT_COMMON_DIR/threadmind/commits/):

@@ -167,7 +167,7 @@ void tm_stale_report_clear(tm_stale_report *r);
  * the thread's own file (`threads_dir` + id + ".md"; NULL: no such file).
  * Finished threads and threads whose `commit` is `hex` itself are left out;
  * the caller leaves out those whose summary is blank (tm_summary_blank: the
- * threads may come without their body, as the thread index of the hooks
+ * threads may come without their body, as the paths index of the hooks
  * gives them).  Only one tree diff.
  *
  * Errors: TM_EINVALID when `hex` is not 40 hex digits, TM_ENOTFOUND when the
