@@ -26,7 +26,7 @@ test_expect_success 'the store including the merge fails' '
 '
 
 test_expect_success 'a peer: the merge including the staleness engine fails' '
-	copy && plant lib/merge/merge_text.c "#include \"stale_internal.h\"" &&
+	copy && plant lib/merge/merge_text.c "#include \"stale.h\"" &&
 	fails_with "lib/merge/merge_text.c:" && grep -F "not below merge" out
 '
 
