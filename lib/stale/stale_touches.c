@@ -17,6 +17,25 @@
 
 /* ---- one commit, for the post-commit hook ---- */
 
+/* Commit `hex` (40 hex digits) of `repo` into *out, its id into *oid. */
+static int commit_of(git_commit **out, git_oid *oid, git_repository *repo,
+		     const char *hex)
+{
+	int error;
+
+	if (!tm_stale__is_hex40(hex) || git_oid_fromstr(oid, hex) < 0)
+		return tm_error_set(TM_EINVALID,
+				    "'%s' is not a full commit hash",
+				    hex ? hex : "");
+	error = git_commit_lookup(out, repo, oid);
+	if (error == GIT_ENOTFOUND)
+		return tm_error_set(TM_ENOTFOUND,
+				    "no commit %s in this repository", hex);
+	if (error < 0)
+		return tm_git_error(TM_ERROR, "cannot read commit %s", hex);
+	return 0;
+}
+
 /* Changed paths up to which the threads' specs are tried one by one rather
  * than indexed: a commit changes a few paths, and indexing the specs of
  * 10,000 threads cost post-commit more than its tree diff. */
@@ -61,18 +80,8 @@ int tm_stale_commit_touches(tm_strv *out_ids, tm_git *g, const char *hex,
 	uint64_t *touched, *covers;
 	int error;
 
-	if (!tm_stale__is_hex40(hex) || git_oid_fromstr(&oid, hex) < 0)
-		return tm_error_set(TM_EINVALID,
-				    "'%s' is not a full commit hash",
-				    hex ? hex : "");
-	error = git_commit_lookup(&c, repo, &oid);
-	if (error == GIT_ENOTFOUND)
-		return tm_error_set(TM_ENOTFOUND,
-				    "no commit %s in this "
-				    "repository",
-				    hex);
-	if (error < 0)
-		return tm_git_error(TM_ERROR, "cannot read commit %s", hex);
+	if ((error = commit_of(&c, &oid, repo, hex)) < 0)
+		return error;
 	tm_stale__read_shallow(&shallow, &nshallow, repo);
 	if (git_commit_parentcount(c) > 0 &&
 	    !tm_stale__shallow_has(shallow, nshallow, &oid) &&
@@ -152,18 +161,8 @@ int tm_stale_describe_commit(char **out_short, char **out_subject, tm_git *g,
 	const char *subject;
 	int error;
 
-	if (!tm_stale__is_hex40(hex) || git_oid_fromstr(&oid, hex) < 0)
-		return tm_error_set(TM_EINVALID,
-				    "'%s' is not a full commit hash",
-				    hex ? hex : "");
-	error = git_commit_lookup(&c, tm_git_repository(g), &oid);
-	if (error == GIT_ENOTFOUND)
-		return tm_error_set(TM_ENOTFOUND,
-				    "no commit %s in this "
-				    "repository",
-				    hex);
-	if (error < 0)
-		return tm_git_error(TM_ERROR, "cannot read commit %s", hex);
+	if ((error = commit_of(&c, &oid, tm_git_repository(g), hex)) < 0)
+		return error;
 	if (git_object_short_id(&buf, (const git_object *)c) < 0) {
 		error = tm_git_error(TM_ERROR, "cannot read commit %s", hex);
 		git_commit_free(c);
