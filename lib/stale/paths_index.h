@@ -1,5 +1,5 @@
 /*
- * The thread index of the hooks (DESIGN.md sections 8 and 11): what the
+ * The paths index of the hooks (DESIGN.md sections 8 and 11): what the
  * post-commit and post-checkout hooks need from a project's thread files,
  * kept under $GIT_COMMON_DIR/threadmind/ (never in the work tree) so that
  * a hook does not open and parse every file of a large store.

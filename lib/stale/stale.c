@@ -2,9 +2,11 @@
  * Staleness (DESIGN.md section 4) for every thread in one revision walk:
  * the public API of stale.h.  The work is split over
  *   stale_review.c   phase 0, every thread's review points;
- *   stale_index.c    every thread's pathspecs and file, indexed;
+ *   stale_specs.c    every thread's pathspecs and file, by path;
  *   stale_walk.c     phase 1, the revision walk;
  *   stale_history.c  phase 2, each thread's simplified history;
+ *   stale_cidx_*.c   the commit index; stale_cache.c  the last answer;
+ *   stale_touches.c  one commit's threads (the post-commit hook);
  *   treediff.c       what a commit changes; pathspec.c  git's pathspecs.
  *
  * Let T be the threads that can be stale, K their distinct review points
@@ -44,122 +46,11 @@
 #include <string.h>
 #include <strings.h>
 
-/* ---- the report ---- */
-
-void tm_stale__warn(tm_strv *w, const char *fmt, ...)
-{
-	tm_buf line = TM_BUF_INIT;
-	va_list ap;
-
-	if (!w || w->n > TM_STALE_MAX_WARNINGS)
-		return;
-	if (w->n == TM_STALE_MAX_WARNINGS) {
-		tm_strv_push(w, "more objects of the history cannot be read "
-				"('git fsck' lists them)");
-		return;
-	}
-	va_start(ap, fmt);
-	tm_buf_vprintf(&line, fmt, ap);
-	va_end(ap);
-	if (!tm_strv_contains(w, tm_buf_cstr(&line)))
-		tm_strv_push(w, tm_buf_cstr(&line));
-	tm_buf_release(&line);
-}
-
-/* 40 hex digits (tm_git_is_hex_oid); NULL is not. */
-static bool is_hex40(const char *s)
-{
-	return s && tm_git_is_hex_oid(s, strlen(s));
-}
-
-bool tm_stale__candidate(const tm_thread *t)
-{
-	return t && t->has_paths && t->paths.n && t->commit &&
-	       !tm_thread_is_finished(t) && !tm_thread_summary_blank(t);
-}
-
-bool tm_stale_awaits_summary(const tm_thread *t)
-{
-	return t && t->has_paths && t->paths.n && !tm_thread_is_finished(t) &&
-	       tm_thread_summary_blank(t);
-}
-
-/* h with `n` bytes at p mixed in (their hash, and their count). */
-static uint64_t mix(uint64_t h, const void *p, size_t n)
-{
-	return (h ^ tm_hash_bytes(p, n)) * 0x100000001b3ULL + n;
-}
-
-/* Whether t's createdAt is an instant (into *ms). */
-static bool created_ms(const tm_thread *t, int64_t *ms)
-{
-	bool ok = t->created_at && tm_time_parse(ms, t->created_at) == 0;
-
-	tm_error_clear();
-	return ok;
-}
-
-uint64_t tm_stale__identity(const tm_thread *t, const char *name)
-{
-	uint64_t h = 0xcbf29ce484222325ULL;
-	int64_t ms;
-
-	/* the instant when createdAt parses; else its text, and the file's
-	   name: a thread without a creation time is its own file's only */
-	if (created_ms(t, &ms)) {
-		h = mix(h, "t", 1);
-		h = mix(h, &ms, sizeof(ms));
-	} else {
-		h = mix(h, "f", 1);
-		h = mix(h, name, strlen(name));
-		h = mix(h, t->created_at ? "c" : "n", 1);
-		if (t->created_at)
-			h = mix(h, t->created_at, strlen(t->created_at));
-	}
-	h = mix(h, t->author ? "a" : "n", 1);
-	if (t->author)
-		h = mix(h, t->author, strlen(t->author));
-	return h ? h : 1;
-}
-
-void tm_stale_report_clear(tm_stale_report *r)
-{
-	size_t i;
-
-	if (!r)
-		return;
-	for (i = 0; i < r->n; i++) {
-		free(r->stale[i].id);
-		free(r->stale[i].commit);
-		tm_strv_clear(&r->stale[i].paths);
-		tm_strv_clear(&r->stale[i].changed);
-	}
-	free(r->stale);
-	tm_strv_clear(&r->unknown_base);
-	tm_strv_clear(&r->warnings);
-	r->stale = NULL;
-	r->n = 0;
-}
-
-/* A thread's identity, with its own file's name. */
-uint64_t tm_stale__thread_identity(const tm_thread *t)
-{
-	tm_buf name = TM_BUF_INIT;
-	uint64_t h;
-	int64_t ms;
-
-	if (created_ms(t, &ms)) /* the name plays no part */
-		return tm_stale__identity(t, "");
-	tm_buf_puts(&name, t->id);
-	tm_buf_puts(&name, ".md");
-	h = tm_stale__identity(t, tm_buf_cstr(&name));
-	tm_buf_release(&name);
-	return h;
-}
+/* ---- the computation ---- */
 
 /* The threads that can be stale into s->th; those whose `commit` is not a
  * commit id go to `unknown`. */
-static void find_candidates(struct pass *s, tm_strv *unknown,
+static void find_candidates(struct tm_stale_pass *s, tm_strv *unknown,
 			    const tm_thread *const *threads, size_t n)
 {
 	size_t i;
@@ -169,7 +60,7 @@ static void find_candidates(struct pass *s, tm_strv *unknown,
 	for (i = 0; i < n; i++) {
 		if (!tm_stale__candidate(threads[i]))
 			continue;
-		if (!is_hex40(threads[i]->commit) ||
+		if (!tm_stale__is_hex40(threads[i]->commit) ||
 		    git_oid_fromstr(&oid, threads[i]->commit) < 0) {
 			tm_error_clear();
 			tm_strv_push(unknown, threads[i]->id);
@@ -182,7 +73,7 @@ static void find_candidates(struct pass *s, tm_strv *unknown,
 	}
 }
 
-static void build_report(tm_stale_report *out, struct pass *s)
+static void build_report(tm_stale_report *out, struct tm_stale_pass *s)
 {
 	tm_stale_entry *e;
 	size_t i, k;
@@ -195,7 +86,7 @@ static void build_report(tm_stale_report *out, struct pass *s)
 		e->id = tm_xstrdup(s->th[i].t->id);
 		e->commit = tm_xstrdup(s->th[i].t->commit);
 		tm_strv_copy(&e->paths, &s->th[i].t->paths);
-		sizev_unique(&s->th[i].changed);
+		tm_stale__sizev_unique(&s->th[i].changed);
 		for (k = 0; k < s->th[i].changed.n; k++)
 			tm_strv_push(
 				&e->changed,
@@ -224,15 +115,16 @@ int tm_stale_compute(tm_stale_report *out, tm_git *g, const char *threads_dir,
  * Returns 1 when that fails (compute without the index), TM_ETIMEOUT past
  * a hook's deadline.
  */
-static int describe_range(struct walk *w, struct pass *s, tm_strv *warnings)
+static int describe_range(struct tm_stale_walk *w, struct tm_stale_pass *s,
+			  tm_strv *warnings)
 {
 	git_oid *oids = NULL;
 	size_t i, n = 0, alloc = 0;
 	int error = 0;
 
 	for (i = 0; i < w->n; i++) {
-		if (!interesting(&w->nodes[i]) ||
-		    !(w->nodes[i].flags & F_EXPANDED) ||
+		if (!tm_stale__interesting(&w->nodes[i]) ||
+		    !(w->nodes[i].flags & TM_STALE_F_EXPANDED) ||
 		    w->nodes[i].cix != UINT32_MAX)
 			continue;
 		tm_xgrow((void **)&oids, &alloc, n + 1, sizeof(*oids));
@@ -254,7 +146,7 @@ static int describe_range(struct walk *w, struct pass *s, tm_strv *warnings)
 	return 0;
 }
 
-/* With `use_index`, through the per-commit index (stale_commits.c);
+/* With `use_index`, through the commit index (stale_cidx_*.c);
  * returns 1 when it turns out unusable (then the caller does without), 2
  * when some bases it took as there turn out pruned (into *gone: again). */
 static int compute_once(tm_stale_report *out, tm_git *g,
@@ -265,11 +157,11 @@ static int compute_once(tm_stale_report *out, tm_git *g,
 			tm_strv *warnings)
 {
 	tm_stale_report r = TM_STALE_REPORT_INIT;
-	struct walk w;
-	struct pass s;
-	struct cidx ix;
+	struct tm_stale_walk w;
+	struct tm_stale_pass s;
+	struct tm_stale_cidx ix;
 	const tm_thread **cand = NULL;
-	size_t head = NONE, i;
+	size_t head = TM_STALE_NONE, i;
 	int error = 0;
 
 	memset(&s, 0, sizeof(s));
@@ -295,18 +187,18 @@ static int compute_once(tm_stale_report *out, tm_git *g,
 	}
 	if (!error && s.nth)
 		error = tm_stale__walk_start(&w, &head);
-	if (!error && head != NONE)
+	if (!error && head != TM_STALE_NONE)
 		error = tm_stale__walk_run(&w);
 	if (!error)
 		error = tm_stale__walk_check(&w);
-	if (!error && head != NONE && w.ix)
+	if (!error && head != TM_STALE_NONE && w.ix)
 		error = describe_range(&w, &s, warnings);
-	if (!error && head != NONE) {
+	if (!error && head != TM_STALE_NONE) {
 		cand = tm_xcalloc(s.nth, sizeof(*cand));
 		for (i = 0; i < s.nth; i++)
 			cand[i] = s.th[i].t;
-		tm_stale__index_build(&s.x, cand, s.nth, threads_dir);
-		s.words = WORDS(s.nth);
+		tm_stale__specs_build(&s.x, cand, s.nth, threads_dir);
+		s.words = TM_STALE_WORDS(s.nth);
 		s.active = tm_xcalloc(s.words, sizeof(uint64_t));
 		s.covers = tm_xcalloc(s.words, sizeof(uint64_t));
 		s.shown = tm_xcalloc(s.words, sizeof(uint64_t));
@@ -330,13 +222,13 @@ static int compute_once(tm_stale_report *out, tm_git *g,
 		last->inside = true;
 		last->bases = tm_xcalloc(s.nbases + 1, sizeof(git_oid));
 		for (i = 0; i < w.n; i++) {
-			if (w.nodes[i].base == NONE)
+			if (w.nodes[i].base == TM_STALE_NONE)
 				continue;
 			git_oid buf;
 
 			git_oid_cpy(&last->bases[last->nbases++],
-				    node_oid(&w, i, &buf));
-			if (!(w.nodes[i].flags & F_HEAD))
+				    tm_stale__node_oid(&w, i, &buf));
+			if (!(w.nodes[i].flags & TM_STALE_F_HEAD))
 				last->inside = false;
 		}
 	}
@@ -448,7 +340,7 @@ static bool may_touch_dir(const char *p, const char *dir, size_t dlen)
  * first parents, when they are a line of commits of one parent each: the
  * ones ix lacks.  Negative when they are not (or cannot be read).
  */
-static int describe_line(struct cidx *ix, git_repository *repo,
+static int describe_line(struct tm_stale_cidx *ix, git_repository *repo,
 			 const git_oid *head, const git_oid *stop,
 			 const git_oid *shallow, size_t nshallow)
 {
@@ -468,7 +360,7 @@ static int describe_line(struct cidx *ix, git_repository *repo,
 			break;
 		}
 		if (!tm_stale__cidx_find(ix, &at, &pos) ||
-		    !cidx_described(ix, pos)) {
+		    !tm_stale__cidx_described(ix, pos)) {
 			tm_xgrow((void **)&oids, &alloc, n + 1, sizeof(*oids));
 			git_oid_cpy(&oids[n++], &at);
 		}
@@ -501,9 +393,9 @@ static int advance(tm_stale_report *out, tm_git *g, const char *threads_dir,
 {
 	git_repository *repo = tm_git_repository(g);
 	tm_stale_report r = TM_STALE_REPORT_INIT;
-	struct cidx ix;
-	struct index x;
-	struct sizev line = {NULL, 0, 0}, hits = {NULL, 0, 0};
+	struct tm_stale_cidx ix;
+	struct tm_stale_specs x;
+	struct tm_stale_sizev line = {NULL, 0, 0}, hits = {NULL, 0, 0};
 	const tm_thread **cand = NULL;
 	tm_hashmap old = TM_HASHMAP_INIT, unknown = TM_HASHMAP_INIT;
 	tm_strv *changed = NULL;
@@ -530,21 +422,21 @@ static int advance(tm_stale_report *out, tm_git *g, const char *threads_dir,
 	for (;;) {
 		git_oid oid;
 
-		memcpy(oid.id, cidx_oid(&ix, c), GIT_OID_RAWSZ);
+		memcpy(oid.id, tm_stale__cidx_oid(&ix, c), GIT_OID_RAWSZ);
 		if (git_oid_equal(&oid, &prev->head))
 			break;
-		if (!cidx_described(&ix, c) ||
-		    cidx_parents(&ix, c, &parents) != 1 ||
+		if (!tm_stale__cidx_described(&ix, c) ||
+		    tm_stale__cidx_parents(&ix, c, &parents) != 1 ||
 		    line.n >= ADVANCE_MAX ||
 		    (prev->nbases && bsearch(&oid, prev->bases, prev->nbases,
 					     sizeof(git_oid), oid_cmp)))
 			goto done;
-		ndiff = cidx_diff(&ix, c, 0, &diff);
+		ndiff = tm_stale__cidx_diff(&ix, c, 0, &diff);
 		for (k = 0; dirlen && k < ndiff; k++)
 			if (may_touch_dir(tm_stale__cidx_name(&ix, diff[k]),
 					  threads_dir, dirlen))
 				goto done; /* a thread file changed */
-		sizev_push(&line, c);
+		tm_stale__sizev_push(&line, c);
 		c = tm_stale__cidx_resolve(&ix, parents[0]);
 	}
 	/* the threads that can be stale, as find_bases keeps them */
@@ -557,21 +449,22 @@ static int advance(tm_stale_report *out, tm_git *g, const char *threads_dir,
 		if (tm_stale__candidate(threads[i]) &&
 		    !tm_hashmap_gets(&unknown, threads[i]->id))
 			cand[ncand++] = threads[i];
-	tm_stale__index_build(&x, cand, ncand, threads_dir);
+	tm_stale__specs_build(&x, cand, ncand, threads_dir);
 	changed = tm_xcalloc(ncand + 1, sizeof(*changed));
 	newest = tm_xcalloc(ncand + 1, sizeof(*newest));
 	for (j = 0; j < line.n; j++) {
 		c = (uint32_t)line.v[j];
-		ndiff = cidx_diff(&ix, c, 0, &diff);
+		ndiff = tm_stale__cidx_diff(&ix, c, 0, &diff);
 		for (k = 0; k < ndiff; k++) {
 			const char *path = tm_stale__cidx_name(&ix, diff[k]);
 
 			hits.n = 0;
-			tm_stale__index_match(&x, path, &hits);
+			tm_stale__specs_match(&x, path, &hits);
 			for (i = 0; i < hits.n; i++) {
 				at = hits.v[i];
 				if (git_oid_is_zero(&newest[at]))
-					memcpy(newest[at].id, cidx_oid(&ix, c),
+					memcpy(newest[at].id,
+					       tm_stale__cidx_oid(&ix, c),
 					       GIT_OID_RAWSZ);
 				tm_strv_push(&changed[at], path);
 			}
@@ -615,7 +508,7 @@ done:
 	free(line.v);
 	free(hits.v);
 	free(shallow);
-	tm_stale__index_free(&x);
+	tm_stale__specs_free(&x);
 	tm_hashmap_release(&old);
 	tm_hashmap_release(&unknown);
 	tm_stale__cidx_free(&ix);
@@ -670,165 +563,4 @@ int tm_stale_compute_opts(tm_stale_report *out, tm_git *g,
 	tm_stale__last_clear(&last);
 	tm_buf_release(&key);
 	return error;
-}
-
-/* ---- one commit, for the post-commit hook ---- */
-
-/* Changed paths up to which the threads' specs are tried one by one rather
- * than indexed: a commit changes a few paths, and indexing the specs of
- * 10,000 threads cost post-commit more than its tree diff. */
-#define FEW_CHANGED 16
-
-/* Whether a spec of t names one of `changed`. */
-static bool names_any(const tm_thread *t, const tm_strv *changed)
-{
-	tm_pathspec spec;
-	size_t k, i;
-	bool hit = false;
-
-	for (k = 0; k < t->paths.n && !hit; k++) {
-		tm_pathspec_parse(&spec, t->paths.items[k]);
-		for (i = 0; i < changed->n && !hit; i++) {
-			const char *p = changed->items[i];
-			size_t len = strlen(p);
-
-			hit = tm_treediff_is_prefix(p, len)
-				      ? tm_pathspec_may_match_under(&spec, p,
-								    len - 1)
-				      : tm_pathspec_matches(&spec, p, len);
-		}
-		tm_pathspec_free(&spec);
-	}
-	return hit;
-}
-
-int tm_stale_commit_touches(tm_strv *out_ids, tm_git *g, const char *hex,
-			    const char *threads_dir,
-			    const tm_thread *const *threads, size_t n)
-{
-	git_repository *repo = tm_git_repository(g);
-	git_commit *c = NULL, *p = NULL;
-	tm_strv changed = TM_STRV_INIT, ids = TM_STRV_INIT;
-	tm_strv skipped = TM_STRV_INIT;
-	struct index x;
-	struct sizev hits = {NULL, 0, 0};
-	const tm_thread **cand;
-	git_oid oid, *shallow = NULL;
-	size_t i, k, f, ncand = 0, nshallow = 0;
-	uint64_t *touched, *covers;
-	int error;
-
-	if (!is_hex40(hex) || git_oid_fromstr(&oid, hex) < 0)
-		return tm_error_set(TM_EINVALID,
-				    "'%s' is not a full commit hash",
-				    hex ? hex : "");
-	error = git_commit_lookup(&c, repo, &oid);
-	if (error == GIT_ENOTFOUND)
-		return tm_error_set(TM_ENOTFOUND,
-				    "no commit %s in this "
-				    "repository",
-				    hex);
-	if (error < 0)
-		return tm_git_error(TM_ERROR, "cannot read commit %s", hex);
-	tm_stale__read_shallow(&shallow, &nshallow, repo);
-	if (git_commit_parentcount(c) > 0 &&
-	    !tm_stale__shallow_has(shallow, nshallow, &oid) &&
-	    git_commit_parent(&p, c, 0) < 0)
-		p = NULL; /* missing: compare with the empty tree */
-	free(shallow);
-	/* an object that cannot be read: its folder counts as changed,
-	   quietly (stale says it) */
-	error = tm_treediff(&changed, &skipped, repo,
-			    p ? git_commit_tree_id(p) : NULL,
-			    git_commit_tree_id(c));
-	tm_strv_clear(&skipped);
-	git_commit_free(p);
-	git_commit_free(c);
-	if (error < 0) {
-		tm_strv_clear(&changed);
-		return error;
-	}
-
-	cand = tm_xcalloc(n + 1, sizeof(*cand));
-	for (i = 0; i < n; i++)
-		if (threads[i] && threads[i]->has_paths &&
-		    threads[i]->paths.n && !tm_thread_is_finished(threads[i]) &&
-		    !(threads[i]->commit &&
-		      !strcasecmp(threads[i]->commit, hex)) &&
-		    (changed.n > FEW_CHANGED ||
-		     names_any(threads[i], &changed)))
-			cand[ncand++] = threads[i];
-	tm_stale__index_build(&x, cand, ncand, threads_dir);
-	touched = tm_xcalloc(WORDS(ncand) + 1, sizeof(uint64_t));
-	covers = tm_xcalloc(WORDS(ncand) + 1, sizeof(uint64_t));
-	for (i = 0; i < changed.n; i++) {
-		hits.n = 0;
-		tm_stale__index_match(&x, changed.items[i], &hits);
-		for (k = 0; k < hits.n; k++)
-			bit_set(touched, hits.v[k]);
-		for (f = tm_stale__index_file(&x, changed.items[i]); f != NONE;
-		     f = x.file_next[f])
-			bit_set(covers, f);
-	}
-	for (i = 0; i < ncand; i++)
-		if (bit_get(touched, i) && !bit_get(covers, i))
-			tm_strv_push(&ids, cand[i]->id);
-	tm_strv_sort_unique(&ids);
-	*out_ids = ids;
-	free(touched);
-	free(covers);
-	free(hits.v);
-	tm_stale__index_free(&x);
-	free(cand);
-	tm_strv_clear(&changed);
-	return 0;
-}
-
-/* ---- helpers for the commands ---- */
-
-char *tm_stale_threads_dir(tm_git *g, const char *store_root,
-			   const char *project)
-{
-	tm_buf out = TM_BUF_INIT;
-	char *rel;
-
-	if (!project || !(rel = tm_git_path_in_workdir(g, store_root)))
-		return NULL;
-	tm_buf_printf(&out, "%s.threadmind/threads/%s/", rel, project);
-	free(rel);
-	return tm_buf_detach(&out);
-}
-
-int tm_stale_describe_commit(char **out_short, char **out_subject, tm_git *g,
-			     const char *hex)
-{
-	git_commit *c = NULL;
-	git_buf buf = GIT_BUF_INIT;
-	git_oid oid;
-	const char *subject;
-	int error;
-
-	if (!is_hex40(hex) || git_oid_fromstr(&oid, hex) < 0)
-		return tm_error_set(TM_EINVALID,
-				    "'%s' is not a full commit hash",
-				    hex ? hex : "");
-	error = git_commit_lookup(&c, tm_git_repository(g), &oid);
-	if (error == GIT_ENOTFOUND)
-		return tm_error_set(TM_ENOTFOUND,
-				    "no commit %s in this "
-				    "repository",
-				    hex);
-	if (error < 0)
-		return tm_git_error(TM_ERROR, "cannot read commit %s", hex);
-	if (git_object_short_id(&buf, (const git_object *)c) < 0) {
-		error = tm_git_error(TM_ERROR, "cannot read commit %s", hex);
-		git_commit_free(c);
-		return error;
-	}
-	subject = git_commit_summary(c);
-	*out_short = tm_xstrdup(buf.ptr);
-	*out_subject = tm_xstrdup(subject ? subject : "");
-	git_buf_dispose(&buf);
-	git_commit_free(c);
-	return 0;
 }

@@ -128,27 +128,6 @@ static void skip_strv(tm_record_reader *r)
 
 /* ---- the key ---- */
 
-void tm_stale__shallow_sum(uint64_t out[2], const char *commondir)
-{
-	tm_buf path = TM_BUF_INIT, data = TM_BUF_INIT;
-	char chunk[4096];
-	size_t got;
-	FILE *f;
-
-	out[0] = out[1] = 0;
-	tm_buf_printf(&path, "%sshallow", commondir);
-	f = fopen(tm_buf_cstr(&path), "rbe");
-	if (f) {
-		while ((got = fread(chunk, 1, sizeof(chunk), f)) > 0)
-			tm_buf_put(&data, chunk, got);
-		fclose(f);
-		out[0] = tm_hash_bytes(data.ptr, data.size);
-		out[1] = data.size + 1;
-	}
-	tm_buf_release(&path);
-	tm_buf_release(&data);
-}
-
 void tm_stale__cache_key(tm_buf *key, tm_git *g, const char *threads_dir,
 			 const tm_thread *const *threads, size_t n)
 {

@@ -5,7 +5,7 @@
  * The commits from HEAD that some base does not reach, children first
  * (newest first among those ready), each diffed once against its first
  * parent (a merge also against its other parents); each changed path is
- * matched against every thread's pathspecs at once (stale_index.c).  A
+ * matched against every thread's pathspecs at once (stale_specs.c).  A
  * T-bit set per commit says whose simplified history reaches it, so that
  * each thread gets the commits that `git log <commit>..HEAD -- <paths>`
  * lists: git's default history simplification (revision.c,
@@ -28,7 +28,7 @@
 /* ---- interned strings (each changed path stored once) ---- */
 
 /* The number of string s, the same for equal strings. */
-static size_t intern(struct interner *in, const char *s)
+static size_t intern(struct tm_stale_interner *in, const char *s)
 {
 	size_t *i = tm_hashmap_puts(&in->map, s, in->names.n);
 
@@ -37,7 +37,7 @@ static size_t intern(struct interner *in, const char *s)
 	return *i;
 }
 
-static void interner_free(struct interner *in)
+static void interner_free(struct tm_stale_interner *in)
 {
 	tm_strv_clear(&in->names);
 	tm_hashmap_release(&in->map);
@@ -46,9 +46,9 @@ static void interner_free(struct interner *in)
 /* ---- each thread's history ---- */
 
 /* A thread set of node i's, allocated on first use. */
-static uint64_t *reach_of(struct pass *s, size_t i)
+static uint64_t *reach_of(struct tm_stale_pass *s, size_t i)
 {
-	struct node *n = &s->w->nodes[i];
+	struct tm_stale_node *n = &s->w->nodes[i];
 
 	if (!n->reach)
 		n->reach = tm_xcalloc(s->words, sizeof(uint64_t));
@@ -57,42 +57,42 @@ static uint64_t *reach_of(struct pass *s, size_t i)
 
 /* Of the threads `hits` (n of them) that path i matches, those in `active`
  * into `touched`; with `pairs`, each (i, thread) pair once into s->pairs. */
-static void touch_hits(struct pass *s, size_t i, const size_t *hits, size_t n,
-		       uint64_t *touched, bool pairs)
+static void touch_hits(struct tm_stale_pass *s, size_t i, const size_t *hits,
+		       size_t n, uint64_t *touched, bool pairs)
 {
 	size_t k, t;
 
 	s->gen++;
 	for (k = 0; k < n; k++) {
 		t = hits[k];
-		if (!bit_get(s->active, t))
+		if (!tm_stale__bit_get(s->active, t))
 			continue;
-		bit_set(touched, t);
+		tm_stale__bit_set(touched, t);
 		if (pairs && s->stamp[t] != s->gen) {
 			s->stamp[t] = s->gen;
-			sizev_push(&s->pairs, i);
-			sizev_push(&s->pairs, t);
+			tm_stale__sizev_push(&s->pairs, i);
+			tm_stale__sizev_push(&s->pairs, t);
 		}
 	}
 }
 
 /* Threads in `active` that `paths` touch, into `touched`; with `pairs`,
  * also each (path, thread) pair once into s->pairs. */
-static void match_paths(struct pass *s, const tm_strv *paths, uint64_t *touched,
-			bool pairs)
+static void match_paths(struct tm_stale_pass *s, const tm_strv *paths,
+			uint64_t *touched, bool pairs)
 {
 	size_t i;
 
 	memset(touched, 0, s->words * sizeof(uint64_t));
 	for (i = 0; i < paths->n; i++) {
 		s->hits.n = 0;
-		tm_stale__index_match(&s->x, paths->items[i], &s->hits);
+		tm_stale__specs_match(&s->x, paths->items[i], &s->hits);
 		touch_hits(s, i, s->hits.v, s->hits.n, touched, pairs);
 	}
 }
 
-/* With the index: the memo of path number `pid` (see struct pass). */
-static const size_t *memo_of(struct pass *s, uint32_t pid)
+/* With the index: the memo of path number `pid` (see struct tm_stale_pass). */
+static const size_t *memo_of(struct tm_stale_pass *s, uint32_t pid)
 {
 	const char *name;
 	size_t start, k, f;
@@ -101,13 +101,13 @@ static const size_t *memo_of(struct pass *s, uint32_t pid)
 		name = tm_stale__cidx_name(s->w->ix, pid);
 		start = s->memo.n;
 		s->hits.n = 0;
-		tm_stale__index_match(&s->x, name, &s->hits);
+		tm_stale__specs_match(&s->x, name, &s->hits);
 		for (k = 0; k < s->hits.n; k++)
-			sizev_push(&s->memo, s->hits.v[k]);
+			tm_stale__sizev_push(&s->memo, s->hits.v[k]);
 		s->memo_nmatch[pid] = (uint32_t)s->hits.n;
-		for (f = tm_stale__index_file(&s->x, name); f != NONE;
+		for (f = tm_stale__specs_file(&s->x, name); f != TM_STALE_NONE;
 		     f = s->x.file_next[f])
-			sizev_push(&s->memo, f);
+			tm_stale__sizev_push(&s->memo, f);
 		s->memo_nfile[pid] = (uint32_t)(s->memo.n - start - s->hits.n);
 		s->memo_at[pid] = start + 1;
 	}
@@ -116,7 +116,7 @@ static const size_t *memo_of(struct pass *s, uint32_t pid)
 }
 
 /* match_paths for the path numbers `ids` of the index. */
-static void match_ids(struct pass *s, const uint32_t *ids, size_t n,
+static void match_ids(struct tm_stale_pass *s, const uint32_t *ids, size_t n,
 		      uint64_t *touched, bool pairs)
 {
 	const size_t *m;
@@ -130,31 +130,31 @@ static void match_ids(struct pass *s, const uint32_t *ids, size_t n,
 }
 
 /* Let thread t's history go on to parent p. */
-static void follow(struct pass *s, size_t p, size_t t)
+static void follow(struct tm_stale_pass *s, size_t p, size_t t)
 {
-	if (interesting(&s->w->nodes[p]))
-		bit_set(reach_of(s, p), t);
+	if (tm_stale__interesting(&s->w->nodes[p]))
+		tm_stale__bit_set(reach_of(s, p), t);
 }
 
 /* Is node q one of node n's parents?  (n need not be expanded: by oid.) */
-static bool has_parent(const struct walk *w, size_t n, size_t q)
+static bool has_parent(const struct tm_stale_walk *w, size_t n, size_t q)
 {
-	const struct node *x = &w->nodes[n];
+	const struct tm_stale_node *x = &w->nodes[n];
 	const uint32_t *ixp;
 	git_oid buf;
-	const git_oid *oid = node_oid(w, q, &buf);
+	const git_oid *oid = tm_stale__node_oid(w, q, &buf);
 	size_t k;
 
-	if (x->flags & F_EXPANDED) {
+	if (x->flags & TM_STALE_F_EXPANDED) {
 		for (k = 0; k < x->nparents; k++)
-			if (parent(w, n, k) == q)
+			if (tm_stale__parent(w, n, k) == q)
 				return true;
 		return false;
 	}
 	if (x->cix != UINT32_MAX) {
-		cidx_parents(w->ix, x->cix, &ixp);
+		tm_stale__cidx_parents(w->ix, x->cix, &ixp);
 		for (k = 0; k < x->nparents; k++)
-			if (!memcmp(cidx_oid(w->ix, ixp[k]), oid->id,
+			if (!memcmp(tm_stale__cidx_oid(w->ix, ixp[k]), oid->id,
 				    GIT_OID_RAWSZ))
 				return true;
 		return false;
@@ -166,7 +166,7 @@ static bool has_parent(const struct walk *w, size_t n, size_t q)
 }
 
 /* Mark node i as met by the current search; false if it already was. */
-static bool meet(struct pass *s, size_t i)
+static bool meet(struct tm_stale_pass *s, size_t i)
 {
 	if (s->seen[i] == s->search)
 		return false;
@@ -180,9 +180,9 @@ static bool meet(struct pass *s, size_t i)
  * start; then, for each commit reachable from b that it takes before m
  * (newer than m), that commit's parents and grandparents.
  */
-static bool git_knows(struct pass *s, size_t b, size_t p, size_t m)
+static bool git_knows(struct tm_stale_pass *s, size_t b, size_t p, size_t m)
 {
-	struct walk *w = s->w;
+	struct tm_stale_walk *w = s->w;
 	int64_t when = w->nodes[m].time;
 	size_t z, k, y;
 
@@ -198,17 +198,17 @@ static bool git_knows(struct pass *s, size_t b, size_t p, size_t m)
 	s->search++;
 	s->stack.n = 0;
 	meet(s, b);
-	sizev_push(&s->stack, b);
+	tm_stale__sizev_push(&s->stack, b);
 	while (s->stack.n) {
 		z = s->stack.v[--s->stack.n];
-		if (!(w->nodes[z].flags & F_EXPANDED))
+		if (!(w->nodes[z].flags & TM_STALE_F_EXPANDED))
 			continue;
 		for (k = 0; k < w->nodes[z].nparents; k++) {
-			y = parent(w, z, k);
+			y = tm_stale__parent(w, z, k);
 			if (y == p || has_parent(w, y, p))
 				return true;
 			if (w->nodes[y].time > when && meet(s, y))
-				sizev_push(&s->stack, y);
+				tm_stale__sizev_push(&s->stack, y);
 		}
 	}
 	return false;
@@ -218,35 +218,36 @@ static bool git_knows(struct pass *s, size_t b, size_t p, size_t m)
  * A "relevant" parent in git's sense (revision.c): one its walk has not
  * marked uninteresting (yet), or a base itself (git's bottom commits).
  */
-static bool relevant(struct pass *s, size_t m, size_t p, size_t t)
+static bool relevant(struct tm_stale_pass *s, size_t m, size_t p, size_t t)
 {
-	const struct live *l = &s->th[t];
+	const struct tm_stale_live *l = &s->th[t];
 	bool reached = false;
 	size_t k;
 
 	for (k = 0; k < l->bases.n; k++) {
 		if (p == l->base_nodes.v[k])
 			return true;
-		reached |= bit_get(row(s->w, p), l->bases.v[k]);
+		reached |= tm_stale__bit_get(tm_stale__row(s->w, p),
+					     l->bases.v[k]);
 	}
 	if (!reached)
 		return true;
 	/* git's walk marks from every base at once: the union of each */
 	for (k = 0; k < l->bases.n; k++)
-		if (bit_get(row(s->w, p), l->bases.v[k]) &&
+		if (tm_stale__bit_get(tm_stale__row(s->w, p), l->bases.v[k]) &&
 		    git_knows(s, l->base_nodes.v[k], p, m))
 			return false;
 	return true;
 }
 
 /* Does some base of thread t reach node c? */
-static bool covered(const struct pass *s, const uint64_t *r, size_t t)
+static bool covered(const struct tm_stale_pass *s, const uint64_t *r, size_t t)
 {
-	const struct live *l = &s->th[t];
+	const struct tm_stale_live *l = &s->th[t];
 	size_t k;
 
 	for (k = 0; k < l->bases.n; k++)
-		if (bit_get(r, l->bases.v[k]))
+		if (tm_stale__bit_get(r, l->bases.v[k]))
 			return true;
 	return false;
 }
@@ -258,20 +259,20 @@ static bool covered(const struct pass *s, const uint64_t *r, size_t t)
  * otherwise the merge is shown when it differs from its relevant parents
  * (from its other ones when it has none) and every parent is followed.
  */
-static void simplify_merge(struct pass *s, size_t c)
+static void simplify_merge(struct tm_stale_pass *s, size_t c)
 {
 	size_t np = s->w->nodes[c].nparents, t, i, p, nrel;
 	bool rel, same, changed_rel, changed_other, done;
 
 	for (t = 0; t < s->nth; t++) {
-		if (!bit_get(s->active, t))
+		if (!tm_stale__bit_get(s->active, t))
 			continue;
 		nrel = 0;
 		changed_rel = changed_other = done = false;
 		for (i = 0; i < np && !done; i++) {
-			p = parent(s->w, c, i);
+			p = tm_stale__parent(s->w, c, i);
 			rel = relevant(s, c, p, t);
-			same = !bit_get(s->touched + i * s->words, t);
+			same = !tm_stale__bit_get(s->touched + i * s->words, t);
 			nrel += rel;
 			if (same && rel) {
 				follow(s, p, t);
@@ -284,18 +285,18 @@ static void simplify_merge(struct pass *s, size_t c)
 		if (done)
 			continue;
 		if (nrel ? changed_rel : changed_other)
-			bit_set(s->shown, t);
+			tm_stale__bit_set(s->shown, t);
 		for (i = 0; i < np; i++)
-			follow(s, parent(s->w, c, i), t);
+			follow(s, tm_stale__parent(s->w, c, i), t);
 	}
 }
 
 /* The threads whose version commit c adds under another file name (a
  * same-id split's rename) into s->covers: as if it changed their file. */
-static void extra_covers(struct pass *s, size_t c)
+static void extra_covers(struct tm_stale_pass *s, size_t c)
 {
 	git_oid buf;
-	const git_oid *oid = node_oid(s->w, c, &buf);
+	const git_oid *oid = tm_stale__node_oid(s->w, c, &buf);
 	size_t lo = 0, hi = s->nextra, mid;
 
 	while (lo < hi) { /* the first entry of `oid` or after it */
@@ -306,11 +307,11 @@ static void extra_covers(struct pass *s, size_t c)
 			hi = mid;
 	}
 	for (; lo < s->nextra && git_oid_equal(&s->extra[lo].at, oid); lo++)
-		bit_set(s->covers, s->extra[lo].t);
+		tm_stale__bit_set(s->covers, s->extra[lo].t);
 }
 
 /* Add pair (path, t) to s->pairset; false when it was there. */
-static bool pair_new(struct pass *s, size_t path, size_t t)
+static bool pair_new(struct tm_stale_pass *s, size_t path, size_t t)
 {
 	uint64_t key = ((uint64_t)path << 32 | (uint64_t)(uint32_t)t) + 1, *old;
 	size_t i, n;
@@ -345,7 +346,7 @@ static bool pair_new(struct pass *s, size_t path, size_t t)
 }
 
 /* Record the threads that commit c counts against. */
-static void record(struct pass *s, size_t c)
+static void record(struct tm_stale_pass *s, size_t c)
 {
 	size_t k, t, f;
 
@@ -357,42 +358,45 @@ static void record(struct pass *s, size_t c)
 			uint32_t nm = s->memo_nmatch[s->slot_paths[k]];
 
 			for (f = 0; f < s->memo_nfile[s->slot_paths[k]]; f++)
-				bit_set(s->covers, m[nm + f]);
+				tm_stale__bit_set(s->covers, m[nm + f]);
 		}
 	}
 	for (k = 0; !s->memo_at && k < s->changed.n; k++)
-		for (f = tm_stale__index_file(&s->x, s->changed.items[k]);
-		     f != NONE; f = s->x.file_next[f])
-			bit_set(s->covers, f);
+		for (f = tm_stale__specs_file(&s->x, s->changed.items[k]);
+		     f != TM_STALE_NONE; f = s->x.file_next[f])
+			tm_stale__bit_set(s->covers, f);
 	if (s->nextra)
 		extra_covers(s, c);
 	for (t = 0; t < s->nth; t++) {
-		if (!bit_get(s->shown, t) || bit_get(s->covers, t))
+		if (!tm_stale__bit_get(s->shown, t) ||
+		    tm_stale__bit_get(s->covers, t))
 			continue;
 		if (!s->th[t].stale) {
 			s->th[t].stale = true;
 			git_oid buf;
 
-			git_oid_cpy(&s->th[t].newest, node_oid(s->w, c, &buf));
+			git_oid_cpy(&s->th[t].newest,
+				    tm_stale__node_oid(s->w, c, &buf));
 		}
 	}
 	for (k = 0; k + 1 < s->pairs.n; k += 2) {
-		struct live *l = &s->th[s->pairs.v[k + 1]];
+		struct tm_stale_live *l = &s->th[s->pairs.v[k + 1]];
 		size_t path;
 
 		t = s->pairs.v[k + 1];
-		if (!bit_get(s->shown, t) || bit_get(s->covers, t))
+		if (!tm_stale__bit_get(s->shown, t) ||
+		    tm_stale__bit_get(s->covers, t))
 			continue;
 		path = s->memo_at ? s->slot_paths[s->pairs.v[k]]
 				  : intern(&s->paths,
 					   s->changed.items[s->pairs.v[k]]);
 		if (pair_new(s, path, t))
-			sizev_push(&l->changed, path);
+			tm_stale__sizev_push(&l->changed, path);
 	}
 }
 
 /* Ensure room for `np` per-parent thread sets. */
-static uint64_t *touched_of(struct pass *s, size_t i, size_t np)
+static uint64_t *touched_of(struct tm_stale_pass *s, size_t i, size_t np)
 {
 	if (np > s->touched_parents) {
 		free(s->touched);
@@ -402,16 +406,16 @@ static uint64_t *touched_of(struct pass *s, size_t i, size_t np)
 	return s->touched + i * s->words;
 }
 
-static int visit(struct pass *s, size_t c)
+static int visit(struct tm_stale_pass *s, size_t c)
 {
-	struct walk *w = s->w;
-	const uint64_t *reach = w->nodes[c].reach, *r = row(w, c);
+	struct tm_stale_walk *w = s->w;
+	const uint64_t *reach = w->nodes[c].reach, *r = tm_stale__row(w, c);
 	size_t np = w->nodes[c].nparents, t, i, k;
 	const git_oid *old;
 	bool any = false;
 	int error;
 
-	if (!reach || !(w->nodes[c].flags & F_EXPANDED))
+	if (!reach || !(w->nodes[c].flags & TM_STALE_F_EXPANDED))
 		return 0;
 	memset(s->active, 0, s->words * sizeof(uint64_t));
 	for (k = 0; k < s->words; k++) {
@@ -421,7 +425,7 @@ static int visit(struct pass *s, size_t c)
 			t = k * 64 + (size_t)__builtin_ctzll(m);
 			m &= m - 1;
 			if (!covered(s, r, t)) {
-				bit_set(s->active, t);
+				tm_stale__bit_set(s->active, t);
 				any = true;
 			}
 		}
@@ -429,14 +433,15 @@ static int visit(struct pass *s, size_t c)
 	if (!any)
 		return 0;
 	if (s->memo_at) {
-		const struct cidx *ix = w->ix;
+		const struct tm_stale_cidx *ix = w->ix;
 		uint32_t cix = w->nodes[c].cix, nd;
 		const uint32_t *diff, *parents;
 
-		if (cix == UINT32_MAX || cidx_parents(ix, cix, &parents) != np)
+		if (cix == UINT32_MAX ||
+		    tm_stale__cidx_parents(ix, cix, &parents) != np)
 			return 1; /* cannot happen: HEAD's history is indexed */
 		for (i = 0; i < (np ? np : 1); i++) {
-			nd = cidx_diff(ix, cix, (uint32_t)i, &diff);
+			nd = tm_stale__cidx_diff(ix, cix, (uint32_t)i, &diff);
 			if (i == 0) {
 				s->pairs.n = 0;
 				s->slot_paths = diff;
@@ -450,7 +455,7 @@ static int visit(struct pass *s, size_t c)
 		tm_strv *out = i ? &s->other : &s->changed;
 
 		tm_strv_clear(out);
-		old = np ? &w->git[parent(w, c, i)].tree : NULL;
+		old = np ? &w->git[tm_stale__parent(w, c, i)].tree : NULL;
 		error = tm_treediff(out, &w->skipped, w->repo, old,
 				    &w->git[c].tree);
 		if (error < 0)
@@ -470,8 +475,9 @@ static int visit(struct pass *s, size_t c)
 	} else {
 		for (k = 0; k < s->words; k++)
 			s->shown[k] = s->active[k] & s->touched[k];
-		if (np == 1 && interesting(&w->nodes[parent(w, c, 0)])) {
-			uint64_t *pr = reach_of(s, parent(w, c, 0));
+		if (np == 1 && tm_stale__interesting(
+				       &w->nodes[tm_stale__parent(w, c, 0)])) {
+			uint64_t *pr = reach_of(s, tm_stale__parent(w, c, 0));
 
 			for (k = 0; k < s->words; k++)
 				pr[k] |= s->active[k];
@@ -481,26 +487,26 @@ static int visit(struct pass *s, size_t c)
 	return 0;
 }
 
-int tm_stale__pass_run(struct pass *s, size_t head)
+int tm_stale__pass_run(struct tm_stale_pass *s, size_t head)
 {
-	struct walk *w = s->w;
-	struct heap ready = {NULL, 0, 0};
+	struct tm_stale_walk *w = s->w;
+	struct tm_stale_heap ready = {NULL, 0, 0};
 	size_t i, k, p, c, steps = 0;
 	uint64_t *hr;
 	int error = 0;
 
 	for (i = 0; i < w->n; i++) {
-		if (!interesting(&w->nodes[i]) ||
-		    !(w->nodes[i].flags & F_EXPANDED))
+		if (!tm_stale__interesting(&w->nodes[i]) ||
+		    !(w->nodes[i].flags & TM_STALE_F_EXPANDED))
 			continue;
 		for (k = 0; k < w->nodes[i].nparents; k++)
-			w->nodes[parent(w, i, k)].pending++;
+			w->nodes[tm_stale__parent(w, i, k)].pending++;
 	}
-	if (!interesting(&w->nodes[head]))
+	if (!tm_stale__interesting(&w->nodes[head]))
 		return 0;
 	hr = reach_of(s, head);
 	for (i = 0; i < s->nth; i++)
-		bit_set(hr, i);
+		tm_stale__bit_set(hr, i);
 	tm_stale__heap_push(w, &ready, head);
 	while (ready.n && !error) {
 		/* a visit costs O(threads): a clock read every 16 of them */
@@ -512,11 +518,11 @@ int tm_stale__pass_run(struct pass *s, size_t head)
 		error = visit(s, c);
 		free(w->nodes[c].reach);
 		w->nodes[c].reach = NULL;
-		if (!(w->nodes[c].flags & F_EXPANDED))
+		if (!(w->nodes[c].flags & TM_STALE_F_EXPANDED))
 			continue; /* cannot happen: its parents are unknown */
 		for (k = 0; k < w->nodes[c].nparents; k++) {
-			p = parent(w, c, k);
-			if (interesting(&w->nodes[p]) &&
+			p = tm_stale__parent(w, c, k);
+			if (tm_stale__interesting(&w->nodes[p]) &&
 			    --w->nodes[p].pending == 0)
 				tm_stale__heap_push(w, &ready, p);
 		}
@@ -525,7 +531,7 @@ int tm_stale__pass_run(struct pass *s, size_t head)
 	return error;
 }
 
-void tm_stale__pass_free(struct pass *s)
+void tm_stale__pass_free(struct tm_stale_pass *s)
 {
 	size_t i;
 
@@ -535,7 +541,7 @@ void tm_stale__pass_free(struct pass *s)
 		free(s->th[i].base_nodes.v);
 	}
 	free(s->th);
-	tm_stale__index_free(&s->x);
+	tm_stale__specs_free(&s->x);
 	free(s->active);
 	free(s->covers);
 	free(s->shown);

@@ -1,10 +1,8 @@
 /*
- * Shared by the files of the staleness module only (stale.c, the API;
- * stale_review.c, phase 0, the review points; stale_index.c, every
- * thread's pathspecs indexed; stale_walk.c, phase 1,
- * the revision walk; stale_history.c, phase 2, each thread's simplified
- * history): their types and the functions they call in one another.
- * See stale.c for the algorithm as a whole.
+ * Shared by the files of the staleness engine only (lib/README.md lists
+ * them in the order they build on each other): their types and the
+ * functions they call in one another.  See stale.c for the algorithm as a
+ * whole.
  */
 #ifndef TM_STALE_INTERNAL_H
 #define TM_STALE_INTERNAL_H
@@ -19,35 +17,35 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define NONE SIZE_MAX
+#define TM_STALE_NONE SIZE_MAX
 
 /* ---- bit sets and index arrays ---- */
 
-#define WORDS(nbits) (((nbits) + 63) / 64)
+#define TM_STALE_WORDS(nbits) (((nbits) + 63) / 64)
 
-static inline bool bit_get(const uint64_t *b, size_t i)
+static inline bool tm_stale__bit_get(const uint64_t *b, size_t i)
 {
 	return (b[i / 64] >> (i % 64)) & 1;
 }
 
-static inline void bit_set(uint64_t *b, size_t i)
+static inline void tm_stale__bit_set(uint64_t *b, size_t i)
 {
 	b[i / 64] |= (uint64_t)1 << (i % 64);
 }
 
 /* A growable array of indexes. */
-struct sizev {
+struct tm_stale_sizev {
 	size_t *v;
 	size_t n, alloc;
 };
 
-static inline void sizev_push(struct sizev *a, size_t x)
+static inline void tm_stale__sizev_push(struct tm_stale_sizev *a, size_t x)
 {
 	tm_xgrow((void **)&a->v, &a->alloc, a->n + 1, sizeof(*a->v));
 	a->v[a->n++] = x;
 }
 
-static inline int size_cmp(const void *a, const void *b)
+static inline int tm_stale__size_cmp(const void *a, const void *b)
 {
 	size_t x = *(const size_t *)a, y = *(const size_t *)b;
 
@@ -55,28 +53,28 @@ static inline int size_cmp(const void *a, const void *b)
 }
 
 /* Sort and drop duplicates. */
-static inline void sizev_unique(struct sizev *a)
+static inline void tm_stale__sizev_unique(struct tm_stale_sizev *a)
 {
 	size_t i, j = 0;
 
 	if (a->n)
-		qsort(a->v, a->n, sizeof(*a->v), size_cmp);
+		qsort(a->v, a->n, sizeof(*a->v), tm_stale__size_cmp);
 	for (i = 0; i < a->n; i++)
 		if (!j || a->v[j - 1] != a->v[i])
 			a->v[j++] = a->v[i];
 	a->n = j;
 }
 
-/* ---- every thread's pathspecs and file, indexed (stale_index.c) ---- */
+/* ---- every thread's pathspecs and file, by path (stale_specs.c) ---- */
 
-struct index {
+struct tm_stale_specs {
 	tm_pathspec *specs;
 	size_t *owner; /* specs[i] belongs to thread owner[i] */
 	size_t *next;  /* next spec with the same literal pattern */
 	size_t nspecs;
 	tm_hashmap literal; /* head of the chain of the specs without glob
 			       characters, by pattern */
-	struct sizev other; /* glob and match-everything specs */
+	struct tm_stale_sizev other; /* glob and match-everything specs */
 	size_t *by_pattern; /* the literal specs sorted by pattern (for a
 			       prefix; made on first use), nliteral of them */
 	size_t nliteral;
@@ -89,20 +87,21 @@ struct index {
 
 /* Index the paths and files of `threads` (thread i = threads[i]); the
  * files are `threads_dir` + id + ".md" (threads_dir NULL: none). */
-void tm_stale__index_build(struct index *x, const tm_thread *const *threads,
-			   size_t n, const char *threads_dir);
-void tm_stale__index_free(struct index *x);
+void tm_stale__specs_build(struct tm_stale_specs *x,
+			   const tm_thread *const *threads, size_t n,
+			   const char *threads_dir);
+void tm_stale__specs_free(struct tm_stale_specs *x);
 /* Append to `out` the threads with a spec matching `path` (maybe twice).
  * A prefix of a bounded diff ("dir/", treediff.h): the threads with a
  * spec that may name something under it (tm_pathspec_may_match_under). */
-void tm_stale__index_match(struct index *x, const char *path,
-			   struct sizev *out);
+void tm_stale__specs_match(struct tm_stale_specs *x, const char *path,
+			   struct tm_stale_sizev *out);
 /* The first thread whose file is `path` (then chain through file_next),
- * or NONE.  A prefix is no file: a commit known only by its changed
+ * or TM_STALE_NONE.  A prefix is no file: a commit known only by its changed
  * folders covers no thread (the conservative answer). */
-size_t tm_stale__index_file(const struct index *x, const char *path);
+size_t tm_stale__specs_file(const struct tm_stale_specs *x, const char *path);
 
-/* ---- the per-commit index (stale_commits.c) ---- */
+/* ---- the commit index (stale_cidx_*.c) ---- */
 
 /*
  * One layer of the index (a file of $GIT_COMMON_DIR/threadmind/commits/):
@@ -119,7 +118,7 @@ size_t tm_stale__index_file(const struct index *x, const char *path);
  * sorted by oid (a stub and the commit's description: equal oids); path pbase +
  * p is the string pbytes + poff[p]; psorted: p sorted by name.
  */
-struct cidx_layer {
+struct tm_stale_cidx_layer {
 	unsigned char *data; /* the file, mapped (or malloc'd) */
 	size_t size;
 	bool mapped;
@@ -135,8 +134,8 @@ struct cidx_layer {
 
 /* The index: its layers, bottom first (positions and path numbers of each
  * continue those below it); n commits and npaths paths in all. */
-struct cidx {
-	struct cidx_layer *layers;
+struct tm_stale_cidx {
+	struct tm_stale_cidx_layer *layers;
 	size_t nlayers, alloc;
 	uint32_t n, npaths;
 	uint64_t shallow_key;
@@ -145,8 +144,8 @@ struct cidx {
 };
 
 /* The layer holding position `pos` (< ix->n). */
-static inline const struct cidx_layer *cidx_layer_at(const struct cidx *ix,
-						     uint32_t pos)
+static inline const struct tm_stale_cidx_layer *
+tm_stale__cidx_layer_at(const struct tm_stale_cidx *ix, uint32_t pos)
 {
 	size_t lo = 0, hi = ix->nlayers, mid;
 
@@ -161,25 +160,28 @@ static inline const struct cidx_layer *cidx_layer_at(const struct cidx *ix,
 }
 
 /* Commit `pos`'s oid (20 bytes). */
-static inline const unsigned char *cidx_oid(const struct cidx *ix, uint32_t pos)
+static inline const unsigned char *
+tm_stale__cidx_oid(const struct tm_stale_cidx *ix, uint32_t pos)
 {
-	const struct cidx_layer *l = cidx_layer_at(ix, pos);
+	const struct tm_stale_cidx_layer *l = tm_stale__cidx_layer_at(ix, pos);
 
 	return l->oids + (size_t)(pos - l->base) * GIT_OID_RAWSZ;
 }
 
-static inline int64_t cidx_time(const struct cidx *ix, uint32_t pos)
+static inline int64_t tm_stale__cidx_time(const struct tm_stale_cidx *ix,
+					  uint32_t pos)
 {
-	const struct cidx_layer *l = cidx_layer_at(ix, pos);
+	const struct tm_stale_cidx_layer *l = tm_stale__cidx_layer_at(ix, pos);
 
 	return l->time[pos - l->base];
 }
 
 /* Commit `pos`'s parents (positions) into *out; their count. */
-static inline uint32_t cidx_parents(const struct cidx *ix, uint32_t pos,
-				    const uint32_t **out)
+static inline uint32_t tm_stale__cidx_parents(const struct tm_stale_cidx *ix,
+					      uint32_t pos,
+					      const uint32_t **out)
 {
-	const struct cidx_layer *l = cidx_layer_at(ix, pos);
+	const struct tm_stale_cidx_layer *l = tm_stale__cidx_layer_at(ix, pos);
 	uint32_t i = pos - l->base;
 
 	*out = l->parent + l->pstart[i];
@@ -188,9 +190,10 @@ static inline uint32_t cidx_parents(const struct cidx *ix, uint32_t pos,
 
 /* Is commit `pos` described (its parents and diffs recorded), not a stub
  * (a parent of a described commit, known by its oid and time only)? */
-static inline bool cidx_described(const struct cidx *ix, uint32_t pos)
+static inline bool tm_stale__cidx_described(const struct tm_stale_cidx *ix,
+					    uint32_t pos)
 {
-	const struct cidx_layer *l = cidx_layer_at(ix, pos);
+	const struct tm_stale_cidx_layer *l = tm_stale__cidx_layer_at(ix, pos);
 	uint32_t i = pos - l->base;
 
 	return l->sstart[i + 1] > l->sstart[i];
@@ -198,10 +201,11 @@ static inline bool cidx_described(const struct cidx *ix, uint32_t pos)
 
 /* The paths (numbers) of commit `pos`'s diff against its parent k (k = 0
  * for a root: against the empty tree) into *out; their count. */
-static inline uint32_t cidx_diff(const struct cidx *ix, uint32_t pos,
-				 uint32_t k, const uint32_t **out)
+static inline uint32_t tm_stale__cidx_diff(const struct tm_stale_cidx *ix,
+					   uint32_t pos, uint32_t k,
+					   const uint32_t **out)
 {
-	const struct cidx_layer *l = cidx_layer_at(ix, pos);
+	const struct tm_stale_cidx_layer *l = tm_stale__cidx_layer_at(ix, pos);
 	uint32_t slot = l->sstart[pos - l->base] + k;
 
 	*out = l->dpath + l->dstart[slot];
@@ -211,12 +215,13 @@ static inline uint32_t cidx_diff(const struct cidx *ix, uint32_t pos,
 /* The thread file versions commit `pos` adds: paths into *paths, the
  * `commit` each names (20 bytes each, zero: none) into *commits, their
  * identities (0: the version does not parse) into *idents; their count. */
-static inline uint32_t cidx_versions(const struct cidx *ix, uint32_t pos,
-				     const uint32_t **paths,
-				     const unsigned char **commits,
-				     const uint64_t **idents)
+static inline uint32_t tm_stale__cidx_versions(const struct tm_stale_cidx *ix,
+					       uint32_t pos,
+					       const uint32_t **paths,
+					       const unsigned char **commits,
+					       const uint64_t **idents)
 {
-	const struct cidx_layer *l = cidx_layer_at(ix, pos);
+	const struct tm_stale_cidx_layer *l = tm_stale__cidx_layer_at(ix, pos);
 	uint32_t i = pos - l->base;
 
 	*paths = l->vpath + l->vstart[i];
@@ -232,7 +237,7 @@ static inline uint32_t cidx_versions(const struct cidx *ix, uint32_t pos,
  * computation describes the commits it needs (tm_stale__cidx_describe).
  * Free *ix with tm_stale__cidx_free either way.
  */
-void tm_stale__cidx_open(struct cidx *ix, git_repository *repo);
+void tm_stale__cidx_open(struct tm_stale_cidx *ix, git_repository *repo);
 /*
  * Describe the `n` commits `oids` that ix lacks or holds as stubs, in new
  * layers on top of ix (written atomically; a failed write is no error),
@@ -246,12 +251,12 @@ void tm_stale__cidx_open(struct cidx *ix, git_repository *repo);
  * (a commit or a parent that cannot be read, the deadline) *ix must not be
  * used.  `progress` (or NULL) hears of "indexing history".
  */
-int tm_stale__cidx_describe(struct cidx *ix, git_repository *repo,
+int tm_stale__cidx_describe(struct tm_stale_cidx *ix, git_repository *repo,
 			    const git_oid *oids, size_t n,
 			    const git_oid *shallow, size_t nshallow,
 			    tm_progress_fn progress, void *progress_data,
 			    tm_strv *warnings);
-void tm_stale__cidx_free(struct cidx *ix);
+void tm_stale__cidx_free(struct tm_stale_cidx *ix);
 /* FOR TESTS ONLY: a first build writes a layer every so many commits. */
 extern uint32_t tm_stale__chunk_commits;
 /* FOR TESTS ONLY: how many layers this process has checked whole (a layer
@@ -261,12 +266,12 @@ extern unsigned long tm_stale__layer_checks;
 extern uint64_t tm_stale__stamp_min;
 /* The position of commit `oid` into *out, its description rather than a
  * stub when ix has both; false when ix lacks it. */
-bool tm_stale__cidx_find(const struct cidx *ix, const git_oid *oid,
+bool tm_stale__cidx_find(const struct tm_stale_cidx *ix, const git_oid *oid,
 			 uint32_t *out);
 /* Position `pos`, or the description of its commit when `pos` is a stub
  * and ix describes it elsewhere. */
-uint32_t tm_stale__cidx_resolve(const struct cidx *ix, uint32_t pos);
-const char *tm_stale__cidx_name(const struct cidx *ix, uint32_t path);
+uint32_t tm_stale__cidx_resolve(const struct tm_stale_cidx *ix, uint32_t pos);
+const char *tm_stale__cidx_name(const struct tm_stale_cidx *ix, uint32_t path);
 /* Is `path` shaped as a thread file ("[.../].threadmind/threads/P/X.md")?
  * The index records versions of those only. */
 bool tm_stale__thread_file_shape(const char *path, size_t len);
@@ -274,11 +279,12 @@ bool tm_stale__thread_file_shape(const char *path, size_t len);
 /* ---- phase 1: the walk (stale_walk.c) ---- */
 
 enum {
-	F_HEAD = 1,     /* reachable from HEAD */
-	F_FULL = 2,     /* reachable from every base */
-	F_QUEUED = 4,   /* in the walk's queue */
-	F_EXPANDED = 8, /* parents loaded */
-	F_GRAFTED = 16  /* parents missing (shallow): a root, as for git */
+	TM_STALE_F_HEAD = 1,     /* reachable from HEAD */
+	TM_STALE_F_FULL = 2,     /* reachable from every base */
+	TM_STALE_F_QUEUED = 4,   /* in the walk's queue */
+	TM_STALE_F_EXPANDED = 8, /* parents loaded */
+	TM_STALE_F_GRAFTED =
+		16 /* parents missing (shallow): a root, as for git */
 };
 
 /*
@@ -286,14 +292,14 @@ enum {
  * may be a node each (its oid is then the index's, by position; the search
  * marks of phase 2 are in pass.seen, its parents' oids not copied).
  */
-struct node {
+struct tm_stale_node {
 	uint32_t cix;     /* its position in the index, or UINT32_MAX */
 	uint32_t parents; /* first parent in walk.parent_node (and, read
 			     from git, walk.parent_oid) */
 	uint32_t nparents;
 	uint32_t flags;
 	int64_t time;     /* committer time */
-	size_t base;      /* its index as a base, or NONE */
+	size_t base;      /* its index as a base, or TM_STALE_NONE */
 	uint64_t *reach;  /* phase 2: threads whose history reaches it */
 	uint32_t pending; /* phase 2: children still to visit */
 	uint32_t row;     /* its set of bases in walk.bits (0: none yet) */
@@ -301,11 +307,11 @@ struct node {
 
 /* What git gives of a commit the index lacks (or of every commit, without
  * the index). */
-struct gitnode {
+struct tm_stale_gitnode {
 	git_oid oid, tree;
 };
 
-struct heap {
+struct tm_stale_heap {
 	size_t *v;
 	size_t n, alloc;
 };
@@ -317,9 +323,9 @@ struct tm_stale_gone {
 	size_t n, alloc;
 };
 
-struct walk {
+struct tm_stale_walk {
 	git_repository *repo;
-	struct node *nodes;
+	struct tm_stale_node *nodes;
 	size_t n, alloc;
 	/* the sets of bases reaching the nodes, `words` each: set 0 is empty,
 	   the others shared by nodes with the same (refs[i] of them; a set
@@ -327,118 +333,124 @@ struct walk {
 	uint64_t *bits;
 	uint32_t *refs;
 	size_t nrows, rows_alloc;
-	struct sizev spare;
+	struct tm_stale_sizev spare;
 	size_t words, nbases;
 	uint64_t last_mask;  /* the bits of the last word in use */
 	git_oid *parent_oid; /* of the nodes read from git only */
 	uint32_t *parent_node;
 	size_t nparent, parent_alloc, poid_alloc;
-	tm_hashmap table;    /* oid -> node, of the commits ix lacks */
-	uint32_t *at_pos;    /* 1 + the node of index position i, or 0 */
-	size_t at_n;         /* at_pos's size (the index's, + 1) */
-	struct gitnode *git; /* node i's oid and tree, when read from git */
+	tm_hashmap table; /* oid -> node, of the commits ix lacks */
+	uint32_t *at_pos; /* 1 + the node of index position i, or 0 */
+	size_t at_n;      /* at_pos's size (the index's, + 1) */
+	struct tm_stale_gitnode
+		*git; /* node i's oid and tree, when read from git */
 	size_t git_alloc;
-	struct heap queue;
+	struct tm_stale_heap queue;
 	size_t live; /* queued, from HEAD, not reachable from every base */
-	struct sizev stack;
+	struct tm_stale_sizev stack;
 	git_oid *shallow;
 	size_t nshallow;
-	struct cidx *ix;            /* or NULL: every commit read from git */
-	struct sizev unchecked;     /* indexed bases not looked up in git */
+	struct tm_stale_cidx *ix; /* or NULL: every commit read from git */
+	struct tm_stale_sizev
+		unchecked;          /* indexed bases not looked up in git */
 	struct tm_stale_gone *gone; /* or NULL */
 	tm_strv *warnings;          /* objects skipped (tm_stale__warn) */
 	tm_strv skipped;            /* one diff's (scratch) */
 };
 
 /* Node i's oid (into *buf for an indexed commit). */
-static inline const git_oid *node_oid(const struct walk *w, size_t i,
-				      git_oid *buf)
+static inline const git_oid *tm_stale__node_oid(const struct tm_stale_walk *w,
+						size_t i, git_oid *buf)
 {
 	if (w->nodes[i].cix == UINT32_MAX)
 		return &w->git[i].oid;
-	memcpy(buf->id, cidx_oid(w->ix, w->nodes[i].cix), GIT_OID_RAWSZ);
+	memcpy(buf->id, tm_stale__cidx_oid(w->ix, w->nodes[i].cix),
+	       GIT_OID_RAWSZ);
 	return buf;
 }
 
 /* The bases reaching node i. */
-static inline const uint64_t *row(const struct walk *w, size_t i)
+static inline const uint64_t *tm_stale__row(const struct tm_stale_walk *w,
+					    size_t i)
 {
 	return w->bits + (size_t)w->nodes[i].row * w->words;
 }
 
 /* From HEAD and not from every base: a commit that may concern a thread. */
-static inline bool interesting(const struct node *n)
+static inline bool tm_stale__interesting(const struct tm_stale_node *n)
 {
-	return (n->flags & (F_HEAD | F_FULL)) == F_HEAD;
+	return (n->flags & (TM_STALE_F_HEAD | TM_STALE_F_FULL)) ==
+	       TM_STALE_F_HEAD;
 }
 
 /* Node of the k-th parent of `node` (once expanded). */
-static inline size_t parent(const struct walk *w, size_t node, size_t k)
+static inline size_t tm_stale__parent(const struct tm_stale_walk *w,
+				      size_t node, size_t k)
 {
 	return w->parent_node[w->nodes[node].parents + k];
 }
 
-void tm_stale__walk_init(struct walk *w, git_repository *repo);
-void tm_stale__walk_free(struct walk *w);
+void tm_stale__walk_init(struct tm_stale_walk *w, git_repository *repo);
+void tm_stale__walk_free(struct tm_stale_walk *w);
 /* Size the bit sets for `nbases` bases (once, before the walk). */
-void tm_stale__walk_set_bases(struct walk *w, size_t nbases);
+void tm_stale__walk_set_bases(struct tm_stale_walk *w, size_t nbases);
 /*
  * The node of commit `oid` into *out, loading the commit on first use.
  * TM_ENOTFOUND (no message) when the repository does not have it.
  */
-int tm_stale__get_node(struct walk *w, const git_oid *oid, size_t *out);
+int tm_stale__get_node(struct tm_stale_walk *w, const git_oid *oid,
+		       size_t *out);
 /* The same for a base (a thread's `commit`): with the index, the
  * repository must still have it (the index keeps commits that git may have
  * pruned since).  A base HEAD reaches has it; the others are looked up
  * after the walk (tm_stale__walk_check), to spare a search of every pack
  * file per base. */
-int tm_stale__get_base(struct walk *w, const git_oid *oid, size_t *out);
+int tm_stale__get_base(struct tm_stale_walk *w, const git_oid *oid,
+		       size_t *out);
 /* After the index described more commits (tm_stale__cidx_describe): the
  * nodes read from git that it now describes take their positions. */
-void tm_stale__walk_described(struct walk *w);
-/* Start the walk at HEAD (*head, or NONE when unborn) and every base. */
-int tm_stale__walk_start(struct walk *w, size_t *head);
+void tm_stale__walk_described(struct tm_stale_walk *w);
+/* Start the walk at HEAD (*head, or TM_STALE_NONE when unborn) and every base.
+ */
+int tm_stale__walk_start(struct tm_stale_walk *w, size_t *head);
 /* Walk until no queued commit from HEAD concerns any thread. */
-int tm_stale__walk_run(struct walk *w);
+int tm_stale__walk_run(struct tm_stale_walk *w);
 /* After the walk: the indexed bases HEAD does not reach that the
  * repository lacks go into w->gone; 2 when there were any (then compute
  * again without them), else 0. */
-int tm_stale__walk_check(struct walk *w);
+int tm_stale__walk_check(struct tm_stale_walk *w);
 /* Heap of nodes: newest commit first, then in the order they were met. */
-void tm_stale__heap_push(const struct walk *w, struct heap *h, size_t x);
-size_t tm_stale__heap_pop(const struct walk *w, struct heap *h);
-
-/* The commits git treats as parentless ($GIT_COMMON_DIR/shallow), sorted
- * (malloc'd into *out; none when the repository is not shallow). */
-void tm_stale__read_shallow(git_oid **out, size_t *n, git_repository *repo);
-/* Is `oid` in the sorted list of n shallow commits? */
-bool tm_stale__shallow_has(const git_oid *list, size_t n, const git_oid *oid);
+void tm_stale__heap_push(const struct tm_stale_walk *w, struct tm_stale_heap *h,
+			 size_t x);
+size_t tm_stale__heap_pop(const struct tm_stale_walk *w,
+			  struct tm_stale_heap *h);
 
 /* ---- phase 2: per-thread histories (stale_history.c) ---- */
 
 /* Each changed path stored once, numbered in the order first met. */
-struct interner {
+struct tm_stale_interner {
 	tm_strv names;
 	tm_hashmap map; /* name -> its index in names */
 };
 
 /* A thread that can be stale. */
-struct live {
+struct tm_stale_live {
 	const tm_thread *t;
-	git_oid commit;          /* its `commit` */
-	uint64_t ident;          /* its identity (tm_stale__identity) */
-	struct sizev bases;      /* every review point's base index
-				    (stale_review.c) */
-	struct sizev base_nodes; /* their nodes, in the same order */
-	struct sizev changed;    /* interned paths, each once (pass.pairset) */
+	git_oid commit;              /* its `commit` */
+	uint64_t ident;              /* its identity (tm_stale__identity) */
+	struct tm_stale_sizev bases; /* every review point's base index
+			       (stale_review.c) */
+	struct tm_stale_sizev base_nodes; /* their nodes, in the same order */
+	struct tm_stale_sizev
+		changed; /* interned paths, each once (pass.pairset) */
 	bool stale;
 	git_oid newest;
 };
 
-struct pass {
-	struct walk *w;
-	struct index x;
-	struct live *th;
+struct tm_stale_pass {
+	struct tm_stale_walk *w;
+	struct tm_stale_specs x;
+	struct tm_stale_live *th;
 	size_t nth, words;       /* words of a thread set */
 	size_t nbases;           /* distinct bases */
 	tm_progress_fn progress; /* or NULL */
@@ -446,22 +458,23 @@ struct pass {
 	uint64_t *active, *covers, *shown, *touched; /* touched: per parent */
 	size_t touched_parents;
 	tm_strv changed, other;
-	struct interner paths;
-	struct sizev hits;
-	struct sizev pairs; /* (path, thread) pairs of the first-parent diff */
-	uint64_t *pairset;  /* (path, thread) pairs recorded, + 1 (0: empty),
-			       open addressing: each thread's `changed` once */
+	struct tm_stale_interner paths;
+	struct tm_stale_sizev hits;
+	struct tm_stale_sizev
+		pairs;     /* (path, thread) pairs of the first-parent diff */
+	uint64_t *pairset; /* (path, thread) pairs recorded, + 1 (0: empty),
+			      open addressing: each thread's `changed` once */
 	size_t pairset_mask, pairset_n;
 	size_t *stamp, gen;     /* per thread: last path paired with it */
 	uint32_t *seen, search; /* per node: the last search that met it
 				   (allocated on the first) */
-	struct sizev stack;
+	struct tm_stale_sizev stack;
 	/* with the index: per path number, the threads whose specs match it
 	   and the threads whose file it is (memo_at: 1 + start in memo, 0: not
 	   computed yet; memo_n its count, files after the matches) */
 	size_t *memo_at;
 	uint32_t *memo_nmatch, *memo_nfile;
-	struct sizev memo;
+	struct tm_stale_sizev memo;
 	const uint32_t *slot_paths; /* the changed paths of slot 0 */
 	size_t slot_n;
 	/* the commits that add a version of a thread under another file
@@ -493,19 +506,21 @@ struct tm_stale_cover {
  * tell), leave s->th for `unknown` (ids appended).  Versions that do not
  * parse give nothing.  With s->w->ix, read from the index.
  */
-int tm_stale__review_points(struct pass *s, tm_strv *unknown,
+int tm_stale__review_points(struct tm_stale_pass *s, tm_strv *unknown,
 			    const char *threads_dir);
 
 /* The most lines a computation keeps in its report's warnings. */
 #define TM_STALE_MAX_WARNINGS 10
 
 /* Append a warning line to `w` (NULL: none kept), past
- * TM_STALE_MAX_WARNINGS one line saying there are more.  (stale.c) */
+ * TM_STALE_MAX_WARNINGS one line saying there are more.  (stale_base.c) */
 void tm_stale__warn(tm_strv *w, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* 40 hex digits (tm_git_is_hex_oid); NULL is not.  (stale_base.c) */
+bool tm_stale__is_hex40(const char *s);
 /* Can thread t be stale at all (paths, commit, not finished, a summary)?
- * (stale.c) */
+ * (stale_base.c) */
 bool tm_stale__candidate(const tm_thread *t);
 /* The identity of a thread or version in file `name` ("<id>.md"): its
  * createdAt instant and its author, hashed; never 0.  Equal for equal
@@ -516,11 +531,19 @@ uint64_t tm_stale__identity(const tm_thread *t, const char *name);
 /* A thread's identity, with its own file's name "<id>.md". */
 uint64_t tm_stale__thread_identity(const tm_thread *t);
 
-/* ---- the cache (stale_cache.c) ---- */
+/* ---- the shallow boundary (stale_base.c) ---- */
 
+/* The commits git treats as parentless ($GIT_COMMON_DIR/shallow), sorted
+ * (malloc'd into *out; none when the repository is not shallow). */
+void tm_stale__read_shallow(git_oid **out, size_t *n, git_repository *repo);
+/* Is `oid` in the sorted list of n shallow commits? */
+bool tm_stale__shallow_has(const git_oid *list, size_t n, const git_oid *oid);
 /* The shallow boundary, $commondir/shallow: out[0] its checksum and out[1]
  * its size + 1, both 0 when there is none (part of both caches' keys). */
 void tm_stale__shallow_sum(uint64_t out[2], const char *commondir);
+
+/* ---- the cache (stale_cache.c) ---- */
+
 /* Append to `key` everything the answer for these inputs depends on. */
 void tm_stale__cache_key(tm_buf *key, tm_git *g, const char *threads_dir,
 			 const tm_thread *const *threads, size_t n);
@@ -547,7 +570,7 @@ void tm_stale__cache_store(tm_git *g, const tm_buf *key,
 			   size_t nbases, bool inside);
 
 /* Phase 2 over the interesting nodes, children first, from `head`. */
-int tm_stale__pass_run(struct pass *s, size_t head);
-void tm_stale__pass_free(struct pass *s);
+int tm_stale__pass_run(struct tm_stale_pass *s, size_t head);
+void tm_stale__pass_free(struct tm_stale_pass *s);
 
 #endif

@@ -25,7 +25,7 @@
  * review commits HEAD reaches: those the walk met, and the others by one
  * walk from HEAD by date, down to the oldest of them (reachable()).
  */
-#include "stale_internal.h"
+#include "stale_review_internal.h"
 #include "deadline.h"
 #include "error.h"
 #include "frontmatter.h"
@@ -34,527 +34,25 @@
 
 #include <string.h>
 
-/* A version of a thread file that may belong to a thread. */
-struct version {
-	git_oid at;             /* the commit whose first-parent diff adds it */
-	git_oid review;         /* its `commit` (zero: none) */
-	uint64_t ident;         /* its identity */
-	const tm_thread *owner; /* the thread whose own file it is, or NULL */
-	bool reachable;         /* HEAD reaches `review` */
-	bool introduced;        /* `at` introduces it (see the top) */
-};
-
-struct versions {
-	struct version *v;
-	size_t n, alloc;
-	tm_hashmap idents; /* the threads' identities (8 bytes each) */
-	tm_hashmap own;    /* "<id>.md" -> the thread whose file it is */
-	bool *reached;     /* per thread: HEAD reaches its own `commit` */
-};
-
-static bool wanted(const struct versions *vs, uint64_t ident)
-{
-	return ident && tm_hashmap_get(&vs->idents, &ident, sizeof(ident));
-}
-
-static struct version *version_push(struct versions *vs)
-{
-	struct version *v;
-
-	tm_xgrow((void **)&vs->v, &vs->alloc, vs->n + 1, sizeof(*vs->v));
-	v = &vs->v[vs->n++];
-	memset(v, 0, sizeof(*v));
-	return v;
-}
-
-/* The thread whose file is `name` ("<id>.md"), or NULL. */
-static const tm_thread *owner_of(const struct pass *s,
-				 const struct versions *vs, const char *name)
-{
-	const size_t *t = tm_hashmap_gets(&vs->own, name);
-
-	return t ? s->th[*t].t : NULL;
-}
-
-/* ---- without the index: a walk over HEAD's history ---- */
-
-/* A commit of the history, as the first pass leaves it. */
-struct commit {
-	git_oid oid;
-	git_oid folder; /* its folder of thread files, when has_folder */
-	size_t parents; /* its first parent's oid in walkdata.par */
-	unsigned np;    /* its parents (0: a root, or a shallow end) */
-	bool has_folder;
-	bool grafted; /* a shallow end: its parents are not known */
-};
-
-/* What a blob, a version of a thread file, says. */
-struct blob_info {
-	git_oid review;
-	uint64_t ident;
-};
-
-struct walkdata {
-	struct pass *s;
-	struct versions *vs;
-	char *dir;        /* threads_dir without its trailing '/' */
-	tm_hashmap seen;  /* commits met: 1, counted: 2 + index in all */
-	tm_hashmap blobs; /* blob + file name -> 1 + index in info */
-	struct blob_info *info;
-	size_t ninfo, info_alloc;
-	git_oid *stack; /* commits to visit */
-	size_t nstack, stack_alloc;
-	struct commit *all; /* every commit of HEAD's history */
-	size_t nall, all_alloc;
-	git_oid *par; /* the commits' parents */
-	size_t npar, par_alloc;
-	tm_strv changed;
-};
-
-/* The id of commit c's folder of thread files into *out; false when c has
- * no such folder. */
-static bool folder_of(struct walkdata *r, const git_commit *c, git_oid *out)
-{
-	git_tree *tree = NULL;
-	git_tree_entry *e = NULL;
-	bool found = false;
-
-	if (git_commit_tree(&tree, c) < 0) {
-		tm_error_clear();
-		return false;
-	}
-	if (git_tree_entry_bypath(&e, tree, r->dir) == 0 &&
-	    git_tree_entry_type(e) == GIT_OBJECT_TREE) {
-		git_oid_cpy(out, git_tree_entry_id(e));
-		found = true;
-	}
-	git_tree_entry_free(e);
-	git_tree_free(tree);
-	tm_error_clear();
-	return found;
-}
-
-/* What blob `id`, a version of file `name`, says (parsed once). */
-static const struct blob_info *blob_of(struct walkdata *r, const git_oid *id,
-				       const char *name)
-{
-	tm_buf key = TM_BUF_INIT;
-	size_t *at;
-	struct blob_info out;
-	git_blob *blob = NULL;
-	tm_thread *v = NULL;
-
-	tm_buf_put(&key, id->id, GIT_OID_RAWSZ);
-	tm_buf_puts(&key, name);
-	at = tm_hashmap_put(&r->blobs, key.ptr, key.size, 0);
-	tm_buf_release(&key);
-	if (*at)
-		return &r->info[*at - 1];
-	memset(&out, 0, sizeof(out));
-	if (git_blob_lookup(&blob, r->s->w->repo, id) == 0 &&
-	    tm_frontmatter_parse(&v, git_blob_rawcontent(blob),
-				 (size_t)git_blob_rawsize(blob), "x",
-				 "(history)") == 0) {
-		out.ident = tm_stale__identity(v, name);
-		if (v->commit &&
-		    tm_git_is_hex_oid(v->commit, strlen(v->commit)) &&
-		    git_oid_fromstr(&out.review, v->commit) < 0)
-			memset(&out.review, 0, sizeof(out.review));
-	}
-	tm_error_clear();
-	tm_thread_free(v);
-	git_blob_free(blob);
-	tm_xgrow((void **)&r->info, &r->info_alloc, r->ninfo + 1,
-		 sizeof(*r->info));
-	r->info[r->ninfo++] = out;
-	*at = r->ninfo;
-	return &r->info[*at - 1];
-}
-
-/* The counted commit `oid`, or NULL. */
-static const struct commit *counted(const struct walkdata *r,
-				    const git_oid *oid)
-{
-	const size_t *at = tm_hashmap_get(&r->seen, oid->id, GIT_OID_RAWSZ);
-
-	return at && *at >= 2 ? &r->all[*at - 2] : NULL;
-}
-
-/* Does commit p hold blob `blob` as `name` in its folder? */
-static bool holds(struct walkdata *r, const struct commit *p, const char *name,
-		  const git_oid *blob)
-{
-	git_tree *tree = NULL;
-	const git_tree_entry *e;
-	bool same = false;
-
-	if (!p->has_folder)
-		return false;
-	if (git_tree_lookup(&tree, r->s->w->repo, &p->folder) < 0) {
-		tm_error_clear();
-		return false;
-	}
-	e = git_tree_entry_byname(tree, name);
-	same = e && git_oid_equal(git_tree_entry_id(e), blob);
-	git_tree_free(tree);
-	return same;
-}
-
-/* The versions that commit e's folder adds against its first parent's
- * (`before`, NULL: none). */
-static int read_changes(struct walkdata *r, const struct commit *e,
-			const git_oid *before)
-{
-	git_tree *tree = NULL;
-	const git_tree_entry *e2;
-	const struct blob_info *b;
-	const struct commit *p;
-	struct version *v;
-	size_t i, len;
-	unsigned k;
-	bool intro;
-	int error;
-
-	tm_strv_clear(&r->changed);
-	error = tm_treediff(&r->changed, &r->s->w->skipped, r->s->w->repo,
-			    before, &e->folder);
-	if (error < 0)
-		return error;
-	for (i = 0; i < r->s->w->skipped.n; i++)
-		tm_stale__warn(r->s->w->warnings, "commit %.7s: %s",
-			       git_oid_tostr_s(&e->oid),
-			       r->s->w->skipped.items[i]);
-	tm_strv_clear(&r->s->w->skipped);
-	if (git_tree_lookup(&tree, r->s->w->repo, &e->folder) < 0) {
-		/* no version of it read: reviews it held do not count */
-		tm_stale__warn(r->s->w->warnings,
-			       "commit %.7s: cannot read its threads folder "
-			       "(check the repository with 'git fsck')",
-			       git_oid_tostr_s(&e->oid));
-		tm_error_clear();
-		return 0;
-	}
-	for (i = 0; i < r->changed.n; i++) {
-		const char *name = r->changed.items[i];
-
-		len = strlen(name);
-		if (len < 4 || strchr(name, '/') ||
-		    strcmp(name + len - 3, ".md"))
-			continue;
-		e2 = git_tree_entry_byname(tree, name);
-		if (!e2 || git_tree_entry_type(e2) != GIT_OBJECT_BLOB)
-			continue;
-		b = blob_of(r, git_tree_entry_id(e2), name);
-		if (!wanted(r->vs, b->ident))
-			continue;
-		intro = !e->grafted;
-		for (k = 1; intro && k < e->np; k++) {
-			p = counted(r, &r->par[e->parents + k]);
-			intro = p && !holds(r, p, name, git_tree_entry_id(e2));
-		}
-		v = version_push(r->vs);
-		git_oid_cpy(&v->at, &e->oid);
-		git_oid_cpy(&v->review, &b->review);
-		v->ident = b->ident;
-		v->owner = owner_of(r->s, r->vs, name);
-		v->reachable = false; /* reachable() tells */
-		v->introduced = intro;
-	}
-	git_tree_free(tree);
-	return 0;
-}
-
-static void push(struct walkdata *r, const git_oid *oid)
-{
-	size_t *seen = tm_hashmap_put(&r->seen, oid->id, GIT_OID_RAWSZ, 0);
-
-	if (*seen)
-		return;
-	*seen = 1;
-	tm_xgrow((void **)&r->stack, &r->stack_alloc, r->nstack + 1,
-		 sizeof(git_oid));
-	git_oid_cpy(&r->stack[r->nstack++], oid);
-}
-
-/* Commit `oid`: its folder and parents into r->all; its parents queued. */
-static void count(struct walkdata *r, const git_oid *oid)
-{
-	git_commit *c = NULL;
-	struct commit *e;
-	unsigned k, np;
-
-	if (git_commit_lookup(&c, r->s->w->repo, oid) < 0) {
-		tm_error_clear();
-		return; /* missing: a shallow end */
-	}
-	np = tm_stale__shallow_has(r->s->w->shallow, r->s->w->nshallow, oid)
-		     ? 0
-		     : git_commit_parentcount(c);
-	tm_xgrow((void **)&r->all, &r->all_alloc, r->nall + 1, sizeof(*e));
-	e = &r->all[r->nall];
-	memset(e, 0, sizeof(*e));
-	git_oid_cpy(&e->oid, oid);
-	e->has_folder = folder_of(r, c, &e->folder);
-	e->grafted = np < git_commit_parentcount(c);
-	e->np = np;
-	e->parents = r->npar;
-	tm_xgrow((void **)&r->par, &r->par_alloc, r->npar + np + 1,
-		 sizeof(*r->par));
-	for (k = 0; k < np; k++)
-		git_oid_cpy(&r->par[r->npar++], git_commit_parent_id(c, k));
-	*tm_hashmap_put(&r->seen, oid->id, GIT_OID_RAWSZ, 0) = r->nall + 2;
-	r->nall++;
-	/* older than the store (see the top): no version below */
-	for (k = 0; e->has_folder && k < np; k++)
-		push(r, git_commit_parent_id(c, k));
-	git_commit_free(c);
-}
-
-/* One commit: its folder against its first parent's (none when the
- * parent is missing: then a shallow end too). */
-static int visit(struct walkdata *r, size_t i)
-{
-	struct commit *e = &r->all[i];
-	const struct commit *p = NULL;
-
-	if (e->np) {
-		p = counted(r, &r->par[e->parents]);
-		if (!p)
-			e->grafted = true;
-	}
-	if (!e->has_folder)
-		return 0;
-	if (p && p->has_folder && git_oid_equal(&e->folder, &p->folder))
-		return 0;
-	return read_changes(r, e, p && p->has_folder ? &p->folder : NULL);
-}
-
-/* Heap order of the walk of reachable(): newest first. */
-struct dated {
-	git_oid oid;
-	int64_t time;
-};
-
-static void dated_push(struct dated **h, size_t *n, size_t *alloc,
-		       const git_oid *oid, int64_t time)
-{
-	size_t i, up;
-
-	tm_xgrow((void **)h, alloc, *n + 1, sizeof(**h));
-	for (i = (*n)++; i > 0; i = up) {
-		up = (i - 1) / 2;
-		if ((*h)[up].time >= time)
-			break;
-		(*h)[i] = (*h)[up];
-	}
-	git_oid_cpy(&(*h)[i].oid, oid);
-	(*h)[i].time = time;
-}
-
-static struct dated dated_pop(struct dated *h, size_t *n)
-{
-	struct dated top = h[0], last = h[--*n];
-	size_t i = 0, c;
-
-	for (;;) {
-		c = 2 * i + 1;
-		if (c >= *n)
-			break;
-		if (c + 1 < *n && h[c + 1].time > h[c].time)
-			c++;
-		if (h[c].time <= last.time)
-			break;
-		h[i] = h[c];
-		i = c;
-	}
-	if (*n)
-		h[i] = last;
-	return top;
-}
-
-/* Commits git keeps walking past the date of the oldest one looked for
- * (revision.c's SLOP). */
-#define SLOP 5
-
-/*
- * Which of the threads' own commits and of the versions' `commit`s HEAD
- * reaches (vs->reached, v->reachable): those the walk of the store's life
- * met, and the others by one walk from HEAD, newest first, that stops
- * once it is past the date of the oldest one not met yet (and SLOP more
- * commits, as git's walks stop: a clock skewed further than that is taken
- * as git takes it).  Far cheaper than HEAD's whole history when the review
- * points are recent.
- */
-static int reachable(struct walkdata *r, const git_oid *head)
-{
-	struct pass *s = r->s;
-	struct versions *vs = r->vs;
-	tm_hashmap want = TM_HASHMAP_INIT, seen = TM_HASHMAP_INIT;
-	struct dated *heap = NULL, x;
-	size_t nheap = 0, heap_alloc = 0, i, pending = 0, steps = 0;
-	int64_t oldest = INT64_MAX;
-	git_commit *c = NULL;
-	size_t *w;
-	unsigned k;
-	int slop = SLOP, error = 0;
-
-	/* want: oid -> 1 looked for, 2 reached, 3 missing */
-	for (i = 0; i < s->nth + vs->n; i++) {
-		const git_oid *oid = i < s->nth ? &s->th[i].commit
-						: &vs->v[i - s->nth].review;
-
-		if (git_oid_is_zero(oid))
-			continue;
-		w = tm_hashmap_put(&want, oid->id, GIT_OID_RAWSZ, 0);
-		if (*w)
-			continue;
-		if (counted(r, oid)) {
-			*w = 2;
-		} else if (git_commit_lookup(&c, s->w->repo, oid) == 0) {
-			*w = 1;
-			pending++;
-			if ((int64_t)git_commit_time(c) < oldest)
-				oldest = (int64_t)git_commit_time(c);
-		} else {
-			*w = 3;
-		}
-		git_commit_free(c);
-		c = NULL;
-		tm_error_clear();
-	}
-	if (pending && git_commit_lookup(&c, s->w->repo, head) == 0) {
-		tm_hashmap_put(&seen, head->id, GIT_OID_RAWSZ, 1);
-		dated_push(&heap, &nheap, &heap_alloc, head,
-			   (int64_t)git_commit_time(c));
-	}
-	git_commit_free(c);
-	c = NULL;
-	tm_error_clear();
-	while (pending && nheap) {
-		if ((error = tm_deadline_every(steps++, NULL)) < 0)
-			break;
-		x = dated_pop(heap, &nheap);
-		w = tm_hashmap_get(&want, x.oid.id, GIT_OID_RAWSZ);
-		if (w && *w == 1) {
-			*w = 2;
-			pending--;
-		}
-		if (x.time < oldest && --slop == 0)
-			break;
-		if (tm_stale__shallow_has(s->w->shallow, s->w->nshallow,
-					  &x.oid) ||
-		    git_commit_lookup(&c, s->w->repo, &x.oid) < 0) {
-			tm_error_clear();
-			continue; /* a shallow end, or a missing commit */
-		}
-		for (k = 0; k < git_commit_parentcount(c); k++) {
-			const git_oid *p = git_commit_parent_id(c, k);
-			git_commit *pc = NULL;
-
-			w = tm_hashmap_put(&seen, p->id, GIT_OID_RAWSZ, 0);
-			if (*w)
-				continue;
-			*w = 1;
-			if (git_commit_lookup(&pc, s->w->repo, p) == 0)
-				dated_push(&heap, &nheap, &heap_alloc, p,
-					   (int64_t)git_commit_time(pc));
-			git_commit_free(pc);
-			tm_error_clear();
-		}
-		git_commit_free(c);
-		c = NULL;
-	}
-	for (i = 0; i < s->nth + vs->n; i++) {
-		const git_oid *oid = i < s->nth ? &s->th[i].commit
-						: &vs->v[i - s->nth].review;
-		bool yes;
-
-		w = git_oid_is_zero(oid)
-			    ? NULL
-			    : tm_hashmap_get(&want, oid->id, GIT_OID_RAWSZ);
-		yes = w && *w == 2;
-		if (i < s->nth)
-			vs->reached[i] = yes;
-		else
-			vs->v[i - s->nth].reachable = yes;
-	}
-	free(heap);
-	tm_hashmap_release(&want);
-	tm_hashmap_release(&seen);
-	return error;
-}
-
-static int collect_git(struct pass *s, struct versions *vs,
-		       const char *threads_dir)
-{
-	struct walkdata r;
-	git_oid head, oid;
-	size_t i, len;
-	int error;
-
-	error = git_reference_name_to_id(&head, s->w->repo, "HEAD");
-	if (error == GIT_ENOTFOUND || error == GIT_EUNBORNBRANCH) {
-		tm_error_clear();
-		return 0;
-	}
-	if (error < 0)
-		return tm_git_error(TM_ERROR, "cannot resolve HEAD");
-	len = strlen(threads_dir);
-	while (len && threads_dir[len - 1] == '/')
-		len--;
-	if (!len)
-		return 0;
-	memset(&r, 0, sizeof(r));
-	r.s = s;
-	r.vs = vs;
-	r.dir = tm_xstrndup(threads_dir, len);
-	/* first every commit of the store's life, then each */
-	push(&r, &head);
-	while (r.nstack) {
-		if ((error = tm_deadline_every(r.nall, NULL)) < 0)
-			goto done;
-		git_oid_cpy(&oid, &r.stack[--r.nstack]);
-		count(&r, &oid);
-	}
-	error = 0;
-	for (i = 0; i < r.nall && !error; i++) {
-		if (i % 64 == 0 && (error = tm_deadline_check(NULL)) < 0)
-			break;
-		error = visit(&r, i);
-	}
-	if (!error)
-		error = reachable(&r, &head);
-done:
-	free(r.all);
-	free(r.par);
-	free(r.dir);
-	free(r.stack);
-	free(r.info);
-	tm_strv_clear(&r.changed);
-	tm_hashmap_release(&r.seen);
-	tm_hashmap_release(&r.blobs);
-	return error;
-}
-
 /* ---- the rule ---- */
 
 /* Thread t gets base commit `oid` (once each: bases_unique); false when
  * the repository lacks it. */
-static bool add_base(struct pass *s, size_t t, const git_oid *oid)
+static bool add_base(struct tm_stale_pass *s, size_t t, const git_oid *oid)
 {
-	struct live *l = &s->th[t];
+	struct tm_stale_live *l = &s->th[t];
 	size_t node;
 
 	if (tm_stale__get_base(s->w, oid, &node) < 0) {
 		tm_error_clear();
 		return false;
 	}
-	if (s->w->nodes[node].base == NONE)
+	if (s->w->nodes[node].base == TM_STALE_NONE)
 		s->w->nodes[node].base = s->nbases++;
 	if (l->base_nodes.n && l->base_nodes.v[l->base_nodes.n - 1] == node)
 		return true;
-	sizev_push(&l->bases, s->w->nodes[node].base);
-	sizev_push(&l->base_nodes, node);
+	tm_stale__sizev_push(&l->bases, s->w->nodes[node].base);
+	tm_stale__sizev_push(&l->base_nodes, node);
 	return true;
 }
 
@@ -567,7 +65,7 @@ static int pair_cmp(const void *a, const void *b)
 	return x[0] < y[0] ? -1 : x[0] > y[0];
 }
 
-static void bases_unique(struct live *l)
+static void bases_unique(struct tm_stale_live *l)
 {
 	size_t i, k = 0, n = l->bases.n, *pairs;
 
@@ -601,8 +99,9 @@ static bool has_commit(git_repository *repo, const git_oid *oid)
 }
 
 /* The review point of version v into *out; false: it gives none. */
-static bool review_point(const struct pass *s, const struct version *v,
-			 bool shallow, git_oid *out)
+static bool review_point(const struct tm_stale_pass *s,
+			 const struct tm_stale_version *v, bool shallow,
+			 git_oid *out)
 {
 	if (git_oid_is_zero(&v->review))
 		return false;
@@ -634,7 +133,7 @@ struct owners {
 	bool *shared;         /* per thread: its identity is not its own */
 };
 
-static void owners_index(struct owners *o, const struct pass *s)
+static void owners_index(struct owners *o, const struct tm_stale_pass *s)
 {
 	size_t i, *head;
 
@@ -646,14 +145,14 @@ static void owners_index(struct owners *o, const struct pass *s)
 	o->shared = tm_xcalloc(s->nth + 1, sizeof(*o->shared));
 	for (i = s->nth; i-- > 0;) {
 		head = tm_hashmap_put(&o->by_ident, &s->th[i].ident,
-				      sizeof(s->th[i].ident), NONE);
+				      sizeof(s->th[i].ident), TM_STALE_NONE);
 		o->next[i] = *head;
 		*head = i;
 		*tm_hashmap_put(&o->by_thread, &s->th[i].t, sizeof(s->th[i].t),
 				0) = i;
 	}
 	for (i = 0; i < s->nth; i++)
-		if (o->next[i] != NONE)
+		if (o->next[i] != TM_STALE_NONE)
 			o->shared[i] = o->shared[o->next[i]] = true;
 }
 
@@ -665,24 +164,24 @@ static void owners_free(struct owners *o)
 	free(o->shared);
 }
 
-/* The first thread version v belongs to, or NONE; then next_of. */
-static size_t first_of(const struct owners *o, const struct pass *s,
-		       const struct version *v)
+/* The first thread version v belongs to, or TM_STALE_NONE; then next_of. */
+static size_t first_of(const struct owners *o, const struct tm_stale_pass *s,
+		       const struct tm_stale_version *v)
 {
 	const size_t *t =
 		tm_hashmap_get(&o->by_ident, &v->ident, sizeof(v->ident));
 
 	if (!t || !o->shared[*t])
-		return t ? *t : NONE;
+		return t ? *t : TM_STALE_NONE;
 	t = v->owner
 		    ? tm_hashmap_get(&o->by_thread, &v->owner, sizeof(v->owner))
 		    : NULL;
-	return t && s->th[*t].ident == v->ident ? *t : NONE;
+	return t && s->th[*t].ident == v->ident ? *t : TM_STALE_NONE;
 }
 
 static size_t next_of(const struct owners *o, size_t t)
 {
-	return o->shared[t] ? NONE : o->next[t];
+	return o->shared[t] ? TM_STALE_NONE : o->next[t];
 }
 
 static int cover_cmp(const void *a, const void *b)
@@ -695,10 +194,10 @@ static int cover_cmp(const void *a, const void *b)
 
 enum own { OWN_BASE, OWN_NONE, OWN_UNKNOWN };
 
-int tm_stale__review_points(struct pass *s, tm_strv *unknown,
+int tm_stale__review_points(struct tm_stale_pass *s, tm_strv *unknown,
 			    const char *threads_dir)
 {
-	struct versions vs;
+	struct tm_stale_versions vs;
 	struct owners o;
 	tm_buf name = TM_BUF_INIT;
 	size_t i, j, t, keep, node, extra_alloc = 0;
@@ -721,7 +220,7 @@ int tm_stale__review_points(struct pass *s, tm_strv *unknown,
 	}
 	tm_buf_release(&name);
 	if (threads_dir)
-		error = collect_git(s, &vs, threads_dir);
+		error = tm_stale__review_collect_git(s, &vs, threads_dir);
 	if (error)
 		goto done;
 
@@ -731,7 +230,7 @@ int tm_stale__review_points(struct pass *s, tm_strv *unknown,
 	owners_index(&o, s);
 	/* does a version of the history name the thread's own `commit`? */
 	for (j = 0; j < vs.n; j++)
-		for (t = first_of(&o, s, &vs.v[j]); t != NONE;
+		for (t = first_of(&o, s, &vs.v[j]); t != TM_STALE_NONE;
 		     t = next_of(&o, t))
 			if (git_oid_equal(&vs.v[j].review, &s->th[t].commit))
 				named[t] = true;
@@ -755,7 +254,7 @@ int tm_stale__review_points(struct pass *s, tm_strv *unknown,
 		any[t] = own[t] == OWN_BASE;
 	}
 	for (j = 0; j < vs.n; j++)
-		for (t = first_of(&o, s, &vs.v[j]); t != NONE;
+		for (t = first_of(&o, s, &vs.v[j]); t != TM_STALE_NONE;
 		     t = next_of(&o, t))
 			if (!any[t] && own[t] != OWN_UNKNOWN)
 				any[t] =
@@ -777,7 +276,7 @@ int tm_stale__review_points(struct pass *s, tm_strv *unknown,
 		if (own[t] == OWN_BASE)
 			add_base(s, t, &s->th[t].commit);
 	for (j = 0; j < vs.n; j++) {
-		for (t = first_of(&o, s, &vs.v[j]); t != NONE;
+		for (t = first_of(&o, s, &vs.v[j]); t != TM_STALE_NONE;
 		     t = next_of(&o, t)) {
 			if (review_point(s, &vs.v[j], shallow, &rp))
 				add_base(s, t, &rp);

@@ -28,55 +28,16 @@
 /* Commits git keeps walking past the last interesting one (revision.c). */
 #define SLOP 5
 
-/* ---- shallow clones ---- */
-
-static int oid_cmp(const void *a, const void *b)
-{
-	return git_oid_cmp(a, b);
-}
-
-void tm_stale__read_shallow(git_oid **out, size_t *n, git_repository *repo)
-{
-	tm_buf path = TM_BUF_INIT;
-	char line[128];
-	size_t alloc = 0;
-	FILE *f;
-
-	*out = NULL;
-	*n = 0;
-	if (git_repository_is_shallow(repo) != 1)
-		return;
-	tm_buf_printf(&path, "%sshallow", git_repository_commondir(repo));
-	f = fopen(tm_buf_cstr(&path), "re");
-	tm_buf_release(&path);
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		tm_xgrow((void **)out, &alloc, *n + 1, sizeof(git_oid));
-		if (strlen(line) >= GIT_OID_HEXSZ &&
-		    git_oid_fromstrn(&(*out)[*n], line, GIT_OID_HEXSZ) == 0)
-			(*n)++;
-	}
-	fclose(f);
-	if (*n)
-		qsort(*out, *n, sizeof(git_oid), oid_cmp);
-}
-
-bool tm_stale__shallow_has(const git_oid *list, size_t n, const git_oid *oid)
-{
-	return n && bsearch(oid, list, n, sizeof(git_oid), oid_cmp);
-}
-
 /* ---- the walk ---- */
 
-void tm_stale__walk_init(struct walk *w, git_repository *repo)
+void tm_stale__walk_init(struct tm_stale_walk *w, git_repository *repo)
 {
 	memset(w, 0, sizeof(*w));
 	w->repo = repo;
 	tm_stale__read_shallow(&w->shallow, &w->nshallow, repo);
 }
 
-void tm_stale__walk_free(struct walk *w)
+void tm_stale__walk_free(struct tm_stale_walk *w)
 {
 	size_t i;
 
@@ -99,10 +60,10 @@ void tm_stale__walk_free(struct walk *w)
 	memset(w, 0, sizeof(*w));
 }
 
-void tm_stale__walk_set_bases(struct walk *w, size_t nbases)
+void tm_stale__walk_set_bases(struct tm_stale_walk *w, size_t nbases)
 {
 	w->nbases = nbases;
-	w->words = WORDS(nbases);
+	w->words = TM_STALE_WORDS(nbases);
 	w->last_mask =
 		nbases % 64 ? ((uint64_t)1 << (nbases % 64)) - 1 : UINT64_MAX;
 	w->bits = tm_xcalloc(w->words + 1, sizeof(uint64_t));
@@ -111,17 +72,17 @@ void tm_stale__walk_set_bases(struct walk *w, size_t nbases)
 }
 
 /* Node i no longer uses its set. */
-static void row_drop(struct walk *w, size_t i)
+static void row_drop(struct tm_stale_walk *w, size_t i)
 {
 	uint32_t r = w->nodes[i].row;
 
 	if (r && --w->refs[r] == 0)
-		sizev_push(&w->spare, r);
+		tm_stale__sizev_push(&w->spare, r);
 	w->nodes[i].row = 0;
 }
 
 /* Let node i use set r (not 0) too. */
-static void row_share(struct walk *w, size_t i, uint32_t r)
+static void row_share(struct tm_stale_walk *w, size_t i, uint32_t r)
 {
 	w->refs[r]++;
 	row_drop(w, i);
@@ -129,7 +90,7 @@ static void row_share(struct walk *w, size_t i, uint32_t r)
 }
 
 /* Node i's set, its own to change (copied when shared or empty). */
-static uint64_t *row_own(struct walk *w, size_t i)
+static uint64_t *row_own(struct tm_stale_walk *w, size_t i)
 {
 	uint32_t old = w->nodes[i].row, r;
 	size_t before = w->rows_alloc;
@@ -156,10 +117,10 @@ static uint64_t *row_own(struct walk *w, size_t i)
 
 /* The new node of commit `oid`: index position `cix` (or UINT32_MAX and
  * commit c, read from git; taken). */
-static size_t add_node(struct walk *w, const git_oid *oid, uint32_t cix,
-		       git_commit *c)
+static size_t add_node(struct tm_stale_walk *w, const git_oid *oid,
+		       uint32_t cix, git_commit *c)
 {
-	struct node *n;
+	struct tm_stale_node *n;
 	size_t i;
 	const uint32_t *ixparents = NULL;
 
@@ -177,11 +138,11 @@ static size_t add_node(struct walk *w, const git_oid *oid, uint32_t cix,
 		n->time = (int64_t)git_commit_time(c);
 		n->nparents = git_commit_parentcount(c);
 	} else {
-		n->time = cidx_time(w->ix, cix);
-		n->nparents = cidx_parents(w->ix, cix, &ixparents);
+		n->time = tm_stale__cidx_time(w->ix, cix);
+		n->nparents = tm_stale__cidx_parents(w->ix, cix, &ixparents);
 	}
 	n->parents = (uint32_t)w->nparent;
-	n->base = NONE;
+	n->base = TM_STALE_NONE;
 	tm_xgrow((void **)&w->parent_node, &w->parent_alloc,
 		 w->nparent + n->nparents, sizeof(*w->parent_node));
 	if (c) /* the index gives the others' parents by position */
@@ -203,7 +164,7 @@ static size_t add_node(struct walk *w, const git_oid *oid, uint32_t cix,
 }
 
 /* w->at_pos, for every position of the index (made on first use). */
-static void at_pos_init(struct walk *w)
+static void at_pos_init(struct tm_stale_walk *w)
 {
 	if (w->at_n == (size_t)w->ix->n + 1)
 		return;
@@ -217,7 +178,7 @@ static void at_pos_init(struct walk *w)
 /* The node of index position `pos` into *out (made on first use): a stub's
  * is its description's, or, when the index has none, read from git.
  * TM_ENOTFOUND (no message) when the repository lacks a stub's commit. */
-static int node_at(struct walk *w, uint32_t pos, size_t *out)
+static int node_at(struct tm_stale_walk *w, uint32_t pos, size_t *out)
 {
 	git_commit *c = NULL;
 	uint32_t at;
@@ -229,12 +190,12 @@ static int node_at(struct walk *w, uint32_t pos, size_t *out)
 		*out = w->at_pos[pos] - 1;
 		return 0;
 	}
-	memcpy(oid.id, cidx_oid(w->ix, pos), GIT_OID_RAWSZ);
+	memcpy(oid.id, tm_stale__cidx_oid(w->ix, pos), GIT_OID_RAWSZ);
 	at = tm_stale__cidx_resolve(w->ix, pos);
 	if (at != pos) {
 		if ((error = node_at(w, at, out)) < 0)
 			return error;
-	} else if (cidx_described(w->ix, pos)) {
+	} else if (tm_stale__cidx_described(w->ix, pos)) {
 		*out = add_node(w, &oid, pos, NULL);
 		return 0;
 	} else { /* a stub: its parents are git's */
@@ -250,7 +211,7 @@ static int node_at(struct walk *w, uint32_t pos, size_t *out)
 	return 0;
 }
 
-void tm_stale__walk_described(struct walk *w)
+void tm_stale__walk_described(struct tm_stale_walk *w)
 {
 	size_t i;
 	uint32_t pos;
@@ -259,15 +220,16 @@ void tm_stale__walk_described(struct walk *w)
 	at_pos_init(w);
 	for (i = 0; i < w->n; i++) {
 		if (w->nodes[i].cix != UINT32_MAX ||
-		    !tm_stale__cidx_find(w->ix, node_oid(w, i, &buf), &pos) ||
-		    !cidx_described(w->ix, pos))
+		    !tm_stale__cidx_find(w->ix, tm_stale__node_oid(w, i, &buf),
+					 &pos) ||
+		    !tm_stale__cidx_described(w->ix, pos))
 			continue;
 		w->nodes[i].cix = pos;
 		w->at_pos[pos] = (uint32_t)i + 1;
 	}
 }
 
-int tm_stale__get_node(struct walk *w, const git_oid *oid, size_t *out)
+int tm_stale__get_node(struct tm_stale_walk *w, const git_oid *oid, size_t *out)
 {
 	git_commit *c = NULL;
 	const size_t *known;
@@ -291,25 +253,26 @@ int tm_stale__get_node(struct walk *w, const git_oid *oid, size_t *out)
 	return 0;
 }
 
-int tm_stale__get_base(struct walk *w, const git_oid *oid, size_t *out)
+int tm_stale__get_base(struct tm_stale_walk *w, const git_oid *oid, size_t *out)
 {
 	uint32_t cix;
 	size_t k;
 
 	if (w->ix && tm_stale__cidx_find(w->ix, oid, &cix) &&
-	    cidx_described(w->ix, cix) && !(w->at_pos && w->at_pos[cix])) {
+	    tm_stale__cidx_described(w->ix, cix) &&
+	    !(w->at_pos && w->at_pos[cix])) {
 		for (k = 0; w->gone && k < w->gone->n; k++)
 			if (git_oid_equal(&w->gone->v[k], oid))
 				return TM_ENOTFOUND;
 		at_pos_init(w);
 		*out = add_node(w, oid, cix, NULL);
-		sizev_push(&w->unchecked, *out);
+		tm_stale__sizev_push(&w->unchecked, *out);
 		return 0;
 	}
 	return tm_stale__get_node(w, oid, out);
 }
 
-int tm_stale__walk_check(struct walk *w)
+int tm_stale__walk_check(struct tm_stale_walk *w)
 {
 	git_odb *odb = NULL;
 	git_oid buf;
@@ -318,11 +281,11 @@ int tm_stale__walk_check(struct walk *w)
 	bool any = false;
 
 	for (k = 0; w->gone && k < w->unchecked.n; k++) {
-		if (w->nodes[w->unchecked.v[k]].flags & F_HEAD)
+		if (w->nodes[w->unchecked.v[k]].flags & TM_STALE_F_HEAD)
 			continue; /* HEAD's history is in the repository */
 		if (!odb && git_repository_odb(&odb, w->repo) < 0)
 			break; /* then taken as there, as git would read it */
-		oid = node_oid(w, w->unchecked.v[k], &buf);
+		oid = tm_stale__node_oid(w, w->unchecked.v[k], &buf);
 		if (git_odb_exists(odb, oid))
 			continue;
 		tm_xgrow((void **)&w->gone->v, &w->gone->alloc, w->gone->n + 1,
@@ -336,14 +299,15 @@ int tm_stale__walk_check(struct walk *w)
 }
 
 /* Heap order: newest commit first, then in the order they were met. */
-static bool before(const struct walk *w, size_t a, size_t b)
+static bool before(const struct tm_stale_walk *w, size_t a, size_t b)
 {
 	if (w->nodes[a].time != w->nodes[b].time)
 		return w->nodes[a].time > w->nodes[b].time;
 	return a < b;
 }
 
-void tm_stale__heap_push(const struct walk *w, struct heap *h, size_t x)
+void tm_stale__heap_push(const struct tm_stale_walk *w, struct tm_stale_heap *h,
+			 size_t x)
 {
 	size_t i, up;
 
@@ -357,7 +321,8 @@ void tm_stale__heap_push(const struct walk *w, struct heap *h, size_t x)
 	h->v[i] = x;
 }
 
-size_t tm_stale__heap_pop(const struct walk *w, struct heap *h)
+size_t tm_stale__heap_pop(const struct tm_stale_walk *w,
+			  struct tm_stale_heap *h)
 {
 	size_t top = h->v[0], last = h->v[--h->n], i = 0, c;
 
@@ -377,23 +342,23 @@ size_t tm_stale__heap_pop(const struct walk *w, struct heap *h)
 	return top;
 }
 
-static void queue_push(struct walk *w, size_t i)
+static void queue_push(struct tm_stale_walk *w, size_t i)
 {
-	w->nodes[i].flags |= F_QUEUED;
-	w->live += interesting(&w->nodes[i]);
+	w->nodes[i].flags |= TM_STALE_F_QUEUED;
+	w->live += tm_stale__interesting(&w->nodes[i]);
 	tm_stale__heap_push(w, &w->queue, i);
 }
 
-static size_t queue_pop(struct walk *w)
+static size_t queue_pop(struct tm_stale_walk *w)
 {
 	size_t i = tm_stale__heap_pop(w, &w->queue);
 
-	w->nodes[i].flags &= ~(unsigned)F_QUEUED;
-	w->live -= interesting(&w->nodes[i]);
+	w->nodes[i].flags &= ~(unsigned)TM_STALE_F_QUEUED;
+	w->live -= tm_stale__interesting(&w->nodes[i]);
 	return i;
 }
 
-static bool row_full(const struct walk *w, const uint64_t *r)
+static bool row_full(const struct tm_stale_walk *w, const uint64_t *r)
 {
 	size_t k;
 
@@ -404,9 +369,10 @@ static bool row_full(const struct walk *w, const uint64_t *r)
 }
 
 /* Adjust the count of interesting queued nodes after node n changed. */
-static void recount(struct walk *w, const struct node *n, bool was)
+static void recount(struct tm_stale_walk *w, const struct tm_stale_node *n,
+		    bool was)
 {
-	if (!(n->flags & F_QUEUED) || was == interesting(n))
+	if (!(n->flags & TM_STALE_F_QUEUED) || was == tm_stale__interesting(n))
 		return;
 	if (was)
 		w->live--;
@@ -415,34 +381,37 @@ static void recount(struct walk *w, const struct node *n, bool was)
 }
 
 /* Add a base bit / the HEAD flag to node i; keeps `live` right. */
-static void mark(struct walk *w, size_t i, size_t base, bool head)
+static void mark(struct tm_stale_walk *w, size_t i, size_t base, bool head)
 {
-	struct node *n = &w->nodes[i];
-	bool was = interesting(n);
+	struct tm_stale_node *n = &w->nodes[i];
+	bool was = tm_stale__interesting(n);
 
-	if (base != NONE && !bit_get(row(w, i), base))
-		bit_set(row_own(w, i), base);
+	if (base != TM_STALE_NONE &&
+	    !tm_stale__bit_get(tm_stale__row(w, i), base))
+		tm_stale__bit_set(row_own(w, i), base);
 	if (head)
-		n->flags |= F_HEAD;
-	if (row_full(w, row(w, i)))
-		n->flags |= F_FULL;
+		n->flags |= TM_STALE_F_HEAD;
+	if (row_full(w, tm_stale__row(w, i)))
+		n->flags |= TM_STALE_F_FULL;
 	recount(w, n, was);
 }
 
 /* Let what reaches `src` reach `dst`; true when that changed dst. */
-static bool flow_one(struct walk *w, size_t dst, size_t src)
+static bool flow_one(struct tm_stale_walk *w, size_t dst, size_t src)
 {
-	struct node *d = &w->nodes[dst];
-	const uint64_t *s = row(w, src), *r = row(w, dst);
+	struct tm_stale_node *d = &w->nodes[dst];
+	const uint64_t *s = tm_stale__row(w, src), *r = tm_stale__row(w, dst);
 	uint64_t *own;
-	bool was = interesting(d), changed = false, grew = false, sub = true;
+	bool was = tm_stale__interesting(d), changed = false, grew = false,
+	     sub = true;
 	size_t k;
 
-	if ((w->nodes[src].flags & F_HEAD) && !(d->flags & F_HEAD)) {
-		d->flags |= F_HEAD;
+	if ((w->nodes[src].flags & TM_STALE_F_HEAD) &&
+	    !(d->flags & TM_STALE_F_HEAD)) {
+		d->flags |= TM_STALE_F_HEAD;
 		changed = true;
 	}
-	if (!(d->flags & F_FULL) && d->row != w->nodes[src].row &&
+	if (!(d->flags & TM_STALE_F_FULL) && d->row != w->nodes[src].row &&
 	    w->nodes[src].row) {
 		for (k = 0; k < w->words; k++) {
 			grew |= (s[k] & ~r[k]) != 0;
@@ -452,48 +421,49 @@ static bool flow_one(struct walk *w, size_t dst, size_t src)
 			row_share(w, dst, w->nodes[src].row);
 		} else if (grew) {
 			own = row_own(w, dst);
-			s = row(w, src);
+			s = tm_stale__row(w, src);
 			for (k = 0; k < w->words; k++)
 				own[k] |= s[k];
 		}
-		if (grew && row_full(w, row(w, dst)))
-			d->flags |= F_FULL;
+		if (grew && row_full(w, tm_stale__row(w, dst)))
+			d->flags |= TM_STALE_F_FULL;
 	}
 	recount(w, d, was);
 	return changed || grew;
 }
 
 /* Let what reaches `start` reach its ancestors among the expanded nodes. */
-static void flow(struct walk *w, size_t start)
+static void flow(struct tm_stale_walk *w, size_t start)
 {
 	size_t c, k, p;
 
 	w->stack.n = 0;
-	sizev_push(&w->stack, start);
+	tm_stale__sizev_push(&w->stack, start);
 	while (w->stack.n) {
 		c = w->stack.v[--w->stack.n];
 		for (k = 0; k < w->nodes[c].nparents; k++) {
-			p = parent(w, c, k);
+			p = tm_stale__parent(w, c, k);
 			if (flow_one(w, p, c) &&
-			    (w->nodes[p].flags & F_EXPANDED))
-				sizev_push(&w->stack, p);
+			    (w->nodes[p].flags & TM_STALE_F_EXPANDED))
+				tm_stale__sizev_push(&w->stack, p);
 		}
 	}
 }
 
 /* Load node c's parents, queue the new ones, pass c's marks on. */
-static int expand(struct walk *w, size_t c)
+static int expand(struct tm_stale_walk *w, size_t c)
 {
-	struct node *n = &w->nodes[c];
+	struct tm_stale_node *n = &w->nodes[c];
 	size_t k, p, np = n->nparents, first = n->parents;
 	git_oid buf;
 	bool missing = tm_stale__shallow_has(w->shallow, w->nshallow,
-					     node_oid(w, c, &buf));
+					     tm_stale__node_oid(w, c, &buf));
 	const uint32_t *ixp = NULL;
 	int error;
 
 	if (n->cix != UINT32_MAX)
-		cidx_parents(w->ix, n->cix, &ixp); /* np of them: add_node */
+		tm_stale__cidx_parents(w->ix, n->cix,
+				       &ixp); /* np of them: add_node */
 	for (k = 0; !missing && k < np; k++) {
 		/* by position: no search by oid */
 		error = ixp ? node_at(w, ixp[k], &p)
@@ -507,15 +477,16 @@ static int expand(struct walk *w, size_t c)
 			w->parent_node[first + k] = (uint32_t)p;
 	}
 	n = &w->nodes[c];
-	n->flags |= F_EXPANDED;
+	n->flags |= TM_STALE_F_EXPANDED;
 	if (missing) {
 		n->nparents = 0;
-		n->flags |= F_GRAFTED;
+		n->flags |= TM_STALE_F_GRAFTED;
 		return 0;
 	}
 	for (k = 0; k < np; k++) {
-		p = parent(w, c, k);
-		if (!(w->nodes[p].flags & (F_QUEUED | F_EXPANDED)))
+		p = tm_stale__parent(w, c, k);
+		if (!(w->nodes[p].flags &
+		      (TM_STALE_F_QUEUED | TM_STALE_F_EXPANDED)))
 			queue_push(w, p);
 	}
 	flow(w, c);
@@ -523,7 +494,7 @@ static int expand(struct walk *w, size_t c)
 }
 
 /* Walk until no queued commit from HEAD concerns any thread (see top). */
-int tm_stale__walk_run(struct walk *w)
+int tm_stale__walk_run(struct tm_stale_walk *w)
 {
 	int64_t date = INT64_MAX;
 	int slop = SLOP, error;
@@ -535,7 +506,7 @@ int tm_stale__walk_run(struct walk *w)
 		c = queue_pop(w);
 		if ((error = expand(w, c)) < 0)
 			return error;
-		if (interesting(&w->nodes[c])) {
+		if (tm_stale__interesting(&w->nodes[c])) {
 			date = w->nodes[c].time;
 			continue;
 		}
@@ -549,13 +520,13 @@ int tm_stale__walk_run(struct walk *w)
 	return 0;
 }
 
-int tm_stale__walk_start(struct walk *w, size_t *head)
+int tm_stale__walk_start(struct tm_stale_walk *w, size_t *head)
 {
 	git_oid oid;
 	size_t i, nbase = w->n;
 	int error;
 
-	*head = NONE;
+	*head = TM_STALE_NONE;
 	error = git_reference_name_to_id(&oid, w->repo, "HEAD");
 	if (error == GIT_ENOTFOUND || error == GIT_EUNBORNBRANCH)
 		return 0;
@@ -569,11 +540,11 @@ int tm_stale__walk_start(struct walk *w, size_t *head)
 	if (error < 0)
 		return error;
 	for (i = 0; i < nbase; i++)
-		if (w->nodes[i].base != NONE)
+		if (w->nodes[i].base != TM_STALE_NONE)
 			mark(w, i, w->nodes[i].base, false);
-	mark(w, *head, NONE, true);
+	mark(w, *head, TM_STALE_NONE, true);
 	for (i = 0; i < w->n; i++)
-		if (i == *head || w->nodes[i].base != NONE)
+		if (i == *head || w->nodes[i].base != TM_STALE_NONE)
 			queue_push(w, i);
 	return 0;
 }

@@ -2,7 +2,8 @@
 # lib/ in layers (lib/README.md): scripts/check-layers passes on the tree and
 # fails, naming the file, on each kind of wrong include planted in a copy:
 # an upward include, a peer's header, the CLI reaching an internal header, a
-# public header including an internal one, a .c file at lib/'s top level.
+# public header including an internal one, a .c file at lib/'s top level,
+# a file in lib/ over 800 lines.
 . "$(dirname "$0")/test-lib.sh"
 
 . "$TEST_SRC/tests/e2e/lib-layers.sh"
@@ -25,7 +26,7 @@ test_expect_success 'the store including the merge fails' '
 '
 
 test_expect_success 'a peer: the merge including the staleness engine fails' '
-	copy && plant lib/merge/merge_text.c "#include \"stale_internal.h\"" &&
+	copy && plant lib/merge/merge_text.c "#include \"stale.h\"" &&
 	fails_with "lib/merge/merge_text.c:" && grep -F "not below merge" out
 '
 
@@ -44,6 +45,17 @@ test_expect_success 'a public header including an internal one fails' '
 test_expect_success 'a .c file at the top of lib/ fails' '
 	copy && echo "int x;" >"$TEST_ROOT/src/lib/stray.c" &&
 	fails_with "lib/stray.c: a file at lib/"
+'
+
+test_expect_success 'a file in lib/ over 800 lines fails, naming its count' '
+	copy && f="$TEST_ROOT/src/lib/stale/stale_walk.c" &&
+	n=$(wc -l <"$f") &&
+	while [ "$n" -lt 800 ]; do echo >>"$f"; n=$((n + 1)); done &&
+	"$TEST_SRC/scripts/check-layers" "$TEST_ROOT/src" >out &&
+	! test -s out &&
+	echo >>"$f" &&
+	fails_with "lib/stale/stale_walk.c: 801 lines, over 800" &&
+	test "$(wc -l <out)" -eq 1
 '
 
 test_done

@@ -7,10 +7,10 @@
 
 . "$TEST_SRC/tests/e2e/lib-layers.sh"
 
-test_expect_success 'outside lib/stale/, internal headers stay in their module' '
+test_expect_success 'internal headers stay in their module' '
 	copy && "$TEST_SRC/scripts/check-layers" "$TEST_ROOT/src" >out &&
 	! test -s out &&
-	for d in util format io git store merge ops app; do
+	for d in util format io git store stale merge ops app; do
 		grep -l "#include \"[a-z_]*_internal.h\"" "$TEST_SRC"/lib/$d/*.[ch] \
 			2>/dev/null
 	done >users &&
@@ -29,6 +29,17 @@ test_expect_success 'another module of the same folder including it fails' '
 	grep -F "internal to the files store*" out &&
 	copy && plant lib/git/paths.c "#include \"git_internal.h\"" &&
 	fails_with "lib/git/paths.c:"
+'
+
+test_expect_success 'the staleness engine has no exemption: its internal headers too' '
+	copy && plant lib/ops/ops_tree.c "#include \"stale_internal.h\"" &&
+	fails_with "lib/ops/ops_tree.c:" &&
+	grep -F "internal to a module of lib/stale: use its layer" out &&
+	copy && plant lib/stale/stale_walk.c "#include \"stale_cidx_internal.h\"" &&
+	fails_with "lib/stale/stale_walk.c:" &&
+	grep -F "internal to the files stale_cidx*" out &&
+	copy && plant lib/stale/paths_index.c "#include \"stale_internal.h\"" &&
+	fails_with "lib/stale/paths_index.c:"
 '
 
 test_expect_success 'the layer headers are fine above their layer' '

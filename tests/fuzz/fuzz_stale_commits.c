@@ -1,6 +1,6 @@
 /*
  * libFuzzer harness of the commits index, $GIT_COMMON_DIR/threadmind/
- * commits/ (lib/stale/stale_commits.c): its top layer `layer-<id>.idx` made of
+ * commits/ (lib/stale/stale_cidx_*.c): its top layer `layer-<id>.idx` made of
  * the input (fuzz_cache.h: over the real top layer), on the real bottom
  * layer, named in `chain`, its id and checksum made right unless the mode
  * says not, and with mode bit 3 stamped as checked whole in `checked`
@@ -27,7 +27,7 @@
 #include <time.h>
 
 #define TDIR        ".threadmind/threads/p/"
-#define STAMP_MAGIC "TMCIDXOK" /* lib/stale/stale_commits.c's */
+#define STAMP_MAGIC "TMCIDXOK" /* lib/stale/stale_cidx_read.c's */
 #define CHAIN_MAGIC "threadmind commits chain 1\n"
 
 static tm_git *g;

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # forge-layer.py COMMITS_DIR [stamp]: rewrite the top layer of a commits
-# index (lib/stale/stale_commits.c) so that every parent position points far out
+# index (lib/stale/stale_cidx_*.c) so that every parent position points far out
 # of range, with a right checksum and id (the chain updated); with `stamp`,
 # also write the file `checked` holding the forged layer's stat data, dated
 # 2 s ahead, as if it had been checked whole (issue 24,

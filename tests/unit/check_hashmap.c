@@ -35,7 +35,7 @@ START_TEST(test_hashmap_put_then_get)
 }
 END_TEST
 
-/* Prefixes of one another are different keys (stale_index.c probes each
+/* Prefixes of one another are different keys (stale_specs.c probes each
  * leading folder of a path). */
 START_TEST(test_hashmap_prefixes)
 {

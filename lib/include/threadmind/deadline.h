@@ -3,7 +3,7 @@
  * caller past its time budget: the git hooks set one (their 2 s budget,
  * DESIGN.md section 7; it is the hooks' only clock: hooks.h checks it
  * between steps and for the lock wait), and the store's listing and reading
- * loops, the thread index, the frontmatter reader and the YAML reader
+ * loops, the paths index, the frontmatter reader and the YAML reader
  * check it between files and, at a coarse grain, inside one file.  Nothing else
  * changes: with no deadline set (every command but the hooks) a check costs a
  * load and a branch.

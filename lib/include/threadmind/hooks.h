@@ -126,7 +126,7 @@ void tm_hook_touches_clear(tm_hook_touches *t);
  * The threads of `project` whose `paths` the HEAD commit changed without
  * changing their file (one tree diff), into out->ids; a thread whose
  * summary is blank has nothing to outdate and is left out.  The threads
- * with `paths` and a summary come from the thread index (paths_index.h:
+ * with `paths` and a summary come from the paths index (paths_index.h:
  * every thread file lstat-ed, only the changed ones read).  Of those, the
  * entries the commit renamed (tm_paths_find_renames of HEAD alone) into
  * out->renames.  *out is cleared first; tm_hook_touches_clear it.  Nothing
@@ -215,7 +215,7 @@ const tm_hook_rewrite *tm_hook_rewrites_find(const tm_hook_rewrites *r,
  * the replayed commits flag as post-commit would have one by one, had it
  * run for each: the union, over the distinct new commits of `rw`, of
  * tm_stale_commit_touches (one tree diff each; the threads read once
- * through the thread index).  A new commit the repository no longer has is
+ * through the paths index).  A new commit the repository no longer has is
  * skipped.  Nothing outside git or past the deadline (then nothing is
  * appended).  Errors of tm_paths_index_load and tm_stale_commit_touches.
  */

@@ -122,7 +122,7 @@ typedef struct {
  * that a computation needed changed (against each parent) and the review
  * points of the thread file versions it adds, computed once ever: only the
  * commits from HEAD that some review point does not reach, extended when a
- * later computation needs more (lib/stale/stale_commits.c); `progress` hears of
+ * later computation needs more (lib/stale/stale_cidx_*.c); `progress` hears of
  * "indexing history" while they are described; and stale.cache, the last answer
  * with everything it depends on (HEAD, the shallow boundary, `threads_dir`,
  * each thread that can be stale).  When that is unchanged the answer is read
@@ -167,7 +167,7 @@ void tm_stale_report_clear(tm_stale_report *r);
  * the thread's own file (`threads_dir` + id + ".md"; NULL: no such file).
  * Finished threads and threads whose `commit` is `hex` itself are left out;
  * the caller leaves out those whose summary is blank (tm_summary_blank: the
- * threads may come without their body, as the thread index of the hooks
+ * threads may come without their body, as the paths index of the hooks
  * gives them).  Only one tree diff.
  *
  * Errors: TM_EINVALID when `hex` is not 40 hex digits, TM_ENOTFOUND when the

@@ -12,7 +12,7 @@
 static void chain_add(tm_hashmap *m, const char *key, size_t len, size_t *next,
 		      size_t x)
 {
-	size_t *head = tm_hashmap_put(m, key, len, NONE);
+	size_t *head = tm_hashmap_put(m, key, len, TM_STALE_NONE);
 
 	next[x] = *head;
 	*head = x;
@@ -22,11 +22,12 @@ static size_t chain_head(const tm_hashmap *m, const char *key, size_t len)
 {
 	const size_t *head = tm_hashmap_get(m, key, len);
 
-	return head ? *head : NONE;
+	return head ? *head : TM_STALE_NONE;
 }
 
-void tm_stale__index_build(struct index *x, const tm_thread *const *threads,
-			   size_t n, const char *threads_dir)
+void tm_stale__specs_build(struct tm_stale_specs *x,
+			   const tm_thread *const *threads, size_t n,
+			   const char *threads_dir)
 {
 	size_t i, k, total = 0, dlen = threads_dir ? strlen(threads_dir) : 0;
 	tm_pathspec *s;
@@ -46,7 +47,7 @@ void tm_stale__index_build(struct index *x, const tm_thread *const *threads,
 			tm_pathspec_parse(s, threads[i]->paths.items[k]);
 			x->owner[x->nspecs] = i;
 			if (s->glob || s->all)
-				sizev_push(&x->other, x->nspecs);
+				tm_stale__sizev_push(&x->other, x->nspecs);
 			else if (!s->never)
 				chain_add(&x->literal, s->pattern, s->len,
 					  x->next, x->nspecs);
@@ -67,7 +68,7 @@ void tm_stale__index_build(struct index *x, const tm_thread *const *threads,
 	}
 }
 
-void tm_stale__index_free(struct index *x)
+void tm_stale__specs_free(struct tm_stale_specs *x)
 {
 	size_t i;
 
@@ -87,7 +88,7 @@ void tm_stale__index_free(struct index *x)
 	memset(x, 0, sizeof(*x));
 }
 
-static const struct index *sort_index;
+static const struct tm_stale_specs *sort_index;
 
 static int pattern_cmp(const void *a, const void *b)
 {
@@ -96,7 +97,7 @@ static int pattern_cmp(const void *a, const void *b)
 }
 
 /* The literal specs in pattern order, for prefixes. */
-static void sort_literals(struct index *x)
+static void sort_literals(struct tm_stale_specs *x)
 {
 	size_t i;
 
@@ -112,8 +113,8 @@ static void sort_literals(struct index *x)
 
 /* The threads with a spec that may name a path under `dir` (dlen bytes,
  * 0: the root). */
-static void match_prefix(struct index *x, const char *dir, size_t dlen,
-			 struct sizev *out)
+static void match_prefix(struct tm_stale_specs *x, const char *dir, size_t dlen,
+			 struct tm_stale_sizev *out)
 {
 	size_t i, k, lo, hi, mid;
 
@@ -123,9 +124,9 @@ static void match_prefix(struct index *x, const char *dir, size_t dlen,
 	for (i = 1; i <= dlen; i++) {
 		if (i < dlen && dir[i] != '/')
 			continue;
-		for (k = chain_head(&x->literal, dir, i); k != NONE;
+		for (k = chain_head(&x->literal, dir, i); k != TM_STALE_NONE;
 		     k = x->next[k])
-			sizev_push(out, x->owner[k]);
+			tm_stale__sizev_push(out, x->owner[k]);
 	}
 	/* literal specs under it: those whose pattern starts with "dir/" */
 	lo = 0;
@@ -150,16 +151,17 @@ static void match_prefix(struct index *x, const char *dir, size_t dlen,
 		if (dlen &&
 		    (strncmp(s->pattern, dir, dlen) || s->pattern[dlen] != '/'))
 			break;
-		sizev_push(out, x->owner[x->by_pattern[i]]);
+		tm_stale__sizev_push(out, x->owner[x->by_pattern[i]]);
 	}
 	for (i = 0; i < x->other.n; i++) {
 		k = x->other.v[i];
 		if (tm_pathspec_may_match_under(&x->specs[k], dir, dlen))
-			sizev_push(out, x->owner[k]);
+			tm_stale__sizev_push(out, x->owner[k]);
 	}
 }
 
-void tm_stale__index_match(struct index *x, const char *path, struct sizev *out)
+void tm_stale__specs_match(struct tm_stale_specs *x, const char *path,
+			   struct tm_stale_sizev *out)
 {
 	size_t plen = strlen(path), i, k;
 
@@ -171,19 +173,19 @@ void tm_stale__index_match(struct index *x, const char *path, struct sizev *out)
 	for (i = 1; i <= plen; i++) {
 		if (i < plen && path[i] != '/')
 			continue;
-		for (k = chain_head(&x->literal, path, i); k != NONE;
+		for (k = chain_head(&x->literal, path, i); k != TM_STALE_NONE;
 		     k = x->next[k])
 			if (i < plen || !x->specs[k].dir_only)
-				sizev_push(out, x->owner[k]);
+				tm_stale__sizev_push(out, x->owner[k]);
 	}
 	for (i = 0; i < x->other.n; i++) {
 		k = x->other.v[i];
 		if (tm_pathspec_matches(&x->specs[k], path, plen))
-			sizev_push(out, x->owner[k]);
+			tm_stale__sizev_push(out, x->owner[k]);
 	}
 }
 
-size_t tm_stale__index_file(const struct index *x, const char *path)
+size_t tm_stale__specs_file(const struct tm_stale_specs *x, const char *path)
 {
 	return chain_head(&x->file_map, path, strlen(path));
 }
