@@ -150,7 +150,8 @@ int cmd_status(int argc, const char **argv)
 	stale = count_stale(&v);
 	active = find(&v, v.active);
 	branch = tm_store_branch(cli.store);
-	if (tm_lock_holder(&holder, tm_store_dir(cli.store)) < 0)
+	if (tm_lock_holder_at(&holder, tm_store_dirfd(cli.store),
+			      tm_store_dir(cli.store)) < 0)
 		holder = NULL;
 	tm_error_clear();
 	if (as_json) {

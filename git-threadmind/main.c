@@ -227,7 +227,7 @@ static void driver_hint(const struct command *c)
 	    (c->flags & CMD_NO_DRIVER_HINT))
 		return;
 	if (tm_install_driver_missing(tm_store_git(cli.store),
-				      tm_store_dir(cli.store)))
+				      tm_store_dirfd(cli.store)))
 		note("hint: this clone has no merge driver for .threadmind/ "
 		     "(merge.threadmind.driver is not set), so merges leave "
 		     "conflict markers in thread files; run 'git threadmind "

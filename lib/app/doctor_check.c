@@ -338,7 +338,8 @@ static int check_lock(tm_doctor_report *out, tm_doctor_ctx *c)
 	age = tm_doctor_age(&st);
 	if (age <= c->o->lock_stale_after)
 		return 0;
-	if (tm_lock_holder(&holder, tm_store_dir(c->s)) < 0)
+	if (tm_lock_holder_at(&holder, tm_store_dirfd(c->s),
+			      tm_store_dir(c->s)) < 0)
 		holder = tm_xstrdup("unknown holder");
 	tm_error_clear();
 	fixable = !S_ISDIR(st.st_mode) ||

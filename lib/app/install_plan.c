@@ -240,18 +240,14 @@ done:
 	return error;
 }
 
-bool tm_install_driver_missing(struct tm_git *g, const char *store_dir)
+bool tm_install_driver_missing(struct tm_git *g, int store_dirfd)
 {
 	tm_buf data = TM_BUF_INIT;
 	bool set = true;
-	int fd, error;
 
-	if (!g || tm_fs_open_dir(&fd, store_dir) < 0)
-		goto done;
-	error = tm_fs_read_at(&data, fd, ".gitattributes", ".gitattributes",
-			      TM_MAX_FILE_SIZE);
-	close(fd);
-	if (error < 0 ||
+	if (!g ||
+	    tm_fs_read_at(&data, store_dirfd, ".gitattributes",
+			  ".gitattributes", TM_MAX_FILE_SIZE) < 0 ||
 	    !tm_install_attributes_ask_driver(tm_buf_cstr(&data), data.size))
 		goto done;
 	if (tm_git_config_is_set(&set, g, TM_INSTALL_DRIVER_KEY) < 0)

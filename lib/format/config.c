@@ -116,10 +116,16 @@ void tm_config_free(tm_config *c)
 	free(c);
 }
 
+/* A JSON file's text: the document and its final newline. */
+static void write_file(tm_buf *out, const cJSON *root)
+{
+	tm_json_stringify(out, root);
+	tm_buf_putc(out, '\n');
+}
+
 void tm_config_write(tm_buf *out, const tm_config *c)
 {
-	tm_json_stringify(out, c->root);
-	tm_buf_putc(out, '\n');
+	write_file(out, c->root);
 }
 
 const char *tm_config_get_string(const tm_config *c, const char *key)
@@ -419,8 +425,7 @@ void tm_project_free(tm_project *p)
 
 void tm_project_write(tm_buf *out, const tm_project *p)
 {
-	tm_json_stringify(out, p->root);
-	tm_buf_putc(out, '\n');
+	write_file(out, p->root);
 }
 
 const char *tm_project_get(const tm_project *p, const char *key)

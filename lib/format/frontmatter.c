@@ -3,7 +3,6 @@
  * frontmatter.h; written back in frontmatter_write.c).
  */
 #include "frontmatter.h"
-#include "deadline.h"
 #include "error.h"
 
 #include <stddef.h>
@@ -19,10 +18,19 @@ struct line {
 /* The block between the `---` lines; lines[i] is line i + 2 of the file. */
 struct block {
 	const char *path;
+	tm_parse_check check; /* the caller's, or NULL */
 	struct line *lines;
 	size_t n;
 	size_t alloc;
 };
+
+/* The caller's check once every TM_PARSE_CHECK_EVERY values of `i`. */
+static int check_every(const struct block *b, size_t i)
+{
+	if (!b->check || i % TM_PARSE_CHECK_EVERY)
+		return 0;
+	return b->check(b->path);
+}
 
 /* One entry or comment of the block, found before any value is read. */
 struct item {
@@ -329,7 +337,7 @@ static int read_text(tm_yaml_value *v, struct block *b, size_t i,
 		tm_buf_put(&text, s, len);
 		tm_buf_putc(&text, '\n');
 		error = tm_yaml_read_entry(v, text.ptr, text.size, key, b->path,
-					   LINE_NO(i));
+					   LINE_NO(i), b->check);
 		tm_buf_release(&text);
 		if (error == TM_ETIMEOUT)
 			return error;
@@ -385,7 +393,7 @@ static int read_value(tm_yaml_value *v, struct block *b, size_t i, size_t j,
 		tm_buf_putc(&text, '\n');
 	}
 	error = tm_yaml_read_entry(v, text.ptr, text.size, key, b->path,
-				   LINE_NO(i));
+				   LINE_NO(i), b->check);
 	tm_buf_release(&text);
 	return error;
 }
@@ -566,7 +574,7 @@ static int read_block(tm_thread *t, struct block *b)
 		const struct item *it = &items[k];
 		const struct line *l = &b->lines[it->i];
 
-		if ((error = tm_deadline_every(k + 1, b->path)) < 0)
+		if ((error = check_every(b, k + 1)) < 0)
 			break;
 		if (!it->colon)
 			add_extra(t, NULL, tm_xstrndup(l->p, l->len));
@@ -597,14 +605,21 @@ static int read_block(tm_thread *t, struct block *b)
 int tm_frontmatter_parse(tm_thread **out, const char *data, size_t len,
 			 const char *id, const char *path)
 {
-	struct block b = {path, NULL, 0, 0};
+	return tm_frontmatter_parse_checked(out, data, len, id, path, NULL);
+}
+
+int tm_frontmatter_parse_checked(tm_thread **out, const char *data, size_t len,
+				 const char *id, const char *path,
+				 tm_parse_check check)
+{
+	struct block b = {path, check, NULL, 0, 0};
 	const char *pos = data, *end = data + len, *nul;
 	struct line l;
 	tm_thread *t = NULL;
 	bool crlf, open_crlf, closed = false;
 	int error = 0;
 
-	if ((error = tm_deadline_check(path)) < 0)
+	if (check && (error = check(path)) < 0)
 		return error;
 	if ((nul = memchr(data, 0, len)))
 		return tm_error_set(TM_EPARSE,
@@ -618,7 +633,7 @@ int tm_frontmatter_parse(tm_thread **out, const char *data, size_t len,
 				    "frontmatter line",
 				    path);
 	while (next_line(&pos, end, &l, &crlf)) {
-		if ((error = tm_deadline_every(b.n + 1, path)) < 0)
+		if ((error = check_every(&b, b.n + 1)) < 0)
 			goto done;
 		if (is_fence(&l)) {
 			closed = true;

@@ -1,6 +1,5 @@
 /* YAML scalar quoting and libyaml entry reading (see yaml.h). */
 #include "yaml.h"
-#include "deadline.h"
 #include "error.h"
 #include "json.h"
 
@@ -259,8 +258,9 @@ struct entry_ctx {
 	const char *key;
 	const char *path;
 	size_t first_line;
-	size_t last;   /* index of the entry's last line */
-	size_t events; /* read so far (a long list checks the deadline) */
+	size_t last;          /* index of the entry's last line */
+	tm_parse_check check; /* the caller's, or NULL */
+	size_t events;        /* read so far (a long list is checked) */
 };
 
 static int entry_fail(struct entry_ctx *c, size_t line, const char *what)
@@ -276,9 +276,10 @@ static int entry_fail(struct entry_ctx *c, size_t line, const char *what)
 /* The next event, or TM_EPARSE naming libyaml's problem. */
 static int next_event(struct entry_ctx *c, yaml_event_t *ev)
 {
-	int error = tm_deadline_every(c->events++, c->path);
+	int error;
 
-	if (error < 0)
+	if (c->check && c->events++ % TM_PARSE_CHECK_EVERY == 0 &&
+	    (error = c->check(c->path)) < 0)
 		return error;
 	if (yaml_parser_parse(&c->parser, ev))
 		return 0;
@@ -520,7 +521,8 @@ static size_t flow_too_deep(const char *s, size_t len)
 }
 
 int tm_yaml_read_entry(tm_yaml_value *out, const char *text, size_t len,
-		       const char *key, const char *path, size_t first_line)
+		       const char *key, const char *path, size_t first_line,
+		       tm_parse_check check)
 {
 	struct entry_ctx c;
 	tm_yaml_value v = TM_YAML_VALUE_INIT;
@@ -531,6 +533,7 @@ int tm_yaml_read_entry(tm_yaml_value *out, const char *text, size_t len,
 	c.path = path;
 	c.first_line = first_line;
 	c.last = 0;
+	c.check = check;
 	c.events = 0;
 	for (i = 0; i < len; i++)
 		if (text[i] == '\n' && i + 1 < len)

@@ -292,20 +292,30 @@ int tm_git_config_is_set(bool *out, tm_git *g, const char *key)
 	return error;
 }
 
+/* config_value, or 1 (no error left) when `key` is not set: the caller
+ * uses its default. */
+static int value_or_unset(char **out, bool *valueless, tm_git *g,
+			  const char *key)
+{
+	int error = config_value(out, valueless, g, key);
+
+	if (error != TM_ENOTFOUND)
+		return error;
+	tm_error_clear();
+	return 1;
+}
+
 int tm_git_config_bool(bool *out, tm_git *g, const char *key, bool dflt)
 {
 	char *value = NULL;
 	bool valueless = false;
 	int b = 0, error;
 
-	error = config_value(&value, &valueless, g, key);
-	if (error == TM_ENOTFOUND) {
-		tm_error_clear();
-		*out = dflt;
-		return 0;
+	if ((error = value_or_unset(&value, &valueless, g, key)) != 0) {
+		if (error > 0)
+			*out = dflt;
+		return error < 0 ? error : 0;
 	}
-	if (error < 0)
-		return error;
 	if (valueless)
 		b = 1;
 	else if ((error = tm_git_init()) == 0 && /* nothing may have yet */
@@ -327,14 +337,11 @@ int tm_git_config_seconds(double *out, tm_git *g, const char *key, double dflt)
 	double v = 0;
 	int error;
 
-	error = config_value(&value, &valueless, g, key);
-	if (error == TM_ENOTFOUND) {
-		tm_error_clear();
-		*out = dflt;
-		return 0;
+	if ((error = value_or_unset(&value, &valueless, g, key)) != 0) {
+		if (error > 0)
+			*out = dflt;
+		return error < 0 ? error : 0;
 	}
-	if (error < 0)
-		return error;
 	errno = 0;
 	if (!valueless && *value)
 		v = strtod(value, &end);

@@ -557,14 +557,22 @@ unsigned tm_lock_depth(const tm_lock *lock)
 
 int tm_lock_holder(char **out, const char *tmdir)
 {
-	tm_buf who = TM_BUF_INIT, path = TM_BUF_INIT;
 	int dirfd, error;
 
 	if ((error = tm_fs_open_dir(&dirfd, tmdir)) < 0)
 		return error;
+	error = tm_lock_holder_at(out, dirfd, tmdir);
+	close(dirfd);
+	return error;
+}
+
+int tm_lock_holder_at(char **out, int dirfd, const char *tmdir)
+{
+	tm_buf who = TM_BUF_INIT, path = TM_BUF_INIT;
+	int error;
+
 	tm_buf_printf(&path, "%s/" LOCK_NAME, tmdir);
 	error = describe_at(&who, NULL, dirfd, tm_buf_cstr(&path));
-	close(dirfd);
 	tm_buf_release(&path);
 	if (error < 0) {
 		tm_buf_release(&who);

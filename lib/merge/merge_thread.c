@@ -214,8 +214,8 @@ static bool list_value(tm_strv *out, const char *key, const char *raw)
 	if (!raw)
 		return true;
 	tm_buf_printf(&entry, "%s:%s", key, raw);
-	if (tm_yaml_read_entry(&v, entry.ptr, entry.size, key, "merge", 1) <
-	    0) {
+	if (tm_yaml_read_entry(&v, entry.ptr, entry.size, key, "merge", 1,
+			       NULL) < 0) {
 		tm_error_clear();
 		ok = false;
 	} else if (v.kind == TM_YAML_LIST) {

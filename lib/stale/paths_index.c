@@ -93,13 +93,15 @@ static void tm_paths_index__read_entry(struct tm_paths_index_entry *e, int fd,
 	tm_buf_clear(data);
 	if (tm_fs_read_at(data, fd, tm_buf_cstr(&name), tm_buf_cstr(&name),
 			  TM_MAX_FILE_SIZE) == 0) {
-		if (tm_frontmatter_parse(&full, data->ptr, data->size, id,
-					 tm_buf_cstr(&name)) == 0)
+		if (tm_frontmatter_parse_checked(&full, data->ptr, data->size,
+						 id, tm_buf_cstr(&name),
+						 tm_deadline_check) == 0)
 			e->flags |= TM_PATHS_INDEX_F_FULL;
 		if (tm_frontmatter_may_have(data->ptr, data->size, "paths") &&
 		    (blen = tm_frontmatter_block_len(data->ptr, data->size)) &&
-		    tm_frontmatter_parse(&fm, data->ptr, blen, id,
-					 tm_buf_cstr(&name)) == 0)
+		    tm_frontmatter_parse_checked(&fm, data->ptr, blen, id,
+						 tm_buf_cstr(&name),
+						 tm_deadline_check) == 0)
 			e->flags |= TM_PATHS_INDEX_F_PATHS;
 		if (full ? !tm_thread_summary_blank(full)
 			 : blen && !tm_summary_blank(data->ptr + blen,

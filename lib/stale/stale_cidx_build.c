@@ -296,9 +296,9 @@ version_of(struct update *up, const git_oid *id, const char *name)
 		return &up->blob_version[*at - 1];
 	memset(&out, 0, sizeof(out));
 	if (git_blob_lookup(&blob, up->repo, id) == 0 &&
-	    tm_frontmatter_parse(&v, git_blob_rawcontent(blob),
-				 (size_t)git_blob_rawsize(blob), "x",
-				 "(history)") == 0) {
+	    tm_frontmatter_parse_checked(&v, git_blob_rawcontent(blob),
+					 (size_t)git_blob_rawsize(blob), "x",
+					 "(history)", tm_deadline_check) == 0) {
 		out.ident = tm_stale__identity(v, name);
 		if (v->commit &&
 		    tm_git_is_hex_oid(v->commit, strlen(v->commit)) &&

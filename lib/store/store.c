@@ -180,6 +180,11 @@ const char *tm_store_dir(const tm_store *s)
 	return s->dir;
 }
 
+int tm_store_dirfd(const tm_store *s)
+{
+	return s->dirfd;
+}
+
 struct tm_git *tm_store_git(tm_store *s)
 {
 	if (!s->git_tried) {

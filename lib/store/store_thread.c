@@ -87,8 +87,9 @@ static int load_thread_at(tm_thread **out, tm_store *s, int fd,
 	    tm_conflict_markers_left(tm_buf_cstr(data), data->size))
 		tm_strv_push_owned(marked, thread_path(project, name));
 	if (error == 0)
-		error = tm_frontmatter_parse(out, tm_buf_cstr(data), data->size,
-					     id, display);
+		error = tm_frontmatter_parse_checked(out, tm_buf_cstr(data),
+						     data->size, id, display,
+						     tm_deadline_check);
 	free(name);
 	free(display);
 	return error;

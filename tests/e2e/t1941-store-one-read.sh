@@ -4,7 +4,8 @@
 # takes the lock once.  Counted with strace: the openat calls of
 # config.json by `status`, `tree`, `list`, `hook post-checkout` and
 # `switch` (and a checkout running the installed hook), none without a
-# store.
+# store.  And one open of the .threadmind folder by `status` (discovery,
+# the lock holder and the merge-driver hint share the store's descriptor).
 . "$(dirname "$0")/test-lib.sh"
 
 if ! command -v strace >/dev/null 2>&1 ||
@@ -50,6 +51,22 @@ test_expect_success 'status, tree and list read config.json once' '
 		reads_once git threadmind tree &&
 		reads_once git threadmind list &&
 		grep auth-ui out)
+'
+
+# dir_opens: how many openat calls of the last traced command named the
+# .threadmind folder itself (a path ending in "/.threadmind" or the bare
+# name; the files under it are not counted)
+dir_opens() {
+	grep -c 'openat([^"]*"\([^"]*/\)\{0,1\}\.threadmind",' "$TEST_ROOT/trace"
+}
+
+test_expect_success 'status opens the .threadmind folder once' '
+	(cd app && reads_once git threadmind status &&
+		n=$(dir_opens) &&
+		{ test "$n" -eq 1 ||
+			{ echo "status opened .threadmind $n times" >&2 &&
+				grep "\.threadmind\"," "$TEST_ROOT/trace" >&2 &&
+				false; }; })
 '
 
 test_expect_success 'switch reads config.json once, writing it once' '

@@ -1,7 +1,8 @@
 /*
  * Unit tests of lib/util/deadline.c and of the long reads that check it: the
  * folder listing, tm_store_load_all between files, the frontmatter and
- * YAML readers inside one file, the doctor's project load.  A fake clock
+ * YAML readers inside one file when given tm_deadline_check (and not
+ * otherwise), the doctor's project load.  A fake clock
  * that moves on at every read makes "the budget ran out half-way" exact.
  */
 #include "threadmind/deadline.h"
@@ -130,6 +131,10 @@ END_TEST
 
 /* ---- inside one file ---- */
 
+/* The frontmatter reader with the deadline as its check. */
+#define PARSE(t, data, len, id, path) \
+	tm_frontmatter_parse_checked(t, data, len, id, path, tm_deadline_check)
+
 START_TEST(test_deadline_frontmatter_gives_up_inside_a_file)
 {
 	tm_buf data = TM_BUF_INIT;
@@ -142,8 +147,7 @@ START_TEST(test_deadline_frontmatter_gives_up_inside_a_file)
 	 * lines and entries, about 200 times for this file */
 	use_fake_clock();
 	tm_deadline_set(0.0505);
-	ck_assert_int_eq(tm_frontmatter_parse(&t, data.ptr, data.size, "k",
-					      "threads/p/k.md"),
+	ck_assert_int_eq(PARSE(&t, data.ptr, data.size, "k", "threads/p/k.md"),
 			 TM_ETIMEOUT);
 	ck_assert_ptr_null(t);
 	ck_assert_uint_gt(fake_reads, 40);
@@ -151,24 +155,27 @@ START_TEST(test_deadline_frontmatter_gives_up_inside_a_file)
 			 "time budget spent while reading 'threads/p/k.md'");
 	/* the same file with time to spare, and a small one, parse */
 	tm_deadline_set(10);
-	ck_assert_int_eq(tm_frontmatter_parse(&t, data.ptr, data.size, "k",
-					      "threads/p/k.md"),
+	ck_assert_int_eq(PARSE(&t, data.ptr, data.size, "k", "threads/p/k.md"),
 			 0);
 	tm_thread_free(t);
 	t = NULL;
 	tm_buf_clear(&data);
 	many_keys(&data, 100);
 	tm_deadline_set(0.0035);
-	ck_assert_int_eq(tm_frontmatter_parse(&t, data.ptr, data.size, "k",
-					      "threads/p/k.md"),
+	ck_assert_int_eq(PARSE(&t, data.ptr, data.size, "k", "threads/p/k.md"),
 			 0);
 	tm_thread_free(t);
 	t = NULL;
 	/* past the deadline, not even a small file is read */
 	tm_deadline_set(0);
+	ck_assert_int_eq(PARSE(&t, data.ptr, data.size, "k", "threads/p/k.md"),
+			 TM_ETIMEOUT);
+	/* the reader knows no clock: unchecked, it reads the file */
 	ck_assert_int_eq(tm_frontmatter_parse(&t, data.ptr, data.size, "k",
 					      "threads/p/k.md"),
-			 TM_ETIMEOUT);
+			 0);
+	tm_thread_free(t);
+	t = NULL;
 	tm_buf_release(&data);
 	clean();
 }
@@ -186,15 +193,15 @@ START_TEST(test_deadline_yaml_gives_up_inside_a_long_list)
 		tm_buf_printf(&text, "  - src/f%zu\n", i);
 	use_fake_clock();
 	tm_deadline_set(0.0055);
-	ck_assert_int_eq(
-		tm_yaml_read_entry(&v, text.ptr, text.size, "paths", "t.md", 4),
-		TM_ETIMEOUT);
+	ck_assert_int_eq(tm_yaml_read_entry(&v, text.ptr, text.size, "paths",
+					    "t.md", 4, tm_deadline_check),
+			 TM_ETIMEOUT);
 	ck_assert_uint_gt(fake_reads, 4);
 	tm_yaml_value_clear(&v);
 	tm_deadline_clear();
-	ck_assert_int_eq(
-		tm_yaml_read_entry(&v, text.ptr, text.size, "paths", "t.md", 4),
-		0);
+	ck_assert_int_eq(tm_yaml_read_entry(&v, text.ptr, text.size, "paths",
+					    "t.md", 4, tm_deadline_check),
+			 0);
 	ck_assert_int_eq(v.kind, TM_YAML_LIST);
 	ck_assert_uint_eq(v.items.n, 20000);
 	tm_yaml_value_clear(&v);

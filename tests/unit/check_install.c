@@ -5,6 +5,7 @@
  * with git).
  */
 #include "threadmind/error.h"
+#include "threadmind/fs.h"
 #include "threadmind/git.h"
 #include "threadmind/install.h"
 #include "test_util.h"
@@ -878,21 +879,24 @@ START_TEST(test_install_driver_missing)
 	char *store = tmt_join(dir, ".threadmind");
 	char *attrs = tmt_join(store, ".gitattributes");
 	tm_git *g = NULL;
+	int fd;
 
 	tmt_mkdirs(store);
+	ck_assert_int_eq(tm_fs_open_dir(&fd, store), 0);
 	ck_assert_int_eq(tm_git_open(&g, dir, false), 0);
 	/* no attributes file, or one that does not ask: nothing to say */
-	ck_assert(!tm_install_driver_missing(g, store));
+	ck_assert(!tm_install_driver_missing(g, fd));
 	tmt_write_file(attrs, "*.md diff=markdown\n", 19);
-	ck_assert(!tm_install_driver_missing(g, store));
+	ck_assert(!tm_install_driver_missing(g, fd));
 	tmt_write_file(attrs, TM_INSTALL_ATTR_THREADS "\n",
 		       strlen(TM_INSTALL_ATTR_THREADS) + 1);
-	ck_assert(tm_install_driver_missing(g, store));
+	ck_assert(tm_install_driver_missing(g, fd));
 	tm_git_free(g);
 	tmt_sh("git -C '%s' config merge.threadmind.driver true", dir);
 	ck_assert_int_eq(tm_git_open(&g, dir, false), 0);
-	ck_assert(!tm_install_driver_missing(g, store));
-	ck_assert(!tm_install_driver_missing(NULL, store));
+	ck_assert(!tm_install_driver_missing(g, fd));
+	ck_assert(!tm_install_driver_missing(NULL, fd));
+	close(fd);
 	tm_git_free(g);
 	free(attrs);
 	free(store);

@@ -479,9 +479,9 @@ END_TEST
 /* Read `text` as one entry that must parse. */
 static void read_ok(tm_yaml_value *v, const char *text)
 {
-	ck_assert_msg(
-		tm_yaml_read_entry(v, text, strlen(text), "k", "f.md", 2) == 0,
-		"%s: %s", text, tm_error_last());
+	ck_assert_msg(tm_yaml_read_entry(v, text, strlen(text), "k", "f.md", 2,
+					 NULL) == 0,
+		      "%s: %s", text, tm_error_last());
 }
 
 /* Read `text` as one entry that must fail with a message holding `what`. */
@@ -489,9 +489,9 @@ static void read_fails(const char *text, const char *what)
 {
 	tm_yaml_value v = TM_YAML_VALUE_INIT;
 
-	ck_assert_int_eq(
-		tm_yaml_read_entry(&v, text, strlen(text), "k", "f.md", 7),
-		TM_EPARSE);
+	ck_assert_int_eq(tm_yaml_read_entry(&v, text, strlen(text), "k", "f.md",
+					    7, NULL),
+			 TM_EPARSE);
 	ck_assert_msg(strstr(tm_error_last(), what) != NULL, "'%s' not in '%s'",
 		      what, tm_error_last());
 	ck_assert_ptr_nonnull(strstr(tm_error_last(), "'f.md' line "));

@@ -3,10 +3,11 @@
  * caller past its time budget: the git hooks set one (their 2 s budget,
  * DESIGN.md section 7; it is the hooks' only clock: hooks.h checks it
  * between steps and for the lock wait), and the store's listing and reading
- * loops, the paths index, the frontmatter reader and the YAML reader
- * check it between files and, at a coarse grain, inside one file.  Nothing else
- * changes: with no deadline set (every command but the hooks) a check costs a
- * load and a branch.
+ * loops, the paths index and the staleness walks check it between files;
+ * inside one file, at a coarse grain, through the check they give the
+ * parsers (tm_parse_check, yaml.h: tm_deadline_check is one).  Nothing else
+ * changes: with no deadline set (every command but the hooks) a check costs
+ * a load and a branch.
  *
  * A check that finds the deadline passed returns TM_ETIMEOUT with a message
  * naming what was being read; the read gives up there, before anything is

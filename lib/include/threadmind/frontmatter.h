@@ -39,12 +39,20 @@
  * message naming `path` (and the line): no opening or closing `---`, a NUL
  * byte anywhere, invalid UTF-8 in the block, a line that is no entry,
  * comment, continuation or blank, a duplicate key, a known field holding a
- * collection (or `paths` holding a mapping), a libyaml error; or
- * TM_ETIMEOUT when the caller's deadline (deadline.h) has passed, checked
- * on entry and every TM_DEADLINE_EVERY lines and entries.
+ * collection (or `paths` holding a mapping), a libyaml error.
  */
 int tm_frontmatter_parse(tm_thread **out, const char *data, size_t len,
 			 const char *id, const char *path);
+
+/*
+ * tm_frontmatter_parse that calls `check` (may be NULL: never) with `path`
+ * on entry and every TM_PARSE_CHECK_EVERY lines, entries and YAML events
+ * (yaml.h): what it returns below 0 (a time budget spent: tm_deadline_check)
+ * stops the parse and is returned, *out untouched.
+ */
+int tm_frontmatter_parse_checked(tm_thread **out, const char *data, size_t len,
+				 const char *id, const char *path,
+				 tm_parse_check check);
 
 /*
  * The frontmatter-only read, for callers that need a few fields of many

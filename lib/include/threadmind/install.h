@@ -242,14 +242,15 @@ int tm_install_hooks_path(char **out, const char *hooks_path,
 
 /*
  * Whether this clone lacks the merge driver that the store asks for:
- * `store_dir`/.gitattributes asks for it (tm_install_attributes_ask_driver)
+ * the .gitattributes of the store folder open as `store_dirfd` (not closed)
+ * asks for it (tm_install_attributes_ask_driver)
  * and merge.threadmind.driver is not set in g's config, so that a
  * merge of thread files would leave conflict markers (the usual clone where
  * `install` never ran).  Cheap enough for every command: one small file
  * read, and the config only when the file asks.  False when anything cannot
  * be read; never fails, leaves no error.
  */
-bool tm_install_driver_missing(struct tm_git *g, const char *store_dir);
+bool tm_install_driver_missing(struct tm_git *g, int store_dirfd);
 
 /* ---- the plan: what install / uninstall would change ---- */
 

@@ -90,4 +90,8 @@ unsigned tm_lock_depth(const tm_lock *lock);
  */
 int tm_lock_holder(char **out, const char *tmdir);
 
+/* tm_lock_holder for `tmdir` already open as `dirfd` (not closed; `tmdir`
+ * names it in messages). */
+int tm_lock_holder_at(char **out, int dirfd, const char *tmdir);
+
 #endif

@@ -88,6 +88,10 @@ void tm_store_free(tm_store *s);
 const char *tm_store_root(const tm_store *s);
 /* The .threadmind folder path; owned by the store. */
 const char *tm_store_dir(const tm_store *s);
+/* The .threadmind folder, open (O_DIRECTORY) since tm_store_open: what
+ * reads of its files start from instead of opening it again; owned by the
+ * store. */
+int tm_store_dirfd(const tm_store *s);
 
 /*
  * The repository of the store, opened on first use (honouring GIT_DIR and

@@ -12,6 +12,19 @@
 #include <stddef.h>
 
 /*
+ * What a long parse asks between steps whether to go on: called with the
+ * file's name (as given for error messages) on entry and then once every
+ * TM_PARSE_CHECK_EVERY lines, entries or YAML events; 0 goes on, a negative
+ * TM_E* code (its message set) stops the parse, which returns it.  The
+ * parsers know no clock: a caller with a time budget passes its check
+ * (tm_deadline_check, deadline.h); NULL never stops.
+ */
+typedef int (*tm_parse_check)(const char *what);
+
+/* Steps of a parse between two calls of its tm_parse_check. */
+#define TM_PARSE_CHECK_EVERY 1024
+
+/*
  * True when `value` can be written as a plain YAML scalar after "key: ":
  * a YAML reader (1.2 core schema, or 1.1 for booleans) and the frontmatter's
  * raw reader both read the plain form back as the same string.  False for
@@ -79,11 +92,13 @@ typedef struct {
  * sees it (flow brackets outside quoted scalars and comments; bracket runs
  * such as `[[[[` are refused at once, whatever their length), then on
  * libyaml's events, which stops at the first collection too deep.
- * TM_ETIMEOUT when the caller's deadline (deadline.h) passes while a long
- * entry is read.
+ * `check` (may be NULL) is called with `path` every TM_PARSE_CHECK_EVERY
+ * events, the first before any: what it returns below 0 stops the read and
+ * is returned.
  */
 int tm_yaml_read_entry(tm_yaml_value *out, const char *text, size_t len,
-		       const char *key, const char *path, size_t first_line);
+		       const char *key, const char *path, size_t first_line,
+		       tm_parse_check check);
 
 /* Free what a tm_yaml_value holds and reset it to TM_YAML_NULL. */
 void tm_yaml_value_clear(tm_yaml_value *v);
