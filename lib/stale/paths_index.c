@@ -257,14 +257,7 @@ int tm_paths_index_load(tm_paths_index_list *out, tm_store *s,
 	opts->cut_short = opts->written = opts->listed = false;
 	opts->reread = 0;
 	opts->stat_threads = 0;
-	if ((error = tm_id_validate(project, "project")) < 0)
-		return error;
-	error = tm_store_open_folder(&fd, s, "threads", project, false);
-	if (error == TM_ENOTFOUND) {
-		tm_error_clear();
-		return 0;
-	}
-	if (error < 0)
+	if ((error = tm_store_open_threads(&fd, s, project)) < 0 || fd < 0)
 		return error;
 	tm_buf_printf(&key, "%s/threads/%s", tm_store_dir(s), project);
 	if (!opts->no_index && (path = tm_paths_index_file(s, project)))

@@ -5,6 +5,7 @@
  * shallow boundary.
  */
 #include "stale_internal.h"
+#include "deadline.h"
 #include "error.h"
 #include "frontmatter.h"
 #include "git.h"
@@ -190,4 +191,47 @@ void tm_stale__shallow_sum(uint64_t out[2], const char *commondir)
 	}
 	tm_buf_release(&path);
 	tm_buf_release(&data);
+}
+
+const struct tm_stale_blob_version *
+tm_stale__blob_version(struct tm_stale_blobs *b, git_repository *repo,
+		       const git_oid *id, const char *name)
+{
+	tm_buf key = TM_BUF_INIT;
+	size_t *at;
+	struct tm_stale_blob_version out;
+	git_blob *blob = NULL;
+	tm_thread *v = NULL;
+
+	tm_buf_put(&key, id->id, GIT_OID_RAWSZ);
+	tm_buf_puts(&key, name);
+	at = tm_hashmap_put(&b->map, key.ptr, key.size, 0);
+	tm_buf_release(&key);
+	if (*at)
+		return &b->v[*at - 1];
+	memset(&out, 0, sizeof(out));
+	if (git_blob_lookup(&blob, repo, id) == 0 &&
+	    tm_frontmatter_parse_checked(&v, git_blob_rawcontent(blob),
+					 (size_t)git_blob_rawsize(blob), "x",
+					 "(history)", tm_deadline_check) == 0) {
+		out.ident = tm_stale__identity(v, name);
+		if (v->commit &&
+		    tm_git_is_hex_oid(v->commit, strlen(v->commit)) &&
+		    git_oid_fromstr(&out.review, v->commit) < 0)
+			memset(&out.review, 0, sizeof(out.review));
+	}
+	tm_error_clear();
+	tm_thread_free(v);
+	git_blob_free(blob);
+	tm_xgrow((void **)&b->v, &b->alloc, b->n + 1, sizeof(*b->v));
+	b->v[b->n++] = out;
+	*at = b->n;
+	return &b->v[*at - 1];
+}
+
+void tm_stale__blobs_release(struct tm_stale_blobs *b)
+{
+	tm_hashmap_release(&b->map);
+	free(b->v);
+	memset(b, 0, sizeof(*b));
 }

@@ -41,12 +41,6 @@ struct fresh {
 	bool stub;   /* a parent only: its oid and time, not described */
 };
 
-/* What a version of a thread file says for staleness. */
-struct blob_version {
-	git_oid commit; /* the `commit` it names (zero: none) */
-	uint64_t ident; /* its identity (0: it does not parse) */
-};
-
 struct update {
 	struct tm_stale_cidx *ix;
 	git_repository *repo;
@@ -60,10 +54,7 @@ struct update {
 		placed; /* placed: c's indexes, parents first */
 	struct tm_stale_chunk ch;
 	tm_hashmap paths; /* path -> its number (every one looked up) */
-	tm_hashmap blobs; /* blob id + file name -> 1 + index in
-			     blob_version */
-	struct blob_version *blob_version;
-	size_t nblob, blob_alloc;
+	struct tm_stale_blobs blobs; /* versions of thread files met */
 	tm_strv changed;
 	tm_strv written;  /* the layer files this run wrote or merged away */
 	size_t first_new; /* ix's first layer written by this run */
@@ -277,44 +268,6 @@ bool tm_stale__thread_file_shape(const char *path, size_t len)
 	return project == dlen || path[project - dlen - 1] == '/';
 }
 
-/* What blob `id`, a version of thread file `name` ("<id>.md"), says
- * (parsed once). */
-static const struct blob_version *
-version_of(struct update *up, const git_oid *id, const char *name)
-{
-	tm_buf key = TM_BUF_INIT;
-	size_t *at;
-	struct blob_version out;
-	git_blob *blob = NULL;
-	tm_thread *v = NULL;
-
-	tm_buf_put(&key, id->id, GIT_OID_RAWSZ);
-	tm_buf_puts(&key, name);
-	at = tm_hashmap_put(&up->blobs, key.ptr, key.size, 0);
-	tm_buf_release(&key);
-	if (*at)
-		return &up->blob_version[*at - 1];
-	memset(&out, 0, sizeof(out));
-	if (git_blob_lookup(&blob, up->repo, id) == 0 &&
-	    tm_frontmatter_parse_checked(&v, git_blob_rawcontent(blob),
-					 (size_t)git_blob_rawsize(blob), "x",
-					 "(history)", tm_deadline_check) == 0) {
-		out.ident = tm_stale__identity(v, name);
-		if (v->commit &&
-		    tm_git_is_hex_oid(v->commit, strlen(v->commit)) &&
-		    git_oid_fromstr(&out.commit, v->commit) < 0)
-			memset(&out.commit, 0, sizeof(out.commit));
-	}
-	tm_error_clear();
-	tm_thread_free(v);
-	git_blob_free(blob);
-	tm_xgrow((void **)&up->blob_version, &up->blob_alloc, up->nblob + 1,
-		 sizeof(*up->blob_version));
-	up->blob_version[up->nblob++] = out;
-	*at = up->nblob;
-	return &up->blob_version[*at - 1];
-}
-
 /* The tree of parent k of fresh commit f. */
 static int parent_tree(struct update *up, const struct fresh *f, unsigned k,
 		       git_oid *out)
@@ -374,7 +327,7 @@ static int describe(struct update *up, tm_treediffer *td, const struct fresh *f)
 	tm_buf dname = TM_BUF_INIT;
 	const git_tree_entry *e;
 	const git_tree *in;
-	const struct blob_version *ver;
+	const struct tm_stale_blob_version *ver;
 	git_oid old;
 	unsigned k, slots = f->np ? f->np : 1;
 	size_t i, first;
@@ -420,11 +373,13 @@ static int describe(struct update *up, tm_treediffer *td, const struct fresh *f)
 						       slash ? slash + 1 : p)
 			       : NULL;
 			if (e && git_tree_entry_type(e) == GIT_OBJECT_BLOB) {
-				ver = version_of(up, git_tree_entry_id(e),
-						 slash ? slash + 1 : p);
+				ver = tm_stale__blob_version(
+					&up->blobs, up->repo,
+					git_tree_entry_id(e),
+					slash ? slash + 1 : p);
 				tm_stale__u32_push(&ch->vpath,
 						   ch->dpath.v[first + i]);
-				tm_buf_put(&ch->vcommit, ver->commit.id,
+				tm_buf_put(&ch->vcommit, ver->review.id,
 					   GIT_OID_RAWSZ);
 				tm_buf_put(&ch->vident, &ver->ident, 8);
 			}
@@ -525,8 +480,7 @@ static void update_free(struct update *up)
 	free(up->placed.v);
 	tm_stale__chunk_free(&up->ch);
 	tm_hashmap_release(&up->paths);
-	tm_hashmap_release(&up->blobs);
-	free(up->blob_version);
+	tm_stale__blobs_release(&up->blobs);
 	tm_strv_clear(&up->changed);
 	tm_strv_clear(&up->written);
 	tm_strv_clear(&up->skipped);

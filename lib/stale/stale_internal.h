@@ -531,6 +531,29 @@ uint64_t tm_stale__identity(const tm_thread *t, const char *name);
 /* A thread's identity, with its own file's name "<id>.md". */
 uint64_t tm_stale__thread_identity(const tm_thread *t);
 
+/* ---- versions of thread files, each parsed once (stale_base.c) ---- */
+
+/* What a version of a thread file says for staleness. */
+struct tm_stale_blob_version {
+	git_oid review; /* the `commit` it names (zero: none) */
+	uint64_t ident; /* its identity (0: it does not parse) */
+};
+
+/* The versions met so far (zeroed: none). */
+struct tm_stale_blobs {
+	tm_hashmap map; /* blob id + file name -> 1 + index in v */
+	struct tm_stale_blob_version *v;
+	size_t n, alloc;
+};
+
+/* What blob `id` of `repo`, a version of thread file `name` ("<id>.md"),
+ * says: parsed the first time (under the hooks' deadline), remembered.  A
+ * blob that cannot be read or parsed says nothing (ident 0). */
+const struct tm_stale_blob_version *
+tm_stale__blob_version(struct tm_stale_blobs *b, git_repository *repo,
+		       const git_oid *id, const char *name);
+void tm_stale__blobs_release(struct tm_stale_blobs *b);
+
 /* ---- the shallow boundary (stale_base.c) ---- */
 
 /* The commits git treats as parentless ($GIT_COMMON_DIR/shallow), sorted

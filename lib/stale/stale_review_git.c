@@ -49,21 +49,13 @@ struct commit {
 	bool grafted; /* a shallow end: its parents are not known */
 };
 
-/* What a blob, a version of a thread file, says. */
-struct blob_info {
-	git_oid review;
-	uint64_t ident;
-};
-
 struct walkdata {
 	struct tm_stale_pass *s;
 	struct tm_stale_versions *vs;
-	char *dir;        /* threads_dir without its trailing '/' */
-	tm_hashmap seen;  /* commits met: 1, counted: 2 + index in all */
-	tm_hashmap blobs; /* blob + file name -> 1 + index in info */
-	struct blob_info *info;
-	size_t ninfo, info_alloc;
-	git_oid *stack; /* commits to visit */
+	char *dir;       /* threads_dir without its trailing '/' */
+	tm_hashmap seen; /* commits met: 1, counted: 2 + index in all */
+	struct tm_stale_blobs blobs; /* versions of thread files met */
+	git_oid *stack;              /* commits to visit */
 	size_t nstack, stack_alloc;
 	struct commit *all; /* every commit of HEAD's history */
 	size_t nall, all_alloc;
@@ -93,43 +85,6 @@ static bool folder_of(struct walkdata *r, const git_commit *c, git_oid *out)
 	git_tree_free(tree);
 	tm_error_clear();
 	return found;
-}
-
-/* What blob `id`, a version of file `name`, says (parsed once). */
-static const struct blob_info *blob_of(struct walkdata *r, const git_oid *id,
-				       const char *name)
-{
-	tm_buf key = TM_BUF_INIT;
-	size_t *at;
-	struct blob_info out;
-	git_blob *blob = NULL;
-	tm_thread *v = NULL;
-
-	tm_buf_put(&key, id->id, GIT_OID_RAWSZ);
-	tm_buf_puts(&key, name);
-	at = tm_hashmap_put(&r->blobs, key.ptr, key.size, 0);
-	tm_buf_release(&key);
-	if (*at)
-		return &r->info[*at - 1];
-	memset(&out, 0, sizeof(out));
-	if (git_blob_lookup(&blob, r->s->w->repo, id) == 0 &&
-	    tm_frontmatter_parse_checked(&v, git_blob_rawcontent(blob),
-					 (size_t)git_blob_rawsize(blob), "x",
-					 "(history)", tm_deadline_check) == 0) {
-		out.ident = tm_stale__identity(v, name);
-		if (v->commit &&
-		    tm_git_is_hex_oid(v->commit, strlen(v->commit)) &&
-		    git_oid_fromstr(&out.review, v->commit) < 0)
-			memset(&out.review, 0, sizeof(out.review));
-	}
-	tm_error_clear();
-	tm_thread_free(v);
-	git_blob_free(blob);
-	tm_xgrow((void **)&r->info, &r->info_alloc, r->ninfo + 1,
-		 sizeof(*r->info));
-	r->info[r->ninfo++] = out;
-	*at = r->ninfo;
-	return &r->info[*at - 1];
 }
 
 /* The counted commit `oid`, or NULL. */
@@ -168,7 +123,7 @@ static int read_changes(struct walkdata *r, const struct commit *e,
 {
 	git_tree *tree = NULL;
 	const git_tree_entry *e2;
-	const struct blob_info *b;
+	const struct tm_stale_blob_version *b;
 	const struct commit *p;
 	struct tm_stale_version *v;
 	size_t i, len;
@@ -205,7 +160,8 @@ static int read_changes(struct walkdata *r, const struct commit *e,
 		e2 = git_tree_entry_byname(tree, name);
 		if (!e2 || git_tree_entry_type(e2) != GIT_OBJECT_BLOB)
 			continue;
-		b = blob_of(r, git_tree_entry_id(e2), name);
+		b = tm_stale__blob_version(&r->blobs, r->s->w->repo,
+					   git_tree_entry_id(e2), name);
 		if (!wanted(r->vs, b->ident))
 			continue;
 		intro = !e->grafted;
@@ -491,9 +447,8 @@ done:
 	free(r.par);
 	free(r.dir);
 	free(r.stack);
-	free(r.info);
 	tm_strv_clear(&r.changed);
 	tm_hashmap_release(&r.seen);
-	tm_hashmap_release(&r.blobs);
+	tm_stale__blobs_release(&r.blobs);
 	return error;
 }

@@ -327,6 +327,21 @@ int tm_store_open_folder(int *out_fd, tm_store *s, const char *top,
 	return error;
 }
 
+int tm_store_open_threads(int *fd, tm_store *s, const char *project)
+{
+	int error = tm_id_validate(project, "project");
+
+	*fd = -1;
+	if (error == 0)
+		error = tm_store_open_folder(fd, s, "threads", project, false);
+	if (error == TM_ENOTFOUND) {
+		tm_error_clear();
+		*fd = -1;
+		return 0;
+	}
+	return error;
+}
+
 char *tm_store_file_display(tm_store *s, const char *top, const char *project,
 			    const char *name)
 {

@@ -17,6 +17,10 @@ char *tm_store_path_join(const char *a, const char *b);
  * when project is not NULL; `create` makes missing folders. */
 int tm_store_open_folder(int *out_fd, tm_store *s, const char *top,
 			 const char *project, bool create);
+/* A project's threads folder, to read: the id checked (tm_id_validate),
+ * threads/{project} opened into *fd.  A project with no folder has no
+ * threads yet: 0 and *fd = -1.  Errors: a bad id, the open's. */
+int tm_store_open_threads(int *fd, tm_store *s, const char *project);
 /* The path of a file for messages (malloc'd); top and project may be
  * NULL. */
 char *tm_store_file_display(tm_store *s, const char *top, const char *project,

@@ -35,17 +35,10 @@ static char *md_name(const char *id)
 int tm_store_list_threads(tm_strv *out, tm_strv *bad, tm_store *s,
 			  const char *project)
 {
-	int fd, error = tm_id_validate(project, "project");
+	int fd, error = tm_store_open_threads(&fd, s, project);
 	char *display;
 
-	if (error < 0)
-		return error;
-	error = tm_store_open_folder(&fd, s, "threads", project, false);
-	if (error == TM_ENOTFOUND) {
-		tm_error_clear();
-		return 0;
-	}
-	if (error < 0)
+	if (error < 0 || fd < 0)
 		return error;
 	display = tm_store_file_display(s, "threads", NULL, project);
 	error = tm_store_list_names(out, bad, fd, display, ".md", "thread");
