@@ -20,9 +20,11 @@
  *
  * 1. One walk from HEAD and from every base at once, newest commit first,
  *    each commit carrying the set of bases it is reachable from; it stops
- *    as git's does, once every queued commit from HEAD is reachable from
- *    every base.  O((N + E) K / 64) time and N K / 64 words.
- * 2. The commits from HEAD that some base does not reach, children first,
+ *    as git's does, once every queued commit from HEAD is reachable, for
+ *    every thread, from one of its bases.  O((N + E) K / 64) time and
+ *    N K / 64 words.
+ * 2. The commits from HEAD that some thread's bases do not reach, children
+ *    first,
  *    each diffed once against its first parent (a merge also against its
  *    other parents), each changed path matched against every thread's
  *    pathspecs at once; a T-bit set per commit follows git's default
@@ -110,8 +112,8 @@ int tm_stale_compute(tm_stale_report *out, tm_git *g, const char *threads_dir,
 
 /*
  * Describe in the index the commits of phase 2 (from HEAD, not reachable
- * from every base, expanded) that it lacks: the walk read them from git.
- * Then they are the index's, and phase 2 reads every commit from it.
+ * from any base of some thread, expanded) that it lacks: the walk read them
+ * from git. Then they are the index's, and phase 2 reads every commit from it.
  * Returns 1 when that fails (compute without the index), TM_ETIMEOUT past
  * a hook's deadline.
  */
@@ -184,6 +186,7 @@ static int compute_once(tm_stale_report *out, tm_git *g,
 			error = tm_stale__review_points(&s, &r.unknown_base,
 							threads_dir);
 		tm_stale__walk_set_bases(&w, s.nbases);
+		tm_stale__walk_set_threads(&w, s.th, s.nth);
 	}
 	if (!error && s.nth)
 		error = tm_stale__walk_start(&w, &head);
@@ -218,7 +221,9 @@ static int compute_once(tm_stale_report *out, tm_git *g,
 		/* what tm_stale__advance needs: every base, and whether HEAD
 		   reaches them all (the walk gives every commit it reaches
 		   that a base does not the HEAD flag, so a base HEAD reaches
-		   has it) */
+		   has it; a base still queued when the walk stopped is older
+		   than every commit it took: none of them, nor HEAD's next
+		   commits, is reachable from it, all advance asks) */
 		last->inside = true;
 		last->bases = tm_xcalloc(s.nbases + 1, sizeof(git_oid));
 		for (i = 0; i < w.n; i++) {
@@ -228,7 +233,8 @@ static int compute_once(tm_stale_report *out, tm_git *g,
 
 			git_oid_cpy(&last->bases[last->nbases++],
 				    tm_stale__node_oid(&w, i, &buf));
-			if (!(w.nodes[i].flags & TM_STALE_F_HEAD))
+			if (!(w.nodes[i].flags &
+			      (TM_STALE_F_HEAD | TM_STALE_F_QUEUED)))
 				last->inside = false;
 		}
 	}

@@ -279,8 +279,9 @@ bool tm_stale__thread_file_shape(const char *path, size_t len);
 /* ---- phase 1: the walk (stale_walk.c) ---- */
 
 enum {
-	TM_STALE_F_HEAD = 1,     /* reachable from HEAD */
-	TM_STALE_F_FULL = 2,     /* reachable from every base */
+	TM_STALE_F_HEAD = 1, /* reachable from HEAD */
+	TM_STALE_F_FULL =
+		2, /* reachable, for every thread, from one of its bases */
 	TM_STALE_F_QUEUED = 4,   /* in the walk's queue */
 	TM_STALE_F_EXPANDED = 8, /* parents loaded */
 	TM_STALE_F_GRAFTED =
@@ -335,7 +336,13 @@ struct tm_stale_walk {
 	size_t nrows, rows_alloc;
 	struct tm_stale_sizev spare;
 	size_t words, nbases;
-	uint64_t last_mask;  /* the bits of the last word in use */
+	uint64_t last_mask; /* the bits of the last word in use */
+	/* what TM_STALE_F_FULL asks of a set once the threads are known
+	   (tm_stale__walk_set_threads; else every base): the bases some
+	   thread has alone (`words` bits), and, for each other thread, one of
+	   its bases (gstart[g]..gstart[g + 1] in group) */
+	uint64_t *need;
+	size_t *group, *gstart, ngroups;
 	git_oid *parent_oid; /* of the nodes read from git only */
 	uint32_t *parent_node;
 	size_t nparent, parent_alloc, poid_alloc;
@@ -346,7 +353,7 @@ struct tm_stale_walk {
 		*git; /* node i's oid and tree, when read from git */
 	size_t git_alloc;
 	struct tm_stale_heap queue;
-	size_t live; /* queued, from HEAD, not reachable from every base */
+	size_t live; /* queued, from HEAD, interesting */
 	struct tm_stale_sizev stack;
 	git_oid *shallow;
 	size_t nshallow;
@@ -376,7 +383,8 @@ static inline const uint64_t *tm_stale__row(const struct tm_stale_walk *w,
 	return w->bits + (size_t)w->nodes[i].row * w->words;
 }
 
-/* From HEAD and not from every base: a commit that may concern a thread. */
+/* From HEAD and not reachable from every base of some thread: a commit that
+ * may concern a thread. */
 static inline bool tm_stale__interesting(const struct tm_stale_node *n)
 {
 	return (n->flags & (TM_STALE_F_HEAD | TM_STALE_F_FULL)) ==
@@ -394,6 +402,14 @@ void tm_stale__walk_init(struct tm_stale_walk *w, git_repository *repo);
 void tm_stale__walk_free(struct tm_stale_walk *w);
 /* Size the bit sets for `nbases` bases (once, before the walk). */
 void tm_stale__walk_set_bases(struct tm_stale_walk *w, size_t nbases);
+/* Let the walk stop once every queued commit from HEAD is reachable, for
+ * each of the `nth` threads, from one of its bases (else from every base):
+ * a thread's older review points add nothing when a newer one reaches
+ * them, and the walk need not go down to them (issue 20).  Every thread
+ * has a base. */
+struct tm_stale_live;
+void tm_stale__walk_set_threads(struct tm_stale_walk *w,
+				const struct tm_stale_live *th, size_t nth);
 /*
  * The node of commit `oid` into *out, loading the commit on first use.
  * TM_ENOTFOUND (no message) when the repository does not have it.

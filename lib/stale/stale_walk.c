@@ -7,13 +7,14 @@
  * from HEAD" flag; both flow from a commit to its parents, and a set that
  * grows on a commit already expanded flows on to its ancestors, so the
  * order of the walk costs time, never correctness.  In git's terms every
- * base is the UNINTERESTING side at once, one bit each.  A commit
- * reachable from all bases concerns no thread: the walk stops as git's
- * does, once every queued commit from HEAD is one of those (and a few more
- * commits for clock skew).  O((N + E) K / 64) time; the sets are shared
- * by the commits that have the same one (a parent takes its child's until
- * a base or another child adds to it, then gets a copy), so that they take
- * K / 64 words per distinct set (about one per merge and per base), not
+ * base is the UNINTERESTING side at once, one bit each.  A commit that
+ * one base of each thread reaches concerns no thread: the walk stops as
+ * git's does, once every queued commit from HEAD is one of those (and a
+ * few more commits for clock skew), so a thread's older review points,
+ * below a newer one, cost nothing (issue 20).  O((N + E) K / 64) time; the sets
+ * are shared by the commits that have the same one (a parent takes its child's
+ * until a base or another child adds to it, then gets a copy), so that they
+ * take K / 64 words per distinct set (about one per merge and per base), not
  * per commit.
  */
 #include "stale_internal.h"
@@ -45,6 +46,9 @@ void tm_stale__walk_free(struct tm_stale_walk *w)
 		free(w->nodes[i].reach);
 	free(w->nodes);
 	free(w->bits);
+	free(w->need);
+	free(w->group);
+	free(w->gstart);
 	free(w->refs);
 	free(w->spare.v);
 	free(w->parent_oid);
@@ -69,6 +73,34 @@ void tm_stale__walk_set_bases(struct tm_stale_walk *w, size_t nbases)
 	w->bits = tm_xcalloc(w->words + 1, sizeof(uint64_t));
 	w->refs = tm_xcalloc(1, sizeof(*w->refs));
 	w->nrows = w->rows_alloc = 1;
+}
+
+void tm_stale__walk_set_threads(struct tm_stale_walk *w,
+				const struct tm_stale_live *th, size_t nth)
+{
+	size_t t, k, n = 0;
+	bool done;
+
+	w->need = tm_xcalloc(w->words + 1, sizeof(uint64_t));
+	for (t = 0; t < nth; t++)
+		if (th[t].bases.n == 1)
+			tm_stale__bit_set(w->need, th[t].bases.v[0]);
+		else
+			n += th[t].bases.n;
+	w->group = tm_xcalloc(n + 1, sizeof(size_t));
+	w->gstart = tm_xcalloc(nth + 1, sizeof(size_t));
+	for (n = 0, t = 0; t < nth; t++) {
+		if (th[t].bases.n < 2)
+			continue;
+		/* one of its bases some thread needs alone: nothing more */
+		for (done = false, k = 0; !done && k < th[t].bases.n; k++)
+			done = tm_stale__bit_get(w->need, th[t].bases.v[k]);
+		if (done)
+			continue;
+		for (k = 0; k < th[t].bases.n; k++)
+			w->group[n++] = th[t].bases.v[k];
+		w->gstart[++w->ngroups] = n;
+	}
 }
 
 /* Node i no longer uses its set. */
@@ -360,8 +392,21 @@ static size_t queue_pop(struct tm_stale_walk *w)
 
 static bool row_full(const struct tm_stale_walk *w, const uint64_t *r)
 {
-	size_t k;
+	size_t k, g;
 
+	if (w->need) { /* per thread (tm_stale__walk_set_threads) */
+		for (k = 0; k < w->words; k++)
+			if ((r[k] & w->need[k]) != w->need[k])
+				return false;
+		for (g = 0; g < w->ngroups; g++) {
+			for (k = w->gstart[g]; k < w->gstart[g + 1]; k++)
+				if (tm_stale__bit_get(r, w->group[k]))
+					break;
+			if (k == w->gstart[g + 1])
+				return false;
+		}
+		return true;
+	}
 	for (k = 0; k + 1 < w->words; k++)
 		if (r[k] != UINT64_MAX)
 			return false;

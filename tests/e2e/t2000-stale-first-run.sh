@@ -140,4 +140,27 @@ test_expect_success 'progress: git-style on a terminal, nothing into a file or f
 	test "$(git log -1 --format=%s)" = hooked
 '
 
+test_expect_success 'an older version reviewed far back costs nothing: the range is the newer review point'"'"'s' '
+	mkdir v && cd v && git init -q app && cd app &&
+	for i in $(seq 1 30); do
+		change "c$i" src/f$((i % 3)).c || return 1
+	done &&
+	git threadmind init >/dev/null &&
+	git threadmind new Ver --paths src/f1.c >/dev/null &&
+	echo "- ver" | git threadmind summary -q ver -F - &&
+	set_commit ver $(git rev-parse HEAD~25) &&
+	git add -A && test_tick && git commit -q -m "store, reviewed long ago" &&
+	change "c31" src/f1.c && change "c32" src/f2.c &&
+	new=$(git rev-parse HEAD) &&
+	set_commit ver $new &&
+	git add -A && test_tick && git commit -q -m "reviewed again" &&
+	change "c33" src/f1.c &&
+	rm -rf .git/threadmind &&
+	test "$(like_git)" = 1 &&
+	# the store commit, c31 and c32 are reachable from the new review
+	# point: only "reviewed again" and c33 are described
+	test "$(indexed)" = "$(git rev-list --count HEAD ^$new)" &&
+	test "$(git rev-list --count HEAD ^$new)" = 2
+'
+
 test_done

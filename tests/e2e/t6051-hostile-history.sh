@@ -166,52 +166,13 @@ test_expect_success 'forged-stamp-layer-oob: setup, two layers' '
 	cp -a .git/threadmind ../forged-cache
 '
 
-# forge stamp|nostamp: the parent positions of the top layer of the
-# commits index far out of range, its checksum and id made right (and,
-# with `stamp`, a `checked` file stamping its stat data as verified).
-cat >"$TEST_ROOT/forge.py" <<'EOF'
-import sys, os, struct, time
-M = (1 << 64) - 1
-def rsum(b):
-    n = len(b); h = (0x9e3779b97f4a7c15 ^ n) & M; full = n - n % 8
-    for (w,) in struct.iter_unpack('<Q', b[:full]):
-        h = ((h ^ w) * 0xff51afd7ed558ccd) & M; h ^= h >> 29
-    for c in b[full:]:
-        h = ((h ^ c) * 0x100000001b3) & M
-    return (h ^ (h >> 32)) & M
-cdir, stamp = '.git/threadmind/commits', sys.argv[1] == 'stamp'
-chain = open(cdir + '/chain').read().split('\n')
-f = cdir + '/layer-%s.idx' % chain[-2]
-d = bytearray(open(f, 'rb').read())
-n, nparent = struct.unpack_from('<2I', d, 24)
-assert nparent > 0, 'no parent positions to forge'
-pad = lambda x: (x + 7) & ~7
-parent = 80 + pad(n * 20) + pad(n * 8) + pad((n + 1) * 4)
-for k in range(nparent):
-    struct.pack_into('<I', d, parent + 4 * k, 0x7fffff00)
-struct.pack_into('<Q', d, 8, rsum(bytes(d[16:])))
-nid = '%016x' % struct.unpack_from('<Q', d, 8)[0]
-os.remove(f); nf = cdir + '/layer-%s.idx' % nid
-open(nf, 'wb').write(d)
-open(cdir + '/chain', 'w').write('\n'.join(chain[:-2] + [nid, '']))
-if stamp:
-    st = os.stat(nf)
-    ent = b''.join(struct.pack('<Q', v & M) for v in [int(nid, 16),
-                   st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns,
-                   st.st_ctime_ns])
-    p = struct.pack('<Q', 1) + ent
-    open(cdir + '/checked', 'wb').write(b'TMCIDXOK' + struct.pack(
-        '<QQ', len(p), rsum(p)) + p)
-    t = time.time_ns() + 2 * 10**9
-    os.utime(cdir + '/checked', ns=(t, t))
-print(nid)
-EOF
-
 for how in nostamp stamp; do
 	test_expect_success "forged-stamp-layer-oob: $how: ignored, rebuilt" '
 		cd forged && rm -rf .git/threadmind &&
 		cp -a ../forged-cache .git/threadmind &&
-		id=$(python3 "$TEST_ROOT/forge.py" '$how') &&
+		python3 "$TEST_SRC/tests/resources/forge-layer.py" \
+			.git/threadmind/commits '$how' &&
+		id=$(tail -n 1 .git/threadmind/commits/chain) &&
 		rm -f .git/threadmind/stale.cache &&
 		test_bounded forged-'$how' git threadmind stale &&
 		test_cmp ../forged-before.out "$TEST_ROOT/forged-'$how'.out" &&

@@ -4,8 +4,9 @@
 # of range, with a right checksum and id (the chain updated); with `stamp`,
 # also write the file `checked` holding the forged layer's stat data, dated
 # 2 s ahead, as if it had been checked whole (issue 24,
-# forged-stamp-layer-oob).  Layer format 2: an 80-byte header, then the
-# arrays, each padded to 8 bytes.
+# forged-stamp-layer-oob; t6051 and check_stale.c use it).  Layer formats 2
+# and 3 (the same header): an 80-byte header, then the arrays, each padded
+# to 8 bytes.
 import os, struct, sys, time
 
 M = (1 << 64) - 1
@@ -23,6 +24,7 @@ chain = open(cdir + '/chain').read().split('\n')
 f = cdir + '/layer-%s.idx' % chain[-2]
 d = bytearray(open(f, 'rb').read())
 n, nparent = struct.unpack_from('<2I', d, 24)
+assert nparent > 0, 'no parent positions to forge'
 pad = lambda x: (x + 7) & ~7
 parent = 80 + pad(n * 20) + pad(n * 8) + pad((n + 1) * 4)
 for k in range(nparent):
