@@ -250,7 +250,8 @@ static int active_thread(struct resolved *r, tm_store *s, const char *project,
 	int error;
 
 	if (bt && tm_store_thread_exists(s, project, bt))
-		return tm_store_active_thread(&r->id, s, project, cfg, NULL, 0);
+		return tm_store_active_thread_entry_seen(&r->id, s, project,
+							 cfg);
 	renamed_entry(r, s, project, cfg, tm_store_branch_ref(s));
 	if (r->id)
 		return 0;

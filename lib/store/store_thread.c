@@ -498,14 +498,16 @@ int tm_store_active_thread(char **out, tm_store *s, const char *project,
 					      threads, n);
 }
 
-int tm_store_active_thread_checked(char **out, tm_active_moved *moved,
-				   tm_store *s, const char *project,
-				   tm_config *cfg,
-				   const tm_thread *const *threads, size_t n)
+/* tm_store_active_thread_checked; `seen`: the caller saw the file of
+ * this branch's entry (config's, before the guard). */
+static int active_thread(char **out, tm_active_moved *moved, tm_store *s,
+			 const char *project, tm_config *cfg,
+			 const tm_thread *const *threads, size_t n, bool seen)
 {
 	const char *branch = tm_store_branch(s);
 	const char *bt =
 		branch ? tm_config_branch_thread(cfg, project, branch) : NULL;
+	const char *entry = bt;
 	const char *active = tm_config_get_string(cfg, "activeThreadId");
 	tm_thread_list all;
 	char *to = NULL;
@@ -521,7 +523,8 @@ int tm_store_active_thread_checked(char **out, tm_active_moved *moved,
 		goto done;
 	}
 	/* Fast paths first: they need no thread file. */
-	if (bt && tm_store_thread_exists(s, project, bt)) {
+	if (bt &&
+	    ((seen && bt == entry) || tm_store_thread_exists(s, project, bt))) {
 		*out = tm_xstrdup(bt);
 		goto done;
 	}
@@ -543,6 +546,20 @@ done:
 		tm_active_moved_clear(moved);
 	free(to);
 	return error;
+}
+
+int tm_store_active_thread_checked(char **out, tm_active_moved *moved,
+				   tm_store *s, const char *project,
+				   tm_config *cfg,
+				   const tm_thread *const *threads, size_t n)
+{
+	return active_thread(out, moved, s, project, cfg, threads, n, false);
+}
+
+int tm_store_active_thread_entry_seen(char **out, tm_store *s,
+				      const char *project, tm_config *cfg)
+{
+	return active_thread(out, NULL, s, project, cfg, NULL, 0, true);
 }
 
 int tm_store_set_active(tm_store *s, const char *project, const char *thread)

@@ -88,6 +88,30 @@ test_expect_success 'hook post-checkout reads config.json once while it switches
 		test ! -s err)
 '
 
+# stats FILE: how many stat-family calls of the last traced command named
+# FILE (a thread file: the hook looking whether it is there)
+stats() {
+	grep -c "stat[a-z0-9]*([^\"]*\"\([^\"]*/\)\{0,1\}$1\"" "$TEST_ROOT/trace"
+}
+
+test_expect_success 'hook post-checkout looks for the branch thread file once' '
+	(cd app && old=$(git rev-parse HEAD) &&
+		git checkout -q feat &&
+		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+			strace -f -e trace=%file,%stat -o "$TEST_ROOT/trace" \
+			git threadmind hook post-checkout \
+			"$old" "$(git rev-parse HEAD)" 1 2>err &&
+		echo "threadmind: active thread is now auth-ui (Auth UI)" >expect &&
+		test_cmp expect err &&
+		n=$(stats auth-ui.md) &&
+		{ test "$n" -eq 1 ||
+			{ echo "the hook looked for auth-ui.md $n times" >&2 &&
+				grep "auth-ui\.md\"" "$TEST_ROOT/trace" >&2 &&
+				false; }; } &&
+		git checkout -q main && git threadmind hook post-checkout \
+			"$(git rev-parse feat)" "$(git rev-parse HEAD)" 1 2>/dev/null)
+'
+
 test_expect_success 'a checkout running the installed hook reads it once' '
 	(cd app && git threadmind install >/dev/null &&
 		reads_once git checkout -q feat &&

@@ -338,6 +338,14 @@ int tm_store_active_thread_checked(char **out, tm_active_moved *moved,
 				   const tm_thread *const *threads, size_t n);
 
 /*
+ * tm_store_active_thread (files, no list) for a caller that has just seen
+ * the file of this branch's branchThreads entry: the same answer, without
+ * looking for that file again (the hook's route: one look per run).
+ */
+int tm_store_active_thread_entry_seen(char **out, tm_store *s,
+				      const char *project, tm_config *cfg);
+
+/*
  * Set cfg's activeThreadIdentity to thread `id` of `project` as its file
  * says (tm_config_set_active_identity); removed when the file cannot be
  * read.  Writes nothing: the caller saves cfg.
