@@ -295,7 +295,7 @@ int tm_hook_follow_branch(tm_hook_follow *out, tm_store *s, const char *project)
 {
 	struct resolved r = {NULL, NULL, NULL};
 	tm_config *cfg = NULL;
-	tm_thread *t = NULL;
+	char *title = NULL;
 	const char *branch = tm_store_branch(s), *bt, *active, *ap, *shown;
 	bool changed, locked = false;
 	int error;
@@ -317,7 +317,8 @@ int tm_hook_follow_branch(tm_hook_follow *out, tm_store *s, const char *project)
 	out->switched = !shown || strcmp(shown, r.id);
 	if ((error = tm_hook_lock(s)) == 0) {
 		locked = true;
-		if ((error = tm_store_set_active(s, project, r.id)) == 0 &&
+		if ((error = tm_store_set_active_title(s, project, r.id,
+						       &title)) == 0 &&
 		    r.renamed)
 			error = forget_old_name(s, project, r.renamed);
 	}
@@ -325,8 +326,10 @@ int tm_hook_follow_branch(tm_hook_follow *out, tm_store *s, const char *project)
 		out->switched = false;
 		goto done;
 	}
-	if (out->switched && tm_store_load_thread(&t, s, project, r.id) == 0)
-		out->title = tm_xstrdup_or_null(t->title);
+	if (out->switched) {
+		out->title = title;
+		title = NULL;
+	}
 	tm_error_clear();
 	out->id = r.id;
 	out->renamed_from = r.renamed;
@@ -334,7 +337,7 @@ int tm_hook_follow_branch(tm_hook_follow *out, tm_store *s, const char *project)
 done:
 	if (locked)
 		tm_store_unlock(s);
-	tm_thread_free(t);
+	free(title);
 	tm_config_free(cfg);
 	resolved_clear(&r);
 	return error;

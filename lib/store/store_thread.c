@@ -384,8 +384,10 @@ void tm_active_moved_clear(tm_active_moved *m)
 	memset(m, 0, sizeof(*m));
 }
 
-void tm_store_record_identity(tm_store *s, tm_config *cfg, const char *project,
-			      const char *id)
+/* tm_store_record_identity; *title (title not NULL): the thread's title
+ * as that read found it (malloc'd; NULL when none or unreadable). */
+static void record_identity(tm_store *s, tm_config *cfg, const char *project,
+			    const char *id, char **title)
 {
 	tm_thread *t = NULL;
 
@@ -394,8 +396,16 @@ void tm_store_record_identity(tm_store *s, tm_config *cfg, const char *project,
 					      t->author);
 	else
 		tm_config_set_active_identity(cfg, NULL, NULL, NULL, NULL);
+	if (title)
+		*title = t ? tm_xstrdup_or_null(t->title) : NULL;
 	tm_error_clear();
 	tm_thread_free(t);
+}
+
+void tm_store_record_identity(tm_store *s, tm_config *cfg, const char *project,
+			      const char *id)
+{
+	record_identity(s, cfg, project, id, NULL);
 }
 
 static const tm_thread *find_thread(const tm_thread *const *threads, size_t n,
@@ -564,10 +574,18 @@ int tm_store_active_thread_entry_seen(char **out, tm_store *s,
 
 int tm_store_set_active(tm_store *s, const char *project, const char *thread)
 {
+	return tm_store_set_active_title(s, project, thread, NULL);
+}
+
+int tm_store_set_active_title(tm_store *s, const char *project,
+			      const char *thread, char **title)
+{
 	tm_config *cfg = NULL;
 	const char *branch = tm_store_branch(s);
 	int error;
 
+	if (title)
+		*title = NULL;
 	if ((error = tm_id_validate(project, "project")) < 0 ||
 	    (error = tm_id_validate(thread, "thread")) < 0)
 		return error;
@@ -577,12 +595,17 @@ int tm_store_set_active(tm_store *s, const char *project, const char *thread)
 		goto done;
 	tm_config_set_string(cfg, "activeProjectId", project);
 	tm_config_set_string(cfg, "activeThreadId", thread);
-	tm_store_record_identity(s, cfg, project, thread);
+	record_identity(s, cfg, project, thread, title);
 	if (branch && (error = tm_config_set_branch_thread(cfg, project, branch,
 							   thread)) < 0)
 		goto done;
 	error = tm_store_save_config(s, cfg);
 done:
 	tm_config_free(cfg);
-	return tm_store_unlock_after(s, error);
+	error = tm_store_unlock_after(s, error);
+	if (error < 0 && title) {
+		free(*title);
+		*title = NULL;
+	}
+	return error;
 }

@@ -88,13 +88,17 @@ test_expect_success 'hook post-checkout reads config.json once while it switches
 		test ! -s err)
 '
 
-# stats FILE: how many stat-family calls of the last traced command named
-# FILE (a thread file: the hook looking whether it is there)
+# stats FILE / opens FILE: how many stat-family / open calls of the last
+# traced command named FILE (a thread file: the hook looking whether it is
+# there, reading it)
 stats() {
 	grep -c "stat[a-z0-9]*([^\"]*\"\([^\"]*/\)\{0,1\}$1\"" "$TEST_ROOT/trace"
 }
+opens() {
+	grep -c "open[a-z0-9]*([^\"]*\"\([^\"]*/\)\{0,1\}$1\"" "$TEST_ROOT/trace"
+}
 
-test_expect_success 'hook post-checkout looks for the branch thread file once' '
+test_expect_success 'hook post-checkout looks for the branch thread file once, reads it once' '
 	(cd app && old=$(git rev-parse HEAD) &&
 		git checkout -q feat &&
 		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
@@ -107,6 +111,10 @@ test_expect_success 'hook post-checkout looks for the branch thread file once' '
 		{ test "$n" -eq 1 ||
 			{ echo "the hook looked for auth-ui.md $n times" >&2 &&
 				grep "auth-ui\.md\"" "$TEST_ROOT/trace" >&2 &&
+				false; }; } &&
+		n=$(opens auth-ui.md) &&
+		{ test "$n" -eq 1 ||
+			{ echo "the hook read auth-ui.md $n times" >&2 &&
 				false; }; } &&
 		git checkout -q main && git threadmind hook post-checkout \
 			"$(git rev-parse feat)" "$(git rev-parse HEAD)" 1 2>/dev/null)

@@ -361,5 +361,10 @@ void tm_store_record_identity(tm_store *s, tm_config *cfg, const char *project,
  * (left as it is); TM_ELOCKED; TM_ERROR.
  */
 int tm_store_set_active(tm_store *s, const char *project, const char *thread);
+/* tm_store_set_active, with *title (title not NULL) the thread's title
+ * from the read that records its identity (malloc'd; NULL when it has none
+ * or cannot be read; NULL on error): no second read for a message. */
+int tm_store_set_active_title(tm_store *s, const char *project,
+			      const char *thread, char **title);
 
 #endif
