@@ -291,14 +291,9 @@ int tm_ops_project_remove(tm_store *s, const char *project, bool force)
 				     project);
 		goto done;
 	}
-	error = tm_store_open_folder(&fd, s, "threads", project, false);
-	if (error == TM_ENOTFOUND) {
-		tm_error_clear();
-		error = 0;
-	} else if (error < 0 ||
-		   (error = thread_files(&files, s, fd, project)) < 0) {
+	if ((error = tm_store_open_threads(&fd, s, project)) < 0 ||
+	    (fd >= 0 && (error = thread_files(&files, s, fd, project)) < 0))
 		goto done;
-	}
 	for (i = 0; fd >= 0 && i < files.n && error == 0; i++) {
 		free(display);
 		display = tm_store_file_display(s, "threads", project,

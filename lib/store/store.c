@@ -336,7 +336,6 @@ int tm_store_open_threads(int *fd, tm_store *s, const char *project)
 		error = tm_store_open_folder(fd, s, "threads", project, false);
 	if (error == TM_ENOTFOUND) {
 		tm_error_clear();
-		*fd = -1;
 		return 0;
 	}
 	return error;
