@@ -24,14 +24,6 @@ struct block {
 	size_t alloc;
 };
 
-/* The caller's check once every TM_PARSE_CHECK_EVERY values of `i`. */
-static int check_every(const struct block *b, size_t i)
-{
-	if (!b->check || i % TM_PARSE_CHECK_EVERY)
-		return 0;
-	return b->check(b->path);
-}
-
 /* One entry or comment of the block, found before any value is read. */
 struct item {
 	size_t i, j;     /* lines[i..j) */
@@ -574,7 +566,8 @@ static int read_block(tm_thread *t, struct block *b)
 		const struct item *it = &items[k];
 		const struct line *l = &b->lines[it->i];
 
-		if ((error = check_every(b, k + 1)) < 0)
+		if ((error = tm_parse_check_every(b->check, k + 1, b->path)) <
+		    0)
 			break;
 		if (!it->colon)
 			add_extra(t, NULL, tm_xstrndup(l->p, l->len));
@@ -633,7 +626,7 @@ int tm_frontmatter_parse_checked(tm_thread **out, const char *data, size_t len,
 				    "frontmatter line",
 				    path);
 	while (next_line(&pos, end, &l, &crlf)) {
-		if ((error = check_every(&b, b.n + 1)) < 0)
+		if ((error = tm_parse_check_every(b.check, b.n + 1, path)) < 0)
 			goto done;
 		if (is_fence(&l)) {
 			closed = true;

@@ -278,8 +278,7 @@ static int next_event(struct entry_ctx *c, yaml_event_t *ev)
 {
 	int error;
 
-	if (c->check && c->events++ % TM_PARSE_CHECK_EVERY == 0 &&
-	    (error = c->check(c->path)) < 0)
+	if ((error = tm_parse_check_every(c->check, c->events++, c->path)) < 0)
 		return error;
 	if (yaml_parser_parse(&c->parser, ev))
 		return 0;

@@ -24,6 +24,14 @@ typedef int (*tm_parse_check)(const char *what);
 /* Steps of a parse between two calls of its tm_parse_check. */
 #define TM_PARSE_CHECK_EVERY 1024
 
+/* A parse's step `i`: `check` (may be NULL) with `what` once every
+ * TM_PARSE_CHECK_EVERY steps, from step 0; else 0. */
+static inline int tm_parse_check_every(tm_parse_check check, size_t i,
+				       const char *what)
+{
+	return check && i % TM_PARSE_CHECK_EVERY == 0 ? check(what) : 0;
+}
+
 /*
  * True when `value` can be written as a plain YAML scalar after "key: ":
  * a YAML reader (1.2 core schema, or 1.1 for booleans) and the frontmatter's
