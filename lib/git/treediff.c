@@ -29,7 +29,7 @@
  */
 #include "treediff.h"
 #include "error.h"
-#include "git.h"
+#include "git_libgit2.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -126,29 +126,25 @@ static int read_tree(tm_treediffer *d, struct walk *w, const git_oid *id)
 	git_odb_object *obj = NULL;
 	git_object_t type;
 	size_t size;
+	int error;
 
 	if (k && k->obj && git_oid_equal(&k->id, id)) {
 		if (git_odb_object_dup(&obj, k->obj) < 0)
 			return tm_git_error(TM_ERROR, "cannot read tree %s",
 					    git_oid_tostr_s(id));
 	} else {
-		/* the size first: a few KiB of pack may inflate to GiB */
-		if (git_odb_read_header(&size, &type, d->odb, id) < 0)
-			return tm_git_error(TM_ERROR, "cannot read tree %s",
-					    git_oid_tostr_s(id));
-		if (type != GIT_OBJECT_TREE)
-			return not_a_tree(id, type);
-		if (size > TM_TREEDIFF_MAX_TREE)
+		/* bounded: a few KiB of pack may say it inflates to GiB */
+		error = tm_git_odb_read_bounded(&obj, d->odb, id,
+						TM_TREEDIFF_MAX_TREE);
+		if (error == 1)
 			return 1;
-		if (git_odb_read(&obj, d->odb, id) < 0)
+		if (error < 0)
 			return tm_git_error(TM_ERROR, "cannot read tree %s",
 					    git_oid_tostr_s(id));
-		if (git_odb_object_type(obj) != GIT_OBJECT_TREE ||
-		    git_odb_object_size(obj) > TM_TREEDIFF_MAX_TREE) {
+		if (git_odb_object_type(obj) != GIT_OBJECT_TREE) {
 			type = git_odb_object_type(obj);
 			git_odb_object_free(obj);
-			return type != GIT_OBJECT_TREE ? not_a_tree(id, type)
-						       : 1;
+			return not_a_tree(id, type);
 		}
 		size = git_odb_object_size(obj);
 		if (k && size <= KEEP_BYTES / 64) {
