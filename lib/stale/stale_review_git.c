@@ -288,7 +288,8 @@ static int reachable(struct walkdata *r, const git_oid *head)
 	bool missing;
 	int slop = SLOP, error = 0;
 
-	/* want: oid -> 2 reached, 3 missing, 4 + its node: looked for */
+	/* want: oid -> 2 reached, 3 missing, 4 + its node: looked for (as a
+	   base: one the index holds is checked in git after the walk) */
 	for (i = 0; i < s->nth + vs->n; i++) {
 		const git_oid *oid = i < s->nth ? &s->th[i].commit
 						: &vs->v[i - s->nth].review;
@@ -300,7 +301,7 @@ static int reachable(struct walkdata *r, const git_oid *head)
 			continue;
 		if (counted(r, oid)) {
 			*v = 2;
-		} else if (tm_stale__get_node(w, oid, &node) == 0) {
+		} else if (tm_stale__get_base(w, oid, &node) == 0) {
 			*v = 4 + node;
 			*mark_of(&m, &nm, &m_alloc, w, node) |= R_WANT;
 			pending++;
