@@ -75,7 +75,12 @@ struct tm_stale_specs {
 	size_t nspecs;
 	tm_hashmap literal; /* head of the chain of the specs without glob
 			       characters, by pattern */
-	struct tm_stale_sizev other; /* glob and match-everything specs */
+	struct tm_stale_sizev other; /* glob and match-everything specs, by
+					their first byte (other_at) */
+	/* other's specs that may match a path starting with byte b:
+	   other_at[b + 1] .. other_at[b + 2], and, for every path, those
+	   starting with a glob character: other_at[0] .. other_at[1] */
+	size_t other_at[258];
 	size_t *by_pattern; /* the literal specs sorted by pattern (for a
 			       prefix; made on first use), nliteral of them */
 	size_t nliteral;
