@@ -110,7 +110,8 @@ void tm_pathspec_parse(tm_pathspec *s, const char *raw)
 		tm_buf_release(&b);
 		s->pattern = tm_xstrdup("");
 	}
-	s->glob = strpbrk(s->pattern, "*?[\\") != NULL;
+	s->plain = strcspn(s->pattern, "*?[\\");
+	s->glob = s->pattern[s->plain] != '\0';
 	s->unclosed = s->glob && !closed_brackets(s->pattern);
 }
 
@@ -137,7 +138,11 @@ bool tm_pathspec_matches(const tm_pathspec *s, const char *path, size_t len)
 		return true;
 	if (!s->glob)
 		return false;
-	if (!s->unclosed && fnmatch(s->pattern, path, 0) == 0)
+	/* fnmatch matches the bytes before the first glob character as
+	   they are: a path that does not start with them is no match */
+	if (!s->unclosed && len >= s->plain &&
+	    !memcmp(path, s->pattern, s->plain) &&
+	    fnmatch(s->pattern, path, 0) == 0)
 		return true;
 	/* git's tree walk: the folder holding the file, when the spec starts
 	 * with it literally, and the rest of the spec on the file's name */

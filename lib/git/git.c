@@ -40,6 +40,10 @@ static void init_libgit2(void)
 		init_status = -1;
 		return;
 	}
+	if (tm_git__alloc_install() < 0) {
+		init_status = -1;
+		return;
+	}
 	git_libgit2_opts(GIT_OPT_ENABLE_CACHING, 0);
 	/*
 	 * libgit2 re-hashes every object it reads by default; git does not.

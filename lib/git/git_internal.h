@@ -17,4 +17,11 @@
 void tm_git__set_fast_path(bool on);
 bool tm_git__libgit2_opened(const tm_git *g);
 
+/*
+ * FOR TESTS ONLY.  Whether the last tm_git_odb_read_bounded of this
+ * thread refused an allocation past its bound (rather than reading the
+ * object whole and finding it too large).
+ */
+bool tm_git__alloc_refused(void);
+
 #endif

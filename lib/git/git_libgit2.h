@@ -35,4 +35,19 @@ int tm_git_init(void);
  */
 int tm_git_index_open(git_index **out, git_repository *repo);
 
+/*
+ * Read object `id` of `odb` into *out, never allocating more than about
+ * `max` bytes for it, whatever its header says (lib/git/git_alloc.c: no
+ * git_odb_read_header first, which walks a delta's whole chain).  Free
+ * *out with git_odb_object_free.  1: the object is larger than `max`
+ * (*out NULL, nothing kept); < 0: libgit2 cannot read it (its error is
+ * set, for tm_git_error).
+ */
+int tm_git_odb_read_bounded(git_odb_object **out, git_odb *odb,
+			    const git_oid *id, size_t max);
+
+/* libgit2's allocator that tm_git_odb_read_bounded bounds (tm_git_init
+ * installs it); <0 when libgit2 refuses it. */
+int tm_git__alloc_install(void);
+
 #endif

@@ -110,6 +110,27 @@ int tm_stale_compute(tm_stale_report *out, tm_git *g, const char *threads_dir,
 	return tm_stale_compute_opts(out, g, threads_dir, threads, n, NULL);
 }
 
+/* tm_stale_describe.known: a commit the walk read from git (a grafted one
+ * lost its parents there: git's are read again). */
+static bool walk_known(void *data, const git_oid *oid, git_oid *tree,
+		       int64_t *time, const git_oid **parents, uint32_t *np)
+{
+	struct tm_stale_walk *w = data;
+	const size_t *i = tm_hashmap_get(&w->table, oid->id, GIT_OID_RAWSZ);
+	const struct tm_stale_node *n;
+
+	if (!i)
+		return false;
+	n = &w->nodes[*i];
+	if (n->cix != UINT32_MAX || (n->flags & TM_STALE_F_GRAFTED))
+		return false;
+	git_oid_cpy(tree, &w->git[*i].tree);
+	*time = n->time;
+	*parents = w->parent_oid + n->parents;
+	*np = n->nparents;
+	return true;
+}
+
 /*
  * Describe in the index the commits of phase 2 (from HEAD, not reachable
  * from any base of some thread, expanded) that it lacks: the walk read them
@@ -132,10 +153,20 @@ static int describe_range(struct tm_stale_walk *w, struct tm_stale_pass *s,
 		tm_xgrow((void **)&oids, &alloc, n + 1, sizeof(*oids));
 		git_oid_cpy(&oids[n++], &w->git[i].oid);
 	}
-	if (n)
-		error = tm_stale__cidx_describe(
-			w->ix, w->repo, oids, n, w->shallow, w->nshallow,
-			s->progress, s->progress_data, warnings);
+	if (n) {
+		struct tm_stale_describe how = {
+			.shallow = w->shallow,
+			.nshallow = w->nshallow,
+			.progress = s->progress,
+			.progress_data = s->progress_data,
+			.warnings = warnings,
+			.blobs = &s->blobs,
+			.known = walk_known,
+			.known_data = w,
+		};
+
+		error = tm_stale__cidx_describe(w->ix, w->repo, oids, n, &how);
+	}
 	free(oids);
 	if (error == TM_ETIMEOUT)
 		return error;
@@ -375,9 +406,15 @@ static int describe_line(struct tm_stale_cidx *ix, git_repository *repo,
 		c = NULL;
 	}
 	git_commit_free(c);
-	if (!error && n)
-		error = tm_stale__cidx_describe(ix, repo, oids, n, shallow,
-						nshallow, NULL, NULL, NULL);
+	if (!error && n) {
+		struct tm_stale_describe how;
+
+		memset(&how, 0, sizeof(how));
+		how.shallow = shallow;
+		how.nshallow = nshallow;
+
+		error = tm_stale__cidx_describe(ix, repo, oids, n, &how);
+	}
 	free(oids);
 	tm_error_clear();
 	return error < 0 ? -1 : 0;

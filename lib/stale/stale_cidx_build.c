@@ -54,16 +54,14 @@ struct update {
 		placed; /* placed: c's indexes, parents first */
 	struct tm_stale_chunk ch;
 	tm_hashmap paths; /* path -> its number (every one looked up) */
-	struct tm_stale_blobs blobs; /* versions of thread files met */
+	struct tm_stale_blobs own_blobs, *blobs; /* versions met */
 	tm_strv changed;
 	tm_strv written;  /* the layer files this run wrote or merged away */
 	size_t first_new; /* ix's first layer written by this run */
 	bool on_disk;     /* every layer from first_new is written */
-	tm_progress_fn progress;
-	void *progress_data;
-	tm_strv *warnings; /* the objects skipped (or NULL) */
-	tm_strv skipped;   /* one diff's */
-	size_t ndescribe;  /* the commits to describe (not stubs) */
+	const struct tm_stale_describe *how;
+	tm_strv skipped;  /* one diff's */
+	size_t ndescribe; /* the commits to describe (not stubs) */
 };
 
 static size_t oid_slot(const struct update *up, const git_oid *oid)
@@ -119,6 +117,7 @@ static void fresh_insert(struct update *up, size_t at)
 static int fresh_get(struct update *up, const git_oid *oid, size_t *out)
 {
 	git_commit *c = NULL;
+	const git_oid *parents;
 	struct fresh *f;
 	uint32_t pos;
 	unsigned k;
@@ -133,28 +132,36 @@ static int fresh_get(struct update *up, const git_oid *oid, size_t *out)
 		return 0;
 	if (up->n >= TM_STALE_CIDX_MAX || up->npoids >= TM_STALE_CIDX_MAX)
 		return tm_error_set(TM_ERROR, "history too long to index");
-	error = git_commit_lookup(&c, up->repo, oid);
-	if (error == GIT_ENOTFOUND) {
-		tm_error_clear();
-		return TM_ENOTFOUND;
-	}
-	if (error < 0)
-		return tm_git_error(TM_ERROR, "cannot read commit %s",
-				    git_oid_tostr_s(oid));
 	tm_xgrow((void **)&up->c, &up->alloc, up->n + 1, sizeof(*up->c));
 	f = &up->c[up->n];
 	memset(f, 0, sizeof(*f));
 	git_oid_cpy(&f->oid, oid);
-	git_oid_cpy(&f->tree, git_commit_tree_id(c));
-	f->time = (int64_t)git_commit_time(c);
-	f->np = git_commit_parentcount(c);
 	f->pfirst = (uint32_t)up->npoids;
-	tm_xgrow((void **)&up->poids, &up->poids_alloc, up->npoids + f->np,
-		 sizeof(git_oid));
-	for (k = 0; k < f->np; k++)
-		git_oid_cpy(&up->poids[up->npoids++],
-			    git_commit_parent_id(c, k));
-	git_commit_free(c);
+	if (up->how->known && up->how->known(up->how->known_data, oid, &f->tree,
+					     &f->time, &parents, &f->np)) {
+		tm_xgrow((void **)&up->poids, &up->poids_alloc,
+			 up->npoids + f->np, sizeof(git_oid));
+		for (k = 0; k < f->np; k++)
+			git_oid_cpy(&up->poids[up->npoids++], &parents[k]);
+	} else {
+		error = git_commit_lookup(&c, up->repo, oid);
+		if (error == GIT_ENOTFOUND) {
+			tm_error_clear();
+			return TM_ENOTFOUND;
+		}
+		if (error < 0)
+			return tm_git_error(TM_ERROR, "cannot read commit %s",
+					    git_oid_tostr_s(oid));
+		git_oid_cpy(&f->tree, git_commit_tree_id(c));
+		f->time = (int64_t)git_commit_time(c);
+		f->np = git_commit_parentcount(c);
+		tm_xgrow((void **)&up->poids, &up->poids_alloc,
+			 up->npoids + f->np, sizeof(git_oid));
+		for (k = 0; k < f->np; k++)
+			git_oid_cpy(&up->poids[up->npoids++],
+				    git_commit_parent_id(c, k));
+		git_commit_free(c);
+	}
 	fresh_insert(up, up->n);
 	*out = up->n++;
 	return 0;
@@ -191,8 +198,7 @@ static void place(struct update *up, size_t i)
 
 /* The commits `oids` to describe, parents first, after the stubs of their
  * parents that the index lacks. */
-static int collect(struct update *up, const git_oid *oids, size_t n,
-		   const git_oid *shallow, size_t nshallow)
+static int collect(struct update *up, const git_oid *oids, size_t n)
 {
 	size_t i, p, want;
 	uint32_t pos;
@@ -203,7 +209,8 @@ static int collect(struct update *up, const git_oid *oids, size_t n,
 		if ((error = fresh_get(up, &oids[i], &p)) < 0)
 			return error;
 		if (p != TM_STALE_NONE &&
-		    tm_stale__shallow_has(shallow, nshallow, &up->c[p].oid))
+		    tm_stale__shallow_has(up->how->shallow, up->how->nshallow,
+					  &up->c[p].oid))
 			up->c[p].np = 0;
 	}
 	want = up->n;
@@ -342,7 +349,7 @@ static int describe(struct update *up, tm_treediffer *td, const struct fresh *f)
 		if (error < 0)
 			goto done;
 		for (i = 0; i < up->skipped.n; i++)
-			tm_stale__warn(up->warnings, "commit %.7s: %s",
+			tm_stale__warn(up->how->warnings, "commit %.7s: %s",
 				       git_oid_tostr_s(&f->oid),
 				       up->skipped.items[i]);
 		tm_strv_clear(&up->skipped);
@@ -374,7 +381,7 @@ static int describe(struct update *up, tm_treediffer *td, const struct fresh *f)
 			       : NULL;
 			if (e && git_tree_entry_type(e) == GIT_OBJECT_BLOB) {
 				ver = tm_stale__blob_version(
-					&up->blobs, up->repo,
+					up->blobs, up->repo,
 					git_tree_entry_id(e),
 					slash ? slash + 1 : p);
 				tm_stale__u32_push(&ch->vpath,
@@ -443,9 +450,10 @@ static int describe_all(struct update *up)
 		ch->n++;
 		if (f->stub)
 			continue; /* no slot: a stub */
-		if (up->progress && ndone % 64 == 0)
-			up->progress(up->progress_data, "indexing history",
-				     ndone, up->ndescribe);
+		if (up->how->progress && ndone % 64 == 0)
+			up->how->progress(up->how->progress_data,
+					  "indexing history", ndone,
+					  up->ndescribe);
 		if ((error = describe(up, td, f)) < 0)
 			goto done;
 		ndone++;
@@ -465,9 +473,9 @@ done:
 	tm_treediffer_free(td);
 	if (error < 0)
 		return error;
-	if (up->progress && up->ndescribe)
-		up->progress(up->progress_data, "indexing history",
-			     up->ndescribe, up->ndescribe);
+	if (up->how->progress && up->ndescribe)
+		up->how->progress(up->how->progress_data, "indexing history",
+				  up->ndescribe, up->ndescribe);
 	return 0;
 }
 
@@ -480,7 +488,7 @@ static void update_free(struct update *up)
 	free(up->placed.v);
 	tm_stale__chunk_free(&up->ch);
 	tm_hashmap_release(&up->paths);
-	tm_stale__blobs_release(&up->blobs);
+	tm_stale__blobs_release(&up->own_blobs);
 	tm_strv_clear(&up->changed);
 	tm_strv_clear(&up->written);
 	tm_strv_clear(&up->skipped);
@@ -500,9 +508,7 @@ void tm_stale__cidx_open(struct tm_stale_cidx *ix, git_repository *repo)
 
 int tm_stale__cidx_describe(struct tm_stale_cidx *ix, git_repository *repo,
 			    const git_oid *oids, size_t n,
-			    const git_oid *shallow, size_t nshallow,
-			    tm_progress_fn progress, void *progress_data,
-			    tm_strv *warnings)
+			    const struct tm_stale_describe *how)
 {
 	struct update up;
 	tm_buf dir = TM_BUF_INIT;
@@ -512,16 +518,15 @@ int tm_stale__cidx_describe(struct tm_stale_cidx *ix, git_repository *repo,
 	memset(&up, 0, sizeof(up));
 	up.ix = ix;
 	up.repo = repo;
-	up.progress = progress;
-	up.progress_data = progress_data;
-	up.warnings = warnings;
+	up.how = how;
+	up.blobs = how->blobs ? how->blobs : &up.own_blobs;
 	up.first_new = ix->nlayers;
 	if (git_libgit2_opts(GIT_OPT_GET_MWINDOW_MAPPED_LIMIT, &mapped) < 0 ||
 	    mapped <= PACK_MAPPED)
 		mapped = 0; /* as it is */
 	else
 		git_libgit2_opts(GIT_OPT_SET_MWINDOW_MAPPED_LIMIT, PACK_MAPPED);
-	error = collect(&up, oids, n, shallow, nshallow);
+	error = collect(&up, oids, n);
 	if (error == TM_ENOTFOUND)
 		error = tm_error_set(TM_ERROR, "a commit to index is missing");
 	if (error || !up.placed.n)

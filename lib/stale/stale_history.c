@@ -541,6 +541,7 @@ void tm_stale__pass_free(struct tm_stale_pass *s)
 		free(s->th[i].base_nodes.v);
 	}
 	free(s->th);
+	tm_stale__blobs_release(&s->blobs);
 	tm_stale__specs_free(&s->x);
 	free(s->active);
 	free(s->covers);

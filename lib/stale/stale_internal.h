@@ -19,6 +19,7 @@
 
 #define TM_STALE_NONE SIZE_MAX
 
+struct tm_stale_blobs;
 /* ---- bit sets and index arrays ---- */
 
 #define TM_STALE_WORDS(nbits) (((nbits) + 63) / 64)
@@ -74,7 +75,12 @@ struct tm_stale_specs {
 	size_t nspecs;
 	tm_hashmap literal; /* head of the chain of the specs without glob
 			       characters, by pattern */
-	struct tm_stale_sizev other; /* glob and match-everything specs */
+	struct tm_stale_sizev other; /* glob and match-everything specs, by
+					their first byte (other_at) */
+	/* other's specs that may match a path starting with byte b:
+	   other_at[b + 1] .. other_at[b + 2], and, for every path, those
+	   starting with a glob character: other_at[0] .. other_at[1] */
+	size_t other_at[258];
 	size_t *by_pattern; /* the literal specs sorted by pattern (for a
 			       prefix; made on first use), nliteral of them */
 	size_t nliteral;
@@ -238,24 +244,38 @@ static inline uint32_t tm_stale__cidx_versions(const struct tm_stale_cidx *ix,
  * Free *ix with tm_stale__cidx_free either way.
  */
 void tm_stale__cidx_open(struct tm_stale_cidx *ix, git_repository *repo);
+/* How tm_stale__cidx_describe works (zeroed: alone, quietly). */
+struct tm_stale_describe {
+	const git_oid *shallow; /* sorted: git's parentless commits */
+	size_t nshallow;
+	tm_progress_fn progress; /* or NULL: hears of "indexing history" */
+	void *progress_data;
+	tm_strv *warnings; /* or NULL: the lines of the trees skipped */
+	/* or NULL: the versions of thread files read so far (else its own) */
+	struct tm_stale_blobs *blobs;
+	/* or NULL: a commit the caller has read already: its tree, time and
+	   parents (*np of them, valid during the call); false: not read */
+	bool (*known)(void *data, const git_oid *oid, git_oid *tree,
+		      int64_t *time, const git_oid **parents, uint32_t *np);
+	void *known_data;
+};
+
 /*
  * Describe the `n` commits `oids` that ix lacks or holds as stubs, in new
  * layers on top of ix (written atomically; a failed write is no error),
  * merged as git's split commit-graph: for each, its parents (their stubs
- * added when ix lacks them; none for a commit of the sorted `shallow`
- * list), its diff against each parent and the thread file versions its
- * first-parent diff adds.  A tree that cannot be read is skipped
- * (treediff.h: its folder a prefix) with a line in `warnings` (NULL: none
- * kept).  Past the calling thread's deadline (deadline.h) it stops with
- * TM_ETIMEOUT, the commits described so far written as a layer.  On error
- * (a commit or a parent that cannot be read, the deadline) *ix must not be
- * used.  `progress` (or NULL) hears of "indexing history".
+ * added when ix lacks them; none for a commit of how->shallow), its diff
+ * against each parent and the thread file versions its first-parent diff
+ * adds.  A tree that cannot be read is skipped (treediff.h: its folder a
+ * prefix) with a line in how->warnings.  Past the calling thread's
+ * deadline (deadline.h) it stops with TM_ETIMEOUT, the commits described
+ * so far written as a layer.  On error (a commit or a parent that cannot
+ * be read, the deadline) *ix must not be used.  What the caller read
+ * already (how->blobs, how->known) is not read again.
  */
 int tm_stale__cidx_describe(struct tm_stale_cidx *ix, git_repository *repo,
 			    const git_oid *oids, size_t n,
-			    const git_oid *shallow, size_t nshallow,
-			    tm_progress_fn progress, void *progress_data,
-			    tm_strv *warnings);
+			    const struct tm_stale_describe *how);
 void tm_stale__cidx_free(struct tm_stale_cidx *ix);
 /* FOR TESTS ONLY: a first build writes a layer every so many commits. */
 extern uint32_t tm_stale__chunk_commits;
@@ -423,6 +443,10 @@ int tm_stale__get_node(struct tm_stale_walk *w, const git_oid *oid,
  * file per base. */
 int tm_stale__get_base(struct tm_stale_walk *w, const git_oid *oid,
 		       size_t *out);
+/* Node c's parents as nodes (tm_stale__parent), read the first time; a
+ * node made since may move w->nodes.  *missing when c is a shallow end or
+ * the repository lacks one of them (then the walk takes c as a root). */
+int tm_stale__node_parents(struct tm_stale_walk *w, size_t c, bool *missing);
 /* After the index described more commits (tm_stale__cidx_describe): the
  * nodes read from git that it now describes take their positions. */
 void tm_stale__walk_described(struct tm_stale_walk *w);
@@ -463,8 +487,32 @@ struct tm_stale_live {
 	git_oid newest;
 };
 
+/* ---- versions of thread files, each parsed once (stale_base.c) ---- */
+
+/* What a version of a thread file says for staleness. */
+struct tm_stale_blob_version {
+	git_oid review; /* the `commit` it names (zero: none) */
+	uint64_t ident; /* its identity (0: it does not parse) */
+};
+
+/* The versions met so far (zeroed: none). */
+struct tm_stale_blobs {
+	tm_hashmap map; /* blob id + file name -> 1 + index in v */
+	struct tm_stale_blob_version *v;
+	size_t n, alloc;
+};
+
+/* What blob `id` of `repo`, a version of thread file `name` ("<id>.md"),
+ * says: parsed the first time (under the hooks' deadline), remembered.  A
+ * blob that cannot be read or parsed says nothing (ident 0). */
+const struct tm_stale_blob_version *
+tm_stale__blob_version(struct tm_stale_blobs *b, git_repository *repo,
+		       const git_oid *id, const char *name);
+void tm_stale__blobs_release(struct tm_stale_blobs *b);
+
 struct tm_stale_pass {
 	struct tm_stale_walk *w;
+	struct tm_stale_blobs blobs; /* versions of thread files met */
 	struct tm_stale_specs x;
 	struct tm_stale_live *th;
 	size_t nth, words;       /* words of a thread set */
@@ -546,29 +594,6 @@ bool tm_stale__candidate(const tm_thread *t);
 uint64_t tm_stale__identity(const tm_thread *t, const char *name);
 /* A thread's identity, with its own file's name "<id>.md". */
 uint64_t tm_stale__thread_identity(const tm_thread *t);
-
-/* ---- versions of thread files, each parsed once (stale_base.c) ---- */
-
-/* What a version of a thread file says for staleness. */
-struct tm_stale_blob_version {
-	git_oid review; /* the `commit` it names (zero: none) */
-	uint64_t ident; /* its identity (0: it does not parse) */
-};
-
-/* The versions met so far (zeroed: none). */
-struct tm_stale_blobs {
-	tm_hashmap map; /* blob id + file name -> 1 + index in v */
-	struct tm_stale_blob_version *v;
-	size_t n, alloc;
-};
-
-/* What blob `id` of `repo`, a version of thread file `name` ("<id>.md"),
- * says: parsed the first time (under the hooks' deadline), remembered.  A
- * blob that cannot be read or parsed says nothing (ident 0). */
-const struct tm_stale_blob_version *
-tm_stale__blob_version(struct tm_stale_blobs *b, git_repository *repo,
-		       const git_oid *id, const char *name);
-void tm_stale__blobs_release(struct tm_stale_blobs *b);
 
 /* ---- the shallow boundary (stale_base.c) ---- */
 

@@ -54,8 +54,7 @@ struct walkdata {
 	struct tm_stale_versions *vs;
 	char *dir;       /* threads_dir without its trailing '/' */
 	tm_hashmap seen; /* commits met: 1, counted: 2 + index in all */
-	struct tm_stale_blobs blobs; /* versions of thread files met */
-	git_oid *stack;              /* commits to visit */
+	git_oid *stack;  /* commits to visit */
 	size_t nstack, stack_alloc;
 	struct commit *all; /* every commit of HEAD's history */
 	size_t nall, all_alloc;
@@ -160,7 +159,7 @@ static int read_changes(struct walkdata *r, const struct commit *e,
 		e2 = git_tree_entry_byname(tree, name);
 		if (!e2 || git_tree_entry_type(e2) != GIT_OBJECT_BLOB)
 			continue;
-		b = tm_stale__blob_version(&r->blobs, r->s->w->repo,
+		b = tm_stale__blob_version(&r->s->blobs, r->s->w->repo,
 					   git_tree_entry_id(e2), name);
 		if (!wanted(r->vs, b->ident))
 			continue;
@@ -246,47 +245,19 @@ static int visit(struct walkdata *r, size_t i)
 	return read_changes(r, e, p && p->has_folder ? &p->folder : NULL);
 }
 
-/* Heap order of the walk of reachable(): newest first. */
-struct dated {
-	git_oid oid;
-	int64_t time;
-};
+/* reachable()'s marks of the walk's nodes: looked for, reached, queued. */
+enum { R_WANT = 1, R_REACHED = 2, R_SEEN = 4 };
 
-static void dated_push(struct dated **h, size_t *n, size_t *alloc,
-		       const git_oid *oid, int64_t time)
+/* The mark of node i, in a table that grows with the walk's nodes. */
+static uint8_t *mark_of(uint8_t **m, size_t *n, size_t *alloc,
+			const struct tm_stale_walk *w, size_t i)
 {
-	size_t i, up;
-
-	tm_xgrow((void **)h, alloc, *n + 1, sizeof(**h));
-	for (i = (*n)++; i > 0; i = up) {
-		up = (i - 1) / 2;
-		if ((*h)[up].time >= time)
-			break;
-		(*h)[i] = (*h)[up];
+	if (*n < w->n) {
+		tm_xgrow((void **)m, alloc, w->n, 1);
+		memset(*m + *n, 0, w->n - *n);
+		*n = w->n;
 	}
-	git_oid_cpy(&(*h)[i].oid, oid);
-	(*h)[i].time = time;
-}
-
-static struct dated dated_pop(struct dated *h, size_t *n)
-{
-	struct dated top = h[0], last = h[--*n];
-	size_t i = 0, c;
-
-	for (;;) {
-		c = 2 * i + 1;
-		if (c >= *n)
-			break;
-		if (c + 1 < *n && h[c + 1].time > h[c].time)
-			c++;
-		if (h[c].time <= last.time)
-			break;
-		h[i] = h[c];
-		i = c;
-	}
-	if (*n)
-		h[i] = last;
-	return top;
+	return &(*m)[i];
 }
 
 /* Commits git keeps walking past the date of the oldest one looked for
@@ -300,104 +271,91 @@ static struct dated dated_pop(struct dated *h, size_t *n)
  * once it is past the date of the oldest one not met yet (and SLOP more
  * commits, as git's walks stop: a clock skewed further than that is taken
  * as git takes it).  Far cheaper than HEAD's whole history when the review
- * points are recent.
+ * points are recent.  It walks the staleness walk's own nodes: each commit
+ * is read from git once, for both walks.
  */
 static int reachable(struct walkdata *r, const git_oid *head)
 {
 	struct tm_stale_pass *s = r->s;
+	struct tm_stale_walk *w = s->w;
 	struct tm_stale_versions *vs = r->vs;
-	tm_hashmap want = TM_HASHMAP_INIT, seen = TM_HASHMAP_INIT;
-	struct dated *heap = NULL, x;
-	size_t nheap = 0, heap_alloc = 0, i, pending = 0, steps = 0;
+	tm_hashmap want = TM_HASHMAP_INIT;
+	struct tm_stale_heap q = {NULL, 0, 0};
+	uint8_t *m = NULL;
+	size_t nm = 0, m_alloc = 0, i, k, p, node, pending = 0, steps = 0;
 	int64_t oldest = INT64_MAX;
-	git_commit *c = NULL;
-	size_t *w;
-	unsigned k;
+	size_t *v;
+	bool missing;
 	int slop = SLOP, error = 0;
 
-	/* want: oid -> 1 looked for, 2 reached, 3 missing */
+	/* want: oid -> 2 reached, 3 missing, 4 + its node: looked for (as a
+	   base: one the index holds is checked in git after the walk) */
 	for (i = 0; i < s->nth + vs->n; i++) {
 		const git_oid *oid = i < s->nth ? &s->th[i].commit
 						: &vs->v[i - s->nth].review;
 
 		if (git_oid_is_zero(oid))
 			continue;
-		w = tm_hashmap_put(&want, oid->id, GIT_OID_RAWSZ, 0);
-		if (*w)
+		v = tm_hashmap_put(&want, oid->id, GIT_OID_RAWSZ, 0);
+		if (*v)
 			continue;
 		if (counted(r, oid)) {
-			*w = 2;
-		} else if (git_commit_lookup(&c, s->w->repo, oid) == 0) {
-			*w = 1;
+			*v = 2;
+		} else if (tm_stale__get_base(w, oid, &node) == 0) {
+			*v = 4 + node;
+			*mark_of(&m, &nm, &m_alloc, w, node) |= R_WANT;
 			pending++;
-			if ((int64_t)git_commit_time(c) < oldest)
-				oldest = (int64_t)git_commit_time(c);
+			if (w->nodes[node].time < oldest)
+				oldest = w->nodes[node].time;
 		} else {
-			*w = 3;
+			*v = 3;
 		}
-		git_commit_free(c);
-		c = NULL;
 		tm_error_clear();
 	}
-	if (pending && git_commit_lookup(&c, s->w->repo, head) == 0) {
-		tm_hashmap_put(&seen, head->id, GIT_OID_RAWSZ, 1);
-		dated_push(&heap, &nheap, &heap_alloc, head,
-			   (int64_t)git_commit_time(c));
+	if (pending && tm_stale__get_node(w, head, &node) == 0) {
+		*mark_of(&m, &nm, &m_alloc, w, node) |= R_SEEN;
+		tm_stale__heap_push(w, &q, node);
 	}
-	git_commit_free(c);
-	c = NULL;
 	tm_error_clear();
-	while (pending && nheap) {
+	while (pending && q.n) {
 		if ((error = tm_deadline_every(steps++, NULL)) < 0)
 			break;
-		x = dated_pop(heap, &nheap);
-		w = tm_hashmap_get(&want, x.oid.id, GIT_OID_RAWSZ);
-		if (w && *w == 1) {
-			*w = 2;
+		node = tm_stale__heap_pop(w, &q);
+		if (*mark_of(&m, &nm, &m_alloc, w, node) == (R_WANT | R_SEEN)) {
+			m[node] |= R_REACHED;
 			pending--;
 		}
-		if (x.time < oldest && --slop == 0)
+		if (w->nodes[node].time < oldest && --slop == 0)
 			break;
-		if (tm_stale__shallow_has(s->w->shallow, s->w->nshallow,
-					  &x.oid) ||
-		    git_commit_lookup(&c, s->w->repo, &x.oid) < 0) {
+		if (tm_stale__node_parents(w, node, &missing) < 0) {
 			tm_error_clear();
-			continue; /* a shallow end, or a missing commit */
+			continue; /* unreadable: an end, as the walk takes it */
 		}
-		for (k = 0; k < git_commit_parentcount(c); k++) {
-			const git_oid *p = git_commit_parent_id(c, k);
-			git_commit *pc = NULL;
-
-			w = tm_hashmap_put(&seen, p->id, GIT_OID_RAWSZ, 0);
-			if (*w)
+		for (k = 0; !missing && k < w->nodes[node].nparents; k++) {
+			p = tm_stale__parent(w, node, k);
+			if (*mark_of(&m, &nm, &m_alloc, w, p) & R_SEEN)
 				continue;
-			*w = 1;
-			if (git_commit_lookup(&pc, s->w->repo, p) == 0)
-				dated_push(&heap, &nheap, &heap_alloc, p,
-					   (int64_t)git_commit_time(pc));
-			git_commit_free(pc);
-			tm_error_clear();
+			m[p] |= R_SEEN;
+			tm_stale__heap_push(w, &q, p);
 		}
-		git_commit_free(c);
-		c = NULL;
 	}
 	for (i = 0; i < s->nth + vs->n; i++) {
 		const git_oid *oid = i < s->nth ? &s->th[i].commit
 						: &vs->v[i - s->nth].review;
 		bool yes;
 
-		w = git_oid_is_zero(oid)
+		v = git_oid_is_zero(oid)
 			    ? NULL
 			    : tm_hashmap_get(&want, oid->id, GIT_OID_RAWSZ);
-		yes = w && *w == 2;
+		yes = v && (*v == 2 || (*v >= 4 && (m[*v - 4] & R_REACHED)));
 		if (i < s->nth)
 			vs->reached[i] = yes;
 		else
 			vs->v[i - s->nth].reachable = yes;
 	}
-	free(heap);
+	free(q.v);
+	free(m);
 	tm_hashmap_release(&want);
-	tm_hashmap_release(&seen);
 	return error;
 }
 
@@ -449,6 +407,5 @@ done:
 	free(r.stack);
 	tm_strv_clear(&r.changed);
 	tm_hashmap_release(&r.seen);
-	tm_stale__blobs_release(&r.blobs);
 	return error;
 }

@@ -25,6 +25,38 @@ static size_t chain_head(const tm_hashmap *m, const char *key, size_t len)
 	return head ? *head : TM_STALE_NONE;
 }
 
+/*
+ * Which glob specs a path may match, by its first byte: a glob whose
+ * pattern starts with a plain byte matches only paths starting with that
+ * byte (tm_pathspec_matches: a path under the pattern, fnmatch(3), whose
+ * plain bytes match as they are, or the path's folder spelled at the
+ * pattern's start); one starting with * ? [ or \ (or matching
+ * everything) may match any.  On real-shaped stores this checks a few of
+ * the globs per changed path instead of all of them.
+ */
+static unsigned other_key(const tm_pathspec *s)
+{
+	return s->plain ? (unsigned char)s->pattern[0] + 1u : 0;
+}
+
+static void other_index(struct tm_stale_specs *x)
+{
+	size_t i, *sorted = tm_xcalloc(x->other.n + 1, sizeof(size_t));
+	size_t at[258];
+
+	memset(x->other_at, 0, sizeof(x->other_at));
+	for (i = 0; i < x->other.n; i++)
+		x->other_at[other_key(&x->specs[x->other.v[i]]) + 1]++;
+	for (i = 1; i < 258; i++)
+		x->other_at[i] += x->other_at[i - 1];
+	memcpy(at, x->other_at, sizeof(at));
+	for (i = 0; i < x->other.n; i++)
+		sorted[at[other_key(&x->specs[x->other.v[i]])]++] =
+			x->other.v[i];
+	memcpy(x->other.v, sorted, x->other.n * sizeof(size_t));
+	free(sorted);
+}
+
 void tm_stale__specs_build(struct tm_stale_specs *x,
 			   const tm_thread *const *threads, size_t n,
 			   const char *threads_dir)
@@ -66,6 +98,7 @@ void tm_stale__specs_build(struct tm_stale_specs *x,
 			chain_add(&x->file_map, f, len + 3, x->file_next, i);
 		}
 	}
+	other_index(x);
 }
 
 void tm_stale__specs_free(struct tm_stale_specs *x)
@@ -160,6 +193,20 @@ static void match_prefix(struct tm_stale_specs *x, const char *dir, size_t dlen,
 	}
 }
 
+/* The threads of the glob specs of bucket `key` (other_at) matching path. */
+static void match_others(const struct tm_stale_specs *x, unsigned key,
+			 const char *path, size_t plen,
+			 struct tm_stale_sizev *out)
+{
+	size_t i, k;
+
+	for (i = x->other_at[key]; i < x->other_at[key + 1]; i++) {
+		k = x->other.v[i];
+		if (tm_pathspec_matches(&x->specs[k], path, plen))
+			tm_stale__sizev_push(out, x->owner[k]);
+	}
+}
+
 void tm_stale__specs_match(struct tm_stale_specs *x, const char *path,
 			   struct tm_stale_sizev *out)
 {
@@ -178,11 +225,10 @@ void tm_stale__specs_match(struct tm_stale_specs *x, const char *path,
 			if (i < plen || !x->specs[k].dir_only)
 				tm_stale__sizev_push(out, x->owner[k]);
 	}
-	for (i = 0; i < x->other.n; i++) {
-		k = x->other.v[i];
-		if (tm_pathspec_matches(&x->specs[k], path, plen))
-			tm_stale__sizev_push(out, x->owner[k]);
-	}
+	/* the globs that may match any path, then those of its first byte */
+	match_others(x, 0, path, plen, out);
+	if (plen)
+		match_others(x, (unsigned char)path[0] + 1u, path, plen, out);
 }
 
 size_t tm_stale__specs_file(const struct tm_stale_specs *x, const char *path)

@@ -495,32 +495,44 @@ static void flow(struct tm_stale_walk *w, size_t start)
 	}
 }
 
-/* Load node c's parents, queue the new ones, pass c's marks on. */
-static int expand(struct tm_stale_walk *w, size_t c)
+int tm_stale__node_parents(struct tm_stale_walk *w, size_t c, bool *missing)
 {
 	struct tm_stale_node *n = &w->nodes[c];
 	size_t k, p, np = n->nparents, first = n->parents;
 	git_oid buf;
-	bool missing = tm_stale__shallow_has(w->shallow, w->nshallow,
-					     tm_stale__node_oid(w, c, &buf));
 	const uint32_t *ixp = NULL;
 	int error;
 
+	*missing = tm_stale__shallow_has(w->shallow, w->nshallow,
+					 tm_stale__node_oid(w, c, &buf));
 	if (n->cix != UINT32_MAX)
 		tm_stale__cidx_parents(w->ix, n->cix,
 				       &ixp); /* np of them: add_node */
-	for (k = 0; !missing && k < np; k++) {
+	for (k = 0; !*missing && k < np; k++) {
 		/* by position: no search by oid */
 		error = ixp ? node_at(w, ixp[k], &p)
 			    : tm_stale__get_node(w, &w->parent_oid[first + k],
 						 &p);
 		if (error == TM_ENOTFOUND)
-			missing = true;
+			*missing = true;
 		else if (error < 0)
 			return error;
 		else
 			w->parent_node[first + k] = (uint32_t)p;
 	}
+	return 0;
+}
+
+/* Load node c's parents, queue the new ones, pass c's marks on. */
+static int expand(struct tm_stale_walk *w, size_t c)
+{
+	struct tm_stale_node *n;
+	size_t k, p, np = w->nodes[c].nparents;
+	bool missing;
+	int error;
+
+	if ((error = tm_stale__node_parents(w, c, &missing)) < 0)
+		return error;
 	n = &w->nodes[c];
 	n->flags |= TM_STALE_F_EXPANDED;
 	if (missing) {

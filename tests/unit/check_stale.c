@@ -2619,6 +2619,69 @@ START_TEST(test_stale_describe_commit)
 }
 END_TEST
 
+/* A small seeded generator for the test below. */
+static size_t next_rand(unsigned long long *seed, size_t n)
+{
+	*seed = *seed * 6364136223846793005ULL + 1442695040888963407ULL;
+	return (size_t)(*seed >> 33) % n;
+}
+
+/* Which threads' specs match a path (tm_stale__specs_match, which checks a
+ * glob only against paths starting with its first plain byte) against
+ * every spec tried one by one, over seeded random globs and paths. */
+START_TEST(test_stale_specs_match_every_spec)
+{
+	static const char *const parts[] = {"a", "b",    "ab", "/",   "*",
+					    "?", "[ab]", ".",  "\\*", "c"};
+	struct tm_stale_specs x;
+	struct tm_stale_sizev got = {NULL, 0, 0}, want = {NULL, 0, 0};
+	tm_thread *ts[40];
+	char spec[64], path[64];
+	unsigned long long seed = 7;
+	size_t i, k, n, round, checked = 0;
+
+	for (round = 0; round < 50; round++) {
+		for (i = 0; i < 40; i++) {
+			spec[0] = '\0';
+			n = 1 + next_rand(&seed, 5);
+			for (k = 0; k < n; k++)
+				strcat(spec, parts[next_rand(&seed, 10)]);
+			ts[i] = mk("t", NULL, spec);
+		}
+		tm_stale__specs_build(&x, (const tm_thread *const *)ts, 40,
+				      NULL);
+		for (k = 0; k < 200; k++) {
+			path[0] = '\0';
+			n = 1 + next_rand(&seed, 6);
+			for (i = 0; i < n; i++)
+				strcat(path, parts[next_rand(&seed, 4)]);
+			if (path[strlen(path) - 1] == '/')
+				continue; /* a folder: match_prefix's job */
+			got.n = want.n = 0;
+			tm_stale__specs_match(&x, path, &got);
+			for (i = 0; i < x.nspecs; i++)
+				if (tm_pathspec_matches(&x.specs[i], path,
+							strlen(path)))
+					tm_stale__sizev_push(&want, x.owner[i]);
+			tm_stale__sizev_unique(&got);
+			tm_stale__sizev_unique(&want);
+			ck_assert_msg(got.n == want.n &&
+					      (!got.n ||
+					       !memcmp(got.v, want.v,
+						       got.n * sizeof(size_t))),
+				      "path '%s': %zu threads, want %zu", path,
+				      got.n, want.n);
+			checked += want.n > 0;
+		}
+		tm_stale__specs_free(&x);
+		free_threads(ts, 40);
+	}
+	ck_assert_uint_gt(checked, 1000); /* the globs do match */
+	free(got.v);
+	free(want.v);
+}
+END_TEST
+
 Suite *stale_suite(void)
 {
 	Suite *s = suite_create("stale");
@@ -2629,6 +2692,7 @@ Suite *stale_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_stale_pathspec_table);
 	tcase_add_test(tc, test_stale_pathspec_like_git);
+	tcase_add_test(tc, test_stale_specs_match_every_spec);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("compute");
 	tcase_add_checked_fixture(tc, setup, teardown);

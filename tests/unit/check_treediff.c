@@ -6,6 +6,7 @@
  */
 #include "threadmind/treediff.h"
 #include "threadmind/error.h"
+#include "git_internal.h"
 #include "test_util.h"
 
 #include <check.h>
@@ -655,6 +656,8 @@ START_TEST(test_treediff_huge_tree)
 	ck_assert_int_eq(tm_treediff(&v, NULL, r, NULL, &big), 0);
 	ck_assert_uint_eq(v.n, 1);
 	ck_assert_str_eq(v.items[0], "/");
+	/* refused before it was inflated, not read whole and dropped */
+	ck_assert(tm_git__alloc_refused());
 	tm_strv_clear(&v);
 	root = one_entry_tree("big", true, &big);
 	ck_assert_int_eq(tm_treediff(&v, NULL, r, &root, NULL), 0);

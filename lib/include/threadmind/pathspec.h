@@ -14,6 +14,7 @@ typedef struct {
 	size_t len;    /* length of pattern without that '/' */
 	bool dir_only; /* only what is under the folder */
 	bool glob;     /* has * ? [ or \: also matched as a glob */
+	size_t plain;  /* the bytes before its first * ? [ or \ */
 	bool unclosed; /* a glob with a '[' never closed: as a whole it
 			  matches nothing (git's wildmatch) */
 	bool all;      /* matches everything */
