@@ -53,7 +53,8 @@ static void other_index(struct tm_stale_specs *x)
 	for (i = 0; i < x->other.n; i++)
 		sorted[at[other_key(&x->specs[x->other.v[i]])]++] =
 			x->other.v[i];
-	memcpy(x->other.v, sorted, x->other.n * sizeof(size_t));
+	if (x->other.n) /* else other.v is NULL */
+		memcpy(x->other.v, sorted, x->other.n * sizeof(size_t));
 	free(sorted);
 }
 
