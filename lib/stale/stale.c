@@ -287,9 +287,11 @@ static int compute_once(tm_stale_report *out, tm_git *g,
 
 /* What libgit2 may keep of the history while the answer is computed: its
  * default is 8 GiB of pack files mapped and 256 MiB of parsed objects; the
- * walks read each commit once or twice and each tree once.  (Smaller pack
+ * walks read each commit once (phase 0 walks phase 1's nodes, the index
+ * build takes the commits they read) and most trees once.  (Smaller pack
  * windows than libgit2's 1 GiB would bound the mapped pages of a large
- * pack, but remapping them cost 3x to 10x the time on git/git.) */
+ * pack, but remapping them cost 3x to 10x the time on git/git; 16 to 64
+ * MiB windows again 3.5x to 5x on 2026-12-05, docs/PERFORMANCE.md.) */
 #define PACK_MAPPED ((size_t)64 << 20)
 #define OBJ_CACHE   ((ssize_t)8 << 20)
 
