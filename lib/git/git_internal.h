@@ -17,6 +17,10 @@
 void tm_git__set_fast_path(bool on);
 bool tm_git__libgit2_opened(const tm_git *g);
 
+/* libgit2's allocator that tm_git_odb_read_bounded bounds (tm_git_init
+ * installs it); <0 when libgit2 refuses it. */
+int tm_git__alloc_install(void);
+
 /*
  * FOR TESTS ONLY.  Whether the last tm_git_odb_read_bounded of this
  * thread refused an allocation past its bound (rather than reading the

@@ -46,8 +46,4 @@ int tm_git_index_open(git_index **out, git_repository *repo);
 int tm_git_odb_read_bounded(git_odb_object **out, git_odb *odb,
 			    const git_oid *id, size_t max);
 
-/* libgit2's allocator that tm_git_odb_read_bounded bounds (tm_git_init
- * installs it); <0 when libgit2 refuses it. */
-int tm_git__alloc_install(void);
-
 #endif

@@ -409,11 +409,8 @@ static int describe_line(struct tm_stale_cidx *ix, git_repository *repo,
 	}
 	git_commit_free(c);
 	if (!error && n) {
-		struct tm_stale_describe how;
-
-		memset(&how, 0, sizeof(how));
-		how.shallow = shallow;
-		how.nshallow = nshallow;
+		struct tm_stale_describe how = {.shallow = shallow,
+						.nshallow = nshallow};
 
 		error = tm_stale__cidx_describe(ix, repo, oids, n, &how);
 	}

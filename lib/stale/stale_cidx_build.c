@@ -117,7 +117,7 @@ static void fresh_insert(struct update *up, size_t at)
 static int fresh_get(struct update *up, const git_oid *oid, size_t *out)
 {
 	git_commit *c = NULL;
-	const git_oid *parents;
+	const git_oid *parents = NULL;
 	struct fresh *f;
 	uint32_t pos;
 	unsigned k;
@@ -137,13 +137,9 @@ static int fresh_get(struct update *up, const git_oid *oid, size_t *out)
 	memset(f, 0, sizeof(*f));
 	git_oid_cpy(&f->oid, oid);
 	f->pfirst = (uint32_t)up->npoids;
-	if (up->how->known && up->how->known(up->how->known_data, oid, &f->tree,
-					     &f->time, &parents, &f->np)) {
-		tm_xgrow((void **)&up->poids, &up->poids_alloc,
-			 up->npoids + f->np, sizeof(git_oid));
-		for (k = 0; k < f->np; k++)
-			git_oid_cpy(&up->poids[up->npoids++], &parents[k]);
-	} else {
+	if (!up->how->known ||
+	    !up->how->known(up->how->known_data, oid, &f->tree, &f->time,
+			    &parents, &f->np)) {
 		error = git_commit_lookup(&c, up->repo, oid);
 		if (error == GIT_ENOTFOUND) {
 			tm_error_clear();
@@ -155,13 +151,13 @@ static int fresh_get(struct update *up, const git_oid *oid, size_t *out)
 		git_oid_cpy(&f->tree, git_commit_tree_id(c));
 		f->time = (int64_t)git_commit_time(c);
 		f->np = git_commit_parentcount(c);
-		tm_xgrow((void **)&up->poids, &up->poids_alloc,
-			 up->npoids + f->np, sizeof(git_oid));
-		for (k = 0; k < f->np; k++)
-			git_oid_cpy(&up->poids[up->npoids++],
-				    git_commit_parent_id(c, k));
-		git_commit_free(c);
 	}
+	tm_xgrow((void **)&up->poids, &up->poids_alloc, up->npoids + f->np,
+		 sizeof(git_oid));
+	for (k = 0; k < f->np; k++)
+		git_oid_cpy(&up->poids[up->npoids++],
+			    c ? git_commit_parent_id(c, k) : &parents[k]);
+	git_commit_free(c);
 	fresh_insert(up, up->n);
 	*out = up->n++;
 	return 0;

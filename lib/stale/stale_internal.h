@@ -19,7 +19,8 @@
 
 #define TM_STALE_NONE SIZE_MAX
 
-struct tm_stale_blobs;
+struct tm_stale_blobs; /* see below */
+
 /* ---- bit sets and index arrays ---- */
 
 #define TM_STALE_WORDS(nbits) (((nbits) + 63) / 64)
