@@ -77,7 +77,9 @@ struct tm_treediffer {
 	tm_strv *out, *skipped;
 	size_t entries; /* paths given and folders queued */
 	size_t bytes_out, trees;
-	bool full; /* a bound was met: open no more folders */
+	bool full;               /* a bound was met: open no more folders */
+	tm_treediff_filter want; /* or NULL: every folder */
+	void *want_data;
 };
 
 /* One entry of a raw tree: "<octal mode> <name>\0<20-byte id>". */
@@ -354,16 +356,21 @@ static void diff_entry(tm_treediffer *d, const struct entry *a,
 	if (a && b && !memcmp(a->id, b->id, GIT_OID_RAWSZ) &&
 	    (a->mode == b->mode || canon_mode(a->mode) == canon_mode(b->mode)))
 		return;
-	if (e->tree) {
-		queue_push(&d->sub, a, b, t->depth + 1, dir, t->len, e);
-		return;
-	}
 	tm_buf_clear(&d->path);
 	if (t->len) {
 		tm_buf_put(&d->path, dir, t->len);
 		tm_buf_putc(&d->path, '/');
 	}
 	tm_buf_put(&d->path, e->name, e->len);
+	if (e->tree) {
+		tm_buf_putc(&d->path, '/');
+		if (!d->want || d->want(tm_buf_cstr(&d->path), d->path.size,
+					d->want_data)) {
+			queue_push(&d->sub, a, b, t->depth + 1, dir, t->len, e);
+			return;
+		}
+	}
+	/* a file, or a folder left a prefix */
 	tm_strv_push(&d->files, tm_buf_cstr(&d->path));
 }
 
@@ -548,14 +555,33 @@ int tm_treediffer_new(tm_treediffer **out, git_repository *repo)
 int tm_treediffer_diff(tm_strv *out, tm_strv *skipped, tm_treediffer *d,
 		       const git_oid *old, const git_oid *new_tree)
 {
+	return tm_treediffer_diff_within(out, skipped, d, old, new_tree, NULL,
+					 NULL);
+}
+
+int tm_treediffer_diff_within(tm_strv *out, tm_strv *skipped, tm_treediffer *d,
+			      const git_oid *old, const git_oid *new_tree,
+			      tm_treediff_filter want, void *data)
+{
 	int error;
 
 	d->out = out;
 	d->skipped = skipped;
+	d->want = want;
+	d->want_data = data;
 	error = diff_trees(d, old, new_tree);
 	d->out = NULL;
 	d->skipped = NULL;
+	d->want = NULL;
+	d->want_data = NULL;
 	return error;
+}
+
+bool tm_treediffer_keeps(tm_treediffer *d, const git_oid *tree)
+{
+	const struct kept *k = d->slots ? slot_of(d, tree) : NULL;
+
+	return k && k->obj && git_oid_equal(&k->id, tree);
 }
 
 static void differ_release(tm_treediffer *d)

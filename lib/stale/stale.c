@@ -131,6 +131,70 @@ static bool walk_known(void *data, const git_oid *oid, git_oid *tree,
 	return true;
 }
 
+/* What the index build asks of the threads' specs (tm_stale_describe):
+ * the threads a merge's first-parent diff touches.  The same paths and
+ * folders come back merge after merge: each is matched once (memo: path
+ * -> 1 + its start in `lists`, where its count comes first, then its
+ * threads). */
+struct first_touched {
+	struct tm_stale_pass *s;
+	uint64_t *set;
+	tm_hashmap memo;
+	struct tm_stale_sizev lists;
+};
+
+/* The threads whose specs match `path` (or may name something under a
+ * folder "dir/"): their count at [0], then them. */
+static const size_t *touched_by(struct first_touched *f, const char *path)
+{
+	struct tm_stale_pass *s = f->s;
+	size_t *at = tm_hashmap_puts(&f->memo, path, 0), k;
+
+	if (!*at) {
+		*at = f->lists.n + 1;
+		s->hits.n = 0;
+		tm_stale__specs_match(&s->x, path, &s->hits);
+		tm_stale__sizev_push(&f->lists, s->hits.n);
+		for (k = 0; k < s->hits.n; k++)
+			tm_stale__sizev_push(&f->lists, s->hits.v[k]);
+	}
+	return f->lists.v + (*at - 1);
+}
+
+/* tm_stale_describe.other_parents: the threads `first` touches into
+ * f->set; whether there are any. */
+static bool first_touches(void *data, const tm_strv *first)
+{
+	struct first_touched *f = data;
+	const size_t *t;
+	size_t i, k;
+	bool any = false;
+
+	memset(f->set, 0, TM_STALE_WORDS(f->s->nth) * sizeof(uint64_t));
+	for (i = 0; i < first->n; i++) {
+		t = touched_by(f, first->items[i]);
+		for (k = 1; k <= t[0]; k++)
+			tm_stale__bit_set(f->set, t[k]);
+		any |= t[0] > 0;
+	}
+	return any;
+}
+
+/* tm_stale_describe.within: may a spec of a thread of f->set name
+ * something under `folder`? */
+static bool first_touched_within(const char *folder, size_t len, void *data)
+{
+	struct first_touched *f = data;
+	const size_t *t = touched_by(f, folder);
+	size_t k;
+
+	(void)len;
+	for (k = 1; k <= t[0]; k++)
+		if (tm_stale__bit_get(f->set, t[k]))
+			return true;
+	return false;
+}
+
 /*
  * Describe in the index the commits of phase 2 (from HEAD, not reachable
  * from any base of some thread, expanded) that it lacks: the walk read them
@@ -154,6 +218,11 @@ static int describe_range(struct tm_stale_walk *w, struct tm_stale_pass *s,
 		git_oid_cpy(&oids[n++], &w->git[i].oid);
 	}
 	if (n) {
+		struct first_touched ft = {
+			.s = s,
+			.set = tm_xcalloc(TM_STALE_WORDS(s->nth) + 1,
+					  sizeof(uint64_t)),
+		};
 		struct tm_stale_describe how = {
 			.shallow = w->shallow,
 			.nshallow = w->nshallow,
@@ -163,9 +232,15 @@ static int describe_range(struct tm_stale_walk *w, struct tm_stale_pass *s,
 			.blobs = &s->blobs,
 			.known = walk_known,
 			.known_data = w,
+			.other_parents = first_touches,
+			.within = first_touched_within,
+			.within_data = &ft,
 		};
 
 		error = tm_stale__cidx_describe(w->ix, w->repo, oids, n, &how);
+		free(ft.set);
+		tm_hashmap_release(&ft.memo);
+		free(ft.lists.v);
 	}
 	free(oids);
 	if (error == TM_ETIMEOUT)
@@ -225,13 +300,15 @@ static int compute_once(tm_stale_report *out, tm_git *g,
 		error = tm_stale__walk_run(&w);
 	if (!error)
 		error = tm_stale__walk_check(&w);
-	if (!error && head != TM_STALE_NONE && w.ix)
-		error = describe_range(&w, &s, warnings);
 	if (!error && head != TM_STALE_NONE) {
 		cand = tm_xcalloc(s.nth, sizeof(*cand));
 		for (i = 0; i < s.nth; i++)
 			cand[i] = s.th[i].t;
 		tm_stale__specs_build(&s.x, cand, s.nth, threads_dir);
+	}
+	if (!error && head != TM_STALE_NONE && w.ix)
+		error = describe_range(&w, &s, warnings);
+	if (!error && head != TM_STALE_NONE) {
 		s.words = TM_STALE_WORDS(s.nth);
 		s.active = tm_xcalloc(s.words, sizeof(uint64_t));
 		s.covers = tm_xcalloc(s.words, sizeof(uint64_t));

@@ -4,11 +4,14 @@
  *
  * For every commit it describes, what the staleness rules need of it,
  * computed once ever: its parents (as positions in the index), its
- * committer time, the paths its diff against each parent changes (one list
- * per parent, or one against the empty tree for a root or shallow commit),
- * as numbers into one table of paths, and the versions of thread files its
- * first-parent diff adds (path, the `commit` that version names, or none,
- * and its identity, createdAt and author hashed: tm_stale__identity).
+ * committer time, the paths its diff against its first parent changes (or
+ * against the empty tree for a root or shallow commit), as numbers into
+ * one table of paths; for a merge, one more list per other parent, holding
+ * "/" alone ("maybe anything": stale_history.c, refine, diffs that pair of
+ * trees limited to the threads' paths for the few merges whose answer
+ * depends on it); and the versions of thread files its first-parent diff
+ * adds (path, the `commit` that version names, or none, and its identity,
+ * createdAt and author hashed: tm_stale__identity).
  * Rewritten history only leaves unreachable entries behind (commits never
  * change).
  *
@@ -42,11 +45,12 @@
  * O(log n) layers and a new commit costs O(new commits) writing.
  *
  * Layer file (native byte order; another order, another magic or version
- * is a foreign file; version 3 has stubs, version 2 is rebuilt): an 80-byte
- * header (magic, checksum of the rest, the counts, first position and path
- * number, shallow key, id of the layer below), then the arrays (see
- * layer_parse), each padded to 8 bytes, the positions sorted by commit id and
- * the paths sorted by name last for binary searches.  Loading maps each file
+ * is a foreign file; version 4 has a merge's other parents as "/", 3 and
+ * 2 are rebuilt): an 80-byte header (magic, checksum of the rest, the
+ * counts, first position and path number, shallow key, id of the layer
+ * below), then the arrays (see layer_parse), each padded to 8 bytes, the
+ * positions sorted by commit id and the paths sorted by name last for
+ * binary searches.  Loading maps each file
  * (mmap) and checks it: checksum and ranges, no table built.  A layer of
  * STAMP_MIN bytes or more is checked whole once: then its stat data goes into
  * the file `checked` (after an fsync of the layer, so that what was checked is
@@ -77,9 +81,10 @@
  * the layers, the lookups), stale_cidx_write.c (layer files, the chain)
  * and stale_cidx_build.c (describing commits). */
 
-#define TM_STALE_LAYER_MAGIC   "TMCIDXL\1"
-#define TM_STALE_LAYER_ENDIAN  0x01020304u
-#define TM_STALE_LAYER_VERSION 3u /* 2: the versions' identities; 3: stubs */
+#define TM_STALE_LAYER_MAGIC  "TMCIDXL\1"
+#define TM_STALE_LAYER_ENDIAN 0x01020304u
+/* 2: the versions' identities; 3: stubs; 4: a merge's other parents "/" */
+#define TM_STALE_LAYER_VERSION 4u
 #define TM_STALE_LAYER_HEADER  80
 #define TM_STALE_CHAIN_MAGIC   "threadmind commits chain 1\n"
 #define TM_STALE_CIDX_MAX      ((uint64_t)UINT32_MAX - 2)

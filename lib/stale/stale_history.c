@@ -21,6 +21,8 @@
  */
 #include "stale_internal.h"
 #include "deadline.h"
+#include "error.h"
+#include "git.h"
 #include "treediff.h"
 
 #include <string.h>
@@ -115,17 +117,30 @@ static const size_t *memo_of(struct tm_stale_pass *s, uint32_t pid)
 	return s->memo.v ? s->memo.v + (s->memo_at[pid] - 1) : NULL;
 }
 
-/* match_paths for the path numbers `ids` of the index. */
+/* match_paths for the path numbers `ids` of the index; with `maybe`, the
+ * threads that only prefixes touch are also in it (refine()). */
 static void match_ids(struct tm_stale_pass *s, const uint32_t *ids, size_t n,
-		      uint64_t *touched, bool pairs)
+		      uint64_t *touched, uint64_t *maybe, bool pairs)
 {
 	const size_t *m;
-	size_t i;
+	const char *name;
+	size_t i, k;
 
 	memset(touched, 0, s->words * sizeof(uint64_t));
+	if (maybe)
+		memset(maybe, 0, s->words * sizeof(uint64_t));
 	for (i = 0; i < n; i++) {
 		m = memo_of(s, ids[i]); /* sets memo_nmatch[ids[i]] */
-		touch_hits(s, i, m, s->memo_nmatch[ids[i]], touched, pairs);
+		name = maybe ? tm_stale__cidx_name(s->w->ix, ids[i]) : NULL;
+		touch_hits(s, i, m, s->memo_nmatch[ids[i]],
+			   name && tm_treediff_is_prefix(name, strlen(name))
+				   ? maybe
+				   : touched,
+			   pairs);
+	}
+	for (k = 0; maybe && k < s->words; k++) {
+		maybe[k] &= ~touched[k];
+		touched[k] |= maybe[k];
 	}
 }
 
@@ -252,6 +267,109 @@ static bool covered(const struct tm_stale_pass *s, const uint64_t *r, size_t t)
 	return false;
 }
 
+/* Node n's tree into *out: as the walk read it from git (every commit of
+ * a first run's range), else read again. */
+static int node_tree(struct tm_stale_pass *s, size_t n, git_oid *out)
+{
+	struct tm_stale_walk *w = s->w;
+	git_commit *commit = NULL;
+	git_oid buf;
+	const git_oid *oid = tm_stale__node_oid(w, n, &buf);
+	const size_t *read = tm_hashmap_get(&w->table, oid->id, GIT_OID_RAWSZ);
+
+	if (read) {
+		git_oid_cpy(out, &w->git[*read].tree);
+		return 0;
+	}
+	if (git_commit_lookup(&commit, w->repo, oid) < 0)
+		return tm_git_error(TM_ERROR, "cannot read commit %s",
+				    git_oid_tostr_s(oid));
+	git_oid_cpy(out, git_commit_tree_id(commit));
+	git_commit_free(commit);
+	return 0;
+}
+
+/* A refinement's folder filter: does a thread of the set (data) have a
+ * spec that may name something under `folder`? */
+struct refining {
+	struct tm_stale_pass *s;
+	const uint64_t *set;
+};
+
+static bool refine_wants(const char *folder, size_t len, void *data)
+{
+	struct refining *r = data;
+	size_t k;
+
+	(void)len;
+	r->s->hits.n = 0;
+	tm_stale__specs_match(&r->s->x, folder, &r->s->hits);
+	for (k = 0; k < r->s->hits.n; k++)
+		if (tm_stale__bit_get(r->set, r->s->hits.v[k]))
+			return true;
+	return false;
+}
+
+/*
+ * Make merge c's bits of parent i exact for thread t and for the other
+ * threads of maybe_i that its first parent's diff touches (the ones whose
+ * simplification looks past that parent: see simplify_merge): one diff of
+ * the two trees, opening only the folders under which one of their specs
+ * may match, as `git log -- <paths>` compares a merge with each parent.
+ * (The index holds that diff only as far as its build found it at hand,
+ * often not at all: against a long-lived topic's tip it holds everything
+ * the main line changed since the topic forked, and most merges never
+ * need it; stale_cidx_build.c, describe.)  A commit that cannot be read
+ * leaves the bits as they were (changed: the conservative answer), with a
+ * warning.
+ */
+static int refine(struct tm_stale_pass *s, size_t c, size_t i, size_t t)
+{
+	struct tm_stale_walk *w = s->w;
+	uint64_t *touched = s->touched + i * s->words,
+		 *maybe = s->maybe + i * s->words,
+		 *set = s->maybe + s->touched_parents * s->words;
+	struct refining r = {s, set};
+	git_oid a, b;
+	size_t k, x;
+	int error;
+
+	for (k = 0; k < s->words; k++)
+		set[k] = maybe[k] & s->active[k] & s->touched[k];
+	tm_stale__bit_set(set, t);
+	for (k = 0; k < s->words; k++)
+		maybe[k] &= ~set[k];
+	if (!s->td && (error = tm_treediffer_new(&s->td, w->repo)) < 0)
+		return error;
+	if (node_tree(s, tm_stale__parent(w, c, i), &a) < 0 ||
+	    node_tree(s, c, &b) < 0) {
+		tm_stale__warn(w->warnings, "%s; counted as changed",
+			       tm_error_last());
+		tm_error_clear();
+		return 0;
+	}
+	tm_strv_clear(&s->other);
+	/* (with `skipped`, a tree that cannot be read is no error) */
+	error = tm_treediffer_diff_within(&s->other, &w->skipped, s->td, &a, &b,
+					  refine_wants, &r);
+	if (error < 0)
+		return error;
+	for (k = 0; k < w->skipped.n; k++)
+		tm_stale__warn(w->warnings, "commit %.7s: %s",
+			       git_oid_tostr_s(&b), w->skipped.items[k]);
+	tm_strv_clear(&w->skipped);
+	for (k = 0; k < s->words; k++)
+		touched[k] &= ~set[k];
+	for (x = 0; x < s->other.n; x++) {
+		s->hits.n = 0;
+		tm_stale__specs_match(&s->x, s->other.items[x], &s->hits);
+		for (k = 0; k < s->hits.n; k++)
+			if (tm_stale__bit_get(set, s->hits.v[k]))
+				tm_stale__bit_set(touched, s->hits.v[k]);
+	}
+	return 0;
+}
+
 /*
  * A merge, for each thread reaching it, as git's try_to_simplify_commit()
  * sees it: the first relevant parent with the same content under the
@@ -259,10 +377,11 @@ static bool covered(const struct tm_stale_pass *s, const uint64_t *r, size_t t)
  * otherwise the merge is shown when it differs from its relevant parents
  * (from its other ones when it has none) and every parent is followed.
  */
-static void simplify_merge(struct tm_stale_pass *s, size_t c)
+static int simplify_merge(struct tm_stale_pass *s, size_t c)
 {
 	size_t np = s->w->nodes[c].nparents, t, i, p, nrel;
 	bool rel, same, changed_rel, changed_other, done;
+	int error;
 
 	for (t = 0; t < s->nth; t++) {
 		if (!tm_stale__bit_get(s->active, t))
@@ -272,6 +391,9 @@ static void simplify_merge(struct tm_stale_pass *s, size_t c)
 		for (i = 0; i < np && !done; i++) {
 			p = tm_stale__parent(s->w, c, i);
 			rel = relevant(s, c, p, t);
+			if (tm_stale__bit_get(s->maybe + i * s->words, t) &&
+			    (error = refine(s, c, i, t)) < 0)
+				return error;
 			same = !tm_stale__bit_get(s->touched + i * s->words, t);
 			nrel += rel;
 			if (same && rel) {
@@ -289,6 +411,7 @@ static void simplify_merge(struct tm_stale_pass *s, size_t c)
 		for (i = 0; i < np; i++)
 			follow(s, tm_stale__parent(s->w, c, i), t);
 	}
+	return 0;
 }
 
 /* The threads whose version commit c adds under another file name (a
@@ -395,12 +518,15 @@ static void record(struct tm_stale_pass *s, size_t c)
 	}
 }
 
-/* Ensure room for `np` per-parent thread sets. */
+/* Ensure room for `np` per-parent thread sets (touched and maybe, and
+ * refine()'s set). */
 static uint64_t *touched_of(struct tm_stale_pass *s, size_t i, size_t np)
 {
 	if (np > s->touched_parents) {
 		free(s->touched);
-		s->touched = tm_xcalloc(np * s->words, sizeof(uint64_t));
+		s->touched =
+			tm_xcalloc((2 * np + 1) * s->words, sizeof(uint64_t));
+		s->maybe = s->touched + np * s->words;
 		s->touched_parents = np;
 	}
 	return s->touched + i * s->words;
@@ -448,15 +574,21 @@ static int visit(struct tm_stale_pass *s, size_t c)
 				s->slot_n = nd;
 			}
 			match_ids(s, diff, nd, touched_of(s, i, np ? np : 1),
-				  i == 0);
+				  i ? s->maybe + i * s->words : NULL, i == 0);
 		}
 	}
 	for (i = 0; !s->memo_at && i < (np ? np : 1); i++) {
-		tm_strv *out = i ? &s->other : &s->changed;
+		uint64_t *touched = touched_of(s, i, np ? np : 1);
 
-		tm_strv_clear(out);
+		if (i) { /* as the index has it: refined when needed */
+			memcpy(touched, s->active, s->words * sizeof(uint64_t));
+			memcpy(s->maybe + i * s->words, s->active,
+			       s->words * sizeof(uint64_t));
+			continue;
+		}
+		tm_strv_clear(&s->changed);
 		old = np ? &w->git[tm_stale__parent(w, c, i)].tree : NULL;
-		error = tm_treediff(out, &w->skipped, w->repo, old,
+		error = tm_treediff(&s->changed, &w->skipped, w->repo, old,
 				    &w->git[c].tree);
 		if (error < 0)
 			return error;
@@ -465,13 +597,13 @@ static int visit(struct tm_stale_pass *s, size_t c)
 				       git_oid_tostr_s(&w->git[c].oid),
 				       w->skipped.items[k]);
 		tm_strv_clear(&w->skipped);
-		if (i == 0)
-			s->pairs.n = 0;
-		match_paths(s, out, touched_of(s, i, np ? np : 1), i == 0);
+		s->pairs.n = 0;
+		match_paths(s, &s->changed, touched, true);
 	}
 	memset(s->shown, 0, s->words * sizeof(uint64_t));
 	if (np >= 2) {
-		simplify_merge(s, c);
+		if ((error = simplify_merge(s, c)) < 0)
+			return error;
 	} else {
 		for (k = 0; k < s->words; k++)
 			s->shown[k] = s->active[k] & s->touched[k];
@@ -547,6 +679,7 @@ void tm_stale__pass_free(struct tm_stale_pass *s)
 	free(s->covers);
 	free(s->shown);
 	free(s->touched);
+	tm_treediffer_free(s->td);
 	tm_strv_clear(&s->changed);
 	tm_strv_clear(&s->other);
 	interner_free(&s->paths);

@@ -10,6 +10,7 @@
 #include "stale.h"
 #include "hashmap.h"
 #include "pathspec.h"
+#include "treediff.h"
 
 #include <git2.h>
 #include <stdbool.h>
@@ -259,6 +260,16 @@ struct tm_stale_describe {
 	bool (*known)(void *data, const git_oid *oid, git_oid *tree,
 		      int64_t *time, const git_oid **parents, uint32_t *np);
 	void *known_data;
+	/* or NULL: whether a merge's diffs against its other parents are
+	   wanted, given its first-parent diff `first` (a thread's answer
+	   needs them only when `first` touches its paths); then `within`
+	   (with `within_data` as both's data) says which folders they open,
+	   the other changed folders left prefixes.  Not wanted, or without:
+	   "/" ("maybe anything": stale_history.c, refine, diffs them when
+	   an answer needs it) */
+	bool (*other_parents)(void *data, const tm_strv *first);
+	tm_treediff_filter within;
+	void *within_data;
 };
 
 /*
@@ -521,7 +532,12 @@ struct tm_stale_pass {
 	tm_progress_fn progress; /* or NULL */
 	void *progress_data;
 	uint64_t *active, *covers, *shown, *touched; /* touched: per parent */
+	/* per parent: the threads touched only through a prefix (a folder a
+	   diff did not open; for a merge's other parents, "/": not diffed),
+	   refined by a diff limited to their paths when the merge needs it */
+	uint64_t *maybe;
 	size_t touched_parents;
+	tm_treediffer *td; /* the refinements' differ, or NULL */
 	tm_strv changed, other;
 	struct tm_stale_interner paths;
 	struct tm_stale_sizev hits;

@@ -807,6 +807,120 @@ START_TEST(test_stale_merge_of_feature)
 }
 END_TEST
 
+/* The paths of merge `m`'s diff against its parent k in the index of
+ * `dir`, one per line. */
+static char *merge_slot(const char *dir, const char *m, uint32_t k)
+{
+	struct tm_stale_cidx ix;
+	git_repository *gr = NULL;
+	git_oid oid;
+	const uint32_t *diff;
+	uint32_t pos, n, i;
+	tm_buf b = TM_BUF_INIT;
+
+	ck_assert_int_eq(git_repository_open(&gr, dir), 0);
+	tm_stale__cidx_open(&ix, gr);
+	ck_assert_int_eq(git_oid_fromstr(&oid, m), 0);
+	ck_assert(tm_stale__cidx_find(&ix, &oid, &pos));
+	n = tm_stale__cidx_diff(&ix, pos, k, &diff);
+	for (i = 0; i < n; i++)
+		tm_buf_printf(&b, "%s%s", i ? "\n" : "",
+			      tm_stale__cidx_name(&ix, diff[i]));
+	tm_stale__cidx_free(&ix);
+	git_repository_free(gr);
+	return b.ptr ? tm_buf_detach(&b) : strdup("");
+}
+
+/* The answer of the threads of test_stale_merge_against_other_parent (n:
+ * 6, or 7 with the one that is never stale). */
+static void assert_merge_answer(tm_thread **ts, size_t n, const char *m)
+{
+	tm_stale_report r = TM_STALE_REPORT_INIT;
+
+	compute_in(&r, repo, ts, n);
+	ck_assert_uint_eq(r.n, 3);
+	ck_assert_str_eq(r.stale[0].id, "folder");
+	ck_assert_str_eq(r.stale[0].newest, m);
+	ck_assert_str_eq(r.stale[1].id, "glob");
+	ck_assert_str_eq(r.stale[2].id, "top");
+	tm_stale_report_clear(&r);
+	assert_like_git(repo, ts, n);
+}
+
+/*
+ * A merge whose content differs from both parents under a thread's paths
+ * is shown for it; one with its other parent's content there is not.  The
+ * index holds a merge's diff against its other parent as far as the
+ * threads its first-parent diff touches need it (here: dir/ and dir/sub/
+ * opened, other/ not), when the build has just read that parent's trees;
+ * else "/" ("maybe anything").  Either way the answer is git's: from an
+ * index built for other threads or without that diff, the computation
+ * diffs the two trees as far as these threads' paths need
+ * (stale_history.c, refine).
+ */
+START_TEST(test_stale_merge_against_other_parent)
+{
+	char *root, *tip, *m, *slot;
+	tm_thread *ts[7], *elsewhere;
+	tm_stale_report r = TM_STALE_REPORT_INIT;
+
+	root = commit("root", "dir/a.txt", "dir/b.txt", "dir/sub/c.txt",
+		      "top.c", "other/d.txt", NULL);
+	tmt_sh(GIT "-C '%s' checkout -q -b topic", repo);
+	tip = commit("topic", "dir/a.txt", "dir/sub/c.txt", "top.c", NULL);
+	tmt_sh(GIT "-C '%s' checkout -q main", repo);
+	free(commit("main", "top.c", "other/d.txt", NULL));
+	next_date();
+	/* resolved by hand, and an edit of dir/b.txt in the merge itself */
+	tmt_sh(GIT "-C '%s' merge -q --no-edit topic >/dev/null 2>&1; "
+		   "echo both >'%s/top.c' && echo evil >>'%s/dir/b.txt' && " GIT
+		   "-C '%s' add -A && " GIT "-C '%s' commit -q --no-edit",
+	       repo, repo, repo, repo, repo);
+	m = rev("HEAD");
+	ts[0] = mk("folder", tip, "dir");     /* the merge: b.txt */
+	ts[1] = mk("file", tip, "dir/a.txt"); /* the topic's content */
+	ts[2] = mk("glob", tip, "dir/b*");    /* the merge */
+	ts[3] = mk("deep", tip, "dir/sub");   /* the topic's content */
+	ts[4] = mk("deep-glob", tip, "dir/s*/c.txt");
+	ts[5] = mk("top", tip, "top.c"); /* main's commit, the merge */
+	/* never stale, but from the root: the topic's tip is described too */
+	ts[6] = mk("from-root", root, "nowhere");
+
+	/* an index built for a thread the merge does not touch: "/" */
+	elsewhere = mk("elsewhere", root, "nowhere");
+	compute_in(&r, repo, &elsewhere, 1);
+	ck_assert_uint_eq(r.n, 0);
+	tm_stale_report_clear(&r);
+	slot = merge_slot(repo, m, 1);
+	ck_assert_str_eq(slot, "/");
+	free(slot);
+	assert_merge_answer(ts, 7, m);
+
+	/* the topic's tip is not described (every base reaches it): "/" */
+	tmt_sh("rm -rf '%s/.git/threadmind'", repo);
+	assert_merge_answer(ts, 6, m);
+	slot = merge_slot(repo, m, 1);
+	ck_assert_str_eq(slot, "/");
+	free(slot);
+
+	/* built for these threads: what they need, other/ left a prefix */
+	tmt_sh("rm -rf '%s/.git/threadmind'", repo);
+	assert_merge_answer(ts, 7, m);
+	slot = merge_slot(repo, m, 1);
+	ck_assert_str_eq(slot, "dir/b.txt\nother/\ntop.c");
+	free(slot);
+	slot = merge_slot(repo, m, 0);
+	ck_assert_str_eq(slot, "dir/a.txt\ndir/b.txt\ndir/sub/c.txt\ntop.c");
+	free(slot);
+
+	free_threads(ts, 7);
+	free_threads(&elsewhere, 1);
+	free(root);
+	free(tip);
+	free(m);
+}
+END_TEST
+
 START_TEST(test_stale_shallow_clone)
 {
 	char *clone = tmt_join(tmp, "clone");
@@ -2712,6 +2826,7 @@ Suite *stale_suite(void)
 	tcase_add_test(tc, test_stale_merges_like_git);
 	tcase_add_test(tc, test_stale_merge_parent_relevance);
 	tcase_add_test(tc, test_stale_merge_of_feature);
+	tcase_add_test(tc, test_stale_merge_against_other_parent);
 	tcase_add_test(tc, test_stale_shallow_clone);
 	tcase_add_test(tc, test_stale_many_threads_like_git);
 	tcase_add_test(tc, test_stale_review_points_random);

@@ -456,6 +456,114 @@ START_TEST(test_treediff_random)
 }
 END_TEST
 
+/* The folders a limited diff opens here: "a/" and what is under "a/m/". */
+static bool a_or_am(const char *folder)
+{
+	return !strcmp(folder, "a/") || !strncmp(folder, "a/m/", 4);
+}
+
+/* The filter: a_or_am, checking what it is given. */
+static bool a_and_am(const char *folder, size_t len, void *data)
+{
+	(void)data;
+	ck_assert_uint_eq(len, strlen(folder));
+	ck_assert(len && folder[len - 1] == '/');
+	return a_or_am(folder);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The lines of a whole diff as a_and_am's limited diff gives them: a path
+ * under a folder the filter refuses becomes that folder (the first one
+ * from the root), once; in byte order. */
+static char *limited(const char *whole)
+{
+	tm_strv v = TM_STRV_INIT;
+	tm_buf b = TM_BUF_INIT;
+	const char *p = whole, *nl, *slash;
+	size_t i, len;
+	char *line;
+
+	for (; *p; p = *nl ? nl + 1 : nl) {
+		nl = strchr(p, '\n');
+		if (!nl)
+			nl = p + strlen(p);
+		len = (size_t)(nl - p);
+		line = strndup(p, len);
+		for (slash = strchr(line, '/'); slash;
+		     slash = strchr(slash + 1, '/')) {
+			char *folder =
+				strndup(line, (size_t)(slash + 1 - line));
+
+			if (!a_or_am(folder)) {
+				free(line);
+				line = folder; /* the first folder refused */
+				break;
+			}
+			free(folder);
+		}
+		tm_strv_push(&v, line);
+		free(line);
+	}
+	if (v.n)
+		qsort(v.items, v.n, sizeof(*v.items), cmp_str);
+	for (i = 0; i < v.n; i++)
+		if (!i || strcmp(v.items[i], v.items[i - 1]))
+			tm_buf_printf(&b, "%s%s", b.size ? "\n" : "",
+				      v.items[i]);
+	tm_strv_clear(&v);
+	return b.ptr ? tm_buf_detach(&b) : strdup("");
+}
+
+/*
+ * tm_treediffer_diff_within opens only the folders its filter accepts:
+ * on seeded random trees, the answer of `git diff-tree -r` with each path
+ * under a refused folder given as that folder.
+ */
+START_TEST(test_treediff_within_random)
+{
+	static struct rfile f[RND_PATHS];
+	tm_treediffer *d = NULL;
+	tm_strv v = TM_STRV_INIT;
+	git_oid a, b;
+	size_t n = 0, i, k, opened = 0, refused = 0;
+	char *whole, *want, *got;
+
+	ck_assert_int_eq(tm_treediffer_new(&d, r), 0);
+	rnd_state = 7;
+	for (i = 0; i < 120; i++)
+		rnd_add(f, &n);
+	a = rnd_build(f, n, "");
+	for (k = 0; k < 40; k++) {
+		for (i = 0; i < 1 + rnd(8); i++)
+			rnd_add(f, &n);
+		b = rnd_build(f, n, "");
+		whole = gits(&a, &b);
+		want = limited(whole);
+		ck_assert_int_eq(tm_treediffer_diff_within(&v, NULL, d, &a, &b,
+							   a_and_am, NULL),
+				 0);
+		got = lines(&v);
+		ck_assert_msg(!strcmp(got, want), "step %zu: got\n%s\nwant\n%s",
+			      k, got, want);
+		opened += strstr(got, "a/m/") != NULL;
+		refused += strstr(got, "/\n") != NULL;
+		free(whole);
+		free(got);
+		free(want);
+		tm_strv_clear(&v);
+		a = b;
+	}
+	/* the filter let something through, and refused something */
+	ck_assert_uint_gt(opened, 0);
+	ck_assert_uint_gt(refused, 0);
+	tm_treediffer_free(d);
+}
+END_TEST
+
 /* Modes compare as git and libgit2 see them: 100664 and 100654 are 100644
  * (old repositories wrote such modes), the owner's x bit makes an
  * executable. */
@@ -716,6 +824,7 @@ Suite *treediff_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, test_treediff_like_git);
+	tcase_add_test(tc, test_treediff_within_random);
 	tcase_add_test(tc, test_treediff_cases);
 	tcase_add_test(tc, test_treediff_empty_tree);
 	tcase_add_test(tc, test_treediff_appends);

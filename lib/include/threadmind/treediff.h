@@ -74,6 +74,24 @@ int tm_treediffer_new(tm_treediffer **out, git_repository *repo);
 int tm_treediffer_diff(tm_strv *out, tm_strv *skipped, tm_treediffer *d,
 		       const git_oid *old, const git_oid *new_tree);
 
+/*
+ * Which folders a limited diff opens: `folder` is a changed folder's path
+ * with its '/' ("src/auth/", `len` bytes); false leaves it a prefix of the
+ * answer, unopened.
+ */
+typedef bool (*tm_treediff_filter)(const char *folder, size_t len, void *data);
+
+/* tm_treediffer_diff, opening only the folders `want` accepts (NULL:
+ * every folder; the root is always opened): a changed folder it refuses
+ * is a prefix of the answer, as a folder past the bounds is. */
+int tm_treediffer_diff_within(tm_strv *out, tm_strv *skipped, tm_treediffer *d,
+			      const git_oid *old, const git_oid *new_tree,
+			      tm_treediff_filter want, void *data);
+
+/* Does `d` keep tree `tree` (read lately: a diff reads it again for
+ * free)? */
+bool tm_treediffer_keeps(tm_treediffer *d, const git_oid *tree);
+
 /* Free `d` and the trees it keeps (NULL allowed). */
 void tm_treediffer_free(tm_treediffer *d);
 
