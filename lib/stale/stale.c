@@ -24,13 +24,13 @@
  *    every thread, from one of its bases.  O((N + E) K / 64) time and
  *    N K / 64 words.
  * 2. The commits from HEAD that some thread's bases do not reach, children
- *    first,
- *    each diffed once against its first parent (a merge also against its
- *    other parents), each changed path matched against every thread's
- *    pathspecs at once; a T-bit set per commit follows git's default
- *    history simplification, so that each thread gets the commits that
- *    `git log <commit>..HEAD -- <paths>` lists.  O(N T / 64) plus one diff
- *    per commit and per parent of a merge.
+ *    first, each diffed once against its first parent (a merge against its
+ *    other parents only as far as a thread's answer needs it:
+ *    stale_history.c, refine), each changed path matched against every
+ *    thread's pathspecs at once; a T-bit set per commit follows git's
+ *    default history simplification, so that each thread gets the commits
+ *    that `git log <commit>..HEAD -- <paths>` lists.  O(N T / 64) plus one
+ *    diff per commit.
  *
  * A per-thread `git log` loop costs T walks and up to T N diffs; here each
  * commit is read and diffed once.

@@ -4,20 +4,21 @@
  *
  * The commits from HEAD that some base does not reach, children first
  * (newest first among those ready), each diffed once against its first
- * parent (a merge also against its other parents); each changed path is
- * matched against every thread's pathspecs at once (stale_specs.c).  A
- * T-bit set per commit says whose simplified history reaches it, so that
- * each thread gets the commits that `git log <commit>..HEAD -- <paths>`
- * lists: git's default history simplification (revision.c,
- * try_to_simplify_commit) follows only the first "relevant" parent of a
- * merge that has the same content under the paths, and then does not show
- * the merge; otherwise it shows the merge when it differs from its
- * relevant parents.  A parent is relevant unless git's walk, by date, has
- * already marked it as reachable from the base when it reaches the merge:
+ * parent (a merge against its other parents only where a thread's
+ * simplification looks past the first one, and under its paths: refine);
+ * each changed path is matched against every thread's pathspecs at once
+ * (stale_specs.c).  A T-bit set per commit says whose simplified history
+ * reaches it, so that each thread gets the commits that `git log
+ * <commit>..HEAD -- <paths>` lists: git's default history simplification
+ * (revision.c, try_to_simplify_commit) follows only the first "relevant"
+ * parent of a merge that has the same content under the paths, and then
+ * does not show the merge; otherwise it shows the merge when it differs
+ * from its relevant parents.  A parent is relevant unless git's walk, by date,
+ * has already marked it as reachable from the base when it reaches the merge:
  * the base's parents from the start, and the parents and grandparents of
  * the commits reachable from the base that are newer than the merge.  That
  * reproduces git's answer whenever commits are newer than their parents.
- * O(N T / 64) plus one diff per commit and per parent of a merge.
+ * O(N T / 64) plus one diff per commit.
  */
 #include "stale_internal.h"
 #include "deadline.h"
