@@ -577,13 +577,6 @@ int tm_treediffer_diff_within(tm_strv *out, tm_strv *skipped, tm_treediffer *d,
 	return error;
 }
 
-bool tm_treediffer_keeps(tm_treediffer *d, const git_oid *tree)
-{
-	const struct kept *k = d->slots ? slot_of(d, tree) : NULL;
-
-	return k && k->obj && git_oid_equal(&k->id, tree);
-}
-
 static void differ_release(tm_treediffer *d)
 {
 	free(d->q.v);

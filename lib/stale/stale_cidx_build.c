@@ -271,26 +271,18 @@ bool tm_stale__thread_file_shape(const char *path, size_t len)
 	return project == dlen || path[project - dlen - 1] == '/';
 }
 
-/* The tree of fresh commit `oid` into *out; false when it is not fresh. */
-static bool fresh_tree(struct update *up, const git_oid *oid, git_oid *out)
-{
-	size_t known = fresh_lookup(up, oid);
-
-	if (known == TM_STALE_NONE)
-		return false;
-	git_oid_cpy(out, &up->c[known].tree);
-	return true;
-}
-
 /* The tree of parent k of fresh commit f. */
 static int parent_tree(struct update *up, const struct fresh *f, unsigned k,
 		       git_oid *out)
 {
 	const git_oid *oid = &up->poids[f->pfirst + k];
+	size_t known = fresh_lookup(up, oid);
 	git_commit *c = NULL;
 
-	if (fresh_tree(up, oid, out))
+	if (known != TM_STALE_NONE) {
+		git_oid_cpy(out, &up->c[known].tree);
 		return 0;
+	}
 	if (git_commit_lookup(&c, up->repo, oid) < 0)
 		return tm_git_error(TM_ERROR, "cannot read commit %s",
 				    git_oid_tostr_s(oid));
@@ -329,13 +321,31 @@ static const git_tree *folder_tree(git_tree **dir, tm_buf *name,
 	return *dir;
 }
 
+/* How near, in the order of description, a merge's other parent must be
+ * for the merge's diff against it to read trees just read. */
+#define LATELY 64
+
+/* Was parent k of fresh commit f described lately (in this build, at most
+ * LATELY commits before f)?  Then its tree into *out. */
+static bool lately(struct update *up, const struct fresh *f, unsigned k,
+		   git_oid *out)
+{
+	size_t known = fresh_lookup(up, &up->poids[f->pfirst + k]);
+
+	if (known == TM_STALE_NONE || up->c[known].stub ||
+	    f->at - up->c[known].at > LATELY)
+		return false;
+	git_oid_cpy(out, &up->c[known].tree);
+	return true;
+}
+
 /*
  * Fresh commit f's diffs, one per parent (through differ `td`), and its
  * thread file versions, into the chunk.  A merge's diff against another
- * parent costs what is at hand only: when that parent is fresh too, its
- * root tree kept in `td` (read lately: a topic merged soon after its
- * last commit), and how->other_parents wants it, the diff opening the
- * folders how->within wants (the others left prefixes); else "/" ("maybe
+ * parent costs what is at hand only: when that parent was described
+ * lately (its trees just read: a topic merged soon after its last
+ * commit) and how->other_parents wants it, the diff opening the folders
+ * how->within wants (the others left prefixes); else "/" ("maybe
  * anything"), which stale_history.c (refine) diffs as far as a thread
  * needs, if one ever does.  The whole diff, against a long-lived topic's
  * tip, holds everything the main line changed since the topic forked: on
@@ -361,10 +371,7 @@ static int describe(struct update *up, tm_treediffer *td, const struct fresh *f)
 
 		tm_strv_clear(list);
 		if (k)
-			others = how->other_parents &&
-				 fresh_tree(up, &up->poids[f->pfirst + k],
-					    &old) &&
-				 tm_treediffer_keeps(td, &old) &&
+			others = how->other_parents && lately(up, f, k, &old) &&
 				 how->other_parents(how->within_data,
 						    &up->changed);
 		if (k && !others) {

@@ -88,10 +88,6 @@ int tm_treediffer_diff_within(tm_strv *out, tm_strv *skipped, tm_treediffer *d,
 			      const git_oid *old, const git_oid *new_tree,
 			      tm_treediff_filter want, void *data);
 
-/* Does `d` keep tree `tree` (read lately: a diff reads it again for
- * free)? */
-bool tm_treediffer_keeps(tm_treediffer *d, const git_oid *tree);
-
 /* Free `d` and the trees it keeps (NULL allowed). */
 void tm_treediffer_free(tm_treediffer *d);
 
