@@ -165,7 +165,7 @@ bool tm_pathspec_may_match_under(const tm_pathspec *s, const char *dir,
 	if (s->all || !len)
 		return true;
 	/* a glob's paths all start with its literal beginning */
-	head = s->glob ? strcspn(s->pattern, "*?[\\") : s->len;
+	head = s->glob ? s->plain : s->len;
 	if (head > s->len)
 		head = s->len;
 	n = head < len ? head : len;

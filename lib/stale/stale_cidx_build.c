@@ -340,17 +340,43 @@ static bool lately(struct update *up, const struct fresh *f, unsigned k,
 }
 
 /*
- * Fresh commit f's diffs, one per parent (through differ `td`), and its
- * thread file versions, into the chunk.  A merge's diff against another
- * parent costs what is at hand only: when that parent was described
- * lately (its trees just read: a topic merged soon after its last
- * commit) and how->other_parents wants it, the diff opening the folders
- * how->within wants (the others left prefixes); else "/" ("maybe
+ * The paths of fresh commit f's diff slot k into `list` (emptied first),
+ * through differ `td`: against its first parent (or the empty tree) for
+ * k = 0.  A merge's diff against another parent costs what is at hand
+ * only: when that parent was described lately (its trees just read: a
+ * topic merged soon after its last commit) and how->other_parents wants
+ * it (given the first-parent diff, up->changed), the diff opening the
+ * folders how->within wants (the others left prefixes); else "/" ("maybe
  * anything"), which stale_history.c (refine) diffs as far as a thread
  * needs, if one ever does.  The whole diff, against a long-lived topic's
  * tip, holds everything the main line changed since the topic forked: on
  * git/git it was 4.9 s of an 8.3 s first run (docs/PERFORMANCE.md).
  */
+static int slot_paths(struct update *up, tm_treediffer *td,
+		      const struct fresh *f, unsigned k, tm_strv *list)
+{
+	const struct tm_stale_describe *how = up->how;
+	git_oid old;
+	int error;
+
+	tm_strv_clear(list);
+	if (!k) {
+		if (f->np && (error = parent_tree(up, f, 0, &old)) < 0)
+			return error;
+		return tm_treediffer_diff(list, &up->skipped, td,
+					  f->np ? &old : NULL, &f->tree);
+	}
+	if (!how->other_parents || !lately(up, f, k, &old) ||
+	    !how->other_parents(how->within_data, &up->changed)) {
+		tm_strv_push(list, "/");
+		return 0;
+	}
+	return tm_treediffer_diff_within(list, &up->skipped, td, &old, &f->tree,
+					 how->within, how->within_data);
+}
+
+/* Fresh commit f's diffs, one slot per parent (slot_paths), and its
+ * thread file versions, into the chunk. */
 static int describe(struct update *up, tm_treediffer *td, const struct fresh *f)
 {
 	struct tm_stale_chunk *ch = &up->ch;
@@ -359,31 +385,15 @@ static int describe(struct update *up, tm_treediffer *td, const struct fresh *f)
 	const git_tree_entry *e;
 	const git_tree *in;
 	const struct tm_stale_blob_version *ver;
-	git_oid old;
 	unsigned k, slots = f->np ? f->np : 1;
 	size_t i, first;
-	const struct tm_stale_describe *how = up->how;
-	bool others = false;
 	int error = 0;
 
 	for (k = 0; k < slots; k++) {
 		tm_strv *list = k ? &up->other : &up->changed;
 
-		tm_strv_clear(list);
-		if (k)
-			others = how->other_parents && lately(up, f, k, &old) &&
-				 how->other_parents(how->within_data,
-						    &up->changed);
-		if (k && !others) {
-			tm_strv_push(list, "/");
-		} else if ((f->np && !k &&
-			    (error = parent_tree(up, f, k, &old)) < 0) ||
-			   (error = tm_treediffer_diff_within(
-				    list, &up->skipped, td, f->np ? &old : NULL,
-				    &f->tree, k ? how->within : NULL,
-				    how->within_data)) < 0) {
+		if ((error = slot_paths(up, td, f, k, list)) < 0)
 			goto done;
-		}
 		for (i = 0; i < up->skipped.n; i++)
 			tm_stale__warn(up->how->warnings, "commit %.7s: %s",
 				       git_oid_tostr_s(&f->oid),

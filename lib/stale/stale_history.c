@@ -290,23 +290,18 @@ static int node_tree(struct tm_stale_pass *s, size_t n, git_oid *out)
 	return 0;
 }
 
-/* A refinement's folder filter: does a thread of the set (data) have a
- * spec that may name something under `folder`? */
-struct refining {
-	struct tm_stale_pass *s;
-	const uint64_t *set;
-};
-
+/* A refinement's folder filter: does a thread of s->refining (data: the
+ * pass) have a spec that may name something under `folder`? */
 static bool refine_wants(const char *folder, size_t len, void *data)
 {
-	struct refining *r = data;
+	struct tm_stale_pass *s = data;
 	size_t k;
 
 	(void)len;
-	r->s->hits.n = 0;
-	tm_stale__specs_match(&r->s->x, folder, &r->s->hits);
-	for (k = 0; k < r->s->hits.n; k++)
-		if (tm_stale__bit_get(r->set, r->s->hits.v[k]))
+	s->hits.n = 0;
+	tm_stale__specs_match(&s->x, folder, &s->hits);
+	for (k = 0; k < s->hits.n; k++)
+		if (tm_stale__bit_get(s->refining, s->hits.v[k]))
 			return true;
 	return false;
 }
@@ -328,9 +323,7 @@ static int refine(struct tm_stale_pass *s, size_t c, size_t i, size_t t)
 {
 	struct tm_stale_walk *w = s->w;
 	uint64_t *touched = s->touched + i * s->words,
-		 *maybe = s->maybe + i * s->words,
-		 *set = s->maybe + s->touched_parents * s->words;
-	struct refining r = {s, set};
+		 *maybe = s->maybe + i * s->words, *set = s->refining;
 	git_oid a, b;
 	size_t k, x;
 	int error;
@@ -352,7 +345,7 @@ static int refine(struct tm_stale_pass *s, size_t c, size_t i, size_t t)
 	tm_strv_clear(&s->other);
 	/* (with `skipped`, a tree that cannot be read is no error) */
 	error = tm_treediffer_diff_within(&s->other, &w->skipped, s->td, &a, &b,
-					  refine_wants, &r);
+					  refine_wants, s);
 	if (error < 0)
 		return error;
 	for (k = 0; k < w->skipped.n; k++)
@@ -528,6 +521,7 @@ static uint64_t *touched_of(struct tm_stale_pass *s, size_t i, size_t np)
 		s->touched =
 			tm_xcalloc((2 * np + 1) * s->words, sizeof(uint64_t));
 		s->maybe = s->touched + np * s->words;
+		s->refining = s->maybe + np * s->words;
 		s->touched_parents = np;
 	}
 	return s->touched + i * s->words;

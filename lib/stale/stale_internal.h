@@ -536,6 +536,8 @@ struct tm_stale_pass {
 	   diff did not open; for a merge's other parents, "/": not diffed),
 	   refined by a diff limited to their paths when the merge needs it */
 	uint64_t *maybe;
+	uint64_t *refining; /* the threads refine() works for (all three in
+			       touched's block) */
 	size_t touched_parents;
 	tm_treediffer *td; /* the refinements' differ, or NULL */
 	tm_strv changed, other;
