@@ -31,6 +31,16 @@ for t in t[0-9]*.sh; do
 	fi
 	[ "$rc" -ne 0 ] && failed_scripts="$failed_scripts $t"
 done
+# The failures again, at the end where a CI log's tail shows them: each
+# failing test with its output, or the script's last lines when it died.
+for t in $failed_scripts; do
+	echo "--- $t:"
+	if grep -q '^not ok ' "$out/$t.out"; then
+		awk '/^not ok /{ p = 1 } /^ok /{ p = 0 } p' "$out/$t.out"
+	else
+		tail -n 20 "$out/$t.out"
+	fi
+done
 echo "e2e: $pass passed, $fail failed"
 echo "e2e: slowest: $(cat "$out"/*.time | sort -rn | head -n 5 |
 	awk '{ printf "%s%s %s s", (NR > 1 ? ", " : ""), $2, $1 }')"

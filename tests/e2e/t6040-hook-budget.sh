@@ -62,23 +62,27 @@ test_expect_success 'a budget longer than 2 s or not a number is ignored' '
 	grep "1 problem" err1 && grep "1 problem" err2
 '
 
-# Inside the read: under strace every system call is slow, so reading
-# 1,500 files takes longer than a 0.05 s budget (0.15 s or more on an idle
-# machine), and the hook must stop part-way: some files opened, not all.
-# On a machine so loaded that the hook did not reach the files, a longer
-# budget is tried (at most twice).  LeakSanitizer cannot run under ptrace:
-# off for the sanitizer build.
+# Inside the read: strace delays every openat by 1 ms, so that reading
+# the 1,500 files takes 1.5 s or more whatever the machine, longer than
+# any budget tried here, and the hook must stop part-way: some files
+# opened, not all.  (Timing alone is not enough: a machine fast enough
+# reads them all under strace within 0.2 s.)  On a machine so loaded that
+# the hook did not reach the files, a longer budget is tried (at most
+# twice).  LeakSanitizer cannot run under ptrace: off for the sanitizer
+# build.
 if command -v strace >/dev/null 2>&1 &&
-	strace -f -o /dev/null true 2>/dev/null; then
+	strace -f -e inject=openat:delay_exit=1 -o /dev/null true 2>/dev/null
+then
 	test_expect_success 'the read stops part-way through the files' '
 		(cd r && THREADMIND_HOOKS=0 git checkout -q -b feat3) &&
-		for b in 0.05 0.2 0.5; do
+		for b in 0.3 0.6 1.0; do
 			# without the thread index (t5120) the hook opens
 			# every file: what this test is about
 			rm -f "$(git -C r rev-parse --path-format=absolute --git-common-dir)"/threadmind/paths-*.index &&
 			(cd r && THREADMIND_HOOK_BUDGET=$b \
 				ASAN_OPTIONS=detect_leaks=0 strace -f \
-				-e trace=openat -o ../st git threadmind hook \
+				-e trace=openat -e inject=openat:delay_exit=1000 \
+				-o ../st git threadmind hook \
 				post-checkout 0 HEAD 1 2>../err) &&
 			test ! -s err &&
 			opened=$(grep -c "\"f[0-9]*\.md\"" st || :) &&
@@ -90,7 +94,7 @@ if command -v strace >/dev/null 2>&1 &&
 		test "$opened" -gt 0 && test "$opened" -lt "$N"
 	'
 else
-	echo "# skipped the strace test: strace cannot trace here"
+	echo "# skipped the strace test: strace cannot trace or delay here"
 fi
 
 test_done
