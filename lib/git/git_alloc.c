@@ -25,8 +25,16 @@
 static _Thread_local size_t bound;
 static _Thread_local bool refused;
 
+/* What this thread's libgit2 allocated since the pack pages were last
+ * looked at (tm_git__pack_pages_trim). */
+static _Thread_local size_t handed;
+
 static bool too_large(size_t n)
 {
+	if ((handed += n) >= TM_GIT_PAGES_EVERY) {
+		handed = 0;
+		tm_git__pack_pages_trim(TM_GIT_PAGES_KEPT);
+	}
 	if (!bound || n <= bound)
 		return false;
 	refused = true;

@@ -28,4 +28,18 @@ int tm_git__alloc_install(void);
  */
 bool tm_git__alloc_refused(void);
 
+/*
+ * Give back the pages of git's pack files (*.pack) that this process has
+ * mapped, when its resident memory passes `keep` bytes: they stay in the
+ * kernel's page cache, and libgit2 maps them again as it reads them
+ * (git_mapped.c says why).  Linux only; elsewhere nothing.  libgit2's
+ * allocator calls it with TM_GIT_PAGES_KEPT every TM_GIT_PAGES_EVERY bytes
+ * it hands out (git_alloc.c): what reads inflate follows what they map.
+ * The bound leaves room under issue 20's 128 MiB for what the process
+ * allocates between two calls (about 8 MiB on git/git).
+ */
+#define TM_GIT_PAGES_KEPT  ((size_t)112 << 20)
+#define TM_GIT_PAGES_EVERY ((size_t)8 << 20)
+void tm_git__pack_pages_trim(size_t keep);
+
 #endif

@@ -16,6 +16,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <fcntl.h>
+#include <stdint.h>
+#include <sys/mman.h>
+#endif
 
 /* git with a fixed identity, for the repositories the fast-path tests
  * build by hand (the others come from tmt_git_repo). */
@@ -1171,6 +1176,125 @@ START_TEST(test_git_operation)
 }
 END_TEST
 
+/* ---- the pages of pack files given back (git_mapped.c) ---- */
+
+#ifdef __linux__
+/* The resident bytes of this process's mappings with permissions `perms`
+ * whose file name ends with `suffix` (/proc/self/smaps). */
+static size_t rss_of(const char *suffix, const char *perms)
+{
+	char line[8192], p[8];
+	size_t total = 0, kb, n, e = strlen(suffix);
+	unsigned long a, b;
+	bool in = false;
+	FILE *f = fopen("/proc/self/smaps", "re");
+
+	ck_assert_ptr_nonnull(f);
+	while (fgets(line, sizeof(line), f)) {
+		n = strcspn(line, "\n");
+		line[n] = '\0';
+		if (sscanf(line, "%lx-%lx %7s ", &a, &b, p) == 3)
+			in = !strcmp(p, perms) && n >= e &&
+			     !strcmp(line + n - e, suffix);
+		else if (in && sscanf(line, "Rss: %zu kB", &kb) == 1)
+			total += kb << 10;
+	}
+	fclose(f);
+	return total;
+}
+
+/* `path` mapped whole (`len` bytes) with `flags`, every page read. */
+static void *map_read(const char *path, size_t len, int flags)
+{
+	int fd = open(path, O_RDONLY);
+	volatile unsigned char sum = 0;
+	unsigned char *m;
+	size_t i;
+
+	ck_assert_int_ge(fd, 0);
+	m = mmap(NULL, len, PROT_READ, flags, fd, 0);
+	ck_assert_ptr_ne(m, MAP_FAILED);
+	close(fd);
+	for (i = 0; i < len; i += 4096)
+		sum += m[i];
+	(void)sum;
+	return m;
+}
+
+/* Blob `id` read through libgit2 (from the pack: libgit2 keeps no blob in
+ * its cache) is `want`. */
+static void read_blob(git_odb *odb, const git_oid *id, const char *want,
+		      size_t len)
+{
+	git_odb_object *obj;
+
+	ck_assert_int_eq(git_odb_read(&obj, odb, id), 0);
+	ck_assert_uint_eq(git_odb_object_size(obj), len);
+	ck_assert(memcmp(git_odb_object_data(obj), want, len) == 0);
+	git_odb_object_free(obj);
+}
+
+/* The trim gives back the pages libgit2 mapped of a pack, only past the
+ * bound, only theirs (not the pack's index, not a private mapping of a
+ * *.pack file, not another file's shared mapping), and libgit2 reads the
+ * same object again. */
+START_TEST(test_git_pack_pages_trim)
+{
+	char *repo = tmt_join(tmp, "r"), *big = tmt_join(repo, "big"),
+	     *copy = tmt_join(tmp, "copy.pack"),
+	     *other = tmt_join(tmp, "other.data"), *data;
+	const size_t len = 4 << 20;
+	size_t n, priv_rss, other_rss, idx_rss;
+	git_repository *r;
+	git_odb *odb;
+	git_oid id;
+	void *priv, *shared;
+
+	tmt_sh("mkdir -p '%s' && cd '%s' && " GIT "init -q && "
+	       "head -c %zu /dev/urandom >big && cp big ../other.data && " GIT
+	       "add big && " GIT "commit -qm big && " GIT "gc -q && "
+	       "cp .git/objects/pack/*.pack ../copy.pack && rm big",
+	       repo, repo, len);
+	data = tmt_read_file(other, &n);
+	ck_assert_uint_eq(n, len);
+	ck_assert_int_eq(tm_git_init(), 0);
+	ck_assert_int_eq(git_repository_open(&r, repo), 0);
+	ck_assert_int_eq(git_repository_odb(&odb, r), 0);
+	ck_assert_int_eq(git_odb_hash(&id, data, len, GIT_OBJECT_BLOB), 0);
+	read_blob(odb, &id, data, len);
+	ck_assert_uint_ge(rss_of(".pack", "r--s"), len);
+	idx_rss = rss_of(".idx", "r--s");
+	ck_assert_uint_gt(idx_rss, 0);
+	priv = map_read(copy, len, MAP_PRIVATE);
+	shared = map_read(other, len, MAP_SHARED);
+	priv_rss = rss_of("/copy.pack", "r--p");
+	other_rss = rss_of("/other.data", "r--s");
+	ck_assert_uint_ge(priv_rss, len / 2);
+	ck_assert_uint_ge(other_rss, len / 2);
+
+	tm_git__pack_pages_trim(SIZE_MAX); /* under the bound: kept */
+	ck_assert_uint_ge(rss_of(".pack", "r--s"), len);
+	tm_git__pack_pages_trim(0);
+	ck_assert_uint_eq(rss_of(".pack", "r--s"), 0);
+	ck_assert_uint_eq(rss_of(".idx", "r--s"), idx_rss);
+	ck_assert_uint_eq(rss_of("/copy.pack", "r--p"), priv_rss);
+	ck_assert_uint_eq(rss_of("/other.data", "r--s"), other_rss);
+	read_blob(odb, &id, data, len);
+	ck_assert_uint_ge(rss_of(".pack", "r--s"), len);
+
+	munmap(priv, len);
+	munmap(shared, len);
+	git_odb_free(odb);
+	git_repository_free(r);
+	free(data);
+	free(repo);
+	free(big);
+	free(copy);
+	free(other);
+}
+END_TEST
+#endif
+
 Suite *git_suite(void)
 {
 	Suite *s = suite_create("git");
@@ -1227,5 +1351,11 @@ Suite *git_suite(void)
 	tcase_add_test(tc, test_git_error_message);
 	tcase_add_test(tc, test_git_no_ca_bundle_parsed);
 	suite_add_tcase(s, tc);
+#ifdef __linux__
+	tc = tcase_create("pack pages");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_git_pack_pages_trim);
+	suite_add_tcase(s, tc);
+#endif
 	return s;
 }
