@@ -5,6 +5,9 @@
 
 #include <check.h>
 #include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -171,6 +174,64 @@ START_TEST(test_buf_error_ignore)
 }
 END_TEST
 
+#ifdef __linux__
+/* Whether the mapping that holds `p` may use transparent huge pages
+ * ("THPeligible: 1" in /proc/self/smaps). */
+static bool huge_eligible(const void *p)
+{
+	char line[512];
+	unsigned long a, b;
+	bool in = false, yes = false;
+	int e;
+	FILE *f = fopen("/proc/self/smaps", "re");
+
+	ck_assert_ptr_nonnull(f);
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%lx-%lx ", &a, &b) == 2 &&
+		    strchr(line, ' ') && strchr(line, '-') < strchr(line, ' '))
+			in = (uintptr_t)p >= a && (uintptr_t)p < b;
+		else if (in && sscanf(line, "THPeligible: %d", &e) == 1)
+			yes = e == 1;
+	}
+	fclose(f);
+	return yes;
+}
+
+/* A block of 8 MiB, from tm_xmalloc, tm_xrealloc or tm_xgrow, is advised
+ * for huge pages where the system gives them on request (buf.c); a small
+ * one is left alone. */
+START_TEST(test_buf_large_blocks_huge_pages)
+{
+	char *mode = NULL, *p, *q = NULL;
+	size_t len = 0, alloc = 0;
+	FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "re");
+
+	if (!f || getline(&mode, &len, f) < 0 || strstr(mode, "[never]")) {
+		if (f)
+			fclose(f);
+		free(mode);
+		return; /* no huge pages here: nothing to check */
+	}
+	fclose(f);
+	p = tm_xmalloc((size_t)8 << 20);
+	memset(p, 1, (size_t)8 << 20);
+	ck_assert(huge_eligible(p + (4 << 20)));
+	p = tm_xrealloc(p, (size_t)16 << 20);
+	ck_assert(huge_eligible(p + (12 << 20)));
+	free(p);
+	tm_xgrow((void **)&q, &alloc, (size_t)8 << 20, 1);
+	ck_assert(huge_eligible(q + (4 << 20)));
+	free(q);
+	if (strstr(mode, "[madvise]")) {
+		p = tm_xmalloc(64 << 10);
+		ck_assert(!huge_eligible(p));
+		free(p);
+	}
+	free(mode);
+}
+END_TEST
+#endif
+
 Suite *buf_suite(void)
 {
 	Suite *s = suite_create("buf");
@@ -184,6 +245,9 @@ Suite *buf_suite(void)
 	tcase_add_test(tc, test_buf_error_messages);
 	tcase_add_test(tc, test_buf_error_ignore);
 	tcase_add_test(tc, test_buf_xstrvfmt);
+#ifdef __linux__
+	tcase_add_test(tc, test_buf_large_blocks_huge_pages);
+#endif
 	suite_add_tcase(s, tc);
 	return s;
 }
