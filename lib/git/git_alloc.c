@@ -12,6 +12,11 @@
  * any libgit2 allocation larger than it fails there (libgit2 reports "out
  * of memory" and frees what it holds), and the caller learns that the
  * object was too large.  Without a bound, every call is libc's.
+ *
+ * Every allocation also counts towards the next look at the pack pages
+ * this process maps (tm_git__pack_pages_trim, every TM_GIT_PAGES_EVERY
+ * bytes): libgit2 allocates what it inflates, so the count follows its
+ * reads, whoever calls them.
  */
 #include "git_internal.h"
 
@@ -29,6 +34,7 @@ static _Thread_local bool refused;
  * looked at (tm_git__pack_pages_trim). */
 static _Thread_local size_t handed;
 
+/* Whether an allocation of n bytes is refused (counted first). */
 static bool too_large(size_t n)
 {
 	if ((handed += n) >= TM_GIT_PAGES_EVERY) {
