@@ -30,9 +30,10 @@ PKG_LIBS = $(eval PKG_LIBS := $(shell pkg-config --libs $(PKGS)))$(PKG_LIBS)
 # instructions instead of 7.9 M (docs/PERFORMANCE.md).  libcjson has no
 # .a: it stays shared.  STATIC_GIT=0 links them dynamically; the unit-test
 # runner, the sanitizer build and the fuzz targets always are.
-# lib/git/notls.c keeps libgit2 from parsing the CA bundle (--wrap when
-# static) and, when static, stands in for GSSAPI, which Debian's libgit2
-# uses for Kerberos over HTTP only (libgit2.pc omits it).
+# lib/git/notls.c keeps libgit2 from parsing the CA bundle; when static,
+# it keeps libgit2 from its whole TLS and SSH set-up (--wrap) and stands
+# in for GSSAPI, which Debian's libgit2 uses for Kerberos over HTTP only
+# (libgit2.pc omits it).
 ifndef STATIC_GIT
 STATIC_GIT := $(if $(SANITIZE:0=),0,$(if $(wildcard $(shell pkg-config \
 	--variable=libdir libgit2 2>/dev/null)/libgit2.a),1,0))
@@ -41,8 +42,10 @@ ifeq ($(STATIC_GIT),1)
 BIN_LIBS = $(eval BIN_LIBS := -Wl,-Bstatic $(shell pkg-config --static --libs \
 	libgit2 yaml-0.1 libutf8proc) -lcrypto -Wl,-Bdynamic \
 	$(shell pkg-config --libs libcjson))$(BIN_LIBS)
-BIN_LDFLAGS := -Wl,--wrap=mbedtls_x509_crt_parse_file \
-	-Wl,--wrap=mbedtls_x509_crt_parse_path
+BIN_LDFLAGS := -Wl,--wrap=git_mbedtls_stream_global_init \
+	-Wl,--wrap=git_transport_ssh_global_init \
+	-Wl,--wrap=git_mbedtls_stream_new -Wl,--wrap=git_mbedtls_stream_wrap \
+	-Wl,--wrap=git_mbedtls__set_cert_location
 NOTLS_BIN = $(BUILD)/obj/lib/notls-wrap.o
 else
 BIN_LIBS = $(PKG_LIBS)

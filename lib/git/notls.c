@@ -1,46 +1,112 @@
 /*
  * threadmind never uses the network, yet libgit2 built with mbedTLS (as
- * Debian's is) parses the whole system CA bundle in git_libgit2_init:
- * 54 M instructions, 83% of a command's start-up (docs/PERFORMANCE.md).
- * This file is linked into the executables only, not into libthreadmind.a:
- * its two functions take the place of mbedTLS's loaders of trusted
- * certificates and load none.  An HTTPS connection would then trust no
- * certificate authority and fail to verify: never a silent trust.
+ * Debian's is) sets up HTTPS and SSH in git_libgit2_init.  This file is
+ * linked into the executables only, not into libthreadmind.a, and keeps
+ * that set-up from costing every process that opens a repository.
  *
- * Dynamic build: the executable's definitions interpose the shared
- * library's.  STATIC_GIT build (TM_WRAP_TLS): the linker's
- * --wrap=mbedtls_x509_crt_parse_file (and _path) sends libgit2's calls
- * here.  With a libgit2 built on OpenSSL, nothing calls them.
+ * Dynamic build: libgit2's TLS set-up parses the whole system CA bundle:
+ * 54 M instructions, 83% of a command's start-up (docs/PERFORMANCE.md).
+ * The executable's definitions below interpose mbedTLS's loaders of
+ * trusted certificates and load none.  An HTTPS connection would then
+ * trust no certificate authority and fail to verify: never a silent
+ * trust.  With a libgit2 built on OpenSSL, nothing calls them.
+ *
+ * STATIC_GIT build (TM_WRAP_TLS): the linker's --wrap sends libgit2's
+ * calls of its own TLS and SSH set-up here (see below), so neither the CA
+ * bundle nor the rest of the set-up is ever touched.
  */
 struct mbedtls_x509_crt;
 
-#ifdef TM_WRAP_TLS
-#define TM_CA_FILE __wrap_mbedtls_x509_crt_parse_file
-#define TM_CA_PATH __wrap_mbedtls_x509_crt_parse_path
-#else
-#define TM_CA_FILE mbedtls_x509_crt_parse_file
-#define TM_CA_PATH mbedtls_x509_crt_parse_path
-#endif
-
-int TM_CA_FILE(struct mbedtls_x509_crt *chain, const char *path);
-int TM_CA_PATH(struct mbedtls_x509_crt *chain, const char *path);
+#ifndef TM_WRAP_TLS
+int mbedtls_x509_crt_parse_file(struct mbedtls_x509_crt *chain,
+				const char *path);
+int mbedtls_x509_crt_parse_path(struct mbedtls_x509_crt *chain,
+				const char *path);
 
 /* 0: parsed, no certificate added. */
-int TM_CA_FILE(struct mbedtls_x509_crt *chain, const char *path)
+int mbedtls_x509_crt_parse_file(struct mbedtls_x509_crt *chain,
+				const char *path)
 {
 	(void)chain;
 	(void)path;
 	return 0;
 }
 
-int TM_CA_PATH(struct mbedtls_x509_crt *chain, const char *path)
+int mbedtls_x509_crt_parse_path(struct mbedtls_x509_crt *chain,
+				const char *path)
 {
 	(void)chain;
 	(void)path;
 	return 0;
 }
+#endif
 
 #ifdef TM_WRAP_TLS
+#include <git2/errors.h>
+
+/*
+ * The rest of git_libgit2_init's network set-up, skipped: mbedTLS's
+ * (its HAVEGE entropy gathering, 8,192 clock reads, the CTR-DRBG seeded
+ * from getrandom, the CA bundle stat'ed: 1.4 M instructions) and
+ * libssh2's (libssh2_init, then OpenSSL's: 1.0 M), 2.4 M instructions in
+ * all, 7% of a post-commit hook at 10,000 threads (docs/PERFORMANCE.md).
+ * Nothing then runs on what was not set up: opening a TLS stream, or
+ * setting the certificate locations, fails with an error that says why;
+ * libssh2 sets itself up on first use (libssh2_session_init).
+ */
+struct git_stream;
+
+int __wrap_git_mbedtls_stream_global_init(void);
+int __wrap_git_transport_ssh_global_init(void);
+int __wrap_git_mbedtls_stream_new(struct git_stream **out, const char *host,
+				  const char *port);
+int __wrap_git_mbedtls_stream_wrap(struct git_stream **out,
+				   struct git_stream *in, const char *host);
+int __wrap_git_mbedtls__set_cert_location(const char *file, const char *path);
+
+int __wrap_git_mbedtls_stream_global_init(void)
+{
+	return 0;
+}
+
+int __wrap_git_transport_ssh_global_init(void)
+{
+	return 0;
+}
+
+static int no_network(void)
+{
+	git_error_set_str(GIT_ERROR_SSL,
+			  "threadmind does not use the network: TLS is not "
+			  "set up in this process");
+	return -1;
+}
+
+int __wrap_git_mbedtls_stream_new(struct git_stream **out, const char *host,
+				  const char *port)
+{
+	(void)host;
+	(void)port;
+	*out = NULL;
+	return no_network();
+}
+
+int __wrap_git_mbedtls_stream_wrap(struct git_stream **out,
+				   struct git_stream *in, const char *host)
+{
+	(void)in;
+	(void)host;
+	*out = NULL;
+	return no_network();
+}
+
+int __wrap_git_mbedtls__set_cert_location(const char *file, const char *path)
+{
+	(void)file;
+	(void)path;
+	return no_network();
+}
+
 /*
  * The statically linked executables also stand in for GSSAPI, which
  * Debian's libgit2 calls only to authenticate HTTP with Kerberos
