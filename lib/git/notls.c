@@ -15,9 +15,9 @@
  * calls of its own TLS and SSH set-up here (see below), so neither the CA
  * bundle nor the rest of the set-up is ever touched.
  */
+#ifndef TM_WRAP_TLS
 struct mbedtls_x509_crt;
 
-#ifndef TM_WRAP_TLS
 int mbedtls_x509_crt_parse_file(struct mbedtls_x509_crt *chain,
 				const char *path);
 int mbedtls_x509_crt_parse_path(struct mbedtls_x509_crt *chain,
@@ -39,9 +39,7 @@ int mbedtls_x509_crt_parse_path(struct mbedtls_x509_crt *chain,
 	(void)path;
 	return 0;
 }
-#endif
-
-#ifdef TM_WRAP_TLS
+#else
 #include <git2/errors.h>
 
 /*
