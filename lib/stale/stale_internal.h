@@ -73,16 +73,15 @@ static inline void tm_stale__sizev_unique(struct tm_stale_sizev *a)
 struct tm_stale_specs {
 	tm_pathspec *specs;
 	size_t *owner; /* specs[i] belongs to thread owner[i] */
-	size_t *next;  /* next spec with the same literal pattern */
+	size_t *next;  /* next spec of the same chain (literal, other_dirs) */
 	size_t nspecs;
 	tm_hashmap literal; /* head of the chain of the specs without glob
 			       characters, by pattern */
-	struct tm_stale_sizev other; /* glob and match-everything specs, by
-					their first byte (other_at) */
-	/* other's specs that may match a path starting with byte b:
-	   other_at[b + 1] .. other_at[b + 2], and, for every path, those
-	   starting with a glob character: other_at[0] .. other_at[1] */
-	size_t other_at[258];
+	struct tm_stale_sizev other; /* glob and match-everything specs */
+	/* head of the chain (next) of other's specs by their literal folder
+	   (glob_folder), without its '/'; those with none: other_root */
+	tm_hashmap other_dirs;
+	size_t other_root;
 	size_t *by_pattern; /* the literal specs sorted by pattern (for a
 			       prefix; made on first use), nliteral of them */
 	size_t nliteral;
