@@ -24,13 +24,16 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define HEADER_LEN    12
-#define ENTRY_FIXED   62 /* up to and with the 16-bit flags */
-#define FLAG_EXTENDED 0x4000
-#define FLAG_STAGE(f) (((f) >> 12) & 3)
-#define NAME_MASK     0xfff
-#define HASH_LEN      20
-#define MAX_INDEX     ((size_t)1 << 31)
+#define HEADER_LEN        12
+#define ENTRY_FIXED       62     /* up to and with the 16-bit flags */
+#define FLAG_VALID        0x8000 /* assume unchanged */
+#define FLAG_EXTENDED     0x4000
+#define EXT_SKIP_WORKTREE 0x4000
+#define EXT_INTENT_TO_ADD 0x2000
+#define FLAG_STAGE(f)     (((f) >> 12) & 3)
+#define NAME_MASK         0xfff
+#define HASH_LEN          20
+#define MAX_INDEX         ((size_t)1 << 31)
 /* The smallest entry: 62 bytes, a NUL and padding to 8 (versions 2 and
  * 3); 62, a varint, one byte of path and a NUL (version 4). */
 #define MIN_ENTRY 64
@@ -48,7 +51,8 @@ static uint32_t be32(const unsigned char *p)
 
 /* The whole file into *data (malloc'd); 0 when it does not exist, -1 when
  * it cannot be read. */
-static int slurp(unsigned char **data, size_t *len, const char *path)
+static int slurp(unsigned char **data, size_t *len, const char *path,
+		 struct stat *out_st)
 {
 	struct stat st;
 	size_t got = 0;
@@ -77,6 +81,8 @@ static int slurp(unsigned char **data, size_t *len, const char *path)
 		return -1;
 	}
 	*len = got;
+	if (out_st)
+		*out_st = st;
 	return 1;
 }
 
@@ -139,8 +145,37 @@ static int path_too_long(const char *display, size_t i, size_t len)
  * The entries and extensions of `data`: 0, TM_INDEX_FILE_ASK_LIBGIT2 when
  * anything is off, TM_EPARSE when the file is past the bounds.
  */
-static int scan(tm_strv *out, const unsigned char *data, size_t len,
-		const char *prefix, const char *display)
+/* The stage-0 entries under a prefix, as scan collects them. */
+struct stage0 {
+	tm_index_file_entry *v;
+	size_t n, alloc;
+	bool attributes; /* a .gitattributes anywhere */
+};
+
+static void stage0_push(struct stage0 *z, const unsigned char *e,
+			uint32_t flags, unsigned extended, const char *name,
+			size_t namelen)
+{
+	tm_index_file_entry *x;
+
+	tm_xgrow((void **)&z->v, &z->alloc, z->n + 1, sizeof(*z->v));
+	x = &z->v[z->n++];
+	x->path = tm_xstrndup(name, namelen);
+	x->ctime_s = be32(e);
+	x->ctime_ns = be32(e + 4);
+	x->mtime_s = be32(e + 8);
+	x->mtime_ns = be32(e + 12);
+	x->dev = be32(e + 16);
+	x->ino = be32(e + 20);
+	x->mode = be32(e + 24);
+	x->size = be32(e + 36);
+	memcpy(x->id, e + 40, HASH_LEN);
+	x->vouched = !(flags & FLAG_VALID) &&
+		     !(extended & (EXT_SKIP_WORKTREE | EXT_INTENT_TO_ADD));
+}
+
+static int scan(tm_strv *out, struct stage0 *z, const unsigned char *data,
+		size_t len, const char *prefix, const char *display)
 {
 	const unsigned char *p = data + HEADER_LEN, *end = data + len;
 	size_t plen = strlen(prefix), n, i, namelen, fixed, strip;
@@ -171,6 +206,9 @@ static int scan(tm_strv *out, const unsigned char *data, size_t len,
 		return damaged(display, why);
 	}
 	for (i = 0; i < n; i++) {
+		const unsigned char *ent = p;
+		unsigned extended = 0;
+
 		if ((size_t)(end - p) < ENTRY_FIXED)
 			goto done;
 		flags = (uint32_t)p[60] << 8 | p[61];
@@ -182,6 +220,8 @@ static int scan(tm_strv *out, const unsigned char *data, size_t len,
 		}
 		if ((size_t)(end - p) < fixed)
 			goto done;
+		if (fixed > ENTRY_FIXED)
+			extended = (unsigned)p[62] << 8 | p[63];
 		stage = FLAG_STAGE(flags);
 		if (version == 4) {
 			const unsigned char *q = p + fixed, *nul;
@@ -256,6 +296,13 @@ static int scan(tm_strv *out, const unsigned char *data, size_t len,
 				tm_strv_push_owned(out,
 						   tm_xstrndup(name, namelen));
 		}
+		if (z && !stage && namelen > plen &&
+		    !memcmp(name, prefix, plen))
+			stage0_push(z, ent, flags, extended, name, namelen);
+		if (z && namelen >= 14 &&
+		    !memcmp(name + namelen - 14, ".gitattributes", 14) &&
+		    (namelen == 14 || name[namelen - 15] == '/'))
+			z->attributes = true;
 		tm_buf_clear(&last);
 		tm_buf_put(&last, name, namelen);
 		last_stage = stage;
@@ -284,11 +331,11 @@ int tm_index_file_conflicts(tm_strv *out, const char *path, const char *display,
 	tm_strv found = TM_STRV_INIT;
 	unsigned char *data;
 	size_t len, i;
-	int got = slurp(&data, &len, path), error;
+	int got = slurp(&data, &len, path, NULL), error;
 
 	if (got <= 0)
 		return got == 0 ? 0 : TM_INDEX_FILE_ASK_LIBGIT2;
-	error = scan(&found, data, len, prefix, display ? display : path);
+	error = scan(&found, NULL, data, len, prefix, display ? display : path);
 	free(data);
 	for (i = 0; !error && i < found.n; i++)
 		tm_strv_push_owned(out, found.items[i]);
@@ -305,9 +352,46 @@ int tm_index_file_check(const char *path, const char *display)
 	size_t len;
 	int error;
 
-	if (slurp(&data, &len, path) <= 0)
+	if (slurp(&data, &len, path, NULL) <= 0)
 		return 0;
-	error = scan(NULL, data, len, "", display ? display : path);
+	error = scan(NULL, NULL, data, len, "", display ? display : path);
 	free(data);
 	return error == TM_EPARSE ? error : 0;
+}
+
+int tm_index_file_entries(tm_index_file_entry **out, size_t *n,
+			  int64_t mtime[2], bool *attributes, const char *path,
+			  const char *prefix)
+{
+	struct stage0 z = {NULL, 0, 0, false};
+	unsigned char *data;
+	struct stat st;
+	size_t len;
+	int got = slurp(&data, &len, path, &st), error;
+
+	*out = NULL;
+	*n = 0;
+	if (got <= 0)
+		return got == 0 ? 0 : TM_INDEX_FILE_ASK_LIBGIT2;
+	error = scan(NULL, &z, data, len, prefix, path);
+	free(data);
+	if (error) {
+		tm_index_file_entries_free(z.v, z.n);
+		return error;
+	}
+	*attributes = z.attributes;
+	mtime[0] = (int64_t)st.st_mtim.tv_sec;
+	mtime[1] = (int64_t)st.st_mtim.tv_nsec;
+	*out = z.v;
+	*n = z.n;
+	return 0;
+}
+
+void tm_index_file_entries_free(tm_index_file_entry *e, size_t n)
+{
+	size_t i;
+
+	for (i = 0; e && i < n; i++)
+		free(e[i].path);
+	free(e);
 }

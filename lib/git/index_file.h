@@ -1,6 +1,8 @@
 /*
- * git's index file read directly, for the one question `status` asks of it
- * on every run: which paths are unmerged (have entries at a stage above 0).
+ * git's index file read directly, for the question `status` asks of it
+ * on every run: which paths are unmerged (have entries at a stage above 0);
+ * and for the staleness engine's first runs, the stage-0 entries of the
+ * thread files (stale_worktree.c).
  * libgit2 answers it too, but reads every entry into memory and hashes the
  * whole file first (git itself does not check the hash on a read); this
  * walks the entries in place.  Anything it does not fully understand is
@@ -15,6 +17,7 @@
 #include "buf.h"
 
 #include <stdbool.h>
+#include <stdint.h>
 
 /* What tm_index_file_conflicts returns for a file it leaves to libgit2. */
 #define TM_INDEX_FILE_ASK_LIBGIT2 1
@@ -56,5 +59,30 @@ int tm_index_file_conflicts(tm_strv *out, const char *path, const char *display,
  * past them.  For a caller about to have libgit2 read the whole index.
  */
 int tm_index_file_check(const char *path, const char *display);
+
+/* A stage-0 entry of git's index: its path, blob id, stat data (git keeps
+ * the low 32 bits of each) and whether its stat data vouch for the work
+ * tree's file (no assume-unchanged, skip-worktree or intent-to-add flag). */
+typedef struct {
+	char *path;
+	unsigned char id[20];
+	uint32_t ctime_s, ctime_ns, mtime_s, mtime_ns, dev, ino, mode, size;
+	bool vouched;
+} tm_index_file_entry;
+
+/*
+ * The stage-0 entries of the index file at `path` whose paths start with
+ * `prefix` (and are longer), in index order, into *out (*n of them; free
+ * with tm_index_file_entries_free), and the file's mtime (seconds,
+ * nanoseconds) into mtime: an entry changed at or after it is racy (its
+ * stat data prove nothing); whether any entry is a .gitattributes file
+ * into *attributes.  A missing file: none.  Returns what
+ * tm_index_file_conflicts returns (TM_INDEX_FILE_ASK_LIBGIT2, TM_EPARSE:
+ * *out NULL, no entry).
+ */
+int tm_index_file_entries(tm_index_file_entry **out, size_t *n,
+			  int64_t mtime[2], bool *attributes, const char *path,
+			  const char *prefix);
+void tm_index_file_entries_free(tm_index_file_entry *e, size_t n);
 
 #endif

@@ -125,9 +125,18 @@ static int too_large(const char *display, size_t max)
 int tm_fs_read_at(tm_buf *out, int dirfd, const char *name, const char *display,
 		  size_t max)
 {
+	return tm_fs_read_at_stamped(out, dirfd, name, display, max, NULL);
+}
+
+int tm_fs_read_at_stamped(tm_buf *out, int dirfd, const char *name,
+			  const char *display, size_t max, tm_file_stamp *stamp)
+{
 	size_t start = out->size, got = 0;
 	struct stat st;
 	int fd, error;
+
+	if (stamp)
+		memset(stamp, 0, sizeof(*stamp));
 
 	if ((error = check_name(name, display)) < 0)
 		return error;
@@ -186,6 +195,16 @@ int tm_fs_read_at(tm_buf *out, int dirfd, const char *name, const char *display,
 	}
 	tm_buf_grow(out, 0);
 	out->ptr[out->size] = '\0';
+	if (stamp) {
+		stamp->set = true;
+		stamp->dev = (uint64_t)st.st_dev;
+		stamp->ino = (uint64_t)st.st_ino;
+		stamp->size = (uint64_t)st.st_size;
+		stamp->mtime_s = (int64_t)st.st_mtim.tv_sec;
+		stamp->mtime_ns = (int64_t)st.st_mtim.tv_nsec;
+		stamp->ctime_s = (int64_t)st.st_ctim.tv_sec;
+		stamp->ctime_ns = (int64_t)st.st_ctim.tv_nsec;
+	}
 
 done:
 	if (error < 0 && out->ptr) {

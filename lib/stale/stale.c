@@ -268,6 +268,7 @@ static int compute_once(tm_stale_report *out, tm_git *g,
 	struct tm_stale_walk w;
 	struct tm_stale_pass s;
 	struct tm_stale_cidx ix;
+	struct tm_stale_worktree wt;
 	const tm_thread **cand = NULL;
 	size_t head = TM_STALE_NONE, i;
 	int error = 0;
@@ -275,6 +276,8 @@ static int compute_once(tm_stale_report *out, tm_git *g,
 	memset(&s, 0, sizeof(s));
 	memset(&ix, 0, sizeof(ix));
 	tm_stale__walk_init(&w, tm_git_repository(g));
+	tm_stale__worktree_init(&wt, w.repo, threads_dir, threads, n);
+	s.blobs.wt = &wt;
 	w.gone = gone;
 	w.warnings = warnings;
 	s.w = &w;
@@ -359,6 +362,7 @@ static int compute_once(tm_stale_report *out, tm_git *g,
 	tm_stale__pass_free(&s);
 	tm_stale__walk_free(&w);
 	tm_stale__cidx_free(&ix);
+	tm_stale__worktree_free(&wt);
 	return error;
 }
 

@@ -9,6 +9,7 @@
 
 #include "stale.h"
 #include "hashmap.h"
+#include "index_file.h"
 #include "pathspec.h"
 #include "treediff.h"
 
@@ -506,16 +507,48 @@ struct tm_stale_blob_version {
 	uint64_t ident; /* its identity (0: it does not parse) */
 };
 
+/* ---- thread files from the work tree (stale_worktree.c) ---- */
+
+/* The threads read from the work tree that git's index may vouch for as
+ * the blobs of HEAD's thread files (zeroed, or init'ed: not looked at
+ * before the first question). */
+struct tm_stale_worktree {
+	git_repository *repo;
+	const char *threads_dir; /* relative to the work tree, with its '/' */
+	const tm_thread *const *threads;
+	size_t n;
+	int state;
+	int dirfd;              /* threads_dir, opened */
+	tm_index_file_entry *e; /* the index's entries under threads_dir */
+	size_t ne;
+	int64_t index_mtime[2];
+	tm_hashmap entries; /* file name -> 1 + index in e */
+	tm_hashmap byname;  /* file name -> 1 + index in threads (stamped) */
+};
+
+void tm_stale__worktree_init(struct tm_stale_worktree *wt, git_repository *repo,
+			     const char *threads_dir,
+			     const tm_thread *const *threads, size_t n);
+/* The thread the caller read from file `name` of threads_dir when git's
+ * index vouches that its bytes are blob `blob`'s (stale_worktree.c says
+ * when), else NULL: then read the blob. */
+const tm_thread *tm_stale__worktree_thread(struct tm_stale_worktree *wt,
+					   const git_oid *blob,
+					   const char *name);
+void tm_stale__worktree_free(struct tm_stale_worktree *wt);
+
 /* The versions met so far (zeroed: none). */
 struct tm_stale_blobs {
 	tm_hashmap map; /* blob id + file name -> 1 + index in v */
 	struct tm_stale_blob_version *v;
 	size_t n, alloc;
+	struct tm_stale_worktree *wt; /* or NULL: every version from git */
 };
 
 /* What blob `id` of `repo`, a version of thread file `name` ("<id>.md"),
- * says: parsed the first time (under the hooks' deadline), remembered.  A
- * blob that cannot be read or parsed says nothing (ident 0). */
+ * says: parsed the first time (under the hooks' deadline; or the work
+ * tree's thread when b->wt vouches for it), remembered.  A blob that
+ * cannot be read or parsed says nothing (ident 0). */
 const struct tm_stale_blob_version *
 tm_stale__blob_version(struct tm_stale_blobs *b, git_repository *repo,
 		       const git_oid *id, const char *name);

@@ -66,13 +66,14 @@ static int load_thread_at(tm_thread **out, tm_store *s, int fd,
 {
 	char *name = md_name(id);
 	char *display = tm_store_file_display(s, "threads", project, name);
+	tm_file_stamp stamp;
 	int error;
 
 	tm_buf_clear(data);
 	error = tm_deadline_check(display);
 	if (error == 0)
-		error = tm_fs_read_at(data, fd, name, display,
-				      TM_MAX_FILE_SIZE);
+		error = tm_fs_read_at_stamped(data, fd, name, display,
+					      TM_MAX_FILE_SIZE, &stamp);
 	if (error == TM_ENOTFOUND)
 		tm_error_set(TM_ENOTFOUND, "no thread '%s' in project '%s'", id,
 			     project);
@@ -83,6 +84,8 @@ static int load_thread_at(tm_thread **out, tm_store *s, int fd,
 		error = tm_frontmatter_parse_checked(out, tm_buf_cstr(data),
 						     data->size, id, display,
 						     tm_deadline_check);
+	if (error == 0)
+		(*out)->stamp = stamp;
 	free(name);
 	free(display);
 	return error;

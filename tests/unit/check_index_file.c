@@ -119,6 +119,92 @@ START_TEST(test_index_file_versions)
 }
 END_TEST
 
+/* The stage-0 entries under `prefix` as tm_index_file_entries gives them,
+ * one line each in the shape of `git ls-files -s --debug`'s, and whether
+ * it saw a .gitattributes. */
+static char *entries_text(const char *prefix, bool *attributes)
+{
+	tm_index_file_entry *e = NULL;
+	size_t n = 0, i, k;
+	int64_t mtime[2];
+	tm_buf b = TM_BUF_INIT;
+
+	ck_assert_int_eq(tm_index_file_entries(&e, &n, mtime, attributes,
+					       index_path, prefix),
+			 0);
+	ck_assert_int_gt(mtime[0], 0);
+	for (i = 0; i < n; i++) {
+		tm_buf_printf(&b, "%o ", e[i].mode);
+		for (k = 0; k < 20; k++)
+			tm_buf_printf(&b, "%02x", e[i].id[k]);
+		tm_buf_printf(&b,
+			      " 0\t%s\n  ctime: %u:%u\n  mtime: %u:%u\n"
+			      "  dev: %u\tino: %u\n  size: %u %s\n",
+			      e[i].path, e[i].ctime_s, e[i].ctime_ns,
+			      e[i].mtime_s, e[i].mtime_ns, e[i].dev, e[i].ino,
+			      e[i].size, e[i].vouched ? "vouched" : "flagged");
+	}
+	tm_index_file_entries_free(e, n);
+	if (b.size)
+		b.ptr[--b.size] = '\0'; /* as tmt_sh_out: no last newline */
+	return tm_buf_detach(&b);
+}
+
+/* git's own listing of the same entries (stage 0, under `prefix`), the
+ * flags turned into "vouched" (none of assume-unchanged, skip-worktree,
+ * intent-to-add) or "flagged". */
+static char *git_entries(const char *prefix)
+{
+	return tmt_sh_out(
+		"cd '%s' && git ls-files -s --debug -- '%s*' | awk '"
+		"/^[0-7]+ [0-9a-f]+ [0-3]\t/ { skip = ($3 != 0); "
+		"if (!skip) print; next } skip { next } "
+		"/size:/ { f = $4; printf \"  size: %%s %%s\\n\", $2, "
+		"(f == 0 ? \"vouched\" : \"flagged\"); next } "
+		"/uid:/ { next } { print }'",
+		repo, prefix);
+}
+
+/* Stage-0 entries (blob id, stat data, flags) against git's --debug
+ * listing, in every index version; a .gitattributes anywhere is seen. */
+START_TEST(test_index_file_entries_like_git)
+{
+	static const char *const versions[] = {"2", "3", "4"};
+	char *have, *want;
+	bool attributes = true;
+	size_t i;
+
+	populate();
+	tmt_sh("cd '%s' && git update-index --assume-unchanged "
+	       ".threadmind/threads/p/aa.md && git update-index "
+	       "--skip-worktree .threadmind/threads/p/zz.md && echo n "
+	       ">.threadmind/threads/p/new.md && git add -N "
+	       ".threadmind/threads/p/new.md",
+	       repo);
+	for (i = 0; i < 3; i++) {
+		tmt_sh("cd '%s' && git update-index --index-version %s", repo,
+		       versions[i]);
+		have = entries_text(".threadmind/", &attributes);
+		want = git_entries(".threadmind/");
+		ck_assert_str_eq(have, want);
+		ck_assert(strstr(have, "aa.md") && strstr(have, "new.md"));
+		ck_assert(!attributes);
+		free(have);
+		free(want);
+		have = entries_text("", &attributes);
+		want = git_entries("");
+		ck_assert_str_eq(have, want);
+		free(have);
+		free(want);
+	}
+	tmt_sh("cd '%s' && mkdir -p deep && echo x >deep/.gitattributes && "
+	       "git add deep/.gitattributes",
+	       repo);
+	free(entries_text(".threadmind/", &attributes));
+	ck_assert(attributes);
+}
+END_TEST
+
 START_TEST(test_index_file_missing_and_clean)
 {
 	tm_strv got = TM_STRV_INIT;
@@ -352,6 +438,7 @@ Suite *index_file_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_index_file_versions);
 	tcase_add_test(tc, test_index_file_missing_and_clean);
+	tcase_add_test(tc, test_index_file_entries_like_git);
 	tcase_add_test(tc, test_index_file_bounds);
 	tcase_add_test(tc, test_index_file_split_index_refused);
 	tcase_add_test(tc, test_index_file_damaged_refused);

@@ -8,6 +8,7 @@
 #define TM_FS_H
 
 #include "buf.h"
+#include "model.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -61,6 +62,12 @@ int tm_fs_open_subdir(int *out_fd, int dirfd, const char *name,
  */
 int tm_fs_read_at(tm_buf *out, int dirfd, const char *name, const char *display,
 		  size_t max);
+
+/* tm_fs_read_at, and what fstat said of the file before the read into
+ * *stamp (its `set` false on error). */
+int tm_fs_read_at_stamped(tm_buf *out, int dirfd, const char *name,
+			  const char *display, size_t max,
+			  tm_file_stamp *stamp);
 
 /*
  * The names in the open folder `dirfd` (all of them but "." and ".."),

@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #define TM_ROOT_THREAD_ID   "main"
 #define TM_STATUS_DONE      "done"
@@ -27,6 +28,18 @@ typedef struct {
 	char *key;
 	char *raw;
 } tm_extra_field;
+
+/*
+ * What fstat said of a thread's file just before its bytes were read
+ * (tm_store_load_all), so that a later check can tell the bytes are still
+ * the file's, as git's index tells a file unchanged (stale_worktree.c).
+ * `set` false: the thread was not read from a file.
+ */
+typedef struct {
+	bool set;
+	uint64_t dev, ino, size;
+	int64_t mtime_s, mtime_ns, ctime_s, ctime_ns;
+} tm_file_stamp;
 
 /*
  * A thread.  Every string is owned (free with tm_thread_free); NULL means
@@ -52,6 +65,7 @@ typedef struct tm_thread {
 	char *body; /* bytes after the closing `---` line */
 	size_t body_len;
 	bool crlf; /* the file uses CRLF line ends: write it back so */
+	tm_file_stamp stamp; /* its file's, when the store read it */
 } tm_thread;
 
 /* A new, empty thread (all fields absent). */
