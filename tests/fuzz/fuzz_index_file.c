@@ -1,5 +1,6 @@
 /*
- * libFuzzer harness of git's index file reader (tm_index_file_conflicts):
+ * libFuzzer harness of git's index file reader (tm_index_file_conflicts,
+ * and tm_index_file_entries, which must give the same verdict):
  * any bytes as .git/index either are left to libgit2, or refused as
  * damaged past the reader's bounds (with a message naming the file), or
  * give unmerged paths that each start with the prefix, once each, in the
@@ -12,7 +13,7 @@
 #include "threadmind/error.h"
 
 #include <limits.h>
-
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,6 +51,39 @@ static void check(const char *path, const char *prefix)
 	tm_strv_clear(&out);
 }
 
+/* tm_index_file_entries on the same bytes: the unmerged paths' reader's
+ * verdict (but for the case-insensitive order of unmerged paths, which it
+ * does not look at), and entries that each start with the prefix, are
+ * longer than it and shorter than PATH_MAX. */
+static void check_entries(const char *path, const char *prefix)
+{
+	tm_index_file_entry sentinel, *e = &sentinel;
+	size_t n = 1, i, plen = strlen(prefix), len;
+	int64_t mtime[2];
+	bool attributes;
+	tm_strv out = TM_STRV_INIT;
+	int rc = tm_index_file_entries(&e, &n, mtime, &attributes, path,
+				       prefix),
+	    conflicts = tm_index_file_conflicts(&out, path, "IDX", prefix);
+
+	tm_strv_clear(&out);
+	if (rc != conflicts &&
+	    !(rc == 0 && conflicts == TM_INDEX_FILE_ASK_LIBGIT2))
+		abort();
+	if (rc != 0) {
+		if (e || n)
+			abort();
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		len = strlen(e[i].path);
+		if (len <= plen || len >= PATH_MAX ||
+		    strncmp(e[i].path, prefix, plen))
+			abort();
+	}
+	tm_index_file_entries_free(e, n);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static char path[64];
@@ -66,6 +100,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fclose(f);
 	check(path, "");
 	check(path, ".threadmind/");
+	check_entries(path, "");
+	check_entries(path, ".threadmind/");
 	unlink(path);
 	return 0;
 }
