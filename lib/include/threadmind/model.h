@@ -33,7 +33,10 @@ typedef struct {
  * What fstat said of a thread's file just before its bytes were read
  * (tm_store_load_all), so that a later check can tell the bytes are still
  * the file's, as git's index tells a file unchanged (stale_worktree.c).
- * `set` false: the thread was not read from a file.
+ * `set` false: the thread was not read from a file.  It vouches for the
+ * fields as parsed: code that changes a loaded thread and then asks for
+ * staleness with it clears `set` first (no caller does so today: the
+ * callers of tm_stale_compute pass threads as loaded).
  */
 typedef struct {
 	bool set;
