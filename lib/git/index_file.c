@@ -149,12 +149,18 @@ static int path_too_long(const char *display, size_t i, size_t len)
 struct stage0 {
 	tm_index_file_entry *v;
 	size_t n, alloc;
-	bool attributes; /* a .gitattributes anywhere */
 };
 
+/* Is the path (`len` bytes) a .gitattributes file? */
+static bool is_attributes(const char *name, size_t len)
+{
+	return len >= 14 && !memcmp(name + len - 14, ".gitattributes", 14) &&
+	       (len == 14 || name[len - 15] == '/');
+}
+
 static void stage0_push(struct stage0 *z, const unsigned char *e,
-			uint32_t flags, unsigned extended, const char *name,
-			size_t namelen)
+			uint32_t flags, unsigned extended, unsigned stage,
+			const char *name, size_t namelen)
 {
 	tm_index_file_entry *x;
 
@@ -170,7 +176,7 @@ static void stage0_push(struct stage0 *z, const unsigned char *e,
 	x->mode = be32(e + 24);
 	x->size = be32(e + 36);
 	memcpy(x->id, e + 40, HASH_LEN);
-	x->vouched = !(flags & FLAG_VALID) &&
+	x->vouched = !stage && !(flags & FLAG_VALID) &&
 		     !(extended & (EXT_SKIP_WORKTREE | EXT_INTENT_TO_ADD));
 }
 
@@ -296,13 +302,11 @@ static int scan(tm_strv *out, struct stage0 *z, const unsigned char *data,
 				tm_strv_push_owned(out,
 						   tm_xstrndup(name, namelen));
 		}
-		if (z && !stage && namelen > plen &&
-		    !memcmp(name, prefix, plen))
-			stage0_push(z, ent, flags, extended, name, namelen);
-		if (z && namelen >= 14 &&
-		    !memcmp(name + namelen - 14, ".gitattributes", 14) &&
-		    (namelen == 14 || name[namelen - 15] == '/'))
-			z->attributes = true;
+		if (z && ((!stage && namelen > plen &&
+			   !memcmp(name, prefix, plen)) ||
+			  is_attributes(name, namelen)))
+			stage0_push(z, ent, flags, extended, stage, name,
+				    namelen);
 		tm_buf_clear(&last);
 		tm_buf_put(&last, name, namelen);
 		last_stage = stage;
@@ -360,10 +364,10 @@ int tm_index_file_check(const char *path, const char *display)
 }
 
 int tm_index_file_entries(tm_index_file_entry **out, size_t *n,
-			  int64_t mtime[2], bool *attributes, const char *path,
+			  int64_t mtime[2], const char *path,
 			  const char *prefix)
 {
-	struct stage0 z = {NULL, 0, 0, false};
+	struct stage0 z = {NULL, 0, 0};
 	unsigned char *data;
 	struct stat st;
 	size_t len;
@@ -379,7 +383,6 @@ int tm_index_file_entries(tm_index_file_entry **out, size_t *n,
 		tm_index_file_entries_free(z.v, z.n);
 		return error;
 	}
-	*attributes = z.attributes;
 	mtime[0] = (int64_t)st.st_mtim.tv_sec;
 	mtime[1] = (int64_t)st.st_mtim.tv_nsec;
 	*out = z.v;

@@ -60,9 +60,10 @@ int tm_index_file_conflicts(tm_strv *out, const char *path, const char *display,
  */
 int tm_index_file_check(const char *path, const char *display);
 
-/* A stage-0 entry of git's index: its path, blob id, stat data (git keeps
- * the low 32 bits of each) and whether its stat data vouch for the work
- * tree's file (no assume-unchanged, skip-worktree or intent-to-add flag). */
+/* An entry of git's index: its path, blob id, stat data (git keeps the
+ * low 32 bits of each) and whether its stat data vouch for the work
+ * tree's file (stage 0, no assume-unchanged, skip-worktree or
+ * intent-to-add flag). */
 typedef struct {
 	char *path;
 	unsigned char id[20];
@@ -72,16 +73,16 @@ typedef struct {
 
 /*
  * The stage-0 entries of the index file at `path` whose paths start with
- * `prefix` (and are longer), in index order, into *out (*n of them; free
- * with tm_index_file_entries_free), and the file's mtime (seconds,
+ * `prefix` (and are longer), and every .gitattributes entry (at any
+ * stage), in index order, into *out (*n of them; free with
+ * tm_index_file_entries_free), and the file's mtime (seconds,
  * nanoseconds) into mtime: an entry changed at or after it is racy (its
- * stat data prove nothing); whether any entry is a .gitattributes file
- * into *attributes.  A missing file: none.  Returns what
+ * stat data prove nothing).  A missing file: none.  Returns what
  * tm_index_file_conflicts returns (TM_INDEX_FILE_ASK_LIBGIT2, TM_EPARSE:
  * *out NULL, no entry).
  */
 int tm_index_file_entries(tm_index_file_entry **out, size_t *n,
-			  int64_t mtime[2], bool *attributes, const char *path,
+			  int64_t mtime[2], const char *path,
 			  const char *prefix);
 void tm_index_file_entries_free(tm_index_file_entry *e, size_t n);
 

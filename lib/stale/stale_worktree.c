@@ -34,8 +34,10 @@
  */
 #include "stale_internal.h"
 #include "error.h"
+#include "fs.h"
 #include "git_libgit2.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,35 +80,123 @@ static bool crlf_config(git_repository *repo)
 	return crlf;
 }
 
-/* Does `path` exist (whatever it is)? */
-static bool exists(const char *path)
+/* Does the index entry's stat data say `st`?  (git keeps the low 32 bits
+ * of each.) */
+static bool entry_is(const tm_index_file_entry *e, const struct stat *st)
+{
+	return S_ISREG(st->st_mode) && e->dev == (uint32_t)st->st_dev &&
+	       e->ino == (uint32_t)st->st_ino &&
+	       e->size == (uint32_t)st->st_size &&
+	       e->mtime_s == (uint32_t)st->st_mtim.tv_sec &&
+	       e->mtime_ns == (uint32_t)st->st_mtim.tv_nsec &&
+	       e->ctime_s == (uint32_t)st->st_ctim.tv_sec &&
+	       e->ctime_ns == (uint32_t)st->st_ctim.tv_nsec;
+}
+
+/* Did the read that took stamp `s` see the file as `st` is now? */
+static bool stamp_is(const tm_file_stamp *s, const struct stat *st)
+{
+	return s->set && (uint64_t)st->st_dev == s->dev &&
+	       (uint64_t)st->st_ino == s->ino &&
+	       (uint64_t)st->st_size == s->size &&
+	       (int64_t)st->st_mtim.tv_sec == s->mtime_s &&
+	       (int64_t)st->st_mtim.tv_nsec == s->mtime_ns &&
+	       (int64_t)st->st_ctim.tv_sec == s->ctime_s &&
+	       (int64_t)st->st_ctim.tv_nsec == s->ctime_ns;
+}
+
+/* Changed at or after the index was written: its stat data prove
+ * nothing (git's racy rule). */
+static bool racy(const struct tm_stale_worktree *wt,
+		 const tm_index_file_entry *e)
+{
+	return (int64_t)e->mtime_s > wt->index_mtime[0] ||
+	       ((int64_t)e->mtime_s == wt->index_mtime[0] &&
+		(int64_t)e->mtime_ns >= wt->index_mtime[1]);
+}
+
+/* The index's entry of `path`, or NULL. */
+static const tm_index_file_entry *entry_of(const struct tm_stale_worktree *wt,
+					   const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < wt->ne; i++)
+		if (!strcmp(wt->e[i].path, path))
+			return &wt->e[i];
+	return NULL;
+}
+
+/* The attributes that change a file's bytes on checkout (text and crlf
+ * with core.eol or core.autocrlf, eol, filter, ident,
+ * working-tree-encoding), and a macro's definition, which may set any of
+ * them: an attributes file holding one of these words anywhere (a
+ * comment, a pattern, a longer word) may apply to the thread files. */
+static const char *const checkout_words[] = {
+	"text", "crlf", "eol", "filter", "ident", "encoding", "[attr]",
+};
+
+/*
+ * Could the attributes file `path` change how the thread files are checked
+ * out?  Missing: no.  Present: yes when it is not a regular file, larger
+ * than TM_MAX_FILE_SIZE, unreadable, or holds a word of checkout_words.
+ */
+static bool may_change_checkout(const char *path)
 {
 	struct stat st;
+	tm_buf data = TM_BUF_INIT;
+	char chunk[4096];
+	ssize_t got;
+	size_t i;
+	int fd;
+	bool yes;
 
-	return lstat(path, &st) == 0;
+	if (lstat(path, &st) < 0)
+		return errno != ENOENT && errno != ENOTDIR;
+	if (!S_ISREG(st.st_mode) || st.st_size > TM_MAX_FILE_SIZE ||
+	    (fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)) < 0)
+		return true;
+	while ((got = read(fd, chunk, sizeof(chunk))) > 0 &&
+	       data.size <= TM_MAX_FILE_SIZE)
+		tm_buf_put(&data, chunk, (size_t)got);
+	yes = got < 0 || data.size > TM_MAX_FILE_SIZE;
+	close(fd);
+	for (i = 0;
+	     !yes && i < sizeof(checkout_words) / sizeof(*checkout_words); i++)
+		yes = data.size &&
+		      memmem(data.ptr, data.size, checkout_words[i],
+			     strlen(checkout_words[i])) != NULL;
+	tm_buf_release(&data);
+	return yes;
 }
 
 /*
- * Could an attribute apply to the thread files?  Asked of libgit2 per
- * file, it cost 79,000 instructions a file (it re-checks every attributes
- * file and reads the whole index each time): more than the inflate it
- * saves.  So the question is whether any file git takes attributes from
- * exists (gitattributes(5)): $GIT_DIR/info/attributes, a .gitattributes
- * in the work tree on the way down to the threads' folder or anywhere in
- * the index (`attributes_in_index`), core.attributesFile (by default
- * $XDG_CONFIG_HOME/git/attributes or ~/.config/git/attributes), and the
- * system's gitattributes (/etc, and where libgit2 looks for its system
- * config).  Any of them, and the blobs are read.
+ * Could an attribute make the thread files' checked-out bytes differ from
+ * their blobs?  Asked of libgit2 per file, it cost 79,000 instructions a
+ * file (it re-checks every attributes file and reads the whole index each
+ * time): more than the inflate it saves.  So every file git takes
+ * attributes from (gitattributes(5)) is looked at once, and may not hold a
+ * word of checkout_words: the system's gitattributes (/etc, and where
+ * libgit2 looks for its system config), core.attributesFile (by default
+ * $XDG_CONFIG_HOME/git/attributes or ~/.config/git/attributes),
+ * $GIT_DIR/info/attributes, and the .gitattributes of each folder from the
+ * work tree's root down to the threads' folder.  When the index holds one
+ * of those, checkout read the index's (git reads it first in that
+ * direction): the work tree's must then be its copy, as its entry's stat
+ * data (not racy, no flag) vouch, else the answer is yes.  `install`'s own
+ * lines in .threadmind/.gitattributes (merge=threadmind diff=markdown) say
+ * no.
  */
 static bool attributes_may_apply(struct tm_stale_worktree *wt,
-				 const char *workdir, bool attributes_in_index)
+				 const char *workdir)
 {
 	git_config *cfg = NULL;
-	git_buf file = GIT_BUF_INIT;
-	tm_buf path = TM_BUF_INIT;
-	git_buf sys = GIT_BUF_INIT;
+	git_buf file = GIT_BUF_INIT, sys = GIT_BUF_INIT;
+	tm_buf path = TM_BUF_INIT, rel = TM_BUF_INIT;
 	const char *home, *xdg, *slash, *dir, *colon;
-	bool any = attributes_in_index || exists("/etc/gitattributes");
+	const tm_index_file_entry *e;
+	struct stat st;
+	bool any = may_change_checkout("/etc/gitattributes");
 
 	/* the system's file where libgit2 looks for it too */
 	if (!any && git_libgit2_opts(GIT_OPT_GET_SEARCH_PATH,
@@ -119,39 +209,47 @@ static bool attributes_may_apply(struct tm_stale_worktree *wt,
 				      (int)(colon ? (size_t)(colon - dir)
 						  : strlen(dir)),
 				      dir);
-			any = exists(tm_buf_cstr(&path));
+			any = may_change_checkout(tm_buf_cstr(&path));
 		}
-	git_buf_dispose(&sys);
 	tm_buf_clear(&path);
 	tm_buf_printf(&path, "%sinfo/attributes",
 		      git_repository_commondir(wt->repo));
-	any = any || exists(tm_buf_cstr(&path));
+	any = any || may_change_checkout(tm_buf_cstr(&path));
 	for (slash = wt->threads_dir; !any && slash;
 	     slash = strchr(slash, '/')) {
 		if (*slash == '/')
 			slash++;
-		tm_buf_clear(&path);
-		tm_buf_printf(&path, "%s%.*s.gitattributes", workdir,
+		tm_buf_clear(&rel);
+		tm_buf_printf(&rel, "%.*s.gitattributes",
 			      (int)(slash - wt->threads_dir), wt->threads_dir);
-		any = exists(tm_buf_cstr(&path));
+		tm_buf_clear(&path);
+		tm_buf_printf(&path, "%s%s", workdir, tm_buf_cstr(&rel));
+		e = entry_of(wt, tm_buf_cstr(&rel));
+		any = e ? !e->vouched || racy(wt, e) ||
+				      lstat(tm_buf_cstr(&path), &st) < 0 ||
+				      !entry_is(e, &st) ||
+				      may_change_checkout(tm_buf_cstr(&path))
+			: may_change_checkout(tm_buf_cstr(&path));
 		if (!*slash)
 			break;
 	}
 	if (!any && git_repository_config_snapshot(&cfg, wt->repo) == 0 &&
 	    git_config_get_path(&file, cfg, "core.attributesFile") == 0) {
-		any = exists(file.ptr);
+		any = may_change_checkout(file.ptr);
 	} else if (!any) {
 		tm_buf_clear(&path);
 		if ((xdg = getenv("XDG_CONFIG_HOME")) && *xdg)
 			tm_buf_printf(&path, "%s/git/attributes", xdg);
 		else if ((home = getenv("HOME")))
 			tm_buf_printf(&path, "%s/.config/git/attributes", home);
-		any = path.size && exists(tm_buf_cstr(&path));
+		any = path.size && may_change_checkout(tm_buf_cstr(&path));
 	}
 	git_error_clear();
 	git_buf_dispose(&file);
+	git_buf_dispose(&sys);
 	git_config_free(cfg);
 	tm_buf_release(&path);
+	tm_buf_release(&rel);
 	return any;
 }
 
@@ -160,24 +258,29 @@ static void load(struct tm_stale_worktree *wt)
 	const char *workdir = git_repository_workdir(wt->repo);
 	size_t i, plen = strlen(wt->threads_dir);
 	tm_buf path = TM_BUF_INIT, key = TM_BUF_INIT;
-	bool attributes_in_index = false;
+	const char *name;
+	size_t len;
 
 	wt->state = WT_UNUSABLE;
 	if (!workdir || getenv("GIT_INDEX_FILE") || crlf_config(wt->repo))
 		return;
 	tm_buf_printf(&path, "%sindex", git_repository_path(wt->repo));
 	if (tm_index_file_entries(&wt->e, &wt->ne, wt->index_mtime,
-				  &attributes_in_index, tm_buf_cstr(&path),
-				  wt->threads_dir) != 0) {
+				  tm_buf_cstr(&path), wt->threads_dir) != 0) {
 		tm_error_clear();
 		goto done;
 	}
-	if (attributes_may_apply(wt, workdir, attributes_in_index))
+	if (attributes_may_apply(wt, workdir))
 		goto done;
-	for (i = 0; i < wt->ne; i++)
-		if (!strchr(wt->e[i].path + plen, '/'))
-			*tm_hashmap_puts(&wt->entries, wt->e[i].path + plen,
-					 0) = i + 1;
+	for (i = 0; i < wt->ne; i++) {
+		name = wt->e[i].path + plen;
+		len = strlen(wt->e[i].path);
+		if (len > plen &&
+		    !strncmp(wt->e[i].path, wt->threads_dir, plen) &&
+		    !strchr(name, '/') && len - plen > 3 &&
+		    !strcmp(wt->e[i].path + len - 3, ".md"))
+			*tm_hashmap_puts(&wt->entries, name, 0) = i + 1;
+	}
 	tm_buf_clear(&path);
 	tm_buf_printf(&path, "%s%s", workdir, wt->threads_dir);
 	wt->dirfd = open(tm_buf_cstr(&path),
@@ -195,36 +298,6 @@ static void load(struct tm_stale_worktree *wt)
 done:
 	tm_buf_release(&path);
 	tm_buf_release(&key);
-}
-
-/* Were the entry's stat data, the stamp and st taken of the same file,
- * unchanged?  (git keeps the low 32 bits of each.) */
-static bool same_file(const tm_index_file_entry *e, const tm_file_stamp *s,
-		      const struct stat *st)
-{
-	return S_ISREG(st->st_mode) && (uint64_t)st->st_dev == s->dev &&
-	       (uint64_t)st->st_ino == s->ino &&
-	       (uint64_t)st->st_size == s->size &&
-	       (int64_t)st->st_mtim.tv_sec == s->mtime_s &&
-	       (int64_t)st->st_mtim.tv_nsec == s->mtime_ns &&
-	       (int64_t)st->st_ctim.tv_sec == s->ctime_s &&
-	       (int64_t)st->st_ctim.tv_nsec == s->ctime_ns &&
-	       e->dev == (uint32_t)s->dev && e->ino == (uint32_t)s->ino &&
-	       e->size == (uint32_t)s->size &&
-	       e->mtime_s == (uint32_t)s->mtime_s &&
-	       e->mtime_ns == (uint32_t)s->mtime_ns &&
-	       e->ctime_s == (uint32_t)s->ctime_s &&
-	       e->ctime_ns == (uint32_t)s->ctime_ns;
-}
-
-/* Changed at or after the index was written: its stat data prove
- * nothing (git's racy rule). */
-static bool racy(const struct tm_stale_worktree *wt,
-		 const tm_index_file_entry *e)
-{
-	return (int64_t)e->mtime_s > wt->index_mtime[0] ||
-	       ((int64_t)e->mtime_s == wt->index_mtime[0] &&
-		(int64_t)e->mtime_ns >= wt->index_mtime[1]);
 }
 
 const tm_thread *tm_stale__worktree_thread(struct tm_stale_worktree *wt,
@@ -249,7 +322,7 @@ const tm_thread *tm_stale__worktree_thread(struct tm_stale_worktree *wt,
 	if (!e->vouched || memcmp(e->id, blob->id, GIT_OID_RAWSZ) ||
 	    racy(wt, e) ||
 	    fstatat(wt->dirfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
-	    !same_file(e, &t->stamp, &st))
+	    !entry_is(e, &st) || !stamp_is(&t->stamp, &st))
 		return NULL;
 	return t;
 }

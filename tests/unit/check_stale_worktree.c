@@ -200,34 +200,58 @@ START_TEST(test_worktree_index_flags)
 }
 END_TEST
 
-/* Any file git takes attributes from: the blobs are read instead. */
+/* An attributes file that may change how the thread files are checked out
+ * (one of the words of a checkout attribute, a macro): the blobs are read
+ * instead.  install's own lines do not. */
 START_TEST(test_worktree_attributes)
 {
+	ck_assert(vouched_after(
+		"printf '%s\\n%s\\n' "
+		"'threads/**/*.md merge=threadmind diff=markdown' "
+		"'projects/*.json merge=threadmind' "
+		">.threadmind/.gitattributes"));
 	ck_assert(!vouched_after("echo '*.md -text' > .gitattributes"));
 	tmt_sh("rm '%s/.gitattributes'", repo);
-	ck_assert(vouched_after(NULL));
-	ck_assert(!vouched_after("echo 'x' > " TDIR ".gitattributes"));
+	ck_assert(vouched_after("echo '*.c diff=cpp' > .gitattributes"));
+	ck_assert(!vouched_after("echo '[attr]mine merge=x' > .gitattributes"));
+	tmt_sh("rm '%s/.gitattributes'", repo);
+	ck_assert(!vouched_after("echo '*.md eol=crlf' > " TDIR
+				 ".gitattributes"));
 	tmt_sh("rm '%s/" TDIR ".gitattributes'", repo);
 	ck_assert(!vouched_after("mkdir -p .git/info && echo '*.md ident' > "
 				 ".git/info/attributes"));
 	tmt_sh("rm '%s/.git/info/attributes'", repo);
-	/* in the index only (deleted from the work tree) */
-	ck_assert(!vouched_after("mkdir -p a && echo x > a/.gitattributes && "
-				 "git add a/.gitattributes && "
-				 "rm a/.gitattributes"));
-	tmt_sh("git -C '%s' rm -q --cached a/.gitattributes", repo);
 	ck_assert(vouched_after(NULL));
+	/* in the index only (deleted from the work tree): git reads that */
+	ck_assert(!vouched_after("echo '* diff' > .threadmind/.gitattributes "
+				 "&& git add .threadmind/.gitattributes && "
+				 "rm .threadmind/.gitattributes"));
+	tmt_sh("git -C '%s' rm -q --cached .threadmind/.gitattributes", repo);
+	/* in the index and the work tree: the work tree's must be its copy */
+	ck_assert(vouched_after("echo '*.c diff=cpp' > .gitattributes && "
+				"touch -d '2020-01-01 00:00:00' .gitattributes "
+				"&& git add .gitattributes"));
+	ck_assert(!vouched_after("echo '*.c diff=cpp2' > .gitattributes"));
+	tmt_sh("cd '%s' && git checkout -q .gitattributes && git rm -q "
+	       "--cached .gitattributes && rm .gitattributes",
+	       repo);
+	/* elsewhere than on the way to the threads: it does not apply */
+	ck_assert(
+		vouched_after("mkdir -p a && echo '* text' > a/.gitattributes "
+			      "&& git add a/.gitattributes"));
 	ck_assert(
 		!vouched_after("git config core.attributesFile \"$PWD/attrs\" "
 			       "&& echo '*.md ident' > attrs"));
 	tmt_sh("git -C '%s' config --unset core.attributesFile", repo);
 	ck_assert(vouched_after(NULL));
-	ck_assert(!vouched_after("mkdir -p \"$HOME/.config/git\" && echo x > "
-				 "\"$HOME/.config/git/attributes\""));
+	ck_assert(!vouched_after(
+		"mkdir -p \"$HOME/.config/git\" && echo "
+		"'* eol=lf' > \"$HOME/.config/git/attributes\""));
 	tmt_sh("rm \"$HOME/.config/git/attributes\"");
 	ck_assert(vouched_after(NULL));
 	/* the sandbox's system folder (tmt_sandbox: libgit2's search path) */
-	ck_assert(!vouched_after("echo x > \"$HOME/../etc/gitattributes\""));
+	ck_assert(!vouched_after(
+		"echo '* filter=f' > \"$HOME/../etc/gitattributes\""));
 }
 END_TEST
 
