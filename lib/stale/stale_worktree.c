@@ -23,9 +23,10 @@
  *   inode); the stat data before the read alone would not do: a file
  *   changed and added to the index after the read would match the new
  *   entry while the parse is of the old bytes;
- * - nothing makes a clean file's bytes differ from its blob: no file git
- *   takes attributes from (attributes_may_apply), neither
- *   core.autocrlf=true nor core.eol=crlf;
+ * - nothing makes a clean file's bytes differ from its blob: no
+ *   attributes file that could apply names a checkout attribute or
+ *   defines a macro (attributes_may_apply), neither core.autocrlf=true
+ *   nor core.eol=crlf;
  * - the repository has a work tree and its usual index (not GIT_INDEX_FILE).
  * Then the version parsed from the file is the blob's, byte for byte, and
  * goes into the commit index as the blob's would.  Anything else, or any
