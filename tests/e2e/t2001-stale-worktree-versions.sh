@@ -7,15 +7,21 @@
 # vouching for anything).
 . "$(dirname "$0")/test-lib.sh"
 
-# both_ways: `stale --json` from a fresh index, as it is and with the
-# blobs read, must agree; the answer into `out` (json_is reads it).
-both_ways() {
+# none_stale: `stale --json` from a fresh index, as it is and with the
+# blobs read, must agree, and find no stale thread.
+none_stale() {
 	rm -rf .git/threadmind &&
 	git threadmind stale --json >out.vouched &&
 	rm -rf .git/threadmind &&
 	GIT_INDEX_FILE=.git/index git threadmind stale --json >out.blobs &&
 	test_cmp out.blobs out.vouched &&
-	cp out.vouched out
+	cp out.vouched out &&
+	json_is "len(d[\"stale\"]) == 0"
+}
+
+# wt_file: the thread's file.
+wt_file() {
+	ls .threadmind/threads/*/wt.md
 }
 
 test_expect_success 'setup: a thread reviewed at P2, its file older than the index' '
@@ -36,24 +42,19 @@ test_expect_success 'setup: a thread reviewed at P2, its file older than the ind
 
 test_expect_success 'clean: the same answer, not stale' '
 	cd app &&
-	both_ways &&
-	json_is "len(d[\"stale\"]) == 0"
+	none_stale
 '
 
 test_expect_success 'the work tree now reviews P1: HEAD still holds P2, which covers P2' '
 	cd app &&
-	f=$(ls .threadmind/threads/*/wt.md) &&
-	sed -i "s/^commit: .*/commit: $(cat ../p1)/" $f &&
-	both_ways &&
-	json_is "len(d[\"stale\"]) == 0"
+	sed -i "s/^commit: .*/commit: $(cat ../p1)/" "$(wt_file)" &&
+	none_stale
 '
 
 test_expect_success 'the old mtime put back on the changed file: still the blob' '
 	cd app &&
-	f=$(ls .threadmind/threads/*/wt.md) &&
-	touch -d "2020-01-01 00:00:00" $f &&
-	both_ways &&
-	json_is "len(d[\"stale\"]) == 0"
+	touch -d "2020-01-01 00:00:00" "$(wt_file)" &&
+	none_stale
 '
 
 test_done
