@@ -169,14 +169,15 @@ START_TEST(test_worktree_rewritten_after_read)
 }
 END_TEST
 
-/* Changed and added after the read, its old mtime put back: the entry
- * matches the file again, not the bytes read (the ctime tells). */
+/* Changed, added and committed after the read, its old mtime put back:
+ * HEAD's blob, its index entry and the file agree again, but not with the
+ * bytes read (the stamp's inode and ctime tell). */
 START_TEST(test_worktree_changed_and_added_after_read)
 {
 	ck_assert(!vouched_after(
 		"sleep 0.05 && sed -i 's/title: One/title: Two/' " FILE1
 		" && touch -d '2020-01-01 00:00:00' " FILE1 " && " GIT
-		"add " FILE1));
+		"add " FILE1 " && " GIT "commit -q -m two"));
 }
 END_TEST
 
