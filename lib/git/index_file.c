@@ -141,11 +141,7 @@ static int path_too_long(const char *display, size_t i, size_t len)
 	return damaged(display, why);
 }
 
-/*
- * The entries and extensions of `data`: 0, TM_INDEX_FILE_ASK_LIBGIT2 when
- * anything is off, TM_EPARSE when the file is past the bounds.
- */
-/* The stage-0 entries under a prefix, as scan collects them. */
+/* The entries tm_index_file_entries gives, as scan collects them. */
 struct stage0 {
 	tm_index_file_entry *v;
 	size_t n, alloc;
@@ -180,6 +176,12 @@ static void stage0_push(struct stage0 *z, const unsigned char *e,
 		     !(extended & (EXT_SKIP_WORKTREE | EXT_INTENT_TO_ADD));
 }
 
+/*
+ * The entries and extensions of `data`: 0, TM_INDEX_FILE_ASK_LIBGIT2 when
+ * anything is off, TM_EPARSE when the file is past the bounds.  The
+ * unmerged paths under `prefix` into `out`, the entries of
+ * tm_index_file_entries into `z` (either may be NULL).
+ */
 static int scan(tm_strv *out, struct stage0 *z, const unsigned char *data,
 		size_t len, const char *prefix, const char *display)
 {

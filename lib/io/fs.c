@@ -122,6 +122,18 @@ static int too_large(const char *display, size_t max)
 			    display, limit);
 }
 
+void tm_fs_stamp(tm_file_stamp *out, const struct stat *st)
+{
+	out->set = true;
+	out->dev = (uint64_t)st->st_dev;
+	out->ino = (uint64_t)st->st_ino;
+	out->size = (uint64_t)st->st_size;
+	out->mtime_s = (int64_t)st->st_mtim.tv_sec;
+	out->mtime_ns = (int64_t)st->st_mtim.tv_nsec;
+	out->ctime_s = (int64_t)st->st_ctim.tv_sec;
+	out->ctime_ns = (int64_t)st->st_ctim.tv_nsec;
+}
+
 int tm_fs_read_at(tm_buf *out, int dirfd, const char *name, const char *display,
 		  size_t max)
 {
@@ -195,16 +207,8 @@ int tm_fs_read_at_stamped(tm_buf *out, int dirfd, const char *name,
 	}
 	tm_buf_grow(out, 0);
 	out->ptr[out->size] = '\0';
-	if (stamp) {
-		stamp->set = true;
-		stamp->dev = (uint64_t)st.st_dev;
-		stamp->ino = (uint64_t)st.st_ino;
-		stamp->size = (uint64_t)st.st_size;
-		stamp->mtime_s = (int64_t)st.st_mtim.tv_sec;
-		stamp->mtime_ns = (int64_t)st.st_mtim.tv_nsec;
-		stamp->ctime_s = (int64_t)st.st_ctim.tv_sec;
-		stamp->ctime_ns = (int64_t)st.st_ctim.tv_nsec;
-	}
+	if (stamp)
+		tm_fs_stamp(stamp, &st);
 
 done:
 	if (error < 0 && out->ptr) {

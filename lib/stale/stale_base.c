@@ -202,7 +202,7 @@ tm_stale__blob_version(struct tm_stale_blobs *b, git_repository *repo,
 	struct tm_stale_blob_version out;
 	git_blob *blob = NULL;
 	tm_thread *v = NULL;
-	const tm_thread *same;
+	const tm_thread *parsed; /* the work tree's, or v */
 
 	tm_buf_put(&key, id->id, GIT_OID_RAWSZ);
 	tm_buf_puts(&key, name);
@@ -211,18 +211,18 @@ tm_stale__blob_version(struct tm_stale_blobs *b, git_repository *repo,
 	if (*at)
 		return &b->v[*at - 1];
 	memset(&out, 0, sizeof(out));
-	if ((same = tm_stale__worktree_thread(b->wt, id, name)) ||
+	if ((parsed = tm_stale__worktree_thread(b->wt, id, name)) ||
 	    (git_blob_lookup(&blob, repo, id) == 0 &&
 	     tm_frontmatter_parse_checked(&v, git_blob_rawcontent(blob),
 					  (size_t)git_blob_rawsize(blob), "x",
 					  "(history)",
 					  tm_deadline_check) == 0)) {
-		if (!same)
-			same = v;
-		out.ident = tm_stale__identity(same, name);
-		if (same->commit &&
-		    tm_git_is_hex_oid(same->commit, strlen(same->commit)) &&
-		    git_oid_fromstr(&out.review, same->commit) < 0)
+		if (!parsed)
+			parsed = v;
+		out.ident = tm_stale__identity(parsed, name);
+		if (parsed->commit &&
+		    tm_git_is_hex_oid(parsed->commit, strlen(parsed->commit)) &&
+		    git_oid_fromstr(&out.review, parsed->commit) < 0)
 			memset(&out.review, 0, sizeof(out.review));
 	}
 	tm_error_clear();

@@ -519,7 +519,8 @@ struct tm_stale_worktree {
 	size_t n;
 	int state;
 	int dirfd;              /* threads_dir, opened */
-	tm_index_file_entry *e; /* the index's entries under threads_dir */
+	tm_index_file_entry *e; /* the index's entries under threads_dir,
+				   and its .gitattributes */
 	size_t ne;
 	int64_t index_mtime[2];
 	tm_hashmap entries; /* file name -> 1 + index in e */

@@ -38,7 +38,6 @@
 #include "fs.h"
 #include "git_libgit2.h"
 
-#include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,50 +59,39 @@ void tm_stale__worktree_init(struct tm_stale_worktree *wt, git_repository *repo,
 	wt->state = threads_dir && n ? WT_UNKNOWN : WT_UNUSABLE;
 }
 
-/* Whether a config value says CRLF on checkout. */
-static bool crlf_config(git_repository *repo)
+/* Whether the config says CRLF on checkout. */
+static bool crlf_config(git_config *cfg)
 {
-	git_config *cfg = NULL;
 	const char *v;
 	int b = 0;
 	bool crlf = false;
 
-	if (git_repository_config_snapshot(&cfg, repo) < 0) {
-		git_error_clear();
-		return true; /* in doubt */
-	}
 	if (git_config_get_string(&v, cfg, "core.autocrlf") == 0)
 		crlf = git_config_parse_bool(&b, v) == 0 && b;
 	if (git_config_get_string(&v, cfg, "core.eol") == 0)
 		crlf = crlf || !strcmp(v, "crlf");
 	git_error_clear();
-	git_config_free(cfg);
 	return crlf;
 }
 
-/* Does the index entry's stat data say `st`?  (git keeps the low 32 bits
- * of each.) */
-static bool entry_is(const tm_index_file_entry *e, const struct stat *st)
+/* Does the index entry's stat data say what stamp `s` does?  (git keeps
+ * the low 32 bits of each.) */
+static bool entry_is(const tm_index_file_entry *e, const tm_file_stamp *s)
 {
-	return S_ISREG(st->st_mode) && e->dev == (uint32_t)st->st_dev &&
-	       e->ino == (uint32_t)st->st_ino &&
-	       e->size == (uint32_t)st->st_size &&
-	       e->mtime_s == (uint32_t)st->st_mtim.tv_sec &&
-	       e->mtime_ns == (uint32_t)st->st_mtim.tv_nsec &&
-	       e->ctime_s == (uint32_t)st->st_ctim.tv_sec &&
-	       e->ctime_ns == (uint32_t)st->st_ctim.tv_nsec;
+	return s->set && e->dev == (uint32_t)s->dev &&
+	       e->ino == (uint32_t)s->ino && e->size == (uint32_t)s->size &&
+	       e->mtime_s == (uint32_t)s->mtime_s &&
+	       e->mtime_ns == (uint32_t)s->mtime_ns &&
+	       e->ctime_s == (uint32_t)s->ctime_s &&
+	       e->ctime_ns == (uint32_t)s->ctime_ns;
 }
 
-/* Did the read that took stamp `s` see the file as `st` is now? */
-static bool stamp_is(const tm_file_stamp *s, const struct stat *st)
+static bool same_stamp(const tm_file_stamp *a, const tm_file_stamp *b)
 {
-	return s->set && (uint64_t)st->st_dev == s->dev &&
-	       (uint64_t)st->st_ino == s->ino &&
-	       (uint64_t)st->st_size == s->size &&
-	       (int64_t)st->st_mtim.tv_sec == s->mtime_s &&
-	       (int64_t)st->st_mtim.tv_nsec == s->mtime_ns &&
-	       (int64_t)st->st_ctim.tv_sec == s->ctime_s &&
-	       (int64_t)st->st_ctim.tv_nsec == s->ctime_ns;
+	return a->set && b->set && a->dev == b->dev && a->ino == b->ino &&
+	       a->size == b->size && a->mtime_s == b->mtime_s &&
+	       a->mtime_ns == b->mtime_ns && a->ctime_s == b->ctime_s &&
+	       a->ctime_ns == b->ctime_ns;
 }
 
 /* Changed at or after the index was written: its stat data prove
@@ -138,35 +126,44 @@ static const char *const checkout_words[] = {
 };
 
 /*
- * Could the attributes file `path` change how the thread files are checked
- * out?  Missing: no.  Present: yes when it is not a regular file, larger
- * than TM_MAX_FILE_SIZE, unreadable, or holds a word of checkout_words.
+ * Could the attributes file at `path` change how the thread files are
+ * checked out?  Missing, it or its folder: no, unless the index holds it
+ * (`e`, its entry, or NULL).  Present: yes when it cannot be read as a
+ * regular file of at most TM_MAX_FILE_SIZE bytes (tm_fs_read_at), holds a
+ * word of checkout_words, or, when the index holds it, is not the copy
+ * the entry's stat data vouch for (not racy, no flag).
  */
-static bool may_change_checkout(const char *path)
+static bool may_change_checkout(const struct tm_stale_worktree *wt,
+				const char *path, const tm_index_file_entry *e)
 {
-	struct stat st;
-	tm_buf data = TM_BUF_INIT;
-	char chunk[4096];
-	ssize_t got;
+	const char *slash = strrchr(path, '/');
+	tm_buf dir = TM_BUF_INIT, data = TM_BUF_INIT;
+	tm_file_stamp stamp;
 	size_t i;
-	int fd;
+	int fd = -1, error;
 	bool yes;
 
-	if (lstat(path, &st) < 0)
-		return errno != ENOENT && errno != ENOTDIR;
-	if (!S_ISREG(st.st_mode) || st.st_size > TM_MAX_FILE_SIZE ||
-	    (fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)) < 0)
+	if (!slash)
 		return true;
-	while ((got = read(fd, chunk, sizeof(chunk))) > 0 &&
-	       data.size <= TM_MAX_FILE_SIZE)
-		tm_buf_put(&data, chunk, (size_t)got);
-	yes = got < 0 || data.size > TM_MAX_FILE_SIZE;
-	close(fd);
+	tm_buf_put(&dir, path, slash > path ? (size_t)(slash - path) : 1);
+	error = tm_fs_open_dir(&fd, tm_buf_cstr(&dir));
+	if (!error)
+		error = tm_fs_read_at_stamped(&data, fd, slash + 1, path,
+					      TM_MAX_FILE_SIZE, &stamp);
+	if (error == TM_ENOTFOUND)
+		yes = e != NULL;
+	else
+		yes = error < 0 || (e && (!e->vouched || racy(wt, e) ||
+					  !entry_is(e, &stamp)));
 	for (i = 0;
 	     !yes && i < sizeof(checkout_words) / sizeof(*checkout_words); i++)
 		yes = data.size &&
 		      memmem(data.ptr, data.size, checkout_words[i],
 			     strlen(checkout_words[i])) != NULL;
+	if (fd >= 0)
+		close(fd);
+	tm_error_clear();
+	tm_buf_release(&dir);
 	tm_buf_release(&data);
 	return yes;
 }
@@ -188,16 +185,13 @@ static bool may_change_checkout(const char *path)
  * lines in .threadmind/.gitattributes (merge=threadmind diff=markdown) say
  * no.
  */
-static bool attributes_may_apply(struct tm_stale_worktree *wt,
-				 const char *workdir)
+static bool attributes_may_apply(const struct tm_stale_worktree *wt,
+				 const char *workdir, git_config *cfg)
 {
-	git_config *cfg = NULL;
 	git_buf file = GIT_BUF_INIT, sys = GIT_BUF_INIT;
 	tm_buf path = TM_BUF_INIT, rel = TM_BUF_INIT;
 	const char *home, *xdg, *slash, *dir, *colon;
-	const tm_index_file_entry *e;
-	struct stat st;
-	bool any = may_change_checkout("/etc/gitattributes");
+	bool any = may_change_checkout(wt, "/etc/gitattributes", NULL);
 
 	/* the system's file where libgit2 looks for it too */
 	if (!any && git_libgit2_opts(GIT_OPT_GET_SEARCH_PATH,
@@ -210,12 +204,12 @@ static bool attributes_may_apply(struct tm_stale_worktree *wt,
 				      (int)(colon ? (size_t)(colon - dir)
 						  : strlen(dir)),
 				      dir);
-			any = may_change_checkout(tm_buf_cstr(&path));
+			any = may_change_checkout(wt, tm_buf_cstr(&path), NULL);
 		}
 	tm_buf_clear(&path);
 	tm_buf_printf(&path, "%sinfo/attributes",
 		      git_repository_commondir(wt->repo));
-	any = any || may_change_checkout(tm_buf_cstr(&path));
+	any = any || may_change_checkout(wt, tm_buf_cstr(&path), NULL);
 	for (slash = wt->threads_dir; !any && slash;
 	     slash = strchr(slash, '/')) {
 		if (*slash == '/')
@@ -225,30 +219,26 @@ static bool attributes_may_apply(struct tm_stale_worktree *wt,
 			      (int)(slash - wt->threads_dir), wt->threads_dir);
 		tm_buf_clear(&path);
 		tm_buf_printf(&path, "%s%s", workdir, tm_buf_cstr(&rel));
-		e = entry_of(wt, tm_buf_cstr(&rel));
-		any = e ? !e->vouched || racy(wt, e) ||
-				      lstat(tm_buf_cstr(&path), &st) < 0 ||
-				      !entry_is(e, &st) ||
-				      may_change_checkout(tm_buf_cstr(&path))
-			: may_change_checkout(tm_buf_cstr(&path));
+		any = may_change_checkout(wt, tm_buf_cstr(&path),
+					  entry_of(wt, tm_buf_cstr(&rel)));
 		if (!*slash)
 			break;
 	}
-	if (!any && git_repository_config_snapshot(&cfg, wt->repo) == 0 &&
+	if (!any &&
 	    git_config_get_path(&file, cfg, "core.attributesFile") == 0) {
-		any = may_change_checkout(file.ptr);
+		any = may_change_checkout(wt, file.ptr, NULL);
 	} else if (!any) {
 		tm_buf_clear(&path);
 		if ((xdg = getenv("XDG_CONFIG_HOME")) && *xdg)
 			tm_buf_printf(&path, "%s/git/attributes", xdg);
 		else if ((home = getenv("HOME")))
 			tm_buf_printf(&path, "%s/.config/git/attributes", home);
-		any = path.size && may_change_checkout(tm_buf_cstr(&path));
+		any = path.size &&
+		      may_change_checkout(wt, tm_buf_cstr(&path), NULL);
 	}
 	git_error_clear();
 	git_buf_dispose(&file);
 	git_buf_dispose(&sys);
-	git_config_free(cfg);
 	tm_buf_release(&path);
 	tm_buf_release(&rel);
 	return any;
@@ -259,19 +249,23 @@ static void load(struct tm_stale_worktree *wt)
 	const char *workdir = git_repository_workdir(wt->repo);
 	size_t i, plen = strlen(wt->threads_dir);
 	tm_buf path = TM_BUF_INIT, key = TM_BUF_INIT;
+	git_config *cfg = NULL;
 	const char *name;
 	size_t len;
 
 	wt->state = WT_UNUSABLE;
-	if (!workdir || getenv("GIT_INDEX_FILE") || crlf_config(wt->repo))
+	if (!workdir || getenv("GIT_INDEX_FILE"))
 		return;
+	if (git_repository_config_snapshot(&cfg, wt->repo) < 0 ||
+	    crlf_config(cfg))
+		goto done; /* in doubt, or CRLF */
 	tm_buf_printf(&path, "%sindex", git_repository_path(wt->repo));
 	if (tm_index_file_entries(&wt->e, &wt->ne, wt->index_mtime,
 				  tm_buf_cstr(&path), wt->threads_dir) != 0) {
 		tm_error_clear();
 		goto done;
 	}
-	if (attributes_may_apply(wt, workdir))
+	if (attributes_may_apply(wt, workdir, cfg))
 		goto done;
 	for (i = 0; i < wt->ne; i++) {
 		name = wt->e[i].path + plen;
@@ -297,6 +291,8 @@ static void load(struct tm_stale_worktree *wt)
 	}
 	wt->state = WT_USABLE;
 done:
+	git_error_clear();
+	git_config_free(cfg);
 	tm_buf_release(&path);
 	tm_buf_release(&key);
 }
@@ -308,6 +304,7 @@ const tm_thread *tm_stale__worktree_thread(struct tm_stale_worktree *wt,
 	const size_t *ti, *ei;
 	const tm_index_file_entry *e;
 	const tm_thread *t;
+	tm_file_stamp now;
 	struct stat st;
 
 	if (!wt || wt->state == WT_UNUSABLE)
@@ -323,9 +320,10 @@ const tm_thread *tm_stale__worktree_thread(struct tm_stale_worktree *wt,
 	if (!e->vouched || memcmp(e->id, blob->id, GIT_OID_RAWSZ) ||
 	    racy(wt, e) ||
 	    fstatat(wt->dirfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
-	    !entry_is(e, &st) || !stamp_is(&t->stamp, &st))
+	    !S_ISREG(st.st_mode))
 		return NULL;
-	return t;
+	tm_fs_stamp(&now, &st);
+	return entry_is(e, &now) && same_stamp(&t->stamp, &now) ? t : NULL;
 }
 
 void tm_stale__worktree_free(struct tm_stale_worktree *wt)

@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/stat.h>
 
 /* The largest file threadmind reads from .threadmind/ (1 MiB). */
 #define TM_MAX_FILE_SIZE (1024 * 1024)
@@ -62,6 +63,9 @@ int tm_fs_open_subdir(int *out_fd, int dirfd, const char *name,
  */
 int tm_fs_read_at(tm_buf *out, int dirfd, const char *name, const char *display,
 		  size_t max);
+
+/* The stamp (model.h) of what fstat or stat said in *st. */
+void tm_fs_stamp(tm_file_stamp *out, const struct stat *st);
 
 /* tm_fs_read_at, and what fstat said of the file before the read into
  * *stamp (its `set` false on error). */
