@@ -10,6 +10,9 @@
 . "$(dirname "$0")/test-lib.sh"
 
 FIX="$TEST_SRC/tests/resources/threadmind-0.4"
+SHOW_EVERY=1
+! sanitizer_build || SHOW_EVERY=4
+export SHOW_EVERY
 STORES="solo-2projects-111threads team-2projects-70threads hostile-titles-45threads"
 
 # read04.py STORE: what ThreadMind 0.4.1 showed of every thread of the
@@ -110,6 +113,10 @@ JS_SPACE = ("\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005"
             "\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff")
 expect = json.load(open(expect_file))
 problems = []
+# every thread's summary through `show`; one in four in the sanitizer
+# build, where each run costs ten times more (the plain build's run
+# checks them all)
+SHOW_EVERY = int(os.environ.get("SHOW_EVERY", "1"))
 
 
 def say(fmt, *args):
@@ -228,7 +235,7 @@ def check_threads():
                 say("%s: 0.4 thread %r (%s, title %r) not listed by "
                     "list --all", project, tid, threads[tid]["file"],
                     threads[tid]["title"])
-        for t in lists[project]:
+        for k, t in enumerate(lists[project]):
             if t["id"] not in want:
                 continue
             old = threads[want[t["id"]]]
@@ -245,6 +252,8 @@ def check_threads():
                 got, had = t.get(key), old[key]
                 if got != had and not (empty(got) and empty(had)):
                     say("%s: %s %r, 0.4 showed %r", where, key, got, had)
+            if k % SHOW_EVERY:
+                continue
             args = ["--project", project, "show", "--json"]
             args += ["--", t["id"]] if t["id"].startswith("-") else [t["id"]]
             doc = tm_json(*args)

@@ -4,6 +4,7 @@
 # completion as git's completion calls it; plain `make` never installs
 # packages.
 . "$(dirname "$0")/test-lib.sh"
+skip_in_sanitizer_build 'make install copies built files; what it runs is tested elsewhere'
 
 # The build folder is the one under test: install copies from it, nothing
 # is rebuilt.  Settings of an outer make (make check) do not leak in.

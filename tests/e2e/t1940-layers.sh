@@ -5,6 +5,7 @@
 # public header including an internal one, a .c file at lib/'s top level,
 # a file in lib/ over 800 lines.
 . "$(dirname "$0")/test-lib.sh"
+skip_in_sanitizer_build 'the include rule of the source tree; no binary runs'
 
 . "$TEST_SRC/tests/e2e/lib-layers.sh"
 

@@ -4,6 +4,7 @@
 # git_libgit2.h); scripts/check-layers fails, naming the file, on a planted
 # include of another module's internal header, in its folder or above it.
 . "$(dirname "$0")/test-lib.sh"
+skip_in_sanitizer_build 'the include rule of the source tree; no binary runs'
 
 . "$TEST_SRC/tests/e2e/lib-layers.sh"
 

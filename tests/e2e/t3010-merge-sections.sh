@@ -156,16 +156,16 @@ LIMIT_MS=10000
 case "$TM_BUILD" in *-san*) LIMIT_MS=30000 ;; esac
 
 test_expect_success 'paths changed on both sides: 20,000 items merge far from quadratic time' '
-	awk -v n=20000 "function fm(u, from, to, extra,   i, s, sep) {
-		s = \"---\nid: t\ntitle: T\nparentId: main\nupdatedAt: \" u \"\npaths: [\"
-		for (i = from; i < to; i++) { s = s sep \"\\\"p\" i \"\\\"\"; sep = \",\" }
-		for (i = 0; i < n && extra != \"\"; i++) s = s \",\\\"\" extra i \"\\\"\"
-		return s \"]\n---\n\"
+	awk -v n=20000 "function fm(f, u, from, to, extra,   i, sep) {
+		printf \"---\nid: t\ntitle: T\nparentId: main\nupdatedAt: %s\npaths: [\", u > f
+		for (i = from; i < to; i++) { printf \"%s\\\"p%d\\\"\", sep, i > f; sep = \",\" }
+		for (i = 0; i < n && extra != \"\"; i++) printf \",\\\"%s%d\\\"\", extra, i > f
+		printf \"]\n---\n\" > f
 	}
 	BEGIN {
-		printf \"%s\", fm(\"2026-01-01T00:00:00.000Z\", 0, n, \"\") > \"PO\"
-		printf \"%s\", fm(\"2026-01-02T00:00:00.000Z\", 1, n, \"a\") > \"PA\"
-		printf \"%s\", fm(\"2026-01-03T00:00:00.000Z\", 0, n - 1, \"b\") > \"PB\"
+		fm(\"PO\", \"2026-01-01T00:00:00.000Z\", 0, n, \"\")
+		fm(\"PA\", \"2026-01-02T00:00:00.000Z\", 1, n, \"a\")
+		fm(\"PB\", \"2026-01-03T00:00:00.000Z\", 0, n - 1, \"b\")
 	}" &&
 	test "$(wc -c <PA)" -gt 300000 &&
 	start=$(date +%s%N) &&

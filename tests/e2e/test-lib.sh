@@ -17,6 +17,10 @@
 #   test_bounded_ok NAME CMD...  the same, and CMD must exit 0
 #   test_size_at_most FILE BYTES  FILE is not larger than BYTES
 #   test_done               prints the plan, exits non-zero on failure
+#   sanitizer_build         true when TM_BUILD is the ASan+UBSan build
+#   skip_in_sanitizer_build WHY  a script that tests no code of ours the
+#                           sanitizers could check (docs, Makefile, source
+#                           layout) skips itself whole there
 # and helpers on thread files and stores: frontmatter, fm, body, age,
 # fresh, snap, setparent, chain_files, json_is, json_depth (each described
 # where it is defined).
@@ -277,6 +281,18 @@ json_depth() {
 	assert depth == 0, "%d left open" % depth
 	print(top)
 	EOF
+}
+
+sanitizer_build() {
+	grep -aq __asan_init "$TM_BUILD/git-threadmind"
+}
+
+skip_in_sanitizer_build() {
+	if sanitizer_build; then
+		echo "1..0 # SKIP the sanitizer build: $1"
+		rm -rf "$TEST_ROOT"
+		exit 0
+	fi
 }
 
 test_done() {

@@ -1211,7 +1211,7 @@ START_TEST(test_stale_review_points_random)
 	size_t nh, i;
 	unsigned seed;
 
-	for (seed = 1; seed <= 4; seed++) {
+	for (seed = 1; seed <= tmt_rounds(4); seed++) {
 		nh = random_history(seed, hashes, ts);
 		assert_reviewed_like_git(repo, ts, RND_THREADS);
 		free_threads(ts, RND_THREADS);
@@ -1621,7 +1621,7 @@ START_TEST(test_stale_cache_same_answers)
 	unsigned seed;
 	bool hit;
 
-	for (seed = 11; seed <= 14; seed++) {
+	for (seed = 11; seed < 11 + tmt_rounds(4); seed++) {
 		nh = random_history(seed, hashes, ts);
 		plain = answer(repo, ts, RND_THREADS, true, &hit);
 		ck_assert(!hit);
@@ -1825,7 +1825,7 @@ START_TEST(test_stale_index_histories)
 	size_t nh, i;
 	unsigned seed;
 
-	for (seed = 21; seed <= 22; seed++) {
+	for (seed = 21; seed < 21 + tmt_rounds(2); seed++) {
 		nh = random_history(seed, hashes, ts);
 		assert_cache_agrees(ts, RND_THREADS, "built");
 		file = index_file(repo);

@@ -235,6 +235,13 @@ double tmt_time_scale(void)
 	return v >= 1.0 ? v : 1.0;
 }
 
+unsigned tmt_rounds(unsigned n)
+{
+	if (tmt_time_scale() <= 1.0)
+		return n;
+	return n > 4 ? (n + 3) / 4 : 1;
+}
+
 char *tmt_sandbox(void)
 {
 	char *tmp = tmt_mkdtemp();

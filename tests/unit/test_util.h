@@ -62,4 +62,13 @@ void tmt_sandbox_end(char *tmp);
  */
 double tmt_time_scale(void);
 
+/*
+ * How many of N seeded rounds a randomized test runs: N, or a quarter of
+ * them (at least one) when bounds are scaled (tmt_time_scale() > 1: the
+ * sanitizer build and `make valgrind`), where each round costs several
+ * times more and finds the same memory errors as the first; the plain
+ * build's run covers all N.
+ */
+unsigned tmt_rounds(unsigned n);
+
 #endif
