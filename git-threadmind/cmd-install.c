@@ -228,7 +228,8 @@ static void step_script_body(tm_buf *out, const tm_install_step *st)
  */
 static void put_snippet(tm_buf *out, const tm_install_step *st)
 {
-	const char *p = st->data, *end = st->data + st->len, *nl;
+	/* no data is no line (NULL + 0 is undefined, in C) */
+	const char *p = st->data, *end = p ? p + st->len : p, *nl;
 	bool in = false;
 
 	if (st->kind != TM_INSTALL_WRITE_FILE || !st->manager || st->done)

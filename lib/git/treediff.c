@@ -340,7 +340,8 @@ static void queue_push(struct queue *q, const struct entry *a,
 static void give_prefix(tm_treediffer *d, const struct todo *t)
 {
 	tm_buf_clear(&d->path);
-	tm_buf_put(&d->path, d->q.names.ptr + t->path, t->len);
+	if (t->len) /* the root's name is empty, maybe in no buffer yet */
+		tm_buf_put(&d->path, d->q.names.ptr + t->path, t->len);
 	tm_buf_putc(&d->path, '/');
 	tm_strv_push(d->out, tm_buf_cstr(&d->path));
 }

@@ -126,7 +126,8 @@ static bool walk_known(void *data, const git_oid *oid, git_oid *tree,
 		return false;
 	git_oid_cpy(tree, &w->git[*i].tree);
 	*time = n->time;
-	*parents = w->parent_oid + n->parents;
+	/* a history of root commits only may have no parent array */
+	*parents = n->nparents ? w->parent_oid + n->parents : NULL;
 	*np = n->nparents;
 	return true;
 }

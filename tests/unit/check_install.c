@@ -230,8 +230,8 @@ START_TEST(test_install_stub_starts_nothing_when_off)
 	static const char *const off[] = {
 		"THREADMIND_HOOKS=0", "THREADMIND_HOOKS=off",
 		"THREADMIND_HOOKS=False", "THREADMIND_HOOKS=NO",
-		"GIT_CONFIG_PARAMETERS=\"'core.x'='1' "
-		"'ThreadMind.Hooks'='false'\""};
+		("GIT_CONFIG_PARAMETERS=\"'core.x'='1' "
+		 "'ThreadMind.Hooks'='false'\"")};
 	char *note = tmt_join(tmp, ".git/threadmind/hooks-off");
 	size_t i, k;
 

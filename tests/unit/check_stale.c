@@ -2062,8 +2062,8 @@ START_TEST(test_stale_index_corrupt)
 		"printf 'hello' >'%s'",
 		"head -c 30 good-chain >'%s'",
 		/* a missing layer; the good one twice; a tail of garbage */
-		"printf 'threadmind commits chain 1\\n0123456789abcdef\\n' "
-		">'%s'",
+		("printf 'threadmind commits chain 1\\n0123456789abcdef\\n' "
+		 ">'%s'"),
 		"(cat good-chain; tail -n 1 good-chain) >'%s'",
 		"(cat good-chain; printf 'x') >'%s'",
 		"sed 's/commits chain 1/commits chain 2/' good-chain >'%s'",
