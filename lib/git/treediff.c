@@ -336,12 +336,18 @@ static void queue_push(struct queue *q, const struct entry *a,
 	t->len = q->names.size - t->path;
 }
 
+/* The path of folder t, t->len bytes (the root's is empty, and may come
+ * before the names have any buffer). */
+static const char *todo_path(const tm_treediffer *d, const struct todo *t)
+{
+	return d->q.names.ptr ? d->q.names.ptr + t->path : "";
+}
+
 /* Folder t as a prefix of the answer: "<path>/" ("/" for the root). */
 static void give_prefix(tm_treediffer *d, const struct todo *t)
 {
 	tm_buf_clear(&d->path);
-	if (t->len) /* the root's name is empty, maybe in no buffer yet */
-		tm_buf_put(&d->path, d->q.names.ptr + t->path, t->len);
+	tm_buf_put(&d->path, todo_path(d, t), t->len);
 	tm_buf_putc(&d->path, '/');
 	tm_strv_push(d->out, tm_buf_cstr(&d->path));
 }
@@ -386,8 +392,7 @@ static int open_pair(tm_treediffer *d, const struct todo *t)
 	struct entry ea, eb;
 	int error = 0, ha = 0, hb = 0, c;
 	size_t tail = 0;
-	char *dir = tm_xstrndup(d->q.names.ptr ? d->q.names.ptr + t->path : "",
-				t->len);
+	char *dir = tm_xstrndup(todo_path(d, t), t->len);
 
 	tm_strv_clear(&d->files);
 	d->sub.n = 0;
@@ -469,8 +474,7 @@ static void note_skipped(tm_treediffer *d, const struct todo *t)
 {
 	tm_buf_clear(&d->path);
 	tm_buf_printf(&d->path, "%s; '%.*s/' counted as changed",
-		      tm_error_last(), (int)t->len,
-		      d->q.names.ptr ? d->q.names.ptr + t->path : "");
+		      tm_error_last(), (int)t->len, todo_path(d, t));
 	tm_strv_push(d->skipped, tm_buf_cstr(&d->path));
 	tm_error_clear();
 }

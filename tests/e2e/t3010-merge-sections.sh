@@ -153,7 +153,7 @@ test_expect_success 'markers in ours frontmatter: a line merge, exit 1' '
 # A bound, not a speed test (that is bench/): the quadratic merge took 57 s
 # on this input; a loaded machine or the sanitizer build can take a few s.
 LIMIT_MS=10000
-case "$TM_BUILD" in *-san*) LIMIT_MS=30000 ;; esac
+! sanitizer_build || LIMIT_MS=30000
 
 test_expect_success 'paths changed on both sides: 20,000 items merge far from quadratic time' '
 	awk -v n=20000 "function fm(f, u, from, to, extra,   i, sep) {

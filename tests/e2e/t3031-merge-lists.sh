@@ -110,7 +110,7 @@ test_expect_success '04: a section of 1,500, 2,100 and 9,000 items merges cleanl
 # A bound, not a speed test (that is bench/): the quadratic union gave up
 # past 2,050 lines; a loaded machine or the sanitizer build is slower.
 LIMIT_MS=5000
-case "$TM_BUILD" in *-san*) LIMIT_MS=30000 ;; esac
+! sanitizer_build || LIMIT_MS=30000
 
 test_expect_success '04: 22,000 items (0.99 MiB, the 1 MiB limit) merge in linear time' '
 	long_section big 22000 &&

@@ -21,7 +21,7 @@ test_skip() {
 why_skip() {
 	if ! command -v valgrind >/dev/null 2>&1; then
 		echo 'valgrind is not installed'
-	elif grep -aq __asan_init "$(command -v git-threadmind-merge)"; then
+	elif sanitizer_build; then
 		echo 'the sanitizer build'
 	fi
 }

@@ -19,7 +19,7 @@
 
 # Under ASan+UBSan every git threadmind run is a few times slower: fewer
 # histories there (the plain build's run covers the 40).
-case "$TM_BUILD" in *-san*) : "${TM_PROP_CASES:=12}" ;; esac
+! sanitizer_build || : "${TM_PROP_CASES:=12}"
 TM_PROP_CASES=${TM_PROP_CASES:-40}
 export TM_PROP_CASES
 

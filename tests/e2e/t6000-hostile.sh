@@ -11,7 +11,7 @@ P=.threadmind/threads/p
 # the fixes and milliseconds after.  Sanitized builds are a few times slower
 # and use far more memory.
 MAX_S=2 MAX_KB=65536
-case "$TM_BUILD" in *-san*) MAX_S=10 MAX_KB=1048576 ;; esac
+! sanitizer_build || MAX_S=10 MAX_KB=1048576
 
 # keys_file PATH N: a thread file with N distinct unknown keys.
 keys_file() {

@@ -9,7 +9,7 @@ N=10000
 P=r/.threadmind/threads/p
 # Coarse bounds (docs/SECURITY.md): loading 10,000 files is most of the time.
 MAX_S=10 MAX_KB=65536
-case "$TM_BUILD" in *-san*) MAX_S=60 MAX_KB=1048576 ;; esac
+! sanitizer_build || MAX_S=60 MAX_KB=1048576
 
 test_expect_success "setup: a chain of $N threads" '
 	new_repo r &&

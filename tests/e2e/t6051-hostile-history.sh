@@ -24,9 +24,9 @@ else
 	DEPTH=20000 DIRS=300 N=1500 T=300
 	FIRST_S=$MAX_S FIRST_KB=$MAX_KB BUDGET=0.3
 fi
-case "$TM_BUILD" in
-*-san*) MAX_S=15 MAX_KB=1048576 HOOK_S=15 FIRST_S=60 FIRST_KB=1048576 ;;
-esac
+if sanitizer_build; then
+	MAX_S=15 MAX_KB=1048576 HOOK_S=15 FIRST_S=60 FIRST_KB=1048576
+fi
 
 # pack.py MODE ARG: objects on top of HEAD, as a pack given to
 # `git index-pack` (git refuses some of these trees in fast-import, and it

@@ -10,7 +10,7 @@
 . "$(dirname "$0")/test-lib.sh"
 
 MAX_S=1 MAX_KB=65536
-case "$TM_BUILD" in *-san*) MAX_S=10 MAX_KB=1048576 ;; esac
+! sanitizer_build || MAX_S=10 MAX_KB=1048576
 GEN=$TEST_SRC/tests/bad/hostile-index.py
 
 # damaged NAME WHY: `status` ran as NAME within the bounds, exit 0, one

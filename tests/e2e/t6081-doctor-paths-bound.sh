@@ -9,7 +9,7 @@
 . "$(dirname "$0")/test-lib.sh"
 
 MAX_S=2 MAX_KB=65536
-case "$TM_BUILD" in *-san*) MAX_S=10 MAX_KB=1048576 ;; esac
+! sanitizer_build || MAX_S=10 MAX_KB=1048576
 
 # with_entries N: the thread 'auth' gets N entries m/fNNNNNN/x (nothing in
 # HEAD: m/fNNNNNN is a file), committed.  The files need not be checked

@@ -237,9 +237,7 @@ double tmt_time_scale(void)
 
 unsigned tmt_rounds(unsigned n)
 {
-	if (tmt_time_scale() <= 1.0)
-		return n;
-	return n > 4 ? (n + 3) / 4 : 1;
+	return tmt_time_scale() > 1.0 ? (n + 3) / 4 : n;
 }
 
 char *tmt_sandbox(void)
