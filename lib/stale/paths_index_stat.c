@@ -10,14 +10,13 @@
 #include "fs.h"
 #include "git.h"
 #include "hashmap.h"
+#include "parallel.h"
 #include "record.h"
 #include "slug.h"
 #include "store_files.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,31 +43,20 @@
  * costs nothing next to the lstat calls. */
 #define CHUNK 64
 
-/*
- * One lstat pass, shared by the threads: each claims the next CHUNK
- * entries until none is left.  The caller waits only for the chunks
- * claimed, never for a thread to start: on a busy machine a thread the
- * scheduler has not run yet finds nothing left and just leaves (detached;
- * the last one out frees the pass), so a second thread never makes the
- * pass slower than one.
- */
+/* The stat pass's data (tm_paths_index__stat_all), as the loop's threads
+ * share it: each entry belongs to one chunk, so no lock. */
 struct stat_pass {
 	int fd;
 	struct tm_paths_index_entry *e;
-	size_t n;
 	struct tm_paths_index_time stamp;
-	atomic_size_t next; /* the first entry not claimed */
-	atomic_size_t done; /* entries whose chunk is finished */
-	atomic_int refs;    /* the caller and the threads started */
-	pthread_mutex_t lock;
-	pthread_cond_t all_done;
 };
 
 /* lstat the files of e[from..to) taken over from the old index, relative
  * to the folder (one path component a lookup), and mark TM_PATHS_INDEX_F_FRESH
  * those whose stat data is the recorded one and older than the stamp. */
-static void stat_range(const struct stat_pass *p, size_t from, size_t to)
+static void stat_range(void *pass, size_t from, size_t to)
 {
+	const struct stat_pass *p = pass;
 	char name[NAME_MAX_ + 1];
 	struct stat st;
 	struct tm_paths_index_stat now, was;
@@ -94,82 +82,22 @@ static void stat_range(const struct stat_pass *p, size_t from, size_t to)
 	}
 }
 
-/* Claim and do chunks until none is left. */
-static void stat_chunks(struct stat_pass *p)
-{
-	size_t from, to;
-
-	while ((from = atomic_fetch_add(&p->next, CHUNK)) < p->n) {
-		to = from + CHUNK < p->n ? from + CHUNK : p->n;
-		stat_range(p, from, to);
-		if (atomic_fetch_add(&p->done, to - from) + (to - from) ==
-		    p->n) {
-			pthread_mutex_lock(&p->lock);
-			pthread_cond_broadcast(&p->all_done);
-			pthread_mutex_unlock(&p->lock);
-		}
-	}
-}
-
-static void stat_pass_unref(struct stat_pass *p)
-{
-	if (atomic_fetch_sub(&p->refs, 1) == 1) {
-		pthread_mutex_destroy(&p->lock);
-		pthread_cond_destroy(&p->all_done);
-		free(p);
-	}
-}
-
-static void *stat_thread(void *pass)
-{
-	stat_chunks(pass);
-	stat_pass_unref(pass);
-	return NULL;
-}
-
 /*
  * The lstat pass over e[0..n) on `threads` threads, the calling one
- * included (a thread that cannot be started is simply not there).
- * Returns the threads started, the caller counted.
+ * included (tm_parallel_for).  Returns the threads started, the caller
+ * counted.
  */
 unsigned tm_paths_index__stat_all(int fd, struct tm_paths_index_entry *e,
 				  size_t n,
 				  const struct tm_paths_index_time *stamp,
 				  unsigned threads)
 {
-	struct stat_pass *p = tm_xcalloc(1, sizeof(*p));
-	pthread_attr_t attr;
-	pthread_t tid;
-	unsigned k, ran = 1;
+	struct stat_pass p;
 
-	p->fd = fd;
-	p->e = e;
-	p->n = n;
-	p->stamp = *stamp;
-	atomic_init(&p->next, 0);
-	atomic_init(&p->done, 0);
-	atomic_init(&p->refs, 1);
-	pthread_mutex_init(&p->lock, NULL);
-	pthread_cond_init(&p->all_done, NULL);
-	if (threads > 1 && n > CHUNK && pthread_attr_init(&attr) == 0) {
-		pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-		for (k = 1; k < threads; k++) {
-			atomic_fetch_add(&p->refs, 1);
-			if (pthread_create(&tid, &attr, stat_thread, p) != 0) {
-				atomic_fetch_sub(&p->refs, 1);
-				break;
-			}
-			ran++;
-		}
-		pthread_attr_destroy(&attr);
-	}
-	stat_chunks(p);
-	pthread_mutex_lock(&p->lock);
-	while (atomic_load(&p->done) < n)
-		pthread_cond_wait(&p->all_done, &p->lock);
-	pthread_mutex_unlock(&p->lock);
-	stat_pass_unref(p);
-	return ran;
+	p.fd = fd;
+	p.e = e;
+	p.stamp = *stamp;
+	return tm_parallel_for(n, CHUNK, threads, stat_range, &p);
 }
 
 static long fake_cpus; /* tm_paths_index__online_cpus */
@@ -188,7 +116,7 @@ unsigned tm_paths_index__stat_threads(tm_store *s, size_t n,
 				      const tm_paths_index_options *opts)
 {
 	struct tm_git *g = tm_store_git(s);
-	long cpus = fake_cpus > 0 ? fake_cpus : sysconf(_SC_NPROCESSORS_ONLN);
+	long cpus = fake_cpus > 0 ? fake_cpus : (long)tm_parallel_cpus();
 	bool preload = true;
 	size_t t;
 

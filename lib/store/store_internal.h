@@ -1,7 +1,7 @@
 /*
  * For the store's own files (lib/store/store*.c) and their tests: the
- * clock of new timestamps and the lock's test seam; what the layers above
- * may use is in store_files.h.
+ * clock of new timestamps, the lock's and the load's test seams; what the
+ * layers above may use is in store_files.h.
  */
 #ifndef TM_STORE_INTERNAL_H
 #define TM_STORE_INTERNAL_H
@@ -20,5 +20,12 @@ void tm_store_now(char *out);
  */
 void tm_store__set_refresh_hook(void (*hook)(tm_store *s, void *payload),
 				void *payload, bool eager);
+
+/*
+ * FOR TESTS ONLY.  tm_store_load_all reads on `n` threads (0: as many as
+ * the files are worth, up to the online CPUs), so that a test can compare
+ * the threaded load with one thread's on a small store.
+ */
+void tm_store__load_threads(unsigned n);
 
 #endif

@@ -14,8 +14,10 @@
 #include "slug.h"
 #include "text.h"
 #include "timestamp.h"
+#include "parallel.h"
 
 #include <fcntl.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -58,11 +60,11 @@ static char *thread_path(const char *project, const char *name)
 	return tm_buf_detach(&rel);
 }
 
-/* Read and parse one thread file; with `marked`, note it there when it
- * holds conflict markers (tm_thread_list's `marked`). */
+/* Read and parse one thread file; with `marked`, whether it holds
+ * conflict markers (tm_thread_list's `marked`), parsed or not. */
 static int load_thread_at(tm_thread **out, tm_store *s, int fd,
 			  const char *project, const char *id, tm_buf *data,
-			  tm_strv *marked)
+			  bool *marked)
 {
 	char *name = md_name(id);
 	char *display = tm_store_file_display(s, "threads", project, name);
@@ -77,9 +79,9 @@ static int load_thread_at(tm_thread **out, tm_store *s, int fd,
 	if (error == TM_ENOTFOUND)
 		tm_error_set(TM_ENOTFOUND, "no thread '%s' in project '%s'", id,
 			     project);
-	if (error == 0 && marked &&
-	    tm_conflict_markers_left(tm_buf_cstr(data), data->size))
-		tm_strv_push_owned(marked, thread_path(project, name));
+	if (error == 0 && marked)
+		*marked =
+			tm_conflict_markers_left(tm_buf_cstr(data), data->size);
 	if (error == 0)
 		error = tm_frontmatter_parse_checked(out, tm_buf_cstr(data),
 						     data->size, id, display,
@@ -184,14 +186,90 @@ int tm_store_delete_thread(tm_store *s, const char *project, const char *id)
 	return error;
 }
 
+/*
+ * Files one loading thread is worth, files a thread claims at a time, and
+ * the most threads.  A file costs about 20 us (open, read, close, parse:
+ * docs/PERFORMANCE.md), a thread's start about as much as a few files.
+ */
+#define LOAD_THREAD_COST 128
+#define LOAD_CHUNK       16
+#define LOAD_MAX_THREADS 8
+
+static unsigned load_threads_forced; /* tm_store__load_threads */
+
+void tm_store__load_threads(unsigned n)
+{
+	load_threads_forced = n;
+}
+
+/* One file of tm_store_load_all, as its thread leaves it. */
+struct loaded {
+	tm_thread *t;
+	char *error; /* when not loaded: the message (NULL: not tried) */
+	int code;    /* 0, or why not loaded */
+	bool marked;
+};
+
+/* What the threads of one tm_store_load_all share (parallel.h): each file
+ * is one thread's alone. */
+struct load {
+	tm_store *s;
+	int fd;
+	const char *project;
+	const tm_strv *ids;
+	struct loaded *files;
+	double deadline;     /* tm_parallel_deadline */
+	atomic_bool timeout; /* a file met the deadline: the rest is not read */
+};
+
+static void load_range(void *ctx, size_t from, size_t to)
+{
+	struct load *l = ctx;
+	tm_buf data = TM_BUF_INIT;
+	size_t i;
+
+	tm_parallel_adopt_deadline(l->deadline);
+	for (i = from; i < to; i++) {
+		struct loaded *f = &l->files[i];
+
+		if (atomic_load(&l->timeout)) {
+			f->code = TM_ETIMEOUT;
+			continue;
+		}
+		f->code = load_thread_at(&f->t, l->s, l->fd, l->project,
+					 l->ids->items[i], &data, &f->marked);
+		if (f->code < 0) {
+			f->error = tm_xstrdup(tm_error_last());
+			if (f->code == TM_ETIMEOUT)
+				atomic_store(&l->timeout, true);
+		}
+	}
+	tm_buf_release(&data);
+	tm_error_clear();
+}
+
+static unsigned load_threads(size_t n)
+{
+	size_t t = n / LOAD_THREAD_COST, cpus = tm_parallel_cpus();
+
+	if (load_threads_forced)
+		return load_threads_forced;
+	if (t > cpus)
+		t = cpus;
+	return t < 1                  ? 1
+	       : t > LOAD_MAX_THREADS ? LOAD_MAX_THREADS
+				      : (unsigned)t;
+}
+
 int tm_store_load_all(tm_thread_list *out, tm_store *s, const char *project)
 {
 	tm_strv ids = TM_STRV_INIT, bad = TM_STRV_INIT;
-	tm_buf data = TM_BUF_INIT;
+	struct load l;
 	size_t i;
 	int fd, error;
 
 	memset(out, 0, sizeof(*out));
+	memset(&l, 0, sizeof(l));
 	error = tm_store_list_threads(&ids, &bad, s, project);
 	if (error < 0)
 		return error;
@@ -207,27 +285,46 @@ int tm_store_load_all(tm_thread_list *out, tm_store *s, const char *project)
 	error = tm_store_open_folder(&fd, s, "threads", project, false);
 	if (error < 0)
 		goto done;
+	/* read and parse on a few threads, then the results in the ids'
+	   order, as one thread would have left them */
+	l.s = s;
+	l.fd = fd;
+	l.project = project;
+	l.ids = &ids;
+	l.files = tm_xcalloc(ids.n, sizeof(*l.files));
+	l.deadline = tm_parallel_deadline();
+	atomic_init(&l.timeout, false);
+	tm_parallel_for(ids.n, LOAD_CHUNK, load_threads(ids.n), load_range, &l);
+	close(fd);
 	out->threads = tm_xcalloc(ids.n, sizeof(tm_thread *));
 	for (i = 0; i < ids.n; i++) {
-		tm_thread *t = NULL;
+		struct loaded *f = &l.files[i];
+		char *name;
 
-		/* past a hook's budget (before a file or inside one): stop */
-		error = load_thread_at(&t, s, fd, project, ids.items[i], &data,
-				       &out->marked);
-		if (error == 0)
-			out->threads[out->n++] = t;
-		else if (error == TM_ETIMEOUT)
-			break;
-		else {
-			char *name = md_name(ids.items[i]);
-
-			tm_strv_push(&out->errors, tm_error_last());
+		if (f->code == TM_ETIMEOUT) {
+			/* past a hook's budget (before a file or inside
+			   one): nothing */
+			if (f->error)
+				error = tm_error_set(TM_ETIMEOUT, "%s",
+						     f->error);
+			continue;
+		}
+		if (error == TM_ETIMEOUT)
+			continue;
+		name = md_name(ids.items[i]);
+		if (f->marked)
+			tm_strv_push_owned(&out->marked,
+					   thread_path(project, name));
+		if (f->code == 0) {
+			out->threads[out->n++] = f->t;
+			f->t = NULL;
+		} else {
+			tm_strv_push(&out->errors, f->error);
 			tm_strv_push_owned(&out->error_paths,
 					   thread_path(project, name));
-			free(name);
 		}
+		free(name);
 	}
-	close(fd);
 	if (error == TM_ETIMEOUT) {
 		tm_thread_list_clear(out);
 		goto done;
@@ -235,7 +332,11 @@ int tm_store_load_all(tm_thread_list *out, tm_store *s, const char *project)
 	error = 0;
 	tm_error_clear();
 done:
-	tm_buf_release(&data);
+	for (i = 0; l.files && i < ids.n; i++) {
+		tm_thread_free(l.files[i].t);
+		free(l.files[i].error);
+	}
+	free(l.files);
 	tm_strv_clear(&ids);
 	tm_strv_clear(&bad);
 	return error;

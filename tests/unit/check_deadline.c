@@ -13,30 +13,30 @@
 #include "threadmind/fs.h"
 #include "threadmind/store.h"
 #include "threadmind/yaml.h"
+#include "store_internal.h"
 #include "test_util.h"
 
 #include <check.h>
 #include <fcntl.h>
 #include <math.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-/* The fake clock: 1 ms per read. */
-static double fake_now;
-static unsigned fake_reads;
+/* The fake clock: 1 ms per read, from any thread (tm_store_load_all reads
+ * a large store on a few: each keeps the caller's deadline). */
+static atomic_uint fake_reads;
 
 static double fake_clock(void)
 {
-	fake_reads++;
-	return fake_now += 0.001;
+	return (atomic_fetch_add(&fake_reads, 1) + 1) * 0.001;
 }
 
 static void use_fake_clock(void)
 {
-	fake_now = 0;
-	fake_reads = 0;
+	atomic_store(&fake_reads, 0);
 	tm_deadline__set_clock(fake_clock);
 }
 
@@ -251,25 +251,36 @@ static void store_teardown(void)
 
 START_TEST(test_deadline_load_all_stops_between_files)
 {
+	static const unsigned threads[] = {1, 4};
 	tm_thread_list all;
+	size_t k;
 
-	/* no deadline: every file (and main) */
-	ck_assert_int_eq(tm_store_load_all(&all, store, "app"), 0);
-	ck_assert_uint_eq(all.n, NFILES + 1);
-	tm_thread_list_clear(&all);
-	/* a deadline a few files away: stops there, holds nothing */
-	use_fake_clock();
-	tm_deadline_set(0.0205);
-	ck_assert_int_eq(tm_store_load_all(&all, store, "app"), TM_ETIMEOUT);
-	ck_assert_uint_eq(all.n, 0);
-	ck_assert_ptr_null(all.threads);
-	ck_assert_uint_eq(all.errors.n, 0);
-	/* two reads a file (before it, on parsing it): far fewer than all */
-	ck_assert_uint_lt(fake_reads, 40);
-	ck_assert_ptr_nonnull(strstr(tm_error_last(), "time budget spent "
-						      "while reading '"));
-	ck_assert_ptr_nonnull(strstr(tm_error_last(), ".md'"));
-	tm_thread_list_clear(&all);
+	for (k = 0; k < sizeof(threads) / sizeof(threads[0]); k++) {
+		tm_store__load_threads(threads[k]);
+		/* no deadline: every file (and main) */
+		ck_assert_int_eq(tm_store_load_all(&all, store, "app"), 0);
+		ck_assert_uint_eq(all.n, NFILES + 1);
+		tm_thread_list_clear(&all);
+		/* a deadline a few files away: stops there, holds nothing */
+		use_fake_clock();
+		tm_deadline_set(0.0205);
+		ck_assert_int_eq(tm_store_load_all(&all, store, "app"),
+				 TM_ETIMEOUT);
+		ck_assert_uint_eq(all.n, 0);
+		ck_assert_ptr_null(all.threads);
+		ck_assert_uint_eq(all.errors.n, 0);
+		ck_assert_uint_eq(all.marked.n, 0);
+		/* two reads a file (before it, on parsing it), and one a
+		   thread to take the deadline over: far fewer than all */
+		ck_assert_uint_lt(fake_reads, 40 + threads[k]);
+		ck_assert_ptr_nonnull(strstr(tm_error_last(),
+					     "time budget spent while "
+					     "reading '"));
+		ck_assert_ptr_nonnull(strstr(tm_error_last(), ".md'"));
+		tm_thread_list_clear(&all);
+		clean();
+	}
+	tm_store__load_threads(0);
 }
 END_TEST
 

@@ -350,6 +350,89 @@ START_TEST(test_store_load_all_notes_conflict_markers)
 }
 END_TEST
 
+/* The same list, whatever the threads that read it: the threads, the
+ * errors and their files, the files with markers, all in the ids' order. */
+static void assert_same_list(const tm_thread_list *a, const tm_thread_list *b)
+{
+	size_t i;
+
+	ck_assert_uint_eq(a->n, b->n);
+	for (i = 0; i < a->n; i++) {
+		ck_assert_str_eq(a->threads[i]->id, b->threads[i]->id);
+		ck_assert_str_eq(a->threads[i]->title, b->threads[i]->title);
+	}
+	ck_assert_uint_eq(a->errors.n, b->errors.n);
+	ck_assert_uint_eq(a->error_paths.n, a->errors.n);
+	ck_assert_uint_eq(b->error_paths.n, b->errors.n);
+	for (i = 0; i < a->errors.n; i++) {
+		ck_assert_str_eq(a->errors.items[i], b->errors.items[i]);
+		ck_assert_str_eq(a->error_paths.items[i],
+				 b->error_paths.items[i]);
+	}
+	ck_assert_uint_eq(a->marked.n, b->marked.n);
+	for (i = 0; i < a->marked.n; i++)
+		ck_assert_str_eq(a->marked.items[i], b->marked.items[i]);
+}
+
+/* A store of 600 files, some unreadable or with conflict markers, read on
+ * one thread and on several: the same list. */
+START_TEST(test_store_load_all_threads_like_one)
+{
+	static const unsigned threads[] = {2, 3, 8};
+	tm_store *s = open_seed();
+	tm_thread_list one, many;
+	tm_buf b = TM_BUF_INIT;
+	char *p;
+	size_t i, k;
+
+	for (i = 0; i < 600; i++) {
+		tm_buf_clear(&b);
+		tm_buf_printf(&b, "threads/mon-app/t%03zu.md", i);
+		p = store_file(s, tm_buf_cstr(&b));
+		tm_buf_clear(&b);
+		if (i % 7 == 3)
+			tm_buf_puts(&b, "no frontmatter\n");
+		else if (i % 11 == 5)
+			tm_buf_printf(&b,
+				      "---\nid: t%03zu\ntitle: T%zu\n---\n\n"
+				      "<<<<<<< ours\na\n=======\nb\n"
+				      ">>>>>>> theirs\n",
+				      i, i);
+		else if (i % 13 == 6)
+			tm_buf_printf(&b,
+				      "---\nid: t%03zu\n<<<<<<< ours\n"
+				      "title: A\n=======\ntitle: B\n"
+				      ">>>>>>> theirs\n---\n",
+				      i);
+		else
+			tm_buf_printf(&b,
+				      "---\nid: t%03zu\ntitle: Thread %zu\n"
+				      "parentId: main\n---\n\nbody %zu\n",
+				      i, i, i);
+		tmt_write_file(p, b.ptr, b.size);
+		free(p);
+	}
+	p = store_file(s, "threads/mon-app/t999.md");
+	ck_assert_int_eq(symlink("/etc/passwd", p), 0);
+	free(p);
+	tm_store__load_threads(1);
+	ck_assert_int_eq(tm_store_load_all(&one, s, "mon-app"), 0);
+	ck_assert_uint_gt(one.n, 400);
+	ck_assert_uint_gt(one.errors.n, 90);
+	ck_assert_uint_gt(one.marked.n, 40);
+	for (k = 0; k < sizeof(threads) / sizeof(threads[0]); k++) {
+		tm_store__load_threads(threads[k]);
+		ck_assert_int_eq(tm_store_load_all(&many, s, "mon-app"), 0);
+		assert_same_list(&one, &many);
+		tm_thread_list_clear(&many);
+	}
+	tm_store__load_threads(0);
+	tm_thread_list_clear(&one);
+	tm_buf_release(&b);
+	tm_store_free(s);
+}
+END_TEST
+
 START_TEST(test_store_create_thread_slug_and_collisions)
 {
 	tm_store *s = open_seed();
@@ -968,6 +1051,7 @@ Suite *store_suite(void)
 	tcase_add_test(tc, test_store_load_missing_thread);
 	tcase_add_test(tc, test_store_load_all_reports_unreadable);
 	tcase_add_test(tc, test_store_load_all_notes_conflict_markers);
+	tcase_add_test(tc, test_store_load_all_threads_like_one);
 	tcase_add_test(tc, test_store_create_thread_slug_and_collisions);
 	tcase_add_test(tc, test_store_create_thread_missing_parent);
 	tcase_add_test(tc, test_store_create_thread_stops_when_lock_taken_over);
