@@ -30,6 +30,13 @@ PKG_LIBS = $(eval PKG_LIBS := $(shell pkg-config --libs $(PKGS)))$(PKG_LIBS)
 # instructions instead of 7.9 M (docs/PERFORMANCE.md).  libcjson has no
 # .a: it stays shared.  STATIC_GIT=0 links them dynamically; the unit-test
 # runner, the sanitizer build and the fuzz targets always are.
+# lib/git/inflate_wrap.c sends a static libgit2's inflates of whole
+# objects to libdeflate (--wrap; the unit-test runner checks it against
+# zlib with the same flags).
+INFLATE_WRAP := -Wl,--wrap=inflateInit_ -Wl,--wrap=inflate \
+	-Wl,--wrap=inflateReset -Wl,--wrap=inflateEnd
+INFLATE_LIBS = $(eval INFLATE_LIBS := $(shell pkg-config --libs libdeflate \
+	zlib))$(INFLATE_LIBS)
 # lib/git/notls.c keeps libgit2 from parsing the CA bundle; when static,
 # it keeps libgit2 from its whole TLS and SSH set-up (--wrap) and stands
 # in for GSSAPI, which Debian's libgit2 uses for Kerberos over HTTP only
@@ -40,13 +47,15 @@ STATIC_GIT := $(if $(SANITIZE:0=),0,$(if $(wildcard $(shell pkg-config \
 endif
 ifeq ($(STATIC_GIT),1)
 BIN_LIBS = $(eval BIN_LIBS := -Wl,-Bstatic $(shell pkg-config --static --libs \
-	libgit2 yaml-0.1 libutf8proc) -lcrypto -Wl,-Bdynamic \
+	libgit2 yaml-0.1 libutf8proc libdeflate) -lcrypto -Wl,-Bdynamic \
 	$(shell pkg-config --libs libcjson))$(BIN_LIBS)
 BIN_LDFLAGS := -Wl,--wrap=git_mbedtls_stream_global_init \
 	-Wl,--wrap=git_transport_ssh_global_init \
 	-Wl,--wrap=git_mbedtls_stream_new -Wl,--wrap=git_mbedtls_stream_wrap \
 	-Wl,--wrap=git_mbedtls__set_cert_location
 NOTLS_BIN = $(BUILD)/obj/lib/notls-wrap.o
+BIN_LDFLAGS += $(INFLATE_WRAP)
+BIN_INFLATE = $(INFLATE_OBJ)
 else
 BIN_LIBS = $(PKG_LIBS)
 NOTLS_BIN = $(NOTLS_OBJ)
@@ -67,9 +76,11 @@ LIB_LAYERS := util format io git store stale merge ops app
 INC = -iquote lib/include/threadmind -iquote lib/include $(LIB_LAYERS:%=-iquote lib/%)
 $(BUILD)/obj/git-threadmind/%.o $(BUILD)/obj/merge-driver/%.o: INC = -iquote lib/include
 
-# lib/git/notls.c is linked into the executables, not into the library.
+# lib/git/notls.c and lib/git/inflate_wrap.c are linked into the
+# executables, not into the library.
 NOTLS_SRC := lib/git/notls.c
-LIB_SRC := $(filter-out $(NOTLS_SRC),$(sort $(wildcard lib/*/*.c)))
+INFLATE_SRC := lib/git/inflate_wrap.c
+LIB_SRC := $(filter-out $(NOTLS_SRC) $(INFLATE_SRC),$(sort $(wildcard lib/*/*.c)))
 CLI_SRC := $(sort $(wildcard git-threadmind/*.c))
 DRV_SRC := $(sort $(wildcard merge-driver/*.c))
 UNIT_SRC := $(sort $(wildcard tests/unit/*.c))
@@ -77,6 +88,7 @@ UNIT_SUITES := $(patsubst tests/unit/check_%.c,%,$(filter-out tests/unit/check_m
 
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 NOTLS_OBJ := $(NOTLS_SRC:%.c=$(BUILD)/obj/%.o)
+INFLATE_OBJ := $(INFLATE_SRC:%.c=$(BUILD)/obj/%.o)
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 DRV_OBJ := $(DRV_SRC:%.c=$(BUILD)/obj/%.o)
 UNIT_OBJ := $(UNIT_SRC:%.c=$(BUILD)/obj/%.o)
@@ -137,11 +149,11 @@ $(BUILD)/link-mode: FORCE
 	$(Q)echo 'STATIC_GIT=$(STATIC_GIT)' > $@.tmp
 	$(Q)cmp -s $@.tmp $@ 2>/dev/null && rm -f $@.tmp || mv $@.tmp $@
 
-$(BUILD)/git-threadmind: $(CLI_OBJ) $(NOTLS_BIN) $(LIBA) $(BUILD)/link-mode
-	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) $(BIN_LDFLAGS) -o $@ $(CLI_OBJ) $(NOTLS_BIN) $(LIBA) $(BIN_LIBS)
+$(BUILD)/git-threadmind: $(CLI_OBJ) $(NOTLS_BIN) $(BIN_INFLATE) $(LIBA) $(BUILD)/link-mode
+	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) $(BIN_LDFLAGS) -o $@ $(CLI_OBJ) $(NOTLS_BIN) $(BIN_INFLATE) $(LIBA) $(BIN_LIBS)
 
-$(BUILD)/git-threadmind-merge: $(DRV_OBJ) $(NOTLS_BIN) $(LIBA) $(BUILD)/link-mode
-	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) $(BIN_LDFLAGS) -o $@ $(DRV_OBJ) $(NOTLS_BIN) $(LIBA) $(BIN_LIBS)
+$(BUILD)/git-threadmind-merge: $(DRV_OBJ) $(NOTLS_BIN) $(BIN_INFLATE) $(LIBA) $(BUILD)/link-mode
+	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) $(BIN_LDFLAGS) -o $@ $(DRV_OBJ) $(NOTLS_BIN) $(BIN_INFLATE) $(LIBA) $(BIN_LIBS)
 
 # The runner's suite list comes from the file names: check_<module>.c
 # defines Suite *<module>_suite(void).
@@ -151,8 +163,8 @@ $(BUILD)/check_suites.inc: FORCE
 	$(Q)cmp -s $@.tmp $@ 2>/dev/null && rm -f $@.tmp || mv $@.tmp $@
 $(BUILD)/obj/tests/unit/check_main.o: $(BUILD)/check_suites.inc
 
-$(UNIT): $(UNIT_OBJ) $(NOTLS_OBJ) $(LIBA)
-	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $(UNIT_OBJ) $(NOTLS_OBJ) $(LIBA) $(PKG_LIBS) $(CHECK_LIBS)
+$(UNIT): $(UNIT_OBJ) $(NOTLS_OBJ) $(INFLATE_OBJ) $(LIBA)
+	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) $(INFLATE_WRAP) -o $@ $(UNIT_OBJ) $(NOTLS_OBJ) $(INFLATE_OBJ) $(LIBA) $(PKG_LIBS) $(INFLATE_LIBS) $(CHECK_LIBS)
 
 check: check-layers unit e2e stress-short bad-short
 
