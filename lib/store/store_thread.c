@@ -189,9 +189,11 @@ int tm_store_delete_thread(tm_store *s, const char *project, const char *id)
 /*
  * Files one loading thread is worth, files a thread claims at a time, and
  * the most threads.  A file costs about 20 us (open, read, close, parse:
- * docs/PERFORMANCE.md), a thread's start about as much as a few files.
+ * docs/PERFORMANCE.md); a thread costs its start and a malloc arena of its
+ * own, grown a page at a time (an mprotect call each): on 350 files two
+ * threads took as long as one.
  */
-#define LOAD_THREAD_COST 128
+#define LOAD_THREAD_COST 512
 #define LOAD_CHUNK       16
 #define LOAD_MAX_THREADS 8
 
