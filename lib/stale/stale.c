@@ -289,6 +289,9 @@ static int compute_once(tm_stale_report *out, tm_git *g,
 	if (use_index && n) {
 		tm_stale__cidx_open(&ix, w.repo);
 		w.ix = &ix;
+		/* no index yet: a first run, megabytes of small blocks */
+		if (!ix.n)
+			tm_heap_huge_pages();
 	}
 	if (!error) {
 		find_candidates(&s, &r.unknown_base, threads, n);

@@ -25,6 +25,9 @@
 
 /* A first build writes a layer every so many commits (or diff entries). */
 #define CHUNK_DIFFS (4u << 20)
+/* Commits to describe from which the heap is worth huge pages
+ * (tm_heap_huge_pages): a hook's few commits are not. */
+#define HEAP_HUGE_FROM 256
 /* What libgit2 may keep mapped of the pack files while the index is built
  * (its default is 8 GiB: a walk over a history maps every pack, whole). */
 #define PACK_MAPPED ((size_t)64 << 20)
@@ -466,6 +469,8 @@ static int describe_all(struct update *up)
 	unsigned k;
 	int error = total ? tm_treediffer_new(&td, up->repo) : 0;
 
+	if (up->ndescribe >= HEAP_HUGE_FROM)
+		tm_heap_huge_pages();
 	for (i = 0; !error && i < total; i++) {
 		/* past the hooks' deadline: keep what is done (a layer),
 		   so that the next run goes on from there */
@@ -506,9 +511,13 @@ static int describe_all(struct update *up)
 		if ((ch->n >= tm_stale__chunk_commits ||
 		     ch->dpath.n >= CHUNK_DIFFS ||
 		     ch->dstart.n >= CHUNK_DIFFS ||
-		     ch->newpaths.n >= CHUNK_DIFFS) &&
-		    (error = chunk_flush(up)) < 0)
-			goto done;
+		     ch->newpaths.n >= CHUNK_DIFFS)) {
+			if ((error = chunk_flush(up)) < 0)
+				goto done;
+			/* what the heap grew by since */
+			if (up->ndescribe >= HEAP_HUGE_FROM)
+				tm_heap_huge_pages();
+		}
 	}
 	if (!error)
 		error = chunk_flush(up);

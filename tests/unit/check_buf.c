@@ -230,6 +230,63 @@ START_TEST(test_buf_large_blocks_huge_pages)
 	free(mode);
 }
 END_TEST
+
+/* Is p inside the brk heap ("[heap]" in /proc/self/maps)? */
+static bool in_brk_heap(const void *p)
+{
+	char line[512];
+	unsigned long a, b;
+	bool in = false;
+	FILE *f = fopen("/proc/self/maps", "re");
+
+	ck_assert_ptr_nonnull(f);
+	while (!in && fgets(line, sizeof(line), f))
+		in = strstr(line, "[heap]") &&
+		     sscanf(line, "%lx-%lx ", &a, &b) == 2 &&
+		     (uintptr_t)p >= a && (uintptr_t)p < b;
+	fclose(f);
+	return in;
+}
+
+/* After tm_heap_huge_pages, the small blocks malloc takes from the brk
+ * heap are advised for huge pages (buf.c), a second call changing
+ * nothing; with an allocator that does not use the brk heap (the
+ * sanitizers', valgrind's) there is nothing to check but the call. */
+START_TEST(test_buf_heap_huge_pages)
+{
+	enum { N = 4096, SIZE = 2048 };
+	char *mode = NULL, **v;
+	size_t len = 0, i;
+	void *probe = malloc(64);
+	FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "re");
+	bool here = in_brk_heap(probe);
+
+	free(probe);
+	if (!f || getline(&mode, &len, f) < 0 || strstr(mode, "[never]") ||
+	    !here) {
+		if (f)
+			fclose(f);
+		free(mode);
+		tm_heap_huge_pages();
+		return;
+	}
+	fclose(f);
+	tm_heap_huge_pages();
+	tm_heap_huge_pages();
+	v = tm_xcalloc(N, sizeof(*v));
+	for (i = 0; i < N; i++) {
+		v[i] = tm_xmalloc(SIZE);
+		memset(v[i], 1, SIZE);
+	}
+	/* 4 MiB in: past the first 2 MiB boundary of the heap */
+	ck_assert(in_brk_heap(v[N / 2]));
+	ck_assert(huge_eligible(v[N / 2]));
+	for (i = 0; i < N; i++)
+		free(v[i]);
+	free(v);
+	free(mode);
+}
+END_TEST
 #endif
 
 Suite *buf_suite(void)
@@ -247,6 +304,7 @@ Suite *buf_suite(void)
 	tcase_add_test(tc, test_buf_xstrvfmt);
 #ifdef __linux__
 	tcase_add_test(tc, test_buf_large_blocks_huge_pages);
+	tcase_add_test(tc, test_buf_heap_huge_pages);
 #endif
 	suite_add_tcase(s, tc);
 	return s;
