@@ -21,10 +21,10 @@ char *tm_xstrdup_or_null(const char *s);
 void tm_xgrow(void **items, size_t *alloc, size_t want, size_t size);
 /*
  * For a phase about to allocate megabytes in small blocks (a first run's
- * index build): the heap from here on in huge pages where the system gives
- * them on request (see buf.c).  Idempotent, a few system calls; call it
- * again as the phase goes on to cover what the heap grew by since.  Not
- * for two threads at once.
+ * index build): the heap from here on, up to 16 MiB of it, in huge pages
+ * where the system gives them on request (see buf.c).  Idempotent, a few
+ * system calls; call it again as the phase goes on to cover what the heap
+ * grew by since.  Not for two threads at once.
  */
 void tm_heap_huge_pages(void);
 
