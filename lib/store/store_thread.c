@@ -220,7 +220,6 @@ struct load {
 	const char *project;
 	const tm_strv *ids;
 	struct loaded *files;
-	double deadline;     /* tm_parallel_deadline */
 	atomic_bool timeout; /* a file met the deadline: the rest is not read */
 };
 
@@ -230,7 +229,6 @@ static void load_range(void *ctx, size_t from, size_t to)
 	tm_buf data = TM_BUF_INIT;
 	size_t i;
 
-	tm_parallel_adopt_deadline(l->deadline);
 	for (i = from; i < to; i++) {
 		struct loaded *f = &l->files[i];
 
@@ -294,7 +292,6 @@ int tm_store_load_all(tm_thread_list *out, tm_store *s, const char *project)
 	l.project = project;
 	l.ids = &ids;
 	l.files = tm_xcalloc(ids.n, sizeof(*l.files));
-	l.deadline = tm_parallel_deadline();
 	atomic_init(&l.timeout, false);
 	tm_parallel_for(ids.n, LOAD_CHUNK, load_threads(ids.n), load_range, &l);
 	close(fd);

@@ -20,6 +20,7 @@ struct loop {
 	tm_parallel_fn fn;
 	void *ctx;
 	size_t n, chunk;
+	double deadline;    /* the caller's: seconds left, or HUGE_VAL */
 	atomic_size_t next; /* the first index not claimed */
 	atomic_size_t done; /* indexes whose chunk is finished */
 	atomic_int refs;    /* the caller and the threads started */
@@ -53,8 +54,13 @@ static void loop_unref(struct loop *l)
 	}
 }
 
-static void *loop_thread(void *l)
+static void *loop_thread(void *arg)
 {
+	struct loop *l = arg;
+
+	/* the caller's deadline, made this (new) thread's */
+	if (isfinite(l->deadline))
+		tm_deadline_set(l->deadline);
 	run_chunks(l);
 	loop_unref(l);
 	return NULL;
@@ -80,6 +86,7 @@ unsigned tm_parallel_for(size_t n, size_t chunk, unsigned threads,
 	l->ctx = ctx;
 	l->n = n;
 	l->chunk = chunk;
+	l->deadline = tm_deadline_left();
 	atomic_init(&l->next, 0);
 	atomic_init(&l->done, 0);
 	atomic_init(&l->refs, 1);
@@ -104,17 +111,6 @@ unsigned tm_parallel_for(size_t n, size_t chunk, unsigned threads,
 	pthread_mutex_unlock(&l->lock);
 	loop_unref(l);
 	return ran;
-}
-
-double tm_parallel_deadline(void)
-{
-	return tm_deadline_left();
-}
-
-void tm_parallel_adopt_deadline(double left)
-{
-	if (!tm_deadline_is_set() && isfinite(left))
-		tm_deadline_set(left);
 }
 
 unsigned tm_parallel_cpus(void)

@@ -23,26 +23,13 @@ typedef void (*tm_parallel_fn)(void *ctx, size_t from, size_t to);
  * started is not there.  With threads <= 1, or n <= chunk, fn runs once,
  * over [0, n), on the calling thread (not at all when n is 0).
  *
- * fn runs on other threads with none of the caller's thread-local state:
- * no error message (it keeps its own, per index), no deadline
- * (tm_parallel_deadline passes it on).
+ * fn runs on other threads with none of the caller's thread-local state
+ * but its deadline (deadline.h), which each thread takes over when it
+ * starts (the few microseconds between the two reads of the clock given
+ * away): no error message, so fn keeps its own, per index.
  */
 unsigned tm_parallel_for(size_t n, size_t chunk, unsigned threads,
 			 tm_parallel_fn fn, void *ctx);
-
-/*
- * The calling thread's deadline, as a value fn can take to another thread
- * (NaN-free: a huge value when none is set).
- */
-double tm_parallel_deadline(void);
-
-/*
- * On a thread of the loop: the deadline of tm_parallel_deadline's value
- * `left` (seconds left when it was taken) made this thread's, unless this
- * thread has one already (the caller's own).  The few microseconds between
- * the two reads of the clock are given away.
- */
-void tm_parallel_adopt_deadline(double left);
 
 /* The online CPUs (at least 1). */
 unsigned tm_parallel_cpus(void);

@@ -132,7 +132,6 @@ END_TEST
 /* Each index: did its thread have a deadline, and how far was it; the
  * caller's chunks wait for another thread's (struct two). */
 struct deadlines {
-	double left;
 	bool *set;
 	double *at;
 	struct two two;
@@ -143,7 +142,6 @@ static void note_deadline(void *ctx, size_t from, size_t to)
 	struct deadlines *d = ctx;
 	size_t i;
 
-	tm_parallel_adopt_deadline(d->left);
 	for (i = from; i < to; i++) {
 		d->set[i] = tm_deadline_is_set();
 		d->at[i] = tm_deadline_left();
@@ -164,7 +162,6 @@ START_TEST(test_parallel_deadline_taken_over)
 		tm_deadline_clear();
 		if (budgets[k] >= 0)
 			tm_deadline_set(budgets[k]);
-		d.left = tm_parallel_deadline();
 		memset(&d.two, 0, sizeof(d.two));
 		d.two.caller = pthread_self();
 		tm_parallel_for(N, 1, 4, note_deadline, &d);
