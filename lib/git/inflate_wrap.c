@@ -27,17 +27,25 @@
  * the first.  The other fields zlib sets on the way (adler, data_type,
  * msg) are left as inflateInit_ left them; libgit2 reads none of them.
  *
- * The state is per thread: the stream just set up, the stream done by
- * libdeflate, and the thread's decompressor (made on its first use, kept
- * until the process ends).  One of each: a thread that sets up a second
- * stream before inflating the first gets zlib for the first, which is
- * slower, never different; a stream inflated again after Z_STREAM_END
- * once the thread has decoded another would get zlib's answer to its
- * remaining bytes (libgit2 never inflates a stream past its end).
+ * zlib's own state (7 KiB, malloc'd by inflateInit_) is made only when
+ * zlib gets the stream: inflateInit_ marks the stream as set up (its
+ * `state` pointing at a tag of this file, its counters and msg as zlib
+ * leaves them), and an inflate libdeflate does not take calls zlib's
+ * inflateInit_ first.  A whole read, most of libgit2's, then costs no
+ * allocation: zlib's state, the size of a large malloc request, made
+ * glibc's malloc merge every small free chunk on each inflateInit_ (5% of
+ * a whole-history first run, docs/PERFORMANCE.md).  A stream libdeflate
+ * decoded points at another tag: inflate answers Z_STREAM_END again, as
+ * zlib's does once a stream is done; inflateReset sets it up again and
+ * inflateEnd forgets it.  So the state lives in each stream, streams are
+ * independent, and only these four calls may be made on a stream set up
+ * here (libgit2 makes no other); each thread keeps one decompressor, made
+ * on its first use and kept until the process ends.
  */
 #include <libdeflate.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <zlib.h>
 
 int __real_inflateInit_(z_streamp z, const char *version, int size);
@@ -48,28 +56,35 @@ int __wrap_inflateInit_(z_streamp z, const char *version, int size);
 int __wrap_inflate(z_streamp z, int flush);
 int __wrap_inflateReset(z_streamp z);
 int __wrap_inflateEnd(z_streamp z);
-void tm_inflate__counts(unsigned long *taken, unsigned long *declined);
+void tm_inflate__counts(unsigned long *taken, unsigned long *declined,
+			unsigned long *made);
 
-static _Thread_local z_streamp fresh; /* set up, not inflated yet */
-static _Thread_local z_streamp done;  /* decoded whole by libdeflate */
 static _Thread_local struct libdeflate_decompressor *decoder;
-static _Thread_local unsigned long taken, declined;
+static _Thread_local unsigned long taken, declined, made;
 
-/* For tests: how many first calls libdeflate took and how many it left
- * to zlib, on this thread. */
-void tm_inflate__counts(unsigned long *t, unsigned long *d)
+/* The two tags a stream's state may point at. */
+static const char tag_set_up, tag_done;
+#define SET_UP ((struct internal_state *)(uintptr_t)&tag_set_up)
+#define DONE   ((struct internal_state *)(uintptr_t)&tag_done)
+
+/* For tests: on this thread, how many first calls libdeflate took, how
+ * many it left to zlib, and how many zlib states were made. */
+void tm_inflate__counts(unsigned long *t, unsigned long *d, unsigned long *m)
 {
 	*t = taken;
 	*d = declined;
+	*m = made;
 }
 
-/* Forget what is known of stream z (set up again, reset or ended). */
-static void forget(z_streamp z)
+/* Stream z as inflateInit_ or inflateReset leaves it, zlib's state not
+ * made yet. */
+static int set_up(z_streamp z)
 {
-	if (fresh == z)
-		fresh = NULL;
-	if (done == z)
-		done = NULL;
+	z->state = SET_UP;
+	z->msg = Z_NULL;
+	z->total_in = z->total_out = 0;
+	z->adler = 1;
+	return Z_OK;
 }
 
 /* Stream z decoded whole into its output: true, its fields moved. */
@@ -94,41 +109,50 @@ static bool whole(z_streamp z)
 
 int __wrap_inflateInit_(z_streamp z, const char *version, int size)
 {
-	int ret = __real_inflateInit_(z, version, size);
-
-	forget(z);
-	if (ret == Z_OK)
-		fresh = z;
-	return ret;
+	if (!z || !version || version[0] != ZLIB_VERSION[0] ||
+	    size != (int)sizeof(z_stream))
+		return __real_inflateInit_(z, version, size); /* its error */
+	return set_up(z);
 }
 
 int __wrap_inflate(z_streamp z, int flush)
 {
-	if (z && z == done)
+	int ret;
+
+	if (z && z->state == DONE)
 		return Z_STREAM_END;
-	if (z && z == fresh) {
-		fresh = NULL;
+	if (z && z->state == SET_UP) {
 		if (flush == Z_FINISH && z->avail_in && z->avail_out &&
 		    z->next_in && z->next_out) {
 			if (whole(z)) {
 				taken++;
-				done = z;
+				z->state = DONE;
 				return Z_STREAM_END;
 			}
 			declined++;
 		}
+		/* zlib's from the start: nothing moved (whole moves the
+		   fields only on success) */
+		made++;
+		if ((ret = __real_inflateInit_(z, ZLIB_VERSION,
+					       (int)sizeof(z_stream))) != Z_OK)
+			return ret;
 	}
 	return __real_inflate(z, flush);
 }
 
 int __wrap_inflateReset(z_streamp z)
 {
-	forget(z);
+	if (z && (z->state == SET_UP || z->state == DONE))
+		return set_up(z);
 	return __real_inflateReset(z);
 }
 
 int __wrap_inflateEnd(z_streamp z)
 {
-	forget(z);
+	if (z && (z->state == SET_UP || z->state == DONE)) {
+		z->state = Z_NULL;
+		return Z_OK;
+	}
 	return __real_inflateEnd(z);
 }

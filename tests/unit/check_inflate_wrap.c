@@ -18,7 +18,8 @@ int __real_inflateInit_(z_streamp z, const char *version, int size);
 int __real_inflate(z_streamp z, int flush);
 int __real_inflateReset(z_streamp z);
 int __real_inflateEnd(z_streamp z);
-void tm_inflate__counts(unsigned long *taken, unsigned long *declined);
+void tm_inflate__counts(unsigned long *taken, unsigned long *declined,
+			unsigned long *made);
 
 /* The four calls, through the wrap or straight to zlib. */
 struct api {
@@ -156,7 +157,8 @@ START_TEST(test_inflate_wrap_like_zlib)
 {
 	static const size_t sizes[] = {0, 1, 2, 40, 211, 4000, 70000, 300000};
 	unsigned rounds = tmt_rounds(400), round;
-	unsigned long taken0, declined0, taken1, declined1;
+	unsigned long taken0, declined0, made0, taken1, declined1, made1;
+	unsigned long t, d, m, t2, d2, m2;
 	size_t max = 300000;
 	unsigned char *plain = malloc(max), *comp = malloc(max * 2 + 100);
 	struct run a, b;
@@ -164,7 +166,7 @@ START_TEST(test_inflate_wrap_like_zlib)
 	a.room = b.room = max + 64;
 	a.out = malloc(a.room);
 	b.out = malloc(b.room);
-	tm_inflate__counts(&taken0, &declined0);
+	tm_inflate__counts(&taken0, &declined0, &made0);
 	for (round = 0; round < rounds; round++) {
 		size_t n = sizes[round % 8], len, garbage, cut;
 		uLongf clen = (uLongf)(max * 2 + 100);
@@ -183,7 +185,15 @@ START_TEST(test_inflate_wrap_like_zlib)
 		cut = 1 + next() % (clen - 1);
 		if (kind == CORRUPT)
 			comp[cut] ^= (unsigned char)(1 + next() % 255);
+		tm_inflate__counts(&t, &d, &m);
 		scenario(&wrapped, kind, comp, len, n, cut, &a);
+		tm_inflate__counts(&t2, &d2, &m2);
+		/* each stream is libdeflate's or gets a zlib state, never
+		   both; a whole read makes none */
+		ck_assert_uint_eq((t2 - t) + (m2 - m),
+				  kind == RESET_AGAIN ? 2 : 1);
+		if (kind == WHOLE || kind == RESET_AGAIN)
+			ck_assert_uint_eq(m2 - m, 0);
 		scenario(&real, kind, comp, len, n, cut, &b);
 		ck_assert_int_eq(a.n, b.n);
 		for (i = 0; i < a.n; i++) {
@@ -208,9 +218,10 @@ START_TEST(test_inflate_wrap_like_zlib)
 			ck_assert_int_eq(memcmp(a.out, plain, n), 0);
 	}
 	/* libdeflate took the whole streams, zlib the others */
-	tm_inflate__counts(&taken1, &declined1);
+	tm_inflate__counts(&taken1, &declined1, &made1);
 	ck_assert_uint_ge(taken1 - taken0, rounds / KINDS / 2);
 	ck_assert_uint_gt(declined1 - declined0, 0);
+	ck_assert_uint_ge(made1 - made0, declined1 - declined0);
 	free(a.out);
 	free(b.out);
 	free(plain);
@@ -218,14 +229,14 @@ START_TEST(test_inflate_wrap_like_zlib)
 }
 END_TEST
 
-/* Two streams set up before either is inflated: the first is zlib's, the
- * second libdeflate's; both give the bytes. */
+/* Two streams set up before either is inflated: each is libdeflate's,
+ * neither makes a zlib state, both give the bytes. */
 START_TEST(test_inflate_wrap_two_streams)
 {
 	static const char text[] = "a thread file, twice over: a thread file";
 	unsigned char comp[200], out1[64], out2[64];
 	uLongf clen = sizeof(comp);
-	unsigned long t0, d0, t1, d1;
+	unsigned long t0, d0, m0, t1, d1, m1;
 	z_stream x, y;
 
 	ck_assert_int_eq(
@@ -235,7 +246,7 @@ START_TEST(test_inflate_wrap_two_streams)
 	memset(&y, 0, sizeof(y));
 	ck_assert_int_eq(inflateInit(&x), Z_OK);
 	ck_assert_int_eq(inflateInit(&y), Z_OK);
-	tm_inflate__counts(&t0, &d0);
+	tm_inflate__counts(&t0, &d0, &m0);
 	x.next_in = y.next_in = comp;
 	x.avail_in = y.avail_in = (uInt)clen;
 	x.next_out = out1;
@@ -243,8 +254,9 @@ START_TEST(test_inflate_wrap_two_streams)
 	x.avail_out = y.avail_out = sizeof(out1);
 	ck_assert_int_eq(inflate(&x, Z_FINISH), Z_STREAM_END);
 	ck_assert_int_eq(inflate(&y, Z_FINISH), Z_STREAM_END);
-	tm_inflate__counts(&t1, &d1);
-	ck_assert_uint_eq(t1 - t0, 1);
+	tm_inflate__counts(&t1, &d1, &m1);
+	ck_assert_uint_eq(t1 - t0, 2);
+	ck_assert_uint_eq(m1 - m0, 0);
 	ck_assert_str_eq((const char *)out1, text);
 	ck_assert_str_eq((const char *)out2, text);
 	ck_assert_uint_eq(x.total_out, sizeof(text));
