@@ -109,10 +109,4 @@ char *tm_paths_index_file(tm_store *s, const char *project);
  */
 void tm_paths_index__coarse_times(bool on);
 
-/*
- * FOR TESTS ONLY.  The online CPUs the thread count assumes (0 or less:
- * sysconf's, the default).
- */
-void tm_paths_index__online_cpus(long n);
-
 #endif

@@ -100,13 +100,6 @@ unsigned tm_paths_index__stat_all(int fd, struct tm_paths_index_entry *e,
 	return tm_parallel_for(n, CHUNK, threads, stat_range, &p);
 }
 
-static long fake_cpus; /* tm_paths_index__online_cpus */
-
-void tm_paths_index__online_cpus(long n)
-{
-	fake_cpus = n;
-}
-
 /*
  * How many threads lstat `n` files: opts->threads when set, else one per
  * THREAD_COST files up to the online CPUs and MAX_THREADS, one when
@@ -116,23 +109,17 @@ unsigned tm_paths_index__stat_threads(tm_store *s, size_t n,
 				      const tm_paths_index_options *opts)
 {
 	struct tm_git *g = tm_store_git(s);
-	long cpus = fake_cpus > 0 ? fake_cpus : (long)tm_parallel_cpus();
 	bool preload = true;
-	size_t t;
 
 	if (opts->threads)
-		t = opts->threads;
-	else if ((t = n / THREAD_COST) < 2)
+		return opts->threads > MAX_THREADS ? MAX_THREADS
+						   : opts->threads;
+	if (n / THREAD_COST < 2)
 		return 1; /* not worth a thread, nor a config read */
-	else if (g &&
-		 tm_git_config_bool(&preload, g, "core.preloadIndex", true) < 0)
+	if (g && tm_git_config_bool(&preload, g, "core.preloadIndex", true) < 0)
 		preload = true;
 	tm_error_clear();
-	if (!opts->threads && !preload)
-		return 1;
-	if (!opts->threads && cpus > 0 && t > (size_t)cpus)
-		t = (size_t)cpus;
-	return t > MAX_THREADS ? MAX_THREADS : (unsigned)t;
+	return preload ? tm_parallel_threads(n, THREAD_COST, MAX_THREADS) : 1;
 }
 
 static int entry_cmp(const void *a, const void *b)

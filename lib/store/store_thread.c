@@ -250,15 +250,9 @@ static void load_range(void *ctx, size_t from, size_t to)
 
 static unsigned load_threads(size_t n)
 {
-	size_t t = n / LOAD_THREAD_COST, cpus = tm_parallel_cpus();
-
-	if (load_threads_forced)
-		return load_threads_forced;
-	if (t > cpus)
-		t = cpus;
-	return t < 1                  ? 1
-	       : t > LOAD_MAX_THREADS ? LOAD_MAX_THREADS
-				      : (unsigned)t;
+	return load_threads_forced ? load_threads_forced
+				   : tm_parallel_threads(n, LOAD_THREAD_COST,
+							 LOAD_MAX_THREADS);
 }
 
 int tm_store_load_all(tm_thread_list *out, tm_store *s, const char *project)

@@ -113,9 +113,27 @@ unsigned tm_parallel_for(size_t n, size_t chunk, unsigned threads,
 	return ran;
 }
 
+static unsigned fake_cpus; /* tm_parallel__cpus */
+
+void tm_parallel__cpus(unsigned n)
+{
+	fake_cpus = n;
+}
+
 unsigned tm_parallel_cpus(void)
 {
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	long n = fake_cpus ? (long)fake_cpus : sysconf(_SC_NPROCESSORS_ONLN);
 
 	return n > 0 ? (unsigned)n : 1;
+}
+
+unsigned tm_parallel_threads(size_t n, size_t cost, unsigned most)
+{
+	size_t t = cost ? n / cost : n, cpus = tm_parallel_cpus();
+
+	if (t > cpus)
+		t = cpus;
+	if (t > most)
+		t = most;
+	return t < 1 ? 1 : (unsigned)t;
 }

@@ -34,4 +34,14 @@ unsigned tm_parallel_for(size_t n, size_t chunk, unsigned threads,
 /* The online CPUs (at least 1). */
 unsigned tm_parallel_cpus(void);
 
+/*
+ * How many threads a loop over `n` items is worth: one per `cost` items,
+ * at least 1, at most the online CPUs and `most`.
+ */
+unsigned tm_parallel_threads(size_t n, size_t cost, unsigned most);
+
+/* FOR TESTS ONLY.  The online CPUs tm_parallel_cpus answers (0: sysconf's,
+ * the default). */
+void tm_parallel__cpus(unsigned n);
+
 #endif

@@ -182,6 +182,26 @@ START_TEST(test_parallel_deadline_taken_over)
 }
 END_TEST
 
+/* One thread per `cost` items, at least one, at most the CPUs (faked)
+ * and the maximum asked. */
+START_TEST(test_parallel_threads_count)
+{
+	tm_parallel__cpus(4);
+	ck_assert_uint_eq(tm_parallel_cpus(), 4);
+	ck_assert_uint_eq(tm_parallel_threads(0, 512, 8), 1);
+	ck_assert_uint_eq(tm_parallel_threads(511, 512, 8), 1);
+	ck_assert_uint_eq(tm_parallel_threads(1024, 512, 8), 2);
+	ck_assert_uint_eq(tm_parallel_threads(1535, 512, 8), 2);
+	ck_assert_uint_eq(tm_parallel_threads(100000, 512, 8), 4); /* CPUs */
+	ck_assert_uint_eq(tm_parallel_threads(100000, 512, 3), 3); /* most */
+	tm_parallel__cpus(64);
+	ck_assert_uint_eq(tm_parallel_threads(100000, 512, 8), 8);
+	ck_assert_uint_eq(tm_parallel_threads(100000, 512, 20), 20);
+	tm_parallel__cpus(0);
+	ck_assert_uint_ge(tm_parallel_cpus(), 1);
+}
+END_TEST
+
 Suite *parallel_suite(void)
 {
 	Suite *s = suite_create("parallel");
@@ -190,6 +210,7 @@ Suite *parallel_suite(void)
 	tcase_add_test(tc, test_parallel_every_index_once);
 	tcase_add_test(tc, test_parallel_runs_on_other_threads);
 	tcase_add_test(tc, test_parallel_deadline_taken_over);
+	tcase_add_test(tc, test_parallel_threads_count);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -7,6 +7,7 @@
  * an unchanged store reads no file; the deadline cuts the load short
  * without writing; concurrent loads leave a valid index.
  */
+#include "parallel.h"
 #include "paths_index.h"
 #include "threadmind/deadline.h"
 #include "record.h"
@@ -522,7 +523,7 @@ START_TEST(test_stat_threads)
 	}
 	tm_buf_release(&b);
 	usleep(30000);
-	tm_paths_index__online_cpus(8);
+	tm_parallel__cpus(8);
 	check_answers(); /* builds the index */
 	usleep(30000);
 	ck_assert_int_eq(
@@ -530,7 +531,7 @@ START_TEST(test_stat_threads)
 		0);
 	tm_paths_index_list_clear(&l);
 	ck_assert_uint_eq(o.stat_threads, 3); /* 1601 files / 500 */
-	tm_paths_index__online_cpus(2);
+	tm_parallel__cpus(2);
 	ck_assert_int_eq(
 		tm_paths_index_load(&l, store, "app", TM_PATHS_INDEX_ALL, &o),
 		0);
@@ -544,7 +545,7 @@ START_TEST(test_stat_threads)
 		0);
 	tm_paths_index_list_clear(&l);
 	ck_assert_uint_eq(o.stat_threads, 1);
-	tm_paths_index__online_cpus(0);
+	tm_parallel__cpus(0);
 	/* forced counts, an edit in place in each slice */
 	for (t = 1; t <= 7; t += 3) {
 		tm_paths_index_options f = TM_PATHS_INDEX_OPTIONS_INIT;
