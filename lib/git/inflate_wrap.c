@@ -25,7 +25,8 @@
  * stream does (an object across two pack windows), data libdeflate finds
  * bad (zlib then gives its own answer and message), and every call after
  * the first.  The other fields zlib sets on the way (adler, data_type,
- * msg) are left as inflateInit_ left them; libgit2 reads none of them.
+ * msg) are left as inflateInit_ left them: a stream libdeflate decoded
+ * has no error, and libgit2 reads msg only on one.
  *
  * zlib's own state (7 KiB, malloc'd by inflateInit_) is made only when
  * zlib gets the stream: inflateInit_ marks the stream as set up (its
@@ -62,8 +63,12 @@ void tm_inflate__counts(unsigned long *taken, unsigned long *declined,
 static _Thread_local struct libdeflate_decompressor *decoder;
 static _Thread_local unsigned long taken, declined, made;
 
-/* The two tags a stream's state may point at. */
-static const char tag_set_up, tag_done;
+/* The two tags a stream's state may point at: each the size of the
+ * pointer zlib's other calls would read first from a state (its stream,
+ * never this one, so they answer Z_STREAM_ERROR). */
+static const struct tag {
+	const void *strm;
+} tag_set_up, tag_done;
 #define SET_UP ((struct internal_state *)(uintptr_t)&tag_set_up)
 #define DONE   ((struct internal_state *)(uintptr_t)&tag_done)
 

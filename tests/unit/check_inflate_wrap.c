@@ -9,6 +9,7 @@
 #include "test_util.h"
 
 #include <check.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +40,8 @@ struct call {
 	int ret;
 	uInt avail_in, avail_out;
 	uLong total_in, total_out;
+	bool msg, ended; /* an error message; no state (after end) */
+	uLong adler;     /* after a set-up or a reset, else 0 */
 };
 
 /* A scenario's calls and its output. */
@@ -49,9 +52,17 @@ struct run {
 	size_t room;
 };
 
-enum kind { WHOLE, SMALL_FIRST, CUT_INPUT, RESET_AGAIN, CORRUPT, KINDS };
+enum kind {
+	WHOLE,
+	SMALL_FIRST,
+	CUT_INPUT,
+	RESET_AGAIN,
+	CORRUPT,
+	RESET_ZLIB,
+	KINDS
+};
 
-static void note(struct run *r, const z_stream *z, int ret)
+static void note_call(struct run *r, const z_stream *z, int ret, bool set_up)
 {
 	struct call *c = &r->c[r->n++];
 
@@ -61,7 +72,13 @@ static void note(struct run *r, const z_stream *z, int ret)
 	c->avail_out = z->avail_out;
 	c->total_in = z->total_in;
 	c->total_out = z->total_out;
+	c->msg = z->msg != NULL;
+	c->ended = z->state == NULL;
+	c->adler = set_up ? z->adler : 0;
 }
+
+#define note(r, z, ret)  note_call(r, z, ret, false)
+#define noted(r, z, ret) note_call(r, z, ret, true) /* a set-up or reset */
 
 /*
  * Scenario `kind` over the stream in[0, len) (its garbage after it
@@ -76,10 +93,11 @@ static void scenario(const struct api *api, enum kind kind,
 	int ret;
 
 	memset(&z, 0, sizeof(z));
+	z.msg = (char *)"left by a last use"; /* set-up clears it */
 	memset(r->out, 0, r->room);
 	r->n = 0;
 	ret = api->init(&z, ZLIB_VERSION, (int)sizeof(z_stream));
-	note(r, &z, ret);
+	noted(r, &z, ret);
 	z.next_in = (Bytef *)in;
 	z.avail_in = (uInt)len;
 	z.next_out = r->out;
@@ -105,7 +123,17 @@ static void scenario(const struct api *api, enum kind kind,
 		break;
 	case RESET_AGAIN:
 		note(r, &z, api->inflate(&z, Z_FINISH));
-		note(r, &z, api->reset(&z));
+		noted(r, &z, api->reset(&z));
+		z.next_in = (Bytef *)in;
+		z.avail_in = (uInt)len;
+		z.next_out = r->out;
+		z.avail_out = (uInt)plain + 1;
+		note(r, &z, api->inflate(&z, Z_FINISH));
+		break;
+	case RESET_ZLIB: /* zlib's from the start, reset, read whole */
+		z.avail_out = (uInt)(plain < 32 ? plain / 2 : 32);
+		note(r, &z, api->inflate(&z, Z_FINISH));
+		noted(r, &z, api->reset(&z));
 		z.next_in = (Bytef *)in;
 		z.avail_in = (uInt)len;
 		z.next_out = r->out;
@@ -189,7 +217,8 @@ START_TEST(test_inflate_wrap_like_zlib)
 		scenario(&wrapped, kind, comp, len, n, cut, &a);
 		tm_inflate__counts(&t2, &d2, &m2);
 		/* each stream is libdeflate's or gets a zlib state, never
-		   both; a whole read makes none */
+		   both (a stream zlib has, reset, stays zlib's); a whole read
+		   makes none */
 		ck_assert_uint_eq((t2 - t) + (m2 - m),
 				  kind == RESET_AGAIN ? 2 : 1);
 		if (kind == WHOLE || kind == RESET_AGAIN)
@@ -202,7 +231,10 @@ START_TEST(test_inflate_wrap_like_zlib)
 					a.c[i].avail_in == b.c[i].avail_in &&
 					a.c[i].avail_out == b.c[i].avail_out &&
 					a.c[i].total_in == b.c[i].total_in &&
-					a.c[i].total_out == b.c[i].total_out,
+					a.c[i].total_out == b.c[i].total_out &&
+					a.c[i].msg == b.c[i].msg &&
+					a.c[i].ended == b.c[i].ended &&
+					a.c[i].adler == b.c[i].adler,
 				"round %u (kind %d, %zu bytes, level %d) "
 				"call %d: wrap %d in %u out %u, zlib %d "
 				"in %u out %u",
@@ -266,6 +298,30 @@ START_TEST(test_inflate_wrap_two_streams)
 }
 END_TEST
 
+/* A set-up zlib would refuse (another major version, another z_stream
+ * size) gets zlib's own answer. */
+START_TEST(test_inflate_wrap_refuses_as_zlib)
+{
+	static const char *const versions[] = {"0", "2.0", ZLIB_VERSION};
+	static const int less[] = {0, 0, 1};
+	z_stream a, b;
+	unsigned i;
+
+	for (i = 0; i < 3; i++) {
+		int size = (int)sizeof(z_stream) - less[i];
+
+		memset(&a, 0, sizeof(a));
+		memset(&b, 0, sizeof(b));
+		ck_assert_int_eq(inflateInit_(&a, versions[i], size),
+				 __real_inflateInit_(&b, versions[i], size));
+		ck_assert_int_eq(inflateInit_(&a, versions[i], size),
+				 Z_VERSION_ERROR);
+	}
+	ck_assert_int_eq(inflateInit_(NULL, ZLIB_VERSION, (int)sizeof(a)),
+			 Z_STREAM_ERROR);
+}
+END_TEST
+
 Suite *inflate_wrap_suite(void)
 {
 	Suite *s = suite_create("inflate_wrap");
@@ -273,6 +329,7 @@ Suite *inflate_wrap_suite(void)
 
 	tcase_add_test(tc, test_inflate_wrap_like_zlib);
 	tcase_add_test(tc, test_inflate_wrap_two_streams);
+	tcase_add_test(tc, test_inflate_wrap_refuses_as_zlib);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -575,6 +575,16 @@ START_TEST(test_stat_threads)
 		tm_paths_index_list_clear(&l);
 		tm_paths_index_list_clear(&full);
 	}
+	{ /* a forced count is bounded too */
+		tm_paths_index_options f = TM_PATHS_INDEX_OPTIONS_INIT;
+
+		f.threads = 25;
+		ck_assert_int_eq(tm_paths_index_load(&l, store, "app",
+						     TM_PATHS_INDEX_ALL, &f),
+				 0);
+		ck_assert_uint_eq(f.stat_threads, 20);
+		tm_paths_index_list_clear(&l);
+	}
 	check_answers();
 }
 END_TEST
