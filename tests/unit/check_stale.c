@@ -22,11 +22,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* git with a fixed identity and no surprises from the user's setup. */
+/* git with a fixed identity and no surprises from the user's setup (nor
+ * the `git maintenance run --auto` every commit would start). */
 #define GIT                                                         \
 	"git -c user.name=Tester -c user.email=tester@example.com " \
 	"-c init.defaultBranch=main -c commit.gpgsign=false "       \
-	"-c advice.detachedHead=false "
+	"-c advice.detachedHead=false -c maintenance.auto=false "
 #define TDIR ".threadmind/threads/p/"
 
 static char *tmp;  /* the test's temp dir */
@@ -110,10 +111,10 @@ static char *commit_in(const char *dir, const char *msg, ...)
 		append(dir, file, msg);
 	va_end(ap);
 	next_date();
-	tmt_sh(GIT "-C '%s' add -A && " GIT "-C '%s' commit -q --allow-empty "
-		   "-m '%s'",
-	       dir, dir, msg);
-	return tmt_sh_out("git -C '%s' rev-parse HEAD", dir);
+	return tmt_sh_out(GIT "-C '%s' add -A && " GIT
+			      "-C '%s' commit -q --allow-empty -m '%s' && "
+			      "git -C '%s' rev-parse HEAD",
+			  dir, dir, msg, dir);
 }
 
 #define commit(...) commit_in(repo, __VA_ARGS__)
