@@ -205,6 +205,18 @@ struct slot {
 	bool used;
 };
 
+/* The slot of `hash` in t (mask + 1 slots, never full): its own, or the
+ * free one where it would go. */
+static struct slot *slot_of(struct slot *t, size_t mask, uint64_t hash)
+{
+	size_t k;
+
+	for (k = hash & mask; t[k].used && t[k].hash != hash;
+	     k = (k + 1) & mask)
+		;
+	return &t[k];
+}
+
 /*
  * The anchors of o[lo, hi) against x[xlo, xhi): the pairs of non-blank
  * units whose key each range holds once, in o's order, then the longest
@@ -213,7 +225,7 @@ struct slot {
 static size_t anchors(const struct differ *d, size_t lo, size_t hi, size_t xlo,
 		      size_t xhi, size_t **ai, size_t **aj)
 {
-	size_t cap = 16, mask, i, j, k, n = 0, len;
+	size_t cap = 16, mask, i, j, n = 0, len;
 	struct slot *t, *s;
 	size_t *pi, *pj, *run;
 
@@ -224,11 +236,7 @@ static size_t anchors(const struct differ *d, size_t lo, size_t hi, size_t xlo,
 	for (i = lo; i < hi; i++) {
 		if (d->o->u[i].kind == TM_MERGE__BLANK)
 			continue;
-		for (k = d->o->u[i].hash & mask;
-		     t[k].used && t[k].hash != d->o->u[i].hash;
-		     k = (k + 1) & mask)
-			;
-		s = &t[k];
+		s = slot_of(t, mask, d->o->u[i].hash);
 		if (!s->used) {
 			s->used = true;
 			s->hash = d->o->u[i].hash;
@@ -239,28 +247,23 @@ static size_t anchors(const struct differ *d, size_t lo, size_t hi, size_t xlo,
 	for (j = xlo; j < xhi; j++) {
 		if (d->x->u[j].kind == TM_MERGE__BLANK)
 			continue;
-		for (k = d->x->u[j].hash & mask;
-		     t[k].used && t[k].hash != d->x->u[j].hash;
-		     k = (k + 1) & mask)
-			;
-		if (!t[k].used)
+		s = slot_of(t, mask, d->x->u[j].hash);
+		if (!s->used)
 			continue;
-		t[k].cx++;
-		t[k].ix = j;
+		s->cx++;
+		s->ix = j;
 	}
 	pi = tm_xcalloc(hi - lo + 1, sizeof(size_t));
 	pj = tm_xcalloc(hi - lo + 1, sizeof(size_t));
 	for (i = lo; i < hi; i++) {
 		if (d->o->u[i].kind == TM_MERGE__BLANK)
 			continue;
-		for (k = d->o->u[i].hash & mask; t[k].hash != d->o->u[i].hash;
-		     k = (k + 1) & mask)
-			;
+		s = slot_of(t, mask, d->o->u[i].hash); /* o's: used */
 		/* a hash collision between different keys is no anchor */
-		if (t[k].co == 1 && t[k].cx == 1 &&
-		    tm_merge__unit_eq(d->o, i, d->x, t[k].ix)) {
+		if (s->co == 1 && s->cx == 1 &&
+		    tm_merge__unit_eq(d->o, i, d->x, s->ix)) {
 			pi[n] = i;
-			pj[n] = t[k].ix;
+			pj[n] = s->ix;
 			n++;
 		}
 	}

@@ -515,15 +515,9 @@ int tm_reader_list(tm_strv *out, struct tm_reader *r, const char *project)
 				tm_strv_push_owned(&names, id);
 		}
 		tm_buf_release(&p);
-		tm_strv_sort_unique(&names);
-		for (i = 0; i < names.n; i++)
-			tm_strv_push(out, names.items[i]);
-		tm_strv_clear(&names);
-		return 0;
-	}
-	if ((error = use_project(r, project)) < 0 || !r->project_found)
+	} else if ((error = use_project(r, project)) < 0 || !r->project_found) {
 		return error;
-	if (r->kind == TM_SIDE_COMMIT) {
+	} else if (r->kind == TM_SIDE_COMMIT) {
 		n = git_tree_entrycount(r->project_tree);
 		for (i = 0; i < n; i++) {
 			const git_tree_entry *e =
