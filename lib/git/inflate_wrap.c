@@ -81,6 +81,12 @@ void tm_inflate__counts(unsigned long *t, unsigned long *d, unsigned long *m)
 	*m = made;
 }
 
+/* Stream z is one of ours: set up or done, zlib's state not made. */
+static bool tagged(z_streamp z)
+{
+	return z && (z->state == SET_UP || z->state == DONE);
+}
+
 /* Stream z as inflateInit_ or inflateReset leaves it, zlib's state not
  * made yet. */
 static int set_up(z_streamp z)
@@ -148,14 +154,14 @@ int __wrap_inflate(z_streamp z, int flush)
 
 int __wrap_inflateReset(z_streamp z)
 {
-	if (z && (z->state == SET_UP || z->state == DONE))
+	if (tagged(z))
 		return set_up(z);
 	return __real_inflateReset(z);
 }
 
 int __wrap_inflateEnd(z_streamp z)
 {
-	if (z && (z->state == SET_UP || z->state == DONE)) {
+	if (tagged(z)) {
 		z->state = Z_NULL;
 		return Z_OK;
 	}
