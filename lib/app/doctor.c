@@ -27,12 +27,9 @@ void tm_doctor_report_clear(tm_doctor_report *r)
 {
 	size_t i;
 
-	for (i = 0; i < r->n; i++) {
-		free(r->items[i].file);
-		free(r->items[i].project);
-		free(r->items[i].thread);
-		free(r->items[i].message);
-	}
+	for (i = 0; i < r->n; i++)
+		TM_FREE_ALL(r->items[i].file, r->items[i].project,
+			    r->items[i].thread, r->items[i].message);
 	free(r->items);
 	memset(r, 0, sizeof(*r));
 }

@@ -288,11 +288,7 @@ int tm_doctor_repair_recovery(tm_strv *done, int dirfd,
 	tm_strv_push_owned(done, tm_buf_detach(&line));
 done:
 	error = tm_error_ignore(error, TM_ENOTFOUND);
-	free(rel_dir);
-	free(name);
-	free(broken);
-	free(target);
-	free(shown);
+	TM_FREE_ALL(rel_dir, name, broken, target, shown);
 	return error;
 }
 

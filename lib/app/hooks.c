@@ -150,9 +150,7 @@ int tm_hook__out_of_time(void)
 
 void tm_hook_follow_clear(tm_hook_follow *f)
 {
-	free(f->id);
-	free(f->title);
-	free(f->renamed_from);
+	TM_FREE_ALL(f->id, f->title, f->renamed_from);
 	memset(f, 0, sizeof(*f));
 }
 
@@ -189,9 +187,7 @@ struct resolved {
 
 static void resolved_clear(struct resolved *r)
 {
-	free(r->id);
-	free(r->before);
-	free(r->renamed);
+	TM_FREE_ALL(r->id, r->before, r->renamed);
 	memset(r, 0, sizeof(*r));
 }
 

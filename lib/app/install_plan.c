@@ -301,17 +301,10 @@ void tm_install_plan_clear(tm_install_plan *plan)
 	for (i = 0; i < plan->n; i++) {
 		tm_install_step *st = &plan->steps[i];
 
-		free(st->what);
-		free(st->path);
-		free(st->key);
-		free(st->value);
-		free(st->data);
-		free(st->old);
-		free(st->finding);
+		TM_FREE_ALL(st->what, st->path, st->key, st->value, st->data,
+			    st->old, st->finding);
 	}
-	free(plan->steps);
-	free(plan->hooks_dir);
-	free(plan->manager_file);
+	TM_FREE_ALL(plan->steps, plan->hooks_dir, plan->manager_file);
 	memset(plan, 0, sizeof(*plan));
 }
 

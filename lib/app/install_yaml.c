@@ -21,9 +21,7 @@ void tm_install__ynode_free(struct tm_install__ynode *y)
 		return;
 	for (i = 0; i < y->n; i++)
 		tm_install__ynode_free(y->kids[i]);
-	free(y->kids);
-	free(y->value);
-	free(y);
+	TM_FREE_ALL(y->kids, y->value, y);
 }
 
 #define YAML_MAX_DEPTH 64

@@ -39,13 +39,10 @@ void tm_resolve_report_clear(tm_resolve_report *r)
 	size_t i;
 
 	for (i = 0; i < r->n; i++) {
-		free(r->items[i].path);
-		free(r->items[i].note);
-		free(r->items[i].new_id);
-		free(r->items[i].new_path);
-		free(r->items[i].kept_name);
-		free(r->items[i].moved_name);
-		free(r->items[i].from);
+		TM_FREE_ALL(r->items[i].path, r->items[i].note,
+			    r->items[i].new_id, r->items[i].new_path,
+			    r->items[i].kept_name, r->items[i].moved_name,
+			    r->items[i].from);
 		tm_strv_clear(&r->items[i].repointed);
 	}
 	free(r->items);

@@ -25,9 +25,7 @@ struct place {
 
 static void place_clear(struct place *pl)
 {
-	free(pl->root);
-	free(pl->dir);
-	free(pl->project);
+	TM_FREE_ALL(pl->root, pl->dir, pl->project);
 }
 
 /* `path` is a thread file (tm_merge_kind_of_path): split its parts. */

@@ -174,10 +174,7 @@ void tm_view_free(tm_view *v)
 	tm_load_errors_clear(&v->errors);
 	free(v->active);
 	tm_active_moved_clear(&v->moved);
-	free(v->order);
-	free(v->shown);
-	free(v->flags);
-	free(v->stale_error);
+	TM_FREE_ALL(v->order, v->shown, v->flags, v->stale_error);
 	tm_strv_clear(&v->stale_warnings);
 	memset(v, 0, sizeof(*v));
 }

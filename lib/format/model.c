@@ -48,25 +48,13 @@ void tm_thread_free(tm_thread *t)
 
 	if (!t)
 		return;
-	free(t->id);
-	free(t->field_id);
-	free(t->title);
-	free(t->parent_id);
-	free(t->author);
-	free(t->created_at);
-	free(t->updated_at);
-	free(t->status);
-	free(t->branch);
-	free(t->commit);
+	TM_FREE_ALL(t->id, t->field_id, t->title, t->parent_id, t->author,
+		    t->created_at, t->updated_at, t->status, t->branch,
+		    t->commit, t->merged_into);
 	tm_strv_clear(&t->paths);
-	free(t->merged_into);
-	for (i = 0; i < t->nextra; i++) {
-		free(t->extra[i].key);
-		free(t->extra[i].raw);
-	}
-	free(t->extra);
-	free(t->body);
-	free(t);
+	for (i = 0; i < t->nextra; i++)
+		TM_FREE_ALL(t->extra[i].key, t->extra[i].raw);
+	TM_FREE_ALL(t->extra, t->body, t);
 }
 
 void tm_thread_set(char **field, const char *value)

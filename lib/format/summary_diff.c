@@ -136,12 +136,9 @@ static void side_free(struct side *sd)
 {
 	size_t i;
 
-	for (i = 0; i < sd->n; i++) {
-		free(sd->s[i].u);
-		free(sd->s[i].heading);
-		free(sd->s[i].key);
-		free(sd->s[i].content);
-	}
+	for (i = 0; i < sd->n; i++)
+		TM_FREE_ALL(sd->s[i].u, sd->s[i].heading, sd->s[i].key,
+			    sd->s[i].content);
 	free(sd->s);
 	tm_buf_release(&sd->pool);
 }
@@ -554,15 +551,10 @@ static void diff_units(tm_sdiff_section *s, const struct sec *o,
 				push_unit(s, &alloc, TM_SDIFF_ADDED, NULL,
 					  &n->u[j]);
 		}
-		free(dl);
-		free(il);
-		free(with);
+		TM_FREE_ALL(dl, il, with);
 		k = end;
 	}
-	free(st);
-	free(moved_a);
-	free(taken_b);
-	free(moved_from);
+	TM_FREE_ALL(st, moved_a, taken_b, moved_from);
 }
 
 static bool same_units(const struct sec *o, const struct sec *n)
@@ -759,12 +751,8 @@ void tm_sdiff_clear(tm_sdiff *d)
 	for (i = 0; i < d->n; i++) {
 		tm_sdiff_section *s = &d->items[i];
 
-		free(s->units);
-		free(s->old_heading);
-		free(s->new_heading);
+		TM_FREE_ALL(s->units, s->old_heading, s->new_heading);
 	}
-	free(d->items);
-	free(d->pools[0]);
-	free(d->pools[1]);
+	TM_FREE_ALL(d->items, d->pools[0], d->pools[1]);
 	memset(d, 0, sizeof(*d));
 }

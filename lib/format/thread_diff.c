@@ -257,16 +257,12 @@ static void entry_free(tm_tdiff_entry *e)
 	size_t i;
 
 	for (i = 0; i < e->nfields; i++) {
-		free(e->fields[i].name);
-		free(e->fields[i].old_value);
-		free(e->fields[i].new_value);
+		TM_FREE_ALL(e->fields[i].name, e->fields[i].old_value,
+			    e->fields[i].new_value);
 		tm_strv_clear(&e->fields[i].added);
 		tm_strv_clear(&e->fields[i].removed);
 	}
-	free(e->fields);
-	free(e->id);
-	free(e->old_id);
-	free(e->message);
+	TM_FREE_ALL(e->fields, e->id, e->old_id, e->message);
 	tm_sdiff_clear(&e->summary);
 }
 
@@ -422,11 +418,7 @@ int tm_tdiff_threads(tm_tdiff *out, const tm_thread *const *before,
 		 sizeof(*out->items));
 	for (i = 0; i < n; i++)
 		out->items[out->n++] = p[i].e;
-	free(p);
-	free(pair_b);
-	free(pair_a);
-	free(pos_b);
-	free(pos_a);
+	TM_FREE_ALL(p, pair_b, pair_a, pos_b, pos_a);
 	return 0;
 }
 

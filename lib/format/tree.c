@@ -291,12 +291,8 @@ void tm_tree_free(tm_tree *tree)
 	impl = impl_of(tree);
 	free(tree->nodes);
 	free(tree->roots); /* the block that also holds every children list */
-	free(impl->byid);
-	free(impl->order);
-	free(impl->pre);
-	free(impl->size);
-	free(impl->pos);
-	free(impl);
+	TM_FREE_ALL(impl->byid, impl->order, impl->pre, impl->size, impl->pos,
+		    impl);
 }
 
 long tm_tree_find(const tm_tree *tree, const char *id)

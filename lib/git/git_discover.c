@@ -426,9 +426,7 @@ int tm_git__fast_discover(tm_git *g, const char *path, bool from_env)
 
 void tm_git__forget_fast(tm_git *g)
 {
-	free(g->workdir);
-	free(g->gitdir);
-	free(g->commondir);
+	TM_FREE_ALL(g->workdir, g->gitdir, g->commondir);
 	g->workdir = g->gitdir = g->commondir = NULL;
 	g->fast_scanned = g->fast_mentioned = 0;
 	g->config_merge_driver = false;

@@ -104,9 +104,7 @@ int tm_git_previous_branch(char **out, tm_git *g)
 	}
 done:
 	git_reflog_free(log);
-	free(from);
-	free(to);
-	free(branch);
+	TM_FREE_ALL(from, to, branch);
 	return error;
 }
 

@@ -302,10 +302,7 @@ int tm_paths_unmatched(tm_strv *unmatched, tm_git *g,
 			tm_strv_push(unmatched, entries[i]);
 	for (i = 0; i < n; i++)
 		tm_pathspec_free(&sp.items[i]);
-	free(sp.items);
-	free(sp.matched);
-	free(sp.next);
-	free(sp.other);
+	TM_FREE_ALL(sp.items, sp.matched, sp.next, sp.other);
 	tm_hashmap_release(&sp.plain);
 	return error;
 }

@@ -418,9 +418,7 @@ static void lock_free(tm_lock *lock)
 		close(lock->fd);
 	if (lock->dirfd >= 0)
 		close(lock->dirfd);
-	free(lock->tmdir);
-	free(lock->path);
-	free(lock);
+	TM_FREE_ALL(lock->tmdir, lock->path, lock);
 }
 
 int tm_lock_acquire(tm_lock **out, const char *tmdir,

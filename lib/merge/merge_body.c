@@ -399,11 +399,8 @@ void tm_merge__body(tm_buf *out, bool *conflicted,
 done:
 	for (x = 0; x < 3; x++) {
 		tm_merge__sections_free(&ss[x]);
-		free(keep[x]);
-		free((void *)ids[x]);
-		free(node_of[x]);
-		free(pr[x].to);
-		free(pr[x].of);
+		TM_FREE_ALL(keep[x], (void *)ids[x], node_of[x], pr[x].to,
+			    pr[x].of);
 	}
 	for (i = 0; i < nn; i++)
 		tm_buf_release(&nodes[i].text);

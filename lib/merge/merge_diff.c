@@ -277,9 +277,7 @@ static size_t anchors(const struct differ *d, size_t lo, size_t hi, size_t xlo,
 		(*ai)[i] = pi[run[i]];
 		(*aj)[i] = pj[run[i]];
 	}
-	free(run);
-	free(pi);
-	free(pj);
+	TM_FREE_ALL(run, pi, pj);
 	return len;
 }
 

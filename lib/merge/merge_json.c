@@ -34,9 +34,7 @@ static void members_free(struct members *m)
 
 	for (i = 0; i < m->n; i++)
 		free(m->text[i]);
-	free(m->names);
-	free(m->items);
-	free(m->text);
+	TM_FREE_ALL(m->names, m->items, m->text);
 	tm_merge__index_free(m->ix);
 	cJSON_Delete(m->root);
 	memset(m, 0, sizeof(*m));

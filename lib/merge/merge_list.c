@@ -150,11 +150,7 @@ size_t *tm_merge__order(size_t *out_n, const char *const *a, const bool *keep_a,
 	}
 	tm_merge__index_free(ia);
 	tm_merge__index_free(ib);
-	free(head);
-	free(tail);
-	free(next);
-	free(pending);
-	free(anchor);
+	TM_FREE_ALL(head, tail, next, pending, anchor);
 	*out_n = n;
 	return res;
 }

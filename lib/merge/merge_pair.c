@@ -192,15 +192,6 @@ void tm_merge__side_init(struct tm_merge__side *x,
 void tm_merge__side_free(struct tm_merge__side *x)
 {
 	tm_merge__units_free(&x->u);
-	free(x->mo);
-	free(x->mx);
-	free(x->rep);
-	free(x->of);
-	free(x->gap);
-	free(x->lo);
-	free(x->hi);
-	free(x->move);
-	free(x->as);
-	free(x->from);
-	free(x->drop);
+	TM_FREE_ALL(x->mo, x->mx, x->rep, x->of, x->gap, x->lo, x->hi, x->move,
+		    x->as, x->from, x->drop);
 }

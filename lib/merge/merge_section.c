@@ -181,13 +181,9 @@ void tm_merge__sections_free(struct tm_merge__sections *ss)
 {
 	size_t i;
 
-	for (i = 0; i < ss->n; i++) {
-		free(ss->s[i].key);
-		free(ss->s[i].heading);
-		free(ss->s[i].fold);
-		free(ss->s[i].hs);
-		free((char *)ss->s[i].text.p);
-	}
+	for (i = 0; i < ss->n; i++)
+		TM_FREE_ALL(ss->s[i].key, ss->s[i].heading, ss->s[i].fold,
+			    ss->s[i].hs, (char *)ss->s[i].text.p);
 	free(ss->s);
 	memset(ss, 0, sizeof(*ss));
 }
@@ -345,11 +341,7 @@ static void pair_by_name(struct tm_merge__pairing *pr,
 		}
 	}
 	tm_hashmap_release(&map);
-	free(group[0]);
-	free(group[1]);
-	free(count);
-	free(at);
-	free(list);
+	TM_FREE_ALL(group[0], group[1], count, at, list);
 }
 
 /*

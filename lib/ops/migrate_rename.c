@@ -227,9 +227,7 @@ done:
 	tm_strv_clear(&ids);
 	tm_buf_release(&data);
 	tm_buf_release(&title);
-	free(display);
-	free(base);
-	free(to);
+	TM_FREE_ALL(display, base, to);
 	return error;
 }
 

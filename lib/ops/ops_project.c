@@ -334,8 +334,6 @@ out:
 	tm_strv_clear(&ids);
 	tm_strv_clear(&files);
 	tm_config_free(cfg);
-	free(current);
-	free(json);
-	free(display);
+	TM_FREE_ALL(current, json, display);
 	return error;
 }

@@ -181,10 +181,7 @@ void tm_paths_index_list_clear(tm_paths_index_list *l)
 		x->old.n = 0; /* now's or dropped: none owns a body */
 		tm_paths_index__clear(&x->old);
 		tm_paths_index__clear(&x->now);
-		free(x->t);
-		free(x->ptrs);
-		free(x->items);
-		free(x);
+		TM_FREE_ALL(x->t, x->ptrs, x->items, x);
 	}
 	memset(l, 0, sizeof(*l));
 }

@@ -629,12 +629,7 @@ done:
 	tm_error_clear();
 	for (i = 0; changed && i < ncand; i++)
 		tm_strv_clear(&changed[i]);
-	free(changed);
-	free(newest);
-	free(cand);
-	free(line.v);
-	free(hits.v);
-	free(shallow);
+	TM_FREE_ALL(changed, newest, cand, line.v, hits.v, shallow);
 	tm_stale__specs_free(&x);
 	tm_hashmap_release(&old);
 	tm_hashmap_release(&unknown);

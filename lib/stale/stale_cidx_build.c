@@ -536,11 +536,7 @@ done:
 
 static void update_free(struct update *up)
 {
-	free(up->c);
-	free(up->poids);
-	free(up->table);
-	free(up->stack.v);
-	free(up->placed.v);
+	TM_FREE_ALL(up->c, up->poids, up->table, up->stack.v, up->placed.v);
 	tm_stale__chunk_free(&up->ch);
 	tm_hashmap_release(&up->paths);
 	tm_stale__blobs_release(&up->own_blobs);
@@ -602,9 +598,7 @@ int tm_stale__cidx_describe(struct tm_stale_cidx *ix, git_repository *repo,
 	if (error)
 		goto done;
 	/* what the walk needs of the update is in ix now */
-	free(up.c);
-	free(up.poids);
-	free(up.table);
+	TM_FREE_ALL(up.c, up.poids, up.table);
 	up.c = NULL;
 	up.poids = NULL;
 	up.table = NULL;

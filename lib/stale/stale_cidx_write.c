@@ -269,13 +269,8 @@ void tm_stale__chunk_free(struct tm_stale_chunk *ch)
 	tm_buf_release(&ch->time);
 	tm_buf_release(&ch->vcommit);
 	tm_buf_release(&ch->vident);
-	free(ch->pstart.v);
-	free(ch->parent.v);
-	free(ch->sstart.v);
-	free(ch->dstart.v);
-	free(ch->dpath.v);
-	free(ch->vstart.v);
-	free(ch->vpath.v);
+	TM_FREE_ALL(ch->pstart.v, ch->parent.v, ch->sstart.v, ch->dstart.v,
+		    ch->dpath.v, ch->vstart.v, ch->vpath.v);
 	tm_strv_clear(&ch->newpaths);
 	memset(ch, 0, sizeof(*ch));
 }
@@ -356,9 +351,7 @@ int tm_stale__chunk_flush(struct tm_stale_chunk *ch, struct tm_stale_cidx *ix,
 	id = tm_stale__layer_image(
 		&img, &src, 1, ix->nlayers ? ix->layers[ix->nlayers - 1].id : 0,
 		ix->shallow_key);
-	free(order);
-	free(psorted);
-	free(poff);
+	TM_FREE_ALL(order, psorted, poff);
 	tm_buf_release(&pbytes);
 	tm_stale__chunk_free(ch);
 	error = tm_stale__layer_add(ix, repo, &img, id, written);

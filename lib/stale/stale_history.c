@@ -662,31 +662,18 @@ void tm_stale__pass_free(struct tm_stale_pass *s)
 {
 	size_t i;
 
-	for (i = 0; i < s->nth; i++) {
-		free(s->th[i].changed.v);
-		free(s->th[i].bases.v);
-		free(s->th[i].base_nodes.v);
-	}
+	for (i = 0; i < s->nth; i++)
+		TM_FREE_ALL(s->th[i].changed.v, s->th[i].bases.v,
+			    s->th[i].base_nodes.v);
 	free(s->th);
 	tm_stale__blobs_release(&s->blobs);
 	tm_stale__specs_free(&s->x);
-	free(s->active);
-	free(s->covers);
-	free(s->shown);
-	free(s->touched);
+	TM_FREE_ALL(s->active, s->covers, s->shown, s->touched);
 	tm_treediffer_free(s->td);
 	tm_strv_clear(&s->changed);
 	tm_strv_clear(&s->other);
 	interner_free(&s->paths);
-	free(s->hits.v);
-	free(s->pairs.v);
-	free(s->stamp);
-	free(s->stack.v);
-	free(s->seen);
-	free(s->memo_at);
-	free(s->memo_nmatch);
-	free(s->memo_nfile);
-	free(s->memo.v);
-	free(s->extra);
-	free(s->pairset);
+	TM_FREE_ALL(s->hits.v, s->pairs.v, s->stamp, s->stack.v, s->seen,
+		    s->memo_at, s->memo_nmatch, s->memo_nfile, s->memo.v,
+		    s->extra, s->pairset);
 }

@@ -295,11 +295,7 @@ int tm_stale__review_points(struct tm_stale_pass *s, tm_strv *unknown,
 		bases_unique(&s->th[t]);
 done:
 	owners_free(&o);
-	free(own);
-	free(named);
-	free(any);
-	free(vs.v);
-	free(vs.reached);
+	TM_FREE_ALL(own, named, any, vs.v, vs.reached);
 	tm_hashmap_release(&vs.idents);
 	tm_hashmap_release(&vs.own);
 	return error;

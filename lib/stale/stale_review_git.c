@@ -401,10 +401,7 @@ int tm_stale__review_collect_git(struct tm_stale_pass *s,
 	if (!error)
 		error = reachable(&r, &head);
 done:
-	free(r.all);
-	free(r.par);
-	free(r.dir);
-	free(r.stack);
+	TM_FREE_ALL(r.all, r.par, r.dir, r.stack);
 	tm_strv_clear(&r.changed);
 	tm_hashmap_release(&r.seen);
 	return error;

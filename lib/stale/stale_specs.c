@@ -110,11 +110,7 @@ void tm_stale__specs_free(struct tm_stale_specs *x)
 		tm_pathspec_free(&x->specs[i]);
 	for (i = 0; i < x->nthreads; i++)
 		free(x->files[i]);
-	free(x->specs);
-	free(x->owner);
-	free(x->next);
-	free(x->files);
-	free(x->file_next);
+	TM_FREE_ALL(x->specs, x->owner, x->next, x->files, x->file_next);
 	tm_hashmap_release(&x->literal);
 	tm_hashmap_release(&x->other_dirs);
 	tm_hashmap_release(&x->file_map);

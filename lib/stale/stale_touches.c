@@ -128,9 +128,7 @@ int tm_stale_commit_touches(tm_strv *out_ids, tm_git *g, const char *hex,
 			tm_strv_push(&ids, cand[i]->id);
 	tm_strv_sort_unique(&ids);
 	*out_ids = ids;
-	free(touched);
-	free(covers);
-	free(hits.v);
+	TM_FREE_ALL(touched, covers, hits.v);
 	tm_stale__specs_free(&x);
 	free(cand);
 	tm_strv_clear(&changed);

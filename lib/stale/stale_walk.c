@@ -44,22 +44,11 @@ void tm_stale__walk_free(struct tm_stale_walk *w)
 
 	for (i = 0; i < w->n; i++)
 		free(w->nodes[i].reach);
-	free(w->nodes);
-	free(w->bits);
-	free(w->need);
-	free(w->group);
-	free(w->gstart);
-	free(w->refs);
-	free(w->spare.v);
-	free(w->parent_oid);
-	free(w->parent_node);
+	TM_FREE_ALL(w->nodes, w->bits, w->need, w->group, w->gstart, w->refs,
+		    w->spare.v, w->parent_oid, w->parent_node);
 	tm_hashmap_release(&w->table);
-	free(w->at_pos);
-	free(w->git);
-	free(w->queue.v);
-	free(w->stack.v);
-	free(w->shallow);
-	free(w->unchecked.v);
+	TM_FREE_ALL(w->at_pos, w->git, w->queue.v, w->stack.v, w->shallow,
+		    w->unchecked.v);
 	tm_strv_clear(&w->skipped);
 	memset(w, 0, sizeof(*w));
 }

@@ -163,11 +163,7 @@ void tm_store_free(tm_store *s)
 	if (s->dirfd >= 0)
 		close(s->dirfd);
 	tm_git_free(s->git);
-	free(s->branch);
-	free(s->branch_ref);
-	free(s->root);
-	free(s->dir);
-	free(s);
+	TM_FREE_ALL(s->branch, s->branch_ref, s->root, s->dir, s);
 }
 
 const char *tm_store_root(const tm_store *s)

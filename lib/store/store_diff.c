@@ -495,9 +495,7 @@ void tm_store_diff_project_clear(tm_store_diff_project *p)
 	tm_tdiff_clear(&p->diff);
 	for (i = 0; i < p->nthreads; i++)
 		tm_thread_free(p->threads[i]);
-	free(p->threads);
-	free(p->project);
-	free(p->old_project);
+	TM_FREE_ALL(p->threads, p->project, p->old_project);
 	memset(p, 0, sizeof(*p));
 }
 

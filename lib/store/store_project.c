@@ -141,10 +141,7 @@ done:
 	tm_thread_free(root);
 	tm_config_free(cfg);
 	tm_strv_clear(&ids);
-	free(author);
-	free(base);
-	free(id);
-	free(clean);
+	TM_FREE_ALL(author, base, id, clean);
 	return error;
 }
 
@@ -198,8 +195,6 @@ done:
 	}
 	tm_store_free(s);
 	tm_buf_release(&data);
-	free(dir);
-	free(name);
-	free(id);
+	TM_FREE_ALL(dir, name, id);
 	return error;
 }

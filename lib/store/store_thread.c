@@ -458,9 +458,7 @@ done:
 		t = NULL;
 	}
 	tm_thread_free(t);
-	free(base);
-	free(author);
-	free(title);
+	TM_FREE_ALL(base, author, title);
 	tm_config_free(cfg);
 	tm_strv_clear(&ids);
 	return error;
@@ -472,12 +470,8 @@ void tm_active_moved_clear(tm_active_moved *m)
 {
 	if (!m)
 		return;
-	free(m->from);
-	free(m->to);
-	free(m->was_title);
-	free(m->was_author);
-	free(m->now_title);
-	free(m->now_author);
+	TM_FREE_ALL(m->from, m->to, m->was_title, m->was_author, m->now_title,
+		    m->now_author);
 	memset(m, 0, sizeof(*m));
 }
 

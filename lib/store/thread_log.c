@@ -218,11 +218,8 @@ static void side_of(tm_side *s, struct walker *w, size_t node)
 static void entry_clear(tm_log_entry *e)
 {
 	tm_strv_clear(&e->parents);
-	free(e->author_name);
-	free(e->author_email);
-	free(e->subject);
-	free(e->project);
-	free(e->id);
+	TM_FREE_ALL(e->author_name, e->author_email, e->subject, e->project,
+		    e->id);
 	tm_store_diff_clear(&e->diff);
 	memset(e, 0, sizeof(*e));
 }
@@ -387,10 +384,7 @@ done:
 		free(pp[k]);
 		free(pid[k]);
 	}
-	free(pp);
-	free(pid);
-	free(has);
-	free(path);
+	TM_FREE_ALL(pp, pid, has, path);
 	tm_thread_free(t);
 	return error;
 }
@@ -471,11 +465,9 @@ static void walker_free(struct walker *w)
 {
 	size_t i;
 
-	for (i = 0; i < w->n; i++) {
-		free(w->nodes[i].parents);
-		free(w->nodes[i].project);
-		free(w->nodes[i].id);
-	}
+	for (i = 0; i < w->n; i++)
+		TM_FREE_ALL(w->nodes[i].parents, w->nodes[i].project,
+			    w->nodes[i].id);
 	free(w->nodes);
 	free(w->heap);
 	tm_hashmap_release(&w->by_oid);

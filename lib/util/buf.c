@@ -151,6 +151,14 @@ char *tm_xstrdup_or_null(const char *s)
 	return s ? tm_xstrdup(s) : NULL;
 }
 
+void tm_free_all(void *const *ptrs, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(ptrs[i]);
+}
+
 void tm_xgrow(void **items, size_t *alloc, size_t want, size_t size)
 {
 	size_t n;

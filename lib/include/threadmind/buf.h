@@ -29,6 +29,16 @@ void tm_xgrow(void **items, size_t *alloc, size_t want, size_t size);
 void tm_heap_huge_pages(void);
 
 /*
+ * Free each of the `n` pointers (NULL ones allowed).  Through TM_FREE_ALL,
+ * which counts them: a struct's owned members released in one statement,
+ * e.g. TM_FREE_ALL(t->id, t->title, t->author).
+ */
+void tm_free_all(void *const *ptrs, size_t n);
+#define TM_FREE_ALL(...)                          \
+	tm_free_all((void *const[]){__VA_ARGS__}, \
+		    sizeof((void *const[]){__VA_ARGS__}) / sizeof(void *))
+
+/*
  * A byte buffer, always NUL-terminated once it holds anything (ptr may be
  * NULL while empty: use tm_buf_cstr for a string).
  */
