@@ -165,11 +165,9 @@ static int repair_config(tm_strv *done, struct fix_ctx *f,
 {
 	tm_buf target = TM_BUF_INIT, line = TM_BUF_INIT;
 	tm_config *cfg = NULL;
-	struct stat st;
 	struct tm tm;
 	time_t now = time(NULL);
-	char stamp[32];
-	unsigned k;
+	char stamp[32], base[64];
 	int error = 0;
 
 	(void)p;
@@ -180,17 +178,9 @@ static int repair_config(tm_strv *done, struct fix_ctx *f,
 	tm_error_clear();
 	gmtime_r(&now, &tm);
 	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
-	for (k = 1; k <= 100; k++) {
-		tm_buf_clear(&target);
-		tm_buf_printf(&target, "config.json.corrupt-%s", stamp);
-		if (k > 1)
-			tm_buf_printf(&target, "-%u", k);
-		if (fstatat(f->dirfd, tm_buf_cstr(&target), &st,
-			    AT_SYMLINK_NOFOLLOW) < 0)
-			break;
-	}
+	snprintf(base, sizeof(base), "config.json.corrupt-%s", stamp);
 	/* renameat would replace an existing target: link() does not. */
-	if (k > 100 ||
+	if (!tm_fs_unused_name(&target, f->dirfd, base) ||
 	    linkat(f->dirfd, "config.json", f->dirfd, tm_buf_cstr(&target), 0) <
 		    0 ||
 	    unlinkat(f->dirfd, "config.json", 0) < 0) {

@@ -122,6 +122,23 @@ static int too_large(const char *display, size_t max)
 			    display, limit);
 }
 
+bool tm_fs_unused_name(tm_buf *out, int dirfd, const char *base)
+{
+	struct stat st;
+	unsigned k;
+
+	for (k = 1; k <= 100; k++) {
+		tm_buf_clear(out);
+		tm_buf_puts(out, base);
+		if (k > 1)
+			tm_buf_printf(out, "-%u", k);
+		if (fstatat(dirfd, tm_buf_cstr(out), &st, AT_SYMLINK_NOFOLLOW) <
+		    0)
+			return true;
+	}
+	return false;
+}
+
 void tm_fs_stamp(tm_file_stamp *out, const struct stat *st)
 {
 	out->set = true;

@@ -327,20 +327,10 @@ static void map_links(tm_migrate_ctx *c, const char *project,
  */
 static void set_aside(tm_migrate_ctx *c, const char *name, const char *why)
 {
-	tm_buf target = TM_BUF_INIT;
-	struct stat st;
-	unsigned k;
+	tm_buf target = TM_BUF_INIT, base = TM_BUF_INIT;
 
-	for (k = 1; k <= 100; k++) {
-		tm_buf_clear(&target);
-		tm_buf_printf(&target, "%s.invalid", name);
-		if (k > 1)
-			tm_buf_printf(&target, "-%u", k);
-		if (fstatat(c->fd, tm_buf_cstr(&target), &st,
-			    AT_SYMLINK_NOFOLLOW) < 0)
-			break;
-	}
-	if (k > 100) {
+	tm_buf_printf(&base, "%s.invalid", name);
+	if (!tm_fs_unused_name(&target, c->fd, tm_buf_cstr(&base))) {
 		tm_migrate__say(c->left,
 				"%s; move trees/%s away by hand "
 				"(trees/%s.invalid-* are "
@@ -379,6 +369,7 @@ static void set_aside(tm_migrate_ctx *c, const char *name, const char *why)
 		why, tm_buf_cstr(&target));
 done:
 	tm_buf_release(&target);
+	tm_buf_release(&base);
 }
 
 /*

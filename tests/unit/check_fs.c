@@ -588,6 +588,30 @@ START_TEST(test_fs_open_subdir)
 }
 END_TEST
 
+START_TEST(test_fs_unused_name)
+{
+	tm_buf name = TM_BUF_INIT;
+	char taken[32];
+	int k;
+
+	ck_assert(tm_fs_unused_name(&name, dfd, "x.invalid"));
+	ck_assert_str_eq(tm_buf_cstr(&name), "x.invalid");
+	put("x.invalid", "a");
+	/* a dangling link holds its name too */
+	ck_assert_int_eq(symlinkat("nowhere", dfd, "x.invalid-2"), 0);
+	ck_assert(tm_fs_unused_name(&name, dfd, "x.invalid"));
+	ck_assert_str_eq(tm_buf_cstr(&name), "x.invalid-3");
+	for (k = 3; k <= 100; k++) {
+		snprintf(taken, sizeof(taken), "x.invalid-%d", k);
+		put(taken, "t");
+	}
+	ck_assert(!tm_fs_unused_name(&name, dfd, "x.invalid"));
+	ck_assert(tm_fs_unused_name(&name, dfd, "y"));
+	ck_assert_str_eq(tm_buf_cstr(&name), "y");
+	tm_buf_release(&name);
+}
+END_TEST
+
 START_TEST(test_fs_unlink)
 {
 	char *data;
@@ -821,6 +845,7 @@ Suite *fs_suite(void)
 	tcase_add_test(tc, test_fs_open_dir);
 	tcase_add_test(tc, test_fs_open_subdir);
 	tcase_add_test(tc, test_fs_unlink);
+	tcase_add_test(tc, test_fs_unused_name);
 	tcase_add_test(tc, test_fs_list_dir_sorted_from_start);
 	tcase_add_test(tc, test_fs_list_dir_error_names_folder);
 	suite_add_tcase(s, tc);

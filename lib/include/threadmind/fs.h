@@ -64,6 +64,14 @@ int tm_fs_open_subdir(int *out_fd, int dirfd, const char *name,
 int tm_fs_read_at(tm_buf *out, int dirfd, const char *name, const char *display,
 		  size_t max);
 
+/*
+ * A name nothing holds in `dirfd` (not even a dangling link), for setting a
+ * file aside without replacing another: `base`, else `base`-2 ... -100, put
+ * in `out` (cleared first).  False, with the last one tried in `out`, when
+ * all 100 are taken.
+ */
+bool tm_fs_unused_name(tm_buf *out, int dirfd, const char *base);
+
 /* The stamp (model.h) of what fstat or stat said in *st. */
 void tm_fs_stamp(tm_file_stamp *out, const struct stat *st);
 
