@@ -57,11 +57,7 @@ static int load(tm_doctor_ctx *c)
 
 static void unload(tm_doctor_ctx *c)
 {
-	size_t i;
-
-	for (i = 0; i < c->nprojects; i++)
-		tm_doctor_project_clear(&c->projects[i]);
-	free(c->projects);
+	TM_FREE_ITEMS(c->projects, c->nprojects, tm_doctor_project_clear);
 }
 
 /* ---- the checks: one function each, listed in `checks` below ---- */

@@ -397,13 +397,9 @@ int tm_hook__load_with_paths(tm_paths_index_list *out, tm_store *s,
 
 void tm_hook_touches_clear(tm_hook_touches *t)
 {
-	size_t i;
-
 	tm_strv_clear(&t->ids);
 	tm_paths_renames_free(t->renames, t->nrenames);
-	for (i = 0; i < t->rename_ids.n; i++)
-		tm_strv_clear(&t->follow[i]);
-	free(t->follow);
+	TM_FREE_ITEMS(t->follow, t->rename_ids.n, tm_strv_clear);
 	tm_strv_clear(&t->rename_ids);
 	memset(t, 0, sizeof(*t));
 }

@@ -294,17 +294,16 @@ int tm_install_plan_make(tm_install_plan *out, struct tm_git *g,
 	return error;
 }
 
+static void step_clear(tm_install_step *st)
+{
+	TM_FREE_ALL(st->what, st->path, st->key, st->value, st->data, st->old,
+		    st->finding);
+}
+
 void tm_install_plan_clear(tm_install_plan *plan)
 {
-	size_t i;
-
-	for (i = 0; i < plan->n; i++) {
-		tm_install_step *st = &plan->steps[i];
-
-		TM_FREE_ALL(st->what, st->path, st->key, st->value, st->data,
-			    st->old, st->finding);
-	}
-	TM_FREE_ALL(plan->steps, plan->hooks_dir, plan->manager_file);
+	TM_FREE_ITEMS(plan->steps, plan->n, step_clear);
+	TM_FREE_ALL(plan->hooks_dir, plan->manager_file);
 	memset(plan, 0, sizeof(*plan));
 }
 

@@ -175,15 +175,14 @@ size_t tm_summary_missing(tm_buf *out, const char *into, const char *from)
 	return n;
 }
 
+static void unintegrated_clear(tm_unintegrated *u)
+{
+	TM_FREE_ALL(u->id, u->into);
+}
+
 void tm_unintegrated_list_clear(tm_unintegrated_list *l)
 {
-	size_t i;
-
-	for (i = 0; i < l->n; i++) {
-		free(l->items[i].id);
-		free(l->items[i].into);
-	}
-	free(l->items);
+	TM_FREE_ITEMS(l->items, l->n, unintegrated_clear);
 	memset(l, 0, sizeof(*l));
 }
 

@@ -118,15 +118,14 @@ void tm_section_split(tm_section_list *out, const char *text, size_t len)
 	add_section(out, heading, start, (size_t)(end - start), body);
 }
 
+static void section_clear(tm_section *s)
+{
+	TM_FREE_ALL(s->heading, s->text);
+}
+
 void tm_section_list_clear(tm_section_list *l)
 {
-	size_t i;
-
-	for (i = 0; i < l->n; i++) {
-		free(l->items[i].heading);
-		free(l->items[i].text);
-	}
-	free(l->items);
+	TM_FREE_ITEMS(l->items, l->n, section_clear);
 	l->items = NULL;
 	l->n = l->alloc = 0;
 }

@@ -476,10 +476,6 @@ void tm_tdiff_limit(tm_tdiff *d, const char *const *ids, size_t nids)
 
 void tm_tdiff_clear(tm_tdiff *d)
 {
-	size_t i;
-
-	for (i = 0; i < d->n; i++)
-		entry_free(&d->items[i]);
-	free(d->items);
+	TM_FREE_ITEMS(d->items, d->n, entry_free);
 	memset(d, 0, sizeof(*d));
 }

@@ -300,9 +300,8 @@ int tm_paths_unmatched(tm_strv *unmatched, tm_git *g,
 	for (i = 0; error == 0 && i < n; i++)
 		if (!sp.matched[i])
 			tm_strv_push(unmatched, entries[i]);
-	for (i = 0; i < n; i++)
-		tm_pathspec_free(&sp.items[i]);
-	TM_FREE_ALL(sp.items, sp.matched, sp.next, sp.other);
+	TM_FREE_ITEMS(sp.items, n, tm_pathspec_free);
+	TM_FREE_ALL(sp.matched, sp.next, sp.other);
 	tm_hashmap_release(&sp.plain);
 	return error;
 }

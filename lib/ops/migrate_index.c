@@ -194,15 +194,14 @@ int tm_migrate_parse_index(tm_migrate_index *out, const char *data, size_t len,
 	return error;
 }
 
+static void link_clear(tm_migrate_link *l)
+{
+	TM_FREE_ALL(l->id, l->parent);
+}
+
 void tm_migrate_index_clear(tm_migrate_index *idx)
 {
-	size_t i;
-
-	for (i = 0; i < idx->n; i++) {
-		free(idx->links[i].id);
-		free(idx->links[i].parent);
-	}
-	free(idx->links);
+	TM_FREE_ITEMS(idx->links, idx->n, link_clear);
 	tm_strv_clear(&idx->skipped);
 	memset(idx, 0, sizeof(*idx));
 }

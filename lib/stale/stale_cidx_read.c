@@ -201,13 +201,9 @@ void tm_stale__layer_release(struct tm_stale_cidx_layer *l)
 
 void tm_stale__cidx_free(struct tm_stale_cidx *ix)
 {
-	size_t i;
-
 	if (!ix)
 		return;
-	for (i = 0; i < ix->nlayers; i++)
-		tm_stale__layer_release(&ix->layers[i]);
-	free(ix->layers);
+	TM_FREE_ITEMS(ix->layers, ix->nlayers, tm_stale__layer_release);
 	tm_strv_clear(&ix->dropped);
 	memset(ix, 0, sizeof(*ix));
 }

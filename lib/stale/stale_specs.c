@@ -106,11 +106,10 @@ void tm_stale__specs_free(struct tm_stale_specs *x)
 {
 	size_t i;
 
-	for (i = 0; i < x->nspecs; i++)
-		tm_pathspec_free(&x->specs[i]);
+	TM_FREE_ITEMS(x->specs, x->nspecs, tm_pathspec_free);
 	for (i = 0; i < x->nthreads; i++)
 		free(x->files[i]);
-	TM_FREE_ALL(x->specs, x->owner, x->next, x->files, x->file_next);
+	TM_FREE_ALL(x->owner, x->next, x->files, x->file_next);
 	tm_hashmap_release(&x->literal);
 	tm_hashmap_release(&x->other_dirs);
 	tm_hashmap_release(&x->file_map);

@@ -501,10 +501,6 @@ void tm_store_diff_project_clear(tm_store_diff_project *p)
 
 void tm_store_diff_clear(tm_store_diff *d)
 {
-	size_t i;
-
-	for (i = 0; i < d->n; i++)
-		tm_store_diff_project_clear(&d->items[i]);
-	free(d->items);
+	TM_FREE_ITEMS(d->items, d->n, tm_store_diff_project_clear);
 	memset(d, 0, sizeof(*d));
 }

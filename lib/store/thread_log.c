@@ -526,10 +526,6 @@ int tm_log_read(tm_log *out, tm_git *g, const char *prefix,
 
 void tm_log_clear(tm_log *l)
 {
-	size_t i;
-
-	for (i = 0; i < l->n; i++)
-		entry_clear(&l->items[i]);
-	free(l->items);
+	TM_FREE_ITEMS(l->items, l->n, entry_clear);
 	memset(l, 0, sizeof(*l));
 }

@@ -39,6 +39,18 @@ void tm_free_all(void *const *ptrs, size_t n);
 		    sizeof((void *const[]){__VA_ARGS__}) / sizeof(void *))
 
 /*
+ * Release each of the `n` items of the array `items` with `clear` (called
+ * with a pointer to one item), then free the array.
+ */
+#define TM_FREE_ITEMS(items, n, clear)                \
+	do {                                          \
+		size_t tm_i_;                         \
+		for (tm_i_ = 0; tm_i_ < (n); tm_i_++) \
+			clear(&(items)[tm_i_]);       \
+		free(items);                          \
+	} while (0)
+
+/*
  * A byte buffer, always NUL-terminated once it holds anything (ptr may be
  * NULL while empty: use tm_buf_cstr for a string).
  */
