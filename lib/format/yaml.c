@@ -367,6 +367,23 @@ static int skip_collection(struct entry_ctx *c, int level)
 	return 0;
 }
 
+/*
+ * An event `ev` that is not a scalar, read where a value or a list's item
+ * was expected: a collection's start (skipped whole, at nesting `level` as
+ * skip_collection counts it; the value becomes TM_YAML_OTHER) or an alias
+ * (refused).
+ */
+static int not_scalar(struct entry_ctx *c, tm_yaml_value *v,
+		      const yaml_event_t *ev, int level)
+{
+	if (ev->type != YAML_SEQUENCE_START_EVENT &&
+	    ev->type != YAML_MAPPING_START_EVENT)
+		return entry_fail(c, ev->start_mark.line,
+				  "YAML aliases are not supported");
+	v->kind = TM_YAML_OTHER;
+	return skip_collection(c, level);
+}
+
 /* The items of a sequence whose start event was just read. */
 static int read_sequence(struct entry_ctx *c, tm_yaml_value *v)
 {
@@ -386,14 +403,8 @@ static int read_sequence(struct entry_ctx *c, tm_yaml_value *v)
 			if ((error = scalar_text(&item, c, &ev)) == 0)
 				tm_strv_push_owned(&v->items, item);
 			break;
-		case YAML_SEQUENCE_START_EVENT:
-		case YAML_MAPPING_START_EVENT:
-			v->kind = TM_YAML_OTHER;
-			error = skip_collection(c, 2);
-			break;
 		default:
-			error = entry_fail(c, ev.start_mark.line,
-					   "YAML aliases are not supported");
+			error = not_scalar(c, v, &ev, 2);
 		}
 		yaml_event_delete(&ev);
 		if (error < 0)
@@ -417,13 +428,8 @@ static int read_value(struct entry_ctx *c, tm_yaml_value *v)
 	case YAML_SEQUENCE_START_EVENT:
 		error = read_sequence(c, v);
 		break;
-	case YAML_MAPPING_START_EVENT:
-		v->kind = TM_YAML_OTHER;
-		error = skip_collection(c, 1);
-		break;
 	default:
-		error = entry_fail(c, ev.start_mark.line,
-				   "YAML aliases are not supported");
+		error = not_scalar(c, v, &ev, 1);
 	}
 	yaml_event_delete(&ev);
 	return error;
