@@ -554,17 +554,9 @@ uint32_t tm_stale__cidx_resolve(const struct tm_stale_cidx *ix, uint32_t pos)
 
 const char *tm_stale__cidx_name(const struct tm_stale_cidx *ix, uint32_t path)
 {
-	size_t lo = 0, hi = ix->nlayers, mid;
-	const struct tm_stale_cidx_layer *l;
+	const struct tm_stale_cidx_layer *l = tm_stale__cidx_layer_of(
+		ix, path, offsetof(struct tm_stale_cidx_layer, pbase));
 
-	while (hi - lo > 1) {
-		mid = lo + (hi - lo) / 2;
-		if (ix->layers[mid].pbase <= path)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	l = &ix->layers[lo];
 	return tm_stale__layer_name(l, path - l->pbase);
 }
 

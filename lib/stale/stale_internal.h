@@ -15,6 +15,7 @@
 
 #include <git2.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -151,20 +152,34 @@ struct tm_stale_cidx {
 	tm_strv dropped; /* the layer files the chain names past those */
 };
 
-/* The layer holding position `pos` (< ix->n). */
+/*
+ * The layer holding `x`: the last one whose first number is <= x, that
+ * number being the layer's uint32_t member at offset `first` (`base` for
+ * commit positions, `pbase` for paths).
+ */
 static inline const struct tm_stale_cidx_layer *
-tm_stale__cidx_layer_at(const struct tm_stale_cidx *ix, uint32_t pos)
+tm_stale__cidx_layer_of(const struct tm_stale_cidx *ix, uint32_t x,
+			size_t first)
 {
 	size_t lo = 0, hi = ix->nlayers, mid;
 
 	while (hi - lo > 1) {
 		mid = lo + (hi - lo) / 2;
-		if (ix->layers[mid].base <= pos)
+		if (*(const uint32_t *)((const char *)&ix->layers[mid] +
+					first) <= x)
 			lo = mid;
 		else
 			hi = mid;
 	}
 	return &ix->layers[lo];
+}
+
+/* The layer holding position `pos` (< ix->n). */
+static inline const struct tm_stale_cidx_layer *
+tm_stale__cidx_layer_at(const struct tm_stale_cidx *ix, uint32_t pos)
+{
+	return tm_stale__cidx_layer_of(
+		ix, pos, offsetof(struct tm_stale_cidx_layer, base));
 }
 
 /* Commit `pos`'s oid (20 bytes). */
