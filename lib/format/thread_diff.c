@@ -12,6 +12,7 @@
 
 #include <inttypes.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 
 #define NONE SIZE_MAX
@@ -448,12 +449,8 @@ const tm_tdiff_entry *tm_tdiff_find(const tm_tdiff *d, const char *id)
 const tm_tdiff_field *tm_tdiff_field_get(const tm_tdiff_entry *e,
 					 const char *name)
 {
-	size_t i;
-
-	for (i = 0; i < e->nfields; i++)
-		if (!strcmp(e->fields[i].name, name))
-			return &e->fields[i];
-	return NULL;
+	return tm_find_by_string(e->fields, e->nfields, sizeof(*e->fields),
+				 offsetof(tm_tdiff_field, name), name);
 }
 
 void tm_tdiff_limit(tm_tdiff *d, const char *const *ids, size_t nids)

@@ -19,6 +19,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -149,12 +150,8 @@ const char *tm_migrate_came_back_advice(void)
 static const tm_migrate_link *find_link(const tm_migrate_index *idx,
 					const char *id)
 {
-	size_t i;
-
-	for (i = 0; i < idx->n; i++)
-		if (!strcmp(idx->links[i].id, id))
-			return &idx->links[i];
-	return NULL;
+	return tm_find_by_string(idx->links, idx->n, sizeof(*idx->links),
+				 offsetof(tm_migrate_link, id), id);
 }
 
 static bool same(const char *a, const char *b)

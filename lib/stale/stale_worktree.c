@@ -40,6 +40,7 @@
 
 #include <fcntl.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -108,12 +109,8 @@ static bool racy(const struct tm_stale_worktree *wt,
 static const tm_index_file_entry *entry_of(const struct tm_stale_worktree *wt,
 					   const char *path)
 {
-	size_t i;
-
-	for (i = 0; i < wt->ne; i++)
-		if (!strcmp(wt->e[i].path, path))
-			return &wt->e[i];
-	return NULL;
+	return tm_find_by_string(wt->e, wt->ne, sizeof(*wt->e),
+				 offsetof(tm_index_file_entry, path), path);
 }
 
 /* The attributes that change a file's bytes on checkout (text and crlf

@@ -151,6 +151,21 @@ char *tm_xstrdup_or_null(const char *s)
 	return s ? tm_xstrdup(s) : NULL;
 }
 
+const void *tm_find_by_string(const void *items, size_t n, size_t size,
+			      size_t member, const char *key)
+{
+	const char *p = items;
+	size_t i;
+
+	for (i = 0; i < n; i++, p += size) {
+		const char *s = *(char *const *)(p + member);
+
+		if (s && !strcmp(s, key))
+			return p;
+	}
+	return NULL;
+}
+
 void tm_free_all(void *const *ptrs, size_t n)
 {
 	size_t i;

@@ -39,6 +39,14 @@ void tm_free_all(void *const *ptrs, size_t n);
 		    sizeof((void *const[]){__VA_ARGS__}) / sizeof(void *))
 
 /*
+ * The first of the `n` items of `size` bytes at `items` whose string
+ * member at offset `member` (a char *; NULL matches nothing) equals `key`,
+ * or NULL: a linear search by name, as lfind(3) with that comparison.
+ */
+const void *tm_find_by_string(const void *items, size_t n, size_t size,
+			      size_t member, const char *key);
+
+/*
  * Release each of the `n` items of the array `items` with `clear` (called
  * with a pointer to one item), then free the array.
  */
