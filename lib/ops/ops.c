@@ -40,6 +40,19 @@ int tm_ops_check_ids(const char *project, const char *id)
 	return 0;
 }
 
+int tm_ops_lock_thread(tm_thread **out, tm_store *s, const char *project,
+		       const char *id)
+{
+	int error;
+
+	if ((error = tm_ops_check_ids(project, id)) < 0 ||
+	    (error = tm_store_lock(s)) < 0)
+		return error;
+	if ((error = tm_store_load_thread(out, s, project, id)) < 0)
+		return tm_store_unlock_after(s, error);
+	return 0;
+}
+
 int tm_ops_touch_save(tm_store *s, const char *project, tm_thread *t,
 		      bool summary_changed)
 {
@@ -69,10 +82,8 @@ int tm_ops_set_status(tm_status_result *out, tm_store *s, const char *project,
 				    "cannot mark '%s' %s: it is the project's "
 				    "root thread",
 				    id, status);
-	if ((error = tm_store_lock(s)) < 0)
+	if ((error = tm_ops_lock_thread(&t, s, project, id)) < 0)
 		return error;
-	if ((error = tm_store_load_thread(&t, s, project, id)) < 0)
-		goto done;
 	if (status ? t->status && !strcmp(t->status, status)
 		   : !t->status && !t->merged_into)
 		goto done;
@@ -103,12 +114,9 @@ int tm_ops_set_fields(bool *changed, tm_store *s, const char *project,
 	bool did = false;
 	int error;
 
-	if ((error = tm_ops_check_ids(project, id)) < 0)
+	if ((error = tm_ops_lock_thread(&t, s, project, id)) < 0)
 		return error;
-	if ((error = tm_store_lock(s)) < 0)
-		return error;
-	if ((error = tm_store_load_thread(&t, s, project, id)) < 0 ||
-	    (error = tm_assign_apply(&did, t, a, n)) < 0)
+	if ((error = tm_assign_apply(&did, t, a, n)) < 0)
 		goto done;
 	if (did)
 		error = tm_ops_touch_save(s, project, t, false);
@@ -158,12 +166,8 @@ int tm_ops_write_summary(tm_summary_outcome *out, tm_store *s,
 				    "of text (its heading without '## '), not "
 				    "'%s'",
 				    opts->section);
-	if ((error = tm_ops_check_ids(project, id)) < 0)
+	if ((error = tm_ops_lock_thread(&t, s, project, id)) < 0)
 		return error;
-	if ((error = tm_store_lock(s)) < 0)
-		return error;
-	if ((error = tm_store_load_thread(&t, s, project, id)) < 0)
-		goto done;
 	/* An editor ran without the lock: nobody may have changed the
 	 * summary meanwhile. */
 	if (opts->expect_body &&

@@ -211,13 +211,10 @@ int tm_ops_integrate_thread(tm_integrate_result *out, tm_store *s,
 	struct merging m = MERGING_INIT;
 	int error;
 
-	if ((error = tm_ops_check_ids(project, id)) < 0)
-		return error;
 	/* One lock around both writes: nobody sees half a merge. */
-	if ((error = tm_store_lock(s)) < 0)
+	if ((error = tm_ops_lock_thread(&m.child, s, project, id)) < 0)
 		return error;
-	if ((error = tm_store_load_thread(&m.child, s, project, id)) < 0 ||
-	    (error = check_mergeable(s, project, m.child)) < 0 ||
+	if ((error = check_mergeable(s, project, m.child)) < 0 ||
 	    (error = tm_store_load_thread(&m.parent, s, project,
 					  m.child->parent_id)) < 0)
 		goto done;
@@ -247,12 +244,8 @@ int tm_ops_integrate_again(tm_integrate_result *out, tm_store *s,
 	tm_buf missing = TM_BUF_INIT;
 	int error;
 
-	if ((error = tm_ops_check_ids(project, id)) < 0)
+	if ((error = tm_ops_lock_thread(&m.child, s, project, id)) < 0)
 		return error;
-	if ((error = tm_store_lock(s)) < 0)
-		return error;
-	if ((error = tm_store_load_thread(&m.child, s, project, id)) < 0)
-		goto done;
 	if (!m.child->merged_into) {
 		error = tm_error_set(TM_EINVALID,
 				     "thread '%s' was not merged into its "

@@ -1,5 +1,5 @@
 /*
- * Helpers shared by ops.c and ops_tree.c only: the steps every operation
+ * Helpers shared by the ops files only: the steps every operation
  * of ops.h takes.
  */
 #ifndef TM_OPS_INTERNAL_H
@@ -10,6 +10,13 @@
 
 /* tm_id_validate of a project id and a thread id. */
 int tm_ops_check_ids(const char *project, const char *id);
+/*
+ * The start of an edit of one thread: check the ids, take the store's
+ * lock, load the thread into *out (the caller's to free, and to unlock
+ * after: tm_store_unlock_after).  On error nothing is locked or loaded.
+ */
+int tm_ops_lock_thread(tm_thread **out, tm_store *s, const char *project,
+		       const char *id);
 /* tm_thread_touch `t`, then write it. */
 int tm_ops_touch_save(tm_store *s, const char *project, tm_thread *t,
 		      bool summary_changed);

@@ -272,10 +272,9 @@ int tm_ops_move_thread(tm_move_result *out, tm_store *s, const char *project,
 	if (!strcmp(id, parent))
 		return tm_error_set(TM_EINVALID,
 				    "cannot move '%s' under itself", id);
-	if ((error = tm_store_lock(s)) < 0)
+	if ((error = tm_ops_lock_thread(&t, s, project, id)) < 0)
 		return error;
-	if ((error = tm_store_load_thread(&t, s, project, id)) < 0 ||
-	    (error = would_cycle(&cycle, s, project, id, parent, opts)) < 0)
+	if ((error = would_cycle(&cycle, s, project, id, parent, opts)) < 0)
 		goto done;
 	if (cycle) {
 		error = tm_error_set(TM_EINVALID,
