@@ -617,7 +617,7 @@ static int visit(struct tm_stale_pass *s, size_t c)
 int tm_stale__pass_run(struct tm_stale_pass *s, size_t head)
 {
 	struct tm_stale_walk *w = s->w;
-	struct tm_stale_heap ready = {NULL, 0, 0};
+	tm_date_queue ready = TM_DATE_QUEUE_INIT;
 	size_t i, k, p, c, steps = 0;
 	uint64_t *hr;
 	int error = 0;
@@ -634,14 +634,14 @@ int tm_stale__pass_run(struct tm_stale_pass *s, size_t head)
 	hr = reach_of(s, head);
 	for (i = 0; i < s->nth; i++)
 		tm_stale__bit_set(hr, i);
-	tm_stale__heap_push(w, &ready, head);
+	tm_stale__queue(&ready, w, head);
 	while (ready.n && !error) {
 		/* a visit costs O(threads): a clock read every 16 of them */
 		if (++steps % 16 == 0 && tm_deadline_passed()) {
 			error = tm_deadline_check(NULL);
 			break;
 		}
-		c = tm_stale__heap_pop(w, &ready);
+		c = tm_date_queue_pop(&ready);
 		error = visit(s, c);
 		free(w->nodes[c].reach);
 		w->nodes[c].reach = NULL;
@@ -651,10 +651,10 @@ int tm_stale__pass_run(struct tm_stale_pass *s, size_t head)
 			p = tm_stale__parent(w, c, k);
 			if (tm_stale__interesting(&w->nodes[p]) &&
 			    --w->nodes[p].pending == 0)
-				tm_stale__heap_push(w, &ready, p);
+				tm_stale__queue(&ready, w, p);
 		}
 	}
-	free(ready.v);
+	tm_date_queue_release(&ready);
 	return error;
 }
 

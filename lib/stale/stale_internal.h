@@ -8,6 +8,7 @@
 #define TM_STALE_INTERNAL_H
 
 #include "stale.h"
+#include "date_queue.h"
 #include "hashmap.h"
 #include "index_file.h"
 #include "pathspec.h"
@@ -359,11 +360,6 @@ struct tm_stale_gitnode {
 	git_oid oid, tree;
 };
 
-struct tm_stale_heap {
-	size_t *v;
-	size_t n, alloc;
-};
-
 /* The indexed commits found missing from the repository, kept across the
  * computations of one answer. */
 struct tm_stale_gone {
@@ -399,8 +395,8 @@ struct tm_stale_walk {
 	struct tm_stale_gitnode
 		*git; /* node i's oid and tree, when read from git */
 	size_t git_alloc;
-	struct tm_stale_heap queue;
-	size_t live; /* queued, from HEAD, interesting */
+	tm_date_queue queue; /* of nodes (tm_stale__queue) */
+	size_t live;         /* queued, from HEAD, interesting */
 	struct tm_stale_sizev stack;
 	git_oid *shallow;
 	size_t nshallow;
@@ -486,11 +482,13 @@ int tm_stale__walk_run(struct tm_stale_walk *w);
  * repository lacks go into w->gone; 2 when there were any (then compute
  * again without them), else 0. */
 int tm_stale__walk_check(struct tm_stale_walk *w);
-/* Heap of nodes: newest commit first, then in the order they were met. */
-void tm_stale__heap_push(const struct tm_stale_walk *w, struct tm_stale_heap *h,
-			 size_t x);
-size_t tm_stale__heap_pop(const struct tm_stale_walk *w,
-			  struct tm_stale_heap *h);
+/* Queue node x in q, whose tm_date_queue_pop gives nodes newest commit
+ * first, then in the order they were met (by index). */
+static inline void tm_stale__queue(tm_date_queue *q,
+				   const struct tm_stale_walk *w, size_t x)
+{
+	tm_date_queue_push(q, w->nodes[x].time, x, x);
+}
 
 /* ---- phase 2: per-thread histories (stale_history.c) ---- */
 

@@ -280,7 +280,7 @@ static int reachable(struct walkdata *r, const git_oid *head)
 	struct tm_stale_walk *w = s->w;
 	struct tm_stale_versions *vs = r->vs;
 	tm_hashmap want = TM_HASHMAP_INIT;
-	struct tm_stale_heap q = {NULL, 0, 0};
+	tm_date_queue q = TM_DATE_QUEUE_INIT;
 	uint8_t *m = NULL;
 	size_t nm = 0, m_alloc = 0, i, k, p, node, pending = 0, steps = 0;
 	int64_t oldest = INT64_MAX;
@@ -314,13 +314,13 @@ static int reachable(struct walkdata *r, const git_oid *head)
 	}
 	if (pending && tm_stale__get_node(w, head, &node) == 0) {
 		*mark_of(&m, &nm, &m_alloc, w, node) |= R_SEEN;
-		tm_stale__heap_push(w, &q, node);
+		tm_stale__queue(&q, w, node);
 	}
 	tm_error_clear();
 	while (pending && q.n) {
 		if ((error = tm_deadline_every(steps++, NULL)) < 0)
 			break;
-		node = tm_stale__heap_pop(w, &q);
+		node = tm_date_queue_pop(&q);
 		if (*mark_of(&m, &nm, &m_alloc, w, node) == (R_WANT | R_SEEN)) {
 			m[node] |= R_REACHED;
 			pending--;
@@ -336,7 +336,7 @@ static int reachable(struct walkdata *r, const git_oid *head)
 			if (*mark_of(&m, &nm, &m_alloc, w, p) & R_SEEN)
 				continue;
 			m[p] |= R_SEEN;
-			tm_stale__heap_push(w, &q, p);
+			tm_stale__queue(&q, w, p);
 		}
 	}
 	for (i = 0; i < s->nth + vs->n; i++) {
@@ -353,7 +353,7 @@ static int reachable(struct walkdata *r, const git_oid *head)
 		else
 			vs->v[i - s->nth].reachable = yes;
 	}
-	free(q.v);
+	tm_date_queue_release(&q);
 	free(m);
 	tm_hashmap_release(&want);
 	return error;

@@ -47,8 +47,8 @@ void tm_stale__walk_free(struct tm_stale_walk *w)
 	TM_FREE_ALL(w->nodes, w->bits, w->need, w->group, w->gstart, w->refs,
 		    w->spare.v, w->parent_oid, w->parent_node);
 	tm_hashmap_release(&w->table);
-	TM_FREE_ALL(w->at_pos, w->git, w->queue.v, w->stack.v, w->shallow,
-		    w->unchecked.v);
+	TM_FREE_ALL(w->at_pos, w->git, w->stack.v, w->shallow, w->unchecked.v);
+	tm_date_queue_release(&w->queue);
 	tm_strv_clear(&w->skipped);
 	memset(w, 0, sizeof(*w));
 }
@@ -319,60 +319,16 @@ int tm_stale__walk_check(struct tm_stale_walk *w)
 	return any ? 2 : 0;
 }
 
-/* Heap order: newest commit first, then in the order they were met. */
-static bool before(const struct tm_stale_walk *w, size_t a, size_t b)
-{
-	if (w->nodes[a].time != w->nodes[b].time)
-		return w->nodes[a].time > w->nodes[b].time;
-	return a < b;
-}
-
-void tm_stale__heap_push(const struct tm_stale_walk *w, struct tm_stale_heap *h,
-			 size_t x)
-{
-	size_t i, up;
-
-	tm_xgrow((void **)&h->v, &h->alloc, h->n + 1, sizeof(size_t));
-	for (i = h->n++; i > 0; i = up) {
-		up = (i - 1) / 2;
-		if (!before(w, x, h->v[up]))
-			break;
-		h->v[i] = h->v[up];
-	}
-	h->v[i] = x;
-}
-
-size_t tm_stale__heap_pop(const struct tm_stale_walk *w,
-			  struct tm_stale_heap *h)
-{
-	size_t top = h->v[0], last = h->v[--h->n], i = 0, c;
-
-	for (;;) {
-		c = 2 * i + 1;
-		if (c >= h->n)
-			break;
-		if (c + 1 < h->n && before(w, h->v[c + 1], h->v[c]))
-			c++;
-		if (!before(w, h->v[c], last))
-			break;
-		h->v[i] = h->v[c];
-		i = c;
-	}
-	if (h->n)
-		h->v[i] = last;
-	return top;
-}
-
 static void queue_push(struct tm_stale_walk *w, size_t i)
 {
 	w->nodes[i].flags |= TM_STALE_F_QUEUED;
 	w->live += tm_stale__interesting(&w->nodes[i]);
-	tm_stale__heap_push(w, &w->queue, i);
+	tm_stale__queue(&w->queue, w, i);
 }
 
 static size_t queue_pop(struct tm_stale_walk *w)
 {
-	size_t i = tm_stale__heap_pop(w, &w->queue);
+	size_t i = tm_date_queue_pop(&w->queue);
 
 	w->nodes[i].flags &= ~(unsigned)TM_STALE_F_QUEUED;
 	w->live -= tm_stale__interesting(&w->nodes[i]);
@@ -558,7 +514,7 @@ int tm_stale__walk_run(struct tm_stale_walk *w)
 		}
 		if (!w->queue.n)
 			break;
-		if (date <= w->nodes[w->queue.v[0]].time || w->live)
+		if (date <= w->queue.v[0].time || w->live)
 			slop = SLOP;
 		else if (--slop == 0)
 			break;

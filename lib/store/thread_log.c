@@ -10,6 +10,7 @@
  */
 #include "thread_log.h"
 #include "thread_log_internal.h"
+#include "date_queue.h"
 #include "error.h"
 #include "git_libgit2.h"
 #include "git_threads_reader.h"
@@ -27,7 +28,6 @@ struct node {
 	int64_t time;
 	size_t *parents; /* node indexes */
 	size_t nparents;
-	size_t seq; /* when it was queued: ties of time go first in */
 	bool parsed, queued, hidden, done;
 	char *project, *id; /* where the thread is (interesting nodes) */
 };
@@ -40,8 +40,8 @@ struct walker {
 	struct node *nodes;
 	size_t n, alloc;
 	tm_hashmap by_oid;
-	size_t *heap;
-	size_t nheap, aheap, seq;
+	tm_date_queue queue;        /* newest first, ties first in */
+	size_t seq;                 /* pushes so far: the queue's ties */
 	size_t interesting;         /* queued nodes not hidden */
 	struct tm_log__trees trees; /* where the thread's file is */
 };
@@ -137,47 +137,6 @@ static int node_parse(struct walker *w, size_t i)
 	return 0;
 }
 
-static bool before(const struct walker *w, size_t a, size_t b)
-{
-	const struct node *x = &w->nodes[a], *y = &w->nodes[b];
-
-	return x->time != y->time ? x->time > y->time : x->seq < y->seq;
-}
-
-static void heap_push(struct walker *w, size_t i)
-{
-	size_t at = w->nheap++;
-
-	tm_xgrow((void **)&w->heap, &w->aheap, w->nheap, sizeof(*w->heap));
-	w->nodes[i].seq = w->seq++;
-	while (at && before(w, i, w->heap[(at - 1) / 2])) {
-		w->heap[at] = w->heap[(at - 1) / 2];
-		at = (at - 1) / 2;
-	}
-	w->heap[at] = i;
-}
-
-static size_t heap_pop(struct walker *w)
-{
-	size_t top = w->heap[0], last = w->heap[--w->nheap], at = 0;
-
-	for (;;) {
-		size_t c = 2 * at + 1;
-
-		if (c >= w->nheap)
-			break;
-		if (c + 1 < w->nheap && before(w, w->heap[c + 1], w->heap[c]))
-			c++;
-		if (!before(w, w->heap[c], last))
-			break;
-		w->heap[at] = w->heap[c];
-		at = c;
-	}
-	if (w->nheap)
-		w->heap[at] = last;
-	return top;
-}
-
 /* Queue node i (parsed first: its date orders the queue). */
 static int enqueue(struct walker *w, size_t i, bool hidden, const char *project,
 		   const char *id)
@@ -199,7 +158,7 @@ static int enqueue(struct walker *w, size_t i, bool hidden, const char *project,
 		w->interesting++;
 	}
 	w->nodes[i].queued = true;
-	heap_push(w, i);
+	tm_date_queue_push(&w->queue, w->nodes[i].time, w->seq++, i);
 	return 0;
 }
 
@@ -469,7 +428,7 @@ static void walker_free(struct walker *w)
 		TM_FREE_ALL(w->nodes[i].parents, w->nodes[i].project,
 			    w->nodes[i].id);
 	free(w->nodes);
-	free(w->heap);
+	tm_date_queue_release(&w->queue);
 	tm_hashmap_release(&w->by_oid);
 	tm_log__trees_clear(&w->trees);
 	git_odb_free(w->odb);
@@ -499,9 +458,9 @@ int tm_log_read(tm_log *out, tm_git *g, const char *prefix,
 	w.trees.prefix = prefix;
 	w.all = !opts->thread;
 	error = start(&w, g, opts);
-	while (error == 0 && w.nheap && w.interesting &&
+	while (error == 0 && w.queue.n && w.interesting &&
 	       (!opts->max_count || out->n < opts->max_count)) {
-		size_t c = heap_pop(&w);
+		size_t c = tm_date_queue_pop(&w.queue);
 
 		/* enqueue may move the nodes: w.nodes[c] each time */
 		w.nodes[c].queued = false;
