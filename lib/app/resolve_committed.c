@@ -121,20 +121,7 @@ int tm_resolve_split_markers(tm_resolve_sides *out, const char *data,
 /* The blob of `path` in `commit`'s tree; false when it has none. */
 static bool blob_in(git_oid *out, git_commit *commit, const char *path)
 {
-	git_tree *tree = NULL;
-	git_tree_entry *entry = NULL;
-	bool found = false;
-
-	if (git_commit_tree(&tree, commit) == 0 &&
-	    git_tree_entry_bypath(&entry, tree, path) == 0 &&
-	    git_tree_entry_type(entry) == GIT_OBJECT_BLOB) {
-		git_oid_cpy(out, git_tree_entry_id(entry));
-		found = true;
-	}
-	git_tree_entry_free(entry);
-	git_tree_free(tree);
-	git_error_clear();
-	return found;
+	return tm_git_commit_entry_id(out, commit, path, GIT_OBJECT_BLOB);
 }
 
 /* Append blob `id` to `out`; false when it cannot be read. */

@@ -410,3 +410,35 @@ char *tm_git_path_in_workdir(tm_git *g, const char *dir)
 	free(real);
 	return out;
 }
+
+int tm_git_commit_tree_id(git_oid *out, git_repository *repo,
+			  const git_oid *commit)
+{
+	git_commit *c = NULL;
+
+	if (git_commit_lookup(&c, repo, commit) < 0)
+		return tm_git_error(TM_ERROR, "cannot read commit %s",
+				    git_oid_tostr_s(commit));
+	git_oid_cpy(out, git_commit_tree_id(c));
+	git_commit_free(c);
+	return 0;
+}
+
+bool tm_git_commit_entry_id(git_oid *out, const git_commit *c, const char *path,
+			    git_object_t type)
+{
+	git_tree *tree = NULL;
+	git_tree_entry *e = NULL;
+	bool found = false;
+
+	if (git_commit_tree(&tree, c) == 0 &&
+	    git_tree_entry_bypath(&e, tree, path) == 0 &&
+	    git_tree_entry_type(e) == type) {
+		git_oid_cpy(out, git_tree_entry_id(e));
+		found = true;
+	}
+	git_tree_entry_free(e);
+	git_tree_free(tree);
+	git_error_clear();
+	return found;
+}

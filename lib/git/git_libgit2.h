@@ -46,4 +46,19 @@ int tm_git_index_open(git_index **out, git_repository *repo);
 int tm_git_odb_read_bounded(git_odb_object **out, git_odb *odb,
 			    const git_oid *id, size_t max);
 
+/*
+ * The tree of commit `commit` of `repo` into *out.  TM_ERROR ("cannot read
+ * commit <oid>", with libgit2's reason) when the commit cannot be read.
+ */
+int tm_git_commit_tree_id(git_oid *out, git_repository *repo,
+			  const git_oid *commit);
+
+/*
+ * The id of the entry at `path` (slashes allowed) in commit `c`'s tree into
+ * *out when there is one of type `type`; false when there is none, or
+ * another type, or the tree cannot be read (libgit2's error cleared).
+ */
+bool tm_git_commit_entry_id(git_oid *out, const git_commit *c, const char *path,
+			    git_object_t type);
+
 #endif

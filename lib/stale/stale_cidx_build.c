@@ -280,17 +280,10 @@ static int parent_tree(struct update *up, const struct fresh *f, unsigned k,
 {
 	const git_oid *oid = &up->poids[f->pfirst + k];
 	size_t known = fresh_lookup(up, oid);
-	git_commit *c = NULL;
 
-	if (known != TM_STALE_NONE) {
-		git_oid_cpy(out, &up->c[known].tree);
-		return 0;
-	}
-	if (git_commit_lookup(&c, up->repo, oid) < 0)
-		return tm_git_error(TM_ERROR, "cannot read commit %s",
-				    git_oid_tostr_s(oid));
-	git_oid_cpy(out, git_commit_tree_id(c));
-	git_commit_free(c);
+	if (known == TM_STALE_NONE)
+		return tm_git_commit_tree_id(out, up->repo, oid);
+	git_oid_cpy(out, &up->c[known].tree);
 	return 0;
 }
 

@@ -24,6 +24,7 @@
 #include "deadline.h"
 #include "error.h"
 #include "git.h"
+#include "git_libgit2.h"
 #include "treediff.h"
 
 #include <string.h>
@@ -273,20 +274,13 @@ static bool covered(const struct tm_stale_pass *s, const uint64_t *r, size_t t)
 static int node_tree(struct tm_stale_pass *s, size_t n, git_oid *out)
 {
 	struct tm_stale_walk *w = s->w;
-	git_commit *commit = NULL;
 	git_oid buf;
 	const git_oid *oid = tm_stale__node_oid(w, n, &buf);
 	const size_t *read = tm_hashmap_get(&w->table, oid->id, GIT_OID_RAWSZ);
 
-	if (read) {
-		git_oid_cpy(out, &w->git[*read].tree);
-		return 0;
-	}
-	if (git_commit_lookup(&commit, w->repo, oid) < 0)
-		return tm_git_error(TM_ERROR, "cannot read commit %s",
-				    git_oid_tostr_s(oid));
-	git_oid_cpy(out, git_commit_tree_id(commit));
-	git_commit_free(commit);
+	if (!read)
+		return tm_git_commit_tree_id(out, w->repo, oid);
+	git_oid_cpy(out, &w->git[*read].tree);
 	return 0;
 }
 

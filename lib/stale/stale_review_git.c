@@ -8,6 +8,7 @@
 #include "error.h"
 #include "frontmatter.h"
 #include "git.h"
+#include "git_libgit2.h"
 #include "treediff.h"
 
 #include <string.h>
@@ -67,21 +68,8 @@ struct walkdata {
  * no such folder. */
 static bool folder_of(struct walkdata *r, const git_commit *c, git_oid *out)
 {
-	git_tree *tree = NULL;
-	git_tree_entry *e = NULL;
-	bool found = false;
+	bool found = tm_git_commit_entry_id(out, c, r->dir, GIT_OBJECT_TREE);
 
-	if (git_commit_tree(&tree, c) < 0) {
-		tm_error_clear();
-		return false;
-	}
-	if (git_tree_entry_bypath(&e, tree, r->dir) == 0 &&
-	    git_tree_entry_type(e) == GIT_OBJECT_TREE) {
-		git_oid_cpy(out, git_tree_entry_id(e));
-		found = true;
-	}
-	git_tree_entry_free(e);
-	git_tree_free(tree);
 	tm_error_clear();
 	return found;
 }
