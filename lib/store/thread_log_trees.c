@@ -199,6 +199,26 @@ static bool holds(struct tm_log__trees *w, const git_oid *tree,
 	return same;
 }
 
+/* The first project folder of `pt` (parent tree `ptree`'s threads/),
+ * other than `skip` (or NULL), that holds `t` as thread `id`: its name,
+ * owned by `pt`; NULL when none does. */
+static const char *project_holding(struct tm_log__trees *w, git_tree *pt,
+				   const git_oid *ptree, const char *skip,
+				   const char *id, const tm_thread *t)
+{
+	size_t i, n = git_tree_entrycount(pt);
+
+	for (i = 0; i < n; i++) {
+		const char *name =
+			git_tree_entry_name(git_tree_entry_byindex(pt, i));
+
+		if ((!skip || strcmp(name, skip)) &&
+		    holds(w, ptree, name, id, t))
+			return name;
+	}
+	return NULL;
+}
+
 /*
  * Where parent node `p` has the thread of commit node `c` (its project and
  * id there, `t` read from c): under the same id in another project (a
@@ -212,22 +232,17 @@ bool tm_log__find_thread(char **project, char **id, struct tm_log__trees *w,
 	git_tree *pt = threads_tree(w, ptree), *ct;
 	tm_strv changed = TM_STRV_INIT;
 	const git_tree_entry *pe, *ce;
+	const char *name;
 	bool found = false;
-	size_t i, n;
+	size_t i;
 
 	if (!pt)
 		return false;
-	n = git_tree_entrycount(pt);
-	for (i = 0; i < n && !found; i++) {
-		const char *name =
-			git_tree_entry_name(git_tree_entry_byindex(pt, i));
-
-		if (strcmp(name, cur_project) &&
-		    holds(w, ptree, name, t->id, t)) {
-			*project = tm_xstrdup(name);
-			*id = tm_xstrdup(t->id);
-			found = true;
-		}
+	name = project_holding(w, pt, ptree, cur_project, t->id, t);
+	if (name) {
+		*project = tm_xstrdup(name);
+		*id = tm_xstrdup(t->id);
+		found = true;
 	}
 	pe = git_tree_entry_byname(pt, cur_project);
 	ct = threads_tree(w, ctree);
@@ -267,19 +282,12 @@ char *tm_log__find_project(struct tm_log__trees *w, const git_oid *ptree,
 			   const tm_thread *root)
 {
 	git_tree *pt = threads_tree(w, ptree);
-	char *found = NULL;
-	size_t i, n;
+	char *found;
 
 	if (!pt)
 		return NULL;
-	n = git_tree_entrycount(pt);
-	for (i = 0; i < n && !found; i++) {
-		const char *name =
-			git_tree_entry_name(git_tree_entry_byindex(pt, i));
-
-		if (holds(w, ptree, name, "main", root))
-			found = tm_xstrdup(name);
-	}
+	found = tm_xstrdup_or_null(
+		project_holding(w, pt, ptree, NULL, TM_ROOT_THREAD_ID, root));
 	git_tree_free(pt);
 	return found;
 }
