@@ -114,12 +114,8 @@ static char *raw_value(const char *raw)
 
 static const tm_extra_field *extra_get(const tm_thread *t, const char *key)
 {
-	size_t i;
-
-	for (i = 0; i < t->nextra; i++)
-		if (t->extra[i].key && !strcmp(t->extra[i].key, key))
-			return &t->extra[i];
-	return NULL;
+	return tm_find_by_string(t->extra, t->nextra, sizeof(*t->extra),
+				 offsetof(tm_extra_field, key), key);
 }
 
 static void extra_fields(tm_tdiff_entry *e, size_t *alloc, const tm_thread *b,
