@@ -11,41 +11,28 @@
 static _Thread_local char last_msg[TM_ERROR_MAX];
 static _Thread_local int last_code;
 
-static int set_v(int code, int with_errno, const char *fmt, va_list ap)
+int tm_error_set(int code, const char *fmt, ...)
 {
 	int saved = errno;
-	int n;
+	va_list ap;
 
-	n = vsnprintf(last_msg, sizeof(last_msg), fmt, ap);
-	if (n < 0)
+	va_start(ap, fmt);
+	if (vsnprintf(last_msg, sizeof(last_msg), fmt, ap) < 0)
 		last_msg[0] = '\0';
-	if (with_errno) {
-		size_t len = strlen(last_msg);
-		snprintf(last_msg + len, sizeof(last_msg) - len, ": %s",
-			 strerror(saved));
-	}
+	va_end(ap);
 	last_code = code;
 	errno = saved;
 	return code;
 }
 
-int tm_error_set(int code, const char *fmt, ...)
+int tm_error_append_errno(int code)
 {
-	va_list ap;
+	int saved = errno;
+	size_t len = strlen(last_msg);
 
-	va_start(ap, fmt);
-	set_v(code, 0, fmt, ap);
-	va_end(ap);
-	return code;
-}
-
-int tm_error_set_errno(int code, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	set_v(code, 1, fmt, ap);
-	va_end(ap);
+	snprintf(last_msg + len, sizeof(last_msg) - len, ": %s",
+		 strerror(saved));
+	errno = saved;
 	return code;
 }
 

@@ -27,9 +27,16 @@ enum {
 int tm_error_set(int code, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* Like tm_error_set, appending ": strerror(errno)". */
-int tm_error_set_errno(int code, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+/*
+ * Like tm_error_set, appending ": strerror(errno)" with errno as the caller
+ * left it (tm_error_set keeps errno): one formatting function, the errno
+ * part added after it.
+ */
+#define tm_error_set_errno(code, ...) \
+	tm_error_append_errno(tm_error_set((code), __VA_ARGS__))
+
+/* Append ": strerror(errno)" to the last message; return `code`. */
+int tm_error_append_errno(int code);
 
 /* The last message set in this thread ("" when none). Never NULL. */
 const char *tm_error_last(void);
