@@ -278,95 +278,90 @@ tm_doctor_problem *tm_doctor_add_thread(tm_doctor_report *out, const char *kind,
 	return p;
 }
 
+/*
+ * The checks of one project's threads, each of one kind (`msg` is scratch
+ * for its messages).  tm_doctor_check_threads runs each over every project,
+ * so that the report lists the problems kind by kind.
+ */
+typedef void (*thread_check)(tm_doctor_report *out, const tm_doctor_project *pr,
+			     tm_buf *msg);
+
 /* Thread files: names that are no ids, files that cannot be read. */
-static void check_files(tm_doctor_report *out,
-			const tm_doctor_project *projects, size_t n)
+static void check_files(tm_doctor_report *out, const tm_doctor_project *pr,
+			tm_buf *msg)
 {
-	size_t i, k;
+	size_t k;
 
-	for (i = 0; i < n; i++) {
-		const tm_doctor_project *pr = &projects[i];
+	(void)msg;
+	if (pr->folder_link)
+		return;
+	if (pr->folder_error) {
+		char *file = tm_doctor_rel("threads", pr->id, NULL);
 
-		if (pr->folder_link)
-			continue;
-		if (pr->folder_error) {
-			char *file = tm_doctor_rel("threads", pr->id, NULL);
-
-			tm_doctor_add(out, TM_DOCTOR_UNREADABLE, file, false,
-				      "%s", pr->folder_error);
-			free(file);
-			continue;
-		}
-		for (k = 0; k < pr->bad.n; k++) {
-			char *file = tm_doctor_rel("threads", pr->id,
-						   pr->bad.items[k]);
-			tm_doctor_problem *p;
-
-			if (!strcmp(pr->bad.items[k], ".md"))
-				p = tm_doctor_add(
-					out, TM_DOCTOR_BAD_ID, file, false,
-					"'%s': a ThreadMind 0.4 thread with "
-					"an empty id; the upgrade ('git "
-					"threadmind migrate', or --fix) "
-					"gives it an id from its title",
-					file);
-			else
-				p = tm_doctor_add(
-					out, TM_DOCTOR_BAD_ID, file, false,
-					"'%s': the name is not a valid "
-					"thread id (lower-case letters, "
-					"digits and dashes); rename it",
-					file);
-			p->project = tm_xstrdup(pr->id);
-			free(file);
-		}
-		for (k = 0; k < pr->unreadable.n; k++)
-			tm_doctor_add_thread(out, TM_DOCTOR_UNREADABLE, pr,
-					     pr->unreadable.items[k], false,
-					     pr->errors.items[k]);
+		tm_doctor_add(out, TM_DOCTOR_UNREADABLE, file, false, "%s",
+			      pr->folder_error);
+		free(file);
+		return;
 	}
+	for (k = 0; k < pr->bad.n; k++) {
+		char *file = tm_doctor_rel("threads", pr->id, pr->bad.items[k]);
+		tm_doctor_problem *p;
+
+		if (!strcmp(pr->bad.items[k], ".md"))
+			p = tm_doctor_add(out, TM_DOCTOR_BAD_ID, file, false,
+					  "'%s': a ThreadMind 0.4 thread with "
+					  "an empty id; the upgrade ('git "
+					  "threadmind migrate', or --fix) "
+					  "gives it an id from its title",
+					  file);
+		else
+			p = tm_doctor_add(out, TM_DOCTOR_BAD_ID, file, false,
+					  "'%s': the name is not a valid "
+					  "thread id (lower-case letters, "
+					  "digits and dashes); rename it",
+					  file);
+		p->project = tm_xstrdup(pr->id);
+		free(file);
+	}
+	for (k = 0; k < pr->unreadable.n; k++)
+		tm_doctor_add_thread(out, TM_DOCTOR_UNREADABLE, pr,
+				     pr->unreadable.items[k], false,
+				     pr->errors.items[k]);
 }
 
 /* The `id` field of each thread against its file name. */
-static void check_ids(tm_doctor_report *out, const tm_doctor_project *projects,
-		      size_t n)
+static void check_ids(tm_doctor_report *out, const tm_doctor_project *pr,
+		      tm_buf *msg)
 {
-	tm_buf msg = TM_BUF_INIT;
-	size_t i, k;
+	size_t k;
 
-	for (i = 0; i < n; i++) {
-		const tm_doctor_project *pr = &projects[i];
+	for (k = 0; k < pr->n; k++) {
+		const tm_thread *t = pr->threads[k];
+		char *file;
 
-		for (k = 0; k < pr->n; k++) {
-			const tm_thread *t = pr->threads[k];
-			char *file;
-
-			if (t->field_id && !strcmp(t->field_id, t->id))
-				continue;
-			file = tm_doctor_thread_file(pr->id, t->id);
-			tm_buf_clear(&msg);
-			if (t->field_id)
-				tm_buf_printf(&msg,
-					      "'%s' has id '%s' but its file "
-					      "name says '%s' (the file name "
-					      "wins); --fix rewrites the id "
-					      "field",
-					      file, t->field_id, t->id);
-			else {
-				/* the line as the writer writes it */
-				tm_buf_printf(&msg,
-					      "'%s' has no id field; --fix "
-					      "writes 'id: ",
-					      file);
-				tm_yaml_put_scalar(&msg, t->id);
-				tm_buf_putc(&msg, '\'');
-			}
-			tm_doctor_add_thread(out, TM_DOCTOR_ID_MISMATCH, pr,
-					     t->id, true, tm_buf_cstr(&msg));
-			free(file);
+		if (t->field_id && !strcmp(t->field_id, t->id))
+			continue;
+		file = tm_doctor_thread_file(pr->id, t->id);
+		tm_buf_clear(msg);
+		if (t->field_id)
+			tm_buf_printf(msg,
+				      "'%s' has id '%s' but its file name "
+				      "says '%s' (the file name wins); --fix "
+				      "rewrites the id field",
+				      file, t->field_id, t->id);
+		else {
+			/* the line as the writer writes it */
+			tm_buf_printf(msg,
+				      "'%s' has no id field; --fix writes "
+				      "'id: ",
+				      file);
+			tm_yaml_put_scalar(msg, t->id);
+			tm_buf_putc(msg, '\'');
 		}
+		tm_doctor_add_thread(out, TM_DOCTOR_ID_MISMATCH, pr, t->id,
+				     true, tm_buf_cstr(msg));
+		free(file);
 	}
-	tm_buf_release(&msg);
 }
 
 /* A problem of `kind` with thread t's parent: "thread 'T'BEFORE 'PARENT'
@@ -385,81 +380,69 @@ static void add_tree_problem(tm_doctor_report *out, tm_buf *msg,
 }
 
 /* Orphans and cycles, from the tree the commands draw. */
-static void check_tree(tm_doctor_report *out, const tm_doctor_project *projects,
-		       size_t n)
+static void check_tree(tm_doctor_report *out, const tm_doctor_project *pr,
+		       tm_buf *msg)
 {
-	tm_buf msg = TM_BUF_INIT;
-	size_t i, k;
+	tm_tree *tree = NULL;
+	size_t k;
 
-	for (i = 0; i < n; i++) {
-		const tm_doctor_project *pr = &projects[i];
-		tm_tree *tree = NULL;
-
-		if (tm_tree_build(&tree, (const tm_thread *const *)pr->threads,
-				  pr->n) < 0) {
-			tm_error_clear();
-			continue;
-		}
-		for (k = 0; k < tree->n; k++) {
-			const tm_tree_node *n = &tree->nodes[k];
-			const tm_thread *t = n->thread;
-
-			if ((n->flags & TM_TREE_ORPHAN) &&
-			    !tm_strv_contains(&pr->unreadable, t->parent_id))
-				add_tree_problem(out, &msg, pr, t,
-						 TM_DOCTOR_ORPHAN,
-						 ": its parent",
-						 "does not exist", "re-parent");
-			if (n->flags & TM_TREE_CYCLE)
-				add_tree_problem(
-					out, &msg, pr, t, TM_DOCTOR_CYCLE,
-					" is in a parent cycle (its parent",
-					"descends from it)", "break");
-		}
-		tm_tree_free(tree);
+	if (tm_tree_build(&tree, (const tm_thread *const *)pr->threads, pr->n) <
+	    0) {
+		tm_error_clear();
+		return;
 	}
-	tm_buf_release(&msg);
+	for (k = 0; k < tree->n; k++) {
+		const tm_tree_node *n = &tree->nodes[k];
+		const tm_thread *t = n->thread;
+
+		if ((n->flags & TM_TREE_ORPHAN) &&
+		    !tm_strv_contains(&pr->unreadable, t->parent_id))
+			add_tree_problem(out, msg, pr, t, TM_DOCTOR_ORPHAN,
+					 ": its parent", "does not exist",
+					 "re-parent");
+		if (n->flags & TM_TREE_CYCLE)
+			add_tree_problem(out, msg, pr, t, TM_DOCTOR_CYCLE,
+					 " is in a parent cycle (its parent",
+					 "descends from it)", "break");
+	}
+	tm_tree_free(tree);
 }
 
 /* Merged threads holding lines their parent lacks (reintegrate.h). */
 static void check_unintegrated(tm_doctor_report *out,
-			       const tm_doctor_project *projects, size_t n)
+			       const tm_doctor_project *pr, tm_buf *msg)
 {
 	tm_unintegrated_list l;
-	tm_buf msg = TM_BUF_INIT;
-	size_t i, k;
+	size_t k;
 
-	for (i = 0; i < n; i++) {
-		const tm_doctor_project *pr = &projects[i];
+	tm_find_unintegrated(&l, (const tm_thread *const *)pr->threads, pr->n);
+	for (k = 0; k < l.n; k++) {
+		const tm_unintegrated *u = &l.items[k];
 
-		tm_find_unintegrated(&l, (const tm_thread *const *)pr->threads,
-				     pr->n);
-		for (k = 0; k < l.n; k++) {
-			const tm_unintegrated *u = &l.items[k];
-
-			tm_buf_clear(&msg);
-			tm_buf_printf(&msg,
-				      "thread '%s' was merged into '%s' but "
-				      "holds %zu line%s that '%s' lacks "
-				      "(written on a branch the merge had "
-				      "not reached); run 'git threadmind "
-				      "merge --again %s'",
-				      u->id, u->into, u->missing,
-				      u->missing == 1 ? "" : "s", u->into,
-				      u->id);
-			tm_doctor_add_thread(out, TM_DOCTOR_UNINTEGRATED, pr,
-					     u->id, false, tm_buf_cstr(&msg));
-		}
-		tm_unintegrated_list_clear(&l);
+		tm_buf_clear(msg);
+		tm_buf_printf(msg,
+			      "thread '%s' was merged into '%s' but holds %zu "
+			      "line%s that '%s' lacks (written on a branch the "
+			      "merge had not reached); run 'git threadmind "
+			      "merge --again %s'",
+			      u->id, u->into, u->missing,
+			      u->missing == 1 ? "" : "s", u->into, u->id);
+		tm_doctor_add_thread(out, TM_DOCTOR_UNINTEGRATED, pr, u->id,
+				     false, tm_buf_cstr(msg));
 	}
-	tm_buf_release(&msg);
+	tm_unintegrated_list_clear(&l);
 }
 
 void tm_doctor_check_threads(tm_doctor_report *out,
 			     const tm_doctor_project *projects, size_t n)
 {
-	check_files(out, projects, n);
-	check_ids(out, projects, n);
-	check_tree(out, projects, n);
-	check_unintegrated(out, projects, n);
+	static const thread_check checks[] = {check_files, check_ids,
+					      check_tree, check_unintegrated};
+	tm_buf msg = TM_BUF_INIT;
+	size_t c, i;
+
+	for (c = 0; c < sizeof(checks) / sizeof(*checks); c++)
+		for (i = 0; i < n; i++)
+			checks[c](out, &projects[i], &msg);
+	tm_buf_release(&msg);
 }
