@@ -53,6 +53,18 @@ int tm_ops_lock_thread(tm_thread **out, tm_store *s, const char *project,
 	return 0;
 }
 
+int tm_ops_lock_project(tm_strv *ids, tm_store *s, const char *project)
+{
+	int error;
+
+	if ((error = tm_id_validate(project, "project")) < 0 ||
+	    (error = tm_store_lock(s)) < 0)
+		return error;
+	if ((error = tm_store_require_project(ids, s, project)) < 0)
+		return tm_store_unlock_after(s, error);
+	return 0;
+}
+
 int tm_ops_touch_save(tm_store *s, const char *project, tm_thread *t,
 		      bool summary_changed)
 {
@@ -332,12 +344,8 @@ int tm_ops_use_project(char **out_thread, tm_store *s, const char *project)
 	char *thread = NULL;
 	int error;
 
-	if ((error = tm_id_validate(project, "project")) < 0)
-		return error;
-	if ((error = tm_store_lock(s)) < 0)
-		return error;
-	if ((error = tm_store_require_project(&ids, s, project)) < 0)
-		goto done;
+	if ((error = tm_ops_lock_project(&ids, s, project)) < 0)
+		goto out;
 	if ((error = tm_store_load_config(&cfg, s)) < 0 ||
 	    (error = tm_store_active_thread(&thread, s, project, cfg, NULL,
 					    0)) < 0)
@@ -352,6 +360,7 @@ done:
 		*out_thread = thread;
 		thread = NULL;
 	}
+out:
 	free(thread);
 	tm_config_free(cfg);
 	tm_strv_clear(&ids);

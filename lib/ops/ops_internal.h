@@ -17,6 +17,13 @@ int tm_ops_check_ids(const char *project, const char *id);
  */
 int tm_ops_lock_thread(tm_thread **out, tm_store *s, const char *project,
 		       const char *id);
+/*
+ * The start of an edit of a whole project: `project` checked as an id, the
+ * store locked, the project required to exist (the ids of every project
+ * into `ids`; the caller unlocks with tm_store_unlock_after).  On error
+ * nothing is left locked.
+ */
+int tm_ops_lock_project(tm_strv *ids, tm_store *s, const char *project);
 /* tm_thread_touch `t`, then write it. */
 int tm_ops_touch_save(tm_store *s, const char *project, tm_thread *t,
 		      bool summary_changed);

@@ -265,12 +265,8 @@ int tm_ops_project_remove(tm_store *s, const char *project, bool force)
 	int tfd = -1, fd = -1, pfd = -1, error;
 	size_t i;
 
-	if ((error = tm_id_validate(project, "project")) < 0)
+	if ((error = tm_ops_lock_project(&ids, s, project)) < 0)
 		goto out;
-	if ((error = tm_store_lock(s)) < 0)
-		goto out;
-	if ((error = tm_store_require_project(&ids, s, project)) < 0)
-		goto done;
 	if (!force && ids.n == 1) {
 		error = tm_error_set(TM_EINVALID,
 				     "'%s' is the only project; use --force "
