@@ -50,39 +50,49 @@ enum hook_state {
 	HOOK_TOO_LARGE
 };
 
-static int read_hook(enum hook_state *state, bool *exec, tm_buf *data,
-		     const char *path)
+/* A hook's file: where, which hook, and what read_hook found there. */
+struct hook_file {
+	const char *path;
+	const char *name;
+	enum hook_state state;
+	bool exec;   /* its execute bit (the link target's, for a link) */
+	tm_buf data; /* its content (see enum hook_state) */
+};
+
+/* Read h->path into `h`. */
+static int read_hook(struct hook_file *h)
 {
+	const char *path = h->path;
 	struct stat st;
 	int fd;
 
-	*exec = false;
+	h->exec = false;
 	if (lstat(path, &st) < 0) {
 		if (errno == ENOENT || errno == ENOTDIR) {
-			*state = HOOK_MISSING;
+			h->state = HOOK_MISSING;
 			return 0;
 		}
 		return tm_error_set_errno(TM_ERROR, "cannot read '%s'", path);
 	}
 	if (S_ISLNK(st.st_mode)) {
-		*state = HOOK_LINK;
+		h->state = HOOK_LINK;
 		if (stat(path, &st) < 0 || !S_ISREG(st.st_mode) ||
 		    st.st_size > TM_MAX_FILE_SIZE)
 			return 0;
 	} else if (!S_ISREG(st.st_mode)) {
-		*state = HOOK_OTHER;
+		h->state = HOOK_OTHER;
 		return 0;
 	} else if (st.st_size > TM_MAX_FILE_SIZE) {
-		*state = HOOK_TOO_LARGE;
+		h->state = HOOK_TOO_LARGE;
 		return 0;
 	} else {
-		*state = HOOK_FILE;
+		h->state = HOOK_FILE;
 	}
-	*exec = (st.st_mode & 0111) != 0;
+	h->exec = (st.st_mode & 0111) != 0;
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0)
 		return tm_error_set_errno(TM_ERROR, "cannot read '%s'", path);
-	if (tm_install__read_all(fd, data) < 0) {
+	if (tm_install__read_all(fd, &h->data) < 0) {
 		int err = errno;
 
 		close(fd);
@@ -90,43 +100,45 @@ static int read_hook(enum hook_state *state, bool *exec, tm_buf *data,
 		return tm_error_set_errno(TM_ERROR, "cannot read '%s'", path);
 	}
 	close(fd);
-	if (data->size > TM_MAX_FILE_SIZE && *state == HOOK_FILE)
-		*state = HOOK_TOO_LARGE;
+	if (h->data.size > TM_MAX_FILE_SIZE && h->state == HOOK_FILE)
+		h->state = HOOK_TOO_LARGE;
 	return 0;
 }
 
-static void refuse(tm_install_plan *p, const char *path, const char *name,
-		   bool refused, const char *why)
+static void refuse(tm_install_plan *p, const struct hook_file *h, bool refused,
+		   const char *why)
 {
-	tm_install_step *st = tm_install__add_step(p, TM_INSTALL_MANUAL, path);
+	tm_install_step *st =
+		tm_install__add_step(p, TM_INSTALL_MANUAL, h->path);
 	tm_buf line = TM_BUF_INIT;
 
 	st->refused = refused;
-	tm_install__set_what(st, "hook '%s': '%s' %s", name, path, why);
-	tm_install_call_line(&line, name);
+	tm_install__set_what(st, "hook '%s': '%s' %s", h->name, h->path, why);
+	tm_install_call_line(&line, h->name);
 	tm_install__set_data(st, &line);
 	tm_buf_release(&line);
 }
 
 /* A hook that calls us already: nothing to do (`link`: through a
  * symbolic link; else a call added by hand). */
-static void already_calls(tm_install_plan *p, const char *path,
-			  const char *name, bool link)
+static void already_calls(tm_install_plan *p, const struct hook_file *h,
+			  bool link)
 {
-	tm_install_step *st = tm_install__add_step(p, TM_INSTALL_MANUAL, path);
+	tm_install_step *st =
+		tm_install__add_step(p, TM_INSTALL_MANUAL, h->path);
 
 	st->done = true;
 	if (link)
 		tm_install__set_what(st,
 				     "hook '%s': '%s' (a symbolic link) "
 				     "already calls git-threadmind",
-				     name, path);
+				     h->name, h->path);
 	else
 		tm_install__set_what(st,
 				     "hook '%s': '%s' already calls "
 				     "git-threadmind (added by hand; left "
 				     "alone)",
-				     name, path);
+				     h->name, h->path);
 }
 
 /* Why a hook with a broken block of ours is refused (install). */
@@ -134,55 +146,58 @@ static void already_calls(tm_install_plan *p, const char *path,
 	"has a '" TM_INSTALL_BEGIN "' line without its '" TM_INSTALL_END \
 	"' line; fix it by hand, or add this line to it:"
 
-/* A step that rewrites the file at `path` from `data` to `next` (released
- * here); the caller says what it does. */
-static tm_install_step *rewrite_step(tm_install_plan *p, const char *path,
-				     const tm_buf *data, tm_buf *next)
+/* A step that rewrites the hook's file to `next` (released here); the
+ * caller says what it does. */
+static tm_install_step *rewrite_step(tm_install_plan *p,
+				     const struct hook_file *h, tm_buf *next)
 {
 	tm_install_step *st =
-		tm_install__add_step(p, TM_INSTALL_WRITE_FILE, path);
+		tm_install__add_step(p, TM_INSTALL_WRITE_FILE, h->path);
 
 	tm_install__set_data(st, next);
-	tm_install__set_old(st, data);
+	tm_install__set_old(st, &h->data);
 	tm_buf_release(next);
 	return st;
 }
 
-static void plan_hook_install(tm_install_plan *p, const char *path,
-			      const char *name, enum hook_state state,
-			      bool exec, const tm_buf *data)
+/* `exec`: whether the file runs as it is (its execute bit, or true where
+ * the caller runs it with sh). */
+static void plan_hook_install(tm_install_plan *p, const struct hook_file *h,
+			      bool exec)
 {
-	const char *d = tm_buf_cstr(data);
+	const char *d = tm_buf_cstr(&h->data);
+	size_t len = h->data.size;
 	tm_install_step *st;
 	tm_buf next = TM_BUF_INIT;
 
-	switch (state) {
+	switch (h->state) {
 	case HOOK_MISSING:
-		st = tm_install__add_step(p, TM_INSTALL_WRITE_FILE, path);
-		tm_install__set_what(st, "hook '%s': create '%s'", name, path);
-		tm_install_stub(&next, name);
+		st = tm_install__add_step(p, TM_INSTALL_WRITE_FILE, h->path);
+		tm_install__set_what(st, "hook '%s': create '%s'", h->name,
+				     h->path);
+		tm_install_stub(&next, h->name);
 		tm_install__set_data(st, &next);
 		st->mode = 0755;
 		st->make_dir = access(p->hooks_dir, F_OK) < 0;
 		tm_buf_release(&next);
 		return;
 	case HOOK_LINK:
-		if (data->size && (tm_install_has_block(d, data->size) ||
-				   tm_install_calls_us(d, data->size))) {
-			already_calls(p, path, name, true);
+		if (len && (tm_install_has_block(d, len) ||
+			    tm_install_calls_us(d, len))) {
+			already_calls(p, h, true);
 			return;
 		}
-		refuse(p, path, name, true,
+		refuse(p, h, true,
 		       "is a symbolic link; add this line to the script it "
 		       "points to, then run install again:");
 		return;
 	case HOOK_OTHER:
-		refuse(p, path, name, true,
+		refuse(p, h, true,
 		       "is not a regular file; make it a script with this "
 		       "line, then run install again:");
 		return;
 	case HOOK_TOO_LARGE:
-		refuse(p, path, name, true,
+		refuse(p, h, true,
 		       "is larger than 1 MiB; add this line to it by hand, "
 		       "then run install again:");
 		return;
@@ -190,72 +205,71 @@ static void plan_hook_install(tm_install_plan *p, const char *path,
 		break;
 	}
 	if (!exec) {
-		refuse(p, path, name, true,
+		refuse(p, h, true,
 		       "is not executable, so git does not run it; make it "
 		       "executable (chmod +x) or remove it, then run install "
 		       "again; or add this line to it by hand:");
 		return;
 	}
-	if (tm_install_is_stub(d, data->size, name)) {
-		st = tm_install__add_step(p, TM_INSTALL_WRITE_FILE, path);
+	if (tm_install_is_stub(d, len, h->name)) {
+		st = tm_install__add_step(p, TM_INSTALL_WRITE_FILE, h->path);
 		st->done = true;
-		tm_install__set_what(st, "hook '%s': '%s' is installed", name,
-				     path);
+		tm_install__set_what(st, "hook '%s': '%s' is installed",
+				     h->name, h->path);
 		return;
 	}
-	if (tm_install_is_old_stub(d, data->size, name)) {
-		tm_install_stub(&next, name);
-		st = rewrite_step(p, path, data, &next);
+	if (tm_install_is_old_stub(d, len, h->name)) {
+		tm_install_stub(&next, h->name);
+		st = rewrite_step(p, h, &next);
 		tm_install__set_what(st, "hook '%s': update the stub '%s'",
-				     name, path);
+				     h->name, h->path);
 		return;
 	}
-	if (tm_install_has_block(d, data->size)) {
-		if (tm_install_insert(&next, d, data->size, name) < 0) {
+	if (tm_install_has_block(d, len)) {
+		if (tm_install_insert(&next, d, len, h->name) < 0) {
 			tm_error_clear();
-			refuse(p, path, name, true, UNCLOSED_BLOCK);
+			refuse(p, h, true, UNCLOSED_BLOCK);
 			return;
 		}
-		st = rewrite_step(p, path, data, &next);
-		st->done = st->len == data->size &&
-			   !memcmp(st->data, d, data->size);
+		st = rewrite_step(p, h, &next);
+		st->done = st->len == len && !memcmp(st->data, d, len);
 		tm_install__set_what(
-			st, "hook '%s': %s the threadmind block in '%s'", name,
-			st->done ? "found" : "update", path);
+			st, "hook '%s': %s the threadmind block in '%s'",
+			h->name, st->done ? "found" : "update", h->path);
 		return;
 	}
-	if (tm_install_calls_us(d, data->size)) {
-		already_calls(p, path, name, false);
+	if (tm_install_calls_us(d, len)) {
+		already_calls(p, h, false);
 		return;
 	}
-	if (!tm_install_is_shell(d, data->size)) {
-		const char *lang = tm_install_hook_language(d, data->size);
+	if (!tm_install_is_shell(d, len)) {
+		const char *lang = tm_install_hook_language(d, len);
 
 		/* Not a reason to install nothing: the one step left. */
-		st = tm_install__add_step(p, TM_INSTALL_MANUAL, path);
+		st = tm_install__add_step(p, TM_INSTALL_MANUAL, h->path);
 		if (lang)
 			tm_install__set_what(
 				st,
 				"hook '%s': '%s' is a %s script, so "
 				"threadmind cannot add its block; add this "
 				"line to it:",
-				name, path, lang);
+				h->name, h->path, lang);
 		else
 			tm_install__set_what(
 				st,
 				"hook '%s': '%s' is not a shell script, so "
 				"threadmind cannot add its block; add the call "
 				"by hand:",
-				name, path);
-		tm_install_call_line_in(&next, name, lang);
+				h->name, h->path);
+		tm_install_call_line_in(&next, h->name, lang);
 		tm_install__set_data(st, &next);
 		tm_buf_release(&next);
 		return;
 	}
-	tm_install_insert(&next, d, data->size, name);
-	st = rewrite_step(p, path, data, &next);
+	tm_install_insert(&next, d, len, h->name);
+	st = rewrite_step(p, h, &next);
 	tm_install__set_what(st, "hook '%s': add the threadmind block to '%s'",
-			     name, path);
+			     h->name, h->path);
 }
 
 /*
@@ -263,44 +277,43 @@ static void plan_hook_install(tm_install_plan *p, const char *path,
  * our block added (tm_install_husky_insert).  husky runs it with `sh -e`,
  * so it needs no `#!` line and no execute bit.
  */
-static void plan_husky_install(tm_install_plan *p, const char *path,
-			       const char *name, enum hook_state state,
-			       const tm_buf *data)
+static void plan_husky_install(tm_install_plan *p, const struct hook_file *h)
 {
-	const char *d = tm_buf_cstr(data);
+	const char *d = tm_buf_cstr(&h->data);
+	size_t len = h->data.size;
 	tm_install_step *st;
 	tm_buf next = TM_BUF_INIT;
 
-	if (state == HOOK_FILE && !tm_install_has_block(d, data->size) &&
-	    !tm_install_is_stub(d, data->size, name) &&
-	    !tm_install_is_old_stub(d, data->size, name) &&
-	    tm_install_calls_us(d, data->size)) {
-		already_calls(p, path, name, false);
+	if (h->state == HOOK_FILE && !tm_install_has_block(d, len) &&
+	    !tm_install_is_stub(d, len, h->name) &&
+	    !tm_install_is_old_stub(d, len, h->name) &&
+	    tm_install_calls_us(d, len)) {
+		already_calls(p, h, false);
 		return;
 	}
-	if (state == HOOK_FILE && !tm_install_is_shell(d, data->size)) {
+	if (h->state == HOOK_FILE && !tm_install_is_shell(d, len)) {
 		/* not a script sh can run: as for any hook */
-		plan_hook_install(p, path, name, state, true, data);
+		plan_hook_install(p, h, true);
 		return;
 	}
 	/* our full stub there (written when husky 8 ran .husky/ as git's
 	 * hooks): replaced by the block, which sh -e runs safely */
-	if (state == HOOK_MISSING || tm_install_is_stub(d, data->size, name) ||
-	    tm_install_is_old_stub(d, data->size, name))
-		tm_install_husky_insert(&next, "", 0, name);
-	else if (tm_install_husky_insert(&next, d, data->size, name) < 0) {
+	if (h->state == HOOK_MISSING || tm_install_is_stub(d, len, h->name) ||
+	    tm_install_is_old_stub(d, len, h->name))
+		tm_install_husky_insert(&next, "", 0, h->name);
+	else if (tm_install_husky_insert(&next, d, len, h->name) < 0) {
 		tm_error_clear();
-		refuse(p, path, name, true, UNCLOSED_BLOCK);
+		refuse(p, h, true, UNCLOSED_BLOCK);
 		return;
 	}
-	st = tm_install__add_step(p, TM_INSTALL_WRITE_FILE, path);
-	if (state == HOOK_MISSING) {
+	st = tm_install__add_step(p, TM_INSTALL_WRITE_FILE, h->path);
+	if (h->state == HOOK_MISSING) {
 		tm_install__set_what(
 			st, "husky: create the script '%s' calling threadmind",
-			path);
+			h->path);
 		st->mode = 0755;
 		{
-			char *dir = tm_xstrdup(path),
+			char *dir = tm_xstrdup(h->path),
 			     *slash = strrchr(dir, '/');
 
 			if (slash)
@@ -309,49 +322,48 @@ static void plan_husky_install(tm_install_plan *p, const char *path,
 			free(dir);
 		}
 	} else {
-		st->done = next.size == data->size &&
-			   !memcmp(next.ptr, d, data->size);
+		st->done = next.size == len && !memcmp(next.ptr, d, len);
 		tm_install__set_what(st,
 				     "husky: %s the threadmind block %s '%s'",
 				     st->done ? "found" : "add",
-				     st->done ? "in" : "to", path);
-		tm_install__set_old(st, data);
+				     st->done ? "in" : "to", h->path);
+		tm_install__set_old(st, &h->data);
 	}
 	tm_install__set_data(st, &next);
 	tm_buf_release(&next);
 }
 
-static void plan_hook_uninstall(tm_install_plan *p, const char *path,
-				const char *name, enum hook_state state,
-				const tm_buf *data)
+static void plan_hook_uninstall(tm_install_plan *p, const struct hook_file *h)
 {
-	const char *d = tm_buf_cstr(data);
+	const char *d = tm_buf_cstr(&h->data);
+	size_t len = h->data.size;
 	tm_install_step *st;
 	tm_buf next = TM_BUF_INIT;
 
-	if (state == HOOK_LINK) {
-		if (data->size && (tm_install_has_block(d, data->size) ||
-				   tm_install_calls_us(d, data->size)))
-			refuse(p, path, name, false,
+	if (h->state == HOOK_LINK) {
+		if (len && (tm_install_has_block(d, len) ||
+			    tm_install_calls_us(d, len)))
+			refuse(p, h, false,
 			       "is a symbolic link to a script that calls "
 			       "git-threadmind; remove the call by hand:");
 		else
 			goto nothing;
 		return;
 	}
-	if (state != HOOK_FILE)
+	if (h->state != HOOK_FILE)
 		goto nothing;
-	if (tm_install_is_stub(d, data->size, name) ||
-	    tm_install_is_old_stub(d, data->size, name)) {
-		st = tm_install__add_step(p, TM_INSTALL_DELETE_FILE, path);
-		tm_install__set_what(st, "hook '%s': delete '%s'", name, path);
-		tm_install__set_old(st, data);
+	if (tm_install_is_stub(d, len, h->name) ||
+	    tm_install_is_old_stub(d, len, h->name)) {
+		st = tm_install__add_step(p, TM_INSTALL_DELETE_FILE, h->path);
+		tm_install__set_what(st, "hook '%s': delete '%s'", h->name,
+				     h->path);
+		tm_install__set_old(st, &h->data);
 		return;
 	}
-	if (tm_install_has_block(d, data->size)) {
-		if (tm_install_remove(&next, d, data->size) < 0) {
+	if (tm_install_has_block(d, len)) {
+		if (tm_install_remove(&next, d, len) < 0) {
 			tm_error_clear();
-			refuse(p, path, name, false,
+			refuse(p, h, false,
 			       "has a '" TM_INSTALL_BEGIN "' line without "
 			       "its '" TM_INSTALL_END "' line; remove the "
 			       "block by hand:");
@@ -359,38 +371,38 @@ static void plan_hook_uninstall(tm_install_plan *p, const char *path,
 		}
 		if (tm_install_is_empty_script(tm_buf_cstr(&next), next.size)) {
 			st = tm_install__add_step(p, TM_INSTALL_DELETE_FILE,
-						  path);
+						  h->path);
 			tm_install__set_what(
 				st,
 				"hook '%s': delete '%s' (nothing but the "
 				"threadmind block was left in it)",
-				name, path);
+				h->name, h->path);
 		} else {
 			st = tm_install__add_step(p, TM_INSTALL_WRITE_FILE,
-						  path);
+						  h->path);
 			tm_install__set_what(
 				st,
 				"hook '%s': remove the threadmind block from "
 				"'%s'",
-				name, path);
+				h->name, h->path);
 			tm_install__set_data(st, &next);
 		}
-		tm_install__set_old(st, data);
+		tm_install__set_old(st, &h->data);
 		tm_buf_release(&next);
 		return;
 	}
-	if (tm_install_calls_us(d, data->size)) {
-		refuse(p, path, name, false,
+	if (tm_install_calls_us(d, len)) {
+		refuse(p, h, false,
 		       "calls git-threadmind, but install did not add that "
 		       "call (or the stub was changed since); remove it by "
 		       "hand:");
 		return;
 	}
 nothing:
-	st = tm_install__add_step(p, TM_INSTALL_DELETE_FILE, path);
+	st = tm_install__add_step(p, TM_INSTALL_DELETE_FILE, h->path);
 	st->done = true;
 	tm_install__set_what(st, "hook '%s': nothing of threadmind in '%s'",
-			     name, path);
+			     h->name, h->path);
 }
 
 int tm_install__plan_hooks(tm_install_plan *p, tm_git *g, bool uninstall,
@@ -418,16 +430,15 @@ int tm_install__plan_hooks(tm_install_plan *p, tm_git *g, bool uninstall,
 	for (i = 0; error == 0 && tm_install_hook_names[i]; i++) {
 		const char *name = tm_install_hook_names[i];
 		char *path = tm_install__join(p->hooks_dir, name);
-		tm_buf data = TM_BUF_INIT;
-		enum hook_state state = HOOK_MISSING;
-		bool exec;
+		struct hook_file h = {
+			.path = path, .name = name, .data = TM_BUF_INIT};
 
-		error = read_hook(&state, &exec, &data, path);
+		error = read_hook(&h);
 		if (error == 0 && uninstall)
-			plan_hook_uninstall(p, path, name, state, &data);
+			plan_hook_uninstall(p, &h);
 		else if (error == 0)
-			plan_hook_install(p, path, name, state, exec, &data);
-		tm_buf_release(&data);
+			plan_hook_install(p, &h, h.exec);
+		tm_buf_release(&h.data);
 		free(path);
 	}
 	return error;
@@ -436,41 +447,40 @@ int tm_install__plan_hooks(tm_install_plan *p, tm_git *g, bool uninstall,
 int tm_install__read_file(tm_buf *data, bool *exists, bool *regular,
 			  const char *path)
 {
-	enum hook_state state = HOOK_MISSING;
-	bool exec;
-	int error = read_hook(&state, &exec, data, path);
+	struct hook_file h = {.path = path, .name = NULL, .data = TM_BUF_INIT};
+	int error = read_hook(&h);
 
-	*exists = state != HOOK_MISSING;
-	*regular = state == HOOK_FILE;
+	*exists = h.state != HOOK_MISSING;
+	*regular = h.state == HOOK_FILE;
+	tm_buf_put(data, h.data.ptr, h.data.size);
+	tm_buf_release(&h.data);
 	return error;
 }
 
 int tm_install__plan_hook_file(tm_install_plan *p, const char *path,
 			       const char *name, enum tm_install__mode mode)
 {
-	tm_buf data = TM_BUF_INIT;
-	enum hook_state state = HOOK_MISSING;
+	struct hook_file h = {.path = path, .name = name, .data = TM_BUF_INIT};
 	size_t n = p->n;
-	bool exec;
-	int error = read_hook(&state, &exec, &data, path);
+	int error = read_hook(&h);
 
 	if (error < 0)
 		goto done;
 	switch (mode) {
 	case TM_INSTALL__HOOK:
-		plan_hook_install(p, path, name, state, exec, &data);
+		plan_hook_install(p, &h, h.exec);
 		break;
 	case TM_INSTALL__HUSKY:
 		/* husky runs its scripts with sh, executable or not */
-		if (state == HOOK_MISSING || state == HOOK_FILE) {
-			plan_husky_install(p, path, name, state, &data);
+		if (h.state == HOOK_MISSING || h.state == HOOK_FILE) {
+			plan_husky_install(p, &h);
 			break;
 		}
-		plan_hook_install(p, path, name, state, exec, &data);
+		plan_hook_install(p, &h, h.exec);
 		break;
 	case TM_INSTALL__UNHOOK:
 	case TM_INSTALL__CLEAN:
-		plan_hook_uninstall(p, path, name, state, &data);
+		plan_hook_uninstall(p, &h);
 		/* cleaning: nothing to say where nothing of ours is */
 		if (mode == TM_INSTALL__CLEAN && p->n == n + 1 &&
 		    p->steps[n].done) {
@@ -484,6 +494,6 @@ int tm_install__plan_hook_file(tm_install_plan *p, const char *path,
 		p->steps[n++].manager =
 			mode != TM_INSTALL__HOOK && mode != TM_INSTALL__UNHOOK;
 done:
-	tm_buf_release(&data);
+	tm_buf_release(&h.data);
 	return error;
 }
