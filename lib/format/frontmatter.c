@@ -403,8 +403,7 @@ static int set_field(tm_thread *t, struct block *b, size_t i, const char *key,
 					    "a single value, not a list or "
 					    "mapping",
 					    b->path, LINE_NO(i), key);
-		*field = v->str;
-		v->str = NULL;
+		TM_MOVE(field, v->str);
 		return 0;
 	}
 	/* paths */
@@ -655,8 +654,7 @@ int tm_frontmatter_parse_checked(tm_thread **out, const char *data, size_t len,
 	if ((error = read_block(t, &b)) < 0)
 		goto done;
 	tm_thread_set_body(t, pos, end - pos);
-	*out = t;
-	t = NULL;
+	TM_MOVE(out, t);
 done:
 	tm_thread_free(t);
 	free(b.lines);

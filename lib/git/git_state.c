@@ -99,8 +99,7 @@ int tm_git_previous_branch(char **out, tm_git *g)
 		      "checkout: moving from ", " to ") &&
 	    !strcmp(to, branch) && strcmp(from, branch) &&
 	    !tm_git_is_hex_oid(from, strlen(from))) {
-		*out = from;
-		from = NULL;
+		TM_MOVE(out, from);
 	}
 done:
 	git_reflog_free(log);

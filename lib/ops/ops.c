@@ -108,10 +108,8 @@ int tm_ops_set_status(tm_status_result *out, tm_store *s, const char *project,
 	error = tm_ops_touch_save(s, project, t, false);
 done:
 	error = tm_store_unlock_after(s, error);
-	if (error == 0) {
-		*out = r;
-		memset(&r, 0, sizeof(r));
-	}
+	if (error == 0)
+		TM_MOVE(out, r);
 	tm_status_result_clear(&r);
 	tm_thread_free(t);
 	return error;
@@ -324,8 +322,7 @@ done:
 	tm_thread_list_clear(&list);
 	error = tm_store_unlock_after(s, error);
 	if (error == 0) {
-		*out_ids = touched;
-		memset(&touched, 0, sizeof(touched));
+		TM_MOVE(out_ids, touched);
 		if (out_head)
 			*out_head = tm_store_head(s);
 	}
@@ -356,10 +353,8 @@ int tm_ops_use_project(char **out_thread, tm_store *s, const char *project)
 	error = tm_store_save_config(s, cfg);
 done:
 	error = tm_store_unlock_after(s, error);
-	if (error == 0) {
-		*out_thread = thread;
-		thread = NULL;
-	}
+	if (error == 0)
+		TM_MOVE(out_thread, thread);
 out:
 	free(thread);
 	tm_config_free(cfg);

@@ -192,10 +192,8 @@ static int merging_end(tm_integrate_result *out, struct merging *m, tm_store *s,
 		       int error)
 {
 	error = tm_store_unlock_after(s, error);
-	if (error == 0) {
-		*out = m->r;
-		memset(&m->r, 0, sizeof(m->r));
-	}
+	if (error == 0)
+		TM_MOVE(out, m->r);
 	tm_integrate_result_clear(&m->r);
 	tm_buf_release(&m->merged);
 	free(m->from);

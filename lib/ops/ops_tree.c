@@ -207,10 +207,8 @@ int tm_ops_remove_thread(tm_remove_result *out, tm_store *s,
 	error = forget_threads(s, cfg, project, &r.removed);
 done:
 	error = tm_store_unlock_after(s, error);
-	if (error == 0) {
-		*out = r;
-		memset(&r, 0, sizeof(r));
-	}
+	if (error == 0)
+		TM_MOVE(out, r);
 	tm_remove_result_clear(&r);
 	tm_config_free(cfg);
 	free(doomed.nodes);
@@ -292,10 +290,8 @@ int tm_ops_move_thread(tm_move_result *out, tm_store *s, const char *project,
 	error = tm_ops_touch_save(s, project, t, false);
 done:
 	error = tm_store_unlock_after(s, error);
-	if (error == 0) {
-		*out = r;
-		memset(&r, 0, sizeof(r));
-	}
+	if (error == 0)
+		TM_MOVE(out, r);
 	tm_move_result_clear(&r);
 	tm_thread_free(t);
 	return error;
@@ -398,10 +394,8 @@ int tm_ops_rename_thread(tm_rename_result *out, tm_store *s,
 		error = tm_store_delete_thread(s, project, from);
 done:
 	error = tm_store_unlock_after(s, error);
-	if (error == 0 && out) {
-		*out = r;
-		memset(&r, 0, sizeof(r));
-	}
+	if (error == 0 && out)
+		TM_MOVE(out, r);
 	tm_rename_result_clear(&r);
 	tm_buf_release(&before);
 	tm_buf_release(&after);

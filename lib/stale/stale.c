@@ -622,8 +622,7 @@ static int advance(tm_stale_report *out, tm_git *g, const char *threads_dir,
 	tm_strv_copy(&r.unknown_base, &prev->r.unknown_base);
 	tm_strv_copy(&r.warnings, &prev->r.warnings);
 	r.shallow = prev->r.shallow;
-	*out = r;
-	memset(&r, 0, sizeof(r));
+	TM_MOVE(out, r);
 	result = 0;
 done:
 	tm_error_clear();

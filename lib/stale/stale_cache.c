@@ -338,13 +338,11 @@ static int cache_read(tm_stale_report *out, struct tm_stale_last *prev,
 	if (base_appeared(g, &last.r, threads, n))
 		goto done;
 	if (exact) {
-		*out = last.r;
-		memset(&last.r, 0, sizeof(last.r));
+		TM_MOVE(out, last.r);
 		found = 1;
 	} else if (git_oid_fromstrn(&last.head, (const char *)stored + 20,
 				    GIT_OID_HEXSZ) == 0) {
-		*prev = last;
-		memset(&last, 0, sizeof(last));
+		TM_MOVE(prev, last);
 		found = 2;
 	}
 done:

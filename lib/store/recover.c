@@ -400,10 +400,8 @@ int tm_recover_restore_at(bool *restored, char **out_broken, int dirfd,
 		goto done;
 	}
 	*restored = true;
-	if (out_broken) {
-		*out_broken = broken;
-		broken = NULL;
-	}
+	if (out_broken)
+		TM_MOVE(out_broken, broken);
 done:
 	free(broken);
 	free(display);

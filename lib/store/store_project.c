@@ -133,10 +133,8 @@ rollback:
 	remove_root_thread(s, id, folder_new);
 done:
 	error = tm_store_unlock_after(s, error);
-	if (error == 0) {
-		*out_id = id;
-		id = NULL;
-	}
+	if (error == 0)
+		TM_MOVE(out_id, id);
 	tm_project_free(p);
 	tm_thread_free(root);
 	tm_config_free(cfg);
@@ -189,10 +187,8 @@ int tm_store_init(tm_store **out, const char *root, const char *title,
 	/* activeProjectId, activeThreadId and this branch's thread. */
 	error = tm_store_set_active(s, id, TM_ROOT_THREAD_ID);
 done:
-	if (error == 0 && out) {
-		*out = s;
-		s = NULL;
-	}
+	if (error == 0 && out)
+		TM_MOVE(out, s);
 	tm_store_free(s);
 	tm_buf_release(&data);
 	TM_FREE_ALL(dir, name, id);

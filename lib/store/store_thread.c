@@ -453,10 +453,8 @@ int tm_store_create_thread(tm_thread **out, tm_store *s, const char *project,
 	error = tm_store_save_thread(s, project, t);
 done:
 	error = tm_store_unlock_after(s, error);
-	if (error == 0 && out) {
-		*out = t;
-		t = NULL;
-	}
+	if (error == 0 && out)
+		TM_MOVE(out, t);
 	tm_thread_free(t);
 	TM_FREE_ALL(base, author, title);
 	tm_config_free(cfg);

@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 
 void *tm_xmalloc(size_t n);
 void *tm_xcalloc(size_t nmemb, size_t size);
@@ -45,6 +46,14 @@ void tm_free_all(void *const *ptrs, size_t n);
  */
 const void *tm_find_by_string(const void *items, size_t n, size_t size,
 			      size_t member, const char *key);
+
+/*
+ * Move `local` into `*dst` (`*dst = local`), leaving `local` zeroed: a
+ * result handed to the caller, after which the function's own clean-up of
+ * `local` frees nothing of it.  E.g. `if (error == 0) TM_MOVE(out, r);`.
+ */
+#define TM_MOVE(dst, local) \
+	(*(dst) = (local), (void)memset(&(local), 0, sizeof(local)))
 
 /*
  * Release each of the `n` items of the array `items` with `clear` (called
