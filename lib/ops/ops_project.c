@@ -241,15 +241,10 @@ static int thread_files(tm_strv *files, tm_store *s, int fd,
 		    exists_at(fd, n, &st) && S_ISREG(st.st_mode)) {
 			tm_strv_push(files, n);
 		} else {
-			char *display =
-				tm_store_file_display(s, "threads", project, n);
-
-			error = tm_error_set(TM_EINVALID,
-					     "'%s' is not a thread file; move "
-					     "it away by hand first (nothing "
-					     "was removed)",
-					     display);
-			free(display);
+			error = tm_store_file_error(
+				s, "threads", project, n, TM_EINVALID,
+				"is not a thread file; move it away by hand "
+				"first (nothing was removed)");
 		}
 		free(id);
 	}

@@ -19,6 +19,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -355,6 +356,22 @@ char *tm_store_file_display(tm_store *s, const char *top, const char *project,
 	}
 	tm_buf_puts(&b, name);
 	return tm_buf_detach(&b);
+}
+
+int tm_store_file_error(tm_store *s, const char *top, const char *project,
+			const char *name, int code, const char *fmt, ...)
+{
+	char *display = tm_store_file_display(s, top, project, name);
+	tm_buf what = TM_BUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	tm_buf_vprintf(&what, fmt, ap);
+	va_end(ap);
+	tm_error_set(code, "'%s' %s", display, tm_buf_cstr(&what));
+	tm_buf_release(&what);
+	free(display);
+	return code;
 }
 
 int tm_store_read_file(tm_buf *out, tm_store *s, const char *top,

@@ -25,6 +25,11 @@ int tm_store_open_threads(int *fd, tm_store *s, const char *project);
  * NULL. */
 char *tm_store_file_display(tm_store *s, const char *top, const char *project,
 			    const char *name);
+/* Set the error `code` about that file: "'<its path as above>' " then the
+ * message `fmt`; returns `code`. */
+int tm_store_file_error(tm_store *s, const char *top, const char *project,
+			const char *name, int code, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
 /* Read / atomically write a file of the store (top NULL: .threadmind/). */
 int tm_store_read_file(tm_buf *out, tm_store *s, const char *top,
 		       const char *project, const char *name);

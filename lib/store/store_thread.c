@@ -149,17 +149,13 @@ int tm_store_save_thread(tm_store *s, const char *project, const tm_thread *t)
 	tm_frontmatter_write(&data, t);
 	/* Never write what no reader would accept (the size limit holds on
 	 * every read and every write). */
-	if (data.size > TM_MAX_FILE_SIZE) {
-		char *display =
-			tm_store_file_display(s, "threads", project, name);
-
-		error = tm_error_set(TM_EINVALID,
-				     "'%s' would be %zu bytes, more than the "
-				     "1 MiB limit; not written (shorten the "
-				     "title, the paths or the summary)",
-				     display, data.size);
-		free(display);
-	} else
+	if (data.size > TM_MAX_FILE_SIZE)
+		error = tm_store_file_error(
+			s, "threads", project, name, TM_EINVALID,
+			"would be %zu bytes, more than the 1 MiB limit; not "
+			"written (shorten the title, the paths or the summary)",
+			data.size);
+	else
 		error = tm_store_write_file(s, "threads", project, name, &data);
 	free(name);
 	tm_buf_release(&data);
