@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <utf8proc.h>
 #include <yaml.h>
 
 #define TAG_NULL "tag:yaml.org,2002:null"
@@ -182,43 +183,33 @@ bool tm_yaml_plain_ok(const char *value)
 }
 
 /*
- * Characters JSON.stringify leaves raw that YAML cannot: U+FFFE and U+FFFF
- * are not allowed, U+2028 and U+2029 are line breaks (folded, with the
- * spaces around them, inside a quoted scalar).
+ * The character at `s` when it is one JSON.stringify leaves raw that YAML
+ * cannot hold (U+FFFE and U+FFFF are not allowed, U+2028 and U+2029 are
+ * line breaks, folded with the spaces around them inside a quoted scalar),
+ * else 0.  Written as "\\uXXXX" instead.
  */
-static const struct {
-	const char *utf8;
-	const char *escape;
-} yaml_escapes[] = {
-	{"\xe2\x80\xa8", "\\u2028"},
-	{"\xe2\x80\xa9", "\\u2029"},
-	{"\xef\xbf\xbe", "\\ufffe"},
-	{"\xef\xbf\xbf", "\\uffff"},
-};
-
-#define NESCAPES (sizeof(yaml_escapes) / sizeof(*yaml_escapes))
-
-/* The yaml_escapes entry `s` starts with, or -1. */
-static int yaml_escape_at(const char *s)
+static utf8proc_int32_t yaml_escape_at(const char *s)
 {
-	size_t i;
+	unsigned char lead = (unsigned char)s[0];
+	utf8proc_int32_t c;
 
-	for (i = 0; i < NESCAPES; i++)
-		if (!strncmp(s, yaml_escapes[i].utf8, 3))
-			return (int)i;
-	return -1;
+	/* all four are three bytes led by 0xe2 or 0xef: most bytes stop here */
+	if ((lead != 0xe2 && lead != 0xef) ||
+	    utf8proc_iterate((const utf8proc_uint8_t *)s, 3, &c) != 3)
+		return 0;
+	return c == 0x2028 || c == 0x2029 || c == 0xfffe || c == 0xffff ? c : 0;
 }
 
 void tm_yaml_put_quoted(tm_buf *out, const char *value)
 {
 	size_t start = out->size, i;
 	tm_buf json = TM_BUF_INIT;
-	int e = -1;
+	utf8proc_int32_t c = 0;
 
 	tm_json_put_string(out, value, strlen(value));
-	for (i = start; i < out->size && e < 0; i++)
-		e = yaml_escape_at(out->ptr + i);
-	if (e < 0)
+	for (i = start; i < out->size && !c; i++)
+		c = yaml_escape_at(out->ptr + i);
+	if (!c)
 		return;
 	/* rare: redo the tail with those escaped (JSON escapes are ASCII,
 	 * so these bytes can only be the characters themselves) */
@@ -226,8 +217,8 @@ void tm_yaml_put_quoted(tm_buf *out, const char *value)
 	tm_buf_put(&json, out->ptr + i, out->size - i);
 	tm_buf_truncate(out, i);
 	for (i = 0; i < json.size; i++) {
-		if ((e = yaml_escape_at(json.ptr + i)) >= 0) {
-			tm_buf_puts(out, yaml_escapes[e].escape);
+		if ((c = yaml_escape_at(json.ptr + i))) {
+			tm_buf_printf(out, "\\u%04x", (unsigned)c);
 			i += 2;
 		} else {
 			tm_buf_putc(out, json.ptr[i]);

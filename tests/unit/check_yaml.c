@@ -368,6 +368,9 @@ START_TEST(test_yaml_quote_yaml_only_escapes)
 	check_quoted("a \xe2\x80\xa9 b", "title: \"a \\u2029 b\"");
 	check_quoted("\xe2\x80\xa8\xe2\x80\xa8 x\xef\xbf\xbe",
 		     "title: \"\\u2028\\u2028 x\\ufffe\"");
+	/* their neighbours stay raw: U+2027, U+202A, U+FFFD */
+	check_quoted("a: \xe2\x80\xa7\xe2\x80\xaa\xef\xbf\xbd",
+		     "title: \"a: \xe2\x80\xa7\xe2\x80\xaa\xef\xbf\xbd\"");
 }
 END_TEST
 
