@@ -53,14 +53,16 @@ int tm_ops_lock_thread(tm_thread **out, tm_store *s, const char *project,
 	return 0;
 }
 
-int tm_ops_lock_project(tm_strv *ids, tm_store *s, const char *project)
+int tm_ops_lock_project(tm_strv *ids, tm_config **cfg, tm_store *s,
+			const char *project)
 {
 	int error;
 
 	if ((error = tm_id_validate(project, "project")) < 0 ||
 	    (error = tm_store_lock(s)) < 0)
 		return error;
-	if ((error = tm_store_require_project(ids, s, project)) < 0)
+	if ((error = tm_store_require_project(ids, s, project)) < 0 ||
+	    (error = tm_store_load_config(cfg, s)) < 0)
 		return tm_store_unlock_after(s, error);
 	return 0;
 }
@@ -341,10 +343,9 @@ int tm_ops_use_project(char **out_thread, tm_store *s, const char *project)
 	char *thread = NULL;
 	int error;
 
-	if ((error = tm_ops_lock_project(&ids, s, project)) < 0)
+	if ((error = tm_ops_lock_project(&ids, &cfg, s, project)) < 0)
 		goto out;
-	if ((error = tm_store_load_config(&cfg, s)) < 0 ||
-	    (error = tm_store_active_thread(&thread, s, project, cfg, NULL,
+	if ((error = tm_store_active_thread(&thread, s, project, cfg, NULL,
 					    0)) < 0)
 		goto done;
 	tm_config_set_string(cfg, "activeProjectId", project);

@@ -20,10 +20,12 @@ int tm_ops_lock_thread(tm_thread **out, tm_store *s, const char *project,
 /*
  * The start of an edit of a whole project: `project` checked as an id, the
  * store locked, the project required to exist (the ids of every project
- * into `ids`; the caller unlocks with tm_store_unlock_after).  On error
- * nothing is left locked.
+ * into `ids`), config.json read into *cfg (each such edit changes it; one
+ * that cannot be read stops the edit before any change).  The caller frees
+ * *cfg and unlocks (tm_store_unlock_after); on error nothing is left locked.
  */
-int tm_ops_lock_project(tm_strv *ids, tm_store *s, const char *project);
+int tm_ops_lock_project(tm_strv *ids, tm_config **cfg, tm_store *s,
+			const char *project);
 /* tm_thread_touch `t`, then write it. */
 int tm_ops_touch_save(tm_store *s, const char *project, tm_thread *t,
 		      bool summary_changed);

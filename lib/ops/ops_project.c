@@ -260,7 +260,7 @@ int tm_ops_project_remove(tm_store *s, const char *project, bool force)
 	int tfd = -1, fd = -1, pfd = -1, error;
 	size_t i;
 
-	if ((error = tm_ops_lock_project(&ids, s, project)) < 0)
+	if ((error = tm_ops_lock_project(&ids, &cfg, s, project)) < 0)
 		goto out;
 	if (!force && ids.n == 1) {
 		error = tm_error_set(TM_EINVALID,
@@ -269,9 +269,6 @@ int tm_ops_project_remove(tm_store *s, const char *project, bool force)
 				     project);
 		goto done;
 	}
-	/* config.json first: one that cannot be read stops it all here. */
-	if ((error = tm_store_load_config(&cfg, s)) < 0)
-		goto done;
 	if (tm_store_current_project(&current, s, NULL) < 0)
 		tm_error_clear();
 	if (!force && current && !strcmp(current, project)) {
