@@ -72,8 +72,7 @@ static void note_hooks_off(struct tm_git *g, bool off)
 		fd = open(tm_buf_cstr(&path),
 			  O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW,
 			  0666);
-		if (fd >= 0)
-			close(fd);
+		tm_fs_close(fd);
 	}
 	tm_buf_release(&path);
 }

@@ -244,8 +244,7 @@ int tm_fs_list_dir(tm_strv *out, int dirfd, const char *display)
 	DIR *d;
 
 	if (fd < 0 || !(d = fdopendir(fd))) {
-		if (fd >= 0)
-			close(fd);
+		tm_fs_close(fd);
 		return tm_error_set_errno(TM_ERROR, "cannot list '%s'",
 					  display);
 	}
@@ -437,8 +436,7 @@ static int atomic_write(int dirfd, const char *name, const char *display,
 
 fail:
 	saved = errno;
-	if (fd >= 0)
-		close(fd);
+	tm_fs_close(fd);
 	unlinkat(dirfd, tmp, 0);
 	errno = saved;
 	return error;
@@ -492,6 +490,15 @@ int tm_atomic_write(const char *path, const void *data, size_t len)
 int tm_atomic_write_nosync(const char *path, const void *data, size_t len)
 {
 	return write_path(path, data, len, false);
+}
+
+void tm_fs_close(int fd)
+{
+	int saved = errno;
+
+	if (fd >= 0)
+		close(fd);
+	errno = saved;
 }
 
 int tm_fs_unlink_at(int dirfd, const char *name, const char *display)

@@ -414,10 +414,8 @@ static bool same_store(const tm_lock *lock, const char *tmdir)
 
 static void lock_free(tm_lock *lock)
 {
-	if (lock->fd >= 0)
-		close(lock->fd);
-	if (lock->dirfd >= 0)
-		close(lock->dirfd);
+	tm_fs_close(lock->fd);
+	tm_fs_close(lock->dirfd);
 	TM_FREE_ALL(lock->tmdir, lock->path, lock);
 }
 

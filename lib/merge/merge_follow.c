@@ -71,8 +71,7 @@ int tm_merge_follow_worktree(char **out_path, tm_merge_result *out,
 		*out_path = tm_buf_detach(&path);
 done:
 	tm_error_clear();
-	if (fd >= 0)
-		close(fd);
+	tm_fs_close(fd);
 	tm_thread_free(anc);
 	tm_thread_free(t);
 	tm_strv_clear(&names);

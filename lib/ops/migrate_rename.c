@@ -221,8 +221,7 @@ static int rename_empty_id(tm_migrate_ctx *c, const char *project)
 		error = follow_in_config(c, project,
 					 tm_migrate__mapped(c, project, ""));
 done:
-	if (fd >= 0)
-		close(fd);
+	tm_fs_close(fd);
 	tm_thread_free(t);
 	tm_strv_clear(&ids);
 	tm_buf_release(&data);

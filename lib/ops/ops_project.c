@@ -207,10 +207,8 @@ done:
 		(void)renameat(tfd, to, tfd, from);
 	error = tm_store_unlock_after(s, error);
 out:
-	if (tfd >= 0)
-		close(tfd);
-	if (pfd >= 0)
-		close(pfd);
+	tm_fs_close(tfd);
+	tm_fs_close(pfd);
 	free(display);
 	free(from_json);
 	tm_project_free(p);
@@ -313,12 +311,9 @@ int tm_ops_project_remove(tm_store *s, const char *project, bool force)
 done:
 	error = tm_store_unlock_after(s, error);
 out:
-	if (fd >= 0)
-		close(fd);
-	if (tfd >= 0)
-		close(tfd);
-	if (pfd >= 0)
-		close(pfd);
+	tm_fs_close(fd);
+	tm_fs_close(tfd);
+	tm_fs_close(pfd);
 	tm_strv_clear(&ids);
 	tm_strv_clear(&files);
 	tm_config_free(cfg);

@@ -157,8 +157,7 @@ static bool may_change_checkout(const struct tm_stale_worktree *wt,
 		yes = data.size &&
 		      memmem(data.ptr, data.size, checkout_words[i],
 			     strlen(checkout_words[i])) != NULL;
-	if (fd >= 0)
-		close(fd);
+	tm_fs_close(fd);
 	tm_error_clear();
 	tm_buf_release(&dir);
 	tm_buf_release(&data);
@@ -325,8 +324,7 @@ const tm_thread *tm_stale__worktree_thread(struct tm_stale_worktree *wt,
 
 void tm_stale__worktree_free(struct tm_stale_worktree *wt)
 {
-	if (wt->dirfd >= 0)
-		close(wt->dirfd);
+	tm_fs_close(wt->dirfd);
 	tm_index_file_entries_free(wt->e, wt->ne);
 	tm_hashmap_release(&wt->entries);
 	tm_hashmap_release(&wt->byname);

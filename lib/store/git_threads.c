@@ -261,8 +261,7 @@ static void forget_project(struct tm_reader *r)
 	r->project = NULL;
 	git_tree_free(r->project_tree);
 	r->project_tree = NULL;
-	if (r->project_fd >= 0)
-		close(r->project_fd);
+	tm_fs_close(r->project_fd);
 	r->project_fd = -1;
 	r->project_found = false;
 }
@@ -274,8 +273,7 @@ void tm_reader_close(struct tm_reader *r)
 	git_tree_free(r->threads);
 	git_tree_free(r->root);
 	git_index_free(r->index);
-	if (r->dirfd >= 0)
-		close(r->dirfd);
+	tm_fs_close(r->dirfd);
 	free(r->threads_path);
 	memset(r, 0, sizeof(*r));
 	r->dirfd = r->project_fd = -1;

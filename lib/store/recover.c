@@ -387,8 +387,7 @@ int tm_recover_restore_at(bool *restored, char **out_broken, int dirfd,
 					   "cannot put '%s' in place of its "
 					   "target; nothing was changed",
 					   display);
-		if (fd >= 0)
-			close(fd);
+		tm_fs_close(fd);
 		if (broken)
 			unlinkat(dirfd, broken, 0);
 		goto done;

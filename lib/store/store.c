@@ -161,8 +161,7 @@ void tm_store_free(tm_store *s)
 	while (s->lock)
 		tm_store_unlock(s);
 	tm_buf_release(&s->config_data);
-	if (s->dirfd >= 0)
-		close(s->dirfd);
+	tm_fs_close(s->dirfd);
 	tm_git_free(s->git);
 	TM_FREE_ALL(s->branch, s->branch_ref, s->root, s->dir, s);
 }

@@ -588,6 +588,22 @@ START_TEST(test_fs_open_subdir)
 }
 END_TEST
 
+/* tm_fs_close: closes a descriptor, leaves -1 alone, keeps errno. */
+START_TEST(test_fs_close)
+{
+	int fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+
+	ck_assert_int_ge(fd, 0);
+	errno = EACCES;
+	tm_fs_close(fd);
+	ck_assert_int_eq(errno, EACCES);
+	ck_assert_int_eq(fcntl(fd, F_GETFD), -1);
+	errno = ENOENT;
+	tm_fs_close(-1);
+	ck_assert_int_eq(errno, ENOENT);
+}
+END_TEST
+
 START_TEST(test_fs_unused_name)
 {
 	tm_buf name = TM_BUF_INIT;
@@ -846,6 +862,7 @@ Suite *fs_suite(void)
 	tcase_add_test(tc, test_fs_open_subdir);
 	tcase_add_test(tc, test_fs_unlink);
 	tcase_add_test(tc, test_fs_unused_name);
+	tcase_add_test(tc, test_fs_close);
 	tcase_add_test(tc, test_fs_list_dir_sorted_from_start);
 	tcase_add_test(tc, test_fs_list_dir_error_names_folder);
 	suite_add_tcase(s, tc);

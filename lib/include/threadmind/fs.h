@@ -148,6 +148,10 @@ int tm_atomic_write(const char *path, const void *data, size_t len);
  */
 int tm_atomic_write_nosync(const char *path, const void *data, size_t len);
 
+/* Close `fd` when it is one (>= 0; -1 stands for none), errno kept: for
+ * clean-up paths, which may still report the error that brought them. */
+void tm_fs_close(int fd);
+
 /*
  * Remove `name` from `dirfd` (a link is removed, not followed).
  * Errors: TM_ENOTFOUND when missing, TM_EINVALID for a bad name, TM_ERROR
