@@ -247,6 +247,25 @@ START_TEST(test_project_remove)
 }
 END_TEST
 
+/* A config.json that cannot be read stops remove before any change, and
+ * leaves the store unlocked (tm_ops_lock_project reads it first). */
+START_TEST(test_project_remove_broken_config_changes_nothing)
+{
+	char *other = other_project(), *after;
+
+	write_rel("config.json", "{oops");
+	ck_assert_int_eq(tm_ops_project_remove(store, other, true), TM_EPARSE);
+	ck_assert_ptr_nonnull(strstr(tm_error_last(), "config.json"));
+	ck_assert(exists("threads/other/main.md"));
+	ck_assert(exists("projects/other.json"));
+	after = read_rel("config.json");
+	ck_assert_str_eq(after, "{oops");
+	free(after);
+	ck_assert(!exists(".lock"));
+	free(other);
+}
+END_TEST
+
 Suite *ops_project_suite(void)
 {
 	Suite *s = suite_create("ops_project");
@@ -258,6 +277,7 @@ Suite *ops_project_suite(void)
 	tcase_add_test(tc, test_project_rename_moves_everything);
 	tcase_add_test(tc, test_project_rename_refusals_change_nothing);
 	tcase_add_test(tc, test_project_remove);
+	tcase_add_test(tc, test_project_remove_broken_config_changes_nothing);
 	suite_add_tcase(s, tc);
 	return s;
 }
