@@ -176,14 +176,14 @@ int tm_ops_project_rename(tm_store *s, const char *from, const char *to)
 	} else if (error < 0) {
 		goto done;
 	} else if (exists_at(tfd, from, &st)) {
-		display = tm_store_file_display(s, "threads", NULL, from);
 		if (!S_ISDIR(st.st_mode)) {
-			error = tm_error_set(TM_EINVALID,
-					     "'%s' is not a folder (a symbolic "
-					     "link?); fix it first",
-					     display);
+			error = tm_store_file_error(
+				s, "threads", NULL, from, TM_EINVALID,
+				"is not a folder (a symbolic link?); fix it "
+				"first");
 			goto done;
 		}
+		display = tm_store_file_display(s, "threads", NULL, from);
 		if ((error = tm_store_lock_refresh(s)) < 0)
 			goto done;
 		if (renameat(tfd, from, tfd, to) < 0) {

@@ -197,6 +197,32 @@ START_TEST(test_project_rename_refusals_change_nothing)
 }
 END_TEST
 
+/* A project whose threads folder is a symbolic link: rename refuses,
+ * naming it, and changes nothing. */
+START_TEST(test_project_rename_refuses_linked_folder)
+{
+	char *other = other_project();
+	char *dir = tmt_join(tm_store_dir(store), "threads/other");
+	char *moved = tmt_join(tmp, "elsewhere");
+
+	ck_assert_int_eq(rename(dir, moved), 0);
+	ck_assert_int_eq(symlink(moved, dir), 0);
+	ck_assert_int_eq(tm_ops_project_rename(store, other, "renamed"),
+			 TM_EINVALID);
+	ck_assert_int_eq(tm_error_last()[0], '\'');
+	ck_assert_ptr_nonnull(strstr(tm_error_last(),
+				     "/threads/other' is not a folder (a "
+				     "symbolic link?); fix it first"));
+	ck_assert(exists("projects/other.json"));
+	ck_assert(!exists("projects/renamed.json"));
+	ck_assert(!exists("threads/renamed"));
+	ck_assert(!exists(".lock"));
+	free(moved);
+	free(dir);
+	free(other);
+}
+END_TEST
+
 START_TEST(test_project_remove)
 {
 	char *other = other_project();
@@ -276,6 +302,7 @@ Suite *ops_project_suite(void)
 	tcase_add_test(tc, test_project_set_refuses_bad_input);
 	tcase_add_test(tc, test_project_rename_moves_everything);
 	tcase_add_test(tc, test_project_rename_refusals_change_nothing);
+	tcase_add_test(tc, test_project_rename_refuses_linked_folder);
 	tcase_add_test(tc, test_project_remove);
 	tcase_add_test(tc, test_project_remove_broken_config_changes_nothing);
 	suite_add_tcase(s, tc);
