@@ -532,8 +532,9 @@ done:
 /* Our block out of a config file: the file as it was, or deleted when
  * install created it (nothing else left). */
 static int plan_config_removal(tm_install_plan *p, const char *path,
-			       const char *mname)
+			       tm_install_manager manager)
 {
+	const char *mname = tm_install_manager_name(manager);
 	tm_buf data = TM_BUF_INIT, next = TM_BUF_INIT;
 	tm_install_step *st;
 	bool there, regular;
@@ -589,14 +590,17 @@ static int plan_uninstall(tm_install_plan *p, struct tm_git *g,
 		}
 	for (i = 0; error == 0 && lefthook_configs[i]; i++) {
 		path = tm_install__join(workdir, lefthook_configs[i]);
-		error = plan_config_removal(p, path, "lefthook");
+		error = plan_config_removal(p, path,
+					    TM_INSTALL_MANAGER_LEFTHOOK);
 		free(path);
 	}
 	if (error == 0 && m->kind == TM_INSTALL_MANAGER_PRE_COMMIT)
-		error = plan_config_removal(p, m->file, "pre-commit");
+		error = plan_config_removal(p, m->file,
+					    TM_INSTALL_MANAGER_PRE_COMMIT);
 	else if (error == 0) {
 		path = tm_install__join(workdir, ".pre-commit-config.yaml");
-		error = plan_config_removal(p, path, "pre-commit");
+		error = plan_config_removal(p, path,
+					    TM_INSTALL_MANAGER_PRE_COMMIT);
 		free(path);
 	}
 	if (error == 0)

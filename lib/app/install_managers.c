@@ -16,17 +16,13 @@
 
 const char *tm_install_manager_name(tm_install_manager m)
 {
-	switch (m) {
-	case TM_INSTALL_MANAGER_HUSKY:
-		return "husky";
-	case TM_INSTALL_MANAGER_LEFTHOOK:
-		return "lefthook";
-	case TM_INSTALL_MANAGER_PRE_COMMIT:
-		return "pre-commit";
-	case TM_INSTALL_MANAGER_NONE:
-		break;
-	}
-	return NULL;
+	static const char *const names[] = {
+		[TM_INSTALL_MANAGER_HUSKY] = "husky",
+		[TM_INSTALL_MANAGER_LEFTHOOK] = "lefthook",
+		[TM_INSTALL_MANAGER_PRE_COMMIT] = "pre-commit",
+	};
+
+	return (unsigned)m < sizeof(names) / sizeof(*names) ? names[m] : NULL;
 }
 
 static bool has(const char *data, size_t len, const char *s)

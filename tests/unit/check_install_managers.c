@@ -63,6 +63,11 @@ START_TEST(test_install_managers_stubs)
 	ck_assert_str_eq(tm_install_manager_name(TM_INSTALL_MANAGER_LEFTHOOK),
 			 "lefthook");
 	ck_assert_ptr_null(tm_install_manager_name(TM_INSTALL_MANAGER_NONE));
+	ck_assert_str_eq(tm_install_manager_name(TM_INSTALL_MANAGER_HUSKY),
+			 "husky");
+	ck_assert_str_eq(tm_install_manager_name(TM_INSTALL_MANAGER_PRE_COMMIT),
+			 "pre-commit");
+	ck_assert_ptr_null(tm_install_manager_name((tm_install_manager)4));
 }
 END_TEST
 
