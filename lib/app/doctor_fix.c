@@ -180,9 +180,7 @@ static int repair_config(tm_strv *done, struct fix_ctx *f,
 	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
 	snprintf(base, sizeof(base), "config.json.corrupt-%s", stamp);
 	/* renameat would replace an existing target: link() does not. */
-	if (!tm_fs_unused_name(&target, f->dirfd, base) ||
-	    linkat(f->dirfd, "config.json", f->dirfd, tm_buf_cstr(&target), 0) <
-		    0 ||
+	if (!tm_fs_link_aside(&target, f->dirfd, "config.json", base) ||
 	    unlinkat(f->dirfd, "config.json", 0) < 0) {
 		error = tm_error_set_errno(TM_ERROR,
 					   "cannot rename '%s/config.json' "

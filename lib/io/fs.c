@@ -122,19 +122,41 @@ static int too_large(const char *display, size_t max)
 			    display, limit);
 }
 
+/* The k-th name beside a file (from 1): `base`, then `base`-2 ... */
+static void aside_name(tm_buf *out, const char *base, unsigned k)
+{
+	tm_buf_clear(out);
+	tm_buf_puts(out, base);
+	if (k > 1)
+		tm_buf_printf(out, "-%u", k);
+}
+
 bool tm_fs_unused_name(tm_buf *out, int dirfd, const char *base)
 {
 	struct stat st;
 	unsigned k;
 
-	for (k = 1; k <= 100; k++) {
-		tm_buf_clear(out);
-		tm_buf_puts(out, base);
-		if (k > 1)
-			tm_buf_printf(out, "-%u", k);
+	for (k = 1; k <= TM_FS_ASIDE_NAMES; k++) {
+		aside_name(out, base, k);
 		if (fstatat(dirfd, tm_buf_cstr(out), &st, AT_SYMLINK_NOFOLLOW) <
 		    0)
 			return true;
+	}
+	return false;
+}
+
+bool tm_fs_link_aside(tm_buf *out, int dirfd, const char *name,
+		      const char *base)
+{
+	unsigned k;
+
+	for (k = 1; k <= TM_FS_ASIDE_NAMES; k++) {
+		aside_name(out, base, k);
+		/* link() never replaces a name: no probe to race with */
+		if (linkat(dirfd, name, dirfd, tm_buf_cstr(out), 0) == 0)
+			return true;
+		if (errno != EEXIST)
+			return false;
 	}
 	return false;
 }

@@ -327,31 +327,26 @@ static int fsync_retry(int fd)
 static int keep_broken(char **out, int dirfd, const char *rel_dir,
 		       const char *target)
 {
-	tm_buf name = TM_BUF_INIT;
+	tm_buf name = TM_BUF_INIT, base = TM_BUF_INIT;
 	char *display;
-	unsigned k;
-	int error;
+	int error = 0, saved;
 
-	for (k = 1; k <= 100; k++) {
-		tm_buf_clear(&name);
-		tm_buf_printf(&name, "%s%s", target, BROKEN_END);
-		if (k > 1)
-			tm_buf_printf(&name, "-%u", k);
-		/* link() never replaces an existing name */
-		if (linkat(dirfd, target, dirfd, tm_buf_cstr(&name), 0) == 0) {
-			*out = tm_buf_detach(&name);
-			return 0;
-		}
-		if (errno != EEXIST)
-			break;
+	tm_buf_printf(&base, "%s%s", target, BROKEN_END);
+	if (tm_fs_link_aside(&name, dirfd, target, tm_buf_cstr(&base))) {
+		*out = tm_buf_detach(&name);
+		goto done;
 	}
+	saved = errno;
 	display = display_of(rel_dir, target);
+	errno = saved;
 	error = tm_error_set_errno(TM_ERROR,
 				   "cannot keep the old '%s' as '%s%s' before "
 				   "replacing it; nothing was changed",
 				   display, display, BROKEN_END);
 	free(display);
+done:
 	tm_buf_release(&name);
+	tm_buf_release(&base);
 	return error;
 }
 

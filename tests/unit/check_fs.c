@@ -588,6 +588,43 @@ START_TEST(test_fs_open_subdir)
 }
 END_TEST
 
+/* tm_fs_link_aside: the first free name, by link (the file stays), never
+ * over another name; errno says why it could not. */
+START_TEST(test_fs_link_aside)
+{
+	tm_buf name = TM_BUF_INIT;
+	char taken[32], *data;
+	int k;
+
+	put("config.json", "{oops");
+	ck_assert(tm_fs_link_aside(&name, dfd, "config.json", "c.bad"));
+	ck_assert_str_eq(tm_buf_cstr(&name), "c.bad");
+	/* a dangling link holds its name: skipped, not replaced */
+	ck_assert_int_eq(symlinkat("nowhere", dfd, "c.bad-2"), 0);
+	ck_assert(tm_fs_link_aside(&name, dfd, "config.json", "c.bad"));
+	ck_assert_str_eq(tm_buf_cstr(&name), "c.bad-3");
+	data = get("c.bad-3");
+	ck_assert_str_eq(data, "{oops");
+	free(data);
+	ck_assert(exists("config.json"));
+	for (k = 4; k <= 100; k++) {
+		snprintf(taken, sizeof(taken), "c.bad-%d", k);
+		put(taken, "t");
+	}
+	errno = 0;
+	ck_assert(!tm_fs_link_aside(&name, dfd, "config.json", "c.bad"));
+	ck_assert_int_eq(errno, EEXIST);
+	data = get("c.bad-100");
+	ck_assert_str_eq(data, "t");
+	free(data);
+	errno = 0;
+	ck_assert(!tm_fs_link_aside(&name, dfd, "missing", "m.bad"));
+	ck_assert_int_eq(errno, ENOENT);
+	ck_assert(!exists("m.bad"));
+	tm_buf_release(&name);
+}
+END_TEST
+
 /* tm_fs_close: closes a descriptor, leaves -1 alone, keeps errno. */
 START_TEST(test_fs_close)
 {
@@ -863,6 +900,7 @@ Suite *fs_suite(void)
 	tcase_add_test(tc, test_fs_unlink);
 	tcase_add_test(tc, test_fs_unused_name);
 	tcase_add_test(tc, test_fs_close);
+	tcase_add_test(tc, test_fs_link_aside);
 	tcase_add_test(tc, test_fs_list_dir_sorted_from_start);
 	tcase_add_test(tc, test_fs_list_dir_error_names_folder);
 	suite_add_tcase(s, tc);

@@ -64,13 +64,25 @@ int tm_fs_open_subdir(int *out_fd, int dirfd, const char *name,
 int tm_fs_read_at(tm_buf *out, int dirfd, const char *name, const char *display,
 		  size_t max);
 
+/* How many names beside a file the two functions below try. */
+#define TM_FS_ASIDE_NAMES 100
+
 /*
  * A name nothing holds in `dirfd` (not even a dangling link), for setting a
  * file aside without replacing another: `base`, else `base`-2 ... -100, put
  * in `out` (cleared first).  False, with the last one tried in `out`, when
- * all 100 are taken.
+ * all 100 are taken.  Only a probe: for a file, tm_fs_link_aside takes the
+ * name without a window for another process to take it first.
  */
 bool tm_fs_unused_name(tm_buf *out, int dirfd, const char *base);
+
+/*
+ * Link the file `name` of `dirfd` to the first of those names that nothing
+ * holds, in `out`: true.  False with errno set when the link fails (EEXIST:
+ * all 100 taken); the caller names the file in its message.
+ */
+bool tm_fs_link_aside(tm_buf *out, int dirfd, const char *name,
+		      const char *base);
 
 /* The stamp (model.h) of what fstat or stat said in *st. */
 void tm_fs_stamp(tm_file_stamp *out, const struct stat *st);
