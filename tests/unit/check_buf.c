@@ -132,6 +132,14 @@ START_TEST(test_buf_error_messages)
 	tm_error_set_errno(TM_ERROR, "cannot open '%s'", "f");
 	ck_assert_str_eq(tm_error_last(),
 			 "cannot open 'f': No such file or directory");
+	ck_assert_int_eq(errno, ENOENT);
+	/* errno kept by both halves: the caller may still report it */
+	errno = EACCES;
+	ck_assert_int_eq(tm_error_set(TM_EINVALID, "%s", "x"), TM_EINVALID);
+	ck_assert_int_eq(errno, EACCES);
+	ck_assert_int_eq(tm_error_append_errno(TM_ERROR), TM_ERROR);
+	ck_assert_str_eq(tm_error_last(), "x: Permission denied");
+	ck_assert_int_eq(errno, EACCES);
 	ck_assert_str_eq(tm_error_name(TM_ELOCKED), "locked");
 }
 END_TEST

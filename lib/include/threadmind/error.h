@@ -23,6 +23,7 @@ enum {
 /*
  * Set the calling thread's last error message (printf format) and return
  * `code`, so that callers can write `return tm_error_set(TM_EINVALID, ...)`.
+ * errno is left as it was.
  */
 int tm_error_set(int code, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
