@@ -55,13 +55,15 @@ static bool exists(const char *rel)
 	return r;
 }
 
-static char *read_rel(const char *rel)
+/* The store file `rel` holds exactly `want`. */
+static void check_file(const char *rel, const char *want)
 {
 	char *p = tmt_join(tm_store_dir(store), rel), *d;
 
 	d = tmt_read_file(p, NULL);
+	ck_assert_str_eq(d, want);
+	free(d);
 	free(p);
-	return d;
 }
 
 static void write_rel(const char *rel, const char *data)
@@ -172,7 +174,7 @@ END_TEST
 
 START_TEST(test_project_rename_refusals_change_nothing)
 {
-	char *other = other_project(), *before;
+	char *other = other_project();
 
 	ck_assert_int_eq(tm_ops_project_rename(store, "shop", other),
 			 TM_EEXISTS);
@@ -189,9 +191,7 @@ START_TEST(test_project_rename_refusals_change_nothing)
 	ck_assert(exists("threads/shop/main.md"));
 	ck_assert(exists("projects/shop.json"));
 	ck_assert(!exists("projects/store.json"));
-	before = read_rel("config.json");
-	ck_assert_str_eq(before, "{oops");
-	free(before);
+	check_file("config.json", "{oops");
 	ck_assert(!exists(".lock"));
 	free(other);
 }
@@ -277,16 +277,14 @@ END_TEST
  * leaves the store unlocked (tm_ops_lock_project reads it first). */
 START_TEST(test_project_remove_broken_config_changes_nothing)
 {
-	char *other = other_project(), *after;
+	char *other = other_project();
 
 	write_rel("config.json", "{oops");
 	ck_assert_int_eq(tm_ops_project_remove(store, other, true), TM_EPARSE);
 	ck_assert_ptr_nonnull(strstr(tm_error_last(), "config.json"));
 	ck_assert(exists("threads/other/main.md"));
 	ck_assert(exists("projects/other.json"));
-	after = read_rel("config.json");
-	ck_assert_str_eq(after, "{oops");
-	free(after);
+	check_file("config.json", "{oops");
 	ck_assert(!exists(".lock"));
 	free(other);
 }
