@@ -64,16 +64,6 @@ struct walkdata {
 	tm_strv changed;
 };
 
-/* The id of commit c's folder of thread files into *out; false when c has
- * no such folder. */
-static bool folder_of(struct walkdata *r, const git_commit *c, git_oid *out)
-{
-	bool found = tm_git_commit_entry_id(out, c, r->dir, GIT_OBJECT_TREE);
-
-	tm_error_clear();
-	return found;
-}
-
 /* The counted commit `oid`, or NULL. */
 static const struct commit *counted(const struct walkdata *r,
 				    const git_oid *oid)
@@ -198,7 +188,9 @@ static void count(struct walkdata *r, const git_oid *oid)
 	e = &r->all[r->nall];
 	memset(e, 0, sizeof(*e));
 	git_oid_cpy(&e->oid, oid);
-	e->has_folder = folder_of(r, c, &e->folder);
+	/* its folder of thread files, when it has one */
+	e->has_folder =
+		tm_git_commit_entry_id(&e->folder, c, r->dir, GIT_OBJECT_TREE);
 	e->grafted = np < git_commit_parentcount(c);
 	e->np = np;
 	e->parents = r->npar;
