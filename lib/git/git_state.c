@@ -98,9 +98,8 @@ int tm_git_previous_branch(char **out, tm_git *g)
 	    two_names(&from, &to, git_reflog_entry_message(e),
 		      "checkout: moving from ", " to ") &&
 	    !strcmp(to, branch) && strcmp(from, branch) &&
-	    !tm_git_is_hex_oid(from, strlen(from))) {
+	    !tm_git_is_hex_oid(from, strlen(from)))
 		TM_MOVE(out, from);
-	}
 done:
 	git_reflog_free(log);
 	TM_FREE_ALL(from, to, branch);
